@@ -1,0 +1,339 @@
+//! Computer opponents for the classic ruleset.
+//!
+//! A bot picks one action at a time from the state alone. Its randomness comes from a ChaCha
+//! stream seeded by the game seed and the action counter, so every peer that runs the same game
+//! computes the same bot moves.
+
+use crate::codec::sha256;
+use crate::dice::{Dice, SeededDice};
+use crate::map::TerritoryId;
+use crate::odds::odds;
+use crate::rules::classic::{Action, BotLevel, ClassicState, FortifyRule, Owner, Phase, PlayerId};
+
+/// The bot's own random stream for the current decision.
+fn bot_dice(s: &ClassicState) -> SeededDice {
+    let mut seed_input = Vec::with_capacity(48);
+    seed_input.extend_from_slice(&s.rng.seed());
+    seed_input.extend_from_slice(b"orbis-bot");
+    seed_input.extend_from_slice(&s.step.to_le_bytes());
+    SeededDice::new(sha256(&seed_input))
+}
+
+fn pick<T: Copy>(d: &mut dyn Dice, items: &[T]) -> Option<T> {
+    (!items.is_empty()).then(|| items[d.below(items.len() as u32) as usize])
+}
+
+/// The action the current player's bot takes now. `None` only when the game is over.
+pub fn choose(s: &ClassicState, level: BotLevel) -> Option<Action> {
+    if matches!(s.phase, Phase::GameOver { .. }) {
+        return None;
+    }
+    let mut d = bot_dice(s);
+    Some(match level {
+        BotLevel::Easy => easy(s, &mut d),
+        BotLevel::Normal => normal(s, &mut d),
+    })
+}
+
+fn me(s: &ClassicState) -> PlayerId {
+    s.current
+}
+
+fn mine(s: &ClassicState) -> Vec<TerritoryId> {
+    s.territories_of(me(s)).collect()
+}
+
+fn unclaimed(s: &ClassicState) -> Vec<TerritoryId> {
+    s.map()
+        .ids()
+        .filter(|&t| s.owner[t as usize] == Owner::Unclaimed)
+        .collect()
+}
+
+fn attacks(s: &ClassicState) -> Vec<(TerritoryId, TerritoryId)> {
+    mine(s)
+        .into_iter()
+        .flat_map(|f| s.attack_targets(f).into_iter().map(move |t| (f, t)))
+        .collect()
+}
+
+fn is_border(s: &ClassicState, t: TerritoryId) -> bool {
+    let o = s.owner[t as usize];
+    s.map().territories[t as usize]
+        .adjacent
+        .iter()
+        .any(|&n| s.owner[n as usize] != o)
+}
+
+fn occupy_range(s: &ClassicState) -> Option<(TerritoryId, TerritoryId, u32, u32)> {
+    match s.phase {
+        Phase::Occupy { from, to, moved } => {
+            Some((from, to, moved, moved + s.armies[from as usize] - 1))
+        }
+        _ => None,
+    }
+}
+
+fn reinforce_left(s: &ClassicState) -> Option<u32> {
+    match s.phase {
+        Phase::Reinforce { armies } => Some(armies),
+        _ => None,
+    }
+}
+
+/// Random legal play, with a lean towards ending phases so games finish.
+fn easy(s: &ClassicState, d: &mut dyn Dice) -> Action {
+    let p = me(s);
+    match s.phase {
+        Phase::Claim => Action::Claim {
+            territory: pick(d, &unclaimed(s)).unwrap_or(0),
+        },
+        Phase::SetupPlace => Action::Place {
+            territory: pick(d, &mine(s)).unwrap_or(0),
+            armies: 1,
+        },
+        Phase::Reinforce { armies } => {
+            let sets = s.sets_in_hand(p);
+            let hand = s.players[p as usize].hand.len();
+            if !sets.is_empty() && (hand >= 5 || armies == 0 || d.below(2) == 0) {
+                return Action::Trade { cards: sets[0] };
+            }
+            let borders: Vec<_> = mine(s).into_iter().filter(|&t| is_border(s, t)).collect();
+            let t = pick(d, &borders).or_else(|| pick(d, &mine(s))).unwrap_or(0);
+            Action::Place {
+                territory: t,
+                armies: 1 + d.below(armies),
+            }
+        }
+        Phase::Attack => {
+            let opts = attacks(s);
+            match pick(d, &opts) {
+                Some((from, to)) if d.below(3) != 0 => Action::Attack {
+                    from,
+                    to,
+                    dice: s.max_attack_dice(from),
+                },
+                _ => Action::EndAttack,
+            }
+        }
+        Phase::Occupy { .. } => {
+            let (_, _, lo, hi) = occupy_range(s).expect("occupy phase");
+            Action::Occupy {
+                armies: lo + d.below(hi - lo + 1),
+            }
+        }
+        Phase::Fortify => {
+            if s.turn_state.fortify_source.is_some() || d.below(2) == 0 {
+                return Action::EndTurn;
+            }
+            let sources: Vec<_> = mine(s)
+                .into_iter()
+                .filter(|&t| !s.fortify_targets(t).is_empty())
+                .collect();
+            match pick(d, &sources) {
+                Some(from) => {
+                    let to = pick(d, &s.fortify_targets(from)).expect("non-empty");
+                    Action::Fortify {
+                        from,
+                        to,
+                        armies: 1 + d.below(s.movable(from)),
+                    }
+                }
+                None => Action::EndTurn,
+            }
+        }
+        Phase::GameOver { .. } => Action::EndTurn,
+    }
+}
+
+/// How much `p` wants territory `t`: continents it nearly holds, small continents, and
+/// breaking an opponent's continent.
+fn desire(s: &ClassicState, p: PlayerId, t: TerritoryId) -> i64 {
+    let map = s.map();
+    let c = map.territories[t as usize].continent as usize;
+    let cont = &map.continents[c];
+    let size = cont.territories.len() as i64;
+    let owned = cont
+        .territories
+        .iter()
+        .filter(|&&x| s.owner[x as usize] == Owner::Player(p))
+        .count() as i64;
+    let mut score = 100 * owned / size + 30 * i64::from(cont.bonus) / size;
+    if let Owner::Player(q) = s.owner[t as usize] {
+        if q != p && s.owns_continent(q, c) {
+            score += 60;
+        }
+        // Finishing off a weak player takes their cards.
+        if s.territory_count(q) <= 2 {
+            score += 40;
+        }
+    }
+    score
+}
+
+/// Enemy armies adjacent to `t`.
+fn threat(s: &ClassicState, t: TerritoryId) -> u32 {
+    let o = s.owner[t as usize];
+    s.map().territories[t as usize]
+        .adjacent
+        .iter()
+        .filter(|&&n| s.owner[n as usize] != o)
+        .map(|&n| s.armies[n as usize])
+        .sum()
+}
+
+fn best_by<T: Copy>(items: &[T], mut key: impl FnMut(T) -> i64) -> Option<T> {
+    let mut best: Option<(i64, T)> = None;
+    for &x in items {
+        let k = key(x);
+        if best.is_none_or(|(b, _)| k > b) {
+            best = Some((k, x));
+        }
+    }
+    best.map(|(_, x)| x)
+}
+
+/// Heuristic play: exact odds for attacks, continent focus, border defence, sensible trades.
+fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
+    let p = me(s);
+    match s.phase {
+        Phase::Claim => {
+            let opts = unclaimed(s);
+            let t = best_by(&opts, |t| {
+                let adj_own = s.map().territories[t as usize]
+                    .adjacent
+                    .iter()
+                    .filter(|&&n| s.owner[n as usize] == Owner::Player(p))
+                    .count() as i64;
+                desire(s, p, t) * 4 + adj_own * 10 + i64::from(d.below(8))
+            });
+            Action::Claim {
+                territory: t.unwrap_or(0),
+            }
+        }
+        Phase::SetupPlace | Phase::Reinforce { .. } => {
+            if let Some(left) = reinforce_left(s) {
+                let sets = s.sets_in_hand(p);
+                // Trade whenever a set is available: set values only grow, and armies now beat armies later.
+                if let Some(set) = best_by(&sets, |set| {
+                    set.iter()
+                        .filter(|&&c| {
+                            s.card_territory(c)
+                                .is_some_and(|t| s.owner[t as usize] == Owner::Player(p))
+                        })
+                        .count() as i64
+                        - set
+                            .iter()
+                            .filter(|&&c| s.card_territory(c).is_none())
+                            .count() as i64
+                            * 2
+                }) {
+                    return Action::Trade { cards: set };
+                }
+                if left == 0 {
+                    return Action::EndAttack; // unreachable in practice: Reinforce{0} always holds a set
+                }
+            }
+            let own = mine(s);
+            let borders: Vec<_> = own.iter().copied().filter(|&t| is_border(s, t)).collect();
+            let cands = if borders.is_empty() {
+                own.clone()
+            } else {
+                borders
+            };
+            let t = best_by(&cands, |t| {
+                let best_target = s.map().territories[t as usize]
+                    .adjacent
+                    .iter()
+                    .filter(|&&n| s.owner[n as usize] != Owner::Player(p))
+                    .map(|&n| desire(s, p, n))
+                    .max()
+                    .unwrap_or(0);
+                best_target * 2 + i64::from(threat(s, t)) - i64::from(s.armies[t as usize]) / 2
+            })
+            .unwrap_or(0);
+            let armies = reinforce_left(s).unwrap_or(1);
+            Action::Place {
+                territory: t,
+                armies: if s.phase == Phase::SetupPlace {
+                    1
+                } else {
+                    armies
+                },
+            }
+        }
+        Phase::Attack => {
+            let need_card = !s.turn_state.conquered;
+            let mut best: Option<(i64, TerritoryId, TerritoryId)> = None;
+            for (from, to) in attacks(s) {
+                let a = s.armies[from as usize] - 1;
+                let dfn = s.armies[to as usize];
+                let win = odds(a.min(60), dfn.min(60)).win;
+                let threshold = if need_card { 0.55 } else { 0.7 };
+                if win < threshold {
+                    continue;
+                }
+                let score = (win * 100.0) as i64 + desire(s, p, to);
+                if best.is_none_or(|(b, _, _)| score > b) {
+                    best = Some((score, from, to));
+                }
+            }
+            match best {
+                Some((_, from, to)) => Action::Attack {
+                    from,
+                    to,
+                    dice: s.max_attack_dice(from),
+                },
+                None => Action::EndAttack,
+            }
+        }
+        Phase::Occupy { .. } => {
+            let (from, _, lo, hi) = occupy_range(s).expect("occupy phase");
+            let from_exposed = is_border(s, from);
+            Action::Occupy {
+                armies: if from_exposed {
+                    lo.max((lo + hi) / 2)
+                } else {
+                    hi
+                },
+            }
+        }
+        Phase::Fortify => {
+            if s.turn_state.fortify_source.is_some()
+                && s.options.fortify != FortifyRule::OneToOneAdjacent
+            {
+                return Action::EndTurn;
+            }
+            // Move the largest idle interior stack towards the most threatened border it can reach.
+            let interior: Vec<_> = mine(s)
+                .into_iter()
+                .filter(|&t| !is_border(s, t) && s.movable(t) > 0)
+                .collect();
+            let Some(from) = best_by(&interior, |t| i64::from(s.movable(t))) else {
+                return Action::EndTurn;
+            };
+            let targets = s.fortify_targets(from);
+            let border_targets: Vec<_> = targets
+                .iter()
+                .copied()
+                .filter(|&t| is_border(s, t))
+                .collect();
+            let pool = if border_targets.is_empty() {
+                targets
+            } else {
+                border_targets
+            };
+            match best_by(&pool, |t| {
+                i64::from(threat(s, t)) - i64::from(s.armies[t as usize])
+            }) {
+                Some(to) => Action::Fortify {
+                    from,
+                    to,
+                    armies: s.movable(from),
+                },
+                None => Action::EndTurn,
+            }
+        }
+        Phase::GameOver { .. } => Action::EndTurn,
+    }
+}

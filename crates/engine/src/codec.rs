@@ -1,0 +1,125 @@
+//! Canonical binary encoding (bincode 2, standard configuration) and state hashing (SHA-256).
+//!
+//! Everything that crosses a wire or a save file goes through here, so there is one place that
+//! sets the size limit and checks that every byte was consumed.
+
+use serde::{de::DeserializeOwned, Serialize};
+use sha2::{Digest, Sha256};
+use std::fmt;
+
+/// Largest message or save file we agree to decode.
+pub const MAX_DECODE_BYTES: usize = 4 << 20;
+
+/// A SHA-256 digest of a canonical encoding.
+#[derive(
+    Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct StateHash(pub [u8; 32]);
+
+impl StateHash {
+    /// Lower-case hexadecimal.
+    pub fn to_hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl fmt::Debug for StateHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "StateHash({})", self.to_hex())
+    }
+}
+
+impl fmt::Display for StateHash {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_hex())
+    }
+}
+
+/// Why bytes could not be decoded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    TooLarge(usize),
+    Malformed(String),
+    TrailingBytes(usize),
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DecodeError::TooLarge(n) => write!(
+                f,
+                "{n} bytes is larger than the {MAX_DECODE_BYTES}-byte limit"
+            ),
+            DecodeError::Malformed(e) => write!(f, "the data is malformed: {e}"),
+            DecodeError::TrailingBytes(n) => write!(f, "{n} unexpected bytes after the data"),
+        }
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+fn config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<MAX_DECODE_BYTES>()
+}
+
+/// Canonical bytes of a value.
+pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
+    bincode::serde::encode_to_vec(value, config())
+        .expect("in-memory encoding of engine types cannot fail")
+}
+
+/// Decodes bytes produced by [`encode`]; rejects oversized input and trailing bytes.
+pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+    if bytes.len() > MAX_DECODE_BYTES {
+        return Err(DecodeError::TooLarge(bytes.len()));
+    }
+    let (value, used) = bincode::serde::decode_from_slice(bytes, config())
+        .map_err(|e| DecodeError::Malformed(e.to_string()))?;
+    if used != bytes.len() {
+        return Err(DecodeError::TrailingBytes(bytes.len() - used));
+    }
+    Ok(value)
+}
+
+/// SHA-256 of arbitrary bytes.
+pub fn sha256(bytes: &[u8]) -> [u8; 32] {
+    Sha256::digest(bytes).into()
+}
+
+/// SHA-256 of the canonical encoding of a value.
+pub fn hash_of<T: Serialize>(value: &T) -> StateHash {
+    StateHash(sha256(&encode(value)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_rejections() {
+        let v: (u32, String, Vec<u8>) = (7, "x".into(), vec![1, 2, 3]);
+        let bytes = encode(&v);
+        assert_eq!(decode::<(u32, String, Vec<u8>)>(&bytes).unwrap(), v);
+        let mut extra = bytes.clone();
+        extra.push(0);
+        assert_eq!(
+            decode::<(u32, String, Vec<u8>)>(&extra),
+            Err(DecodeError::TrailingBytes(1))
+        );
+        assert!(matches!(
+            decode::<(u32, String, Vec<u8>)>(&bytes[..2]),
+            Err(DecodeError::Malformed(_))
+        ));
+        // A length prefix claiming a huge vector must not allocate it.
+        let hostile = [0xfc, 0xff, 0xff, 0xff, 0x7f];
+        assert!(decode::<Vec<u64>>(&hostile).is_err());
+    }
+
+    #[test]
+    fn hash_is_stable() {
+        assert_eq!(
+            hash_of(&0u8).to_hex(),
+            "6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d"
+        );
+    }
+}

@@ -1,0 +1,144 @@
+//! Rulesets. Each ruleset is a module with its own state, actions, events and errors; [`Game`]
+//! wraps them so that the UI, the network layer and save files have one `apply` path.
+
+pub mod classic;
+
+use crate::codec::{self, DecodeError, StateHash};
+use crate::dice::Dice;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Save-file format version; bump when a state type changes shape.
+pub const SAVE_VERSION: u16 = 1;
+
+/// A game of any ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Game {
+    Classic(classic::ClassicState),
+}
+
+/// An action of any ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    Classic(classic::Action),
+}
+
+/// Something that happened, for logs and animation.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Event {
+    Classic(classic::Event),
+}
+
+/// Why an action was refused. The state is unchanged whenever this is returned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RuleError {
+    Classic(classic::ClassicError),
+    /// The action belongs to another ruleset than the game's.
+    WrongRuleset,
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RuleError::Classic(e) => e.fmt(f),
+            RuleError::WrongRuleset => {
+                f.write_str("that action belongs to a different kind of game")
+            }
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}
+
+#[derive(Serialize, Deserialize)]
+struct SaveFile {
+    magic: [u8; 5],
+    version: u16,
+    game: Game,
+}
+
+/// Why a save could not be loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadError {
+    NotASave,
+    Version(u16),
+    Decode(DecodeError),
+    Inconsistent(String),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::NotASave => f.write_str("this is not an Orbis save file"),
+            LoadError::Version(v) => write!(f, "this save was written by another version of Orbis (format {v}, expected {SAVE_VERSION})"),
+            LoadError::Decode(e) => write!(f, "the save file is damaged: {e}"),
+            LoadError::Inconsistent(why) => write!(f, "the save file is damaged: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+const MAGIC: [u8; 5] = *b"ORBIS";
+
+impl Game {
+    /// Applies an action, drawing randomness from the game's own seeded stream.
+    pub fn apply(&mut self, action: &Action) -> Result<Vec<Event>, RuleError> {
+        match (self, action) {
+            (Game::Classic(s), Action::Classic(a)) => s
+                .apply(a)
+                .map(|e| e.into_iter().map(Event::Classic).collect())
+                .map_err(RuleError::Classic),
+        }
+    }
+
+    /// Applies an action with randomness from `dice` (the peer-to-peer beacon).
+    pub fn apply_with(
+        &mut self,
+        action: &Action,
+        dice: &mut dyn Dice,
+    ) -> Result<Vec<Event>, RuleError> {
+        match (self, action) {
+            (Game::Classic(s), Action::Classic(a)) => s
+                .apply_with(a, dice)
+                .map(|e| e.into_iter().map(Event::Classic).collect())
+                .map_err(RuleError::Classic),
+        }
+    }
+
+    /// SHA-256 of the canonical encoding of the whole state.
+    pub fn state_hash(&self) -> StateHash {
+        codec::hash_of(self)
+    }
+
+    /// Bytes of a save file.
+    pub fn to_save(&self) -> Vec<u8> {
+        codec::encode(&SaveFile {
+            magic: MAGIC,
+            version: SAVE_VERSION,
+            game: self.clone(),
+        })
+    }
+
+    /// Reads a save file, checking its header and the consistency of the state.
+    pub fn from_save(bytes: &[u8]) -> Result<Game, LoadError> {
+        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+            return Err(LoadError::NotASave);
+        }
+        // The version is a one-byte varint right after the magic; check it before the body so an
+        // older save says "other version" rather than "damaged".
+        match bytes.get(MAGIC.len()) {
+            Some(&v) if v as u16 != SAVE_VERSION => return Err(LoadError::Version(v as u16)),
+            None => return Err(LoadError::NotASave),
+            _ => {}
+        }
+        let save: SaveFile = codec::decode(bytes).map_err(LoadError::Decode)?;
+        if save.version != SAVE_VERSION {
+            return Err(LoadError::Version(save.version));
+        }
+        match &save.game {
+            Game::Classic(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
+        }
+        Ok(save.game)
+    }
+}
