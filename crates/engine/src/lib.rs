@@ -16,6 +16,7 @@ pub mod map;
 pub mod odds;
 pub mod rules;
 pub mod sim;
+pub mod view;
 
 pub use codec::StateHash;
 pub use map::{Map, TerritoryId};

@@ -1,0 +1,722 @@
+//! Application state: which screen is shown, the game (engine state), and UI-only state
+//! (selection, amounts, view box, log). Every game change goes through `Game::apply`.
+
+use crate::store;
+use orbis_engine::bot;
+use orbis_engine::classic::{
+    Action, ClassicOptions, ClassicState, Colour, Event, Phase, PlayerId, SeatConfig, SeatKind,
+    BotLevel,
+};
+use orbis_engine::map::TerritoryId;
+use orbis_engine::rules::{Action as GAction, Event as GEvent, Game};
+use orbis_engine::view;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    Menu,
+    Setup,
+    Play,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Speed {
+    Slow,
+    Normal,
+    Fast,
+}
+
+impl Speed {
+    pub fn delay_ms(self) -> u32 {
+        match self {
+            Speed::Slow => 900,
+            Speed::Normal => 380,
+            Speed::Fast => 90,
+        }
+    }
+    pub fn key(self) -> &'static str {
+        match self {
+            Speed::Slow => "slow",
+            Speed::Normal => "normal",
+            Speed::Fast => "fast",
+        }
+    }
+    pub fn from_key(k: &str) -> Speed {
+        match k {
+            "slow" => Speed::Slow,
+            "fast" => Speed::Fast,
+            _ => Speed::Normal,
+        }
+    }
+}
+
+/// A seat on the new-game screen.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatForm {
+    pub name: String,
+    pub colour: Colour,
+    pub kind: SeatKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SetupForm {
+    pub seats: Vec<SeatForm>,
+    pub options: ClassicOptions,
+}
+
+pub const BOT_NAMES: [&str; 6] = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat"];
+
+impl Default for SetupForm {
+    fn default() -> Self {
+        SetupForm {
+            seats: vec![
+                SeatForm {
+                    name: "You".into(),
+                    colour: Colour::Red,
+                    kind: SeatKind::Human,
+                },
+                SeatForm {
+                    name: BOT_NAMES[1].into(),
+                    colour: Colour::Blue,
+                    kind: SeatKind::Bot(BotLevel::Normal),
+                },
+                SeatForm {
+                    name: BOT_NAMES[2].into(),
+                    colour: Colour::Green,
+                    kind: SeatKind::Bot(BotLevel::Normal),
+                },
+            ],
+            options: ClassicOptions::default(),
+        }
+    }
+}
+
+/// The dice of the last roll, for display.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Roll {
+    pub from: TerritoryId,
+    pub to: TerritoryId,
+    pub attack: Vec<u8>,
+    pub defence: Vec<u8>,
+    pub rolls: u32,
+    pub step: u32,
+}
+
+/// UI-only state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ui {
+    pub from: Option<TerritoryId>,
+    pub to: Option<TerritoryId>,
+    pub hover: Option<TerritoryId>,
+    pub amount: u32,
+    pub dice: u8,
+    pub stop_at: u32,
+    pub trade_open: bool,
+    pub picked: Vec<u8>,
+    pub tab: Tab,
+    /// Pan/zoom: x, y, width, height of the SVG view box.
+    pub view: [f32; 4],
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Log,
+    Stats,
+}
+
+impl Default for Ui {
+    fn default() -> Self {
+        Ui {
+            from: None,
+            to: None,
+            hover: None,
+            amount: 1,
+            dice: 3,
+            stop_at: 1,
+            trade_open: false,
+            picked: vec![],
+            tab: Tab::Log,
+            view: crate::geometry::VIEWBOX,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AppState {
+    pub screen: Screen,
+    pub game: Option<Game>,
+    pub form: SetupForm,
+    pub ui: Ui,
+    pub log: Vec<String>,
+    /// A message on the menu (e.g. a save that could not be loaded).
+    pub notice: Option<String>,
+    /// The engine's explanation of the last refused action.
+    pub error: Option<String>,
+    /// The human whose hand and mission are on screen (hot-seat privacy).
+    pub viewer: Option<PlayerId>,
+    pub roll: Option<Roll>,
+    pub speed: Speed,
+    /// Humans who asked for their setup armies to be placed automatically.
+    pub auto_setup: Vec<PlayerId>,
+    pub has_save: bool,
+}
+
+pub enum Msg {
+    ShowMenu,
+    ShowSetup,
+    EditForm(SetupForm),
+    QuickStart,
+    Start,
+    Continue,
+    Import(Result<Vec<u8>, String>),
+    Click(TerritoryId),
+    Hover(Option<TerritoryId>),
+    Act(Action),
+    BotStep,
+    SkipToHuman,
+    AutoSetup,
+    Reveal,
+    SetAmount(u32),
+    SetDice(u8),
+    SetStop(u32),
+    ClearSelection,
+    OpenTrade(bool),
+    PickCard(u8),
+    SetSpeed(Speed),
+    SetTab(Tab),
+    SetView([f32; 4]),
+    DismissError,
+}
+
+pub fn cs(g: &Game) -> &ClassicState {
+    match g {
+        Game::Classic(s) => s,
+    }
+}
+
+fn cs_mut(g: &mut Game) -> &mut ClassicState {
+    match g {
+        Game::Classic(s) => s,
+    }
+}
+
+pub fn is_setup(p: Phase) -> bool {
+    matches!(p, Phase::Claim | Phase::SetupPlace)
+}
+
+impl AppState {
+    /// Startup: resume the autosave if there is one, else the menu (with a message if the save
+    /// is unreadable).
+    pub fn load() -> AppState {
+        let mut st = AppState {
+            screen: Screen::Menu,
+            game: None,
+            form: SetupForm::default(),
+            ui: Ui::default(),
+            log: vec![],
+            notice: None,
+            error: None,
+            viewer: None,
+            roll: None,
+            speed: store::get(store::SPEED_KEY)
+                .map(|k| Speed::from_key(&k))
+                .unwrap_or(Speed::Normal),
+            auto_setup: vec![],
+            has_save: false,
+        };
+        if let Some(text) = store::get(store::SAVE_KEY) {
+            let loaded = store::b64_decode(&text)
+                .ok_or_else(|| "the saved text is not valid".to_string())
+                .and_then(|b| Game::from_save(&b).map_err(|e| e.to_string()));
+            match loaded {
+                Ok(g) => {
+                    st.log = store::get(store::LOG_KEY)
+                        .map(|l| l.lines().map(String::from).collect())
+                        .unwrap_or_default();
+                    st.start_with(g, false);
+                }
+                Err(e) => {
+                    st.notice = Some(format!(
+                        "Your saved game could not be loaded ({e}). Start a new game or import a save file."
+                    ));
+                    store::set("orbis.save.unreadable", &text);
+                    store::remove(store::SAVE_KEY);
+                }
+            }
+        }
+        st
+    }
+
+    fn start_with(&mut self, g: Game, fresh: bool) {
+        self.game = Some(g);
+        self.screen = Screen::Play;
+        self.ui = Ui::default();
+        self.viewer = None;
+        self.roll = None;
+        self.error = None;
+        self.auto_setup.clear();
+        self.has_save = true;
+        if fresh {
+            self.log = vec!["A new game begins.".into()];
+        }
+        self.update_viewer();
+        self.save();
+    }
+
+    pub fn state(&self) -> Option<&ClassicState> {
+        self.game.as_ref().map(cs)
+    }
+
+    fn humans(&self) -> Vec<PlayerId> {
+        self.state()
+            .map(|s| {
+                (0..s.players.len() as PlayerId)
+                    .filter(|&p| s.players[p as usize].kind == SeatKind::Human)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Hot-seat: keep the viewer when there is one human; otherwise a human seat must be
+    /// revealed through the pass-the-device screen.
+    fn update_viewer(&mut self) {
+        let humans = self.humans();
+        let Some(s) = self.state() else { return };
+        if humans.len() == 1 {
+            self.viewer = Some(humans[0]);
+        } else if humans.len() >= 2
+            && is_setup(s.phase)
+            && !s.options.missions
+            && humans.contains(&s.current)
+        {
+            self.viewer = Some(s.current);
+        }
+    }
+
+    /// True when the pass-the-device screen must hide the board.
+    pub fn curtain(&self) -> Option<PlayerId> {
+        let s = self.state()?;
+        if matches!(s.phase, Phase::GameOver { .. }) || self.screen != Screen::Play {
+            return None;
+        }
+        let humans = self.humans();
+        (humans.len() >= 2 && humans.contains(&s.current) && self.viewer != Some(s.current))
+            .then_some(s.current)
+    }
+
+    /// The seat that may act from this screen now (a human who is the viewer).
+    pub fn my_turn(&self) -> bool {
+        match self.state() {
+            Some(s) => {
+                self.curtain().is_none()
+                    && s.players[s.current as usize].kind == SeatKind::Human
+                    && self.viewer == Some(s.current)
+                    && !matches!(s.phase, Phase::GameOver { .. })
+                    && !(is_setup(s.phase) && self.auto_setup.contains(&s.current))
+            }
+            None => false,
+        }
+    }
+
+    /// The bot level that acts for the current seat now, if the machine plays it.
+    pub fn machine_level(&self) -> Option<BotLevel> {
+        let s = self.state()?;
+        if matches!(s.phase, Phase::GameOver { .. }) {
+            return None;
+        }
+        match s.players[s.current as usize].kind {
+            SeatKind::Bot(l) => Some(l),
+            SeatKind::Human if is_setup(s.phase) && self.auto_setup.contains(&s.current) => {
+                Some(BotLevel::Normal)
+            }
+            SeatKind::Human => None,
+        }
+    }
+
+    fn save(&self) {
+        if let Some(g) = &self.game {
+            store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
+            let start = self.log.len().saturating_sub(300);
+            store::set(store::LOG_KEY, &self.log[start..].join("\n"));
+        }
+    }
+
+    /// Applies one engine action; records the log and the dice; autosaves.
+    fn apply(&mut self, a: Action) -> bool {
+        let Some(g) = self.game.as_mut() else {
+            return false;
+        };
+        let before = cs(g).phase;
+        match g.apply(&GAction::Classic(a)) {
+            Ok(events) => {
+                let s = cs(g);
+                let mut rolls = 0;
+                for e in &events {
+                    let GEvent::Classic(e) = e;
+                    self.log.push(view::describe(e, s));
+                    if let Event::Rolled {
+                        from,
+                        to,
+                        attack,
+                        defence,
+                        ..
+                    } = e
+                    {
+                        rolls += 1;
+                        self.roll = Some(Roll {
+                            from: *from,
+                            to: *to,
+                            attack: attack.clone(),
+                            defence: defence.clone(),
+                            rolls,
+                            step: s.step,
+                        });
+                    }
+                }
+                if self.log.len() > 600 {
+                    self.log.drain(..200);
+                }
+                self.error = None;
+                let after = s.phase;
+                self.after_change(before, after);
+                self.save();
+                true
+            }
+            Err(e) => {
+                self.error = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    fn after_change(&mut self, before: Phase, after: Phase) {
+        let s = cs(self.game.as_ref().unwrap());
+        let phase_kind = |p: Phase| std::mem::discriminant(&p);
+        if phase_kind(before) != phase_kind(after) {
+            self.ui.from = None;
+            self.ui.to = None;
+            self.ui.trade_open = false;
+            self.ui.picked.clear();
+            if let Phase::Occupy { from, moved, .. } = after {
+                self.ui.amount = moved + s.armies[from as usize] - 1;
+            }
+            if let Phase::Reinforce { .. } = after {
+                self.ui.amount = 1;
+            }
+        }
+        if let Some(f) = self.ui.from {
+            let mine = s.owner[f as usize] == orbis_engine::classic::Owner::Player(s.current);
+            let ok = match after {
+                Phase::Attack => mine && s.armies[f as usize] >= 2,
+                Phase::Fortify => mine && s.movable(f) > 0,
+                _ => false,
+            };
+            if !ok {
+                self.ui.from = None;
+                self.ui.to = None;
+            }
+        }
+        if let (Some(f), Some(t)) = (self.ui.from, self.ui.to) {
+            let still = match after {
+                Phase::Attack => s.attack_targets(f).contains(&t),
+                Phase::Fortify => s.fortify_targets(f).contains(&t),
+                _ => false,
+            };
+            if !still {
+                self.ui.to = None;
+            }
+        }
+        self.ui.picked.retain(|c| s.players[s.current as usize].hand.contains(c));
+        self.update_viewer();
+    }
+
+    fn bot_step(&mut self) -> bool {
+        let Some(level) = self.machine_level() else {
+            return false;
+        };
+        let Some(a) = bot::choose(self.state().unwrap(), level) else {
+            return false;
+        };
+        self.apply(a)
+    }
+
+    fn on_click(&mut self, t: TerritoryId) {
+        if !self.my_turn() {
+            return;
+        }
+        let s = self.state().unwrap().clone();
+        let me = s.current;
+        let mine = s.owner[t as usize] == orbis_engine::classic::Owner::Player(me);
+        match s.phase {
+            Phase::Claim => {
+                self.apply(Action::Claim { territory: t });
+            }
+            Phase::SetupPlace => {
+                self.apply(Action::Place {
+                    territory: t,
+                    armies: 1,
+                });
+            }
+            Phase::Reinforce { armies } => {
+                let n = self.ui.amount.clamp(1, armies.max(1));
+                self.apply(Action::Place {
+                    territory: t,
+                    armies: n,
+                });
+            }
+            Phase::Attack => {
+                if let Some(f) = self.ui.from {
+                    if s.attack_targets(f).contains(&t) {
+                        self.ui.to = Some(t);
+                        self.ui.dice = s.max_attack_dice(f);
+                        self.error = None;
+                        return;
+                    }
+                }
+                if mine && s.armies[t as usize] >= 2 {
+                    self.ui.from = if self.ui.from == Some(t) { None } else { Some(t) };
+                    self.ui.to = None;
+                    self.ui.stop_at = 1;
+                    self.error = if self.ui.from.is_some() && s.attack_targets(t).is_empty() {
+                        Some(format!("{} has no enemy neighbours.", s.map().name(t)))
+                    } else {
+                        None
+                    };
+                } else if mine {
+                    self.error = Some(format!(
+                        "{} needs at least two armies to attack (one must stay behind).",
+                        s.map().name(t)
+                    ));
+                } else if self.ui.from.is_some() {
+                    self.error = Some(format!(
+                        "{} does not border {}.",
+                        s.map().name(self.ui.from.unwrap()),
+                        s.map().name(t)
+                    ));
+                } else {
+                    self.error =
+                        Some("First choose one of your territories to attack from.".into());
+                }
+            }
+            Phase::Fortify => {
+                if let Some(f) = self.ui.from {
+                    if s.fortify_targets(f).contains(&t) {
+                        self.ui.to = Some(t);
+                        self.ui.amount = s.movable(f);
+                        self.error = None;
+                        return;
+                    }
+                }
+                if mine && s.movable(t) > 0 {
+                    self.ui.from = if self.ui.from == Some(t) { None } else { Some(t) };
+                    self.ui.to = None;
+                    self.error = None;
+                } else if mine {
+                    self.error = Some(format!("No armies can leave {}.", s.map().name(t)));
+                } else {
+                    self.error = Some(format!("{} is not yours.", s.map().name(t)));
+                }
+            }
+            Phase::Occupy { .. } | Phase::GameOver { .. } => {}
+        }
+    }
+
+    fn new_game(&mut self, form: &SetupForm) {
+        let seats = form
+            .seats
+            .iter()
+            .map(|s| SeatConfig {
+                name: if s.name.trim().is_empty() {
+                    s.colour.name().to_string()
+                } else {
+                    s.name.trim().to_string()
+                },
+                colour: s.colour,
+                kind: s.kind,
+            })
+            .collect();
+        match ClassicState::new(seats, form.options.clone(), store::new_seed()) {
+            Ok(s) => {
+                self.notice = None;
+                self.start_with(Game::Classic(s), true);
+            }
+            Err(e) => self.notice = Some(e.to_string()),
+        }
+    }
+}
+
+impl Reducible for AppState {
+    type Action = Msg;
+
+    fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
+        let mut st = (*self).clone();
+        match msg {
+            Msg::ShowMenu => {
+                st.screen = Screen::Menu;
+                st.has_save = st.game.is_some();
+            }
+            Msg::ShowSetup => st.screen = Screen::Setup,
+            Msg::EditForm(f) => st.form = f,
+            Msg::QuickStart => st.new_game(&SetupForm::default()),
+            Msg::Start => {
+                let f = st.form.clone();
+                st.new_game(&f);
+            }
+            Msg::Continue => {
+                if st.game.is_some() {
+                    st.screen = Screen::Play;
+                }
+            }
+            Msg::Import(Ok(bytes)) => match Game::from_save(&bytes) {
+                Ok(g) => {
+                    st.notice = None;
+                    st.log = vec!["Game loaded from a save file.".into()];
+                    st.start_with(g, false);
+                }
+                Err(e) => {
+                    st.screen = Screen::Menu;
+                    st.notice = Some(format!("That file could not be loaded: {e}."));
+                }
+            },
+            Msg::Import(Err(e)) => {
+                st.screen = Screen::Menu;
+                st.notice = Some(format!("That file could not be read: {e}."));
+            }
+            Msg::Click(t) => st.on_click(t),
+            Msg::Hover(t) => st.ui.hover = t,
+            Msg::Act(a) => {
+                if st.my_turn() || matches!(a, Action::SetDefence { .. }) {
+                    st.apply(a);
+                }
+            }
+            Msg::BotStep => {
+                st.bot_step();
+            }
+            Msg::SkipToHuman => {
+                let mut n = 0;
+                while n < 20000 && st.bot_step() {
+                    n += 1;
+                }
+            }
+            Msg::AutoSetup => {
+                if let Some(s) = st.state() {
+                    if is_setup(s.phase) && st.my_turn() {
+                        let me = s.current;
+                        st.auto_setup.push(me);
+                        let mut n = 0;
+                        while n < 5000
+                            && st.state().is_some_and(|s| is_setup(s.phase))
+                            && st.bot_step()
+                        {
+                            n += 1;
+                        }
+                    }
+                }
+            }
+            Msg::Reveal => {
+                if let Some(p) = st.curtain() {
+                    st.viewer = Some(p);
+                    st.ui.from = None;
+                    st.ui.to = None;
+                    st.ui.picked.clear();
+                    st.ui.trade_open = false;
+                }
+            }
+            Msg::SetAmount(n) => st.ui.amount = n,
+            Msg::SetDice(d) => st.ui.dice = d,
+            Msg::SetStop(n) => st.ui.stop_at = n.max(1),
+            Msg::ClearSelection => {
+                st.ui.from = None;
+                st.ui.to = None;
+                st.error = None;
+            }
+            Msg::OpenTrade(o) => {
+                st.ui.trade_open = o;
+                st.ui.picked.clear();
+            }
+            Msg::PickCard(c) => {
+                if let Some(i) = st.ui.picked.iter().position(|&x| x == c) {
+                    st.ui.picked.remove(i);
+                } else if st.ui.picked.len() < 3 {
+                    st.ui.picked.push(c);
+                }
+            }
+            Msg::SetSpeed(sp) => {
+                st.speed = sp;
+                store::set(store::SPEED_KEY, sp.key());
+            }
+            Msg::SetTab(t) => st.ui.tab = t,
+            Msg::SetView(v) => st.ui.view = v,
+            Msg::DismissError => st.error = None,
+        }
+        // Keep the game mutable only through apply.
+        let _ = cs_mut;
+        Rc::new(st)
+    }
+}
+
+#[function_component(App)]
+pub fn app() -> Html {
+    let app = use_reducer(AppState::load);
+    let drag = use_memo((), |_| crate::board::DragRef::default());
+
+    // Bots (and automatic setup placement) act one engine action at a time, at a watchable pace.
+    {
+        let d = app.dispatcher();
+        let step = app.state().map(|s| s.step);
+        let machine = app.screen == Screen::Play && app.machine_level().is_some();
+        let delay = if app
+            .state()
+            .is_some_and(|s| is_setup(s.phase))
+        {
+            30
+        } else {
+            app.speed.delay_ms()
+        };
+        use_effect_with((step, machine, delay), move |&(_, machine, delay)| {
+            let timer = machine.then(|| {
+                gloo::timers::callback::Timeout::new(delay, move || d.dispatch(Msg::BotStep))
+            });
+            move || drop(timer)
+        });
+    }
+
+    let hash = app
+        .game
+        .as_ref()
+        .map(|g| g.state_hash().to_hex())
+        .unwrap_or_default();
+    let phase = app
+        .state()
+        .map(|s| match s.phase {
+            Phase::Claim => "claim",
+            Phase::SetupPlace => "setup",
+            Phase::Reinforce { .. } => "reinforce",
+            Phase::Attack => "attack",
+            Phase::Occupy { .. } => "occupy",
+            Phase::Fortify => "fortify",
+            Phase::GameOver { .. } => "over",
+        })
+        .unwrap_or("none");
+    let screen = match app.screen {
+        Screen::Menu => "menu",
+        Screen::Setup => "setup",
+        Screen::Play => "play",
+    };
+    let current = app.state().map(|s| s.current.to_string()).unwrap_or_default();
+    let turn = app.state().map(|s| s.turn.to_string()).unwrap_or_default();
+    let body = match app.screen {
+        Screen::Menu => crate::setup::menu(&app),
+        Screen::Setup => crate::setup::setup_screen(&app),
+        Screen::Play => crate::panel::play_screen(&app, drag),
+    };
+    html! {
+        <div id="root" class={classes!("app", format!("screen-{screen}"))}
+            data-state-hash={hash} data-phase={phase} data-screen={screen}
+            data-current={current} data-turn={turn}
+            data-my-turn={if app.my_turn() { "1" } else { "0" }}>
+            { body }
+        </div>
+    }
+}

@@ -1,0 +1,354 @@
+//! The world map as SVG: owner colour plus a per-player pattern and badge shape (colour-blind
+//! safe), army counts, continent tint, sea lanes, highlights, pan/zoom, keyboard navigation.
+
+use crate::app::{cs, AppState, Msg};
+use crate::geometry::{ART, SEA, SHAPES, VIEWBOX};
+use crate::setup::colour_css;
+use orbis_engine::classic::{ClassicState, Owner, Phase};
+use orbis_engine::map::TerritoryId;
+use orbis_engine::view;
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+const CONTINENT_TINT: [&str; 6] = ["#e9c46a", "#e76f51", "#6c8ebf", "#a77d4f", "#7fb069", "#b084cc"];
+
+/// Geometry of each territory, in map order: (path, label x, label y).
+fn geometry(s: &ClassicState) -> Vec<(&'static str, f32, f32)> {
+    s.map()
+        .territories
+        .iter()
+        .map(|t| {
+            SHAPES
+                .iter()
+                .find(|x| x.0 == t.key)
+                .map(|x| (x.1, x.2, x.3))
+                .unwrap_or(("", 0.0, 0.0))
+        })
+        .collect()
+}
+
+fn badge(seat: usize, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Html {
+    let style = format!("fill:{fill};stroke:{stroke}");
+    let poly = |pts: &[(f32, f32)]| {
+        let p: Vec<String> = pts
+            .iter()
+            .map(|(a, b)| format!("{:.1},{:.1}", x + a * r, y + b * r))
+            .collect();
+        html! { <polygon class="badge" points={p.join(" ")} style={style.clone()}/> }
+    };
+    match seat % 6 {
+        0 => html! { <circle class="badge" cx={x.to_string()} cy={y.to_string()} r={r.to_string()} style={style}/> },
+        1 => poly(&[(-0.9, -0.9), (0.9, -0.9), (0.9, 0.9), (-0.9, 0.9)]),
+        2 => poly(&[(0.0, -1.25), (1.25, 0.0), (0.0, 1.25), (-1.25, 0.0)]),
+        3 => poly(&[(-0.55, -1.0), (0.55, -1.0), (1.1, 0.0), (0.55, 1.0), (-0.55, 1.0), (-1.1, 0.0)]),
+        4 => poly(&[(-1.0, -0.95), (1.0, -0.95), (1.0, 0.3), (0.0, 1.2), (-1.0, 0.3)]),
+        _ => poly(&[(-0.45, -1.05), (0.45, -1.05), (1.05, -0.45), (1.05, 0.45), (0.45, 1.05), (-0.45, 1.05), (-1.05, 0.45), (-1.05, -0.45)]),
+    }
+}
+
+/// Pattern definitions: one per seat, drawn over the owner colour.
+fn defs(s: &ClassicState) -> Html {
+    let pats = s.players.iter().enumerate().map(|(i, p)| {
+        let c = colour_css(p.colour);
+        let ink = if matches!(p.colour, orbis_engine::classic::Colour::Yellow | orbis_engine::classic::Colour::Grey) {
+            "rgba(0,0,0,.28)"
+        } else {
+            "rgba(255,255,255,.33)"
+        };
+        let motif = match i % 6 {
+            0 => html! {},
+            1 => html! { <path d="M0 8 L8 0" stroke={ink} stroke-width="2.2"/> },
+            2 => html! { <circle cx="4" cy="4" r="1.6" fill={ink}/> },
+            3 => html! { <path d="M0 4 H8" stroke={ink} stroke-width="2"/> },
+            4 => html! { <path d="M0 0 L8 8 M8 0 L0 8" stroke={ink} stroke-width="1.4"/> },
+            _ => html! { <path d="M4 0 V8" stroke={ink} stroke-width="2"/> },
+        };
+        html! {
+            <pattern id={format!("pat-{i}")} width="8" height="8" patternUnits="userSpaceOnUse">
+                <rect width="8" height="8" fill={c}/>
+                { motif }
+            </pattern>
+        }
+    });
+    html! { <defs>{ for pats }</defs> }
+}
+
+#[derive(Default)]
+struct Drag {
+    down: Cell<Option<(f64, f64)>>,
+    start_view: Cell<[f32; 4]>,
+    moved: Cell<bool>,
+}
+
+pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
+    let Some(g) = app.game.as_ref() else {
+        return html! {};
+    };
+    let s = cs(g);
+    let map = s.map();
+    let geo = geometry(s);
+    let d = app.dispatcher();
+    let ui = &app.ui;
+    let my_turn = app.my_turn();
+    let (targets, sources): (Vec<TerritoryId>, Vec<TerritoryId>) = if my_turn {
+        match (s.phase, ui.from) {
+            (Phase::Attack, Some(f)) => (s.attack_targets(f), vec![f]),
+            (Phase::Fortify, Some(f)) => (s.fortify_targets(f), vec![f]),
+            (Phase::Occupy { from, to, .. }, _) => (vec![to], vec![from]),
+            _ => (vec![], vec![]),
+        }
+    } else if let Some(r) = &app.roll {
+        if matches!(s.phase, Phase::Attack | Phase::Occupy { .. }) {
+            (vec![r.to], vec![r.from])
+        } else {
+            (vec![], vec![])
+        }
+    } else {
+        (vec![], vec![])
+    };
+    let neighbours: Vec<TerritoryId> = ui
+        .hover
+        .map(|h| map.territories[h as usize].adjacent.clone())
+        .unwrap_or_default();
+    let n = map.len() as TerritoryId;
+
+    // Lines: sea lanes (from the artwork) or, in the fallback, every adjacency.
+    let lines: Html = if ART {
+        SEA.iter()
+            .map(|(_, _, dd)| html! { <path class="sea" d={*dd}/> })
+            .collect()
+    } else {
+        let mut v = vec![];
+        for (a, t) in map.territories.iter().enumerate() {
+            for &b in &t.adjacent {
+                if (b as usize) <= a {
+                    continue;
+                }
+                let (_, x1, y1) = geo[a];
+                let (_, x2, y2) = geo[b as usize];
+                if (x1 - x2).abs() > 500.0 {
+                    // Wraps around the world (Alaska–Kamchatka): two stubs off the edges.
+                    let (l, r) = if x1 < x2 { ((x1, y1), (x2, y2)) } else { ((x2, y2), (x1, y1)) };
+                    v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", l.0, l.1, VIEWBOX[0], l.1)}/> });
+                    v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", r.0, r.1, VIEWBOX[0] + VIEWBOX[2], r.1)}/> });
+                } else {
+                    v.push(html! { <path class="sea" d={format!("M{x1} {y1} L{x2} {y2}")}/> });
+                }
+            }
+        }
+        v.into_iter().collect()
+    };
+
+    let under: Html = if ART {
+        map.territories
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                html! { <path class="tint" d={geo[i].0} style={format!("stroke:{}", CONTINENT_TINT[t.continent as usize % 6])}/> }
+            })
+            .collect()
+    } else {
+        html! {}
+    };
+
+    let terrs = map.territories.iter().enumerate().map(|(i, t)| {
+        let id = i as TerritoryId;
+        let (path, lx, ly) = geo[i];
+        let owner = s.owner[i];
+        let (fill, owner_attr, seat) = match owner {
+            Owner::Player(p) => (format!("url(#pat-{p})"), format!("p{p}"), Some(p as usize)),
+            Owner::Neutral => ("#cdbf9f".to_string(), "neutral".into(), None),
+            Owner::Unclaimed => ("#eceae4".to_string(), "none".into(), None),
+        };
+        let mine = matches!(owner, Owner::Player(p) if Some(p) == app.viewer);
+        let classes = classes!(
+            "terr",
+            sources.contains(&id).then_some("sel"),
+            targets.contains(&id).then_some("target"),
+            neighbours.contains(&id).then_some("nb"),
+            (ui.hover == Some(id)).then_some("hover"),
+            mine.then_some("mine"),
+        );
+        let label = view::territory_label(s, id);
+        let onclick = {
+            let d = d.clone();
+            let drag = drag.clone();
+            Callback::from(move |_: MouseEvent| {
+                if !drag.0.moved.get() {
+                    d.dispatch(Msg::Click(id))
+                }
+            })
+        };
+        let onkeydown = {
+            let d = d.clone();
+            let keys: Vec<String> = map.territories.iter().map(|t| t.key.clone()).collect();
+            Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+                "Enter" | " " => {
+                    e.prevent_default();
+                    d.dispatch(Msg::Click(id));
+                }
+                "ArrowRight" | "ArrowDown" => {
+                    e.prevent_default();
+                    crate::store::focus(&format!("t-{}", keys[((id + 1) % n) as usize]));
+                }
+                "ArrowLeft" | "ArrowUp" => {
+                    e.prevent_default();
+                    crate::store::focus(&format!("t-{}", keys[((id + n - 1) % n) as usize]));
+                }
+                "Escape" => d.dispatch(Msg::ClearSelection),
+                _ => {}
+            })
+        };
+        let enter = {
+            let d = d.clone();
+            Callback::from(move |_: MouseEvent| d.dispatch(Msg::Hover(Some(id))))
+        };
+        let leave = {
+            let d = d.clone();
+            Callback::from(move |_: MouseEvent| d.dispatch(Msg::Hover(None)))
+        };
+        let enter2 = {
+            let d = d.clone();
+            Callback::from(move |_: FocusEvent| d.dispatch(Msg::Hover(Some(id))))
+        };
+        let leave2 = {
+            let d = d.clone();
+            Callback::from(move |_: FocusEvent| d.dispatch(Msg::Hover(None)))
+        };
+        let armies = s.armies[i];
+        let adj: String = t.adjacent.iter().map(|&a| map.territories[a as usize].key.as_str()).collect::<Vec<_>>().join(" ");
+        let shape = if path.is_empty() {
+            html! { <circle class="shape" cx={lx.to_string()} cy={ly.to_string()} r="24" style={format!("fill:{fill}")}/> }
+        } else {
+            html! { <path class="shape" d={path} style={format!("fill:{fill}")}/> }
+        };
+        let r = if armies >= 100 { 13.0 } else { 11.0 };
+        let (bfill, bstroke, tcol) = match owner {
+            Owner::Player(p) => {
+                let c = colour_css(s.players[p as usize].colour);
+                let dark = !matches!(s.players[p as usize].colour, orbis_engine::classic::Colour::Yellow);
+                (c, "#fff", if dark { "#fff" } else { "#111" })
+            }
+            Owner::Neutral => ("#8a7d60", "#fff", "#fff"),
+            Owner::Unclaimed => ("#fff", "#999", "#555"),
+        };
+        html! {
+            <g id={format!("t-{}", t.key)} class={classes} tabindex="0" role="button"
+                aria-label={label.clone()} data-key={t.key.clone()} data-owner={owner_attr}
+                data-armies={armies.to_string()} data-adj={adj} data-mine={if mine {"1"} else {"0"}}
+                onclick={onclick} onkeydown={onkeydown}
+                onmouseenter={enter} onmouseleave={leave} onfocus={enter2} onblur={leave2}>
+                <title>{label}</title>
+                { shape }
+                { badge(seat.unwrap_or(0), lx, ly, r, bfill, bstroke) }
+                <text x={lx.to_string()} y={(ly + 4.0).to_string()} class="count" style={format!("fill:{tcol}")}>{armies.to_string()}</text>
+            </g>
+        }
+    });
+
+    let v = ui.view;
+    let onwheel = {
+        let d = d.clone();
+        Callback::from(move |e: WheelEvent| {
+            e.prevent_default();
+            let factor = if e.delta_y() > 0.0 { 1.15 } else { 1.0 / 1.15 };
+            let (fx, fy) = rel(&e);
+            d.dispatch(Msg::SetView(zoom(v, factor, fx, fy)));
+        })
+    };
+    let onpointerdown = {
+        let drag = drag.clone();
+        Callback::from(move |e: PointerEvent| {
+            drag.0.down.set(Some((e.client_x() as f64, e.client_y() as f64)));
+            drag.0.start_view.set(v);
+            drag.0.moved.set(false);
+        })
+    };
+    let onpointermove = {
+        let drag = drag.clone();
+        let d = d.clone();
+        Callback::from(move |e: PointerEvent| {
+            if let Some((x0, y0)) = drag.0.down.get() {
+                let (dx, dy) = (e.client_x() as f64 - x0, e.client_y() as f64 - y0);
+                if dx.abs() + dy.abs() > 6.0 {
+                    drag.0.moved.set(true);
+                }
+                if drag.0.moved.get() {
+                    let Some(el) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                    let rect = el.get_bounding_client_rect();
+                    let sv = drag.0.start_view.get();
+                    let scale = (sv[2] as f64 / rect.width().max(1.0)).max(sv[3] as f64 / rect.height().max(1.0));
+                    let nv = [sv[0] - (dx * scale) as f32, sv[1] - (dy * scale) as f32, sv[2], sv[3]];
+                    d.dispatch(Msg::SetView(clamp_view(nv)));
+                }
+            }
+        })
+    };
+    let onpointerup = {
+        let drag = drag.clone();
+        Callback::from(move |_: PointerEvent| {
+            drag.0.down.set(None);
+            // `moved` is cleared on the next pointerdown, so the click after a drag is ignored.
+        })
+    };
+    let zoom_btn = |label: &'static str, aria: &'static str, f: f32| {
+        let d = d.clone();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let nv = if f == 0.0 { VIEWBOX } else { zoom(v, f, 0.5, 0.5) };
+            d.dispatch(Msg::SetView(nv));
+        });
+        html! { <button class="zbtn" aria-label={aria} title={aria} {onclick}>{label}</button> }
+    };
+    html! {
+        <div class="map-wrap">
+            <svg class="map" id="map" viewBox={format!("{} {} {} {}", v[0], v[1], v[2], v[3])}
+                preserveAspectRatio="xMidYMid meet" role="group" aria-label="World map"
+                {onwheel} {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()}
+                onpointerleave={onpointerup}>
+                { defs(s) }
+                <rect class="ocean" x={(VIEWBOX[0] - 2000.0).to_string()} y={(VIEWBOX[1] - 2000.0).to_string()}
+                    width={(VIEWBOX[2] + 4000.0).to_string()} height={(VIEWBOX[3] + 4000.0).to_string()}/>
+                <g class="lines">{ lines }</g>
+                <g class="under">{ under }</g>
+                { for terrs }
+            </svg>
+            <div class="zoom">
+                { zoom_btn("+", "Zoom in", 1.0 / 1.3) }
+                { zoom_btn("−", "Zoom out", 1.3) }
+                { zoom_btn("⤢", "Whole map", 0.0) }
+            </div>
+        </div>
+    }
+}
+
+/// Pointer position as a fraction of the element's box.
+fn rel(e: &WheelEvent) -> (f32, f32) {
+    let Some(el) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return (0.5, 0.5);
+    };
+    let r = el.get_bounding_client_rect();
+    (
+        ((e.client_x() as f64 - r.left()) / r.width().max(1.0)) as f32,
+        ((e.client_y() as f64 - r.top()) / r.height().max(1.0)) as f32,
+    )
+}
+
+fn zoom(v: [f32; 4], f: f32, fx: f32, fy: f32) -> [f32; 4] {
+    let w = (v[2] * f).clamp(VIEWBOX[2] / 6.0, VIEWBOX[2]);
+    let h = w * VIEWBOX[3] / VIEWBOX[2];
+    let x = v[0] + (v[2] - w) * fx;
+    let y = v[1] + (v[3] - h) * fy;
+    clamp_view([x, y, w, h])
+}
+
+fn clamp_view(v: [f32; 4]) -> [f32; 4] {
+    let x = v[0].clamp(VIEWBOX[0] - v[2] * 0.3, VIEWBOX[0] + VIEWBOX[2] - v[2] * 0.7);
+    let y = v[1].clamp(VIEWBOX[1] - v[3] * 0.3, VIEWBOX[1] + VIEWBOX[3] - v[3] * 0.7);
+    [x, y, v[2], v[3]]
+}
+
+/// Drag state shared between renders (kept out of the reducer: it changes on every pointer move).
+#[derive(Default)]
+pub struct DragRef(Drag);

@@ -1,0 +1,436 @@
+//! The play screen: header, map, the prompt and controls of the current phase, the viewer's
+//! hand and mission, trade dialog, pass-the-device screen, log, statistics and winner screen.
+
+use crate::app::{cs, is_setup, AppState, Msg, Speed, Tab};
+use crate::board::{board, DragRef};
+use crate::setup::colour_css;
+use orbis_engine::classic::{Action, ClassicState, DefendPref, Phase, PlayerId, SeatKind};
+use orbis_engine::odds::odds;
+use orbis_engine::view;
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+type H = UseReducerHandle<AppState>;
+
+fn cb<E: 'static>(app: &H, make: impl Fn() -> Msg + 'static) -> Callback<E> {
+    let d = app.dispatcher();
+    Callback::from(move |_: E| d.dispatch(make()))
+}
+
+fn act(app: &H, a: Action) -> Callback<MouseEvent> {
+    cb(app, move || Msg::Act(a))
+}
+
+fn pct(p: f64) -> String {
+    let v = p * 100.0;
+    if v > 99.9 && v < 100.0 {
+        ">99.9%".into()
+    } else if v < 0.1 && v > 0.0 {
+        "<0.1%".into()
+    } else {
+        format!("{v:.1}%")
+    }
+}
+
+fn swatch(s: &ClassicState, p: PlayerId) -> Html {
+    let pl = &s.players[p as usize];
+    html! { <span class={classes!("swatch", format!("seat-{p}"))} style={format!("background:{}", colour_css(pl.colour))} aria-hidden="true"></span> }
+}
+
+fn slider(id: &str, label: String, value: u32, min: u32, max: u32, app: &H) -> Html {
+    let d = app.dispatcher();
+    let oninput = Callback::from(move |e: InputEvent| {
+        if let Ok(v) = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u32>() {
+            d.dispatch(Msg::SetAmount(v));
+        }
+    });
+    html! {
+        <label class="slider" for={id.to_string()}>
+            <span>{label}</span>
+            <input id={id.to_string()} type="range" min={min.to_string()} max={max.to_string()}
+                value={value.clamp(min, max).to_string()} {oninput} disabled={min == max}/>
+            <output>{value.clamp(min, max)}</output>
+        </label>
+    }
+}
+
+fn dice_view(app: &H, s: &ClassicState) -> Html {
+    let Some(r) = &app.roll else { return html! {} };
+    let mut a = r.attack.clone();
+    let mut d = r.defence.clone();
+    a.sort_unstable_by(|x, y| y.cmp(x));
+    d.sort_unstable_by(|x, y| y.cmp(x));
+    let pairs = a.len().min(d.len());
+    let die = |v: u8, side: &str, i: usize| {
+        let res = if i < pairs {
+            let att_wins = a[i] > d[i];
+            match (side, att_wins) {
+                ("a", true) | ("d", false) => "won",
+                _ => "lost",
+            }
+        } else {
+            "unpaired"
+        };
+        html! { <span class={classes!("die", side.to_string(), res)} aria-label={format!("{v} ({res})")}>{v}</span> }
+    };
+    html! {
+        <div class="dice" key={r.step.to_string()} aria-live="polite">
+            <div class="dice-title">{format!("{} → {}{}", s.map().name(r.from), s.map().name(r.to),
+                if r.rolls > 1 { format!(" (last of {} rolls)", r.rolls) } else { String::new() })}</div>
+            <div class="dice-row"><span class="who">{"Attack"}</span>{ for a.iter().enumerate().map(|(i, &v)| die(v, "a", i)) }</div>
+            <div class="dice-row"><span class="who">{"Defence"}</span>{ for d.iter().enumerate().map(|(i, &v)| die(v, "d", i)) }</div>
+        </div>
+    }
+}
+
+fn controls(app: &H, s: &ClassicState) -> Html {
+    let ui = &app.ui;
+    let me = s.current;
+    let hand = s.players[me as usize].hand.len();
+    match s.phase {
+        Phase::Claim | Phase::SetupPlace => html! {
+            <div class="controls">
+                <button class="btn" id="auto-place" onclick={cb(app, || Msg::AutoSetup)}>
+                    { if s.phase == Phase::Claim { "Claim and place the rest for me" } else { "Place my remaining armies for me" } }
+                </button>
+            </div>
+        },
+        Phase::Reinforce { armies } => {
+            let amount = ui.amount.clamp(1, armies.max(1));
+            html! {
+                <div class="controls">
+                    { slider("place-amount", "Armies per click".into(), amount, 1, armies.max(1), app) }
+                    <div class="row">
+                        <button class="btn small" id="place-all" onclick={cb(app, move || Msg::SetAmount(armies))}>{"All"}</button>
+                        <button class="btn small" onclick={cb(app, || Msg::SetAmount(1))}>{"One"}</button>
+                        if hand >= 3 {
+                            <button class="btn" id="open-trade" onclick={cb(app, || Msg::OpenTrade(true))}>
+                                {format!("Trade cards ({hand})")}</button>
+                        }
+                    </div>
+                </div>
+            }
+        }
+        Phase::Attack => {
+            let sel = match (ui.from, ui.to) {
+                (Some(f), Some(t)) => {
+                    let a = s.armies[f as usize];
+                    let dd = s.armies[t as usize];
+                    let max = s.max_attack_dice(f);
+                    let dice = ui.dice.clamp(1, max.max(1));
+                    let stop = ui.stop_at.clamp(1, a.saturating_sub(1).max(1));
+                    let whole = odds(a - 1, dd).win;
+                    let blitz = odds(a.saturating_sub(stop), dd).win;
+                    let dchoice = (1..=max).map(|k| {
+                        html! { <button class={classes!("btn", "small", (k == dice).then_some("on"))}
+                            aria-pressed={(k == dice).to_string()} id={format!("dice-{k}")}
+                            onclick={cb(app, move || Msg::SetDice(k))}>{format!("{k}")}</button> }
+                    });
+                    let ds = app.dispatcher();
+                    let onstop = Callback::from(move |e: InputEvent| {
+                        if let Ok(v) = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u32>() {
+                            ds.dispatch(Msg::SetStop(v));
+                        }
+                    });
+                    html! {
+                        <div class="attack-box">
+                            <div class="matchup"><b>{s.map().name(f)}</b>{format!(" ({a}) → ")}<b>{s.map().name(t)}</b>{format!(" ({dd}, {} dice)", s.defence_dice(t))}</div>
+                            <div class="odds" id="odds">{"Chance to conquer (fighting to the end): "}<b>{pct(whole)}</b></div>
+                            <div class="row"><span>{"Dice:"}</span>{ for dchoice }
+                                <button class="btn primary" id="btn-roll" onclick={act(app, Action::Attack { from: f, to: t, dice })}>{"Roll"}</button>
+                            </div>
+                            <div class="row">
+                                <label for="stop-at">{"Blitz, stop at"}</label>
+                                <input id="stop-at" type="number" min="1" max={a.saturating_sub(1).max(1).to_string()} value={stop.to_string()} oninput={onstop} class="num"/>
+                                <span>{"armies"}</span>
+                                <button class="btn primary" id="btn-blitz" onclick={act(app, Action::Blitz { from: f, to: t, stop_at: stop })}>
+                                    {format!("Blitz ({})", pct(blitz))}</button>
+                            </div>
+                        </div>
+                    }
+                }
+                (Some(f), None) => html! { <p class="hint">{format!("Attacking from {}: choose a highlighted enemy territory.", s.map().name(f))}</p> },
+                _ => html! { <p class="hint">{"Choose one of your territories with two or more armies."}</p> },
+            };
+            html! {
+                <div class="controls">
+                    { sel }
+                    <div class="row">
+                        <button class="btn" id="btn-end-attack" onclick={act(app, Action::EndAttack)}>{"End attack → fortify"}</button>
+                        <button class="btn" id="btn-end-turn" onclick={act(app, Action::EndTurn)}>{"End turn"}</button>
+                    </div>
+                </div>
+            }
+        }
+        Phase::Occupy { from, to, moved } => {
+            let max = moved + s.armies[from as usize] - 1;
+            let v = ui.amount.clamp(moved, max);
+            html! {
+                <div class="controls">
+                    { slider("occupy-amount", format!("Armies in {} (at least {moved})", s.map().name(to)), v, moved, max, app) }
+                    <button class="btn primary" id="btn-occupy" onclick={act(app, Action::Occupy { armies: v })}>{format!("Move in {v}")}</button>
+                </div>
+            }
+        }
+        Phase::Fortify => {
+            let sel = match (ui.from, ui.to) {
+                (Some(f), Some(t)) => {
+                    let max = s.movable(f).max(1);
+                    let v = ui.amount.clamp(1, max);
+                    html! {
+                        <div class="attack-box">
+                            <div class="matchup"><b>{s.map().name(f)}</b>{" → "}<b>{s.map().name(t)}</b></div>
+                            { slider("fortify-amount", "Armies to move".into(), v, 1, max, app) }
+                            <button class="btn primary" id="btn-fortify" onclick={act(app, Action::Fortify { from: f, to: t, armies: v })}>{format!("Move {v}")}</button>
+                        </div>
+                    }
+                }
+                (Some(f), None) => html! { <p class="hint">{format!("Moving from {}: choose a highlighted territory.", s.map().name(f))}</p> },
+                _ => html! { <p class="hint">{"Choose a territory to move armies from, or end your turn."}</p> },
+            };
+            html! {
+                <div class="controls">
+                    { sel }
+                    <button class="btn" id="btn-end-turn" onclick={act(app, Action::EndTurn)}>{"End turn"}</button>
+                </div>
+            }
+        }
+        Phase::GameOver { .. } => html! {},
+    }
+}
+
+fn hand_view(app: &H, s: &ClassicState, p: PlayerId) -> Html {
+    let pl = &s.players[p as usize];
+    let mission = if s.options.missions {
+        match &pl.mission {
+            Some(m) => html! { <p class="mission" id="mission"><b>{"Mission: "}</b>{view::mission_text(s, m)}</p> },
+            None => html! {},
+        }
+    } else {
+        html! {}
+    };
+    let d = app.dispatcher();
+    let defend = pl.defend;
+    let ondef = Callback::from(move |e: Event| {
+        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+        let pref = if v == "one" { DefendPref::One } else { DefendPref::Max };
+        d.dispatch(Msg::Act(Action::SetDefence { player: p, pref }));
+    });
+    html! {
+        <section class="hand" id="hand" data-hand-owner={pl.name.clone()} aria-label={format!("{}'s cards", pl.name)}>
+            <h3>{format!("{}'s cards ({})", pl.name, pl.hand.len())}</h3>
+            if pl.hand.is_empty() { <p class="hint">{"No cards yet: conquer a territory this turn to draw one."}</p> }
+            <ul class="cards">{ for pl.hand.iter().map(|&c| html! {
+                <li class={classes!("card", view::symbol_name(s.card_symbol(c)))}>{view::card_text(s, c)}</li>
+            }) }</ul>
+            { mission }
+            <label class="field inline" for="defend"><span>{"When attacked, roll"}</span>
+                <select id="defend" onchange={ondef}>
+                    <option value="max" selected={defend == DefendPref::Max}>{"as many dice as possible"}</option>
+                    <option value="one" selected={defend == DefendPref::One}>{"one die"}</option>
+                </select>
+            </label>
+        </section>
+    }
+}
+
+fn trade_dialog(app: &H, s: &ClassicState) -> Html {
+    let me = s.current;
+    let hand = &s.players[me as usize].hand;
+    let forced = hand.len() >= 5;
+    let picked = &app.ui.picked;
+    let sets = s.sets_in_hand(me);
+    let value = s.next_set_value();
+    let cards = hand.iter().map(|&c| {
+        let on = picked.contains(&c);
+        html! {
+            <li><button class={classes!("card", "pick", view::symbol_name(s.card_symbol(c)), on.then_some("on"))}
+                aria-pressed={on.to_string()} onclick={cb(app, move || Msg::PickCard(c))}>{view::card_text(s, c)}</button></li>
+        }
+    });
+    let trade_picked = if picked.len() == 3 {
+        let c = [picked[0], picked[1], picked[2]];
+        html! { <button class="btn primary" id="trade-picked" onclick={act(app, Action::Trade { cards: c })}>{"Trade the selected cards"}</button> }
+    } else {
+        html! { <button class="btn" disabled=true>{format!("Select {} more", 3 - picked.len())}</button> }
+    };
+    let quick = sets.iter().take(4).map(|set| {
+        let names: Vec<String> = set.iter().map(|&c| view::card_text(s, c)).collect();
+        html! { <button class="btn small trade-set" onclick={act(app, Action::Trade { cards: *set })}>{format!("Trade {}", names.join(" + "))}</button> }
+    });
+    html! {
+        <div class="overlay" role="dialog" aria-modal="true" aria-labelledby="trade-title" id="trade-dialog">
+            <div class="dialog">
+                <h2 id="trade-title">{"Trade cards"}</h2>
+                <p>{format!("The next set is worth {value} armies.")}
+                    if forced { <b>{" You hold five or more cards and must trade before placing armies."}</b> }</p>
+                if let Some(e) = &app.error { <p class="error" role="alert">{e}</p> }
+                <ul class="cards">{ for cards }</ul>
+                <div class="row">{ trade_picked }</div>
+                if !sets.is_empty() { <div class="sets">{ for quick }</div> } else { <p class="hint">{"No set in your hand: three alike, one of each, or two plus a wild card."}</p> }
+                if !forced {
+                    <div class="row"><button class="btn" id="close-trade" onclick={cb(app, || Msg::OpenTrade(false))}>{"Close"}</button></div>
+                }
+            </div>
+        </div>
+    }
+}
+
+fn stats_view(s: &ClassicState) -> Html {
+    let rows = s.players.iter().enumerate().map(|(i, p)| {
+        let t = s.territory_count(i as PlayerId);
+        let a: u32 = s.territories_of(i as PlayerId).map(|x| s.armies[x as usize]).sum();
+        html! {
+            <tr class={classes!((!p.alive).then_some("dead"))}>
+                <td>{swatch(s, i as PlayerId)}{p.name.clone()}</td><td>{t}</td><td>{a}</td><td>{p.hand.len()}</td>
+                <td>{p.stats.conquests}</td><td>{p.stats.armies_killed}</td><td>{p.stats.armies_lost}</td><td>{p.stats.sets_traded}</td>
+            </tr>
+        }
+    });
+    html! {
+        <table class="stats" id="stats">
+            <thead><tr><th>{"Player"}</th><th title="Territories">{"Terr."}</th><th>{"Armies"}</th><th>{"Cards"}</th>
+                <th title="Conquests">{"Conq."}</th><th title="Enemy armies destroyed">{"Killed"}</th><th title="Armies lost">{"Lost"}</th><th title="Sets traded">{"Sets"}</th></tr></thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+    }
+}
+
+fn players_bar(s: &ClassicState) -> Html {
+    html! {
+        <ul class="players" aria-label="Players">
+            { for s.players.iter().enumerate().map(|(i, p)| {
+                let cur = i as PlayerId == s.current;
+                let kind = match p.kind { SeatKind::Human => "", SeatKind::Bot(_) => " 🤖" };
+                html! {
+                    <li class={classes!(cur.then_some("current"), (!p.alive).then_some("dead"))}
+                        aria-current={if cur { "true" } else { "false" }}>
+                        { swatch(s, i as PlayerId) }
+                        <span>{format!("{}{kind}", p.name)}</span>
+                        <small>{format!(" {} · {}🂠", s.territory_count(i as PlayerId), p.hand.len())}</small>
+                    </li>
+                }
+            }) }
+        </ul>
+    }
+}
+
+pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
+    let Some(g) = app.game.as_ref() else { return html! {} };
+    let s = cs(g);
+    let speed_cb = {
+        let d = app.dispatcher();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            d.dispatch(Msg::SetSpeed(Speed::from_key(&v)));
+        })
+    };
+    let export = {
+        let g = g.clone();
+        Callback::from(move |_: MouseEvent| crate::store::download("orbis-game.orbis", &g.to_save()))
+    };
+    let curtain = app.curtain();
+    let my_turn = app.my_turn();
+    let machine = app.machine_level().is_some();
+    let cur = &s.players[s.current as usize];
+    let prompt = if matches!(s.phase, Phase::GameOver { .. }) {
+        view::phase_prompt(s)
+    } else if my_turn {
+        view::phase_prompt(s)
+    } else if machine {
+        format!("{} is playing… ({})", cur.name, view::phase_prompt(s))
+    } else {
+        format!("Waiting for {}.", cur.name)
+    };
+    let show_trade = my_turn
+        && matches!(s.phase, Phase::Reinforce { .. })
+        && (app.ui.trade_open || cur.hand.len() >= 5);
+    let header = html! {
+        <header class="bar">
+            <button class="btn small" id="menu-btn" onclick={cb(app, || Msg::ShowMenu)} aria-label="Menu">{"☰ Menu"}</button>
+            <span class="title">{"Orbis"}</span>
+            <span class="turn">{format!("Turn {}", s.turn)}</span>
+            <label class="speed" for="speed"><span>{"Bot speed"}</span>
+                <select id="speed" onchange={speed_cb}>
+                    { for [Speed::Slow, Speed::Normal, Speed::Fast].iter().map(|sp| html! {
+                        <option value={sp.key()} selected={*sp == app.speed}>{sp.key()}</option>
+                    }) }
+                </select>
+            </label>
+            <button class="btn small" id="btn-skip" disabled={!machine || is_setup(s.phase) && !matches!(cur.kind, SeatKind::Bot(_))} onclick={cb(app, || Msg::SkipToHuman)}>{"Skip to my turn ⏭"}</button>
+            <button class="btn small" id="export" onclick={export}>{"Export save"}</button>
+        </header>
+    };
+    if let Some(p) = curtain {
+        let name = s.players[p as usize].name.clone();
+        return html! {
+            <>
+                { header }
+                <main class="curtain" id="curtain" role="dialog" aria-modal="true" aria-labelledby="curtain-title">
+                    <div class="dialog">
+                        <h2 id="curtain-title">{format!("Pass the device to {name}")}</h2>
+                        <p>{"The board, cards and missions are hidden until they are ready."}</p>
+                        { players_bar(s) }
+                        <button class="btn primary" id="btn-reveal" onclick={cb(app, || Msg::Reveal)}>{format!("I am {name} — show my turn")}</button>
+                    </div>
+                </main>
+            </>
+        };
+    }
+    let winner = match s.phase {
+        Phase::GameOver { winner } => {
+            let w = &s.players[winner as usize];
+            let reason = app.log.iter().rev().find(|l| l.contains(" wins the game")).cloned().unwrap_or_default();
+            html! {
+                <div class="overlay" role="dialog" aria-modal="true" id="winner">
+                    <div class="dialog">
+                        <h2>{format!("🏆 {} wins!", w.name)}</h2>
+                        <p>{reason}</p>
+                        { stats_view(s) }
+                        <div class="row">
+                            <button class="btn primary" onclick={cb(app, || Msg::ShowSetup)}>{"New game"}</button>
+                            <button class="btn" onclick={cb(app, || Msg::ShowMenu)}>{"Menu"}</button>
+                        </div>
+                    </div>
+                </div>
+            }
+        }
+        _ => html! {},
+    };
+    let tab = app.ui.tab;
+    let log = html! {
+        <ol class="log" id="log" aria-live="polite">
+            { for app.log.iter().rev().take(80).map(|l| html! { <li>{l.clone()}</li> }) }
+        </ol>
+    };
+    html! {
+        <>
+            { header }
+            <main class="play">
+                { board(app, drag) }
+                <aside class="side">
+                    { players_bar(s) }
+                    <section class={classes!("prompt", my_turn.then_some("mine"))} style={format!("--cur:{}", colour_css(cur.colour))}>
+                        <p id="prompt">{prompt}</p>
+                        if let Some(e) = &app.error {
+                            <p class="error" role="alert" id="error">{e}<button class="x" aria-label="Dismiss" onclick={cb(app, || Msg::DismissError)}>{"×"}</button></p>
+                        }
+                        if my_turn { { controls(app, s) } }
+                    </section>
+                    { dice_view(app, s) }
+                    if let Some(v) = app.viewer { { hand_view(app, s, v) } }
+                    <section class="tabs">
+                        <div class="row" role="tablist">
+                            <button role="tab" class={classes!("tab", (tab == Tab::Log).then_some("on"))} aria-selected={(tab == Tab::Log).to_string()} onclick={cb(app, || Msg::SetTab(Tab::Log))}>{"Log"}</button>
+                            <button role="tab" id="tab-stats" class={classes!("tab", (tab == Tab::Stats).then_some("on"))} aria-selected={(tab == Tab::Stats).to_string()} onclick={cb(app, || Msg::SetTab(Tab::Stats))}>{"Statistics"}</button>
+                        </div>
+                        { if tab == Tab::Log { log } else { stats_view(s) } }
+                    </section>
+                </aside>
+            </main>
+            if show_trade { { trade_dialog(app, s) } }
+            { winner }
+        </>
+    }
+}

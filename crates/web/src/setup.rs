@@ -1,0 +1,313 @@
+//! The menu and the new-game screen.
+
+use crate::app::{AppState, Msg, SeatForm, SetupForm, BOT_NAMES};
+use orbis_engine::classic::{BotLevel, CardSchedule, Colour, FortifyRule, SeatKind, Selection};
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+pub fn colour_css(c: Colour) -> &'static str {
+    match c {
+        Colour::Red => "#d62839",
+        Colour::Blue => "#1f6fe5",
+        Colour::Green => "#2a9d4b",
+        Colour::Yellow => "#f0c02f",
+        Colour::Grey => "#8d939c",
+        Colour::Black => "#2d2d33",
+    }
+}
+
+fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// A file input that reads a save file and dispatches `Msg::Import`.
+pub fn import_button(app: &UseReducerHandle<AppState>, id: &str) -> Html {
+    let d = app.dispatcher();
+    let onchange = Callback::from(move |e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        if let Some(file) = input.files().and_then(|f| f.get(0)) {
+            let d = d.clone();
+            let reader = gloo::file::callbacks::read_as_bytes(
+                &gloo::file::File::from(file),
+                move |res| d.dispatch(Msg::Import(res.map_err(|e| e.to_string()))),
+            );
+            // The reader must live until its callback runs; it is small, so let it go.
+            std::mem::forget(reader);
+        }
+        input.set_value("");
+    });
+    html! {
+        <label class="btn file-btn" for={id.to_string()}>{"Import save…"}
+            <input id={id.to_string()} type="file" accept=".orbis,application/octet-stream" {onchange} />
+        </label>
+    }
+}
+
+pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
+    let d = app.dispatcher();
+    let quick = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::QuickStart))
+    };
+    let setup = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::ShowSetup))
+    };
+    let cont = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Continue))
+    };
+    html! {
+        <main class="menu">
+            <div class="menu-card">
+                <h1 class="logo"><img src="icons/icon.svg" alt="" width="56" height="56"/>{"Orbis"}</h1>
+                <p class="tag">{"Conquer the world — on one device, against friends or computer opponents. Works offline."}</p>
+                if let Some(n) = &app.notice {
+                    <p class="notice" role="alert" id="notice">{n}</p>
+                }
+                <div class="menu-buttons">
+                    if app.game.is_some() {
+                        <button class="btn primary" id="continue" onclick={cont}>{"Continue game"}</button>
+                    }
+                    <button class="btn primary" id="quick-start" onclick={quick}>{"Quick start"}</button>
+                    <span class="hint">{"You against two computer opponents, standard rules."}</span>
+                    <button class="btn" id="new-game" onclick={setup}>{"New game…"}</button>
+                    { import_button(app, "import-menu") }
+                </div>
+            </div>
+        </main>
+    }
+}
+
+fn select<T: Copy + PartialEq + 'static>(
+    id: String,
+    label: &str,
+    value: T,
+    choices: Vec<(T, String)>,
+    on: Callback<T>,
+) -> Html {
+    let vals: Vec<T> = choices.iter().map(|c| c.0).collect();
+    let onchange = Callback::from(move |e: Event| {
+        let s: HtmlSelectElement = e.target_unchecked_into();
+        if let Ok(i) = s.value().parse::<usize>() {
+            if let Some(v) = vals.get(i) {
+                on.emit(*v);
+            }
+        }
+    });
+    html! {
+        <label class="field" for={id.clone()}><span>{label}</span>
+            <select id={id} {onchange}>
+                { for choices.iter().enumerate().map(|(i, (v, name))| html! {
+                    <option value={i.to_string()} selected={*v == value}>{name.clone()}</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
+    let d = app.dispatcher();
+    let form = app.form.clone();
+    let edit = {
+        let d = d.clone();
+        move |f: SetupForm| d.dispatch(Msg::EditForm(f))
+    };
+    let n = form.seats.len();
+
+    let seat_count = {
+        let form = form.clone();
+        let edit = edit.clone();
+        Callback::from(move |k: usize| {
+            let mut f = form.clone();
+            while f.seats.len() < k {
+                let used: Vec<Colour> = f.seats.iter().map(|s| s.colour).collect();
+                let colour = *Colour::ALL.iter().find(|c| !used.contains(c)).unwrap();
+                f.seats.push(SeatForm {
+                    name: BOT_NAMES[f.seats.len()].into(),
+                    colour,
+                    kind: SeatKind::Bot(BotLevel::Normal),
+                });
+            }
+            f.seats.truncate(k);
+            edit(f);
+        })
+    };
+
+    let seats = form.seats.iter().enumerate().map(|(i, seat)| {
+        let name_cb = {
+            let form = form.clone();
+            let edit = edit.clone();
+            Callback::from(move |e: InputEvent| {
+                let v = e.target_unchecked_into::<HtmlInputElement>().value();
+                let mut f = form.clone();
+                f.seats[i].name = v.chars().take(24).collect();
+                edit(f);
+            })
+        };
+        let kind_cb = {
+            let form = form.clone();
+            let edit = edit.clone();
+            Callback::from(move |k: SeatKind| {
+                let mut f = form.clone();
+                f.seats[i].kind = k;
+                edit(f);
+            })
+        };
+        let colour_cb = {
+            let form = form.clone();
+            let edit = edit.clone();
+            Callback::from(move |c: Colour| {
+                let mut f = form.clone();
+                // Colours are unique: swap with the seat that had it.
+                let old = f.seats[i].colour;
+                for s in f.seats.iter_mut() {
+                    if s.colour == c {
+                        s.colour = old;
+                    }
+                }
+                f.seats[i].colour = c;
+                edit(f);
+            })
+        };
+        html! {
+            <fieldset class="seat" style={format!("--seat:{}", colour_css(seat.colour))}>
+                <legend>{format!("Seat {}", i + 1)}</legend>
+                <label class="field" for={format!("seat-name-{i}")}><span>{"Name"}</span>
+                    <input id={format!("seat-name-{i}")} value={seat.name.clone()} oninput={name_cb} maxlength="24"/>
+                </label>
+                { select(format!("seat-kind-{i}"), "Player", seat.kind, vec![
+                    (SeatKind::Human, "Human".to_string()),
+                    (SeatKind::Bot(BotLevel::Easy), "Computer (easy)".to_string()),
+                    (SeatKind::Bot(BotLevel::Normal), "Computer (normal)".to_string()),
+                ], kind_cb) }
+                { select(format!("seat-colour-{i}"), "Colour", seat.colour,
+                    Colour::ALL.iter().map(|&c| (c, cap(c.name()))).collect(), colour_cb) }
+            </fieldset>
+        }
+    });
+
+    let o = form.options.clone();
+    let opt = |f: fn(&mut SetupForm, u32)| {
+        let form = form.clone();
+        let edit = edit.clone();
+        Callback::from(move |v: u32| {
+            let mut x = form.clone();
+            f(&mut x, v);
+            edit(x);
+        })
+    };
+    let sched_val = match o.cards {
+        CardSchedule::Escalating => 0,
+        CardSchedule::PlusOne => 1,
+        CardSchedule::FourThenFive => 2,
+        CardSchedule::Constant(_) => 3,
+    };
+    let constant = match o.cards {
+        CardSchedule::Constant(v) => v,
+        _ => 10,
+    };
+    let fort_val = match o.fortify {
+        FortifyRule::OneToOneAdjacent => 0,
+        FortifyRule::OneToManyAdjacent => 1,
+        FortifyRule::ManyToManyAdjacent => 2,
+        FortifyRule::ManyToManyConnected => 3,
+    };
+    let num_input = |id: &str, label: &str, value: u32, min: u32, max: u32, cb: Callback<u32>| {
+        let oninput = Callback::from(move |e: InputEvent| {
+            if let Ok(v) = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u32>() {
+                cb.emit(v.clamp(min, max));
+            }
+        });
+        html! {
+            <label class="field" for={id.to_string()}><span>{label}</span>
+                <input id={id.to_string()} type="number" min={min.to_string()} max={max.to_string()}
+                    value={value.to_string()} {oninput}/>
+            </label>
+        }
+    };
+    let check = |id: &str, label: &str, value: bool, cb: Callback<u32>| {
+        let onchange = Callback::from(move |e: Event| {
+            let c = e.target_unchecked_into::<HtmlInputElement>().checked();
+            cb.emit(c as u32);
+        });
+        html! {
+            <label class="check" for={id.to_string()}>
+                <input id={id.to_string()} type="checkbox" checked={value} {onchange}/>
+                <span>{label}</span>
+            </label>
+        }
+    };
+    let back = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::ShowMenu))
+    };
+    let start = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Start))
+    };
+    html! {
+        <main class="setup">
+            <h1>{"New game"}</h1>
+            if let Some(n) = &app.notice { <p class="notice" role="alert">{n}</p> }
+            <section class="panel-box">
+                { select("seat-count".into(), "Players", n, (2..=6).map(|k| (k, k.to_string())).collect(), seat_count) }
+                <div class="seats">{ for seats }</div>
+            </section>
+            <section class="panel-box options">
+                <h2>{"Rules"}</h2>
+                { select("opt-cards".into(), "Card trade-in values", sched_val, vec![
+                    (0u32, "Escalating: 4, 6, 8, 10, 12, 15, +5…".to_string()),
+                    (1, "Plus one: 4, 5, 6, 7…".to_string()),
+                    (2, "4, then 5 for every set".to_string()),
+                    (3, "Constant value".to_string()),
+                ], opt(|f, v| f.options.cards = match v {
+                    0 => CardSchedule::Escalating,
+                    1 => CardSchedule::PlusOne,
+                    2 => CardSchedule::FourThenFive,
+                    _ => CardSchedule::Constant(match f.options.cards { CardSchedule::Constant(c) => c, _ => 10 }),
+                })) }
+                if sched_val == 3 {
+                    { num_input("opt-constant", "Constant set value", constant, 1, 60,
+                        opt(|f, v| f.options.cards = CardSchedule::Constant(v))) }
+                }
+                { select("opt-fortify".into(), "Fortify", fort_val, vec![
+                    (0u32, "One move to an adjacent territory".to_string()),
+                    (1, "From one territory to any adjacent ones".to_string()),
+                    (2, "Any moves between adjacent territories".to_string()),
+                    (3, "Any moves along connected territories".to_string()),
+                ], opt(|f, v| f.options.fortify = match v {
+                    0 => FortifyRule::OneToOneAdjacent,
+                    1 => FortifyRule::OneToManyAdjacent,
+                    2 => FortifyRule::ManyToManyAdjacent,
+                    _ => FortifyRule::ManyToManyConnected,
+                })) }
+                { select("opt-selection".into(), "Territories", if o.selection == Selection::Random { 0u32 } else { 1 }, vec![
+                    (0u32, "Dealt at random".to_string()),
+                    (1, "Chosen in turn".to_string()),
+                ], opt(|f, v| f.options.selection = if v == 0 { Selection::Random } else { Selection::Chosen })) }
+                { check("opt-missions", "Secret missions", o.missions, opt(|f, v| f.options.missions = v == 1)) }
+                if o.missions {
+                    { check("opt-hold", "A mission must hold for a full round", o.hold_mission_full_round,
+                        opt(|f, v| f.options.hold_mission_full_round = v == 1)) }
+                }
+                if n >= 3 {
+                    { num_input("opt-neutral-t", "Neutral territories", o.neutral_territories as u32, 0, 20,
+                        opt(|f, v| f.options.neutral_territories = v as u8)) }
+                    { num_input("opt-neutral-a", "Armies per neutral territory", o.neutral_armies as u32, 1, 10,
+                        opt(|f, v| f.options.neutral_armies = v as u8)) }
+                } else {
+                    <p class="hint">{"Two-player games always include a neutral army."}</p>
+                }
+                <p class="hint">{"Defender dice: each player chooses during play (most dice or always one)."}</p>
+            </section>
+            <div class="row">
+                <button class="btn" onclick={back}>{"Back"}</button>
+                <button class="btn primary" id="start-game" onclick={start}>{"Start game"}</button>
+            </div>
+        </main>
+    }
+}

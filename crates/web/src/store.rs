@@ -1,0 +1,127 @@
+//! Browser storage and files: autosave in localStorage, export/import of save files, seeds.
+
+use wasm_bindgen::JsCast;
+
+pub const SAVE_KEY: &str = "orbis.save";
+pub const LOG_KEY: &str = "orbis.log";
+pub const SPEED_KEY: &str = "orbis.speed";
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+pub fn b64_encode(data: &[u8]) -> String {
+    let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
+    for chunk in data.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(B64[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+pub fn b64_decode(text: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in text.bytes() {
+        if c == b'=' {
+            break;
+        }
+        if c.is_ascii_whitespace() {
+            continue;
+        }
+        let v = B64.iter().position(|&x| x == c)? as u32;
+        acc = acc << 6 | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    web_sys::window()?.local_storage().ok()?
+}
+
+pub fn get(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok()?
+}
+
+pub fn set(key: &str, value: &str) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(key, value);
+    }
+}
+
+pub fn remove(key: &str) {
+    if let Some(s) = storage() {
+        let _ = s.remove_item(key);
+    }
+}
+
+/// A seed from `?seed=…` in the page address (for reproducible games and tests), else random.
+pub fn new_seed() -> [u8; 32] {
+    let from_url = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .and_then(|q| web_sys::UrlSearchParams::new_with_str(&q).ok())
+        .and_then(|p| p.get("seed"));
+    let text = match from_url {
+        Some(s) => s,
+        None => {
+            let mut s = String::new();
+            for _ in 0..4 {
+                s.push_str(&format!("{}", js_sys::Math::random()));
+            }
+            s.push_str(&format!("{}", js_sys::Date::now()));
+            s
+        }
+    };
+    orbis_engine::codec::sha256(text.as_bytes())
+}
+
+/// Offers `bytes` as a file download.
+pub fn download(name: &str, bytes: &[u8]) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let arr = js_sys::Uint8Array::from(bytes);
+    let parts = js_sys::Array::of1(&arr);
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("application/octet-stream");
+    let Ok(blob) = web_sys::Blob::new_with_u8_array_sequence_and_options(&parts, &opts) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    if let Ok(a) = doc.create_element("a") {
+        if let Ok(a) = a.dyn_into::<web_sys::HtmlAnchorElement>() {
+            a.set_href(&url);
+            a.set_download(name);
+            a.click();
+        }
+    }
+    let _ = web_sys::Url::revoke_object_url(&url);
+}
+
+/// Moves keyboard focus to the element with this id (SVG or HTML).
+pub fn focus(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        if let Some(h) = el.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = h.focus();
+        } else if let Some(s) = el.dyn_ref::<web_sys::SvgElement>() {
+            let _ = s.focus();
+        }
+    }
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Installs what the browser build and its tests need, skipping anything already at the right
+# version: Chromium (Debian), the wasm32 target, Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
+# wasm-opt (npm binaryen, into .tools/), and playwright-core (npm ci at the root).
+# Source it (`. scripts/install-web-tools.sh`) or run it; it prints the PATH line to use.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TRUNK_VERSION=0.21.14
+BINARYEN_VERSION=132
+WBG_VERSION="$(awk '/^name = "wasm-bindgen"$/ {getline; gsub(/version = |"/, ""); print; exit}' "$ROOT/Cargo.lock")"
+if [ -z "$WBG_VERSION" ]; then
+  echo "install-web-tools: wasm-bindgen not found in Cargo.lock" >&2
+  exit 1
+fi
+export PATH="$ROOT/.tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+   || ! fc-list 2>/dev/null | grep -qi liberation; then
+  echo "install-web-tools: installing chromium, chromium-driver, fonts-liberation (apt)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq chromium chromium-driver fonts-liberation >/dev/null
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+  echo "install-web-tools: cargo install trunk $TRUNK_VERSION (takes several minutes)"
+  cargo install trunk --locked --version "$TRUNK_VERSION"
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WBG_VERSION" ]; then
+  echo "install-web-tools: cargo install wasm-bindgen-cli $WBG_VERSION"
+  # Not --locked: the CLI's own lock file pins a yanked crate.
+  cargo install wasm-bindgen-cli --version "$WBG_VERSION"
+fi
+
+if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" != "$BINARYEN_VERSION" ]; then
+  echo "install-web-tools: npm binaryen@$BINARYEN_VERSION into .tools/"
+  mkdir -p "$ROOT/.tools/binaryen"
+  npm install --silent --no-audit --no-fund --prefix "$ROOT/.tools/binaryen" "binaryen@$BINARYEN_VERSION"
+fi
+
+if [ ! -f "$ROOT/node_modules/playwright-core/package.json" ] \
+   || [ "$(node -p "require('$ROOT/node_modules/playwright-core/package.json').version")" != \
+        "$(node -p "require('$ROOT/package-lock.json').packages['node_modules/playwright-core'].version")" ]; then
+  (cd "$ROOT" && npm ci --silent --no-audit --no-fund)
+fi
+
+echo "install-web-tools: trunk $(trunk --version | awk '{print $2}'), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1)"

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Browser client tests: installs the tools, builds the release bundle, serves it on a free port,
+# runs the end-to-end tests (node --test tests/e2e/, playwright-core + Debian Chromium), stops the
+# server and exits non-zero on failure. BUILD=0 reuses dist/. Screenshots go to test-output/.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+if [ "${BUILD:-1}" != 0 ]; then
+  "$ROOT/scripts/install-web-tools.sh"
+  export PATH="$ROOT/.tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+  cargo fetch --locked >/dev/null
+  trunk build --release --cargo-profile release-web
+fi
+[ -f dist/index.html ] || { echo "test-web: dist/ is missing; build first" >&2; exit 1; }
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$ROOT/dist" >/dev/null 2>&1 &
+SERVER=$!
+trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+for _ in $(seq 50); do
+  curl -fsS "http://127.0.0.1:$PORT/" >/dev/null 2>&1 && break
+  sleep 0.1
+done
+rm -rf test-output && mkdir -p test-output
+export ORBIS_URL="http://127.0.0.1:$PORT/"
+set +e
+node --test --test-concurrency=1 tests/e2e/
+rc=$?
+set -e
+echo "test-web: screenshots in $ROOT/test-output/"
+exit $rc

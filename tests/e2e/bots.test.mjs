@@ -1,0 +1,126 @@
+// One human against two bots: placement, an attack, a move-in, a fortify, end of turn, the bots
+// play; a reload resumes at the same state hash.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase, watchErrors } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, reload resumes', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + '?seed=e2e-bots-1');
+  await page.locator('#quick-start').waitFor();
+  await shot(page, '01-menu');
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  assert.equal(await attr(page, 'data-screen'), 'play');
+
+  // Setup: place one initial army by hand, then the rest automatically.
+  await waitMyPhase(page, ['setup'], { skip: false });
+  await shot(page, '02-setup-place');
+  const mine0 = (await territories(page)).filter((t) => t.mine);
+  assert.ok(mine0.length > 5, 'I own territories after the deal');
+  const before = mine0[0];
+  await clickTerr(page, before.key);
+  await page.waitForFunction(([k, n]) => Number(document.querySelector(`g.terr[data-key="${k}"]`).dataset.armies) === n,
+    [before.key, before.armies + 1]);
+  await page.click('#auto-place');
+
+  // My first turn: reinforce everything on the strongest attacking position.
+  await page.selectOption('#speed', 'fast');
+  await waitMyPhase(page, ['reinforce']);
+  await shot(page, '03-reinforce');
+  let ts = await territories(page);
+  const byKey = Object.fromEntries(ts.map((t) => [t.key, t]));
+  let best = null;
+  for (const t of ts.filter((t) => t.mine)) {
+    for (const n of t.adj.map((k) => byKey[k]).filter((n) => !n.mine)) {
+      const score = t.armies - n.armies;
+      if (!best || score > best.score) best = { from: t.key, to: n.key, score };
+    }
+  }
+  assert.ok(best, 'there is something to attack');
+  await page.click('#place-all');
+  await clickTerr(page, best.from);
+  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'attack');
+
+  // Attack until a conquest; move in with the slider.
+  let conquered = false;
+  for (let attempt = 0; attempt < 6 && !conquered; attempt++) {
+    ts = await territories(page);
+    const map = Object.fromEntries(ts.map((t) => [t.key, t]));
+    let pair = null;
+    for (const t of ts.filter((t) => t.mine && t.armies >= 2)) {
+      for (const n of t.adj.map((k) => map[k]).filter((n) => !n.mine)) {
+        const score = t.armies - n.armies;
+        if (!pair || score > pair.score) pair = { from: t.key, to: n.key, score };
+      }
+    }
+    if (!pair) break;
+    await clickTerr(page, pair.from);
+    await clickTerr(page, pair.to);
+    await page.locator('#odds').waitFor();
+    const oddsText = await page.locator('#odds').textContent();
+    assert.match(oddsText, /\d+(\.\d)?%/);
+    if (attempt === 0) await shot(page, '04-attack-odds');
+    await page.click('#btn-blitz');
+    await page.waitForTimeout(150);
+    const ph = await attr(page, 'data-phase');
+    if (ph === 'occupy') {
+      conquered = true;
+      await shot(page, '05-occupy');
+      const slider = page.locator('#occupy-amount');
+      const min = Number(await slider.getAttribute('min'));
+      const max = Number(await slider.getAttribute('max'));
+      assert.ok(max >= min);
+      await slider.fill(String(Math.max(min, max - 1)));
+      await page.click('#btn-occupy');
+      await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'attack');
+    } else if (await page.locator('#log').textContent().then((t) => /conquers/.test(t))) {
+      conquered = true;
+    }
+  }
+  assert.ok(conquered, 'a territory was conquered');
+  assert.ok(await page.locator('.dice .die').count() >= 2, 'dice are shown');
+
+  // Fortify: one move between two of my adjacent territories.
+  await page.click('#btn-end-attack');
+  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'fortify');
+  ts = await territories(page);
+  const m = Object.fromEntries(ts.map((t) => [t.key, t]));
+  const src = ts.find((t) => t.mine && t.armies >= 2 && t.adj.some((k) => m[k].mine));
+  assert.ok(src, 'a fortify source exists');
+  const dst = src.adj.find((k) => m[k].mine);
+  await clickTerr(page, src.key);
+  await clickTerr(page, dst);
+  await page.locator('#btn-fortify').waitFor();
+  await shot(page, '06-fortify');
+  await page.click('#btn-fortify');
+  await page.waitForFunction(([k, n]) => Number(document.querySelector(`g.terr[data-key="${k}"]`).dataset.armies) > n,
+    [dst, m[dst].armies]);
+  if (await page.locator('#btn-end-turn').count()) await page.click('#btn-end-turn');
+
+  // Bots play visibly (fast speed), then it is my turn again.
+  const me = await attr(page, 'data-current');
+  await page.waitForFunction((me) => document.querySelector('#root').dataset.current !== me, me);
+  await shot(page, '07-bots-playing');
+  await waitMyPhase(page, ['reinforce', 'over'], { skip: false, timeout: 90000 });
+  const log = await page.locator('#log').textContent();
+  assert.match(log, /Turn \d+: (Boole|Curie)/, 'bots took turns');
+  await shot(page, '08-my-turn-again');
+
+  // Reload: the autosave resumes at the same state hash.
+  const hash = await attr(page, 'data-state-hash');
+  assert.match(hash, /^[0-9a-f]{64}$/);
+  await page.reload();
+  await page.locator('#map').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash);
+  await page.click('#tab-stats');
+  await shot(page, '09-after-reload-stats');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

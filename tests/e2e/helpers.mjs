@@ -1,0 +1,60 @@
+// Shared helpers for the end-to-end tests: Debian's Chromium through playwright-core, against the
+// release bundle served by scripts/test-web.sh (ORBIS_URL).
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const URL_BASE = process.env.ORBIS_URL || 'http://127.0.0.1:8080/';
+export const OUT = process.env.ORBIS_SHOTS || 'test-output';
+mkdirSync(OUT, { recursive: true });
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}
+
+export async function shot(page, name) {
+  await page.screenshot({ path: join(OUT, `${name}.png`) });
+}
+
+export const root = (page) => page.locator('#root');
+export const attr = (page, a) => page.locator('#root').getAttribute(a);
+
+/** Collects page errors so a test can assert there were none. */
+export function watchErrors(page) {
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return errors;
+}
+
+/** All territories as {key, owner, armies, mine, adj[]}. */
+export async function territories(page) {
+  return page.$$eval('g.terr', (gs) => gs.map((g) => ({
+    key: g.dataset.key, owner: g.dataset.owner, armies: Number(g.dataset.armies),
+    mine: g.dataset.mine === '1', adj: (g.dataset.adj || '').split(' ').filter(Boolean),
+  })));
+}
+
+export async function clickTerr(page, key) {
+  await page.locator(`g.terr[data-key="${key}"]`).click();
+}
+
+/** Waits until it is the viewer's turn in one of `phases`, skipping bot turns if asked. */
+export async function waitMyPhase(page, phases, { skip = true, timeout = 60000 } = {}) {
+  const end = Date.now() + timeout;
+  while (Date.now() < end) {
+    const my = await attr(page, 'data-my-turn');
+    const ph = await attr(page, 'data-phase');
+    if (my === '1' && phases.includes(ph)) return ph;
+    if (skip) {
+      const b = page.locator('#btn-skip');
+      if (await b.count() && await b.isEnabled()) await b.click().catch(() => {});
+    }
+    await page.waitForTimeout(100);
+  }
+  throw new Error(`timed out waiting for my turn in ${phases}`);
+}

@@ -1,0 +1,40 @@
+// A corrupt autosave gives a clear message and the menu; the phone layout and keyboard labels.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, URL_BASE, shot, attr } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('corrupt save: message and menu, never a blank page', async () => {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto(URL_BASE);
+  await page.locator('#quick-start').waitFor();
+  await page.evaluate(() => localStorage.setItem('orbis.save', 'T1JCSVMBAAAA////garbage'));
+  await page.reload();
+  await page.locator('#notice').waitFor();
+  assert.match(await page.locator('#notice').textContent(), /could not be loaded/);
+  assert.equal(await attr(page, 'data-screen'), 'menu');
+  await shot(page, '14-corrupt-save');
+  await context.close();
+});
+
+test('phone layout 390x844 and keyboard labels', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await page.goto(URL_BASE + '?seed=e2e-phone');
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  await shot(page, '15-phone');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 1, `no horizontal scrolling (overflow ${overflow}px)`);
+  const label = await page.locator('g.terr').first().getAttribute('aria-label');
+  assert.match(label, /^[A-Z][A-Za-z ]+, (red|blue|green|yellow|grey|black|neutral), \d+ arm(y|ies)$/);
+  await page.locator('g.terr').first().focus();
+  await page.keyboard.press('ArrowRight');
+  const focused = await page.evaluate(() => document.activeElement?.dataset?.key);
+  assert.ok(focused && focused !== await page.locator('g.terr').first().getAttribute('data-key'));
+  await context.close();
+});
