@@ -27,6 +27,146 @@ fn lit(s: &str) -> String {
     format!("{s:?}")
 }
 
+/// Tolerance of the outline simplification, in map units (the map is 1000 units wide).
+const EPS: f64 = 0.3;
+
+fn numbers(s: &str) -> Vec<f64> {
+    let b = s.as_bytes();
+    let mut out = vec![];
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'-' || c == b'.' || c.is_ascii_digit() {
+            let start = i;
+            i += 1;
+            let mut dot = c == b'.';
+            while i < b.len() && (b[i].is_ascii_digit() || (b[i] == b'.' && !dot)) {
+                dot |= b[i] == b'.';
+                i += 1;
+            }
+            out.push(s[start..i].parse().unwrap_or(0.0));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn dp(pts: &[(f64, f64)], keep: &mut [bool], a: usize, b: usize) {
+    if b <= a + 1 {
+        return;
+    }
+    let (ax, ay) = pts[a];
+    let (bx, by) = pts[b];
+    let (dx, dy) = (bx - ax, by - ay);
+    let len = (dx * dx + dy * dy).sqrt();
+    let mut best = (0.0, a);
+    for (i, &(x, y)) in pts.iter().enumerate().take(b).skip(a + 1) {
+        let d = if len < 1e-9 {
+            ((x - ax).powi(2) + (y - ay).powi(2)).sqrt()
+        } else {
+            ((x - ax) * dy - (y - ay) * dx).abs() / len
+        };
+        if d > best.0 {
+            best = (d, i);
+        }
+    }
+    if best.0 > EPS {
+        keep[best.1] = true;
+        dp(pts, keep, a, best.1);
+        dp(pts, keep, best.1, b);
+    }
+}
+
+fn num(v: i64) -> String {
+    let neg = v < 0;
+    let a = v.unsigned_abs();
+    let s = if a % 10 == 0 {
+        format!("{}", a / 10)
+    } else if a < 10 {
+        format!(".{}", a)
+    } else {
+        format!("{}.{}", a / 10, a % 10)
+    };
+    if neg { format!("-{s}") } else { s }
+}
+
+/// Simplifies an outline of the form `M x y l dx dy … z` (repeated), dropping specks.
+fn simplify(d: &str) -> String {
+    let mut rings: Vec<Vec<(f64, f64)>> = vec![];
+    for part in d.split('M').filter(|p| !p.trim().is_empty()) {
+        let n = numbers(part);
+        if n.len() < 2 {
+            continue;
+        }
+        let (mut x, mut y) = (n[0], n[1]);
+        let mut ring = vec![(x, y)];
+        for c in n[2..].chunks(2) {
+            if c.len() == 2 {
+                x += c[0];
+                y += c[1];
+                ring.push((x, y));
+            }
+        }
+        rings.push(ring);
+    }
+    let extent = |r: &Vec<(f64, f64)>| {
+        let (mut x0, mut y0, mut x1, mut y1) = (f64::MAX, f64::MAX, f64::MIN, f64::MIN);
+        for &(x, y) in r {
+            x0 = x0.min(x);
+            y0 = y0.min(y);
+            x1 = x1.max(x);
+            y1 = y1.max(y);
+        }
+        (x1 - x0).max(y1 - y0)
+    };
+    let biggest = rings.iter().map(extent).fold(0.0, f64::max);
+    let mut out = String::new();
+    for r in &rings {
+        if extent(r) < 1.2 && extent(r) < biggest {
+            continue;
+        }
+        let mut keep = vec![false; r.len()];
+        keep[0] = true;
+        let last = r.len() - 1;
+        keep[last] = true;
+        // Split the closed ring at its farthest point from the start so both halves simplify.
+        let far = (0..r.len())
+            .max_by(|&i, &j| {
+                let di = (r[i].0 - r[0].0).powi(2) + (r[i].1 - r[0].1).powi(2);
+                let dj = (r[j].0 - r[0].0).powi(2) + (r[j].1 - r[0].1).powi(2);
+                di.partial_cmp(&dj).unwrap()
+            })
+            .unwrap_or(0);
+        keep[far] = true;
+        dp(r, &mut keep, 0, far);
+        dp(r, &mut keep, far, last);
+        let pts: Vec<(i64, i64)> = r
+            .iter()
+            .zip(&keep)
+            .filter(|(_, k)| **k)
+            .map(|(p, _)| ((p.0 * 10.0).round() as i64, (p.1 * 10.0).round() as i64))
+            .collect();
+        if pts.len() < 3 {
+            continue;
+        }
+        out.push_str(&format!("M{} {}l", num(pts[0].0), num(pts[0].1)));
+        let mut first = true;
+        for w in pts.windows(2) {
+            for v in [w[1].0 - w[0].0, w[1].1 - w[0].1] {
+                let t = num(v);
+                if !first && !t.starts_with('-') {
+                    out.push(' ');
+                }
+                out.push_str(&t);
+                first = false;
+            }
+        }
+        out.push('z');
+    }
+    out
+}
+
 fn main() {
     let manifest = std::env::var("CARGO_MANIFEST_DIR").unwrap();
     let art = Path::new(&manifest).join("../../web/map/classic-map.json");
@@ -47,10 +187,10 @@ fn main() {
             writeln!(out, "pub static SHAPES: &[(&str, &str, f32, f32)] = &[").unwrap();
             if let Some(ts) = v["territories"].as_object() {
                 for (k, t) in ts {
-                    let d = t["d"].as_str().unwrap_or("");
+                    let d = simplify(t["d"].as_str().unwrap_or(""));
                     let lx = t["label"][0].as_f64().unwrap_or(0.0);
                     let ly = t["label"][1].as_f64().unwrap_or(0.0);
-                    writeln!(out, "({}, {}, {lx:.1}, {ly:.1}),", lit(k), lit(d)).unwrap();
+                    writeln!(out, "({}, {}, {lx:.1}, {ly:.1}),", lit(k), lit(&d)).unwrap();
                 }
             }
             writeln!(out, "];").unwrap();

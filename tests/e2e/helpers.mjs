@@ -40,7 +40,7 @@ export async function territories(page) {
 }
 
 export async function clickTerr(page, key) {
-  await page.locator(`g.terr[data-key="${key}"]`).click();
+  await page.locator(`g.terr[data-key="${key}"] .badge`).click();
 }
 
 /** Waits until it is the viewer's turn in one of `phases`, skipping bot turns if asked. */

@@ -29,17 +29,29 @@ fn geometry(s: &ClassicState) -> Vec<(&'static str, f32, f32)> {
         .collect()
 }
 
+/// A number with one decimal, without the float formatter (keeps the wasm small).
+pub fn f1(v: f32) -> String {
+    let t = (v * 10.0).round() as i64;
+    let a = t.unsigned_abs();
+    let sign = if t < 0 { "-" } else { "" };
+    if a % 10 == 0 {
+        format!("{sign}{}", a / 10)
+    } else {
+        format!("{sign}{}.{}", a / 10, a % 10)
+    }
+}
+
 fn badge(seat: usize, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Html {
     let style = format!("fill:{fill};stroke:{stroke}");
     let poly = |pts: &[(f32, f32)]| {
         let p: Vec<String> = pts
             .iter()
-            .map(|(a, b)| format!("{:.1},{:.1}", x + a * r, y + b * r))
+            .map(|(a, b)| format!("{},{}", f1(x + a * r), f1(y + b * r)))
             .collect();
         html! { <polygon class="badge" points={p.join(" ")} style={style.clone()}/> }
     };
     match seat % 6 {
-        0 => html! { <circle class="badge" cx={x.to_string()} cy={y.to_string()} r={r.to_string()} style={style}/> },
+        0 => html! { <circle class="badge" cx={f1(x)} cy={f1(y)} r={f1(r)} style={style}/> },
         1 => poly(&[(-0.9, -0.9), (0.9, -0.9), (0.9, 0.9), (-0.9, 0.9)]),
         2 => poly(&[(0.0, -1.25), (1.25, 0.0), (0.0, 1.25), (-1.25, 0.0)]),
         3 => poly(&[(-0.55, -1.0), (0.55, -1.0), (1.1, 0.0), (0.55, 1.0), (-0.55, 1.0), (-1.1, 0.0)]),
@@ -131,10 +143,10 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                 if (x1 - x2).abs() > 500.0 {
                     // Wraps around the world (Alaska–Kamchatka): two stubs off the edges.
                     let (l, r) = if x1 < x2 { ((x1, y1), (x2, y2)) } else { ((x2, y2), (x1, y1)) };
-                    v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", l.0, l.1, VIEWBOX[0], l.1)}/> });
-                    v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", r.0, r.1, VIEWBOX[0] + VIEWBOX[2], r.1)}/> });
+                    v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", f1(l.0), f1(l.1), f1(VIEWBOX[0]), f1(l.1))}/> });
+                    v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", f1(r.0), f1(r.1), f1(VIEWBOX[0] + VIEWBOX[2]), f1(r.1))}/> });
                 } else {
-                    v.push(html! { <path class="sea" d={format!("M{x1} {y1} L{x2} {y2}")}/> });
+                    v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", f1(x1), f1(y1), f1(x2), f1(y2))}/> });
                 }
             }
         }
@@ -220,7 +232,7 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
         let armies = s.armies[i];
         let adj: String = t.adjacent.iter().map(|&a| map.territories[a as usize].key.as_str()).collect::<Vec<_>>().join(" ");
         let shape = if path.is_empty() {
-            html! { <circle class="shape" cx={lx.to_string()} cy={ly.to_string()} r="24" style={format!("fill:{fill}")}/> }
+            html! { <circle class="shape" cx={f1(lx)} cy={f1(ly)} r="24" style={format!("fill:{fill}")}/> }
         } else {
             html! { <path class="shape" d={path} style={format!("fill:{fill}")}/> }
         };
@@ -243,7 +255,7 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                 <title>{label}</title>
                 { shape }
                 { badge(seat.unwrap_or(0), lx, ly, r, bfill, bstroke) }
-                <text x={lx.to_string()} y={(ly + 4.0).to_string()} class="count" style={format!("fill:{tcol}")}>{armies.to_string()}</text>
+                <text x={f1(lx)} y={f1(ly + 4.0)} class="count" style={format!("fill:{tcol}")}>{armies.to_string()}</text>
             </g>
         }
     });
@@ -303,13 +315,13 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
     };
     html! {
         <div class="map-wrap">
-            <svg class="map" id="map" viewBox={format!("{} {} {} {}", v[0], v[1], v[2], v[3])}
+            <svg class="map" id="map" viewBox={format!("{} {} {} {}", f1(v[0]), f1(v[1]), f1(v[2]), f1(v[3]))}
                 preserveAspectRatio="xMidYMid meet" role="group" aria-label="World map"
                 {onwheel} {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()}
                 onpointerleave={onpointerup}>
                 { defs(s) }
-                <rect class="ocean" x={(VIEWBOX[0] - 2000.0).to_string()} y={(VIEWBOX[1] - 2000.0).to_string()}
-                    width={(VIEWBOX[2] + 4000.0).to_string()} height={(VIEWBOX[3] + 4000.0).to_string()}/>
+                <rect class="ocean" x={f1(VIEWBOX[0] - 2000.0)} y={f1(VIEWBOX[1] - 2000.0)}
+                    width={f1(VIEWBOX[2] + 4000.0)} height={f1(VIEWBOX[3] + 4000.0)}/>
                 <g class="lines">{ lines }</g>
                 <g class="under">{ under }</g>
                 { for terrs }

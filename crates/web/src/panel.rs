@@ -23,13 +23,14 @@ fn act(app: &H, a: Action) -> Callback<MouseEvent> {
 }
 
 fn pct(p: f64) -> String {
-    let v = p * 100.0;
-    if v > 99.9 && v < 100.0 {
+    // Integer formatting only: the float formatter would add kilobytes to the wasm.
+    let t = (p * 1000.0).round() as u32;
+    if t >= 1000 && p < 1.0 {
         ">99.9%".into()
-    } else if v < 0.1 && v > 0.0 {
+    } else if t == 0 && p > 0.0 {
         "<0.1%".into()
     } else {
-        format!("{v:.1}%")
+        format!("{}.{}%", t / 10, t % 10)
     }
 }
 
@@ -219,7 +220,7 @@ fn hand_view(app: &H, s: &ClassicState, p: PlayerId) -> Html {
     });
     html! {
         <section class="hand" id="hand" data-hand-owner={pl.name.clone()} aria-label={format!("{}'s cards", pl.name)}>
-            <h3>{format!("{}'s cards ({})", pl.name, pl.hand.len())}</h3>
+            <h3>{format!("Cards of {} ({})", pl.name, pl.hand.len())}</h3>
             if pl.hand.is_empty() { <p class="hint">{"No cards yet: conquer a territory this turn to draw one."}</p> }
             <ul class="cards">{ for pl.hand.iter().map(|&c| html! {
                 <li class={classes!("card", view::symbol_name(s.card_symbol(c)))}>{view::card_text(s, c)}</li>
@@ -302,13 +303,13 @@ fn players_bar(s: &ClassicState) -> Html {
         <ul class="players" aria-label="Players">
             { for s.players.iter().enumerate().map(|(i, p)| {
                 let cur = i as PlayerId == s.current;
-                let kind = match p.kind { SeatKind::Human => "", SeatKind::Bot(_) => " 🤖" };
+                let kind = match p.kind { SeatKind::Human => "", SeatKind::Bot(_) => " (bot)" };
                 html! {
                     <li class={classes!(cur.then_some("current"), (!p.alive).then_some("dead"))}
                         aria-current={if cur { "true" } else { "false" }}>
                         { swatch(s, i as PlayerId) }
                         <span>{format!("{}{kind}", p.name)}</span>
-                        <small>{format!(" {} · {}🂠", s.territory_count(i as PlayerId), p.hand.len())}</small>
+                        <small title="territories · cards">{format!(" {} · {}", s.territory_count(i as PlayerId), p.hand.len())}</small>
                     </li>
                 }
             }) }
@@ -358,7 +359,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                     }) }
                 </select>
             </label>
-            <button class="btn small" id="btn-skip" disabled={!machine || is_setup(s.phase) && !matches!(cur.kind, SeatKind::Bot(_))} onclick={cb(app, || Msg::SkipToHuman)}>{"Skip to my turn ⏭"}</button>
+            <button class="btn small" id="btn-skip" disabled={!machine || is_setup(s.phase) && !matches!(cur.kind, SeatKind::Bot(_))} onclick={cb(app, || Msg::SkipToHuman)}>{"Skip to my turn"}</button>
             <button class="btn small" id="export" onclick={export}>{"Export save"}</button>
         </header>
     };
@@ -385,7 +386,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
             html! {
                 <div class="overlay" role="dialog" aria-modal="true" id="winner">
                     <div class="dialog">
-                        <h2>{format!("🏆 {} wins!", w.name)}</h2>
+                        <h2>{format!("{} wins!", w.name)}</h2>
                         <p>{reason}</p>
                         { stats_view(s) }
                         <div class="row">

@@ -77,10 +77,10 @@ pub fn new_seed() -> [u8; 32] {
         Some(s) => s,
         None => {
             let mut s = String::new();
-            for _ in 0..4 {
-                s.push_str(&format!("{}", js_sys::Math::random()));
+            for _ in 0..8 {
+                s.push_str(&format!("{}.", (js_sys::Math::random() * 4294967296.0) as u32));
             }
-            s.push_str(&format!("{}", js_sys::Date::now()));
+            s.push_str(&format!("{}", js_sys::Date::now() as u64));
             s
         }
     };

@@ -29,7 +29,7 @@ def png(size, path):
         return struct.pack(">I", len(data)) + t + data + struct.pack(">I", zlib.crc32(t + data) & 0xFFFFFFFF)
     out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
     out += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
-    open(path, "wb").write(out)
+    open(__import__("os").path.join(__import__("os").path.dirname(__file__), "icons", path), "wb").write(out)
 
 for s in (192, 512):
     png(s, f"icon-{s}.png")
