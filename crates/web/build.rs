@@ -28,7 +28,7 @@ fn lit(s: &str) -> String {
 }
 
 /// Tolerance of the outline simplification, in map units (the map is 1000 units wide).
-const EPS: f64 = 0.3;
+const EPS: f64 = 0.5;
 
 fn numbers(s: &str) -> Vec<f64> {
     let b = s.as_bytes();
@@ -123,7 +123,7 @@ fn simplify(d: &str) -> String {
     let biggest = rings.iter().map(extent).fold(0.0, f64::max);
     let mut out = String::new();
     for r in &rings {
-        if extent(r) < 1.2 && extent(r) < biggest {
+        if extent(r) < 2.0 && extent(r) < biggest {
             continue;
         }
         let mut keep = vec![false; r.len()];

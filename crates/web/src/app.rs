@@ -72,7 +72,7 @@ impl Default for SetupForm {
         SetupForm {
             seats: vec![
                 SeatForm {
-                    name: "You".into(),
+                    name: "Player 1".into(),
                     colour: Colour::Red,
                     kind: SeatKind::Human,
                 },

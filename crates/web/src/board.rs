@@ -261,6 +261,7 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
     });
 
     let v = ui.view;
+    let slice = narrow();
     let onwheel = {
         let d = d.clone();
         Callback::from(move |e: WheelEvent| {
@@ -291,7 +292,8 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                     let Some(el) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
                     let rect = el.get_bounding_client_rect();
                     let sv = drag.0.start_view.get();
-                    let scale = (sv[2] as f64 / rect.width().max(1.0)).max(sv[3] as f64 / rect.height().max(1.0));
+                    let (sx, sy) = (sv[2] as f64 / rect.width().max(1.0), sv[3] as f64 / rect.height().max(1.0));
+                    let scale = if slice { sx.min(sy) } else { sx.max(sy) };
                     let nv = [sv[0] - (dx * scale) as f32, sv[1] - (dy * scale) as f32, sv[2], sv[3]];
                     d.dispatch(Msg::SetView(clamp_view(nv)));
                 }
@@ -308,7 +310,15 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
     let zoom_btn = |label: &'static str, aria: &'static str, f: f32| {
         let d = d.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
-            let nv = if f == 0.0 { VIEWBOX } else { zoom(v, f, 0.5, 0.5) };
+            let nv = if f == 0.0 {
+                if narrow() {
+                    zoom(VIEWBOX, 2.6, 0.5, 0.5)
+                } else {
+                    VIEWBOX
+                }
+            } else {
+                zoom(v, f, 0.5, 0.5)
+            };
             d.dispatch(Msg::SetView(nv));
         });
         html! { <button class="zbtn" aria-label={aria} title={aria} {onclick}>{label}</button> }
@@ -316,7 +326,7 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
     html! {
         <div class="map-wrap">
             <svg class="map" id="map" viewBox={format!("{} {} {} {}", f1(v[0]), f1(v[1]), f1(v[2]), f1(v[3]))}
-                preserveAspectRatio="xMidYMid meet" role="group" aria-label="World map"
+                preserveAspectRatio={if slice { "xMidYMid slice" } else { "xMidYMid meet" }} role="group" aria-label="World map"
                 {onwheel} {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()}
                 onpointerleave={onpointerup}>
                 { defs(s) }
@@ -347,8 +357,17 @@ fn rel(e: &WheelEvent) -> (f32, f32) {
     )
 }
 
+/// Phones: the map fills its box (`slice`) so army counts stay legible; pan to see the rest.
+pub fn narrow() -> bool {
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|v| v.as_f64())
+        .is_some_and(|w| w < 820.0)
+}
+
 fn zoom(v: [f32; 4], f: f32, fx: f32, fy: f32) -> [f32; 4] {
-    let w = (v[2] * f).clamp(VIEWBOX[2] / 6.0, VIEWBOX[2]);
+    let most = if narrow() { VIEWBOX[2] * 2.6 } else { VIEWBOX[2] };
+    let w = (v[2] * f).clamp(VIEWBOX[2] / 6.0, most);
     let h = w * VIEWBOX[3] / VIEWBOX[2];
     let x = v[0] + (v[2] - w) * fx;
     let y = v[1] + (v[3] - h) * fy;
@@ -356,9 +375,20 @@ fn zoom(v: [f32; 4], f: f32, fx: f32, fy: f32) -> [f32; 4] {
 }
 
 fn clamp_view(v: [f32; 4]) -> [f32; 4] {
-    let x = v[0].clamp(VIEWBOX[0] - v[2] * 0.3, VIEWBOX[0] + VIEWBOX[2] - v[2] * 0.7);
-    let y = v[1].clamp(VIEWBOX[1] - v[3] * 0.3, VIEWBOX[1] + VIEWBOX[3] - v[3] * 0.7);
-    [x, y, v[2], v[3]]
+    let axis = |p: f32, size: f32, o: f32, full: f32| {
+        let (lo, hi) = (o - size * 0.3, o + full - size * 0.7);
+        if lo > hi {
+            o + full / 2.0 - size / 2.0
+        } else {
+            p.clamp(lo, hi)
+        }
+    };
+    [
+        axis(v[0], v[2], VIEWBOX[0], VIEWBOX[2]),
+        axis(v[1], v[3], VIEWBOX[1], VIEWBOX[3]),
+        v[2],
+        v[3],
+    ]
 }
 
 /// Drag state shared between renders (kept out of the reducer: it changes on every pointer move).

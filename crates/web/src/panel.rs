@@ -373,7 +373,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                         <h2 id="curtain-title">{format!("Pass the device to {name}")}</h2>
                         <p>{"The board, cards and missions are hidden until they are ready."}</p>
                         { players_bar(s) }
-                        <button class="btn primary" id="btn-reveal" onclick={cb(app, || Msg::Reveal)}>{format!("I am {name} — show my turn")}</button>
+                        <p></p><button class="btn primary" id="btn-reveal" onclick={cb(app, || Msg::Reveal)}>{format!("I am {name} — show my turn")}</button>
                     </div>
                 </main>
             </>
@@ -401,9 +401,9 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     };
     let tab = app.ui.tab;
     let log = html! {
-        <ol class="log" id="log" aria-live="polite">
+        <ul class="log" id="log" aria-live="polite">
             { for app.log.iter().rev().take(80).map(|l| html! { <li>{l.clone()}</li> }) }
-        </ol>
+        </ul>
     };
     html! {
         <>
