@@ -78,21 +78,37 @@ fn dp(pts: &[(f64, f64)], keep: &mut [bool], a: usize, b: usize) {
     }
 }
 
-fn num(v: i64) -> String {
-    let neg = v < 0;
-    let a = v.unsigned_abs();
-    let s = if a % 10 == 0 {
-        format!("{}", a / 10)
-    } else if a < 10 {
-        format!(".{}", a)
-    } else {
-        format!("{}.{}", a / 10, a % 10)
-    };
-    if neg { format!("-{s}") } else { s }
+
+fn varint(out: &mut Vec<u8>, v: i64) {
+    let mut z = ((v << 1) ^ (v >> 63)) as u64;
+    loop {
+        let b = (z & 0x7f) as u8;
+        z >>= 7;
+        if z == 0 {
+            out.push(b);
+            break;
+        }
+        out.push(b | 0x80);
+    }
+}
+
+/// Binary outline: ring count, then per ring the point count, the first point and the deltas
+/// (tenths of a map unit, zigzag varints). Smaller than SVG text once gzipped.
+fn encode(rings: &[Vec<(i64, i64)>], out: &mut Vec<u8>) {
+    varint(out, rings.len() as i64);
+    for r in rings {
+        varint(out, r.len() as i64);
+        varint(out, r[0].0);
+        varint(out, r[0].1);
+        for w in r.windows(2) {
+            varint(out, w[1].0 - w[0].0);
+            varint(out, w[1].1 - w[0].1);
+        }
+    }
 }
 
 /// Simplifies an outline of the form `M x y l dx dy … z` (repeated), dropping specks.
-fn simplify(d: &str) -> String {
+fn simplify(d: &str) -> Vec<Vec<(i64, i64)>> {
     let mut rings: Vec<Vec<(f64, f64)>> = vec![];
     for part in d.split('M').filter(|p| !p.trim().is_empty()) {
         let n = numbers(part);
@@ -121,7 +137,7 @@ fn simplify(d: &str) -> String {
         (x1 - x0).max(y1 - y0)
     };
     let biggest = rings.iter().map(extent).fold(0.0, f64::max);
-    let mut out = String::new();
+    let mut out = vec![];
     for r in &rings {
         if extent(r) < 2.0 && extent(r) < biggest {
             continue;
@@ -150,19 +166,7 @@ fn simplify(d: &str) -> String {
         if pts.len() < 3 {
             continue;
         }
-        out.push_str(&format!("M{} {}l", num(pts[0].0), num(pts[0].1)));
-        let mut first = true;
-        for w in pts.windows(2) {
-            for v in [w[1].0 - w[0].0, w[1].1 - w[0].1] {
-                let t = num(v);
-                if !first && !t.starts_with('-') {
-                    out.push(' ');
-                }
-                out.push_str(&t);
-                first = false;
-            }
-        }
-        out.push('z');
+        out.push(pts);
     }
     out
 }
@@ -184,16 +188,21 @@ fn main() {
                 .unwrap_or_else(|| vec![0.0, 0.0, 1000.0, 600.0]);
             writeln!(out, "pub const ART: bool = true;").unwrap();
             writeln!(out, "pub const VIEWBOX: [f32; 4] = [{:.1}, {:.1}, {:.1}, {:.1}];", vb[0], vb[1], vb[2], vb[3]).unwrap();
-            writeln!(out, "pub static SHAPES: &[(&str, &str, f32, f32)] = &[").unwrap();
+            writeln!(out, "pub static SHAPES: &[(&str, u32, u32, f32, f32)] = &[").unwrap();
+            let mut bin = vec![];
             if let Some(ts) = v["territories"].as_object() {
                 for (k, t) in ts {
-                    let d = simplify(t["d"].as_str().unwrap_or(""));
+                    let start = bin.len();
+                    encode(&simplify(t["d"].as_str().unwrap_or("")), &mut bin);
                     let lx = t["label"][0].as_f64().unwrap_or(0.0);
                     let ly = t["label"][1].as_f64().unwrap_or(0.0);
-                    writeln!(out, "({}, {}, {lx:.1}, {ly:.1}),", lit(k), lit(&d)).unwrap();
+                    writeln!(out, "({}, {start}, {}, {lx:.1}, {ly:.1}),", lit(k), bin.len() - start).unwrap();
                 }
             }
             writeln!(out, "];").unwrap();
+            let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("outlines.bin");
+            std::fs::write(&dest, &bin).unwrap();
+            writeln!(out, "pub static OUTLINES: &[u8] = include_bytes!({:?});", dest.display().to_string()).unwrap();
             writeln!(out, "pub static SEA: &[(&str, &str, &str)] = &[").unwrap();
             if let Some(ls) = v["seaLinks"].as_array() {
                 for l in ls {
@@ -212,11 +221,12 @@ fn main() {
         None => {
             writeln!(out, "pub const ART: bool = false;").unwrap();
             writeln!(out, "pub const VIEWBOX: [f32; 4] = [0.0, 0.0, 1000.0, 560.0];").unwrap();
-            writeln!(out, "pub static SHAPES: &[(&str, &str, f32, f32)] = &[").unwrap();
+            writeln!(out, "pub static SHAPES: &[(&str, u32, u32, f32, f32)] = &[").unwrap();
             for (k, x, y) in FALLBACK {
-                writeln!(out, "({}, \"\", {x:.1}, {y:.1}),", lit(k)).unwrap();
+                writeln!(out, "({}, 0, 0, {x:.1}, {y:.1}),", lit(k)).unwrap();
             }
             writeln!(out, "];").unwrap();
+            writeln!(out, "pub static OUTLINES: &[u8] = &[];").unwrap();
             writeln!(out, "pub static SEA: &[(&str, &str, &str)] = &[];").unwrap();
         }
     }

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { join, relative } from 'node:path';
 
 const DIST = process.env.ORBIS_DIST || 'dist';
-const gz = (p) => gzipSync(readFileSync(p), { level: 9 }).length;
+const gz = (p) => gzipSync(readFileSync(p), { level: 9, memLevel: 9 }).length;
 const files = (d) => readdirSync(d).flatMap((f) => {
   const p = join(d, f);
   return statSync(p).isDirectory() ? files(p) : [p];

@@ -13,14 +13,14 @@ use orbis_engine::view;
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Screen {
     Menu,
     Setup,
     Play,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Speed {
     Slow,
     Normal,
@@ -52,14 +52,14 @@ impl Speed {
 }
 
 /// A seat on the new-game screen.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct SeatForm {
     pub name: String,
     pub colour: Colour,
     pub kind: SeatKind,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct SetupForm {
     pub seats: Vec<SeatForm>,
     pub options: ClassicOptions,
@@ -93,7 +93,7 @@ impl Default for SetupForm {
 }
 
 /// The dice of the last roll, for display.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Roll {
     pub from: TerritoryId,
     pub to: TerritoryId,
@@ -104,7 +104,7 @@ pub struct Roll {
 }
 
 /// UI-only state.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct Ui {
     pub from: Option<TerritoryId>,
     pub to: Option<TerritoryId>,
@@ -119,7 +119,7 @@ pub struct Ui {
     pub view: [f32; 4],
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Tab {
     Log,
     Stats,
@@ -142,7 +142,7 @@ impl Default for Ui {
     }
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, PartialEq)]
 pub struct AppState {
     pub screen: Screen,
     pub game: Option<Game>,
