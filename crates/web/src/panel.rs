@@ -391,7 +391,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                         { stats_view(s) }
                         <div class="row">
                             <button class="btn primary" onclick={cb(app, || Msg::ShowSetup)}>{"New game"}</button>
-                            <button class="btn" onclick={cb(app, || Msg::ShowMenu)}>{"Menu"}</button>
+                            <button class="btn" id="winner-menu" onclick={cb(app, || Msg::ShowMenu)}>{"Menu"}</button>
                         </div>
                     </div>
                 </div>

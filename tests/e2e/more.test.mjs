@@ -1,0 +1,60 @@
+// Territory choice during setup, a bot-only game to the winner screen, and save import.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, URL_BASE, shot, attr, territories, clickTerr } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('chosen territories: claim by clicking', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(URL_BASE + '?seed=e2e-claim');
+  await page.click('#new-game');
+  await page.selectOption('#opt-selection', '1');
+  await page.selectOption('#opt-fortify', '3');
+  await page.click('#start-game');
+  await page.locator('#map').waitFor();
+  await page.waitForFunction(() => document.querySelector('#root').dataset.myTurn === '1');
+  assert.equal(await attr(page, 'data-phase'), 'claim');
+  const free = (await territories(page)).find((t) => t.owner === 'none');
+  await clickTerr(page, free.key);
+  await page.waitForFunction((k) => document.querySelector(`g.terr[data-key="${k}"]`).dataset.mine === '1', free.key);
+  await shot(page, '16-claim');
+  await page.click('#auto-place');
+  await page.waitForFunction(() => !['claim', 'setup'].includes(document.querySelector('#root').dataset.phase));
+  await context.close();
+});
+
+test('bots-only game runs to the winner screen; export/import round trip', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(URL_BASE + '?seed=e2e-bots-only');
+  await page.click('#new-game');
+  await page.selectOption('#seat-count', '0'); // 2 players
+  await page.selectOption('#seat-kind-0', '2'); // computer (normal)
+  await page.click('#start-game');
+  await page.locator('#map').waitFor();
+  // Mid-game save, for the import check below.
+  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'reinforce', null, { timeout: 30000 });
+  const save = await page.evaluate(() => localStorage.getItem('orbis.save'));
+  const hash = await attr(page, 'data-state-hash');
+  await page.click('#btn-skip');
+  await page.locator('#winner').waitFor({ timeout: 60000 });
+  assert.equal(await attr(page, 'data-phase'), 'over');
+  assert.match(await page.locator('#winner h2').textContent(), /wins!/);
+  await shot(page, '17-winner');
+
+  // Import the earlier save through the menu's file input.
+  await page.click('#winner-menu');
+  await page.setInputFiles('#import-menu', { name: 'game.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(save, 'base64') });
+  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, hash);
+  assert.equal(await attr(page, 'data-screen'), 'play');
+  // And a file that is not a save gives a message, not a blank page.
+  await page.click('#menu-btn');
+  await page.setInputFiles('#import-menu', { name: 'junk.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from('hello') });
+  await page.locator('#notice').waitFor();
+  assert.match(await page.locator('#notice').textContent(), /could not be loaded/);
+  await context.close();
+});
