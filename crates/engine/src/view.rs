@@ -22,7 +22,10 @@ fn owner(s: &ClassicState, o: Owner) -> String {
 }
 
 fn dice(d: &[u8]) -> String {
-    d.iter().map(|x| x.to_string()).collect::<Vec<_>>().join("-")
+    d.iter()
+        .map(|x| x.to_string())
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 fn plural(n: u32, one: &str, many: &str) -> String {
@@ -38,7 +41,10 @@ pub fn describe(e: &Event, s: &ClassicState) -> String {
     let m = s.map();
     let t = |id| m.name(id);
     match e {
-        Event::Claimed { player: p, territory } => {
+        Event::Claimed {
+            player: p,
+            territory,
+        } => {
             format!("{} claims {}.", player(s, *p), t(*territory))
         }
         Event::Placed {
@@ -114,9 +120,17 @@ pub fn describe(e: &Event, s: &ClassicState) -> String {
             moved
         ),
         Event::Occupied { to, armies, .. } => {
-            format!("{} now holds {}.", t(*to), plural(*armies, "army", "armies"))
+            format!(
+                "{} now holds {}.",
+                t(*to),
+                plural(*armies, "army", "armies")
+            )
         }
-        Event::Eliminated { player: p, by, cards } => format!(
+        Event::Eliminated {
+            player: p,
+            by,
+            cards,
+        } => format!(
             "{} is eliminated by {}{}.",
             player(s, *p),
             player(s, *by),
@@ -148,7 +162,8 @@ pub fn describe(e: &Event, s: &ClassicState) -> String {
             match reason {
                 WinReason::Domination => " by conquering the world".to_string(),
                 WinReason::LastStanding => " as the last player standing".to_string(),
-                WinReason::Mission(mi) => format!(" by completing the mission: {}", mission_text(s, mi)),
+                WinReason::Mission(mi) =>
+                    format!(" by completing the mission: {}", mission_text(s, mi)),
             }
         ),
     }

@@ -4,8 +4,8 @@
 use crate::store;
 use orbis_engine::bot;
 use orbis_engine::classic::{
-    Action, ClassicOptions, ClassicState, Colour, Event, Phase, PlayerId, SeatConfig, SeatKind,
-    BotLevel,
+    Action, BotLevel, ClassicOptions, ClassicState, Colour, Event, Phase, PlayerId, SeatConfig,
+    SeatKind,
 };
 use orbis_engine::map::TerritoryId;
 use orbis_engine::rules::{Action as GAction, Event as GEvent, Game};
@@ -427,7 +427,9 @@ impl AppState {
                 self.ui.to = None;
             }
         }
-        self.ui.picked.retain(|c| s.players[s.current as usize].hand.contains(c));
+        self.ui
+            .picked
+            .retain(|c| s.players[s.current as usize].hand.contains(c));
         self.update_viewer();
     }
 
@@ -475,7 +477,11 @@ impl AppState {
                     }
                 }
                 if mine && s.armies[t as usize] >= 2 {
-                    self.ui.from = if self.ui.from == Some(t) { None } else { Some(t) };
+                    self.ui.from = if self.ui.from == Some(t) {
+                        None
+                    } else {
+                        Some(t)
+                    };
                     self.ui.to = None;
                     self.ui.stop_at = 1;
                     self.error = if self.ui.from.is_some() && s.attack_targets(t).is_empty() {
@@ -488,10 +494,10 @@ impl AppState {
                         "{} needs at least two armies to attack (one must stay behind).",
                         s.map().name(t)
                     ));
-                } else if self.ui.from.is_some() {
+                } else if let Some(f) = self.ui.from {
                     self.error = Some(format!(
                         "{} does not border {}.",
-                        s.map().name(self.ui.from.unwrap()),
+                        s.map().name(f),
                         s.map().name(t)
                     ));
                 } else {
@@ -509,7 +515,11 @@ impl AppState {
                     }
                 }
                 if mine && s.movable(t) > 0 {
-                    self.ui.from = if self.ui.from == Some(t) { None } else { Some(t) };
+                    self.ui.from = if self.ui.from == Some(t) {
+                        None
+                    } else {
+                        Some(t)
+                    };
                     self.ui.to = None;
                     self.error = None;
                 } else if mine {
@@ -666,10 +676,7 @@ pub fn app() -> Html {
         let d = app.dispatcher();
         let step = app.state().map(|s| s.step);
         let machine = app.screen == Screen::Play && app.machine_level().is_some();
-        let delay = if app
-            .state()
-            .is_some_and(|s| is_setup(s.phase))
-        {
+        let delay = if app.state().is_some_and(|s| is_setup(s.phase)) {
             30
         } else {
             app.speed.delay_ms()
@@ -704,7 +711,10 @@ pub fn app() -> Html {
         Screen::Setup => "setup",
         Screen::Play => "play",
     };
-    let current = app.state().map(|s| s.current.to_string()).unwrap_or_default();
+    let current = app
+        .state()
+        .map(|s| s.current.to_string())
+        .unwrap_or_default();
     let turn = app.state().map(|s| s.turn.to_string()).unwrap_or_default();
     let body = match app.screen {
         Screen::Menu => crate::setup::menu(&app),
@@ -718,5 +728,91 @@ pub fn app() -> Html {
             data-my-turn={if app.my_turn() { "1" } else { "0" }}>
             { body }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(st: Rc<AppState>, msg: Msg) -> Rc<AppState> {
+        st.reduce(msg)
+    }
+
+    #[test]
+    fn quick_start_setup_and_a_human_turn() {
+        let mut st = Rc::new(AppState::load());
+        assert!(st.screen == Screen::Menu);
+        st = run(st, Msg::QuickStart);
+        assert!(st.screen == Screen::Play);
+        st = run(st, Msg::SkipToHuman);
+        st = run(st, Msg::AutoSetup);
+        st = run(st, Msg::SkipToHuman);
+        let s = st.state().unwrap().clone();
+        assert!(st.my_turn());
+        let Phase::Reinforce { armies } = s.phase else {
+            panic!("expected reinforcement, got {:?}", s.phase)
+        };
+        // Clicking an enemy territory is refused with the engine's explanation.
+        let enemy = s
+            .map()
+            .ids()
+            .find(|&t| s.owner[t as usize] != orbis_engine::classic::Owner::Player(s.current))
+            .unwrap();
+        st = run(st, Msg::Click(enemy));
+        assert!(st.error.is_some());
+        let mine = s.territories_of(s.current).next().unwrap();
+        st = run(st, Msg::SetAmount(armies));
+        st = run(st, Msg::Click(mine));
+        assert_eq!(st.state().unwrap().phase, Phase::Attack);
+        assert_eq!(
+            st.state().unwrap().armies[mine as usize],
+            s.armies[mine as usize] + armies
+        );
+        st = run(st, Msg::Act(Action::EndTurn));
+        assert!(!st.my_turn());
+        assert!(st.log.iter().any(|l| l.contains("places")));
+    }
+
+    #[test]
+    fn hot_seat_hides_the_board_between_humans() {
+        let mut form = SetupForm::default();
+        form.seats.truncate(2);
+        form.seats[1].kind = SeatKind::Human;
+        let mut st = Rc::new(AppState::load());
+        st = run(st, Msg::EditForm(form));
+        st = run(st, Msg::Start);
+        for _ in 0..4 {
+            st = run(st, Msg::AutoSetup);
+        }
+        let mut curtains = 0;
+        for _ in 0..4 {
+            if let Some(p) = st.curtain() {
+                curtains += 1;
+                assert!(!st.my_turn(), "nobody acts behind the curtain");
+                st = run(st, Msg::Reveal);
+                assert_eq!(st.viewer, Some(p));
+            }
+            let s = st.state().unwrap().clone();
+            let Phase::Reinforce { armies } = s.phase else {
+                panic!("{:?}", s.phase)
+            };
+            st = run(st, Msg::SetAmount(armies));
+            st = run(st, Msg::Click(s.territories_of(s.current).next().unwrap()));
+            st = run(st, Msg::Act(Action::EndTurn));
+        }
+        assert!(curtains >= 3);
+    }
+
+    #[test]
+    fn bots_only_game_finishes() {
+        let mut form = SetupForm::default();
+        form.seats[0].kind = SeatKind::Bot(BotLevel::Easy);
+        let mut st = Rc::new(AppState::load());
+        st = run(st, Msg::EditForm(form));
+        st = run(st, Msg::Start);
+        st = run(st, Msg::SkipToHuman);
+        assert!(matches!(st.state().unwrap().phase, Phase::GameOver { .. }));
+        assert!(st.log.iter().any(|l| l.contains("wins the game")));
     }
 }

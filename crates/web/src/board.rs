@@ -12,7 +12,9 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-const CONTINENT_TINT: [&str; 6] = ["#e9c46a", "#e76f51", "#6c8ebf", "#a77d4f", "#7fb069", "#b084cc"];
+const CONTINENT_TINT: [&str; 6] = [
+    "#e9c46a", "#e76f51", "#6c8ebf", "#a77d4f", "#7fb069", "#b084cc",
+];
 
 /// Tenths of a unit as SVG number text ("12.5", "-.5", "3").
 fn tenths(out: &mut String, v: i64) {
@@ -94,14 +96,9 @@ fn geometry(s: &ClassicState) -> Vec<(&'static str, f32, f32)> {
 
 /// A number with one decimal, without the float formatter (keeps the wasm small).
 pub fn f1(v: f32) -> String {
-    let t = (v * 10.0).round() as i64;
-    let a = t.unsigned_abs();
-    let sign = if t < 0 { "-" } else { "" };
-    if a % 10 == 0 {
-        format!("{sign}{}", a / 10)
-    } else {
-        format!("{sign}{}.{}", a / 10, a % 10)
-    }
+    let mut s = String::new();
+    tenths(&mut s, (v * 10.0).round() as i64);
+    s
 }
 
 fn badge(seat: usize, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Html {
@@ -117,9 +114,31 @@ fn badge(seat: usize, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Html 
         0 => html! { <circle class="badge" cx={f1(x)} cy={f1(y)} r={f1(r)} style={style}/> },
         1 => poly(&[(-0.9, -0.9), (0.9, -0.9), (0.9, 0.9), (-0.9, 0.9)]),
         2 => poly(&[(0.0, -1.25), (1.25, 0.0), (0.0, 1.25), (-1.25, 0.0)]),
-        3 => poly(&[(-0.55, -1.0), (0.55, -1.0), (1.1, 0.0), (0.55, 1.0), (-0.55, 1.0), (-1.1, 0.0)]),
-        4 => poly(&[(-1.0, -0.95), (1.0, -0.95), (1.0, 0.3), (0.0, 1.2), (-1.0, 0.3)]),
-        _ => poly(&[(-0.45, -1.05), (0.45, -1.05), (1.05, -0.45), (1.05, 0.45), (0.45, 1.05), (-0.45, 1.05), (-1.05, 0.45), (-1.05, -0.45)]),
+        3 => poly(&[
+            (-0.55, -1.0),
+            (0.55, -1.0),
+            (1.1, 0.0),
+            (0.55, 1.0),
+            (-0.55, 1.0),
+            (-1.1, 0.0),
+        ]),
+        4 => poly(&[
+            (-1.0, -0.95),
+            (1.0, -0.95),
+            (1.0, 0.3),
+            (0.0, 1.2),
+            (-1.0, 0.3),
+        ]),
+        _ => poly(&[
+            (-0.45, -1.05),
+            (0.45, -1.05),
+            (1.05, -0.45),
+            (1.05, 0.45),
+            (0.45, 1.05),
+            (-0.45, 1.05),
+            (-1.05, 0.45),
+            (-1.05, -0.45),
+        ]),
     }
 }
 
@@ -127,7 +146,10 @@ fn badge(seat: usize, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Html 
 fn defs(s: &ClassicState) -> Html {
     let pats = s.players.iter().enumerate().map(|(i, p)| {
         let c = colour_css(p.colour);
-        let ink = if matches!(p.colour, orbis_engine::classic::Colour::Yellow | orbis_engine::classic::Colour::Grey) {
+        let ink = if matches!(
+            p.colour,
+            orbis_engine::classic::Colour::Yellow | orbis_engine::classic::Colour::Grey
+        ) {
             "rgba(0,0,0,.28)"
         } else {
             "rgba(255,255,255,.33)"
@@ -205,7 +227,11 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                 let (_, x2, y2) = geo[b as usize];
                 if (x1 - x2).abs() > 500.0 {
                     // Wraps around the world (Alaska–Kamchatka): two stubs off the edges.
-                    let (l, r) = if x1 < x2 { ((x1, y1), (x2, y2)) } else { ((x2, y2), (x1, y1)) };
+                    let (l, r) = if x1 < x2 {
+                        ((x1, y1), (x2, y2))
+                    } else {
+                        ((x2, y2), (x1, y1))
+                    };
                     v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", f1(l.0), f1(l.1), f1(VIEWBOX[0]), f1(l.1))}/> });
                     v.push(html! { <path class="sea" d={format!("M{} {} L{} {}", f1(r.0), f1(r.1), f1(VIEWBOX[0] + VIEWBOX[2]), f1(r.1))}/> });
                 } else {
@@ -337,7 +363,9 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
     let onpointerdown = {
         let drag = drag.clone();
         Callback::from(move |e: PointerEvent| {
-            drag.0.down.set(Some((e.client_x() as f64, e.client_y() as f64)));
+            drag.0
+                .down
+                .set(Some((e.client_x() as f64, e.client_y() as f64)));
             drag.0.start_view.set(v);
             drag.0.moved.set(false);
         })
@@ -352,12 +380,25 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                     drag.0.moved.set(true);
                 }
                 if drag.0.moved.get() {
-                    let Some(el) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
+                    let Some(el) = e
+                        .current_target()
+                        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                    else {
+                        return;
+                    };
                     let rect = el.get_bounding_client_rect();
                     let sv = drag.0.start_view.get();
-                    let (sx, sy) = (sv[2] as f64 / rect.width().max(1.0), sv[3] as f64 / rect.height().max(1.0));
+                    let (sx, sy) = (
+                        sv[2] as f64 / rect.width().max(1.0),
+                        sv[3] as f64 / rect.height().max(1.0),
+                    );
                     let scale = if slice { sx.min(sy) } else { sx.max(sy) };
-                    let nv = [sv[0] - (dx * scale) as f32, sv[1] - (dy * scale) as f32, sv[2], sv[3]];
+                    let nv = [
+                        sv[0] - (dx * scale) as f32,
+                        sv[1] - (dy * scale) as f32,
+                        sv[2],
+                        sv[3],
+                    ];
                     d.dispatch(Msg::SetView(clamp_view(nv)));
                 }
             }
@@ -410,7 +451,10 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
 
 /// Pointer position as a fraction of the element's box.
 fn rel(e: &WheelEvent) -> (f32, f32) {
-    let Some(el) = e.current_target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+    let Some(el) = e
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
         return (0.5, 0.5);
     };
     let r = el.get_bounding_client_rect();
@@ -422,6 +466,9 @@ fn rel(e: &WheelEvent) -> (f32, f32) {
 
 /// Phones: the map fills its box (`slice`) so army counts stay legible; pan to see the rest.
 pub fn narrow() -> bool {
+    if cfg!(not(target_arch = "wasm32")) {
+        return false;
+    }
     web_sys::window()
         .and_then(|w| w.inner_width().ok())
         .and_then(|v| v.as_f64())
@@ -429,7 +476,11 @@ pub fn narrow() -> bool {
 }
 
 fn zoom(v: [f32; 4], f: f32, fx: f32, fy: f32) -> [f32; 4] {
-    let most = if narrow() { VIEWBOX[2] * 2.6 } else { VIEWBOX[2] };
+    let most = if narrow() {
+        VIEWBOX[2] * 2.6
+    } else {
+        VIEWBOX[2]
+    };
     let w = (v[2] * f).clamp(VIEWBOX[2] / 6.0, most);
     let h = w * VIEWBOX[3] / VIEWBOX[2];
     let x = v[0] + (v[2] - w) * fx;
@@ -457,3 +508,41 @@ fn clamp_view(v: [f32; 4]) -> [f32; 4] {
 /// Drag state shared between renders (kept out of the reducer: it changes on every pointer move).
 #[derive(Default)]
 pub struct DragRef(Drag);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_without_the_float_formatter() {
+        assert_eq!(f1(12.5), "12.5");
+        assert_eq!(f1(-0.5), "-.5");
+        assert_eq!(f1(3.0), "3");
+        assert_eq!(f1(0.0), "0");
+        assert_eq!(f1(-2000.0), "-2000");
+    }
+
+    #[test]
+    fn every_territory_has_an_outline() {
+        let map = orbis_engine::map::Map::classic();
+        for t in &map.territories {
+            let shape = SHAPES.iter().find(|s| s.0 == t.key);
+            assert!(shape.is_some(), "no shape for {}", t.key);
+            let &(_, off, len, _, _) = shape.unwrap();
+            if ART {
+                let d = outline(&OUTLINES[off as usize..(off + len) as usize]);
+                assert!(d.starts_with('M') && d.ends_with('z'), "{}: {d:.40}", t.key);
+            }
+        }
+    }
+
+    #[test]
+    fn views_stay_on_the_map() {
+        let v = zoom(VIEWBOX, 0.5, 0.0, 0.0);
+        assert!(v[2] < VIEWBOX[2]);
+        let out = clamp_view([-1e6, -1e6, v[2], v[3]]);
+        assert!(out[0] >= VIEWBOX[0] - v[2] * 0.3 - 0.01);
+        let wide = clamp_view([0.0, 0.0, VIEWBOX[2] * 3.0, VIEWBOX[3] * 3.0]);
+        assert!(wide[0] < 0.0, "a view wider than the map is centred");
+    }
+}

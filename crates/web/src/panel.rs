@@ -42,7 +42,11 @@ fn swatch(s: &ClassicState, p: PlayerId) -> Html {
 fn slider(id: &str, label: String, value: u32, min: u32, max: u32, app: &H) -> Html {
     let d = app.dispatcher();
     let oninput = Callback::from(move |e: InputEvent| {
-        if let Ok(v) = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u32>() {
+        if let Ok(v) = e
+            .target_unchecked_into::<HtmlInputElement>()
+            .value()
+            .parse::<u32>()
+        {
             d.dispatch(Msg::SetAmount(v));
         }
     });
@@ -130,7 +134,11 @@ fn controls(app: &H, s: &ClassicState) -> Html {
                     });
                     let ds = app.dispatcher();
                     let onstop = Callback::from(move |e: InputEvent| {
-                        if let Ok(v) = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u32>() {
+                        if let Ok(v) = e
+                            .target_unchecked_into::<HtmlInputElement>()
+                            .value()
+                            .parse::<u32>()
+                        {
                             ds.dispatch(Msg::SetStop(v));
                         }
                     });
@@ -151,8 +159,12 @@ fn controls(app: &H, s: &ClassicState) -> Html {
                         </div>
                     }
                 }
-                (Some(f), None) => html! { <p class="hint">{format!("Attacking from {}: choose a highlighted enemy territory.", s.map().name(f))}</p> },
-                _ => html! { <p class="hint">{"Choose one of your territories with two or more armies."}</p> },
+                (Some(f), None) => {
+                    html! { <p class="hint">{format!("Attacking from {}: choose a highlighted enemy territory.", s.map().name(f))}</p> }
+                }
+                _ => {
+                    html! { <p class="hint">{"Choose one of your territories with two or more armies."}</p> }
+                }
             };
             html! {
                 <div class="controls">
@@ -187,8 +199,12 @@ fn controls(app: &H, s: &ClassicState) -> Html {
                         </div>
                     }
                 }
-                (Some(f), None) => html! { <p class="hint">{format!("Moving from {}: choose a highlighted territory.", s.map().name(f))}</p> },
-                _ => html! { <p class="hint">{"Choose a territory to move armies from, or end your turn."}</p> },
+                (Some(f), None) => {
+                    html! { <p class="hint">{format!("Moving from {}: choose a highlighted territory.", s.map().name(f))}</p> }
+                }
+                _ => {
+                    html! { <p class="hint">{"Choose a territory to move armies from, or end your turn."}</p> }
+                }
             };
             html! {
                 <div class="controls">
@@ -205,7 +221,9 @@ fn hand_view(app: &H, s: &ClassicState, p: PlayerId) -> Html {
     let pl = &s.players[p as usize];
     let mission = if s.options.missions {
         match &pl.mission {
-            Some(m) => html! { <p class="mission" id="mission"><b>{"Mission: "}</b>{view::mission_text(s, m)}</p> },
+            Some(m) => {
+                html! { <p class="mission" id="mission"><b>{"Mission: "}</b>{view::mission_text(s, m)}</p> }
+            }
             None => html! {},
         }
     } else {
@@ -215,7 +233,11 @@ fn hand_view(app: &H, s: &ClassicState, p: PlayerId) -> Html {
     let defend = pl.defend;
     let ondef = Callback::from(move |e: Event| {
         let v = e.target_unchecked_into::<HtmlSelectElement>().value();
-        let pref = if v == "one" { DefendPref::One } else { DefendPref::Max };
+        let pref = if v == "one" {
+            DefendPref::One
+        } else {
+            DefendPref::Max
+        };
         d.dispatch(Msg::Act(Action::SetDefence { player: p, pref }));
     });
     html! {
@@ -318,7 +340,9 @@ fn players_bar(s: &ClassicState) -> Html {
 }
 
 pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
-    let Some(g) = app.game.as_ref() else { return html! {} };
+    let Some(g) = app.game.as_ref() else {
+        return html! {};
+    };
     let s = cs(g);
     let speed_cb = {
         let d = app.dispatcher();
@@ -329,15 +353,15 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     };
     let export = {
         let g = g.clone();
-        Callback::from(move |_: MouseEvent| crate::store::download("orbis-game.orbis", &g.to_save()))
+        Callback::from(move |_: MouseEvent| {
+            crate::store::download("orbis-game.orbis", &g.to_save())
+        })
     };
     let curtain = app.curtain();
     let my_turn = app.my_turn();
     let machine = app.machine_level().is_some();
     let cur = &s.players[s.current as usize];
-    let prompt = if matches!(s.phase, Phase::GameOver { .. }) {
-        view::phase_prompt(s)
-    } else if my_turn {
+    let prompt = if my_turn || matches!(s.phase, Phase::GameOver { .. }) {
         view::phase_prompt(s)
     } else if machine {
         format!("{} is playing… ({})", cur.name, view::phase_prompt(s))
@@ -382,7 +406,13 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     let winner = match s.phase {
         Phase::GameOver { winner } => {
             let w = &s.players[winner as usize];
-            let reason = app.log.iter().rev().find(|l| l.contains(" wins the game")).cloned().unwrap_or_default();
+            let reason = app
+                .log
+                .iter()
+                .rev()
+                .find(|l| l.contains(" wins the game"))
+                .cloned()
+                .unwrap_or_default();
             html! {
                 <div class="overlay" role="dialog" aria-modal="true" id="winner">
                     <div class="dialog">

@@ -30,10 +30,10 @@ pub fn import_button(app: &UseReducerHandle<AppState>, id: &str) -> Html {
         let input: HtmlInputElement = e.target_unchecked_into();
         if let Some(file) = input.files().and_then(|f| f.get(0)) {
             let d = d.clone();
-            let reader = gloo::file::callbacks::read_as_bytes(
-                &gloo::file::File::from(file),
-                move |res| d.dispatch(Msg::Import(res.map_err(|e| e.to_string()))),
-            );
+            let reader =
+                gloo::file::callbacks::read_as_bytes(&gloo::file::File::from(file), move |res| {
+                    d.dispatch(Msg::Import(res.map_err(|e| e.to_string())))
+                });
             // The reader must live until its callback runs; it is small, so let it go.
             std::mem::forget(reader);
         }
@@ -218,7 +218,11 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
     };
     let num_input = |id: &str, label: &str, value: u32, min: u32, max: u32, cb: Callback<u32>| {
         let oninput = Callback::from(move |e: InputEvent| {
-            if let Ok(v) = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u32>() {
+            if let Ok(v) = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse::<u32>()
+            {
                 cb.emit(v.clamp(min, max));
             }
         });

@@ -11,7 +11,11 @@ const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 pub fn b64_encode(data: &[u8]) -> String {
     let mut out = String::with_capacity(data.len().div_ceil(3) * 4);
     for chunk in data.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
         for i in 0..4 {
             if i <= chunk.len() {
@@ -48,6 +52,9 @@ pub fn b64_decode(text: &str) -> Option<Vec<u8>> {
 }
 
 fn storage() -> Option<web_sys::Storage> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None; // native unit tests: no browser
+    }
     web_sys::window()?.local_storage().ok()?
 }
 
@@ -69,6 +76,9 @@ pub fn remove(key: &str) {
 
 /// A seed from `?seed=…` in the page address (for reproducible games and tests), else random.
 pub fn new_seed() -> [u8; 32] {
+    if cfg!(not(target_arch = "wasm32")) {
+        return orbis_engine::codec::sha256(b"native test");
+    }
     let from_url = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .and_then(|q| web_sys::UrlSearchParams::new_with_str(&q).ok())
@@ -78,7 +88,10 @@ pub fn new_seed() -> [u8; 32] {
         None => {
             let mut s = String::new();
             for _ in 0..8 {
-                s.push_str(&format!("{}.", (js_sys::Math::random() * 4294967296.0) as u32));
+                s.push_str(&format!(
+                    "{}.",
+                    (js_sys::Math::random() * 4294967296.0) as u32
+                ));
             }
             s.push_str(&format!("{}", js_sys::Date::now() as u64));
             s
@@ -123,5 +136,22 @@ pub fn focus(id: &str) {
         } else if let Some(s) = el.dyn_ref::<web_sys::SvgElement>() {
             let _ = s.focus();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_round_trip() {
+        for n in 0..40u8 {
+            let data: Vec<u8> = (0..n).map(|i| i.wrapping_mul(37).wrapping_add(n)).collect();
+            let text = b64_encode(&data);
+            assert_eq!(text.len() % 4, 0);
+            assert_eq!(b64_decode(&text).unwrap(), data);
+        }
+        assert_eq!(b64_encode(b"Orbis"), "T3JiaXM=");
+        assert!(b64_decode("not base64!").is_none());
     }
 }
