@@ -58,3 +58,22 @@ test('bots-only game runs to the winner screen; export/import round trip', async
   assert.match(await page.locator('#notice').textContent(), /could not be loaded/);
   await context.close();
 });
+
+test('five cards force a trade through the dialog', async () => {
+  const { readFileSync } = await import('node:fs');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(URL_BASE);
+  await page.setInputFiles('#import-menu', { name: 'trade.orbis', mimeType: 'application/octet-stream',
+    buffer: readFileSync(new URL('./fixtures/trade.orbis', import.meta.url)) });
+  await page.locator('#trade-dialog').waitFor();
+  assert.equal(await page.locator('#close-trade').count(), 0, 'the trade is forced');
+  const before = await page.locator('#prompt').textContent();
+  await shot(page, '18-trade-dialog');
+  await page.locator('.trade-set').first().click();
+  await page.locator('#trade-dialog').waitFor({ state: 'detached' });
+  const after = await page.locator('#prompt').textContent();
+  assert.notEqual(after, before, 'more reinforcements after the trade');
+  assert.match(await page.locator('#log').textContent(), /trades/);
+  await context.close();
+});

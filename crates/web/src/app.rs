@@ -815,4 +815,32 @@ mod tests {
         assert!(matches!(st.state().unwrap().phase, Phase::GameOver { .. }));
         assert!(st.log.iter().any(|l| l.contains("wins the game")));
     }
+
+    /// The save used by the end-to-end trade test: a human at reinforcement holding five
+    /// cards. `ORBIS_WRITE_FIXTURES=1 cargo test -p orbis-web` rewrites it.
+    #[test]
+    fn forced_trade_fixture() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/e2e/fixtures/trade.orbis");
+        if std::env::var_os("ORBIS_WRITE_FIXTURES").is_some() {
+            let mut st = Rc::new(AppState::load());
+            st = run(st, Msg::QuickStart);
+            st = run(st, Msg::SkipToHuman);
+            st = run(st, Msg::AutoSetup);
+            st = run(st, Msg::SkipToHuman);
+            let mut g = st.game.clone().unwrap();
+            let Game::Classic(s) = &mut g;
+            let me = s.current as usize;
+            let cards: Vec<u8> = s.deck.iter().copied().filter(|&c| c < 42).take(5).collect();
+            s.deck.retain(|c| !cards.contains(c));
+            s.players[me].hand = cards;
+            std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
+            std::fs::write(path, g.to_save()).unwrap();
+        }
+        let g = Game::from_save(&std::fs::read(path).unwrap()).unwrap();
+        let s = cs(&g);
+        assert!(matches!(s.phase, Phase::Reinforce { .. }));
+        assert_eq!(s.players[s.current as usize].kind, SeatKind::Human);
+        assert_eq!(s.players[s.current as usize].hand.len(), 5);
+        assert!(!s.sets_in_hand(s.current).is_empty());
+    }
 }
