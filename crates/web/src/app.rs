@@ -4,8 +4,8 @@
 use crate::store;
 use orbis_engine::bot;
 use orbis_engine::classic::{
-    Action, BotLevel, ClassicOptions, ClassicState, Colour, Event, Phase, PlayerId, SeatConfig,
-    SeatKind,
+    Action, BotLevel, ClassicOptions, ClassicState, Colour, DefendPref, Event, Phase, PlayerId,
+    SeatConfig, SeatKind,
 };
 use orbis_engine::map::TerritoryId;
 use orbis_engine::rules::{Action as GAction, Event as GEvent, Game};
@@ -57,6 +57,8 @@ pub struct SeatForm {
     pub name: String,
     pub colour: Colour,
     pub kind: SeatKind,
+    /// Defender dice preference at the start (changeable during play).
+    pub defend: DefendPref,
 }
 
 #[derive(Clone, PartialEq)]
@@ -75,16 +77,19 @@ impl Default for SetupForm {
                     name: "Player 1".into(),
                     colour: Colour::Red,
                     kind: SeatKind::Human,
+                    defend: DefendPref::Max,
                 },
                 SeatForm {
                     name: BOT_NAMES[1].into(),
                     colour: Colour::Blue,
                     kind: SeatKind::Bot(BotLevel::Normal),
+                    defend: DefendPref::Max,
                 },
                 SeatForm {
                     name: BOT_NAMES[2].into(),
                     colour: Colour::Green,
                     kind: SeatKind::Bot(BotLevel::Normal),
+                    defend: DefendPref::Max,
                 },
             ],
             options: ClassicOptions::default(),
@@ -550,6 +555,14 @@ impl AppState {
             Ok(s) => {
                 self.notice = None;
                 self.start_with(Game::Classic(s), true);
+                for (i, seat) in form.seats.iter().enumerate() {
+                    if seat.defend != DefendPref::Max {
+                        self.apply(Action::SetDefence {
+                            player: i as PlayerId,
+                            pref: seat.defend,
+                        });
+                    }
+                }
             }
             Err(e) => self.notice = Some(e.to_string()),
         }
@@ -820,7 +833,10 @@ mod tests {
     /// cards. `ORBIS_WRITE_FIXTURES=1 cargo test -p orbis-web` rewrites it.
     #[test]
     fn forced_trade_fixture() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/e2e/fixtures/trade.orbis");
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/e2e/fixtures/trade.orbis"
+        );
         if std::env::var_os("ORBIS_WRITE_FIXTURES").is_some() {
             let mut st = Rc::new(AppState::load());
             st = run(st, Msg::QuickStart);

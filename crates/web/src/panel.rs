@@ -311,12 +311,27 @@ fn stats_view(s: &ClassicState) -> Html {
             </tr>
         }
     });
+    let map = s.map();
+    let conts = map.continents.iter().enumerate().map(|(c, k)| {
+        let holder = s.players.iter().enumerate().find(|(i, _)| s.owns_continent(*i as PlayerId, c));
+        html! {
+            <tr><td>{k.name.clone()}</td><td>{format!("+{}", k.bonus)}</td><td>{k.territories.len()}</td>
+                <td>{ match holder { Some((i, p)) => html! { <>{swatch(s, i as PlayerId)}{p.name.clone()}</> }, None => html! {"—"} } }</td></tr>
+        }
+    });
     html! {
+        <>
         <table class="stats" id="stats">
             <thead><tr><th>{"Player"}</th><th title="Territories">{"Terr."}</th><th>{"Armies"}</th><th>{"Cards"}</th>
                 <th title="Conquests">{"Conq."}</th><th title="Enemy armies destroyed">{"Killed"}</th><th title="Armies lost">{"Lost"}</th><th title="Sets traded">{"Sets"}</th></tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
+        <table class="stats continents">
+            <thead><tr><th>{"Continent"}</th><th>{"Bonus"}</th><th title="Territories">{"Terr."}</th><th>{"Held by"}</th></tr></thead>
+            <tbody>{ for conts }</tbody>
+        </table>
+        <p class="hint">{format!("Next card set: {} armies.", s.next_set_value())}</p>
+        </>
     }
 }
 

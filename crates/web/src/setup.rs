@@ -1,7 +1,9 @@
 //! The menu and the new-game screen.
 
 use crate::app::{AppState, Msg, SeatForm, SetupForm, BOT_NAMES};
-use orbis_engine::classic::{BotLevel, CardSchedule, Colour, FortifyRule, SeatKind, Selection};
+use orbis_engine::classic::{
+    BotLevel, CardSchedule, Colour, DefendPref, FortifyRule, SeatKind, Selection,
+};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -130,6 +132,7 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
                     name: BOT_NAMES[f.seats.len()].into(),
                     colour,
                     kind: SeatKind::Bot(BotLevel::Normal),
+                    defend: DefendPref::Max,
                 });
             }
             f.seats.truncate(k);
@@ -154,6 +157,15 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
             Callback::from(move |k: SeatKind| {
                 let mut f = form.clone();
                 f.seats[i].kind = k;
+                edit(f);
+            })
+        };
+        let defend_cb = {
+            let form = form.clone();
+            let edit = edit.clone();
+            Callback::from(move |d: DefendPref| {
+                let mut f = form.clone();
+                f.seats[i].defend = d;
                 edit(f);
             })
         };
@@ -186,6 +198,10 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
                 ], kind_cb) }
                 { select(format!("seat-colour-{i}"), "Colour", seat.colour,
                     Colour::ALL.iter().map(|&c| (c, cap(c.name()))).collect(), colour_cb) }
+                { select(format!("seat-defend-{i}"), "Defender dice", seat.defend, vec![
+                    (DefendPref::Max, "As many as possible".to_string()),
+                    (DefendPref::One, "Always one".to_string()),
+                ], defend_cb) }
             </fieldset>
         }
     });
@@ -306,7 +322,7 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
                 } else {
                     <p class="hint">{"Two-player games always include a neutral army."}</p>
                 }
-                <p class="hint">{"Defender dice: each player chooses during play (most dice or always one)."}</p>
+                <p class="hint">{"Each player's defender dice can also be changed during play."}</p>
             </section>
             <div class="row">
                 <button class="btn" onclick={back}>{"Back"}</button>
