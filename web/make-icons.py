@@ -3,10 +3,11 @@ import math, struct, zlib
 
 def png(size, path):
     rows = []
+    palette = []
     c = size / 2
     r = size * 0.42
     for y in range(size):
-        row = bytearray([0])
+        row = bytearray([0])  # filter: none; one palette index per pixel
         for x in range(size):
             dx, dy = x + 0.5 - c, y + 0.5 - c
             d = math.hypot(dx, dy)
@@ -22,12 +23,15 @@ def png(size, path):
                     col = (230, 240, 250)
             if abs(d - r) < size * 0.018:
                 col = (230, 240, 250)
-            row += bytes(col)
+            if col not in palette:
+                palette.append(col)
+            row.append(palette.index(col))
         rows.append(bytes(row))
     raw = b"".join(rows)
     def chunk(t, data):
         return struct.pack(">I", len(data)) + t + data + struct.pack(">I", zlib.crc32(t + data) & 0xFFFFFFFF)
-    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 2, 0, 0, 0))
+    out = b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", size, size, 8, 3, 0, 0, 0))
+    out += chunk(b"PLTE", b"".join(bytes(p) for p in palette))
     out += chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b"")
     open(__import__("os").path.join(__import__("os").path.dirname(__file__), "icons", path), "wb").write(out)
 

@@ -55,7 +55,7 @@ fn lit(s: &str) -> String {
 }
 
 /// Tolerance of the outline simplification, in map units (the map is 1000 units wide).
-const EPS: f64 = 0.5;
+const EPS: f64 = 0.6;
 
 fn numbers(s: &str) -> Vec<f64> {
     let b = s.as_bytes();

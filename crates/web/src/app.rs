@@ -167,6 +167,7 @@ pub struct AppState {
     pub has_save: bool,
 }
 
+#[derive(Clone)]
 pub enum Msg {
     ShowMenu,
     ShowSetup,

@@ -13,13 +13,14 @@ use yew::prelude::*;
 
 type H = UseReducerHandle<AppState>;
 
-fn cb<E: 'static>(app: &H, make: impl Fn() -> Msg + 'static) -> Callback<E> {
+/// A click handler that sends `msg` (one non-generic helper keeps the wasm small).
+pub fn send(app: &H, msg: Msg) -> Callback<MouseEvent> {
     let d = app.dispatcher();
-    Callback::from(move |_: E| d.dispatch(make()))
+    Callback::from(move |_: MouseEvent| d.dispatch(msg.clone()))
 }
 
 fn act(app: &H, a: Action) -> Callback<MouseEvent> {
-    cb(app, move || Msg::Act(a))
+    send(app, Msg::Act(a))
 }
 
 fn pct(p: f64) -> String {
@@ -62,10 +63,8 @@ fn slider(id: &str, label: String, value: u32, min: u32, max: u32, app: &H) -> H
 
 fn dice_view(app: &H, s: &ClassicState) -> Html {
     let Some(r) = &app.roll else { return html! {} };
-    let mut a = r.attack.clone();
-    let mut d = r.defence.clone();
-    a.sort_unstable_by(|x, y| y.cmp(x));
-    d.sort_unstable_by(|x, y| y.cmp(x));
+    // The engine reports both sides' dice sorted from high to low, so pairs line up.
+    let (a, d) = (&r.attack, &r.defence);
     let pairs = a.len().min(d.len());
     let die = |v: u8, side: &str, i: usize| {
         let res = if i < pairs {
@@ -96,7 +95,7 @@ fn controls(app: &H, s: &ClassicState) -> Html {
     match s.phase {
         Phase::Claim | Phase::SetupPlace => html! {
             <div class="controls">
-                <button class="btn" id="auto-place" onclick={cb(app, || Msg::AutoSetup)}>
+                <button class="btn" id="auto-place" onclick={send(app, Msg::AutoSetup)}>
                     { if s.phase == Phase::Claim { "Claim and place the rest for me" } else { "Place my remaining armies for me" } }
                 </button>
             </div>
@@ -107,10 +106,10 @@ fn controls(app: &H, s: &ClassicState) -> Html {
                 <div class="controls">
                     { slider("place-amount", "Armies per click".into(), amount, 1, armies.max(1), app) }
                     <div class="row">
-                        <button class="btn small" id="place-all" onclick={cb(app, move || Msg::SetAmount(armies))}>{"All"}</button>
-                        <button class="btn small" onclick={cb(app, || Msg::SetAmount(1))}>{"One"}</button>
+                        <button class="btn small" id="place-all" onclick={send(app, Msg::SetAmount(armies))}>{"All"}</button>
+                        <button class="btn small" onclick={send(app, Msg::SetAmount(1))}>{"One"}</button>
                         if hand >= 3 {
-                            <button class="btn" id="open-trade" onclick={cb(app, || Msg::OpenTrade(true))}>
+                            <button class="btn" id="open-trade" onclick={send(app, Msg::OpenTrade(true))}>
                                 {format!("Trade cards ({hand})")}</button>
                         }
                     </div>
@@ -130,7 +129,7 @@ fn controls(app: &H, s: &ClassicState) -> Html {
                     let dchoice = (1..=max).map(|k| {
                         html! { <button class={classes!("btn", "small", (k == dice).then_some("on"))}
                             aria-pressed={(k == dice).to_string()} id={format!("dice-{k}")}
-                            onclick={cb(app, move || Msg::SetDice(k))}>{format!("{k}")}</button> }
+                            onclick={send(app, Msg::SetDice(k))}>{format!("{k}")}</button> }
                     });
                     let ds = app.dispatcher();
                     let onstop = Callback::from(move |e: InputEvent| {
@@ -269,7 +268,7 @@ fn trade_dialog(app: &H, s: &ClassicState) -> Html {
         let on = picked.contains(&c);
         html! {
             <li><button class={classes!("card", "pick", view::symbol_name(s.card_symbol(c)), on.then_some("on"))}
-                aria-pressed={on.to_string()} onclick={cb(app, move || Msg::PickCard(c))}>{view::card_text(s, c)}</button></li>
+                aria-pressed={on.to_string()} onclick={send(app, Msg::PickCard(c))}>{view::card_text(s, c)}</button></li>
         }
     });
     let trade_picked = if picked.len() == 3 {
@@ -293,7 +292,7 @@ fn trade_dialog(app: &H, s: &ClassicState) -> Html {
                 <div class="row">{ trade_picked }</div>
                 if !sets.is_empty() { <div class="sets">{ for quick }</div> } else { <p class="hint">{"No set in your hand: three alike, one of each, or two plus a wild card."}</p> }
                 if !forced {
-                    <div class="row"><button class="btn" id="close-trade" onclick={cb(app, || Msg::OpenTrade(false))}>{"Close"}</button></div>
+                    <div class="row"><button class="btn" id="close-trade" onclick={send(app, Msg::OpenTrade(false))}>{"Close"}</button></div>
                 }
             </div>
         </div>
@@ -388,7 +387,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
         && (app.ui.trade_open || cur.hand.len() >= 5);
     let header = html! {
         <header class="bar">
-            <button class="btn small" id="menu-btn" onclick={cb(app, || Msg::ShowMenu)} aria-label="Menu">{"☰ Menu"}</button>
+            <button class="btn small" id="menu-btn" onclick={send(app, Msg::ShowMenu)} aria-label="Menu">{"☰ Menu"}</button>
             <span class="title">{"Orbis"}</span>
             <span class="turn">{format!("Turn {}", s.turn)}</span>
             <label class="speed" for="speed"><span>{"Bot speed"}</span>
@@ -398,7 +397,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                     }) }
                 </select>
             </label>
-            <button class="btn small" id="btn-skip" disabled={!machine || is_setup(s.phase) && !matches!(cur.kind, SeatKind::Bot(_))} onclick={cb(app, || Msg::SkipToHuman)}>{"Skip to my turn"}</button>
+            <button class="btn small" id="btn-skip" disabled={!machine || is_setup(s.phase) && !matches!(cur.kind, SeatKind::Bot(_))} onclick={send(app, Msg::SkipToHuman)}>{"Skip to my turn"}</button>
             <button class="btn small" id="export" onclick={export}>{"Export save"}</button>
         </header>
     };
@@ -412,7 +411,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                         <h2 id="curtain-title">{format!("Pass the device to {name}")}</h2>
                         <p>{"The board, cards and missions are hidden until they are ready."}</p>
                         { players_bar(s) }
-                        <p></p><button class="btn primary" id="btn-reveal" onclick={cb(app, || Msg::Reveal)}>{format!("I am {name} — show my turn")}</button>
+                        <p></p><button class="btn primary" id="btn-reveal" onclick={send(app, Msg::Reveal)}>{format!("I am {name} — show my turn")}</button>
                     </div>
                 </main>
             </>
@@ -435,8 +434,8 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                         <p>{reason}</p>
                         { stats_view(s) }
                         <div class="row">
-                            <button class="btn primary" onclick={cb(app, || Msg::ShowSetup)}>{"New game"}</button>
-                            <button class="btn" id="winner-menu" onclick={cb(app, || Msg::ShowMenu)}>{"Menu"}</button>
+                            <button class="btn primary" onclick={send(app, Msg::ShowSetup)}>{"New game"}</button>
+                            <button class="btn" id="winner-menu" onclick={send(app, Msg::ShowMenu)}>{"Menu"}</button>
                         </div>
                     </div>
                 </div>
@@ -460,7 +459,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                     <section class={classes!("prompt", my_turn.then_some("mine"))} style={format!("--cur:{}", colour_css(cur.colour))}>
                         <p id="prompt">{prompt}</p>
                         if let Some(e) = &app.error {
-                            <p class="error" role="alert" id="error">{e}<button class="x" aria-label="Dismiss" onclick={cb(app, || Msg::DismissError)}>{"×"}</button></p>
+                            <p class="error" role="alert" id="error">{e}<button class="x" aria-label="Dismiss" onclick={send(app, Msg::DismissError)}>{"×"}</button></p>
                         }
                         if my_turn { { controls(app, s) } }
                     </section>
@@ -468,8 +467,8 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                     if let Some(v) = app.viewer { { hand_view(app, s, v) } }
                     <section class="tabs">
                         <div class="row" role="tablist">
-                            <button role="tab" class={classes!("tab", (tab == Tab::Log).then_some("on"))} aria-selected={(tab == Tab::Log).to_string()} onclick={cb(app, || Msg::SetTab(Tab::Log))}>{"Log"}</button>
-                            <button role="tab" id="tab-stats" class={classes!("tab", (tab == Tab::Stats).then_some("on"))} aria-selected={(tab == Tab::Stats).to_string()} onclick={cb(app, || Msg::SetTab(Tab::Stats))}>{"Statistics"}</button>
+                            <button role="tab" class={classes!("tab", (tab == Tab::Log).then_some("on"))} aria-selected={(tab == Tab::Log).to_string()} onclick={send(app, Msg::SetTab(Tab::Log))}>{"Log"}</button>
+                            <button role="tab" id="tab-stats" class={classes!("tab", (tab == Tab::Stats).then_some("on"))} aria-selected={(tab == Tab::Stats).to_string()} onclick={send(app, Msg::SetTab(Tab::Stats))}>{"Statistics"}</button>
                         </div>
                         { if tab == Tab::Log { log } else { stats_view(s) } }
                     </section>

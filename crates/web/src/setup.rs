@@ -49,19 +49,9 @@ pub fn import_button(app: &UseReducerHandle<AppState>, id: &str) -> Html {
 }
 
 pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
-    let d = app.dispatcher();
-    let quick = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Msg::QuickStart))
-    };
-    let setup = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Msg::ShowSetup))
-    };
-    let cont = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Continue))
-    };
+    let quick = crate::panel::send(app, Msg::QuickStart);
+    let setup = crate::panel::send(app, Msg::ShowSetup);
+    let cont = crate::panel::send(app, Msg::Continue);
     html! {
         <main class="menu">
             <div class="menu-card">
@@ -84,6 +74,8 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
     }
 }
 
+/// A labelled `<select>` over `choices`; emits the chosen value. The generic part is a thin
+/// wrapper so the markup is compiled once (smaller wasm).
 fn select<T: Copy + PartialEq + 'static>(
     id: String,
     label: &str,
@@ -91,20 +83,39 @@ fn select<T: Copy + PartialEq + 'static>(
     choices: Vec<(T, String)>,
     on: Callback<T>,
 ) -> Html {
+    let current = choices.iter().position(|c| c.0 == value).unwrap_or(0);
     let vals: Vec<T> = choices.iter().map(|c| c.0).collect();
+    let names: Vec<String> = choices.into_iter().map(|c| c.1).collect();
+    select_index(
+        id,
+        label,
+        current,
+        names,
+        Callback::from(move |i: usize| on.emit(vals[i])),
+    )
+}
+
+fn select_index(
+    id: String,
+    label: &str,
+    current: usize,
+    names: Vec<String>,
+    on: Callback<usize>,
+) -> Html {
+    let n = names.len();
     let onchange = Callback::from(move |e: Event| {
         let s: HtmlSelectElement = e.target_unchecked_into();
         if let Ok(i) = s.value().parse::<usize>() {
-            if let Some(v) = vals.get(i) {
-                on.emit(*v);
+            if i < n {
+                on.emit(i);
             }
         }
     });
     html! {
         <label class="field" for={id.clone()}><span>{label}</span>
             <select id={id} {onchange}>
-                { for choices.iter().enumerate().map(|(i, (v, name))| html! {
-                    <option value={i.to_string()} selected={*v == value}>{name.clone()}</option>
+                { for names.iter().enumerate().map(|(i, name)| html! {
+                    <option value={i.to_string()} selected={i == current}>{name.clone()}</option>
                 }) }
             </select>
         </label>
@@ -261,14 +272,8 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
             </label>
         }
     };
-    let back = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Msg::ShowMenu))
-    };
-    let start = {
-        let d = d.clone();
-        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Start))
-    };
+    let back = crate::panel::send(app, Msg::ShowMenu);
+    let start = crate::panel::send(app, Msg::Start);
     html! {
         <main class="setup">
             <h1>{"New game"}</h1>
