@@ -1211,3 +1211,43 @@ fn save_round_trip_and_corrupt_saves() {
     }
     assert!(!LoadError::NotASave.to_string().is_empty());
 }
+
+#[test]
+fn twenty_four_territories_mission_wins_on_the_24th() {
+    let m = Map::classic();
+    let o = ClassicOptions {
+        missions: true,
+        ..ClassicOptions::default()
+    };
+    // Player 0 holds 23 territories including Ukraine; Ural (adjacent) is player 1's.
+    let mut mine: Vec<(&str, u32)> = m
+        .territories
+        .iter()
+        .map(|x| (x.key.as_str(), 2))
+        .filter(|(k, _)| *k != "ural" && *k != "ukraine")
+        .take(22)
+        .collect();
+    mine.push(("ukraine", 9));
+    assert_eq!(mine.len(), 23);
+    let mut s = board(&mine, &[("ural", 1)], o);
+    s.players[0].mission = Some(Mission::Territories(24));
+    s.players[1].mission = Some(Mission::Territories(24));
+    s.players[2].mission = Some(Mission::Territories(24));
+    let ev = s
+        .apply_with(
+            &Action::Attack {
+                from: t("ukraine"),
+                to: t("ural"),
+                dice: 3,
+            },
+            &mut Faces(vec![6, 6, 6, 1]),
+        )
+        .unwrap();
+    assert!(
+        ev.contains(&Event::Won {
+            player: 0,
+            reason: WinReason::Mission(Mission::Territories(24))
+        }),
+        "{ev:?}"
+    );
+}
