@@ -2,6 +2,7 @@
 //! wraps them so that the UI, the network layer and save files have one `apply` path.
 
 pub mod classic;
+pub mod orders;
 
 use crate::codec::{self, DecodeError, StateHash};
 use crate::dice::Dice;
