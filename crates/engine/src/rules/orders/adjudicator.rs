@@ -262,10 +262,10 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
     }
     let mut outcomes = vec![Outcome::Ok; n];
     for i in 0..n {
-        outcomes[i] = if r.void[i] {
-            Outcome::Void
-        } else if dislodged_by[i].is_some() {
+        outcomes[i] = if dislodged_by[i].is_some() {
             Outcome::Dislodged
+        } else if r.void[i] {
+            Outcome::Void
         } else {
             match r.orders[i] {
                 Order::Move { .. } if main[i] => Outcome::Ok,
@@ -333,6 +333,27 @@ impl<G: Geography> Resolver<'_, G> {
             if !legal {
                 self.void[i] = true;
                 self.orders[i] = Order::Hold;
+            }
+        }
+        // Pass 1b: an army move that needs a convoy is illegal when no fleets at sea could form
+        // a route at all (DATC 6.D.32); with a possible route it is a legal move that may fail.
+        let fleets_at_sea: Vec<usize> = (0..n)
+            .filter(|&f| {
+                self.units[f].kind == UnitType::Fleet
+                    && self.geo.is_sea(self.units[f].loc.province)
+                    && self.unit_at(self.units[f].loc.province) == Some(f)
+            })
+            .collect();
+        for i in 0..n {
+            if let Order::Move { to, .. } = self.orders[i] {
+                let u = self.units[i];
+                if u.kind == UnitType::Army
+                    && !self.geo.can_move(u.kind, u.loc, to)
+                    && !self.chain_over(i, &fleets_at_sea)
+                {
+                    self.void[i] = true;
+                    self.orders[i] = Order::Hold;
+                }
             }
         }
         // Pass 2: supports and convoys must match what the other unit was actually ordered.
