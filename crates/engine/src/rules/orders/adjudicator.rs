@@ -327,7 +327,10 @@ impl<G: Geography> Resolver<'_, G> {
                     to != here && from != here && from != to && self.geo.can_reach(u.kind, u.loc, to)
                 }
                 Order::Convoy { from, to } => {
-                    u.kind == UnitType::Fleet && self.geo.is_sea(here) && from != to
+                    u.kind == UnitType::Fleet
+                        && self.geo.is_sea(here)
+                        && from != to
+                        && self.on_some_route(here, from, to)
                 }
             };
             if !legal {
@@ -388,17 +391,40 @@ impl<G: Geography> Resolver<'_, G> {
                 }
                 let adjacent = self.geo.can_move(u.kind, u.loc, to);
                 let chain = self.static_chain(i);
-                self.convoyed[i] = if !adjacent {
-                    true
-                } else {
-                    via_convoy || (chain && self.own_convoy(i))
-                };
+                // An explicit "via convoy" with no convoy route is ignored (DATC 6.G.8).
+                self.convoyed[i] = !adjacent || (chain && (via_convoy || self.own_convoy(i)));
             }
         }
     }
 
     fn coastal(&self, p: Province) -> bool {
         self.geo.is_land(p) && self.geo.is_coastal(p)
+    }
+
+    /// Seas reachable from `p` by a chain of seas that starts next to `p`.
+    fn seas_from(&self, p: Province) -> Vec<bool> {
+        let mut seen = vec![false; 256];
+        let mut stack: Vec<Province> = (0..=u8::MAX)
+            .filter(|&s| self.geo.is_sea(s) && self.geo.touches(s, p))
+            .collect();
+        for &s in &stack {
+            seen[s as usize] = true;
+        }
+        while let Some(s) = stack.pop() {
+            for t in 0..=u8::MAX {
+                if !seen[t as usize] && self.geo.is_sea(t) && self.geo.touches(s, t) {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        seen
+    }
+
+    /// A fleet in sea `p` could be part of some convoy route from `from` to `to` (otherwise its
+    /// convoy order is illegal and shows no intent, DATC 6.G.7).
+    fn on_some_route(&self, p: Province, from: Province, to: Province) -> bool {
+        self.seas_from(from)[p as usize] && self.seas_from(to)[p as usize]
     }
 
     fn convoyers(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
@@ -462,9 +488,9 @@ impl<G: Geography> Resolver<'_, G> {
         match self.state[d] {
             State::Resolved => return self.res[d],
             State::Guessing => {
-                if !self.deps.contains(&d) {
-                    self.deps.push(d);
-                }
+                // Always recorded, even when already listed: the caller must learn that its
+                // answer rests on a guess.
+                self.deps.push(d);
                 return self.res[d];
             }
             State::Unresolved => {}

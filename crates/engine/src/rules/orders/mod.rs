@@ -284,37 +284,26 @@ pub fn retreats(
 /// Supply-centre owners: province → power.
 pub type Centres = BTreeMap<ProvinceId, PowerId>;
 
-/// Number of moves a unit needs to reach one of `targets` (armies may cross seas, as if
-/// convoyed; fleets follow their coasts).
-fn distance(map: &OrdersMap, u: &Piece, targets: &BTreeSet<ProvinceId>) -> u32 {
+/// Number of moves needed to reach one of `targets`, counting every border (land or sea) as one
+/// move for armies and fleets alike, as the DATC civil-disorder cases require.
+fn distance(map: &OrdersMap, from: ProvinceId, targets: &BTreeSet<ProvinceId>) -> u32 {
     if targets.is_empty() {
         return u32::MAX;
     }
-    let mut seen: BTreeSet<Loc> = BTreeSet::new();
-    let mut frontier = vec![u.loc];
-    seen.insert(u.loc);
+    let mut seen: BTreeSet<ProvinceId> = BTreeSet::new();
+    let mut frontier = vec![from];
+    seen.insert(from);
     let mut d = 0;
     while !frontier.is_empty() {
-        if frontier.iter().any(|l| targets.contains(&l.province)) {
+        if frontier.iter().any(|p| targets.contains(p)) {
             return d;
         }
         let mut next = vec![];
-        for l in frontier {
-            let step: Vec<Loc> = match u.kind {
-                UnitType::Fleet => map.fleet_targets(l).to_vec(),
-                UnitType::Army => {
-                    let p = l.province;
-                    let mut v: Vec<Loc> = map.provinces[p as usize]
-                        .army
-                        .iter()
-                        .map(|&q| Loc::new(q))
-                        .collect();
-                    for fl in map.fleet_locs(p) {
-                        v.extend(map.fleet_targets(fl).iter().map(|t| Loc::new(t.province)));
-                    }
-                    v
-                }
-            };
+        for p in frontier {
+            let mut step: Vec<ProvinceId> = map.provinces[p as usize].army.clone();
+            for fl in map.fleet_locs(p) {
+                step.extend(map.fleet_targets(fl).iter().map(|t| t.province));
+            }
             for s in step {
                 if seen.insert(s) {
                     next.push(s);
@@ -407,7 +396,7 @@ pub fn adjustments(
                     .filter(|u| u.power == power)
                     .map(|u| {
                         (
-                            distance(map, u, &targets),
+                            distance(map, u.loc.province, &targets),
                             u.kind,
                             map.provinces[u.loc.province as usize].name.clone(),
                             *u,
