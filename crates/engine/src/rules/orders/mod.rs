@@ -192,12 +192,15 @@ pub fn movement(
     }
 }
 
-/// Where a dislodged unit may retreat.
+/// Where a dislodged unit may retreat: an adjacent province it could move to, not occupied, not
+/// where the attacker came from (unless it came by convoy), not left empty by a stand-off, and
+/// not `closed` for its power (house options).
 pub fn retreat_options(
     map: &OrdersMap,
     d: &Dislodged,
     units: &[Piece],
     contested: &[ProvinceId],
+    closed: &dyn Fn(PowerId, ProvinceId) -> bool,
 ) -> Vec<Loc> {
     let candidates: Vec<Loc> = match d.piece.kind {
         UnitType::Army => map.provinces[d.piece.loc.province as usize]
@@ -213,17 +216,32 @@ pub fn retreat_options(
             Some(l.province) != d.attacker_from
                 && !contested.contains(&l.province)
                 && !units.iter().any(|u| u.loc.province == l.province)
+                && !closed(d.piece.power, l.province)
         })
         .collect()
 }
 
 /// Resolves a retreat phase: units are the units on the board, `dislodged` those to retreat.
-/// A retreat that is illegal, or that meets another retreat to the same province, disbands.
+/// A retreat that is illegal, or that meets another retreat to the same province, disbands;
+/// a dislodged unit without an order disbands.
 pub fn retreats(
     map: &OrdersMap,
     units: &[Piece],
     dislodged: &[Dislodged],
     contested: &[ProvinceId],
+    orders: &[(PowerId, Written)],
+) -> PhaseReport {
+    retreats_with(map, units, dislodged, contested, &|_, _| false, orders)
+}
+
+/// [`retreats`] with provinces closed per power (the house option against retreating into
+/// foreign territory).
+pub fn retreats_with(
+    map: &OrdersMap,
+    units: &[Piece],
+    dislodged: &[Dislodged],
+    contested: &[ProvinceId],
+    closed: &dyn Fn(PowerId, ProvinceId) -> bool,
     orders: &[(PowerId, Written)],
 ) -> PhaseReport {
     let mut targets: Vec<Option<Loc>> = vec![];
@@ -245,7 +263,7 @@ pub fn retreats(
                 Spec::Disband => (w, None, Outcome::Ok),
                 Spec::Retreat { to } | Spec::Move { to, via_convoy: false } => {
                     let to = fix_destination(map, &d.piece, to);
-                    if retreat_options(map, d, units, contested).contains(&to) {
+                    if retreat_options(map, d, units, contested, closed).contains(&to) {
                         (w, Some(to), Outcome::Ok)
                     } else {
                         (w, None, Outcome::Void)
@@ -742,69 +760,23 @@ impl OrdersState {
                 }
             }
             Phase::Retreat => {
-                let contested = self.contested.clone();
                 let dislodged = std::mem::take(&mut self.dislodged);
-                let mut blocked = contested.clone();
-                if self.options.no_retreat_into_foreign_territory {
-                    // Treat other powers' home and owned centres as closed, per dislodged power:
-                    // resolve each power's retreats with its own closed list.
-                    let mut units = self.units.clone();
-                    let mut results = vec![];
-                    let mut moved = vec![];
-                    for p in 0..map.powers.len() as PowerId {
-                        let mine: Vec<Dislodged> =
-                            dislodged.iter().copied().filter(|d| d.piece.power == p).collect();
-                        if mine.is_empty() {
-                            continue;
-                        }
-                        let mut closed = contested.clone();
-                        for (i, prov) in map.provinces.iter().enumerate() {
-                            let i = i as ProvinceId;
-                            let foreign_home = prov.home.is_some_and(|h| h != p);
-                            let foreign_owned = self.centres.get(&i).is_some_and(|&o| o != p);
-                            if foreign_home || foreign_owned {
-                                closed.push(i);
-                            }
-                        }
-                        let r = retreats(map, &self.units, &mine, &closed, &orders);
-                        results.extend(r.results);
-                        moved.extend(r.units.into_iter().filter(|u| !self.units.contains(u)));
-                    }
-                    // Two powers retreating into the same province both disband.
-                    let mut count: BTreeMap<ProvinceId, u32> = BTreeMap::new();
-                    for u in &moved {
-                        *count.entry(u.loc.province).or_default() += 1;
-                    }
-                    for u in moved {
-                        if count[&u.loc.province] == 1 {
-                            units.push(u);
-                        } else if let Some(r) = results.iter_mut().find(|r| {
-                            r.power == u.power && r.outcome == Outcome::Ok && r.order.spec != Spec::Disband
-                                && matches!(r.order.spec, Spec::Retreat { to } | Spec::Move { to, .. } if to.province == u.loc.province)
-                        }) {
-                            r.outcome = Outcome::Bounce;
-                        }
-                    }
-                    sort_units(&mut units);
-                    self.units = units;
-                    ev.push(OrdersEvent::Resolved {
-                        year: self.year,
-                        season: self.season,
-                        phase,
-                        results,
-                    });
-                } else {
-                    blocked.sort_unstable();
-                    let r = retreats(map, &self.units, &dislodged, &blocked, &orders);
-                    self.units = r.units;
-                    ev.push(OrdersEvent::Resolved {
-                        year: self.year,
-                        season: self.season,
-                        phase,
-                        results: r.results,
-                    });
-                }
-                self.contested.clear();
+                let contested = std::mem::take(&mut self.contested);
+                let house = self.options.no_retreat_into_foreign_territory;
+                let centres = self.centres.clone();
+                let closed = move |power: PowerId, p: ProvinceId| {
+                    house
+                        && (map.provinces[p as usize].home.is_some_and(|h| h != power)
+                            || centres.get(&p).is_some_and(|&o| o != power))
+                };
+                let r = retreats_with(map, &self.units, &dislodged, &contested, &closed, &orders);
+                self.units = r.units;
+                ev.push(OrdersEvent::Resolved {
+                    year: self.year,
+                    season: self.season,
+                    phase,
+                    results: r.results,
+                });
                 self.after_movement(map, ev);
             }
             Phase::Adjustment => {

@@ -1,0 +1,329 @@
+//! The orders ruleset as a game: phases, submissions, centre ownership, adjustments, victory,
+//! draws, errors that leave the state unchanged, and encoding.
+
+use orbis_engine::codec;
+use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, Piece, UnitType};
+use orbis_engine::rules::orders::map::OrdersMap;
+use orbis_engine::rules::orders::notation::{self, Written};
+use orbis_engine::rules::orders::{
+    OrdersAction, OrdersError, OrdersEvent, OrdersOptions, OrdersState, Phase, Season,
+};
+
+fn map() -> &'static OrdersMap {
+    OrdersMap::europe()
+}
+
+fn p(name: &str) -> u8 {
+    map().power(name).unwrap()
+}
+
+fn w(text: &str) -> Written {
+    notation::parse(map(), text).unwrap()
+}
+
+fn submit(s: &mut OrdersState, power: &str, orders: &[&str]) {
+    s.apply(&OrdersAction::Submit {
+        power: p(power),
+        orders: orders.iter().map(|o| w(o)).collect(),
+    })
+    .unwrap_or_else(|e| panic!("{power}: {e}"));
+}
+
+fn adjudicate(s: &mut OrdersState) -> Vec<OrdersEvent> {
+    s.apply(&OrdersAction::Adjudicate).unwrap()
+}
+
+fn unit_at(s: &OrdersState, loc: &str) -> Option<(String, UnitType)> {
+    let l = map().parse_loc(loc).unwrap();
+    s.units
+        .iter()
+        .find(|u| u.loc.province == l.province)
+        .map(|u| (map().powers[u.power as usize].key.clone(), u.kind))
+}
+
+fn piece(power: &str, unit: &str) -> Piece {
+    let (kind, loc) = notation::parse_unit(map(), unit).unwrap();
+    Piece {
+        power: p(power),
+        kind,
+        loc,
+    }
+}
+
+#[test]
+fn a_new_game_is_the_standard_start() {
+    let s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    assert_eq!((s.year, s.season, s.phase), (1901, Season::Spring, Phase::Movement));
+    assert_eq!(s.units.len(), 22);
+    assert_eq!(s.centres.len(), 22);
+    assert_eq!(s.centre_count(p("RUSSIA")), 4);
+    assert_eq!(unit_at(&s, "STP"), Some(("RUSSIA".into(), UnitType::Fleet)));
+    assert_eq!(
+        s.units
+            .iter()
+            .find(|u| map().key(u.loc.province) == "STP")
+            .unwrap()
+            .loc,
+        map().parse_loc("STP/SC").unwrap()
+    );
+    s.check_consistency().unwrap();
+    assert!(matches!(
+        OrdersState::new("mars", OrdersOptions::default()),
+        Err(OrdersError::UnknownMap(_))
+    ));
+}
+
+#[test]
+fn illegal_submissions_change_nothing() {
+    let mut s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    let before = s.clone();
+    let try_submit = |s: &mut OrdersState, power: &str, orders: &[&str]| {
+        s.apply(&OrdersAction::Submit {
+            power: p(power),
+            orders: orders.iter().map(|o| w(o)).collect(),
+        })
+    };
+    let e = try_submit(&mut s, "ENGLAND", &["F LON - NTH", "A PAR - BUR"]).unwrap_err();
+    assert!(matches!(e, OrdersError::NotYours { .. }), "{e:?}");
+    assert!(e.to_string().contains("A PAR - BUR"), "{e}");
+    assert!(matches!(
+        try_submit(&mut s, "ENGLAND", &["A YOR - LON"]),
+        Err(OrdersError::NoUnit { .. })
+    ));
+    assert!(matches!(
+        try_submit(&mut s, "ENGLAND", &["F LON B"]),
+        Err(OrdersError::WrongPhase { .. })
+    ));
+    assert!(matches!(
+        try_submit(&mut s, "ENGLAND", &["F LON H", "F LON - NTH"]),
+        Err(OrdersError::TwoOrders { .. })
+    ));
+    assert!(matches!(
+        s.apply(&OrdersAction::Submit {
+            power: 9,
+            orders: vec![]
+        }),
+        Err(OrdersError::UnknownPower(9))
+    ));
+    assert_eq!(s, before);
+}
+
+#[test]
+fn a_year_with_captures_and_builds() {
+    let mut s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    submit(&mut s, "ENGLAND", &["F LON - NTH", "F EDI - NWG", "A LVP - YOR"]);
+    submit(&mut s, "FRANCE", &["A MAR - SPA", "A PAR - BUR"]);
+    submit(&mut s, "GERMANY", &["A MUN - BUR"]);
+    let ev = adjudicate(&mut s);
+    let results = ev
+        .iter()
+        .find_map(|e| match e {
+            OrdersEvent::Resolved { results, .. } => Some(results.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let of = |unit: &str| {
+        let (kind, loc) = notation::parse_unit(map(), unit).unwrap();
+        results
+            .iter()
+            .find(|r| r.order.at == loc && r.order.kind == kind)
+            .unwrap()
+            .outcome
+    };
+    assert_eq!(of("A PAR"), Outcome::Bounce);
+    assert_eq!(of("A MUN"), Outcome::Bounce);
+    assert_eq!(of("A MAR"), Outcome::Ok);
+    assert_eq!(of("F KIE"), Outcome::Ok);
+    assert_eq!((s.season, s.phase), (Season::Fall, Phase::Movement));
+    // Spring does not change ownership.
+    assert_eq!(s.centre_count(p("FRANCE")), 3);
+
+    submit(&mut s, "ENGLAND", &["F NTH - NWY", "F NWG H", "A YOR H"]);
+    submit(&mut s, "FRANCE", &["A SPA H"]);
+    let ev = adjudicate(&mut s);
+    assert!(ev.contains(&OrdersEvent::CentreTaken {
+        province: map().province("NWY").unwrap(),
+        from: None,
+        to: p("ENGLAND"),
+    }));
+    assert_eq!(s.centre_count(p("ENGLAND")), 4);
+    assert_eq!(s.centre_count(p("FRANCE")), 4);
+    assert_eq!(s.phase, Phase::Adjustment);
+
+    // England builds in London (empty); Edinburgh is empty too but only one build is allowed.
+    submit(&mut s, "ENGLAND", &["F LON B", "F EDI B"]);
+    submit(&mut s, "FRANCE", &["A MAR B"]);
+    let err = s
+        .apply(&OrdersAction::Submit {
+            power: p("FRANCE"),
+            orders: vec![w("A MAR - BUR")],
+        })
+        .unwrap_err();
+    assert!(matches!(err, OrdersError::WrongPhase { .. }));
+    adjudicate(&mut s);
+    assert_eq!((s.year, s.season, s.phase), (1902, Season::Spring, Phase::Movement));
+    assert_eq!(unit_at(&s, "LON"), Some(("ENGLAND".into(), UnitType::Fleet)));
+    assert_eq!(unit_at(&s, "EDI"), None);
+    assert_eq!(unit_at(&s, "MAR"), Some(("FRANCE".into(), UnitType::Army)));
+    assert_eq!(s.units.len(), 24);
+    s.check_consistency().unwrap();
+}
+
+fn small_game(units: &[(&str, &str)]) -> OrdersState {
+    let mut s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    s.units = units.iter().map(|(pw, u)| piece(pw, u)).collect();
+    s.units.sort_by_key(|u| u.loc.province);
+    s
+}
+
+#[test]
+fn a_retreat_phase_follows_a_dislodgement() {
+    let mut s = small_game(&[
+        ("GERMANY", "A MUN"),
+        ("GERMANY", "A RUH"),
+        ("FRANCE", "A BUR"),
+    ]);
+    submit(&mut s, "GERMANY", &["A MUN - BUR", "A RUH S A MUN - BUR"]);
+    let ev = adjudicate(&mut s);
+    assert_eq!(s.phase, Phase::Retreat);
+    assert!(ev.contains(&OrdersEvent::PhaseStarted {
+        year: 1901,
+        season: Season::Spring,
+        phase: Phase::Retreat
+    }));
+    assert_eq!(s.dislodged.len(), 1);
+    assert_eq!(s.dislodged[0].attacker_from, map().province("MUN"));
+    // Retreating to where the attacker came from is refused at adjudication, not submission.
+    let e = s
+        .apply(&OrdersAction::Submit {
+            power: p("GERMANY"),
+            orders: vec![w("A MUN R BUR")],
+        })
+        .unwrap_err();
+    assert!(matches!(e, OrdersError::NoUnit { .. }));
+    submit(&mut s, "FRANCE", &["A BUR R PAR"]);
+    adjudicate(&mut s);
+    assert_eq!((s.season, s.phase), (Season::Fall, Phase::Movement));
+    assert_eq!(unit_at(&s, "PAR"), Some(("FRANCE".into(), UnitType::Army)));
+    assert_eq!(unit_at(&s, "BUR"), Some(("GERMANY".into(), UnitType::Army)));
+    assert!(s.dislodged.is_empty());
+}
+
+#[test]
+fn a_unit_without_retreat_order_is_disbanded() {
+    let mut s = small_game(&[
+        ("GERMANY", "A MUN"),
+        ("GERMANY", "A RUH"),
+        ("FRANCE", "A BUR"),
+    ]);
+    submit(&mut s, "GERMANY", &["A MUN - BUR", "A RUH S A MUN - BUR"]);
+    adjudicate(&mut s);
+    adjudicate(&mut s);
+    assert_eq!(s.units.iter().filter(|u| u.power == p("FRANCE")).count(), 0);
+}
+
+#[test]
+fn house_option_closes_foreign_territory_to_retreats() {
+    let mut s = small_game(&[
+        ("GERMANY", "A MUN"),
+        ("GERMANY", "A RUH"),
+        ("FRANCE", "A BUR"),
+    ]);
+    s.options.no_retreat_into_foreign_territory = true;
+    // Belgium is owned by Germany, so it is closed to the French retreat.
+    s.centres.insert(map().province("BEL").unwrap(), p("GERMANY"));
+    submit(&mut s, "GERMANY", &["A MUN - BUR", "A RUH S A MUN - BUR"]);
+    adjudicate(&mut s);
+    submit(&mut s, "FRANCE", &["A BUR R BEL"]);
+    let ev = adjudicate(&mut s);
+    let void = ev.iter().any(|e| {
+        matches!(e, OrdersEvent::Resolved { results, phase: Phase::Retreat, .. }
+            if results.iter().any(|r| r.outcome == Outcome::Void))
+    });
+    assert!(void);
+    assert_eq!(unit_at(&s, "BEL"), None);
+}
+
+#[test]
+fn eighteen_centres_win() {
+    let mut s = small_game(&[("ENGLAND", "F NTH"), ("FRANCE", "A PAR")]);
+    s.season = Season::Fall;
+    let england = p("ENGLAND");
+    let centres: Vec<u8> = map().centres().filter(|&c| map().key(c) != "NWY").take(17).collect();
+    s.centres.clear();
+    for c in centres {
+        s.centres.insert(c, england);
+    }
+    s.centres.insert(map().province("PAR").unwrap(), p("FRANCE"));
+    submit(&mut s, "ENGLAND", &["F NTH - NWY"]);
+    let ev = adjudicate(&mut s);
+    assert!(ev.contains(&OrdersEvent::Won { power: england }));
+    assert_eq!(
+        s.phase,
+        Phase::GameOver {
+            winner: Some(england)
+        }
+    );
+    assert_eq!(
+        s.apply(&OrdersAction::Adjudicate),
+        Err(OrdersError::GameOver)
+    );
+}
+
+#[test]
+fn a_draw_needs_every_survivor() {
+    let mut s = small_game(&[("ENGLAND", "F NTH"), ("FRANCE", "A PAR")]);
+    s.centres.retain(|_, &mut o| o == p("ENGLAND") || o == p("FRANCE"));
+    s.apply(&OrdersAction::Draw {
+        power: p("ENGLAND"),
+        accept: true,
+    })
+    .unwrap();
+    assert_eq!(s.phase, Phase::Movement);
+    let ev = s
+        .apply(&OrdersAction::Draw {
+            power: p("FRANCE"),
+            accept: true,
+        })
+        .unwrap();
+    assert!(ev.contains(&OrdersEvent::Drawn));
+    assert_eq!(s.phase, Phase::GameOver { winner: None });
+}
+
+#[test]
+fn civil_disorder_in_the_game() {
+    let mut s = small_game(&[
+        ("FRANCE", "A PIC"),
+        ("FRANCE", "A PAR"),
+        ("FRANCE", "A GAS"),
+        ("ENGLAND", "A BRE"),
+    ]);
+    s.season = Season::Fall;
+    adjudicate(&mut s);
+    // England took Brest: France has 2 centres and 3 units and sends no orders.
+    assert_eq!(s.phase, Phase::Adjustment);
+    let ev = adjudicate(&mut s);
+    assert_eq!(s.phase, Phase::Movement);
+    assert_eq!(s.year, 1902);
+    // Picardy and Gascony are both one move from Paris: alphabetical order removes Gascony.
+    assert_eq!(unit_at(&s, "GAS"), None);
+    assert!(unit_at(&s, "PIC").is_some() && unit_at(&s, "PAR").is_some());
+    assert!(ev.iter().any(|e| matches!(e, OrdersEvent::Resolved { phase: Phase::Adjustment, results, .. }
+        if results.len() == 1 && notation::print(map(), &results[0].order) == "A GAS D")));
+}
+
+#[test]
+fn states_encode_and_hash_deterministically() {
+    let mut s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    submit(&mut s, "FRANCE", &["A PAR - BUR"]);
+    adjudicate(&mut s);
+    let bytes = codec::encode(&s);
+    let back: OrdersState = codec::decode(&bytes).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(codec::hash_of(&back), codec::hash_of(&s));
+    let mut t = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    submit(&mut t, "FRANCE", &["A PAR - BUR"]);
+    adjudicate(&mut t);
+    assert_eq!(codec::hash_of(&t), codec::hash_of(&s));
+    let _ = Loc::new(0);
+}
