@@ -38,7 +38,10 @@ fn a04_move_to_own_sector() {
 #[test]
 fn a05_move_to_own_sector_with_convoy() {
     let r = moves(&[
-        ("ENGLAND", &["F NTH C A YOR - YOR", "A YOR - YOR", "A LVP S A YOR - YOR"]),
+        (
+            "ENGLAND",
+            &["F NTH C A YOR - YOR", "A YOR - YOR", "A LVP S A YOR - YOR"],
+        ),
         ("GERMANY", &["F LON - YOR", "A WAL S F LON - YOR"]),
     ]);
     r.expect(&[("F NTH", Void), ("A LVP", Void)]);
@@ -191,13 +194,19 @@ fn b09_supporting_with_wrong_coast() {
 #[test]
 fn b10_unit_ordered_with_wrong_coast() {
     // Preferred: the order is carried out for the fleet that is there.
-    let r = moves_with(&[("FRANCE", &["F SPA/SC"])], &[("FRANCE", &["F SPA/NC - LYO"])]);
+    let r = moves_with(
+        &[("FRANCE", &["F SPA/SC"])],
+        &[("FRANCE", &["F SPA/NC - LYO"])],
+    );
     r.moved("F SPA", "LYO");
 }
 
 #[test]
 fn b11_coast_can_not_be_ordered_to_change() {
-    let r = moves_with(&[("FRANCE", &["F SPA/NC"])], &[("FRANCE", &["F SPA/SC - LYO"])]);
+    let r = moves_with(
+        &[("FRANCE", &["F SPA/NC"])],
+        &[("FRANCE", &["F SPA/SC - LYO"])],
+    );
     r.expect(&[("F SPA", Void)]);
     r.stays("F SPA");
 }
@@ -249,7 +258,12 @@ fn c01_three_army_circular_movement() {
 fn c02_three_army_circular_movement_with_support() {
     let r = moves(&[(
         "TURKEY",
-        &["F ANK - CON", "A CON - SMY", "A SMY - ANK", "A BUL S F ANK - CON"],
+        &[
+            "F ANK - CON",
+            "A CON - SMY",
+            "A SMY - ANK",
+            "A BUL S F ANK - CON",
+        ],
     )]);
     r.all_moved(&[("F ANK", "CON"), ("A CON", "SMY"), ("A SMY", "ANK")]);
 }
@@ -269,7 +283,12 @@ fn c04_a_circular_movement_with_attacked_convoy() {
         ("AUSTRIA", &["A TRI - SER", "A SER - BUL"]),
         (
             "TURKEY",
-            &["A BUL - TRI", "F AEG C A BUL - TRI", "F ION C A BUL - TRI", "F ADR C A BUL - TRI"],
+            &[
+                "A BUL - TRI",
+                "F AEG C A BUL - TRI",
+                "F ION C A BUL - TRI",
+                "F ADR C A BUL - TRI",
+            ],
         ),
         ("ITALY", &["F NAP - ION"]),
     ]);
@@ -283,7 +302,12 @@ fn c05_a_disrupted_circular_movement_due_to_dislodged_convoy() {
         ("AUSTRIA", &["A TRI - SER", "A SER - BUL"]),
         (
             "TURKEY",
-            &["A BUL - TRI", "F AEG C A BUL - TRI", "F ION C A BUL - TRI", "F ADR C A BUL - TRI"],
+            &[
+                "A BUL - TRI",
+                "F AEG C A BUL - TRI",
+                "F ION C A BUL - TRI",
+                "F ADR C A BUL - TRI",
+            ],
         ),
         ("ITALY", &["F NAP - ION", "F TUN S F NAP - ION"]),
     ]);
@@ -306,7 +330,10 @@ fn c06_two_armies_with_two_convoys() {
 fn c07_disrupted_unit_swap() {
     let r = moves(&[
         ("ENGLAND", &["F NTH C A LON - BEL", "A LON - BEL"]),
-        ("FRANCE", &["F ENG C A BEL - LON", "A BEL - LON", "A BUR - BEL"]),
+        (
+            "FRANCE",
+            &["F ENG C A BEL - LON", "A BEL - LON", "A BUR - BEL"],
+        ),
     ]);
     r.all_stay(&["A LON", "A BEL", "A BUR"]);
 }
@@ -314,7 +341,10 @@ fn c07_disrupted_unit_swap() {
 #[test]
 fn c08_no_self_dislodgement_in_disrupted_circular_movement() {
     let r = moves(&[
-        ("TURKEY", &["F CON - BLA", "A BUL - CON", "A SMY S A BUL - CON"]),
+        (
+            "TURKEY",
+            &["F CON - BLA", "A BUL - CON", "A SMY S A BUL - CON"],
+        ),
         ("RUSSIA", &["F BLA - BUL/EC"]),
         ("AUSTRIA", &["A SER - BUL"]),
     ]);
@@ -348,7 +378,10 @@ fn d01_supported_hold_can_prevent_dislodgement() {
 #[test]
 fn d02_a_move_cuts_support_on_hold() {
     let r = moves(&[
-        ("AUSTRIA", &["F ADR S A TRI - VEN", "A TRI - VEN", "A VIE - TYR"]),
+        (
+            "AUSTRIA",
+            &["F ADR S A TRI - VEN", "A TRI - VEN", "A VIE - TYR"],
+        ),
         ("ITALY", &["A VEN H", "A TYR S A VEN"]),
     ]);
     r.expect(&[("A TYR", Cut)]);
@@ -379,7 +412,10 @@ fn d04_support_to_hold_on_unit_supporting_a_hold_allowed() {
 #[test]
 fn d05_support_to_hold_on_unit_supporting_a_move_allowed() {
     let r = moves(&[
-        ("GERMANY", &["A BER S A MUN - SIL", "F KIE S A BER", "A MUN - SIL"]),
+        (
+            "GERMANY",
+            &["A BER S A MUN - SIL", "F KIE S A BER", "A MUN - SIL"],
+        ),
         ("RUSSIA", &["F BAL S A PRU - BER", "A PRU - BER"]),
     ]);
     r.expect(&[("A PRU", Bounce)]);
@@ -390,7 +426,10 @@ fn d05_support_to_hold_on_unit_supporting_a_move_allowed() {
 #[test]
 fn d06_support_to_hold_on_convoying_unit_allowed() {
     let r = moves(&[
-        ("GERMANY", &["A BER - SWE", "F BAL C A BER - SWE", "F PRU S F BAL"]),
+        (
+            "GERMANY",
+            &["A BER - SWE", "F BAL C A BER - SWE", "F PRU S F BAL"],
+        ),
         ("RUSSIA", &["F LVN - BAL", "F BOT S F LVN - BAL"]),
     ]);
     r.moved("A BER", "SWE");
@@ -402,7 +441,10 @@ fn d06_support_to_hold_on_convoying_unit_allowed() {
 fn d07_support_to_hold_on_moving_unit_not_allowed() {
     let r = moves(&[
         ("GERMANY", &["F BAL - SWE", "F PRU S F BAL"]),
-        ("RUSSIA", &["F LVN - BAL", "F BOT S F LVN - BAL", "A FIN - SWE"]),
+        (
+            "RUSSIA",
+            &["F LVN - BAL", "F BOT S F LVN - BAL", "A FIN - SWE"],
+        ),
     ]);
     r.expect(&[("F PRU", Void), ("A FIN", Bounce)]);
     r.moved("F LVN", "BAL");
@@ -412,7 +454,10 @@ fn d07_support_to_hold_on_moving_unit_not_allowed() {
 #[test]
 fn d08_failed_convoy_can_not_receive_hold_support() {
     let r = moves(&[
-        ("AUSTRIA", &["F ION H", "A SER S A ALB - GRE", "A ALB - GRE"]),
+        (
+            "AUSTRIA",
+            &["F ION H", "A SER S A ALB - GRE", "A ALB - GRE"],
+        ),
         ("TURKEY", &["A GRE - NAP", "A BUL S A GRE"]),
     ]);
     r.expect(&[("A BUL", Void)]);
@@ -433,7 +478,10 @@ fn d09_support_to_move_on_holding_unit_not_allowed() {
 
 #[test]
 fn d10_self_dislodgment_prohibited() {
-    let r = moves(&[("GERMANY", &["A BER H", "F KIE - BER", "A MUN S F KIE - BER"])]);
+    let r = moves(&[(
+        "GERMANY",
+        &["A BER H", "F KIE - BER", "A MUN S F KIE - BER"],
+    )]);
     r.expect(&[("F KIE", Bounce)]);
     r.all_stay(&["A BER", "F KIE"]);
 }
@@ -441,7 +489,10 @@ fn d10_self_dislodgment_prohibited() {
 #[test]
 fn d11_no_self_dislodgment_of_returning_unit() {
     let r = moves(&[
-        ("GERMANY", &["A BER - PRU", "F KIE - BER", "A MUN S F KIE - BER"]),
+        (
+            "GERMANY",
+            &["A BER - PRU", "F KIE - BER", "A MUN S F KIE - BER"],
+        ),
         ("RUSSIA", &["A WAR - PRU"]),
     ]);
     r.all_stay(&["A BER", "F KIE", "A WAR"]);
@@ -472,7 +523,10 @@ fn d13_supporting_a_foreign_unit_to_dislodge_a_returning_own_unit_prohibited() {
 fn d14_supporting_a_foreign_unit_is_not_enough_to_prevent_dislodgement() {
     let r = moves(&[
         ("AUSTRIA", &["F TRI H", "A VIE S A VEN - TRI"]),
-        ("ITALY", &["A VEN - TRI", "A TYR S A VEN - TRI", "F ADR S A VEN - TRI"]),
+        (
+            "ITALY",
+            &["A VEN - TRI", "A TYR S A VEN - TRI", "F ADR S A VEN - TRI"],
+        ),
     ]);
     r.moved("A VEN", "TRI");
     r.dislodged("F TRI");
@@ -503,7 +557,10 @@ fn d16_convoying_a_unit_dislodging_a_unit_of_same_power_is_allowed() {
 fn d17_dislodgement_cuts_supports() {
     let r = moves(&[
         ("RUSSIA", &["F CON S F BLA - ANK", "F BLA - ANK"]),
-        ("TURKEY", &["F ANK - CON", "A SMY S F ANK - CON", "A ARM - ANK"]),
+        (
+            "TURKEY",
+            &["F ANK - CON", "A SMY S F ANK - CON", "A ARM - ANK"],
+        ),
     ]);
     r.moved("F ANK", "CON");
     r.dislodged("F CON");
@@ -513,8 +570,14 @@ fn d17_dislodgement_cuts_supports() {
 #[test]
 fn d18_a_surviving_unit_will_sustain_support() {
     let r = moves(&[
-        ("RUSSIA", &["F CON S F BLA - ANK", "F BLA - ANK", "A BUL S F CON"]),
-        ("TURKEY", &["F ANK - CON", "A SMY S F ANK - CON", "A ARM - ANK"]),
+        (
+            "RUSSIA",
+            &["F CON S F BLA - ANK", "F BLA - ANK", "A BUL S F CON"],
+        ),
+        (
+            "TURKEY",
+            &["F ANK - CON", "A SMY S F ANK - CON", "A ARM - ANK"],
+        ),
     ]);
     r.moved("F BLA", "ANK");
     r.dislodged("F ANK");
@@ -525,7 +588,10 @@ fn d18_a_surviving_unit_will_sustain_support() {
 #[test]
 fn d19_even_when_surviving_is_in_alternative_way() {
     let r = moves(&[
-        ("RUSSIA", &["F CON S F BLA - ANK", "F BLA - ANK", "A SMY S F ANK - CON"]),
+        (
+            "RUSSIA",
+            &["F CON S F BLA - ANK", "F BLA - ANK", "A SMY S F ANK - CON"],
+        ),
         ("TURKEY", &["F ANK - CON"]),
     ]);
     r.moved("F BLA", "ANK");
@@ -536,7 +602,10 @@ fn d19_even_when_surviving_is_in_alternative_way() {
 #[test]
 fn d20_unit_can_not_cut_support_of_its_own_country() {
     let r = moves(&[
-        ("ENGLAND", &["F LON S F NTH - ENG", "F NTH - ENG", "A YOR - LON"]),
+        (
+            "ENGLAND",
+            &["F LON S F NTH - ENG", "F NTH - ENG", "A YOR - LON"],
+        ),
         ("FRANCE", &["F ENG H"]),
     ]);
     r.moved("F NTH", "ENG");
@@ -657,7 +726,10 @@ fn d30_move_without_coast_and_support() {
 
 #[test]
 fn d31_a_tricky_impossible_support() {
-    let r = moves(&[("AUSTRIA", &["A RUM - ARM"]), ("TURKEY", &["F BLA S A RUM - ARM"])]);
+    let r = moves(&[
+        ("AUSTRIA", &["A RUM - ARM"]),
+        ("TURKEY", &["F BLA S A RUM - ARM"]),
+    ]);
     r.expect(&[("A RUM", NoConvoy)]);
     r.stays("A RUM");
 }
@@ -690,7 +762,10 @@ fn d33_unwanted_support_allowed() {
 #[test]
 fn d34_support_targeting_own_area_not_allowed() {
     let r = moves(&[
-        ("GERMANY", &["A BER - PRU", "A SIL S A BER - PRU", "F BAL S A BER - PRU"]),
+        (
+            "GERMANY",
+            &["A BER - PRU", "A SIL S A BER - PRU", "F BAL S A BER - PRU"],
+        ),
         ("ITALY", &["A PRU S A LVN - PRU"]),
         ("RUSSIA", &["A WAR S A LVN - PRU", "A LVN - PRU"]),
     ]);
@@ -704,7 +779,10 @@ fn d34_support_targeting_own_area_not_allowed() {
 #[test]
 fn e01_dislodged_unit_has_no_effect_on_attackers_area() {
     let r = moves(&[
-        ("GERMANY", &["A BER - PRU", "F KIE - BER", "A SIL S A BER - PRU"]),
+        (
+            "GERMANY",
+            &["A BER - PRU", "F KIE - BER", "A SIL S A BER - PRU"],
+        ),
         ("RUSSIA", &["A PRU - BER"]),
     ]);
     r.all_moved(&[("A BER", "PRU"), ("F KIE", "BER")]);
@@ -713,7 +791,10 @@ fn e01_dislodged_unit_has_no_effect_on_attackers_area() {
 
 #[test]
 fn e02_no_self_dislodgement_in_head_to_head_battle() {
-    let r = moves(&[("GERMANY", &["A BER - KIE", "F KIE - BER", "A MUN S A BER - KIE"])]);
+    let r = moves(&[(
+        "GERMANY",
+        &["A BER - KIE", "F KIE - BER", "A MUN S A BER - KIE"],
+    )]);
     r.all_stay(&["A BER", "F KIE", "A MUN"]);
 }
 
@@ -730,9 +811,15 @@ fn e03_no_help_in_dislodging_own_unit() {
 #[test]
 fn e04_non_dislodged_loser_has_still_effect() {
     let r = moves(&[
-        ("GERMANY", &["F HOL - NTH", "F HEL S F HOL - NTH", "F SKA S F HOL - NTH"]),
+        (
+            "GERMANY",
+            &["F HOL - NTH", "F HEL S F HOL - NTH", "F SKA S F HOL - NTH"],
+        ),
         ("FRANCE", &["F NTH - HOL", "F BEL S F NTH - HOL"]),
-        ("ENGLAND", &["F EDI S F NWG - NTH", "F YOR S F NWG - NTH", "F NWG - NTH"]),
+        (
+            "ENGLAND",
+            &["F EDI S F NWG - NTH", "F YOR S F NWG - NTH", "F NWG - NTH"],
+        ),
         ("AUSTRIA", &["A KIE S A RUH - HOL", "A RUH - HOL"]),
     ]);
     r.all_stay(&["F HOL", "F NTH", "F NWG", "A RUH"]);
@@ -742,11 +829,19 @@ fn e04_non_dislodged_loser_has_still_effect() {
 #[test]
 fn e05_loser_dislodged_by_another_army_has_still_effect() {
     let r = moves(&[
-        ("GERMANY", &["F HOL - NTH", "F HEL S F HOL - NTH", "F SKA S F HOL - NTH"]),
+        (
+            "GERMANY",
+            &["F HOL - NTH", "F HEL S F HOL - NTH", "F SKA S F HOL - NTH"],
+        ),
         ("FRANCE", &["F NTH - HOL", "F BEL S F NTH - HOL"]),
         (
             "ENGLAND",
-            &["F EDI S F NWG - NTH", "F YOR S F NWG - NTH", "F NWG - NTH", "F LON S F NWG - NTH"],
+            &[
+                "F EDI S F NWG - NTH",
+                "F YOR S F NWG - NTH",
+                "F NWG - NTH",
+                "F LON S F NWG - NTH",
+            ],
         ),
         ("AUSTRIA", &["A KIE S A RUH - HOL", "A RUH - HOL"]),
     ]);
@@ -759,7 +854,10 @@ fn e05_loser_dislodged_by_another_army_has_still_effect() {
 fn e06_not_dislodge_because_of_own_support_has_still_effect() {
     let r = moves(&[
         ("GERMANY", &["F HOL - NTH", "F HEL S F HOL - NTH"]),
-        ("FRANCE", &["F NTH - HOL", "F BEL S F NTH - HOL", "F ENG S F HOL - NTH"]),
+        (
+            "FRANCE",
+            &["F NTH - HOL", "F BEL S F NTH - HOL", "F ENG S F HOL - NTH"],
+        ),
         ("AUSTRIA", &["A KIE S A RUH - HOL", "A RUH - HOL"]),
     ]);
     r.all_stay(&["F HOL", "F NTH", "A RUH"]);
@@ -803,7 +901,10 @@ fn e09_almost_self_dislodgement_with_beleaguered_garrison() {
 fn e10_almost_circular_movement_with_no_self_dislodgement_with_beleaguered_garrison() {
     let r = moves(&[
         ("ENGLAND", &["F NTH - DEN", "F YOR S F NWY - NTH"]),
-        ("GERMANY", &["F HOL S F HEL - NTH", "F HEL - NTH", "F DEN - HEL"]),
+        (
+            "GERMANY",
+            &["F HOL S F HEL - NTH", "F HEL - NTH", "F DEN - HEL"],
+        ),
         ("RUSSIA", &["F SKA S F NWY - NTH", "F NWY - NTH"]),
     ]);
     r.all_stay(&["F NTH", "F HEL", "F DEN", "F NWY"]);
@@ -816,7 +917,11 @@ fn e11_no_self_dislodgement_with_beleaguered_garrison_unit_swap_with_adjacent_co
     let r = moves(&[
         (
             "FRANCE",
-            &["A SPA - POR VIA CONVOY", "F MAO C A SPA - POR", "F LYO S F POR - SPA/NC"],
+            &[
+                "A SPA - POR VIA CONVOY",
+                "F MAO C A SPA - POR",
+                "F LYO S F POR - SPA/NC",
+            ],
         ),
         ("GERMANY", &["A MAR S A GAS - SPA", "A GAS - SPA"]),
         ("ITALY", &["F POR - SPA/NC", "F WES S F POR - SPA/NC"]),
@@ -859,8 +964,14 @@ fn e14_illegal_head_to_head_battle_can_still_defend() {
 fn e15_the_friendly_head_to_head_battle() {
     let r = moves(&[
         ("ENGLAND", &["F HOL S A RUH - KIE", "A RUH - KIE"]),
-        ("FRANCE", &["A KIE - BER", "A MUN S A KIE - BER", "A SIL S A KIE - BER"]),
-        ("GERMANY", &["A BER - KIE", "F DEN S A BER - KIE", "F HEL S A BER - KIE"]),
+        (
+            "FRANCE",
+            &["A KIE - BER", "A MUN S A KIE - BER", "A SIL S A KIE - BER"],
+        ),
+        (
+            "GERMANY",
+            &["A BER - KIE", "F DEN S A BER - KIE", "F HEL S A BER - KIE"],
+        ),
         ("RUSSIA", &["F BAL S A PRU - BER", "A PRU - BER"]),
     ]);
     r.all_stay(&["A RUH", "A KIE", "A BER", "A PRU"]);

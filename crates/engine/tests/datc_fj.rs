@@ -10,7 +10,12 @@ use datc_support::*;
 fn f01_no_convoy_in_coastal_areas() {
     let r = moves(&[(
         "TURKEY",
-        &["A GRE - SEV", "F AEG C A GRE - SEV", "F CON C A GRE - SEV", "F BLA C A GRE - SEV"],
+        &[
+            "A GRE - SEV",
+            "F AEG C A GRE - SEV",
+            "F CON C A GRE - SEV",
+            "F BLA C A GRE - SEV",
+        ],
     )]);
     r.expect(&[("F CON", Void)]);
     r.stays("A GRE");
@@ -28,7 +33,10 @@ fn f02_an_army_being_convoyed_can_bounce_as_normal() {
 #[test]
 fn f03_an_army_being_convoyed_can_receive_support() {
     let r = moves(&[
-        ("ENGLAND", &["F ENG C A LON - BRE", "A LON - BRE", "F MAO S A LON - BRE"]),
+        (
+            "ENGLAND",
+            &["F ENG C A LON - BRE", "A LON - BRE", "F MAO S A LON - BRE"],
+        ),
         ("FRANCE", &["A PAR - BRE"]),
     ]);
     r.moved("A LON", "BRE");
@@ -61,7 +69,12 @@ fn f06_dislodged_convoy_does_not_cut_support() {
         ("ENGLAND", &["F NTH C A LON - HOL", "A LON - HOL"]),
         (
             "GERMANY",
-            &["A HOL S A BEL", "A BEL S A HOL", "F HEL S F SKA - NTH", "F SKA - NTH"],
+            &[
+                "A HOL S A BEL",
+                "A BEL S A HOL",
+                "F HEL S F SKA - NTH",
+                "F SKA - NTH",
+            ],
         ),
         ("FRANCE", &["A PIC - BEL", "A BUR S A PIC - BEL"]),
     ]);
@@ -85,7 +98,10 @@ fn f07_dislodged_convoy_does_not_cause_contested_area() {
 fn f08_dislodged_convoy_does_not_cause_a_bounce() {
     let r = moves(&[
         ("ENGLAND", &["F NTH C A LON - HOL", "A LON - HOL"]),
-        ("GERMANY", &["F HEL S F SKA - NTH", "F SKA - NTH", "A BEL - HOL"]),
+        (
+            "GERMANY",
+            &["F HEL S F SKA - NTH", "F SKA - NTH", "A BEL - HOL"],
+        ),
     ]);
     r.moved("A BEL", "HOL");
     r.stays("A LON");
@@ -94,7 +110,10 @@ fn f08_dislodged_convoy_does_not_cause_a_bounce() {
 #[test]
 fn f09_dislodge_of_multi_route_convoy() {
     let r = moves(&[
-        ("ENGLAND", &["F ENG C A LON - BEL", "F NTH C A LON - BEL", "A LON - BEL"]),
+        (
+            "ENGLAND",
+            &["F ENG C A LON - BEL", "F NTH C A LON - BEL", "A LON - BEL"],
+        ),
         ("FRANCE", &["F BRE S F MAO - ENG", "F MAO - ENG"]),
     ]);
     r.moved("A LON", "BEL");
@@ -127,7 +146,10 @@ fn f11_dislodge_of_multi_route_convoy_with_only_foreign_fleets() {
 #[test]
 fn f12_dislodged_convoying_fleet_not_on_route() {
     let r = moves(&[
-        ("ENGLAND", &["F ENG C A LON - BEL", "A LON - BEL", "F IRI C A LON - BEL"]),
+        (
+            "ENGLAND",
+            &["F ENG C A LON - BEL", "A LON - BEL", "F IRI C A LON - BEL"],
+        ),
         ("FRANCE", &["F NAO S F MAO - IRI", "F MAO - IRI"]),
     ]);
     r.moved("A LON", "BEL");
@@ -161,7 +183,10 @@ fn f15_simple_convoy_paradox_with_additional_convoy() {
     let r = moves(&[
         ("ENGLAND", &["F LON S F WAL - ENG", "F WAL - ENG"]),
         ("FRANCE", &["A BRE - LON", "F ENG C A BRE - LON"]),
-        ("ITALY", &["F IRI C A NAF - WAL", "F MAO C A NAF - WAL", "A NAF - WAL"]),
+        (
+            "ITALY",
+            &["F IRI C A NAF - WAL", "F MAO C A NAF - WAL", "A NAF - WAL"],
+        ),
     ]);
     r.moved("F WAL", "ENG");
     r.dislodged("F ENG");
@@ -184,7 +209,10 @@ fn f16_pandins_paradox() {
 fn f17_pandins_extended_paradox() {
     let r = moves(&[
         ("ENGLAND", &["F LON S F WAL - ENG", "F WAL - ENG"]),
-        ("FRANCE", &["A BRE - LON", "F ENG C A BRE - LON", "F YOR S A BRE - LON"]),
+        (
+            "FRANCE",
+            &["A BRE - LON", "F ENG C A BRE - LON", "F YOR S A BRE - LON"],
+        ),
         ("GERMANY", &["F NTH S F BEL - ENG", "F BEL - ENG"]),
     ]);
     r.all_stay(&["F WAL", "A BRE", "F ENG", "F BEL", "F LON"]);
@@ -194,7 +222,10 @@ fn f17_pandins_extended_paradox() {
 #[test]
 fn f18_betrayal_paradox() {
     let r = moves(&[
-        ("ENGLAND", &["F NTH C A LON - BEL", "A LON - BEL", "F ENG S A LON - BEL"]),
+        (
+            "ENGLAND",
+            &["F NTH C A LON - BEL", "A LON - BEL", "F ENG S A LON - BEL"],
+        ),
         ("FRANCE", &["F BEL S F NTH"]),
         ("GERMANY", &["F HEL S F SKA - NTH", "F SKA - NTH"]),
     ]);
@@ -205,7 +236,10 @@ fn f18_betrayal_paradox() {
 #[test]
 fn f19_multi_route_convoy_disruption_paradox() {
     let r = moves(&[
-        ("FRANCE", &["A TUN - NAP", "F TYS C A TUN - NAP", "F ION C A TUN - NAP"]),
+        (
+            "FRANCE",
+            &["A TUN - NAP", "F TYS C A TUN - NAP", "F ION C A TUN - NAP"],
+        ),
         ("ITALY", &["F NAP S F ROM - TYS", "F ROM - TYS"]),
     ]);
     r.all_stay(&["A TUN", "F TYS", "F NAP", "F ROM"]);
@@ -227,9 +261,19 @@ fn f20_unwanted_multi_route_convoy_paradox() {
 #[test]
 fn f21_dads_army_convoy() {
     let r = moves(&[
-        ("RUSSIA", &["A EDI S A NWY - CLY", "F NWG C A NWY - CLY", "A NWY - CLY"]),
+        (
+            "RUSSIA",
+            &["A EDI S A NWY - CLY", "F NWG C A NWY - CLY", "A NWY - CLY"],
+        ),
         ("FRANCE", &["F IRI S F MAO - NAO", "F MAO - NAO"]),
-        ("ENGLAND", &["A LVP - CLY VIA CONVOY", "F NAO C A LVP - CLY", "F CLY S F NAO"]),
+        (
+            "ENGLAND",
+            &[
+                "A LVP - CLY VIA CONVOY",
+                "F NAO C A LVP - CLY",
+                "F CLY S F NAO",
+            ],
+        ),
     ]);
     r.moved("A NWY", "CLY");
     r.dislodged("F CLY");
@@ -271,9 +315,17 @@ fn f24_second_order_paradox_with_no_resolution() {
     let r = moves(&[
         (
             "ENGLAND",
-            &["F EDI - NTH", "F LON S F EDI - NTH", "F IRI - ENG", "F MAO S F IRI - ENG"],
+            &[
+                "F EDI - NTH",
+                "F LON S F EDI - NTH",
+                "F IRI - ENG",
+                "F MAO S F IRI - ENG",
+            ],
         ),
-        ("FRANCE", &["A BRE - LON", "F ENG C A BRE - LON", "F BEL S F ENG"]),
+        (
+            "FRANCE",
+            &["A BRE - LON", "F ENG C A BRE - LON", "F BEL S F ENG"],
+        ),
         ("RUSSIA", &["A NWY - BEL", "F NTH C A NWY - BEL"]),
     ]);
     r.moved("F EDI", "NTH");
@@ -296,9 +348,17 @@ fn f25_cut_support_last() {
         ),
         (
             "ENGLAND",
-            &["A YOR - HOL", "F NTH C A YOR - HOL", "F HEL S A YOR - HOL", "A BEL H"],
+            &[
+                "A YOR - HOL",
+                "F NTH C A YOR - HOL",
+                "F HEL S A YOR - HOL",
+                "A BEL H",
+            ],
         ),
-        ("RUSSIA", &["F NWG - NTH", "F NWY S F NWG - NTH", "F SWE - SKA"]),
+        (
+            "RUSSIA",
+            &["F NWG - NTH", "F NWY S F NWG - NTH", "F SWE - SKA"],
+        ),
     ]);
     r.moved("A YOR", "HOL");
     r.dislodged("A HOL");
@@ -332,7 +392,12 @@ fn g03_unwanted_disrupted_convoy_to_adjacent_province() {
     let r = moves(&[
         (
             "FRANCE",
-            &["F BRE - ENG", "A PIC - BEL", "A BUR S A PIC - BEL", "F MAO S F BRE - ENG"],
+            &[
+                "F BRE - ENG",
+                "A PIC - BEL",
+                "A BUR S A PIC - BEL",
+                "F MAO S F BRE - ENG",
+            ],
         ),
         ("ENGLAND", &["F ENG C A PIC - BEL"]),
     ]);
@@ -345,7 +410,12 @@ fn g04_unwanted_disrupted_convoy_to_adjacent_province_and_opposite_move() {
     let r = moves(&[
         (
             "FRANCE",
-            &["F BRE - ENG", "A PIC - BEL", "A BUR S A PIC - BEL", "F MAO S F BRE - ENG"],
+            &[
+                "F BRE - ENG",
+                "A PIC - BEL",
+                "A BUR S A PIC - BEL",
+                "F MAO S F BRE - ENG",
+            ],
         ),
         ("ENGLAND", &["F ENG C A PIC - BEL", "A BEL - PIC"]),
     ]);
@@ -400,7 +470,10 @@ fn g08_explicit_convoy_that_isnt_there() {
 #[test]
 fn g09_swapped_or_dislodged() {
     let r = moves(&[
-        ("ENGLAND", &["A NWY - SWE", "F SKA C A NWY - SWE", "F FIN S A NWY - SWE"]),
+        (
+            "ENGLAND",
+            &["A NWY - SWE", "F SKA C A NWY - SWE", "F FIN S A NWY - SWE"],
+        ),
         ("RUSSIA", &["A SWE - NWY"]),
     ]);
     r.all_moved(&[("A NWY", "SWE"), ("A SWE", "NWY")]);
@@ -412,7 +485,11 @@ fn g10_swapped_or_an_head_to_head_battle() {
     let r = moves(&[
         (
             "ENGLAND",
-            &["A NWY - SWE VIA CONVOY", "F DEN S A NWY - SWE", "F FIN S A NWY - SWE"],
+            &[
+                "A NWY - SWE VIA CONVOY",
+                "F DEN S A NWY - SWE",
+                "F FIN S A NWY - SWE",
+            ],
         ),
         ("GERMANY", &["F SKA C A NWY - SWE"]),
         ("RUSSIA", &["A SWE - NWY", "F BAR S A SWE - NWY"]),
@@ -428,7 +505,10 @@ fn g11_a_convoy_to_an_adjacent_place_with_a_paradox() {
     // Szykman rule: the convoy in the paradox fails.
     let r = moves(&[
         ("ENGLAND", &["F NWY S F NTH - SKA", "F NTH - SKA"]),
-        ("RUSSIA", &["A SWE - NWY", "F SKA C A SWE - NWY", "F BAR S A SWE - NWY"]),
+        (
+            "RUSSIA",
+            &["A SWE - NWY", "F SKA C A SWE - NWY", "F BAR S A SWE - NWY"],
+        ),
     ]);
     r.moved("F NTH", "SKA");
     r.dislodged("F SKA");
@@ -440,7 +520,11 @@ fn g12_swapping_two_units_with_two_convoys() {
     let r = moves(&[
         (
             "ENGLAND",
-            &["A LVP - EDI VIA CONVOY", "F NAO C A LVP - EDI", "F NWG C A LVP - EDI"],
+            &[
+                "A LVP - EDI VIA CONVOY",
+                "F NAO C A LVP - EDI",
+                "F NWG C A LVP - EDI",
+            ],
         ),
         (
             "GERMANY",
@@ -458,7 +542,10 @@ fn g12_swapping_two_units_with_two_convoys() {
 #[test]
 fn g13_support_cut_on_attack_on_itself_via_convoy() {
     let r = moves(&[
-        ("AUSTRIA", &["F ADR C A TRI - VEN", "A TRI - VEN VIA CONVOY"]),
+        (
+            "AUSTRIA",
+            &["F ADR C A TRI - VEN", "A TRI - VEN VIA CONVOY"],
+        ),
         ("ITALY", &["A VEN S F ALB - TRI", "F ALB - TRI"]),
     ]);
     r.moved("F ALB", "TRI");
@@ -469,7 +556,10 @@ fn g13_support_cut_on_attack_on_itself_via_convoy() {
 #[test]
 fn g14_bounce_by_convoy_to_adjacent_place() {
     let r = moves(&[
-        ("ENGLAND", &["A NWY - SWE", "F DEN S A NWY - SWE", "F FIN S A NWY - SWE"]),
+        (
+            "ENGLAND",
+            &["A NWY - SWE", "F DEN S A NWY - SWE", "F FIN S A NWY - SWE"],
+        ),
         ("FRANCE", &["F NWG - NWY", "F NTH S F NWG - NWY"]),
         ("GERMANY", &["F SKA C A SWE - NWY"]),
         ("RUSSIA", &["A SWE - NWY VIA CONVOY", "F BAR S A SWE - NWY"]),
@@ -503,11 +593,20 @@ fn g16_the_two_unit_in_one_area_bug_moving_by_convoy() {
     let r = moves(&[
         (
             "ENGLAND",
-            &["A NWY - SWE", "A DEN S A NWY - SWE", "F BAL S A NWY - SWE", "F NTH - NWY"],
+            &[
+                "A NWY - SWE",
+                "A DEN S A NWY - SWE",
+                "F BAL S A NWY - SWE",
+                "F NTH - NWY",
+            ],
         ),
         (
             "RUSSIA",
-            &["A SWE - NWY VIA CONVOY", "F SKA C A SWE - NWY", "F NWG S A SWE - NWY"],
+            &[
+                "A SWE - NWY VIA CONVOY",
+                "F SKA C A SWE - NWY",
+                "F NWG S A SWE - NWY",
+            ],
         ),
     ]);
     r.all_moved(&[("A NWY", "SWE"), ("A SWE", "NWY")]);
@@ -594,7 +693,12 @@ fn h01_no_supports_during_retreat() {
         ("TURKEY", &["F GRE H"]),
         (
             "ITALY",
-            &["A VEN S A TYR - TRI", "A TYR - TRI", "F ION - GRE", "F AEG S F ION - GRE"],
+            &[
+                "A VEN S A TYR - TRI",
+                "A TYR - TRI",
+                "F ION - GRE",
+                "F AEG S F ION - GRE",
+            ],
         ),
     ]);
     r.dislodged("F TRI");
@@ -611,9 +715,15 @@ fn h01_no_supports_during_retreat() {
 #[test]
 fn h02_no_supports_from_retreating_unit() {
     let r = moves(&[
-        ("ENGLAND", &["A LVP - EDI", "F YOR S A LVP - EDI", "F NWY H"]),
+        (
+            "ENGLAND",
+            &["A LVP - EDI", "F YOR S A LVP - EDI", "F NWY H"],
+        ),
         ("GERMANY", &["A KIE S A RUH - HOL", "A RUH - HOL"]),
-        ("RUSSIA", &["F EDI H", "A SWE S A FIN - NWY", "A FIN - NWY", "F HOL H"]),
+        (
+            "RUSSIA",
+            &["F EDI H", "A SWE S A FIN - NWY", "A FIN - NWY", "F HOL H"],
+        ),
     ]);
     let p = r.retreat(&[
         ("ENGLAND", &["F NWY - NTH"]),
@@ -622,7 +732,17 @@ fn h02_no_supports_from_retreating_unit() {
     assert_eq!(p.outcome("F NWY"), Bounce);
     assert_eq!(p.outcome("F EDI"), Bounce);
     assert_eq!(p.outcome("F HOL"), Void);
-    assert_eq!(p.report.units.iter().filter(|u| u.kind == orbis_engine::rules::orders::adjudicator::UnitType::Fleet && map().key(u.loc.province) == "NTH").count(), 0);
+    assert_eq!(
+        p.report
+            .units
+            .iter()
+            .filter(
+                |u| u.kind == orbis_engine::rules::orders::adjudicator::UnitType::Fleet
+                    && map().key(u.loc.province) == "NTH"
+            )
+            .count(),
+        0
+    );
 }
 
 #[test]
@@ -688,9 +808,15 @@ fn h07_multiple_retreat_to_same_area_will_disband_units() {
 #[test]
 fn h08_triple_retreat_to_same_area_will_disband_units() {
     let r = moves(&[
-        ("ENGLAND", &["A LVP - EDI", "F YOR S A LVP - EDI", "F NWY H"]),
+        (
+            "ENGLAND",
+            &["A LVP - EDI", "F YOR S A LVP - EDI", "F NWY H"],
+        ),
         ("GERMANY", &["A KIE S A RUH - HOL", "A RUH - HOL"]),
-        ("RUSSIA", &["F EDI H", "A SWE S A FIN - NWY", "A FIN - NWY", "F HOL H"]),
+        (
+            "RUSSIA",
+            &["F EDI H", "A SWE S A FIN - NWY", "A FIN - NWY", "F HOL H"],
+        ),
     ]);
     let p = r.retreat(&[
         ("ENGLAND", &["F NWY - NTH"]),
@@ -706,7 +832,10 @@ fn h08_triple_retreat_to_same_area_will_disband_units() {
 fn h09_dislodged_unit_will_not_make_attackers_area_contested() {
     let r = moves(&[
         ("ENGLAND", &["F HEL - KIE", "F DEN S F HEL - KIE"]),
-        ("GERMANY", &["A BER - PRU", "F KIE H", "A SIL S A BER - PRU"]),
+        (
+            "GERMANY",
+            &["A BER - PRU", "F KIE H", "A SIL S A BER - PRU"],
+        ),
         ("RUSSIA", &["A PRU - BER"]),
     ]);
     r.dislodged("F KIE");
@@ -719,7 +848,10 @@ fn h09_dislodged_unit_will_not_make_attackers_area_contested() {
 fn h10_not_retreating_to_attacker_does_not_mean_contested() {
     let r = moves(&[
         ("ENGLAND", &["A KIE H"]),
-        ("GERMANY", &["A BER - KIE", "A MUN S A BER - KIE", "A PRU H"]),
+        (
+            "GERMANY",
+            &["A BER - KIE", "A MUN S A BER - KIE", "A PRU H"],
+        ),
         ("RUSSIA", &["A WAR - PRU", "A SIL S A WAR - PRU"]),
     ]);
     let p = r.retreat(&[("ENGLAND", &["A KIE - BER"]), ("GERMANY", &["A PRU - BER"])]);
@@ -911,7 +1043,11 @@ fn i07_only_one_build_in_a_home_supply_center() {
 fn j01_too_many_remove_orders() {
     let p = adjust(
         &[("FRANCE", &["A PIC", "A PAR"])],
-        &[("FRANCE", &["PAR"]), ("ENGLAND", &["BRE"]), ("ITALY", &["MAR"])],
+        &[
+            ("FRANCE", &["PAR"]),
+            ("ENGLAND", &["BRE"]),
+            ("ITALY", &["MAR"]),
+        ],
         &[("FRANCE", &["F LYO D", "A PIC D", "A PAR D"])],
     );
     let results: Vec<_> = p.report.results.iter().map(|r| r.outcome).collect();
@@ -924,7 +1060,11 @@ fn j01_too_many_remove_orders() {
 fn j02_removing_the_same_unit_twice() {
     let p = adjust(
         &[("FRANCE", &["A PAR", "F LYO", "A RUH"])],
-        &[("FRANCE", &["PAR"]), ("ENGLAND", &["BRE"]), ("ITALY", &["MAR"])],
+        &[
+            ("FRANCE", &["PAR"]),
+            ("ENGLAND", &["BRE"]),
+            ("ITALY", &["MAR"]),
+        ],
         &[("FRANCE", &["A PAR D", "A PAR D"])],
     );
     assert!(!p.has("FRANCE", "A PAR"));
@@ -962,7 +1102,11 @@ fn j04_civil_disorder_two_armies_with_equal_distance() {
         "RUSSIA",
         &["A LVN", "A UKR"],
         &["MOS"],
-        &[("ENGLAND", &["STP"]), ("GERMANY", &["WAR"]), ("TURKEY", &["SEV"])],
+        &[
+            ("ENGLAND", &["STP"]),
+            ("GERMANY", &["WAR"]),
+            ("TURKEY", &["SEV"]),
+        ],
     );
     assert_eq!(d, ["A LVN"]);
 }
@@ -973,7 +1117,11 @@ fn j05_civil_disorder_two_fleets_with_different_distance() {
         "RUSSIA",
         &["F SKA", "F NAO"],
         &["STP"],
-        &[("ENGLAND", &["MOS"]), ("GERMANY", &["WAR"]), ("TURKEY", &["SEV"])],
+        &[
+            ("ENGLAND", &["MOS"]),
+            ("GERMANY", &["WAR"]),
+            ("TURKEY", &["SEV"]),
+        ],
     );
     assert_eq!(d, ["F NAO"]);
 }
@@ -984,7 +1132,11 @@ fn j06_civil_disorder_two_fleets_with_equal_distance() {
         "RUSSIA",
         &["F BOT", "F NTH"],
         &["MUN"],
-        &[("ENGLAND", &["STP", "MOS"]), ("GERMANY", &["WAR"]), ("TURKEY", &["SEV"])],
+        &[
+            ("ENGLAND", &["STP", "MOS"]),
+            ("GERMANY", &["WAR"]),
+            ("TURKEY", &["SEV"]),
+        ],
     );
     assert_eq!(d, ["F BOT"]);
 }

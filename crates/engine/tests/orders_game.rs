@@ -53,7 +53,10 @@ fn piece(power: &str, unit: &str) -> Piece {
 #[test]
 fn a_new_game_is_the_standard_start() {
     let s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
-    assert_eq!((s.year, s.season, s.phase), (1901, Season::Spring, Phase::Movement));
+    assert_eq!(
+        (s.year, s.season, s.phase),
+        (1901, Season::Spring, Phase::Movement)
+    );
     assert_eq!(s.units.len(), 22);
     assert_eq!(s.centres.len(), 22);
     assert_eq!(s.centre_count(p("RUSSIA")), 4);
@@ -111,7 +114,11 @@ fn illegal_submissions_change_nothing() {
 #[test]
 fn a_year_with_captures_and_builds() {
     let mut s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
-    submit(&mut s, "ENGLAND", &["F LON - NTH", "F EDI - NWG", "A LVP - YOR"]);
+    submit(
+        &mut s,
+        "ENGLAND",
+        &["F LON - NTH", "F EDI - NWG", "A LVP - YOR"],
+    );
     submit(&mut s, "FRANCE", &["A MAR - SPA", "A PAR - BUR"]);
     submit(&mut s, "GERMANY", &["A MUN - BUR"]);
     let ev = adjudicate(&mut s);
@@ -161,8 +168,14 @@ fn a_year_with_captures_and_builds() {
         .unwrap_err();
     assert!(matches!(err, OrdersError::WrongPhase { .. }));
     adjudicate(&mut s);
-    assert_eq!((s.year, s.season, s.phase), (1902, Season::Spring, Phase::Movement));
-    assert_eq!(unit_at(&s, "LON"), Some(("ENGLAND".into(), UnitType::Fleet)));
+    assert_eq!(
+        (s.year, s.season, s.phase),
+        (1902, Season::Spring, Phase::Movement)
+    );
+    assert_eq!(
+        unit_at(&s, "LON"),
+        Some(("ENGLAND".into(), UnitType::Fleet))
+    );
     assert_eq!(unit_at(&s, "EDI"), None);
     assert_eq!(unit_at(&s, "MAR"), Some(("FRANCE".into(), UnitType::Army)));
     assert_eq!(s.units.len(), 24);
@@ -231,7 +244,8 @@ fn house_option_closes_foreign_territory_to_retreats() {
     ]);
     s.options.no_retreat_into_foreign_territory = true;
     // Belgium is owned by Germany, so it is closed to the French retreat.
-    s.centres.insert(map().province("BEL").unwrap(), p("GERMANY"));
+    s.centres
+        .insert(map().province("BEL").unwrap(), p("GERMANY"));
     submit(&mut s, "GERMANY", &["A MUN - BUR", "A RUH S A MUN - BUR"]);
     adjudicate(&mut s);
     submit(&mut s, "FRANCE", &["A BUR R BEL"]);
@@ -249,12 +263,17 @@ fn eighteen_centres_win() {
     let mut s = small_game(&[("ENGLAND", "F NTH"), ("FRANCE", "A PAR")]);
     s.season = Season::Fall;
     let england = p("ENGLAND");
-    let centres: Vec<u8> = map().centres().filter(|&c| map().key(c) != "NWY").take(17).collect();
+    let centres: Vec<u8> = map()
+        .centres()
+        .filter(|&c| map().key(c) != "NWY")
+        .take(17)
+        .collect();
     s.centres.clear();
     for c in centres {
         s.centres.insert(c, england);
     }
-    s.centres.insert(map().province("PAR").unwrap(), p("FRANCE"));
+    s.centres
+        .insert(map().province("PAR").unwrap(), p("FRANCE"));
     submit(&mut s, "ENGLAND", &["F NTH - NWY"]);
     let ev = adjudicate(&mut s);
     assert!(ev.contains(&OrdersEvent::Won { power: england }));
@@ -273,7 +292,8 @@ fn eighteen_centres_win() {
 #[test]
 fn a_draw_needs_every_survivor() {
     let mut s = small_game(&[("ENGLAND", "F NTH"), ("FRANCE", "A PAR")]);
-    s.centres.retain(|_, &mut o| o == p("ENGLAND") || o == p("FRANCE"));
+    s.centres
+        .retain(|_, &mut o| o == p("ENGLAND") || o == p("FRANCE"));
     s.apply(&OrdersAction::Draw {
         power: p("ENGLAND"),
         accept: true,
@@ -308,8 +328,10 @@ fn civil_disorder_in_the_game() {
     // Picardy and Gascony are both one move from Paris: alphabetical order removes Gascony.
     assert_eq!(unit_at(&s, "GAS"), None);
     assert!(unit_at(&s, "PIC").is_some() && unit_at(&s, "PAR").is_some());
-    assert!(ev.iter().any(|e| matches!(e, OrdersEvent::Resolved { phase: Phase::Adjustment, results, .. }
-        if results.len() == 1 && notation::print(map(), &results[0].order) == "A GAS D")));
+    assert!(ev.iter().any(
+        |e| matches!(e, OrdersEvent::Resolved { phase: Phase::Adjustment, results, .. }
+        if results.len() == 1 && notation::print(map(), &results[0].order) == "A GAS D")
+    ));
 }
 
 #[test]

@@ -84,9 +84,14 @@ pub struct Piece {
 pub enum Order {
     Hold,
     /// Move; `via_convoy` asks for a convoy even between adjacent provinces.
-    Move { to: Loc, via_convoy: bool },
+    Move {
+        to: Loc,
+        via_convoy: bool,
+    },
     /// Support the unit in `target` to stay where it is.
-    SupportHold { target: Province },
+    SupportHold {
+        target: Province,
+    },
     /// Support the unit in `from` moving to `to` (and to `coast` there, if given).
     SupportMove {
         from: Province,
@@ -94,7 +99,10 @@ pub enum Order {
         coast: Option<Coast>,
     },
     /// Convoy the army in `from` to `to`.
-    Convoy { from: Province, to: Province },
+    Convoy {
+        from: Province,
+        to: Province,
+    },
 }
 
 /// Why an order succeeded or failed, as reported to players.
@@ -202,7 +210,12 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
     let mut r = Resolver {
         geo,
         units,
-        orders: orders.iter().copied().chain(std::iter::repeat(Order::Hold)).take(n).collect(),
+        orders: orders
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(Order::Hold))
+            .take(n)
+            .collect(),
         void: vec![false; n],
         convoyed: vec![false; n],
         at,
@@ -241,7 +254,9 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
     }
     let mut contested = vec![];
     for p in 0..max_p {
-        let occupied = moved_to.iter().any(|m| m.is_some_and(|l| l.province as usize == p))
+        let occupied = moved_to
+            .iter()
+            .any(|m| m.is_some_and(|l| l.province as usize == p))
             || r.at[p].is_some_and(|j| moved_to[j].is_none() && dislodged_by[j].is_none());
         if occupied || r.into[p].is_empty() {
             continue;
@@ -324,7 +339,10 @@ impl<G: Geography> Resolver<'_, G> {
                     target != here && self.geo.can_reach(u.kind, u.loc, target)
                 }
                 Order::SupportMove { from, to, .. } => {
-                    to != here && from != here && from != to && self.geo.can_reach(u.kind, u.loc, to)
+                    to != here
+                        && from != here
+                        && from != to
+                        && self.geo.can_reach(u.kind, u.loc, to)
                 }
                 Order::Convoy { from, to } => {
                     u.kind == UnitType::Fleet

@@ -142,15 +142,31 @@ pub enum OrdersMapError {
     Parse(String),
     TooBig,
     Duplicate(String),
-    UnknownProvince { at: String, name: String },
-    UnknownPower { at: String, name: String },
-    BadCoast { at: String, name: String },
+    UnknownProvince {
+        at: String,
+        name: String,
+    },
+    UnknownPower {
+        at: String,
+        name: String,
+    },
+    BadCoast {
+        at: String,
+        name: String,
+    },
     /// An army or fleet list that does not fit the province kind.
     WrongKind(String),
-    Asymmetric { unit: &'static str, from: String, to: String },
+    Asymmetric {
+        unit: &'static str,
+        from: String,
+        to: String,
+    },
     CentreAtSea(String),
     HomeNotCentre(String),
-    BadStart { power: String, unit: String },
+    BadStart {
+        power: String,
+        unit: String,
+    },
     Disconnected(String),
     Victory(u8),
 }
@@ -160,17 +176,34 @@ impl fmt::Display for OrdersMapError {
         use OrdersMapError::*;
         match self {
             Parse(e) => write!(f, "the map file is not valid RON: {e}"),
-            TooBig => write!(f, "the map has too many provinces or powers (at most 255 each)"),
+            TooBig => write!(
+                f,
+                "the map has too many provinces or powers (at most 255 each)"
+            ),
             Duplicate(k) => write!(f, "`{k}` is listed twice"),
             UnknownProvince { at, name } => write!(f, "`{at}` refers to unknown province `{name}`"),
             UnknownPower { at, name } => write!(f, "`{at}` refers to unknown power `{name}`"),
-            BadCoast { at, name } => write!(f, "`{at}` refers to `{name}`, which is not a coast of that province"),
-            WrongKind(p) => write!(f, "the adjacency lists of `{p}` do not fit its kind (land, sea or coast)"),
-            Asymmetric { unit, from, to } => write!(f, "{unit}s can move from `{from}` to `{to}` but not back"),
+            BadCoast { at, name } => write!(
+                f,
+                "`{at}` refers to `{name}`, which is not a coast of that province"
+            ),
+            WrongKind(p) => write!(
+                f,
+                "the adjacency lists of `{p}` do not fit its kind (land, sea or coast)"
+            ),
+            Asymmetric { unit, from, to } => {
+                write!(f, "{unit}s can move from `{from}` to `{to}` but not back")
+            }
             CentreAtSea(p) => write!(f, "supply centre `{p}` is at sea"),
             HomeNotCentre(p) => write!(f, "home province `{p}` is not a supply centre"),
-            BadStart { power, unit } => write!(f, "starting unit `{unit}` of {power} is not a unit on a valid location"),
-            Disconnected(p) => write!(f, "province `{p}` cannot be reached from the first province"),
+            BadStart { power, unit } => write!(
+                f,
+                "starting unit `{unit}` of {power} is not a unit on a valid location"
+            ),
+            Disconnected(p) => write!(
+                f,
+                "province `{p}` cannot be reached from the first province"
+            ),
             Victory(v) => write!(f, "a victory at {v} centres is impossible on this map"),
         }
     }

@@ -48,6 +48,8 @@ pub struct MovementReport {
     pub dislodged: Vec<Dislodged>,
     /// Provinces left empty by a stand-off.
     pub contested: Vec<ProvinceId>,
+    /// Where each input unit stands afterwards (`None`: dislodged).
+    pub positions: Vec<Option<Loc>>,
 }
 
 /// What a retreat or adjustment phase did.
@@ -109,10 +111,7 @@ fn fix_destination(map: &OrdersMap, unit: &Piece, to: Loc) -> Loc {
 
 /// Finds the order for each unit: the first written order naming the unit's province (coasts
 /// and unit type as written are not needed to match; a wrong unit type makes the order void).
-fn match_orders<'a>(
-    units: &[Piece],
-    orders: &'a [(PowerId, Written)],
-) -> Vec<Option<&'a Written>> {
+fn match_orders<'a>(units: &[Piece], orders: &'a [(PowerId, Written)]) -> Vec<Option<&'a Written>> {
     units
         .iter()
         .map(|u| {
@@ -126,11 +125,7 @@ fn match_orders<'a>(
 
 /// Adjudicates a movement phase. `orders` are (power, order) pairs; orders naming no unit of
 /// that power are ignored, units without orders hold.
-pub fn movement(
-    map: &OrdersMap,
-    units: &[Piece],
-    orders: &[(PowerId, Written)],
-) -> MovementReport {
+pub fn movement(map: &OrdersMap, units: &[Piece], orders: &[(PowerId, Written)]) -> MovementReport {
     let matched = match_orders(units, orders);
     let mut adj_orders = Vec::with_capacity(units.len());
     let mut pre_void = vec![false; units.len()];
@@ -155,6 +150,7 @@ pub fn movement(
     let mut results = Vec::with_capacity(units.len());
     let mut after = Vec::new();
     let mut dislodged = Vec::new();
+    let mut positions = Vec::with_capacity(units.len());
     for (i, u) in units.iter().enumerate() {
         let outcome = if pre_void[i] && res.dislodged_by[i].is_none() {
             Outcome::Void
@@ -175,11 +171,13 @@ pub fn movement(
                 piece: *u,
                 attacker_from: (!convoyed).then_some(from),
             });
+            positions.push(None);
         } else {
             let mut p = *u;
             if let Some(to) = res.moved_to[i] {
                 p.loc = to;
             }
+            positions.push(Some(p.loc));
             after.push(p);
         }
     }
@@ -189,6 +187,7 @@ pub fn movement(
         units: after,
         dislodged,
         contested: res.contested,
+        positions,
     }
 }
 
@@ -261,7 +260,11 @@ pub fn retreats_with(
             Some(w) if w.kind != d.piece.kind => (w, None, Outcome::Void),
             Some(w) => match w.spec {
                 Spec::Disband => (w, None, Outcome::Ok),
-                Spec::Retreat { to } | Spec::Move { to, via_convoy: false } => {
+                Spec::Retreat { to }
+                | Spec::Move {
+                    to,
+                    via_convoy: false,
+                } => {
                     let to = fix_destination(map, &d.piece, to);
                     if retreat_options(map, d, units, contested, closed).contains(&to) {
                         (w, Some(to), Outcome::Ok)
@@ -466,7 +469,9 @@ pub enum Phase {
     Retreat,
     Adjustment,
     /// The game ended: a winner, or a draw (`None`).
-    GameOver { winner: Option<PowerId> },
+    GameOver {
+        winner: Option<PowerId>,
+    },
 }
 
 /// House options from the rules source; all off by default (standard rules).
@@ -480,7 +485,10 @@ pub struct OrdersOptions {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum OrdersAction {
     /// A power's orders for the current phase (replaces any earlier submission this phase).
-    Submit { power: PowerId, orders: Vec<Written> },
+    Submit {
+        power: PowerId,
+        orders: Vec<Written>,
+    },
     /// Resolve the current phase with the orders submitted so far (missing orders: units hold,
     /// dislodged units disband, builds are waived, missing disbands follow civil disorder).
     Adjudicate,
@@ -532,10 +540,19 @@ pub enum OrdersError {
     /// The power has been eliminated.
     Out(String),
     /// The order does not belong in this phase.
-    WrongPhase { order: String, phase: String },
-    NoUnit { order: String },
-    NotYours { order: String },
-    TwoOrders { unit: String },
+    WrongPhase {
+        order: String,
+        phase: String,
+    },
+    NoUnit {
+        order: String,
+    },
+    NotYours {
+        order: String,
+    },
+    TwoOrders {
+        unit: String,
+    },
     UnknownMap(String),
 }
 
@@ -837,8 +854,8 @@ impl OrdersState {
                 });
             }
         }
-        if let Some(w) = (0..map.powers.len() as PowerId)
-            .find(|&p| self.centre_count(p) >= map.victory as usize)
+        if let Some(w) =
+            (0..map.powers.len() as PowerId).find(|&p| self.centre_count(p) >= map.victory as usize)
         {
             self.phase = Phase::GameOver { winner: Some(w) };
             ev.push(OrdersEvent::Won { power: w });
@@ -866,7 +883,8 @@ impl OrdersState {
 
     /// Checks the invariants of a state read from a save or a peer.
     pub fn check_consistency(&self) -> Result<(), String> {
-        let map = OrdersMap::get(&self.map_id).ok_or_else(|| format!("unknown map `{}`", self.map_id))?;
+        let map =
+            OrdersMap::get(&self.map_id).ok_or_else(|| format!("unknown map `{}`", self.map_id))?;
         let n = map.powers.len();
         if self.orders.len() != n || self.draw.len() != n {
             return Err("power tables have the wrong length".into());

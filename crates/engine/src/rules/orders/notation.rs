@@ -53,7 +53,10 @@ pub enum NotationError {
     UnitType(String),
     Province(String),
     Missing(&'static str),
-    Unexpected { token: String, expected: &'static str },
+    Unexpected {
+        token: String,
+        expected: &'static str,
+    },
 }
 
 impl fmt::Display for NotationError {
@@ -61,14 +64,22 @@ impl fmt::Display for NotationError {
         match self {
             NotationError::Empty => write!(f, "The order is empty."),
             NotationError::UnitType(t) => {
-                write!(f, "`{t}` is not a unit type: write A for an army or F for a fleet.")
+                write!(
+                    f,
+                    "`{t}` is not a unit type: write A for an army or F for a fleet."
+                )
             }
             NotationError::Province(p) => {
                 write!(f, "`{p}` is not a province (or coast) on this map.")
             }
-            NotationError::Missing(what) => write!(f, "The order stops too early: {what} is missing."),
+            NotationError::Missing(what) => {
+                write!(f, "The order stops too early: {what} is missing.")
+            }
             NotationError::Unexpected { token, expected } => {
-                write!(f, "`{token}` was not expected here: {expected} should come next.")
+                write!(
+                    f,
+                    "`{token}` was not expected here: {expected} should come next."
+                )
             }
         }
     }
@@ -254,11 +265,9 @@ pub fn print(map: &OrdersMap, w: &Written) -> String {
             map.loc_name(from),
             map.loc_name(to)
         ),
-        Spec::Convoy { from, to } => format!(
-            "{unit} C A {} - {}",
-            map.loc_name(from),
-            map.loc_name(to)
-        ),
+        Spec::Convoy { from, to } => {
+            format!("{unit} C A {} - {}", map.loc_name(from), map.loc_name(to))
+        }
         Spec::Retreat { to } => format!("{unit} R {}", map.loc_name(to)),
         Spec::Disband => format!("{unit} D"),
         Spec::Build => format!("{unit} B"),
@@ -320,7 +329,10 @@ mod tests {
     fn errors_are_readable() {
         let m = OrdersMap::europe();
         assert_eq!(parse(m, "  "), Err(NotationError::Empty));
-        assert_eq!(parse(m, "X PAR H"), Err(NotationError::UnitType("X".into())));
+        assert_eq!(
+            parse(m, "X PAR H"),
+            Err(NotationError::UnitType("X".into()))
+        );
         assert_eq!(
             parse(m, "A XYZ H"),
             Err(NotationError::Province("XYZ".into()))
@@ -329,7 +341,10 @@ mod tests {
             parse(m, "A PAR/NC H"),
             Err(NotationError::Province("PAR/NC".into()))
         );
-        assert_eq!(parse(m, "A PAR -"), Err(NotationError::Missing("a province")));
+        assert_eq!(
+            parse(m, "A PAR -"),
+            Err(NotationError::Missing("a province"))
+        );
         assert!(matches!(
             parse(m, "A PAR Q"),
             Err(NotationError::Unexpected { .. })
