@@ -174,6 +174,8 @@ struct Resolver<'a, G: Geography> {
     state: Vec<State>,
     res: Vec<bool>,
     deps: Vec<usize>,
+    /// The sea provinces of the map.
+    seas: Vec<Province>,
 }
 
 fn dest(o: &Order) -> Option<Province> {
@@ -223,6 +225,7 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
         state: vec![State::Unresolved; 2 * n],
         res: vec![false; 2 * n],
         deps: vec![],
+        seas: (0..=u8::MAX).filter(|&p| geo.is_sea(p)).collect(),
     };
     r.check_legality();
     for i in 0..n {
@@ -422,15 +425,18 @@ impl<G: Geography> Resolver<'_, G> {
     /// Seas reachable from `p` by a chain of seas that starts next to `p`.
     fn seas_from(&self, p: Province) -> Vec<bool> {
         let mut seen = vec![false; 256];
-        let mut stack: Vec<Province> = (0..=u8::MAX)
-            .filter(|&s| self.geo.is_sea(s) && self.geo.touches(s, p))
+        let mut stack: Vec<Province> = self
+            .seas
+            .iter()
+            .copied()
+            .filter(|&s| self.geo.touches(s, p))
             .collect();
         for &s in &stack {
             seen[s as usize] = true;
         }
         while let Some(s) = stack.pop() {
-            for t in 0..=u8::MAX {
-                if !seen[t as usize] && self.geo.is_sea(t) && self.geo.touches(s, t) {
+            for &t in &self.seas {
+                if !seen[t as usize] && self.geo.touches(s, t) {
                     seen[t as usize] = true;
                     stack.push(t);
                 }

@@ -626,11 +626,13 @@ impl Geography for OrdersMap {
     }
 
     fn touches(&self, a: ProvinceId, b: ProvinceId) -> bool {
-        (a as usize) < self.provinces.len()
-            && self
-                .fleet_locs(a)
-                .into_iter()
-                .any(|l| self.fleet_targets(l).iter().any(|t| t.province == b))
+        let Some(p) = self.provinces.get(a as usize) else {
+            return false;
+        };
+        p.fleet.iter().any(|t| t.province == b)
+            || p.coasts
+                .iter()
+                .any(|(_, l)| l.iter().any(|t| t.province == b))
     }
 }
 
