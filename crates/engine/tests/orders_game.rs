@@ -349,3 +349,42 @@ fn states_encode_and_hash_deterministically() {
     assert_eq!(codec::hash_of(&t), codec::hash_of(&s));
     let _ = Loc::new(0);
 }
+
+#[test]
+fn the_world_map_plays_with_two_to_six_players() {
+    for n in 2..=6u8 {
+        let s = OrdersState::new_for("world", OrdersOptions::default(), n).unwrap();
+        assert_eq!(s.units.len(), 3 * n as usize);
+        assert_eq!(s.centres.len(), 3 * n as usize);
+        s.check_consistency().unwrap();
+    }
+    assert_eq!(
+        OrdersState::new_for("world", OrdersOptions::default(), 7),
+        Err(OrdersError::PlayerCount(7))
+    );
+    // Oceania convoys an army from Western Australia to Siam over the Indian Ocean.
+    let wm = OrdersMap::get("world").unwrap();
+    let mut s = OrdersState::new_for("world", OrdersOptions::default(), 6).unwrap();
+    let oceania = wm.power("OCEANIA").unwrap();
+    let order = |t: &str| notation::parse(wm, t).unwrap();
+    s.apply(&OrdersAction::Submit {
+        power: oceania,
+        orders: vec![order("F IDN - IOC")],
+    })
+    .unwrap();
+    s.apply(&OrdersAction::Adjudicate).unwrap();
+    s.apply(&OrdersAction::Submit {
+        power: oceania,
+        orders: vec![order("F IOC C A WAU - SIA"), order("A WAU - SIA")],
+    })
+    .unwrap();
+    s.apply(&OrdersAction::Adjudicate).unwrap();
+    let sia = wm.province("SIA").unwrap();
+    assert!(s
+        .units
+        .iter()
+        .any(|u| u.power == oceania && u.loc.province == sia && u.kind == UnitType::Army));
+    assert_eq!(s.centres.get(&sia), Some(&oceania));
+    // Oceania now has 4 centres and 3 units, with Western Australia free to build in.
+    assert_eq!(s.phase, Phase::Adjustment);
+}

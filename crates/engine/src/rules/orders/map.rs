@@ -88,11 +88,20 @@ struct PowerFile {
 }
 
 #[derive(Clone, Debug, Deserialize)]
+struct SetupFile {
+    players: u8,
+    powers: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
 struct MapFile {
     id: String,
     name: String,
     victory: u8,
     powers: Vec<PowerFile>,
+    /// Which powers play for a given number of players (default: all of them).
+    #[serde(default)]
+    setups: Vec<SetupFile>,
     provinces: Vec<ProvinceFile>,
 }
 
@@ -133,6 +142,8 @@ pub struct OrdersMap {
     pub victory: u8,
     pub powers: Vec<Power>,
     pub provinces: Vec<Province>,
+    /// Powers in play by number of players; a map without setups plays with all its powers.
+    pub setups: Vec<(u8, Vec<PowerId>)>,
     by_key: BTreeMap<String, ProvinceId>,
 }
 
@@ -169,6 +180,7 @@ pub enum OrdersMapError {
     },
     Disconnected(String),
     Victory(u8),
+    BadSetup(u8),
 }
 
 impl fmt::Display for OrdersMapError {
@@ -205,6 +217,10 @@ impl fmt::Display for OrdersMapError {
                 "province `{p}` cannot be reached from the first province"
             ),
             Victory(v) => write!(f, "a victory at {v} centres is impossible on this map"),
+            BadSetup(n) => write!(
+                f,
+                "the setup for {n} players does not list {n} different known powers"
+            ),
         }
     }
 }
@@ -212,19 +228,24 @@ impl fmt::Display for OrdersMapError {
 impl std::error::Error for OrdersMapError {}
 
 /// The built-in maps of the orders ruleset, by id.
-const BUILTIN: &[(&str, &str)] = &[("europe-1901", include_str!("../../../maps/europe-1901.ron"))];
+const BUILTIN: &[(&str, &str)] = &[
+    ("europe-1901", include_str!("../../../maps/europe-1901.ron")),
+    ("world", include_str!("../../../maps/world.ron")),
+];
 
 impl OrdersMap {
     /// A built-in map by id, parsed and validated once.
     pub fn get(id: &str) -> Option<&'static OrdersMap> {
         static EUROPE: OnceLock<OrdersMap> = OnceLock::new();
-        match id {
-            "europe-1901" => Some(EUROPE.get_or_init(|| {
-                OrdersMap::from_ron(BUILTIN[0].1)
-                    .expect("the built-in Europe map is validated by the test suite")
-            })),
-            _ => None,
-        }
+        static WORLD: OnceLock<OrdersMap> = OnceLock::new();
+        let (cell, text) = match id {
+            "europe-1901" => (&EUROPE, BUILTIN[0].1),
+            "world" => (&WORLD, BUILTIN[1].1),
+            _ => return None,
+        };
+        Some(cell.get_or_init(|| {
+            OrdersMap::from_ron(text).expect("the built-in maps are validated by the test suite")
+        }))
     }
 
     /// The standard 1901 Europe map.
@@ -344,9 +365,8 @@ impl OrdersMap {
             let ok = match p.kind {
                 ProvinceKind::Land => fleet.is_empty() && cs.is_empty() && !army.is_empty(),
                 ProvinceKind::Sea => army.is_empty() && cs.is_empty() && !fleet.is_empty(),
-                ProvinceKind::Coast => {
-                    !army.is_empty() && (fleet.is_empty() != cs.is_empty()) && cs.len() != 1
-                }
+                // Islands have no army neighbours.
+                ProvinceKind::Coast => (fleet.is_empty() != cs.is_empty()) && cs.len() != 1,
             };
             if !ok {
                 return Err(WrongKind(p.id.clone()));
@@ -374,6 +394,7 @@ impl OrdersMap {
             victory: file.victory,
             powers: vec![],
             provinces: out,
+            setups: vec![],
             by_key,
         };
         // Symmetry, per unit type, at coast level; armies only between non-sea provinces.
@@ -450,7 +471,34 @@ impl OrdersMap {
                 start,
             });
         }
+        for setup in &file.setups {
+            let mut ids = vec![];
+            for p in &setup.powers {
+                match power_keys.get(p) {
+                    Some(&id) if !ids.contains(&id) => ids.push(id),
+                    _ => return Err(BadSetup(setup.players)),
+                }
+            }
+            if ids.len() != setup.players as usize
+                || map.setups.iter().any(|(n, _)| *n == setup.players)
+            {
+                return Err(BadSetup(setup.players));
+            }
+            map.setups.push((setup.players, ids));
+        }
         Ok(map)
+    }
+
+    /// The powers in play for a number of players (all powers when the map has no setups).
+    pub fn powers_for(&self, players: u8) -> Option<Vec<PowerId>> {
+        if self.setups.is_empty() {
+            return (players as usize == self.powers.len())
+                .then(|| (0..self.powers.len() as PowerId).collect());
+        }
+        self.setups
+            .iter()
+            .find(|(n, _)| *n == players)
+            .map(|(_, p)| p.clone())
     }
 
     /// Number of provinces.
@@ -678,6 +726,34 @@ mod tests {
         assert_eq!(m.loc_name(l("stp(sc)")), "STP/SC");
         assert_eq!(m.parse_loc("PAR/NC"), None);
         assert_eq!(m.parse_loc("XYZ"), None);
+    }
+
+    #[test]
+    fn world_is_the_classic_board_with_seas() {
+        let m = OrdersMap::get("world").unwrap();
+        let count = |k| m.provinces.iter().filter(|p| p.kind == k).count();
+        assert_eq!(count(ProvinceKind::Sea), 18);
+        assert_eq!(count(ProvinceKind::Land) + count(ProvinceKind::Coast), 42);
+        assert_eq!(m.centres().count(), 30);
+        assert_eq!(m.powers.len(), 6);
+        for n in 2..=6u8 {
+            let p = m.powers_for(n).unwrap();
+            assert_eq!(p.len(), n as usize);
+            for &pw in &p {
+                assert_eq!(m.homes(pw).count(), 3);
+                assert_eq!(m.powers[pw as usize].start.len(), 3);
+            }
+        }
+        assert_eq!(m.powers_for(7), None);
+        let l = |s| m.parse_loc(s).unwrap();
+        // The classic sea lanes are seas here: armies need a convoy, fleets sail.
+        assert!(!m.can_move(UnitType::Army, l("BRA"), l("NAF")));
+        assert!(m.can_move(UnitType::Fleet, l("BRA"), l("SAT")));
+        assert!(m.can_move(UnitType::Fleet, l("SAT"), l("NAF")));
+        assert!(m.can_move(UnitType::Army, l("ALA"), l("NWT")));
+        assert!(m.provinces[l("GBR").province as usize].army.is_empty());
+        assert_eq!(OrdersMap::europe().powers_for(7).map(|p| p.len()), Some(7));
+        assert_eq!(OrdersMap::europe().powers_for(2), None);
     }
 
     const TINY: &str = r#"(id: "t", name: "T", victory: 1,

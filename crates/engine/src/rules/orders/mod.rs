@@ -554,6 +554,7 @@ pub enum OrdersError {
         unit: String,
     },
     UnknownMap(String),
+    PlayerCount(u8),
 }
 
 impl fmt::Display for OrdersError {
@@ -568,6 +569,7 @@ impl fmt::Display for OrdersError {
             NotYours { order } => write!(f, "`{order}`: that unit belongs to another power."),
             TwoOrders { unit } => write!(f, "{unit} has been given two orders."),
             UnknownMap(m) => write!(f, "There is no map called `{m}` for this ruleset."),
+            PlayerCount(n) => write!(f, "This map has no setup for {n} players."),
         }
     }
 }
@@ -595,21 +597,33 @@ pub struct OrdersState {
 }
 
 impl OrdersState {
-    /// A new game on a built-in map (`"europe-1901"`), Spring 1901, standard start.
+    /// A new game on a built-in map (`"europe-1901"`, `"world"`) with all of its powers,
+    /// Spring 1901, standard start.
     pub fn new(map_id: &str, options: OrdersOptions) -> Result<Self, OrdersError> {
         let map = OrdersMap::get(map_id).ok_or_else(|| OrdersError::UnknownMap(map_id.into()))?;
+        Self::new_for(map_id, options, map.powers.len() as u8)
+    }
+
+    /// A new game for a number of players: the map's setup for that number says which powers
+    /// play; the home centres of the others stay neutral.
+    pub fn new_for(map_id: &str, options: OrdersOptions, players: u8) -> Result<Self, OrdersError> {
+        let map = OrdersMap::get(map_id).ok_or_else(|| OrdersError::UnknownMap(map_id.into()))?;
+        let playing = map
+            .powers_for(players)
+            .ok_or(OrdersError::PlayerCount(players))?;
         let mut units = vec![];
         let mut centres = Centres::new();
-        for (i, p) in map.powers.iter().enumerate() {
+        for &i in &playing {
+            let p = &map.powers[i as usize];
             for &(kind, loc) in &p.start {
                 units.push(Piece {
-                    power: i as PowerId,
+                    power: i,
                     kind,
                     loc,
                 });
             }
-            for h in map.homes(i as PowerId) {
-                centres.insert(h, i as PowerId);
+            for h in map.homes(i) {
+                centres.insert(h, i);
             }
         }
         sort_units(&mut units);
