@@ -112,11 +112,7 @@ fn read_units(map: &OrdersMap, v: Option<&Value>, what: &str) -> Result<Vec<Piec
             if out.iter().any(|u| u.loc.province == loc.province) {
                 return Err(format!("`{what}`: two units in {}", map.key(loc.province)));
             }
-            out.push(Piece {
-                power: p,
-                kind,
-                loc,
-            });
+            out.push(Piece::new(p, kind, loc));
         }
     }
     Ok(out)

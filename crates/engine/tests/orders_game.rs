@@ -43,11 +43,7 @@ fn unit_at(s: &OrdersState, loc: &str) -> Option<(String, UnitType)> {
 
 fn piece(power: &str, unit: &str) -> Piece {
     let (kind, loc) = notation::parse_unit(map(), unit).unwrap();
-    Piece {
-        power: p(power),
-        kind,
-        loc,
-    }
+    Piece::new(p(power), kind, loc)
 }
 
 #[test]
@@ -387,4 +383,130 @@ fn the_world_map_plays_with_two_to_six_players() {
     assert_eq!(s.centres.get(&sia), Some(&oceania));
     // Oceania now has 4 centres and 3 units, with Western Australia free to build in.
     assert_eq!(s.phase, Phase::Adjustment);
+}
+
+mod combine {
+    use super::*;
+    use orbis_engine::rules::orders::{movement_with, MovementReport};
+
+    fn run(units: &[(&str, &str)], orders: &[(&str, &str)], combine: bool) -> MovementReport {
+        let units: Vec<Piece> = units.iter().map(|(pw, u)| piece(pw, u)).collect();
+        let orders: Vec<(u8, Written)> = orders.iter().map(|(pw, o)| (p(pw), w(o))).collect();
+        movement_with(map(), &units, &orders, combine)
+    }
+
+    fn strength_at(r: &MovementReport, prov: &str) -> Option<u8> {
+        let pr = map().province(prov).unwrap();
+        r.units
+            .iter()
+            .find(|u| u.loc.province == pr)
+            .map(|u| u.strength)
+    }
+
+    #[test]
+    fn two_units_become_one_of_strength_two() {
+        let r = run(
+            &[("RUSSIA", "A WAR"), ("RUSSIA", "A LVN")],
+            &[("RUSSIA", "A WAR COMBINE A LVN")],
+            true,
+        );
+        assert_eq!(r.results[0].outcome, Outcome::Ok);
+        assert_eq!(r.units.len(), 1);
+        assert_eq!(strength_at(&r, "LVN"), Some(2));
+        assert_eq!(r.positions[0], map().parse_loc("LVN"));
+        // Without the option the order is void and nothing changes.
+        let r = run(
+            &[("RUSSIA", "A WAR"), ("RUSSIA", "A LVN")],
+            &[("RUSSIA", "A WAR COMBINE A LVN")],
+            false,
+        );
+        assert_eq!(r.results[0].outcome, Outcome::Void);
+        assert_eq!(r.units.len(), 2);
+    }
+
+    #[test]
+    fn combining_units_defend_with_two_and_fall_to_three() {
+        let units = [
+            ("RUSSIA", "A WAR"),
+            ("RUSSIA", "A LVN"),
+            ("GERMANY", "A PRU"),
+            ("GERMANY", "A SIL"),
+            ("GERMANY", "F BAL"),
+            ("RUSSIA", "A MOS"),
+        ];
+        // Strength 2 against the pair's 2: the combine goes through; Russia's support is void.
+        let r = run(
+            &units,
+            &[
+                ("RUSSIA", "A WAR COMBINE A LVN"),
+                ("RUSSIA", "A MOS S A LVN"),
+                ("GERMANY", "A PRU - LVN"),
+                ("GERMANY", "F BAL S A PRU - LVN"),
+            ],
+            true,
+        );
+        assert_eq!(r.results[5].outcome, Outcome::Void);
+        assert_eq!(r.results[2].outcome, Outcome::Bounce);
+        assert_eq!(strength_at(&r, "LVN"), Some(2));
+        // Strength 3: Livonia is dislodged and the combine is cancelled.
+        let mut with_bot = units.to_vec();
+        with_bot.push(("GERMANY", "F BOT"));
+        let r = run(
+            &with_bot,
+            &[
+                ("RUSSIA", "A WAR COMBINE A LVN"),
+                ("GERMANY", "A PRU - LVN"),
+                ("GERMANY", "F BAL S A PRU - LVN"),
+                ("GERMANY", "F BOT S A PRU - LVN"),
+            ],
+            true,
+        );
+        assert_eq!(r.results[2].outcome, Outcome::Ok);
+        assert_eq!(r.results[1].outcome, Outcome::Dislodged);
+        assert_eq!(strength_at(&r, "WAR"), Some(1));
+        let r = run(
+            &units,
+            &[
+                ("RUSSIA", "A WAR COMBINE A LVN"),
+                ("GERMANY", "A PRU - LVN"),
+                ("GERMANY", "F BAL S A PRU - LVN"),
+                ("GERMANY", "A SIL S A PRU - LVN"),
+            ],
+            true,
+        );
+        // Silesia does not border Livonia: its support is void, so 2 against 2 again.
+        assert_eq!(r.results[2].outcome, Outcome::Bounce);
+    }
+
+    #[test]
+    fn a_combined_unit_attacks_with_two() {
+        let mut strong = piece("RUSSIA", "A LVN");
+        strong.strength = 2;
+        let units = vec![strong, piece("GERMANY", "A PRU")];
+        let orders = vec![(p("RUSSIA"), w("A LVN - PRU"))];
+        let r = movement_with(map(), &units, &orders, false);
+        assert_eq!(r.results[0].outcome, Outcome::Ok);
+        assert_eq!(r.results[1].outcome, Outcome::Dislodged);
+        assert_eq!(r.units[0].strength, 2);
+    }
+
+    #[test]
+    fn combining_is_a_fall_house_option() {
+        let mut s = small_game(&[("RUSSIA", "A WAR"), ("RUSSIA", "A LVN")]);
+        let order = |s: &mut OrdersState| {
+            s.apply(&OrdersAction::Submit {
+                power: p("RUSSIA"),
+                orders: vec![w("A WAR COMBINE A LVN")],
+            })
+        };
+        assert!(matches!(order(&mut s), Err(OrdersError::NoCombine { .. })));
+        s.options.combine = true;
+        assert!(matches!(order(&mut s), Err(OrdersError::NoCombine { .. })));
+        s.season = Season::Fall;
+        order(&mut s).unwrap();
+        adjudicate(&mut s);
+        assert_eq!(s.units.len(), 1);
+        assert_eq!(s.units[0].strength, 2);
+        s.check_consistency().unwrap();
+    }
 }

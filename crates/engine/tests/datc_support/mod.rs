@@ -23,11 +23,7 @@ pub fn power(name: &str) -> PowerId {
 
 fn piece(power_name: &str, unit: &str) -> Piece {
     let (kind, loc) = notation::parse_unit(map(), unit).expect("unit notation");
-    Piece {
-        power: power(power_name),
-        kind,
-        loc,
-    }
+    Piece::new(power(power_name), kind, loc)
 }
 
 fn parse(text: &str) -> Written {
@@ -49,11 +45,7 @@ fn units_for(units: &[(&str, &[&str])], orders: &[(PowerId, Written)]) -> Vec<Pi
         .collect();
     for (p, w) in orders {
         if !out.iter().any(|u| u.loc.province == w.at.province) {
-            out.push(Piece {
-                power: *p,
-                kind: w.kind,
-                loc: w.at,
-            });
+            out.push(Piece::new(*p, w.kind, w.at));
         }
     }
     out

@@ -122,11 +122,7 @@ pub fn random_position(m: &OrdersMap, rng: &mut Rng, count: usize) -> Vec<Piece>
                     locs[rng.below(locs.len())]
                 }
             };
-            Piece {
-                power: rng.below(7) as u8,
-                kind,
-                loc,
-            }
+            Piece::new(rng.below(7) as u8, kind, loc)
         })
         .collect()
 }

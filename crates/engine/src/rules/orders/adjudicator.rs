@@ -77,6 +77,24 @@ pub struct Piece {
     pub power: u8,
     pub kind: UnitType,
     pub loc: Loc,
+    /// 1 for an ordinary unit; 2 for a combined unit (house option "combine").
+    pub strength: u8,
+}
+
+impl Piece {
+    /// An ordinary unit (strength 1).
+    pub fn new(power: u8, kind: UnitType, loc: Loc) -> Piece {
+        Piece {
+            power,
+            kind,
+            loc,
+            strength: 1,
+        }
+    }
+
+    fn base(&self) -> u32 {
+        u32::from(self.strength.max(1))
+    }
 }
 
 /// A movement-phase order of one unit (the unit is implied by its position in the list).
@@ -102,6 +120,12 @@ pub enum Order {
     Convoy {
         from: Province,
         to: Province,
+    },
+    /// House option "combine": merge into the unit of the same power and kind in `into`, which
+    /// holds. Both defend together with strength 2 and cannot be supported; unless one of them is
+    /// dislodged, the unit in `into` becomes a single unit of strength 2.
+    Combine {
+        into: Province,
     },
 }
 
@@ -149,6 +173,8 @@ pub struct Resolution {
     pub contested: Vec<Province>,
     /// The order after legality checks (illegal orders become holds).
     pub effective: Vec<Order>,
+    /// The unit merged into the unit in this province (house option "combine").
+    pub combined_into: Vec<Option<Province>>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -198,6 +224,7 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
             Order::SupportMove { from, to, .. } | Order::Convoy { from, to } => {
                 Some((*from).max(*to) as usize)
             }
+            Order::Combine { into } => Some(*into as usize),
             Order::Hold => None,
         }))
         .max()
@@ -278,6 +305,16 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
             contested.push(p as Province);
         }
     }
+    let mut combined_into = vec![None; n];
+    for i in 0..n {
+        if let Order::Combine { into } = r.orders[i] {
+            if let Some(j) = r.at[into as usize] {
+                if dislodged_by[i].is_none() && dislodged_by[j].is_none() {
+                    combined_into[i] = Some(into);
+                }
+            }
+        }
+    }
     let mut outcomes = vec![Outcome::Ok; n];
     for i in 0..n {
         outcomes[i] = if dislodged_by[i].is_some() {
@@ -300,6 +337,7 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
         dislodged_by,
         contested,
         effective: r.orders,
+        combined_into,
     }
 }
 
@@ -353,6 +391,15 @@ impl<G: Geography> Resolver<'_, G> {
                         && from != to
                         && self.on_some_route(here, from, to)
                 }
+                Order::Combine { into } => {
+                    into != here
+                        && u.strength <= 1
+                        && self.geo.can_reach(u.kind, u.loc, into)
+                        && self.unit_at(into).is_some_and(|j| {
+                            let t = self.units[j];
+                            t.power == u.power && t.kind == u.kind && t.strength <= 1
+                        })
+                }
             };
             if !legal {
                 self.void[i] = true;
@@ -394,11 +441,34 @@ impl<G: Geography> Resolver<'_, G> {
                     self.units[j].kind == UnitType::Army
                         && matches!(self.orders[j], Order::Move { to: t, .. } if t.province == to)
                 }),
+                Order::Combine { into } => {
+                    self.unit_at(into)
+                        .is_some_and(|j| matches!(self.orders[j], Order::Hold))
+                        && !(0..i).any(
+                            |k| matches!(self.orders[k], Order::Combine { into: x } if x == into),
+                        )
+                }
                 _ => true,
             };
             if !ok {
                 self.void[i] = true;
                 self.orders[i] = Order::Hold;
+            }
+        }
+        // Pass 2b: combining units cannot be supported.
+        let combining: Vec<Province> = (0..n)
+            .filter_map(|i| match self.orders[i] {
+                Order::Combine { into } => Some([self.origin(i), into]),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for i in 0..n {
+            if let Order::SupportHold { target } = self.orders[i] {
+                if combining.contains(&target) {
+                    self.void[i] = true;
+                    self.orders[i] = Order::Hold;
+                }
             }
         }
         // Pass 3: which army moves are convoyed. A move between adjacent provinces is convoyed
@@ -604,7 +674,7 @@ impl<G: Geography> Resolver<'_, G> {
         match self.orders[i] {
             Order::Move { to, .. } => self.decide_move(i, to.province),
             Order::SupportHold { .. } | Order::SupportMove { .. } => self.decide_support(i),
-            Order::Hold | Order::Convoy { .. } => !self.dislodged(i),
+            Order::Hold | Order::Convoy { .. } | Order::Combine { .. } => !self.dislodged(i),
         }
     }
 
@@ -691,27 +761,33 @@ impl<G: Geography> Resolver<'_, G> {
             return 0;
         }
         let to = dest(&self.orders[i]).expect("attack strength of a move");
+        let base = self.units[i].base();
         let Some(j) = self.unit_at(to) else {
-            return 1 + self.supports(i, None);
+            return base + self.supports(i, None);
         };
         let h2h = self.head_to_head(i).is_some();
         if !h2h && matches!(self.orders[j], Order::Move { .. }) && self.resolve(j) {
-            return 1 + self.supports(i, None);
+            return base + self.supports(i, None);
         }
         if self.units[j].power == self.units[i].power {
             return 0;
         }
-        1 + self.supports(i, Some(self.units[j].power))
+        base + self.supports(i, Some(self.units[j].power))
     }
 
     fn hold_strength(&mut self, p: Province) -> u32 {
         let Some(j) = self.unit_at(p) else {
             return 0;
         };
+        let base = self.units[j].base();
         if matches!(self.orders[j], Order::Move { .. }) {
-            return if self.resolve(j) { 0 } else { 1 };
+            return if self.resolve(j) { 0 } else { base };
         }
-        let mut count = 1;
+        if self.combining(p) {
+            // The two combining units stand together and cannot be supported.
+            return 2;
+        }
+        let mut count = base;
         for s in 0..self.units.len() {
             if matches!(self.orders[s], Order::SupportHold { target } if target == p)
                 && self.resolve(s)
@@ -723,7 +799,15 @@ impl<G: Geography> Resolver<'_, G> {
     }
 
     fn defend_strength(&mut self, j: usize) -> u32 {
-        1 + self.supports(j, None)
+        self.units[j].base() + self.supports(j, None)
+    }
+
+    /// A unit in `p` is combining (either end of a combine order).
+    fn combining(&self, p: Province) -> bool {
+        (0..self.units.len()).any(|i| match self.orders[i] {
+            Order::Combine { into } => into == p || self.origin(i) == p,
+            _ => false,
+        })
     }
 
     fn prevent_strength(&mut self, k: usize) -> u32 {
@@ -735,7 +819,7 @@ impl<G: Geography> Resolver<'_, G> {
                 return 0;
             }
         }
-        1 + self.supports(k, None)
+        self.units[k].base() + self.supports(k, None)
     }
 
     fn decide_move(&mut self, i: usize, to: Province) -> bool {
@@ -799,11 +883,7 @@ mod tests {
     }
 
     fn army(power: u8, p: Province) -> Piece {
-        Piece {
-            power,
-            kind: UnitType::Army,
-            loc: Loc::new(p),
-        }
+        Piece::new(power, UnitType::Army, Loc::new(p))
     }
 
     fn mv(p: Province) -> Order {
@@ -857,11 +937,7 @@ mod tests {
     #[test]
     fn convoy_across_the_sea_and_stand_off() {
         let g = Ring(6);
-        let fleet = Piece {
-            power: 0,
-            kind: UnitType::Fleet,
-            loc: Loc::new(6),
-        };
+        let fleet = Piece::new(0, UnitType::Fleet, Loc::new(6));
         let units = [army(0, 0), fleet, army(1, 4)];
         let r = adjudicate(
             &g,

@@ -48,7 +48,8 @@ pub struct MovementReport {
     pub dislodged: Vec<Dislodged>,
     /// Provinces left empty by a stand-off.
     pub contested: Vec<ProvinceId>,
-    /// Where each input unit stands afterwards (`None`: dislodged).
+    /// Where each input unit stands afterwards (`None`: dislodged; a unit that combined stands
+    /// with the unit it merged into, which is the one listed in `units`).
     pub positions: Vec<Option<Loc>>,
 }
 
@@ -85,6 +86,9 @@ pub fn to_order(map: &OrdersMap, unit: &Piece, w: &Written) -> Option<Order> {
         Spec::Convoy { from, to } => Some(Order::Convoy {
             from: from.province,
             to: to.province,
+        }),
+        Spec::Combine { into } => Some(Order::Combine {
+            into: into.province,
         }),
         Spec::Retreat { .. } | Spec::Disband | Spec::Build => None,
     }
@@ -123,16 +127,27 @@ fn match_orders<'a>(units: &[Piece], orders: &'a [(PowerId, Written)]) -> Vec<Op
         .collect()
 }
 
-/// Adjudicates a movement phase. `orders` are (power, order) pairs; orders naming no unit of
-/// that power are ignored, units without orders hold.
+/// Adjudicates a movement phase under the standard rules. `orders` are (power, order) pairs;
+/// orders naming no unit of that power are ignored, units without orders hold.
 pub fn movement(map: &OrdersMap, units: &[Piece], orders: &[(PowerId, Written)]) -> MovementReport {
+    movement_with(map, units, orders, false)
+}
+
+/// [`movement`], with the house option "combine" allowed or not (when not, combine orders are
+/// void).
+pub fn movement_with(
+    map: &OrdersMap,
+    units: &[Piece],
+    orders: &[(PowerId, Written)],
+    combine: bool,
+) -> MovementReport {
     let matched = match_orders(units, orders);
     let mut adj_orders = Vec::with_capacity(units.len());
     let mut pre_void = vec![false; units.len()];
     for (i, u) in units.iter().enumerate() {
         let o = match matched[i] {
             None => Order::Hold,
-            Some(w) if w.kind != u.kind => {
+            Some(w) if w.kind != u.kind || (!combine && matches!(w.spec, Spec::Combine { .. })) => {
                 pre_void[i] = true;
                 Order::Hold
             }
@@ -172,10 +187,20 @@ pub fn movement(map: &OrdersMap, units: &[Piece], orders: &[(PowerId, Written)])
                 attacker_from: (!convoyed).then_some(from),
             });
             positions.push(None);
+        } else if let Some(into) = res.combined_into[i] {
+            // Merged: it now stands with (and as part of) the unit it combined into.
+            let j = units
+                .iter()
+                .position(|x| x.loc.province == into)
+                .expect("the combined unit is on the board");
+            positions.push(Some(units[j].loc));
         } else {
             let mut p = *u;
             if let Some(to) = res.moved_to[i] {
                 p.loc = to;
+            }
+            if res.combined_into.contains(&Some(p.loc.province)) {
+                p.strength = 2;
             }
             positions.push(Some(p.loc));
             after.push(p);
@@ -373,11 +398,7 @@ pub fn adjustments(
                     && !(w.kind == UnitType::Fleet && prov.kind != ProvinceKind::Coast);
                 if ok {
                     left -= 1;
-                    after.push(Piece {
-                        power,
-                        kind: w.kind,
-                        loc: w.at,
-                    });
+                    after.push(Piece::new(power, w.kind, w.at));
                     push(w, Outcome::Ok);
                 } else {
                     push(w, Outcome::Void);
@@ -479,6 +500,11 @@ pub enum Phase {
 pub struct OrdersOptions {
     /// A dislodged unit may not retreat into another power's home centre or owned centre.
     pub no_retreat_into_foreign_territory: bool,
+    /// In Fall, two adjacent units of one power and kind may combine into one unit of strength 2
+    /// (`A WAR COMBINE A LVN`: the army in Livonia becomes the combined unit). While combining
+    /// they defend together with strength 2, cannot be supported, and an attack stronger than 2
+    /// dislodges one and cancels the combine.
+    pub combine: bool,
 }
 
 /// Everything a player can do.
@@ -555,6 +581,10 @@ pub enum OrdersError {
     },
     UnknownMap(String),
     PlayerCount(u8),
+    /// Combining is a house option, and only in Fall.
+    NoCombine {
+        order: String,
+    },
 }
 
 impl fmt::Display for OrdersError {
@@ -570,6 +600,10 @@ impl fmt::Display for OrdersError {
             TwoOrders { unit } => write!(f, "{unit} has been given two orders."),
             UnknownMap(m) => write!(f, "There is no map called `{m}` for this ruleset."),
             PlayerCount(n) => write!(f, "This map has no setup for {n} players."),
+            NoCombine { order } => write!(
+                f,
+                "`{order}`: units can only combine in Fall, and only when the \"combine\" house option is on."
+            ),
         }
     }
 }
@@ -616,11 +650,7 @@ impl OrdersState {
         for &i in &playing {
             let p = &map.powers[i as usize];
             for &(kind, loc) in &p.start {
-                units.push(Piece {
-                    power: i,
-                    kind,
-                    loc,
-                });
+                units.push(Piece::new(i, kind, loc));
             }
             for h in map.homes(i) {
                 centres.insert(h, i);
@@ -746,6 +776,13 @@ impl OrdersState {
             }
         };
         match (self.phase, w.spec) {
+            (Phase::Movement, Spec::Combine { .. })
+                if !self.options.combine || self.season != Season::Fall =>
+            {
+                Err(OrdersError::NoCombine {
+                    order: text.clone(),
+                })
+            }
             (Phase::Movement, Spec::Retreat { .. } | Spec::Disband | Spec::Build) => Err(wrong()),
             (Phase::Movement, _) => owner_of(self.units.clone()),
             (Phase::Retreat, Spec::Retreat { .. } | Spec::Move { .. } | Spec::Disband) => {
@@ -774,7 +811,8 @@ impl OrdersState {
         let phase = self.phase;
         match phase {
             Phase::Movement => {
-                let r = movement(map, &self.units, &orders);
+                let combine = self.options.combine && self.season == Season::Fall;
+                let r = movement_with(map, &self.units, &orders, combine);
                 ev.push(OrdersEvent::Resolved {
                     year: self.year,
                     season: self.season,

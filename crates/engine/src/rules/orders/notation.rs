@@ -36,6 +36,10 @@ pub enum Spec {
     },
     Disband,
     Build,
+    /// House option: merge into the unit of the same power in `into` (`A WAR COMBINE A LVN`).
+    Combine {
+        into: Loc,
+    },
 }
 
 /// One written order: the unit it names, and what it asks.
@@ -234,6 +238,10 @@ pub fn parse(map: &OrdersMap, text: &str) -> Result<Written, NotationError> {
         "R" | "RETREAT" | "RETREATS" => Spec::Retreat { to: c.loc()? },
         "D" | "DISBAND" | "DISBANDS" => Spec::Disband,
         "B" | "BUILD" | "BUILDS" => Spec::Build,
+        "COMBINE" | "COMBINES" => {
+            c.opt_kind();
+            Spec::Combine { into: c.loc()? }
+        }
         _ => {
             return Err(NotationError::Unexpected {
                 token: verb,
@@ -271,6 +279,9 @@ pub fn print(map: &OrdersMap, w: &Written) -> String {
         Spec::Retreat { to } => format!("{unit} R {}", map.loc_name(to)),
         Spec::Disband => format!("{unit} D"),
         Spec::Build => format!("{unit} B"),
+        Spec::Combine { into } => {
+            format!("{unit} COMBINE {} {}", w.kind.letter(), map.loc_name(into))
+        }
     }
 }
 
@@ -315,6 +326,7 @@ mod tests {
             "A PAR B",
             "F STP/SC B",
             "A LON - BEL VIA CONVOY",
+            "A WAR COMBINE A LVN",
         ] {
             assert_eq!(round(s), s);
         }
