@@ -453,6 +453,19 @@ mod tests {
     }
 
     #[test]
+    fn the_world_map_is_available() {
+        let out = call(json!({"map": "world", "phase": "movement",
+            "units": {"EUROPE": ["F GBR", "A WEU"], "AFRICA": ["A NAF"]},
+            "orders": {"EUROPE": ["F GBR - NOS", "A WEU - NAF"], "AFRICA": ["A NAF H"]}}));
+        // Western Europe and North Africa are no longer neighbours: the army needs a convoy.
+        assert_eq!(
+            out["results"],
+            json!({"F GBR": "ok", "A WEU": "void", "A NAF": "ok"})
+        );
+        assert_eq!(out["units"]["EUROPE"], json!(["F NOS", "A WEU"]));
+    }
+
+    #[test]
     fn bad_input_is_an_error() {
         assert!(run("{not json").unwrap_err().contains("malformed JSON"));
         assert!(run("[1]").is_err());

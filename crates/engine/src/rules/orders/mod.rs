@@ -943,7 +943,10 @@ impl OrdersState {
         }
         let mut seen = BTreeSet::new();
         for u in &self.units {
-            if u.power as usize >= n || !map.can_stand(u.kind, u.loc) {
+            if u.power as usize >= n
+                || !map.can_stand(u.kind, u.loc)
+                || !(1..=2).contains(&u.strength)
+            {
                 return Err(format!("unit at {} is invalid", map.loc_name(u.loc)));
             }
             if !seen.insert(u.loc.province) {
