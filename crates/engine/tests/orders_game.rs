@@ -110,11 +110,13 @@ fn illegal_submissions_change_nothing() {
 #[test]
 fn a_year_with_captures_and_builds() {
     let mut s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    assert_eq!(s.waiting_for().len(), 7);
     submit(
         &mut s,
         "ENGLAND",
         &["F LON - NTH", "F EDI - NWG", "A LVP - YOR"],
     );
+    assert!(!s.waiting_for().contains(&p("ENGLAND")));
     submit(&mut s, "FRANCE", &["A MAR - SPA", "A PAR - BUR"]);
     submit(&mut s, "GERMANY", &["A MUN - BUR"]);
     let ev = adjudicate(&mut s);
@@ -152,6 +154,9 @@ fn a_year_with_captures_and_builds() {
     assert_eq!(s.centre_count(p("ENGLAND")), 4);
     assert_eq!(s.centre_count(p("FRANCE")), 4);
     assert_eq!(s.phase, Phase::Adjustment);
+    assert_eq!(s.adjustment(p("ENGLAND")), 1);
+    assert_eq!(s.adjustment(p("GERMANY")), 0);
+    assert_eq!(s.waiting_for(), [p("ENGLAND"), p("FRANCE")]);
 
     // England builds in London (empty); Edinburgh is empty too but only one build is allowed.
     submit(&mut s, "ENGLAND", &["F LON B", "F EDI B"]);
@@ -202,6 +207,7 @@ fn a_retreat_phase_follows_a_dislodgement() {
     }));
     assert_eq!(s.dislodged.len(), 1);
     assert_eq!(s.dislodged[0].attacker_from, map().province("MUN"));
+    assert_eq!(s.waiting_for(), [p("FRANCE")]);
     // Retreating to where the attacker came from is refused at adjudication, not submission.
     let e = s
         .apply(&OrdersAction::Submit {

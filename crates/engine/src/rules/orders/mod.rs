@@ -687,6 +687,41 @@ impl OrdersState {
         self.centre_count(power) > 0 || self.units.iter().any(|u| u.power == power)
     }
 
+    /// Builds (positive) or disbands (negative) a power is due in the adjustment phase; builds
+    /// only as many as it has free owned home centres.
+    pub fn adjustment(&self, power: PowerId) -> i32 {
+        let map = self.map();
+        let units = self.units.iter().filter(|u| u.power == power).count() as i32;
+        let centres = self.centre_count(power) as i32;
+        if centres >= units {
+            let free = map
+                .homes(power)
+                .filter(|h| {
+                    self.centres.get(h) == Some(&power)
+                        && !self.units.iter().any(|u| u.loc.province == *h)
+                })
+                .count() as i32;
+            (centres - units).min(free)
+        } else {
+            centres - units
+        }
+    }
+
+    /// Powers that have something to order in the current phase and have not submitted yet
+    /// (hot-seat: whose turn it is to write orders).
+    pub fn waiting_for(&self) -> Vec<PowerId> {
+        let n = self.map().powers.len() as PowerId;
+        (0..n)
+            .filter(|&p| self.orders[p as usize].is_none())
+            .filter(|&p| match self.phase {
+                Phase::Movement => self.units.iter().any(|u| u.power == p),
+                Phase::Retreat => self.dislodged.iter().any(|d| d.piece.power == p),
+                Phase::Adjustment => self.adjustment(p) != 0,
+                Phase::GameOver { .. } => false,
+            })
+            .collect()
+    }
+
     /// Applies an action; on error nothing changes.
     pub fn apply(&mut self, action: &OrdersAction) -> Result<Vec<OrdersEvent>, OrdersError> {
         let mut next = self.clone();
@@ -913,11 +948,7 @@ impl OrdersState {
             ev.push(OrdersEvent::Won { power: w });
             return;
         }
-        let needs_adjustment = (0..map.powers.len() as PowerId).any(|p| {
-            let units = self.units.iter().filter(|u| u.power == p).count();
-            let centres = self.centre_count(p);
-            units > centres || (centres > units && self.can_build(map, p))
-        });
+        let needs_adjustment = (0..map.powers.len() as PowerId).any(|p| self.adjustment(p) != 0);
         if needs_adjustment {
             self.start(Phase::Adjustment, ev);
         } else {
@@ -925,12 +956,6 @@ impl OrdersState {
             self.season = Season::Spring;
             self.start(Phase::Movement, ev);
         }
-    }
-
-    fn can_build(&self, map: &OrdersMap, p: PowerId) -> bool {
-        map.homes(p).any(|h| {
-            self.centres.get(&h) == Some(&p) && !self.units.iter().any(|u| u.loc.province == h)
-        })
     }
 
     /// Checks the invariants of a state read from a save or a peer.
