@@ -199,7 +199,7 @@ pub fn movement_with(
             if let Some(to) = res.moved_to[i] {
                 p.loc = to;
             }
-            if res.combined_into.contains(&Some(p.loc.province)) {
+            if res.moved_to[i].is_none() && res.combined_into.contains(&Some(u.loc.province)) {
                 p.strength = 2;
             }
             positions.push(Some(p.loc));
