@@ -121,6 +121,21 @@ fn random_phases_keep_the_invariants() {
             );
         }
         assert_eq!(rr.contested, r.contested, "round {round}");
+        // And so does a random order.
+        let mut perm: Vec<usize> = (0..n).collect();
+        for k in (1..n).rev() {
+            perm.swap(k, rng.below(k + 1));
+        }
+        let p_units: Vec<Piece> = perm.iter().map(|&k| units[k]).collect();
+        let p_pairs: Vec<_> = perm.iter().map(|&k| pairs[k]).collect();
+        let pr = movement(m, &p_units, &p_pairs);
+        assert_eq!(pr.units, r.units, "round {round}");
+        for (pos, &k) in perm.iter().enumerate() {
+            assert_eq!(
+                pr.results[pos].outcome, r.results[k].outcome,
+                "round {round}"
+            );
+        }
     }
     assert!(dislodgements > 100, "{dislodgements}");
     assert!(convoyed > 200, "only {convoyed} successful convoys");
