@@ -16,6 +16,10 @@
 //! and the unit holds (or, in a retreat, disbands). With `"detail": true` a movement phase also
 //! reports `contested` and `attackers`, ready for the retreat phase.
 //!
+//! `results` are keyed by unit (`A PAR`, `F STP/SC`) in movement and retreat phases, and by order
+//! (`F STP/NC B`, `A PAR D`, including disbands forced by civil disorder) in adjustment phases.
+//! `units` lists each power's units in input order, at their new places.
+//!
 //! Result words: `ok`, `bounce`, `cut`, `dislodged`, `void`, `no convoy`.
 
 use orbis_engine::rules::orders::adjudicator::{Outcome, Piece};
