@@ -2,6 +2,8 @@
 //!
 //! Errors print one line on stderr and exit with code 2.
 
+mod adjudicate;
+
 use orbis_engine::dice::{parse_seed_hex, Dice, SeededDice};
 use orbis_engine::odds::odds;
 use orbis_engine::rules::classic::{BotLevel, ClassicOptions};
@@ -13,7 +15,8 @@ use std::time::Instant;
 const USAGE: &str = "usage:
   orbis odds <ATTACKERS> <DEFENDERS>
   orbis dice --seed <64 hex digits> --count <N>
-  orbis simulate --players <2..6> --bot <easy|normal> --games <N> --seed <u64> [--max-turns T]";
+  orbis simulate --players <2..6> --bot <easy|normal> --games <N> --seed <u64> [--max-turns T]
+  orbis adjudicate < phase.json";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -97,6 +100,15 @@ fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
             let rate = if secs > 0.0 { games as f64 / secs } else { 0.0 };
             let v = json!({"summary": true, "games": games, "turns": turns, "seconds": secs, "games_per_second": rate});
             writeln!(out, "{v}").map_err(io)
+        }
+        Some("adjudicate") => {
+            use std::io::Read;
+            let mut input = String::new();
+            std::io::stdin()
+                .read_to_string(&mut input)
+                .map_err(|e| format!("cannot read stdin: {e}"))?;
+            let json = adjudicate::run(&input)?;
+            writeln!(out, "{json}").map_err(io)
         }
         Some("-h" | "--help" | "help") => writeln!(out, "{USAGE}").map_err(io),
         Some(other) => Err(format!("unknown command `{other}`\n{USAGE}")),

@@ -1188,7 +1188,9 @@ fn save_round_trip_and_corrupt_saves() {
     assert_eq!(back.state_hash(), g.state_hash());
     // Resumed games continue identically (the dice stream position is saved).
     let (mut a, mut b) = (g.clone(), back);
-    let (Game::Classic(x), Game::Classic(y)) = (&mut a, &mut b);
+    let (Game::Classic(x), Game::Classic(y)) = (&mut a, &mut b) else {
+        panic!("classic games")
+    };
     orbis_engine::sim::run(x, BotLevel::Normal, 40).unwrap();
     orbis_engine::sim::run(y, BotLevel::Normal, 40).unwrap();
     assert_eq!(x.state_hash(), y.state_hash());
