@@ -26,8 +26,8 @@ fn roll_table() -> &'static [[[f64; 3]; 3]; 4] {
     static TABLE: OnceLock<[[[f64; 3]; 3]; 4]> = OnceLock::new();
     TABLE.get_or_init(|| {
         let mut t = [[[0.0; 3]; 3]; 4];
-        for a in 1..=3usize {
-            for d in 1..=2usize {
+        for (a, row) in t.iter_mut().enumerate().skip(1) {
+            for (d, cell) in row.iter_mut().enumerate().take(3).skip(1) {
                 let k = a + d;
                 let total = 6usize.pow(k as u32);
                 let mut counts = [0usize; 3];
@@ -44,8 +44,8 @@ fn roll_table() -> &'static [[[f64; 3]; 3]; 4] {
                     let (al, _) = battle_losses(&att, &def);
                     counts[al as usize] += 1;
                 }
-                for (i, c) in counts.iter().enumerate() {
-                    t[a][d][i] = *c as f64 / total as f64;
+                for (p, c) in cell.iter_mut().zip(counts) {
+                    *p = c as f64 / total as f64;
                 }
             }
         }
@@ -124,9 +124,18 @@ mod tests {
             let alive: f64 = o.attacker_survivors[1..].iter().sum();
             assert!((alive - o.win).abs() < 1e-9);
         }
-        // Published figure: 10 attackers against 10 defenders win about 47.8% (max dice).
-        let o = odds(10, 10);
-        assert!((o.win - 0.478).abs() < 0.01, "{}", o.win);
+        // 10 attacking armies (11 in the territory) against 10: 0.5676; a 200 000-battle
+        // simulation gave 0.5668. With 9 attacking (10 in the territory): 0.4815 simulated.
+        assert!(
+            (odds(10, 10).win - 0.5676).abs() < 0.0005,
+            "{}",
+            odds(10, 10).win
+        );
+        assert!(
+            (odds(9, 10).win - 0.4815).abs() < 0.005,
+            "{}",
+            odds(9, 10).win
+        );
         assert!(odds(20, 5).win > 0.99);
     }
 

@@ -2,18 +2,37 @@ use orbis_engine::rules::classic::{BotLevel, ClassicOptions};
 use orbis_engine::sim::{game_seed, play};
 
 #[test]
-fn bots_finish_games() {
+fn normal_bots_finish_games_for_every_player_count() {
     for players in 2..=6 {
-        for level in [BotLevel::Easy, BotLevel::Normal] {
+        for seed in 0..3 {
             let r = play(
                 players,
-                level,
+                BotLevel::Normal,
                 ClassicOptions::default(),
-                game_seed(1, players as u64),
+                game_seed(seed, players as u64),
                 2000,
             )
             .unwrap();
-            println!("{players} {level:?} {r:?}");
+            assert!(
+                r.winner.is_some_and(|w| (w as usize) < players),
+                "{players} players, seed {seed}: {r:?}"
+            );
         }
+    }
+}
+
+#[test]
+fn easy_bots_play_only_legal_moves_for_many_turns() {
+    for players in 2..=6 {
+        let r = play(
+            players,
+            BotLevel::Easy,
+            ClassicOptions::default(),
+            game_seed(5, players as u64),
+            300,
+        )
+        .unwrap();
+        assert!(r.winner.is_some() || r.turns == 301, "{r:?}");
+        assert!(r.actions > 300);
     }
 }

@@ -1,5 +1,5 @@
 //! Application state: which screen is shown, the game (engine state), and UI-only state
-//! (selection, amounts, view box, log). Every game change goes through `Game::apply`.
+//! (selection, amounts, view box, log). Every game change goes through the engine's `apply`.
 
 use crate::store;
 use orbis_engine::bot;
@@ -8,7 +8,6 @@ use orbis_engine::classic::{
     SeatConfig, SeatKind,
 };
 use orbis_engine::map::TerritoryId;
-use orbis_engine::rules::{Action as GAction, Event as GEvent, Game};
 use orbis_engine::view;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -150,7 +149,10 @@ impl Default for Ui {
 #[derive(Clone, PartialEq)]
 pub struct AppState {
     pub screen: Screen,
-    pub game: Option<Game>,
+    /// The classic game being played (saved and hashed as a `Game::Classic`).
+    pub game: Option<ClassicState>,
+    /// Hex SHA-256 of the canonical `Game` encoding, refreshed after every change.
+    pub hash: String,
     pub form: SetupForm,
     pub ui: Ui,
     pub log: Vec<String>,
@@ -195,17 +197,7 @@ pub enum Msg {
     DismissError,
 }
 
-pub fn cs(g: &Game) -> &ClassicState {
-    match g {
-        Game::Classic(s) => s,
-    }
-}
-
-fn cs_mut(g: &mut Game) -> &mut ClassicState {
-    match g {
-        Game::Classic(s) => s,
-    }
-}
+pub use crate::savefile::{from_save as load_bytes, to_save as save_bytes};
 
 pub fn is_setup(p: Phase) -> bool {
     matches!(p, Phase::Claim | Phase::SetupPlace)
@@ -218,6 +210,7 @@ impl AppState {
         let mut st = AppState {
             screen: Screen::Menu,
             game: None,
+            hash: String::new(),
             form: SetupForm::default(),
             ui: Ui::default(),
             log: vec![],
@@ -234,7 +227,7 @@ impl AppState {
         if let Some(text) = store::get(store::SAVE_KEY) {
             let loaded = store::b64_decode(&text)
                 .ok_or_else(|| "the saved text is not valid".to_string())
-                .and_then(|b| Game::from_save(&b).map_err(|e| e.to_string()));
+                .and_then(|b| load_bytes(&b));
             match loaded {
                 Ok(g) => {
                     st.log = store::get(store::LOG_KEY)
@@ -254,7 +247,7 @@ impl AppState {
         st
     }
 
-    fn start_with(&mut self, g: Game, fresh: bool) {
+    fn start_with(&mut self, g: ClassicState, fresh: bool) {
         self.game = Some(g);
         self.screen = Screen::Play;
         self.ui = Ui::default();
@@ -271,7 +264,7 @@ impl AppState {
     }
 
     pub fn state(&self) -> Option<&ClassicState> {
-        self.game.as_ref().map(cs)
+        self.game.as_ref()
     }
 
     fn humans(&self) -> Vec<PlayerId> {
@@ -340,9 +333,10 @@ impl AppState {
         }
     }
 
-    fn save(&self) {
+    fn save(&mut self) {
         if let Some(g) = &self.game {
-            store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
+            self.hash = crate::savefile::state_hash(g);
+            store::set(store::SAVE_KEY, &store::b64_encode(&save_bytes(g)));
             let start = self.log.len().saturating_sub(300);
             store::set(store::LOG_KEY, &self.log[start..].join("\n"));
         }
@@ -353,13 +347,14 @@ impl AppState {
         let Some(g) = self.game.as_mut() else {
             return false;
         };
-        let before = cs(g).phase;
-        match g.apply(&GAction::Classic(a)) {
+        let before = g.phase;
+        // The classic state's own apply: same rules and randomness as `Game::apply`, without
+        // linking other rulesets into the browser bundle.
+        match g.apply(&a) {
             Ok(events) => {
-                let s = cs(g);
+                let s = &*g;
                 let mut rolls = 0;
                 for e in &events {
-                    let GEvent::Classic(e) = e;
                     self.log.push(view::describe(e, s));
                     if let Event::Rolled {
                         from,
@@ -397,7 +392,7 @@ impl AppState {
     }
 
     fn after_change(&mut self, before: Phase, after: Phase) {
-        let s = cs(self.game.as_ref().unwrap());
+        let s = self.game.as_ref().unwrap();
         let phase_kind = |p: Phase| std::mem::discriminant(&p);
         if phase_kind(before) != phase_kind(after) {
             self.ui.from = None;
@@ -555,7 +550,7 @@ impl AppState {
         match ClassicState::new(seats, form.options.clone(), store::new_seed()) {
             Ok(s) => {
                 self.notice = None;
-                self.start_with(Game::Classic(s), true);
+                self.start_with(s, true);
                 for (i, seat) in form.seats.iter().enumerate() {
                     if seat.defend != DefendPref::Max {
                         self.apply(Action::SetDefence {
@@ -592,7 +587,7 @@ impl Reducible for AppState {
                     st.screen = Screen::Play;
                 }
             }
-            Msg::Import(Ok(bytes)) => match Game::from_save(&bytes) {
+            Msg::Import(Ok(bytes)) => match load_bytes(&bytes) {
                 Ok(g) => {
                     st.notice = None;
                     st.log = vec!["Game loaded from a save file.".into()];
@@ -675,7 +670,6 @@ impl Reducible for AppState {
             Msg::DismissError => st.error = None,
         }
         // Keep the game mutable only through apply.
-        let _ = cs_mut;
         Rc::new(st)
     }
 }
@@ -703,11 +697,7 @@ pub fn app() -> Html {
         });
     }
 
-    let hash = app
-        .game
-        .as_ref()
-        .map(|g| g.state_hash().to_hex())
-        .unwrap_or_default();
+    let hash = app.hash.clone();
     let phase = app
         .state()
         .map(|s| match s.phase {
@@ -845,16 +835,16 @@ mod tests {
             st = run(st, Msg::AutoSetup);
             st = run(st, Msg::SkipToHuman);
             let mut g = st.game.clone().unwrap();
-            let Game::Classic(s) = &mut g;
+            let s = &mut g;
             let me = s.current as usize;
             let cards: Vec<u8> = s.deck.iter().copied().filter(|&c| c < 42).take(5).collect();
             s.deck.retain(|c| !cards.contains(c));
             s.players[me].hand = cards;
             std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
-            std::fs::write(path, g.to_save()).unwrap();
+            std::fs::write(path, save_bytes(&g)).unwrap();
         }
-        let g = Game::from_save(&std::fs::read(path).unwrap()).unwrap();
-        let s = cs(&g);
+        let g = load_bytes(&std::fs::read(path).unwrap()).unwrap();
+        let s = &g;
         assert!(matches!(s.phase, Phase::Reinforce { .. }));
         assert_eq!(s.players[s.current as usize].kind, SeatKind::Human);
         assert_eq!(s.players[s.current as usize].hand.len(), 5);

@@ -1,7 +1,7 @@
 //! The world map as SVG: owner colour plus a per-player pattern and badge shape (colour-blind
 //! safe), army counts, continent tint, sea lanes, highlights, pan/zoom, keyboard navigation.
 
-use crate::app::{cs, AppState, Msg};
+use crate::app::{AppState, Msg};
 use crate::geometry::{ART, OUTLINES, SEA, SHAPES, VIEWBOX};
 use crate::setup::colour_css;
 use orbis_engine::classic::{ClassicState, Owner, Phase};
@@ -183,7 +183,7 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
     let Some(g) = app.game.as_ref() else {
         return html! {};
     };
-    let s = cs(g);
+    let s = g;
     let map = s.map();
     let geo = geometry(s);
     let d = app.dispatcher();

@@ -6,6 +6,7 @@
 mod app;
 mod board;
 mod panel;
+mod savefile;
 mod setup;
 mod store;
 

@@ -1,7 +1,7 @@
 //! The play screen: header, map, the prompt and controls of the current phase, the viewer's
 //! hand and mission, trade dialog, pass-the-device screen, log, statistics and winner screen.
 
-use crate::app::{cs, is_setup, AppState, Msg, Speed, Tab};
+use crate::app::{is_setup, AppState, Msg, Speed, Tab};
 use crate::board::{board, DragRef};
 use crate::setup::colour_css;
 use orbis_engine::classic::{Action, ClassicState, DefendPref, Phase, PlayerId, SeatKind};
@@ -357,7 +357,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     let Some(g) = app.game.as_ref() else {
         return html! {};
     };
-    let s = cs(g);
+    let s = g;
     let speed_cb = {
         let d = app.dispatcher();
         Callback::from(move |e: Event| {
@@ -368,7 +368,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     let export = {
         let g = g.clone();
         Callback::from(move |_: MouseEvent| {
-            crate::store::download("orbis-game.orbis", &g.to_save())
+            crate::store::download("orbis-game.orbis", &crate::app::save_bytes(&g))
         })
     };
     let curtain = app.curtain();

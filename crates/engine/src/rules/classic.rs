@@ -687,8 +687,8 @@ impl ClassicState {
         }
         deck.push(Mission::Territories(24));
         shuffle(&mut self.rng, &mut deck);
-        for i in 0..self.players.len() {
-            let mut m = deck[i];
+        for (i, &dealt) in deck.iter().enumerate().take(self.players.len()) {
+            let mut m = dealt;
             if let Mission::Destroy(c) = m {
                 let present = self.players.iter().any(|p| p.colour == c);
                 if c == self.players[i].colour || !present {

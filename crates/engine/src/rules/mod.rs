@@ -2,6 +2,7 @@
 //! wraps them so that the UI, the network layer and save files have one `apply` path.
 
 pub mod classic;
+pub mod orders;
 
 use crate::codec::{self, DecodeError, StateHash};
 use crate::dice::Dice;
@@ -12,27 +13,33 @@ use std::fmt;
 pub const SAVE_VERSION: u16 = 1;
 
 /// A game of any ruleset.
+// One game lives per session; boxing the larger variant would buy nothing but indirection.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Game {
     Classic(classic::ClassicState),
+    Orders(orders::OrdersState),
 }
 
 /// An action of any ruleset.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Action {
     Classic(classic::Action),
+    Orders(orders::OrdersAction),
 }
 
 /// Something that happened, for logs and animation.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Event {
     Classic(classic::Event),
+    Orders(orders::OrdersEvent),
 }
 
 /// Why an action was refused. The state is unchanged whenever this is returned.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RuleError {
     Classic(classic::ClassicError),
+    Orders(orders::OrdersError),
     /// The action belongs to another ruleset than the game's.
     WrongRuleset,
 }
@@ -41,6 +48,7 @@ impl fmt::Display for RuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             RuleError::Classic(e) => e.fmt(f),
+            RuleError::Orders(e) => e.fmt(f),
             RuleError::WrongRuleset => {
                 f.write_str("that action belongs to a different kind of game")
             }
@@ -89,6 +97,12 @@ impl Game {
                 .apply(a)
                 .map(|e| e.into_iter().map(Event::Classic).collect())
                 .map_err(RuleError::Classic),
+            // Orders are resolved without dice.
+            (Game::Orders(s), Action::Orders(a)) => s
+                .apply(a)
+                .map(|e| e.into_iter().map(Event::Orders).collect())
+                .map_err(RuleError::Orders),
+            _ => Err(RuleError::WrongRuleset),
         }
     }
 
@@ -103,6 +117,12 @@ impl Game {
                 .apply_with(a, dice)
                 .map(|e| e.into_iter().map(Event::Classic).collect())
                 .map_err(RuleError::Classic),
+            // Orders are resolved without dice.
+            (Game::Orders(s), Action::Orders(a)) => s
+                .apply(a)
+                .map(|e| e.into_iter().map(Event::Orders).collect())
+                .map_err(RuleError::Orders),
+            _ => Err(RuleError::WrongRuleset),
         }
     }
 
@@ -138,6 +158,7 @@ impl Game {
         }
         match &save.game {
             Game::Classic(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
+            Game::Orders(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
         }
         Ok(save.game)
     }

@@ -1,0 +1,142 @@
+//! Runs the real `orbis` binary.
+
+use std::process::{Command, Output};
+
+fn orbis(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_orbis"))
+        .args(args)
+        .output()
+        .expect("run orbis")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn odds_prints_exact_json() {
+    let o = orbis(&["odds", "1", "1"]);
+    assert!(o.status.success());
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["attackers"], 1);
+    assert_eq!(v["defenders"], 1);
+    assert!((v["win"].as_f64().unwrap() - 15.0 / 36.0).abs() < 1e-12);
+    let surv = v["attacker_survivors"].as_array().unwrap();
+    assert_eq!(surv.len(), 2);
+    assert!((surv[0].as_f64().unwrap() - 21.0 / 36.0).abs() < 1e-12);
+    let big = orbis(&["odds", "100", "100"]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&big).trim()).unwrap();
+    assert_eq!(v["attacker_survivors"].as_array().unwrap().len(), 101);
+}
+
+#[test]
+fn dice_are_reproducible_d6_values() {
+    let seed = "0123456789abcdef".repeat(4);
+    let a = orbis(&["dice", "--seed", &seed, "--count", "600"]);
+    let b = orbis(&["dice", "--count", "600", "--seed", &seed]);
+    assert!(a.status.success());
+    assert_eq!(a.stdout, b.stdout);
+    let vals: Vec<u8> = stdout(&a).lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(vals.len(), 600);
+    assert!(vals.iter().all(|v| (1..=6).contains(v)));
+    for face in 1..=6 {
+        assert!(
+            vals.iter().filter(|&&v| v == face).count() > 60,
+            "face {face} is rare"
+        );
+    }
+    // Same derivation as the engine's dice.
+    use orbis_engine::dice::{Dice, SeededDice};
+    let mut d = SeededDice::new(orbis_engine::dice::parse_seed_hex(&seed).unwrap());
+    assert_eq!(vals[..20], (0..20).map(|_| d.d6()).collect::<Vec<_>>()[..]);
+}
+
+#[test]
+fn simulate_is_deterministic_apart_from_timing() {
+    let args = [
+        "simulate",
+        "--players",
+        "4",
+        "--bot",
+        "normal",
+        "--games",
+        "3",
+        "--seed",
+        "11",
+        "--max-turns",
+        "300",
+    ];
+    let a = stdout(&orbis(&args));
+    let b = stdout(&orbis(&args));
+    let strip = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains("\"summary\""))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(strip(&a), strip(&b));
+    let lines: Vec<serde_json::Value> = a
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    for g in &lines[..3] {
+        assert_eq!(g["state_hash"].as_str().unwrap().len(), 64);
+        assert!(g["turns"].as_u64().unwrap() > 0);
+    }
+    assert_eq!(lines[3]["games"], 3);
+    assert!(lines[3]["games_per_second"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    for args in [
+        vec![],
+        vec!["fly"],
+        vec!["odds", "x", "1"],
+        vec!["odds", "1"],
+        vec!["dice", "--seed", "abc", "--count", "1"],
+        vec!["dice", "--seed"],
+        vec!["dice", "--count", "3"],
+        vec![
+            "simulate",
+            "--players",
+            "9",
+            "--bot",
+            "easy",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "simulate",
+            "--players",
+            "3",
+            "--bot",
+            "hard",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "simulate",
+            "--players",
+            "3",
+            "--bot",
+            "easy",
+            "--games",
+            "1",
+            "--seed",
+            "-1",
+        ],
+        vec!["simulate", "--players", "3", "--players", "3"],
+    ] {
+        let o = orbis(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert!(err.starts_with("orbis: "), "{args:?}: {err}");
+        assert!(!err.contains("panicked"));
+    }
+}

@@ -1,0 +1,953 @@
+//! A map-independent movement adjudicator in the style of L. Kruijswijk's "The Math of
+//! Adjudication": hold, attack, defend and prevent strengths; every decision resolved
+//! recursively; dependency cycles detected by guessing both ways, with the backup rule (circular
+//! movement succeeds; convoy paradoxes are broken by the Szykman rule: the convoyed armies in the
+//! paradox are treated as not convoyed).
+//!
+//! The adjudicator only sees units, orders and a [`Geography`]; the rest of the ruleset
+//! (retreats, adjustments, maps, notation) lives around it.
+
+use super::map::Coast;
+use serde::{Deserialize, Serialize};
+
+/// Index of a province in its map.
+pub type Province = u8;
+
+/// Army or fleet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum UnitType {
+    Army,
+    Fleet,
+}
+
+impl UnitType {
+    /// `A` or `F`.
+    pub fn letter(self) -> char {
+        match self {
+            UnitType::Army => 'A',
+            UnitType::Fleet => 'F',
+        }
+    }
+}
+
+/// A place a unit can stand: a province, and for fleets in provinces with several coasts, a coast.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Loc {
+    pub province: Province,
+    pub coast: Option<Coast>,
+}
+
+impl Loc {
+    /// A province without a coast.
+    pub fn new(province: Province) -> Loc {
+        Loc {
+            province,
+            coast: None,
+        }
+    }
+
+    /// A named coast of a province.
+    pub fn coast(province: Province, coast: Coast) -> Loc {
+        Loc {
+            province,
+            coast: Some(coast),
+        }
+    }
+}
+
+/// What the adjudicator needs to know about a map.
+pub trait Geography {
+    /// A unit of this kind at `from` can move to `to` in one step (coast-exact for fleets).
+    fn can_move(&self, kind: UnitType, from: Loc, to: Loc) -> bool;
+    /// A unit of this kind at `from` can move to some location of province `to` (support reach).
+    fn can_reach(&self, kind: UnitType, from: Loc, to: Province) -> bool;
+    /// Fleets here can convoy.
+    fn is_sea(&self, p: Province) -> bool;
+    /// Armies can stand here.
+    fn is_land(&self, p: Province) -> bool;
+    /// Armies and fleets can both stand here.
+    fn is_coastal(&self, p: Province) -> bool;
+    /// A fleet in `a` could move to some location of `b` (used for convoy chains).
+    fn touches(&self, a: Province, b: Province) -> bool;
+}
+
+/// A unit on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Piece {
+    pub power: u8,
+    pub kind: UnitType,
+    pub loc: Loc,
+    /// 1 for an ordinary unit; 2 for a combined unit (house option "combine").
+    pub strength: u8,
+}
+
+impl Piece {
+    /// An ordinary unit (strength 1).
+    pub fn new(power: u8, kind: UnitType, loc: Loc) -> Piece {
+        Piece {
+            power,
+            kind,
+            loc,
+            strength: 1,
+        }
+    }
+
+    fn base(&self) -> u32 {
+        u32::from(self.strength.max(1))
+    }
+}
+
+/// A movement-phase order of one unit (the unit is implied by its position in the list).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Order {
+    Hold,
+    /// Move; `via_convoy` asks for a convoy even between adjacent provinces.
+    Move {
+        to: Loc,
+        via_convoy: bool,
+    },
+    /// Support the unit in `target` to stay where it is.
+    SupportHold {
+        target: Province,
+    },
+    /// Support the unit in `from` moving to `to` (and to `coast` there, if given).
+    SupportMove {
+        from: Province,
+        to: Province,
+        coast: Option<Coast>,
+    },
+    /// Convoy the army in `from` to `to`.
+    Convoy {
+        from: Province,
+        to: Province,
+    },
+    /// House option "combine": merge into the unit of the same power and kind in `into`, which
+    /// holds. Both defend together with strength 2 and cannot be supported; unless one of them is
+    /// dislodged, the unit in `into` becomes a single unit of strength 2.
+    Combine {
+        into: Province,
+    },
+}
+
+/// Why an order succeeded or failed, as reported to players.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Outcome {
+    /// The order was carried out (a hold held, a move moved, a support was given, a convoy stood).
+    Ok,
+    /// The move was stopped (stand-off, stronger defence, head-to-head loss).
+    Bounce,
+    /// The support was cut.
+    Cut,
+    /// The unit was dislodged (whatever its order).
+    Dislodged,
+    /// The order was illegal or matched no unit's actual order; the unit held.
+    Void,
+    /// The army had no successful convoy route.
+    NoConvoy,
+}
+
+impl Outcome {
+    /// The result word used by `orbis adjudicate`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Ok => "ok",
+            Outcome::Bounce => "bounce",
+            Outcome::Cut => "cut",
+            Outcome::Dislodged => "dislodged",
+            Outcome::Void => "void",
+            Outcome::NoConvoy => "no convoy",
+        }
+    }
+}
+
+/// The result of a movement phase, indexed like the input units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolution {
+    pub outcomes: Vec<Outcome>,
+    /// The unit moved to this location.
+    pub moved_to: Vec<Option<Loc>>,
+    /// The unit was dislodged by a unit coming from this province, and whether that one came by
+    /// convoy (a unit may then retreat to the attacker's origin).
+    pub dislodged_by: Vec<Option<(Province, bool)>>,
+    /// Provinces left empty by a stand-off: no retreat there.
+    pub contested: Vec<Province>,
+    /// The order after legality checks (illegal orders become holds).
+    pub effective: Vec<Order>,
+    /// The unit merged into the unit in this province (house option "combine").
+    pub combined_into: Vec<Option<Province>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum State {
+    Unresolved,
+    Guessing,
+    Resolved,
+}
+
+struct Resolver<'a, G: Geography> {
+    geo: &'a G,
+    units: &'a [Piece],
+    orders: Vec<Order>,
+    void: Vec<bool>,
+    /// Move orders that go by convoy.
+    convoyed: Vec<bool>,
+    /// Unit index standing in each province.
+    at: Vec<Option<usize>>,
+    /// Move orders into each province.
+    into: Vec<Vec<usize>>,
+    /// Decisions: `i` is the main decision of unit `i` (move succeeds / support given / not
+    /// dislodged); `n + i` is the convoy-path decision of unit `i`.
+    state: Vec<State>,
+    res: Vec<bool>,
+    deps: Vec<usize>,
+    /// The sea provinces of the map.
+    seas: Vec<Province>,
+}
+
+fn dest(o: &Order) -> Option<Province> {
+    match o {
+        Order::Move { to, .. } => Some(to.province),
+        _ => None,
+    }
+}
+
+/// Adjudicates a movement phase. `orders[i]` is the order of `units[i]`; at most one unit per
+/// province is expected (later duplicates are ignored).
+pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> Resolution {
+    let n = units.len();
+    let max_p = units
+        .iter()
+        .map(|u| u.loc.province as usize)
+        .chain(orders.iter().filter_map(|o| match o {
+            Order::Move { to, .. } => Some(to.province as usize),
+            Order::SupportHold { target } => Some(*target as usize),
+            Order::SupportMove { from, to, .. } | Order::Convoy { from, to } => {
+                Some((*from).max(*to) as usize)
+            }
+            Order::Combine { into } => Some(*into as usize),
+            Order::Hold => None,
+        }))
+        .max()
+        .unwrap_or(0)
+        + 1;
+    let mut at = vec![None; max_p];
+    for (i, u) in units.iter().enumerate() {
+        if at[u.loc.province as usize].is_none() {
+            at[u.loc.province as usize] = Some(i);
+        }
+    }
+    let mut r = Resolver {
+        geo,
+        units,
+        orders: orders
+            .iter()
+            .copied()
+            .chain(std::iter::repeat(Order::Hold))
+            .take(n)
+            .collect(),
+        void: vec![false; n],
+        convoyed: vec![false; n],
+        at,
+        into: vec![vec![]; max_p],
+        state: vec![State::Unresolved; 2 * n],
+        res: vec![false; 2 * n],
+        deps: vec![],
+        seas: (0..=u8::MAX).filter(|&p| geo.is_sea(p)).collect(),
+    };
+    r.check_legality();
+    for i in 0..n {
+        if let Some(d) = dest(&r.orders[i]) {
+            r.into[d as usize].push(i);
+        }
+    }
+    let main: Vec<bool> = (0..n).map(|i| r.resolve(i)).collect();
+    let path: Vec<bool> = (0..n)
+        .map(|i| match r.orders[i] {
+            Order::Move { .. } => r.resolve(n + i),
+            _ => true,
+        })
+        .collect();
+    let mut moved_to = vec![None; n];
+    let mut dislodged_by = vec![None; n];
+    for i in 0..n {
+        if let Order::Move { to, .. } = r.orders[i] {
+            if main[i] {
+                moved_to[i] = Some(to);
+                if let Some(j) = r.at[to.province as usize] {
+                    let j_moved = matches!(r.orders[j], Order::Move { .. }) && main[j];
+                    if !j_moved {
+                        dislodged_by[j] = Some((units[i].loc.province, r.convoyed[i]));
+                    }
+                }
+            }
+        }
+    }
+    let mut contested = vec![];
+    for p in 0..max_p {
+        let occupied = moved_to
+            .iter()
+            .any(|m| m.is_some_and(|l| l.province as usize == p))
+            || r.at[p].is_some_and(|j| moved_to[j].is_none() && dislodged_by[j].is_none());
+        if occupied || r.into[p].is_empty() {
+            continue;
+        }
+        let standoff = r.into[p].iter().any(|&k| {
+            if main[k] || !path[k] {
+                return false;
+            }
+            // A unit that lost a head-to-head battle does not contest the winner's origin.
+            match r.head_to_head(k) {
+                Some(j) => !main[j],
+                None => true,
+            }
+        });
+        if standoff {
+            contested.push(p as Province);
+        }
+    }
+    let mut combined_into = vec![None; n];
+    for i in 0..n {
+        if let Order::Combine { into } = r.orders[i] {
+            if let Some(j) = r.at[into as usize] {
+                if dislodged_by[i].is_none() && dislodged_by[j].is_none() {
+                    combined_into[i] = Some(into);
+                }
+            }
+        }
+    }
+    let mut outcomes = vec![Outcome::Ok; n];
+    for i in 0..n {
+        outcomes[i] = if dislodged_by[i].is_some() {
+            Outcome::Dislodged
+        } else if r.void[i] {
+            Outcome::Void
+        } else {
+            match r.orders[i] {
+                Order::Move { .. } if main[i] => Outcome::Ok,
+                Order::Move { .. } if !path[i] => Outcome::NoConvoy,
+                Order::Move { .. } => Outcome::Bounce,
+                Order::SupportHold { .. } | Order::SupportMove { .. } if !main[i] => Outcome::Cut,
+                _ => Outcome::Ok,
+            }
+        };
+    }
+    Resolution {
+        outcomes,
+        moved_to,
+        dislodged_by,
+        contested,
+        effective: r.orders,
+        combined_into,
+    }
+}
+
+impl<G: Geography> Resolver<'_, G> {
+    fn unit_at(&self, p: Province) -> Option<usize> {
+        self.at.get(p as usize).copied().flatten()
+    }
+
+    fn origin(&self, i: usize) -> Province {
+        self.units[i].loc.province
+    }
+
+    /// Marks illegal orders void (they become holds) and decides which moves go by convoy.
+    fn check_legality(&mut self) {
+        let n = self.units.len();
+        // Pass 1: orders that are illegal on their own.
+        for i in 0..n {
+            let u = self.units[i];
+            let here = u.loc.province;
+            if self.unit_at(here) != Some(i) {
+                self.void[i] = true;
+                self.orders[i] = Order::Hold;
+                continue;
+            }
+            let legal = match self.orders[i] {
+                Order::Hold => true,
+                Order::Move { to, .. } => {
+                    to.province != here
+                        && match u.kind {
+                            UnitType::Fleet => self.geo.can_move(u.kind, u.loc, to),
+                            UnitType::Army => {
+                                to.coast.is_none()
+                                    && self.geo.is_land(to.province)
+                                    && (self.geo.can_move(u.kind, u.loc, to)
+                                        || (self.coastal(here) && self.coastal(to.province)))
+                            }
+                        }
+                }
+                Order::SupportHold { target } => {
+                    target != here && self.geo.can_reach(u.kind, u.loc, target)
+                }
+                Order::SupportMove { from, to, .. } => {
+                    to != here
+                        && from != here
+                        && from != to
+                        && self.geo.can_reach(u.kind, u.loc, to)
+                }
+                Order::Convoy { from, to } => {
+                    u.kind == UnitType::Fleet
+                        && self.geo.is_sea(here)
+                        && from != to
+                        && self.on_some_route(here, from, to)
+                }
+                Order::Combine { into } => {
+                    into != here
+                        && u.strength <= 1
+                        && self.geo.can_reach(u.kind, u.loc, into)
+                        && self.unit_at(into).is_some_and(|j| {
+                            let t = self.units[j];
+                            t.power == u.power && t.kind == u.kind && t.strength <= 1
+                        })
+                }
+            };
+            if !legal {
+                self.void[i] = true;
+                self.orders[i] = Order::Hold;
+            }
+        }
+        // Pass 1b: an army move that needs a convoy is illegal when no fleets at sea could form
+        // a route at all (DATC 6.D.32); with a possible route it is a legal move that may fail.
+        let fleets_at_sea: Vec<usize> = (0..n)
+            .filter(|&f| {
+                self.units[f].kind == UnitType::Fleet
+                    && self.geo.is_sea(self.units[f].loc.province)
+                    && self.unit_at(self.units[f].loc.province) == Some(f)
+            })
+            .collect();
+        for i in 0..n {
+            if let Order::Move { to, .. } = self.orders[i] {
+                let u = self.units[i];
+                if u.kind == UnitType::Army
+                    && !self.geo.can_move(u.kind, u.loc, to)
+                    && !self.chain_over(i, &fleets_at_sea)
+                {
+                    self.void[i] = true;
+                    self.orders[i] = Order::Hold;
+                }
+            }
+        }
+        // Pass 2: supports and convoys must match what the other unit was actually ordered.
+        for i in 0..n {
+            let ok = match self.orders[i] {
+                Order::SupportHold { target } => self
+                    .unit_at(target)
+                    .is_some_and(|j| !matches!(self.orders[j], Order::Move { .. })),
+                Order::SupportMove { from, to, coast } => self.unit_at(from).is_some_and(|j| {
+                    matches!(self.orders[j], Order::Move { to: t, .. }
+                        if t.province == to && (coast.is_none() || t.coast == coast))
+                }),
+                Order::Convoy { from, to } => self.unit_at(from).is_some_and(|j| {
+                    self.units[j].kind == UnitType::Army
+                        && matches!(self.orders[j], Order::Move { to: t, .. } if t.province == to)
+                }),
+                Order::Combine { into } => {
+                    self.unit_at(into)
+                        .is_some_and(|j| matches!(self.orders[j], Order::Hold))
+                        && !(0..i).any(
+                            |k| matches!(self.orders[k], Order::Combine { into: x } if x == into),
+                        )
+                }
+                _ => true,
+            };
+            if !ok {
+                self.void[i] = true;
+                self.orders[i] = Order::Hold;
+            }
+        }
+        // Pass 2b: combining units cannot be supported.
+        let combining: Vec<Province> = (0..n)
+            .filter_map(|i| match self.orders[i] {
+                Order::Combine { into } => Some([self.origin(i), into]),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for i in 0..n {
+            if let Order::SupportHold { target } = self.orders[i] {
+                if combining.contains(&target) {
+                    self.void[i] = true;
+                    self.orders[i] = Order::Hold;
+                }
+            }
+        }
+        // Pass 3: which army moves are convoyed. A move between adjacent provinces is convoyed
+        // when asked for explicitly, or when a fleet of the army's own power is ordered to convoy
+        // it and a chain of convoy orders exists (the intent rule).
+        for i in 0..n {
+            if let Order::Move { to, via_convoy } = self.orders[i] {
+                let u = self.units[i];
+                if u.kind != UnitType::Army {
+                    continue;
+                }
+                let adjacent = self.geo.can_move(u.kind, u.loc, to);
+                let chain = self.static_chain(i);
+                // An explicit "via convoy" with no convoy route is ignored (DATC 6.G.8).
+                self.convoyed[i] = !adjacent || (chain && (via_convoy || self.own_convoy(i)));
+            }
+        }
+    }
+
+    fn coastal(&self, p: Province) -> bool {
+        self.geo.is_land(p) && self.geo.is_coastal(p)
+    }
+
+    /// Seas reachable from `p` by a chain of seas that starts next to `p`.
+    fn seas_from(&self, p: Province) -> Vec<bool> {
+        let mut seen = vec![false; 256];
+        let mut stack: Vec<Province> = self
+            .seas
+            .iter()
+            .copied()
+            .filter(|&s| self.geo.touches(s, p))
+            .collect();
+        for &s in &stack {
+            seen[s as usize] = true;
+        }
+        while let Some(s) = stack.pop() {
+            for &t in &self.seas {
+                if !seen[t as usize] && self.geo.touches(s, t) {
+                    seen[t as usize] = true;
+                    stack.push(t);
+                }
+            }
+        }
+        seen
+    }
+
+    /// A fleet in sea `p` could be part of some convoy route from `from` to `to` (otherwise its
+    /// convoy order is illegal and shows no intent, DATC 6.G.7).
+    fn on_some_route(&self, p: Province, from: Province, to: Province) -> bool {
+        self.seas_from(from)[p as usize] && self.seas_from(to)[p as usize]
+    }
+
+    fn convoyers(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        let from = self.origin(i);
+        let to = dest(&self.orders[i]);
+        (0..self.units.len()).filter(move |&f| {
+            matches!(self.orders[f], Order::Convoy { from: a, to: b } if a == from && Some(b) == to)
+        })
+    }
+
+    fn own_convoy(&self, i: usize) -> bool {
+        self.convoyers(i)
+            .any(|f| self.units[f].power == self.units[i].power)
+    }
+
+    /// A chain of fleets ordered to convoy this move exists, ignoring dislodgements.
+    fn static_chain(&self, i: usize) -> bool {
+        let fleets: Vec<usize> = self.convoyers(i).collect();
+        self.chain_over(i, &fleets)
+    }
+
+    fn chain_over(&self, i: usize, fleets: &[usize]) -> bool {
+        let Some(to) = dest(&self.orders[i]) else {
+            return false;
+        };
+        let from = self.origin(i);
+        let mut seen = vec![false; fleets.len()];
+        let mut stack: Vec<usize> = vec![];
+        for (k, &f) in fleets.iter().enumerate() {
+            if self.geo.touches(self.units[f].loc.province, from) {
+                seen[k] = true;
+                stack.push(k);
+            }
+        }
+        while let Some(k) = stack.pop() {
+            let p = self.units[fleets[k]].loc.province;
+            if self.geo.touches(p, to) {
+                return true;
+            }
+            for (m, &g) in fleets.iter().enumerate() {
+                if !seen[m] && self.geo.touches(p, self.units[g].loc.province) {
+                    seen[m] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        false
+    }
+
+    /// The unit this move meets head to head (moving the other way, neither convoyed).
+    fn head_to_head(&self, i: usize) -> Option<usize> {
+        let d = dest(&self.orders[i])?;
+        let j = self.unit_at(d)?;
+        if self.convoyed[i] || self.convoyed[j] {
+            return None;
+        }
+        (dest(&self.orders[j]) == Some(self.origin(i))).then_some(j)
+    }
+
+    fn resolve(&mut self, d: usize) -> bool {
+        match self.state[d] {
+            State::Resolved => return self.res[d],
+            State::Guessing => {
+                // Always recorded, even when already listed: the caller must learn that its
+                // answer rests on a guess.
+                self.deps.push(d);
+                return self.res[d];
+            }
+            State::Unresolved => {}
+        }
+        let old = self.deps.len();
+        self.res[d] = false;
+        self.state[d] = State::Guessing;
+        let first = self.decide(d);
+        if self.deps.len() == old {
+            if self.state[d] != State::Resolved {
+                self.res[d] = first;
+                self.state[d] = State::Resolved;
+            }
+            return first;
+        }
+        if self.deps[old] != d {
+            // Part of a cycle that started elsewhere: keep the guess-based answer for now.
+            self.deps.push(d);
+            self.res[d] = first;
+            return first;
+        }
+        // `d` starts a cycle: try the other guess.
+        for k in old..self.deps.len() {
+            let x = self.deps[k];
+            self.state[x] = State::Unresolved;
+        }
+        self.deps.truncate(old);
+        self.res[d] = true;
+        self.state[d] = State::Guessing;
+        let second = self.decide(d);
+        if first == second {
+            for k in old..self.deps.len() {
+                let x = self.deps[k];
+                self.state[x] = State::Unresolved;
+            }
+            self.deps.truncate(old);
+            self.res[d] = first;
+            self.state[d] = State::Resolved;
+            return first;
+        }
+        self.backup_rule(old);
+        self.resolve(d)
+    }
+
+    /// Called when both guesses give different answers: a convoy paradox or circular movement.
+    fn backup_rule(&mut self, old: usize) {
+        let n = self.units.len();
+        let cycle: Vec<usize> = self.deps[old..].to_vec();
+        self.deps.truncate(old);
+        let paths: Vec<usize> = cycle.iter().copied().filter(|&x| x >= n).collect();
+        for &x in &cycle {
+            self.state[x] = State::Unresolved;
+        }
+        if !paths.is_empty() {
+            // Szykman rule: the convoys in the paradox fail.
+            for x in paths {
+                self.res[x] = false;
+                self.state[x] = State::Resolved;
+            }
+        } else {
+            let moves: Vec<usize> = cycle
+                .iter()
+                .copied()
+                .filter(|&x| matches!(self.orders[x], Order::Move { .. }))
+                .collect();
+            if moves.is_empty() {
+                for x in cycle {
+                    self.res[x] = false;
+                    self.state[x] = State::Resolved;
+                }
+            } else {
+                // Circular movement: every move in the circle succeeds.
+                for x in moves {
+                    self.res[x] = true;
+                    self.state[x] = State::Resolved;
+                }
+            }
+        }
+    }
+
+    fn decide(&mut self, d: usize) -> bool {
+        let n = self.units.len();
+        if d >= n {
+            return self.decide_path(d - n);
+        }
+        let i = d;
+        match self.orders[i] {
+            Order::Move { to, .. } => self.decide_move(i, to.province),
+            Order::SupportHold { .. } | Order::SupportMove { .. } => self.decide_support(i),
+            Order::Hold | Order::Convoy { .. } | Order::Combine { .. } => !self.dislodged(i),
+        }
+    }
+
+    fn path(&mut self, i: usize) -> bool {
+        if self.convoyed[i] {
+            let n = self.units.len();
+            self.resolve(n + i)
+        } else {
+            true
+        }
+    }
+
+    fn decide_path(&mut self, i: usize) -> bool {
+        if !self.convoyed[i] {
+            return true;
+        }
+        let candidates: Vec<usize> = self.convoyers(i).collect();
+        let mut standing = vec![];
+        for f in candidates {
+            if self.resolve(f) {
+                standing.push(f);
+            }
+        }
+        self.chain_over(i, &standing)
+    }
+
+    /// A unit that does not move successfully is dislodged when a move into its province succeeds.
+    fn dislodged(&mut self, i: usize) -> bool {
+        let p = self.origin(i) as usize;
+        let movers = self.into[p].clone();
+        for k in movers {
+            if self.resolve(k) {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn decide_support(&mut self, s: usize) -> bool {
+        let here = self.origin(s) as usize;
+        let into_here = match self.orders[s] {
+            Order::SupportMove { to, .. } => Some(to),
+            _ => None,
+        };
+        let movers = self.into[here].clone();
+        for &k in &movers {
+            if self.units[k].power == self.units[s].power {
+                continue;
+            }
+            if into_here == Some(self.origin(k)) {
+                continue;
+            }
+            if self.path(k) {
+                return false;
+            }
+        }
+        for k in movers {
+            if self.resolve(k) {
+                return false;
+            }
+        }
+        true
+    }
+
+    fn supports(&mut self, i: usize, exclude_power: Option<u8>) -> u32 {
+        let from = self.origin(i);
+        let Some(to) = dest(&self.orders[i]) else {
+            return 0;
+        };
+        let mut count = 0;
+        for s in 0..self.units.len() {
+            if matches!(self.orders[s], Order::SupportMove { from: a, to: b, .. } if a == from && b == to)
+                && Some(self.units[s].power) != exclude_power
+                && self.resolve(s)
+            {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn attack_strength(&mut self, i: usize) -> u32 {
+        if !self.path(i) {
+            return 0;
+        }
+        let to = dest(&self.orders[i]).expect("attack strength of a move");
+        let base = self.units[i].base();
+        let Some(j) = self.unit_at(to) else {
+            return base + self.supports(i, None);
+        };
+        let h2h = self.head_to_head(i).is_some();
+        if !h2h && matches!(self.orders[j], Order::Move { .. }) && self.resolve(j) {
+            return base + self.supports(i, None);
+        }
+        if self.units[j].power == self.units[i].power {
+            return 0;
+        }
+        base + self.supports(i, Some(self.units[j].power))
+    }
+
+    fn hold_strength(&mut self, p: Province) -> u32 {
+        let Some(j) = self.unit_at(p) else {
+            return 0;
+        };
+        let base = self.units[j].base();
+        if matches!(self.orders[j], Order::Move { .. }) {
+            return if self.resolve(j) { 0 } else { base };
+        }
+        if self.combining(p) {
+            // The two combining units stand together and cannot be supported.
+            return 2;
+        }
+        let mut count = base;
+        for s in 0..self.units.len() {
+            if matches!(self.orders[s], Order::SupportHold { target } if target == p)
+                && self.resolve(s)
+            {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn defend_strength(&mut self, j: usize) -> u32 {
+        self.units[j].base() + self.supports(j, None)
+    }
+
+    /// A unit in `p` is combining (either end of a combine order).
+    fn combining(&self, p: Province) -> bool {
+        (0..self.units.len()).any(|i| match self.orders[i] {
+            Order::Combine { into } => into == p || self.origin(i) == p,
+            _ => false,
+        })
+    }
+
+    fn prevent_strength(&mut self, k: usize) -> u32 {
+        if !self.path(k) {
+            return 0;
+        }
+        if let Some(j) = self.head_to_head(k) {
+            if self.resolve(j) {
+                return 0;
+            }
+        }
+        self.units[k].base() + self.supports(k, None)
+    }
+
+    fn decide_move(&mut self, i: usize, to: Province) -> bool {
+        if !self.path(i) {
+            return false;
+        }
+        let attack = self.attack_strength(i);
+        if let Some(j) = self.head_to_head(i) {
+            if attack <= self.defend_strength(j) {
+                return false;
+            }
+        } else if attack <= self.hold_strength(to) {
+            return false;
+        }
+        let rivals: Vec<usize> = self.into[to as usize]
+            .iter()
+            .copied()
+            .filter(|&k| k != i)
+            .collect();
+        for k in rivals {
+            if attack <= self.prevent_strength(k) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The adjudicator on maps that are not Europe: it only sees the [`Geography`].
+    use super::*;
+
+    /// Land provinces 0..n in a ring (each borders its two neighbours), plus sea `n` touching all.
+    struct Ring(u8);
+
+    impl Geography for Ring {
+        fn can_move(&self, kind: UnitType, from: Loc, to: Loc) -> bool {
+            let n = self.0;
+            let (a, b) = (from.province, to.province);
+            match kind {
+                UnitType::Army => a < n && b < n && ((a + 1) % n == b || (b + 1) % n == a),
+                UnitType::Fleet => (a == n) != (b == n),
+            }
+        }
+        fn can_reach(&self, kind: UnitType, from: Loc, to: Province) -> bool {
+            self.can_move(kind, from, Loc::new(to))
+        }
+        fn is_sea(&self, p: Province) -> bool {
+            p == self.0
+        }
+        fn is_land(&self, p: Province) -> bool {
+            p < self.0
+        }
+        fn is_coastal(&self, p: Province) -> bool {
+            p < self.0
+        }
+        fn touches(&self, a: Province, b: Province) -> bool {
+            (a == self.0) != (b == self.0) && a <= self.0 && b <= self.0
+        }
+    }
+
+    fn army(power: u8, p: Province) -> Piece {
+        Piece::new(power, UnitType::Army, Loc::new(p))
+    }
+
+    fn mv(p: Province) -> Order {
+        Order::Move {
+            to: Loc::new(p),
+            via_convoy: false,
+        }
+    }
+
+    #[test]
+    fn circular_movement_on_a_ring() {
+        let g = Ring(5);
+        let units = [army(0, 0), army(1, 1), army(2, 2)];
+        // 0 -> 1 -> 2 -> 0 is not a circle on a ring of 5 (2 and 0 do not border), so 2's move is
+        // void and the others bounce behind it.
+        let r = adjudicate(&g, &units, &[mv(1), mv(2), mv(0)]);
+        assert_eq!(
+            r.outcomes,
+            [Outcome::Bounce, Outcome::Bounce, Outcome::Void]
+        );
+        let g = Ring(3);
+        let r = adjudicate(&g, &units, &[mv(1), mv(2), mv(0)]);
+        assert_eq!(r.outcomes, [Outcome::Ok; 3]);
+        assert_eq!(
+            r.moved_to,
+            [Some(Loc::new(1)), Some(Loc::new(2)), Some(Loc::new(0))]
+        );
+    }
+
+    #[test]
+    fn supported_attack_dislodges_and_records_the_attacker() {
+        let g = Ring(6);
+        let units = [army(0, 0), army(0, 2), army(1, 1)];
+        let r = adjudicate(
+            &g,
+            &units,
+            &[
+                mv(1),
+                Order::SupportMove {
+                    from: 0,
+                    to: 1,
+                    coast: None,
+                },
+                Order::Hold,
+            ],
+        );
+        assert_eq!(r.outcomes, [Outcome::Ok, Outcome::Ok, Outcome::Dislodged]);
+        assert_eq!(r.dislodged_by[2], Some((0, false)));
+    }
+
+    #[test]
+    fn convoy_across_the_sea_and_stand_off() {
+        let g = Ring(6);
+        let fleet = Piece::new(0, UnitType::Fleet, Loc::new(6));
+        let units = [army(0, 0), fleet, army(1, 4)];
+        let r = adjudicate(
+            &g,
+            &units,
+            &[mv(3), Order::Convoy { from: 0, to: 3 }, mv(3)],
+        );
+        // Both reach province 3 with strength 1: a stand-off that leaves 3 contested.
+        assert_eq!(r.outcomes, [Outcome::Bounce, Outcome::Ok, Outcome::Bounce]);
+        assert_eq!(r.contested, [3]);
+        let r = adjudicate(&g, &units, &[mv(3), Order::Hold, Order::Hold]);
+        assert_eq!(r.outcomes[0], Outcome::NoConvoy);
+    }
+}

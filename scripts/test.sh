@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Runs every Orbis test, installing what is missing first. This is the README's test command
+# and exactly what CI runs (.ci/run). Safe to re-run: installs are skipped when present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CARGO_TERM_COLOR=never
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "toolchain"
+if ! command -v apt-get >/dev/null; then echo "needs a Debian machine (apt-get)"; exit 1; fi
+need_apt=()
+command -v node >/dev/null || need_apt+=(nodejs)
+command -v python3 >/dev/null || need_apt+=(python3)
+if ((${#need_apt[@]})); then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+fi
+rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup component add clippy
+rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
+rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
+
+step "format and lint"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+step "unit, property and CLI tests"
+cargo test --workspace --locked
+
+step "engine builds for wasm32 and matches the native state hashes"
+cargo build --release --locked -p orbis-cli
+cargo build --release --locked -p orbis-wasm-check --target wasm32-unknown-unknown
+node tests/wasm-determinism.mjs target/wasm32-unknown-unknown/release/orbis_wasm_check.wasm target/release/orbis
+
+if [[ -x scripts/test-web.sh ]]; then
+  step "browser client"
+  scripts/test-web.sh
+fi
+
+step "all tests passed"
