@@ -13,15 +13,18 @@ if [ "${BUILD:-1}" != 0 ]; then
 fi
 [ -f dist/index.html ] || { echo "test-web: dist/ is missing; build first" >&2; exit 1; }
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$ROOT/dist" >/dev/null 2>&1 &
+# Serve the bundle under a sub-path, as GitHub Pages serves a project site (/<repo>/).
+PAGES="$(mktemp -d)"
+ln -s "$ROOT/dist" "$PAGES/orbis"
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$PAGES" >/dev/null 2>&1 &
 SERVER=$!
-trap 'kill "$SERVER" 2>/dev/null || true' EXIT
+trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$PAGES"' EXIT
 for _ in $(seq 50); do
-  curl -fsS "http://127.0.0.1:$PORT/" >/dev/null 2>&1 && break
+  curl -fsS "http://127.0.0.1:$PORT/orbis/" >/dev/null 2>&1 && break
   sleep 0.1
 done
 rm -rf test-output && mkdir -p test-output
-export ORBIS_URL="http://127.0.0.1:$PORT/"
+export ORBIS_URL="http://127.0.0.1:$PORT/orbis/"
 set +e
 node --test --test-concurrency=1 tests/e2e/
 rc=$?
