@@ -1,7 +1,7 @@
 // A corrupt autosave gives a clear message and the menu; the phone layout and keyboard labels.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -36,5 +36,19 @@ test('phone layout 390x844 and keyboard labels', async () => {
   await page.keyboard.press('ArrowRight');
   const focused = await page.evaluate(() => document.activeElement?.dataset?.key);
   assert.ok(focused && focused !== await page.locator('g.terr').first().getAttribute('data-key'));
+
+  // Play on the phone: the prompt and attack controls sit right under the map.
+  await page.click('#auto-place');
+  await waitMyPhase(page, ['reinforce']);
+  await page.click('#place-all');
+  const ts = await territories(page);
+  const m = Object.fromEntries(ts.map((t) => [t.key, t]));
+  const src = ts.find((t) => t.mine && t.adj.some((k) => !m[k].mine));
+  await page.locator(`g.terr[data-key="${src.key}"]`).dispatchEvent('click');
+  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'attack');
+  await page.locator(`g.terr[data-key="${src.key}"]`).dispatchEvent('click');
+  await page.locator(`g.terr[data-key="${src.adj.find((k) => !m[k].mine)}"]`).dispatchEvent('click');
+  await page.locator('#odds').waitFor();
+  await shot(page, '15b-phone-attack');
   await context.close();
 });

@@ -405,6 +405,12 @@ impl AppState {
             if let Phase::Reinforce { .. } = after {
                 self.ui.amount = 1;
             }
+            // After moving in, keep attacking from the conquered territory if it can.
+            if let (Phase::Occupy { to, .. }, Phase::Attack) = (before, after) {
+                if s.armies[to as usize] >= 2 && !s.attack_targets(to).is_empty() {
+                    self.ui.from = Some(to);
+                }
+            }
         }
         if let Some(f) = self.ui.from {
             let mine = s.owner[f as usize] == orbis_engine::classic::Owner::Player(s.current);
