@@ -36,6 +36,9 @@ test('phone layout 390x844 and keyboard labels', async () => {
   await page.keyboard.press('ArrowRight');
   const focused = await page.evaluate(() => document.activeElement?.dataset?.key);
   assert.ok(focused && focused !== await page.locator('g.terr').first().getAttribute('data-key'));
+  const vb = await page.locator('#map').getAttribute('viewBox');
+  await page.keyboard.press('+');
+  await page.waitForFunction((vb) => document.querySelector('#map').getAttribute('viewBox') !== vb, vb);
 
   // Play on the phone: the prompt and attack controls sit right under the map.
   await page.click('#auto-place');

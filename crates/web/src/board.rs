@@ -177,6 +177,16 @@ struct Drag {
     down: Cell<Option<(f64, f64)>>,
     start_view: Cell<[f32; 4]>,
     moved: Cell<bool>,
+    /// Pointers currently down (id, x, y), for pinch zoom.
+    pointers: std::cell::RefCell<Vec<(i32, f64, f64)>>,
+    /// Distance between two pinching pointers at the start, and the view then.
+    pinch: Cell<Option<(f64, [f32; 4])>>,
+}
+
+fn spread(p: &[(i32, f64, f64)]) -> f64 {
+    ((p[0].1 - p[1].1).powi(2) + (p[0].2 - p[1].2).powi(2))
+        .sqrt()
+        .max(1.0)
 }
 
 pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
@@ -284,6 +294,7 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
         };
         let onkeydown = {
             let d = d.clone();
+            let view = ui.view;
             let keys: Vec<String> = map.territories.iter().map(|t| t.key.clone()).collect();
             Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
                 "Enter" | " " => {
@@ -299,6 +310,8 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                     crate::store::focus(&format!("t-{}", keys[((id + n - 1) % n) as usize]));
                 }
                 "Escape" => d.dispatch(Msg::ClearSelection),
+                "+" | "=" => d.dispatch(Msg::SetView(zoom(view, 1.0 / 1.3, 0.5, 0.5))),
+                "-" => d.dispatch(Msg::SetView(zoom(view, 1.3, 0.5, 0.5))),
                 _ => {}
             })
         };
@@ -363,17 +376,35 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
     let onpointerdown = {
         let drag = drag.clone();
         Callback::from(move |e: PointerEvent| {
-            drag.0
-                .down
-                .set(Some((e.client_x() as f64, e.client_y() as f64)));
-            drag.0.start_view.set(v);
-            drag.0.moved.set(false);
+            let (x, y) = (e.client_x() as f64, e.client_y() as f64);
+            let mut ps = drag.0.pointers.borrow_mut();
+            ps.retain(|p| p.0 != e.pointer_id());
+            ps.push((e.pointer_id(), x, y));
+            if ps.len() == 2 {
+                drag.0.pinch.set(Some((spread(&ps), v)));
+                drag.0.moved.set(true);
+            } else {
+                drag.0.down.set(Some((x, y)));
+                drag.0.start_view.set(v);
+                drag.0.moved.set(false);
+            }
         })
     };
     let onpointermove = {
         let drag = drag.clone();
         let d = d.clone();
         Callback::from(move |e: PointerEvent| {
+            {
+                let mut ps = drag.0.pointers.borrow_mut();
+                if let Some(p) = ps.iter_mut().find(|p| p.0 == e.pointer_id()) {
+                    p.1 = e.client_x() as f64;
+                    p.2 = e.client_y() as f64;
+                }
+                if let (Some((d0, sv)), true) = (drag.0.pinch.get(), ps.len() >= 2) {
+                    d.dispatch(Msg::SetView(zoom(sv, (d0 / spread(&ps)) as f32, 0.5, 0.5)));
+                    return;
+                }
+            }
             if let Some((x0, y0)) = drag.0.down.get() {
                 let (dx, dy) = (e.client_x() as f64 - x0, e.client_y() as f64 - y0);
                 if dx.abs() + dy.abs() > 6.0 {
@@ -406,8 +437,18 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
     };
     let onpointerup = {
         let drag = drag.clone();
-        Callback::from(move |_: PointerEvent| {
-            drag.0.down.set(None);
+        Callback::from(move |e: PointerEvent| {
+            let mut ps = drag.0.pointers.borrow_mut();
+            ps.retain(|p| p.0 != e.pointer_id());
+            drag.0.pinch.set(None);
+            match ps.first() {
+                // One finger left after a pinch: pan from here.
+                Some(&(_, x, y)) => {
+                    drag.0.down.set(Some((x, y)));
+                    drag.0.start_view.set(v);
+                }
+                None => drag.0.down.set(None),
+            }
             // `moved` is cleared on the next pointerdown, so the click after a drag is ignored.
         })
     };
@@ -432,7 +473,7 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
             <svg class="map" id="map" viewBox={format!("{} {} {} {}", f1(v[0]), f1(v[1]), f1(v[2]), f1(v[3]))}
                 preserveAspectRatio={if slice { "xMidYMid slice" } else { "xMidYMid meet" }} role="group" aria-label="World map"
                 {onwheel} {onpointerdown} {onpointermove} onpointerup={onpointerup.clone()}
-                onpointerleave={onpointerup}>
+                onpointercancel={onpointerup.clone()} onpointerleave={onpointerup}>
                 { defs(s) }
                 <rect class="ocean" x={f1(VIEWBOX[0] - 2000.0)} y={f1(VIEWBOX[1] - 2000.0)}
                     width={f1(VIEWBOX[2] + 4000.0)} height={f1(VIEWBOX[3] + 4000.0)}/>
