@@ -220,6 +220,8 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
         .map(|h| map.territories[h as usize].adjacent.clone())
         .unwrap_or_default();
     let n = map.len() as TerritoryId;
+    // Territory names once zoomed in enough for them to fit.
+    let names = ui.view[2] <= VIEWBOX[2] * 0.55;
 
     // Lines: sea lanes (from the artwork) or, in the fallback, every adjacency.
     let lines: Html = if ART {
@@ -480,6 +482,11 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                 <g class="lines">{ lines }</g>
                 <g class="under">{ under }</g>
                 { for terrs }
+                if names {
+                    <g class="names" aria-hidden="true">{ for map.territories.iter().enumerate().map(|(i, t)| html! {
+                        <text x={f1(geo[i].1)} y={f1(geo[i].2 + 20.0)} class="name">{t.name.clone()}</text>
+                    }) }</g>
+                }
             </svg>
             <div class="zoom">
                 { zoom_btn("+", "Zoom in", 1.0 / 1.3) }
