@@ -15,5 +15,17 @@ mod geometry {
 }
 
 fn main() {
+    // If something unexpected breaks, tell the player instead of freezing silently. The game is
+    // autosaved after every action, so a reload resumes it.
+    std::panic::set_hook(Box::new(|_| {
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            if let Some(body) = doc.body() {
+                body.set_inner_html(
+                    "<div class=\"boot\" role=\"alert\">Something went wrong in Orbis. \
+                     Your game was saved after your last action: reload the page to continue.</div>",
+                );
+            }
+        }
+    }));
     yew::Renderer::<app::App>::new().render();
 }
