@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the browser build and its tests need, skipping anything already at the right
 # version: Chromium (Debian), the wasm32 target, Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
-# wasm-opt (npm binaryen, into .tools/), and playwright-core (npm ci at the root).
+# wasm-opt (npm binaryen, into .tools/), and playwright-core + terser (npm ci at the root).
 # Source it (`. scripts/install-web-tools.sh`) or run it; it prints the PATH line to use.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -43,7 +43,7 @@ if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" != "$BINARYEN_VERSIO
   npm install --silent --no-audit --no-fund --prefix "$ROOT/.tools/binaryen" "binaryen@$BINARYEN_VERSION"
 fi
 
-if [ ! -f "$ROOT/node_modules/playwright-core/package.json" ] \
+if [ ! -f "$ROOT/node_modules/playwright-core/package.json" ] || [ ! -x "$ROOT/node_modules/.bin/terser" ] \
    || [ "$(node -p "require('$ROOT/node_modules/playwright-core/package.json').version")" != \
         "$(node -p "require('$ROOT/package-lock.json').packages['node_modules/playwright-core'].version")" ]; then
   (cd "$ROOT" && npm ci --silent --no-audit --no-fund)
