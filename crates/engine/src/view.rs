@@ -37,6 +37,20 @@ fn plural(n: u32, one: &str, many: &str) -> String {
 }
 
 /// One log line for an event. `s` is the state after the event (names do not change).
+///
+/// ```
+/// use orbis_engine::classic::*;
+/// let seats = vec![
+///     SeatConfig { name: "Ada".into(), colour: Colour::Red, kind: SeatKind::Human },
+///     SeatConfig { name: "Bo".into(), colour: Colour::Blue, kind: SeatKind::Human },
+/// ];
+/// let s = ClassicState::new(seats, ClassicOptions::default(), [1; 32]).unwrap();
+/// let e = Event::TurnStarted { player: 0, turn: 1, territories: 4, continents: 2 };
+/// assert_eq!(
+///     orbis_engine::view::describe(&e, &s),
+///     "Turn 1: Ada receives 4 armies for territories and 2 for continents."
+/// );
+/// ```
 pub fn describe(e: &Event, s: &ClassicState) -> String {
     let m = s.map();
     let t = |id| m.name(id);
@@ -65,13 +79,18 @@ pub fn describe(e: &Event, s: &ClassicState) -> String {
             turn,
             territories,
             continents,
-        } => format!(
-            "Turn {turn}: {} ({} , {} bonus).",
-            player(s, *p),
-            plural(*territories, "territory", "territories"),
-            plural(*continents, "continent", "continents")
-        )
-        .replace(" , ", ", "),
+        } => {
+            let mut line = format!(
+                "Turn {turn}: {} receives {} for territories",
+                player(s, *p),
+                plural(*territories, "army", "armies")
+            );
+            if *continents > 0 {
+                line.push_str(&format!(" and {continents} for continents"));
+            }
+            line.push('.');
+            line
+        }
         Event::Traded {
             player: p,
             cards,
@@ -249,4 +268,75 @@ pub fn territory_label(s: &ClassicState, t: crate::map::TerritoryId) -> String {
         who,
         plural(s.armies[t as usize], "army", "armies")
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::classic::{BotLevel, ClassicOptions, Colour, SeatConfig, SeatKind};
+
+    #[test]
+    fn every_event_of_whole_games_reads_as_a_sentence() {
+        for (seed, missions) in [(1u8, false), (2, true), (3, false)] {
+            let seats = [Colour::Red, Colour::Blue, Colour::Green]
+                .iter()
+                .map(|&c| SeatConfig {
+                    name: c.name().into(),
+                    colour: c,
+                    kind: SeatKind::Bot(BotLevel::Normal),
+                })
+                .collect();
+            let options = ClassicOptions {
+                missions,
+                ..ClassicOptions::default()
+            };
+            let mut s = ClassicState::new(seats, options, [seed; 32]).unwrap();
+            for _ in 0..20_000 {
+                let Some(a) = crate::bot::choose(&s, BotLevel::Normal) else {
+                    break;
+                };
+                for e in s.apply(&a).unwrap() {
+                    let line = describe(&e, &s);
+                    assert!(line.ends_with('.') || line.ends_with('!'), "{line}");
+                    assert!(!line.contains("{"), "{line}");
+                }
+                assert!(!phase_prompt(&s).is_empty());
+            }
+            assert!(s.winner().is_some(), "the bots finish the game");
+            if let Some(m) = &s.players[0].mission {
+                assert!(!mission_text(&s, m).is_empty());
+            }
+        }
+    }
+
+    #[test]
+    fn territory_labels_name_owner_colour_and_armies() {
+        let seats = vec![
+            SeatConfig {
+                name: "Ada".into(),
+                colour: Colour::Red,
+                kind: SeatKind::Human,
+            },
+            SeatConfig {
+                name: "Bo".into(),
+                colour: Colour::Blue,
+                kind: SeatKind::Human,
+            },
+        ];
+        let s = ClassicState::new(seats, ClassicOptions::default(), [9; 32]).unwrap();
+        for t in s.map().ids() {
+            let label = territory_label(&s, t);
+            let n = s.armies[t as usize];
+            assert!(label.starts_with(&s.map().name(t)));
+            assert!(label.ends_with(&if n == 1 {
+                "1 army".to_string()
+            } else {
+                format!("{n} armies")
+            }));
+            assert!(["red", "blue", "neutral"]
+                .iter()
+                .any(|c| label.contains(&format!(", {c}, "))));
+        }
+        assert_eq!(card_text(&s, 42), "Wild card");
+    }
 }

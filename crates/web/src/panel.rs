@@ -457,7 +457,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                 <aside class="side">
                     { players_bar(s) }
                     <section class={classes!("prompt", my_turn.then_some("mine"))} style={format!("--cur:{}", colour_css(cur.colour))}>
-                        <p id="prompt">{prompt}</p>
+                        <p id="prompt" aria-live="polite">{prompt}</p>
                         if let Some(e) = &app.error {
                             <p class="error" role="alert" id="error">{e}<button class="x" aria-label="Dismiss" onclick={send(app, Msg::DismissError)}>{"×"}</button></p>
                         }
