@@ -110,7 +110,12 @@ fn badge(seat: usize, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Html 
             .collect();
         html! { <polygon class="badge" points={p.join(" ")} style={style.clone()}/> }
     };
-    match seat % 6 {
+    match seat {
+        // Neutral and unclaimed: a wide pill, unlike any player's shape.
+        6 => html! {
+            <rect class="badge" x={f1(x - r * 1.25)} y={f1(y - r * 0.8)} width={f1(r * 2.5)}
+                height={f1(r * 1.6)} rx={f1(r * 0.8)} style={style}/>
+        },
         0 => html! { <circle class="badge" cx={f1(x)} cy={f1(y)} r={f1(r)} style={style}/> },
         1 => poly(&[(-0.9, -0.9), (0.9, -0.9), (0.9, 0.9), (-0.9, 0.9)]),
         2 => poly(&[(0.0, -1.25), (1.25, 0.0), (0.0, 1.25), (-1.25, 0.0)]),
@@ -358,7 +363,7 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                 onmouseenter={enter} onmouseleave={leave} onfocus={enter2} onblur={leave2}>
                 <title>{label}</title>
                 { shape }
-                { badge(seat.unwrap_or(0), lx, ly, r, bfill, bstroke) }
+                { badge(seat.map_or(6, |p| p % 6), lx, ly, r, bfill, bstroke) }
                 <text x={f1(lx)} y={f1(ly + 4.0)} class="count" style={format!("fill:{tcol}")}>{armies.to_string()}</text>
             </g>
         }
