@@ -20,7 +20,7 @@ python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$PAGES" >/dev/null 
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$PAGES"' EXIT
 for _ in $(seq 50); do
-  curl -fsS "http://127.0.0.1:$PORT/orbis/" >/dev/null 2>&1 && break
+  python3 -c "import urllib.request as u; u.urlopen('http://127.0.0.1:$PORT/orbis/', timeout=1)" 2>/dev/null && break
   sleep 0.1
 done
 rm -rf test-output && mkdir -p test-output
