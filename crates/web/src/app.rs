@@ -167,6 +167,8 @@ pub struct AppState {
     /// Humans who asked for their setup armies to be placed automatically.
     pub auto_setup: Vec<PlayerId>,
     pub has_save: bool,
+    /// Inside a run of many actions (skip, automatic setup): autosave once at the end.
+    pub batch: bool,
 }
 
 #[derive(Clone)]
@@ -223,6 +225,7 @@ impl AppState {
                 .unwrap_or(Speed::Normal),
             auto_setup: vec![],
             has_save: false,
+            batch: false,
         };
         if let Some(text) = store::get(store::SAVE_KEY) {
             let loaded = store::b64_decode(&text)
@@ -381,7 +384,9 @@ impl AppState {
                 self.error = None;
                 let after = s.phase;
                 self.after_change(before, after);
-                self.save();
+                if !self.batch {
+                    self.save();
+                }
                 true
             }
             Err(e) => {
@@ -619,16 +624,21 @@ impl Reducible for AppState {
                 st.bot_step();
             }
             Msg::SkipToHuman => {
+                // Many actions at once: save once at the end.
+                st.batch = true;
                 let mut n = 0;
                 while n < 20000 && st.bot_step() {
                     n += 1;
                 }
+                st.batch = false;
+                st.save();
             }
             Msg::AutoSetup => {
                 if let Some(s) = st.state() {
                     if is_setup(s.phase) && st.my_turn() {
                         let me = s.current;
                         st.auto_setup.push(me);
+                        st.batch = true;
                         let mut n = 0;
                         while n < 5000
                             && st.state().is_some_and(|s| is_setup(s.phase))
@@ -636,6 +646,8 @@ impl Reducible for AppState {
                         {
                             n += 1;
                         }
+                        st.batch = false;
+                        st.save();
                     }
                 }
             }
