@@ -40,7 +40,11 @@ export async function territories(page) {
 }
 
 export async function clickTerr(page, key) {
-  await page.locator(`g.terr[data-key="${key}"] .badge`).click();
+  // The army badge is the reliable spot to click (a shape's centre may be sea or another
+  // territory); unclaimed territories have no badge, so they get the click event directly.
+  const badge = page.locator(`g.terr[data-key="${key}"] .badge`);
+  if (await badge.count()) await badge.click();
+  else await page.locator(`g.terr[data-key="${key}"]`).dispatchEvent('click');
 }
 
 /** Waits until it is the viewer's turn in one of `phases`, skipping bot turns if asked. */

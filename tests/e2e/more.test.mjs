@@ -15,6 +15,8 @@ test('chosen territories: claim by clicking', async () => {
   await page.selectOption('#opt-selection', '1');
   await page.selectOption('#opt-fortify', '3');
   await page.selectOption('#seat-defend-0', '1'); // always one die
+  await page.check('#opt-missions');
+  await page.check('#opt-hold');
   await page.click('#start-game');
   await page.locator('#map').waitFor();
   await page.waitForFunction(() => document.querySelector('#root').dataset.myTurn === '1');
@@ -24,6 +26,7 @@ test('chosen territories: claim by clicking', async () => {
   await page.waitForFunction((k) => document.querySelector(`g.terr[data-key="${k}"]`).dataset.mine === '1', free.key);
   await shot(page, '16-claim');
   assert.equal(await page.locator('#defend').inputValue(), 'one', 'defender dice preference applied');
+  assert.match(await page.locator('#mission').textContent(), /Mission: (Destroy|Conquer|Occupy)/);
   await page.click('#auto-place');
   await page.waitForFunction(() => !['claim', 'setup'].includes(document.querySelector('#root').dataset.phase));
   await context.close();

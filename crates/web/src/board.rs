@@ -363,8 +363,10 @@ pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
                 onmouseenter={enter} onmouseleave={leave} onfocus={enter2} onblur={leave2}>
                 <title>{label}</title>
                 { shape }
-                { badge(seat.map_or(6, |p| p % 6), lx, ly, r, bfill, bstroke) }
-                <text x={f1(lx)} y={f1(ly + 4.0)} class="count" style={format!("fill:{tcol}")}>{armies.to_string()}</text>
+                if owner != Owner::Unclaimed {
+                    { badge(seat.map_or(6, |p| p % 6), lx, ly, r, bfill, bstroke) }
+                    <text x={f1(lx)} y={f1(ly + 4.0)} class="count" style={format!("fill:{tcol}")}>{armies.to_string()}</text>
+                }
             </g>
         }
     });
