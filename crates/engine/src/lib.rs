@@ -13,6 +13,7 @@ pub mod bot;
 pub mod codec;
 pub mod dice;
 pub mod map;
+mod map_file;
 pub mod odds;
 pub mod rules;
 pub mod sim;

@@ -2,7 +2,8 @@
 //!
 //! Game state never stores a map, only its id; [`Map::get`] returns the shared, validated map.
 
-use serde::{Deserialize, Serialize};
+use crate::map_file::MapFile;
+pub use crate::map_file::Symbol;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -11,41 +12,6 @@ use std::sync::OnceLock;
 pub type TerritoryId = u8;
 /// Index of a continent in its map (0-based, in file order).
 pub type ContinentId = u8;
-
-/// The symbol printed on a territory card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Symbol {
-    Infantry,
-    Cavalry,
-    Artillery,
-}
-
-/// A territory as written in the map file (names, not indices).
-#[derive(Clone, Debug, Deserialize)]
-struct TerritoryFile {
-    id: String,
-    name: String,
-    continent: String,
-    card: Symbol,
-    adjacent: Vec<String>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct ContinentFile {
-    id: String,
-    name: String,
-    bonus: u32,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct MapFile {
-    id: String,
-    name: String,
-    continents: Vec<ContinentFile>,
-    territories: Vec<TerritoryFile>,
-    #[serde(default)]
-    sea_links: Vec<(String, String)>,
-}
 
 /// A territory of a loaded map.
 #[derive(Clone, Debug)]
@@ -108,7 +74,7 @@ pub enum MapError {
 impl fmt::Display for MapError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            MapError::Parse(e) => write!(f, "the map file is not valid RON: {e}"),
+            MapError::Parse(e) => write!(f, "the map file cannot be read: {e}"),
             MapError::Empty => write!(f, "the map has no territories"),
             MapError::TooManyTerritories(n) => {
                 write!(f, "the map has {n} territories; at most 255 are supported")
@@ -152,13 +118,25 @@ impl fmt::Display for MapError {
 
 impl std::error::Error for MapError {}
 
-/// The maps built into the engine, by id.
-const BUILTIN: &[(&str, &str)] = &[("classic", include_str!("../maps/classic.ron"))];
+/// The maps built into the engine, by id: `build.rs` converts each RON file to the canonical
+/// binary encoding, so the RON parser stays out of the wasm bundle.
+const BUILTIN: &[(&str, &[u8])] = &[(
+    "classic",
+    include_bytes!(concat!(env!("OUT_DIR"), "/classic.bin")),
+)];
 
 impl Map {
-    /// Parses and validates a map file.
+    /// Parses and validates a map file written in RON (tests; built-in maps are converted at build time).
+    #[cfg(test)]
     pub fn from_ron(text: &str) -> Result<Map, MapError> {
         let file: MapFile = ron::from_str(text).map_err(|e| MapError::Parse(e.to_string()))?;
+        Map::from_file(file)
+    }
+
+    /// Decodes and validates a map in the canonical binary encoding of its RON file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Map, MapError> {
+        let file: MapFile =
+            crate::codec::decode(bytes).map_err(|e| MapError::Parse(e.to_string()))?;
         Map::from_file(file)
     }
 
@@ -282,7 +260,7 @@ impl Map {
         static CLASSIC: OnceLock<Map> = OnceLock::new();
         match id {
             "classic" => Some(CLASSIC.get_or_init(|| {
-                Map::from_ron(BUILTIN[0].1)
+                Map::from_bytes(BUILTIN[0].1)
                     .expect("the built-in classic map is validated by the test suite")
             })),
             _ => None,
@@ -395,6 +373,17 @@ mod tests {
             ],
             [14, 14, 14]
         );
+    }
+
+    #[test]
+    fn build_time_conversion_matches_the_ron_source() {
+        let from_text = Map::from_ron(include_str!("../maps/classic.ron")).unwrap();
+        let built = Map::classic();
+        assert_eq!(format!("{from_text:?}"), format!("{built:?}"));
+        assert!(matches!(
+            Map::from_bytes(&[1, 2, 3]),
+            Err(MapError::Parse(_))
+        ));
     }
 
     const TINY: &str = r#"(id: "t", name: "T", continents: [(id: "c", name: "C", bonus: 1)],

@@ -3,6 +3,8 @@
 //! starting units of each power. Loaded from embedded RON files and validated on load.
 
 use super::adjudicator::{Geography, Loc, UnitType};
+use super::map_file::MapFile;
+pub use super::map_file::ProvinceKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -43,66 +45,6 @@ impl Coast {
             _ => None,
         }
     }
-}
-
-/// What a province is made of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum ProvinceKind {
-    /// Armies only.
-    Land,
-    /// Fleets only.
-    Sea,
-    /// Armies and fleets.
-    Coast,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct CoastFile {
-    coast: String,
-    fleet: Vec<String>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct ProvinceFile {
-    id: String,
-    name: String,
-    kind: ProvinceKind,
-    #[serde(default)]
-    centre: bool,
-    /// The power this is a home centre of (empty for none).
-    #[serde(default)]
-    home: String,
-    #[serde(default)]
-    army: Vec<String>,
-    #[serde(default)]
-    fleet: Vec<String>,
-    #[serde(default)]
-    coasts: Vec<CoastFile>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct PowerFile {
-    id: String,
-    name: String,
-    start: Vec<String>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct SetupFile {
-    players: u8,
-    powers: Vec<String>,
-}
-
-#[derive(Clone, Debug, Deserialize)]
-struct MapFile {
-    id: String,
-    name: String,
-    victory: u8,
-    powers: Vec<PowerFile>,
-    /// Which powers play for a given number of players (default: all of them).
-    #[serde(default)]
-    setups: Vec<SetupFile>,
-    provinces: Vec<ProvinceFile>,
 }
 
 /// A province of a loaded map.
@@ -227,10 +169,16 @@ impl fmt::Display for OrdersMapError {
 
 impl std::error::Error for OrdersMapError {}
 
-/// The built-in maps of the orders ruleset, by id.
-const BUILTIN: &[(&str, &str)] = &[
-    ("europe-1901", include_str!("../../../maps/europe-1901.ron")),
-    ("world", include_str!("../../../maps/world.ron")),
+/// The built-in maps of the orders ruleset, by id, as converted from RON by `build.rs`.
+const BUILTIN: &[(&str, &[u8])] = &[
+    (
+        "europe-1901",
+        include_bytes!(concat!(env!("OUT_DIR"), "/europe-1901.bin")),
+    ),
+    (
+        "world",
+        include_bytes!(concat!(env!("OUT_DIR"), "/world.bin")),
+    ),
 ];
 
 impl OrdersMap {
@@ -238,13 +186,13 @@ impl OrdersMap {
     pub fn get(id: &str) -> Option<&'static OrdersMap> {
         static EUROPE: OnceLock<OrdersMap> = OnceLock::new();
         static WORLD: OnceLock<OrdersMap> = OnceLock::new();
-        let (cell, text) = match id {
+        let (cell, bytes) = match id {
             "europe-1901" => (&EUROPE, BUILTIN[0].1),
             "world" => (&WORLD, BUILTIN[1].1),
             _ => return None,
         };
         Some(cell.get_or_init(|| {
-            OrdersMap::from_ron(text).expect("the built-in maps are validated by the test suite")
+            OrdersMap::from_bytes(bytes).expect("the built-in maps are validated by the test suite")
         }))
     }
 
@@ -258,7 +206,15 @@ impl OrdersMap {
         BUILTIN.iter().map(|(id, _)| *id)
     }
 
-    /// Parses and validates a map file.
+    /// Decodes and validates a map in the canonical binary encoding of its RON file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<OrdersMap, OrdersMapError> {
+        let file: MapFile =
+            crate::codec::decode(bytes).map_err(|e| OrdersMapError::Parse(e.to_string()))?;
+        Self::from_file(file)
+    }
+
+    /// Parses and validates a map file written in RON (tests; built-in maps are converted at build time).
+    #[cfg(test)]
     pub fn from_ron(text: &str) -> Result<OrdersMap, OrdersMapError> {
         let file: MapFile =
             ron::from_str(text).map_err(|e| OrdersMapError::Parse(e.to_string()))?;
@@ -763,6 +719,21 @@ mod tests {
           (id: "BBB", name: "B", kind: Coast, army: ["AAA"], fleet: ["SEA"]),
           (id: "SEA", name: "S", kind: Sea, fleet: ["AAA", "BBB"]),
         ])"#;
+
+    #[test]
+    fn build_time_conversion_matches_the_ron_source() {
+        for (id, text) in [
+            ("europe-1901", include_str!("../../../maps/europe-1901.ron")),
+            ("world", include_str!("../../../maps/world.ron")),
+        ] {
+            let from_text = OrdersMap::from_ron(text).unwrap();
+            assert_eq!(
+                format!("{from_text:?}"),
+                format!("{:?}", OrdersMap::get(id).unwrap())
+            );
+        }
+        assert!(OrdersMap::from_bytes(&[0xff; 4]).is_err());
+    }
 
     #[test]
     fn validation_rejects_broken_maps() {

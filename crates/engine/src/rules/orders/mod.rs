@@ -12,6 +12,7 @@
 
 pub mod adjudicator;
 pub mod map;
+mod map_file;
 pub mod notation;
 
 use adjudicator::{Loc, Order, Outcome, Piece, UnitType};
