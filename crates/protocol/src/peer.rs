@@ -903,6 +903,10 @@ impl Peer {
                 if self.run.is_none() {
                     return self.defer(link, raw);
                 }
+                if e.index >= self.log_len() + MAX_AHEAD {
+                    // Too early to judge (a long resend arriving out of order); it comes again.
+                    return false;
+                }
                 self.on_entry(link, sender, e, raw, out);
                 true
             }
@@ -914,6 +918,9 @@ impl Peer {
                 if self.run.is_none() {
                     return self.defer(link, raw);
                 }
+                if index >= self.log_len() + MAX_AHEAD {
+                    return false;
+                }
                 self.on_reveal(link, sender, index, roll, preimage, raw, out);
                 true
             }
@@ -924,6 +931,9 @@ impl Peer {
             } => {
                 if self.run.is_none() {
                     return self.defer(link, raw);
+                }
+                if index >= self.log_len() + MAX_AHEAD {
+                    return false;
                 }
                 self.on_checkpoint(link, sender, index, state_hash, log_head, out);
                 true
