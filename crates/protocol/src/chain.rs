@@ -43,7 +43,7 @@ impl HashChain {
             let n = STRIDE.min(len - at);
             x = step_n(&x, n);
             at += n;
-            if at % STRIDE == 0 || at == len {
+            if at.is_multiple_of(STRIDE) || at == len {
                 marks.push(x);
             }
         }

@@ -11,9 +11,7 @@ use crate::wire::{
 };
 use ed25519_dalek::SigningKey;
 use orbis_engine::bot;
-use orbis_engine::classic::{
-    self, Action, ClassicState, Phase, PlayerId, SeatConfig, SeatKind,
-};
+use orbis_engine::classic::{self, Action, ClassicState, Phase, PlayerId, SeatConfig, SeatKind};
 use orbis_engine::codec::{self, sha256};
 use orbis_engine::dice::SeededDice;
 use std::collections::{BTreeMap, BTreeSet};
@@ -95,26 +93,44 @@ impl Config {
 pub enum Violation {
     Wire(WireError),
     /// Two different messages with the same sequence number.
-    SeqReused { seq: u64 },
+    SeqReused {
+        seq: u64,
+    },
     /// The signer is not a participant of the game.
     NotParticipant,
     BadProposal(String),
     /// A seed share that does not open its commitment.
     SeedMismatch,
     /// An entry from a peer who does not control the seat that must act at `index`.
-    OutOfTurn { index: u64 },
+    OutOfTurn {
+        index: u64,
+    },
     /// An entry whose previous-hash is not this log's head.
-    WrongPrevHash { index: u64 },
+    WrongPrevHash {
+        index: u64,
+    },
     /// An action the engine refuses.
-    Illegal { index: u64, error: String },
+    Illegal {
+        index: u64,
+        error: String,
+    },
     /// Too far ahead of this peer's log to buffer.
-    TooFarAhead { index: u64 },
+    TooFarAhead {
+        index: u64,
+    },
     /// A dice pre-image that is not the next element of the sender's committed chain.
-    BadReveal { index: u64, roll: u32 },
+    BadReveal {
+        index: u64,
+        roll: u32,
+    },
     /// A second, different orders commitment for a round.
-    OrdersCommitChanged { round: u32 },
+    OrdersCommitChanged {
+        round: u32,
+    },
     /// Revealed orders that do not match the commitment.
-    OrdersMismatch { round: u32 },
+    OrdersMismatch {
+        round: u32,
+    },
     TooLong,
     /// A private chat message addressed to someone else.
     NotForMe,
@@ -141,7 +157,10 @@ impl fmt::Display for Violation {
                 write!(f, "changed its orders commitment in round {round}")
             }
             Violation::OrdersMismatch { round } => {
-                write!(f, "revealed orders that do not match its commitment in round {round}")
+                write!(
+                    f,
+                    "revealed orders that do not match its commitment in round {round}"
+                )
             }
             Violation::TooLong => f.write_str("message field too long"),
             Violation::NotForMe => f.write_str("private message addressed to another peer"),
@@ -327,11 +346,18 @@ struct UnverifiedReveal {
     link: Option<LinkId>,
 }
 
+/// Orders revealed before their commitment arrived: (payload, salt, raw, link).
+type EarlyOrders = (Vec<u8>, [u8; 32], Vec<u8>, Option<LinkId>);
+/// Another peer's checkpoint: (peer, state hash, log head).
+type TheirCheckpoint = (PeerKey, [u8; 32], [u8; 32]);
+/// An opened seed share and its signed message.
+type SeedShare = ([u8; 32], Vec<u8>);
+
 #[derive(Clone, Debug, Default)]
 struct OrdersRound {
     commits: BTreeMap<u8, ([u8; 32], Vec<u8>)>,
     reveals: BTreeMap<u8, (Vec<u8>, Vec<u8>)>,
-    early_reveals: BTreeMap<u8, (Vec<u8>, [u8; 32], Vec<u8>, Option<LinkId>)>,
+    early_reveals: BTreeMap<u8, EarlyOrders>,
     mine: Option<(Vec<u8>, [u8; 32])>,
     revealed: bool,
     announced_commits: bool,
@@ -347,6 +373,7 @@ struct Accepted {
 }
 
 /// A running game.
+#[derive(Clone)]
 struct Run {
     proposal: SetupProposal,
     proposal_hash: [u8; 32],
@@ -365,7 +392,7 @@ struct Run {
     candidates: BTreeMap<u64, Vec<Candidate>>,
     /// Our (state hash, log head) at each turn end.
     checkpoints: BTreeMap<u64, [u8; 32]>,
-    their_checkpoints: BTreeMap<u64, Vec<(PeerKey, [u8; 32], [u8; 32])>>,
+    their_checkpoints: BTreeMap<u64, Vec<TheirCheckpoint>>,
     orders: BTreeMap<u32, OrdersRound>,
 }
 
@@ -387,14 +414,12 @@ impl Run {
     }
 
     fn controller(&self, seat: PlayerId) -> Option<Controller> {
-        self.proposal
-            .seats
-            .get(seat as usize)
-            .map(|s| s.controller)
+        self.proposal.seats.get(seat as usize).map(|s| s.controller)
     }
 }
 
-/// The protocol state machine of one peer.
+/// The protocol state machine of one peer. Cloning it forks the peer (for tests and tools).
+#[derive(Clone)]
 pub struct Peer {
     cfg: Config,
     key: SigningKey,
@@ -409,7 +434,7 @@ pub struct Peer {
     my_hello: Option<Vec<u8>>,
     proposals: BTreeMap<[u8; 32], (SetupProposal, Vec<u8>)>,
     accepts: BTreeMap<[u8; 32], BTreeMap<PeerKey, Accepted>>,
-    seed_reveals: BTreeMap<[u8; 32], BTreeMap<PeerKey, ([u8; 32], Vec<u8>)>>,
+    seed_reveals: BTreeMap<[u8; 32], BTreeMap<PeerKey, SeedShare>>,
     my_accept: Option<[u8; 32]>,
     early: Vec<(Option<LinkId>, Vec<u8>)>,
     run: Option<Run>,
@@ -669,7 +694,10 @@ impl Peer {
         if self.halted.is_some() {
             return out;
         }
-        let over = self.run.as_ref().is_some_and(|r| r.state.winner().is_some());
+        let over = self
+            .run
+            .as_ref()
+            .is_some_and(|r| r.state.winner().is_some());
         if let Some(r) = &self.run {
             if !over {
                 for k in r.proposal.participants.clone() {
@@ -677,7 +705,8 @@ impl Peer {
                         continue;
                     }
                     let heard = *self.last_heard.entry(k).or_insert(now_ms);
-                    if now_ms.saturating_sub(heard) >= self.cfg.missing_ms && self.missing.insert(k) {
+                    if now_ms.saturating_sub(heard) >= self.cfg.missing_ms && self.missing.insert(k)
+                    {
                         out.events.push(ProtocolEvent::PeerMissing { peer: k });
                     }
                 }
@@ -753,7 +782,8 @@ impl Peer {
             if self.links.get(&l) == Some(&sender) {
                 self.last_heard.insert(sender, now);
                 if self.missing.remove(&sender) {
-                    out.events.push(ProtocolEvent::PeerReturned { peer: sender });
+                    out.events
+                        .push(ProtocolEvent::PeerReturned { peer: sender });
                 }
             }
         }
@@ -845,12 +875,16 @@ impl Peer {
                 if sender == self.me {
                     self.my_accept = Some(proposal);
                 }
-                self.accepts.entry(proposal).or_default().entry(sender).or_insert(Accepted {
-                    seed_commit,
-                    chain_tip,
-                    chain_len,
-                    raw: raw.to_vec(),
-                });
+                self.accepts
+                    .entry(proposal)
+                    .or_default()
+                    .entry(sender)
+                    .or_insert(Accepted {
+                        seed_commit,
+                        chain_tip,
+                        chain_len,
+                        raw: raw.to_vec(),
+                    });
                 self.progress();
                 self.try_lobby(out);
                 self.replay_early(out);
@@ -975,7 +1009,9 @@ impl Peer {
         }
         let hashes: Vec<[u8; 32]> = self.proposals.keys().copied().collect();
         for h in hashes {
-            let Some((p, _)) = self.proposals.get(&h) else { continue };
+            let Some((p, _)) = self.proposals.get(&h) else {
+                continue;
+            };
             let p = p.clone();
             let acc = self.accepts.get(&h);
             let all_accepted = p
@@ -1040,7 +1076,11 @@ impl Peer {
         let mut g = b"orbis-log-genesis".to_vec();
         g.extend_from_slice(&hash);
         g.extend_from_slice(&seed);
-        let me = p.participants.iter().position(|k| *k == self.me).map(|i| i as u8);
+        let me = p
+            .participants
+            .iter()
+            .position(|k| *k == self.me)
+            .map(|i| i as u8);
         self.run = Some(Run {
             proposal: p,
             proposal_hash: hash,
@@ -1122,12 +1162,22 @@ impl Peer {
                 };
                 self.halt(report, out);
             } else {
-                Self::reject(out, link, Some(sender), Violation::OutOfTurn { index: e.index });
+                Self::reject(
+                    out,
+                    link,
+                    Some(sender),
+                    Violation::OutOfTurn { index: e.index },
+                );
             }
             return;
         }
         if e.index >= next + MAX_AHEAD {
-            Self::reject(out, link, Some(sender), Violation::TooFarAhead { index: e.index });
+            Self::reject(
+                out,
+                link,
+                Some(sender),
+                Violation::TooFarAhead { index: e.index },
+            );
             return;
         }
         let list = r.candidates.entry(e.index).or_default();
@@ -1181,7 +1231,12 @@ impl Peer {
         };
         if let Some(s) = r.reveals.get(&index).and_then(|m| m.get(&p)) {
             if s.preimage != preimage {
-                Self::reject(out, link, Some(sender), Violation::BadReveal { index, roll });
+                Self::reject(
+                    out,
+                    link,
+                    Some(sender),
+                    Violation::BadReveal { index, roll },
+                );
             }
             return;
         }
@@ -1201,14 +1256,24 @@ impl Peer {
         }
         if index < r.next_index() {
             // A position that was not a roll, or whose roll completed without this value.
-            Self::reject(out, link, Some(sender), Violation::BadReveal { index, roll });
+            Self::reject(
+                out,
+                link,
+                Some(sender),
+                Violation::BadReveal { index, roll },
+            );
             return;
         }
         if index >= r.next_index() + MAX_AHEAD {
             Self::reject(out, link, Some(sender), Violation::TooFarAhead { index });
             return;
         }
-        let list = r.future_reveals.entry(index).or_default().entry(p).or_default();
+        let list = r
+            .future_reveals
+            .entry(index)
+            .or_default()
+            .entry(p)
+            .or_default();
         if list.len() < 4 {
             list.push(UnverifiedReveal {
                 roll,
@@ -1220,7 +1285,13 @@ impl Peer {
     }
 
     /// Checks a reveal against the pending roll and the sender's chain; stores it if good.
-    fn verify_reveal(r: &mut Run, p: u8, index: u64, u: UnverifiedReveal, out: &mut Output) -> bool {
+    fn verify_reveal(
+        r: &mut Run,
+        p: u8,
+        index: u64,
+        u: UnverifiedReveal,
+        out: &mut Output,
+    ) -> bool {
         let Some(pend) = &r.pending else { return false };
         let Some(&(last_k, last_x)) = r.chains.get(p as usize) else {
             return false;
@@ -1233,7 +1304,15 @@ impl Peer {
             && step_n(&u.preimage, u.roll - last_k) == last_x;
         let who = r.proposal.participants.get(p as usize).copied();
         if !ok {
-            Self::reject(out, u.link, who, Violation::BadReveal { index, roll: u.roll });
+            Self::reject(
+                out,
+                u.link,
+                who,
+                Violation::BadReveal {
+                    index,
+                    roll: u.roll,
+                },
+            );
             return false;
         }
         if let Some(c) = r.chains.get_mut(p as usize) {
@@ -1317,15 +1396,35 @@ impl Peer {
                     let mut keep = vec![];
                     for c in cands {
                         if c.signer != key {
-                            Self::reject(out, c.link, Some(c.signer), Violation::OutOfTurn { index });
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::OutOfTurn { index },
+                            );
                         } else if chosen.is_some() {
                             keep.push(c);
                         } else if c.entry.prev_hash != r.head() {
-                            Self::reject(out, c.link, Some(c.signer), Violation::WrongPrevHash { index });
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::WrongPrevHash { index },
+                            );
                         } else if r.state.actor(&c.entry.action) != seat {
-                            Self::reject(out, c.link, Some(c.signer), Violation::OutOfTurn { index });
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::OutOfTurn { index },
+                            );
                         } else if let Err(error) = legal(&r.state, &c.entry.action) {
-                            Self::reject(out, c.link, Some(c.signer), Violation::Illegal { index, error });
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::Illegal { index, error },
+                            );
                         } else {
                             chosen = Some(c);
                         }
@@ -1339,7 +1438,10 @@ impl Peer {
                     (c.entry.action, rec)
                 }
                 None => {
-                    self.halt(HaltReport::Internal(format!("no controller for seat {seat}")), out);
+                    self.halt(
+                        HaltReport::Internal(format!("no controller for seat {seat}")),
+                        out,
+                    );
                     return;
                 }
             };
@@ -1389,10 +1491,10 @@ impl Peer {
                         if let Some(c) = r.chains.get_mut(m as usize) {
                             *c = (roll, x);
                         }
-                        r.reveals.entry(index).or_default().insert(
-                            m,
-                            StoredReveal { preimage: x, raw },
-                        );
+                        r.reveals
+                            .entry(index)
+                            .or_default()
+                            .insert(m, StoredReveal { preimage: x, raw });
                     }
                 }
                 self.progress();
@@ -1402,7 +1504,10 @@ impl Peer {
                 Ok(events) => self.record(index, seat, action, record, events, out),
                 Err(e) => {
                     // Entries were checked above, so only a bot can get here.
-                    self.halt(HaltReport::Internal(format!("bot move {action:?} refused: {e}")), out);
+                    self.halt(
+                        HaltReport::Internal(format!("bot move {action:?} refused: {e}")),
+                        out,
+                    );
                     return;
                 }
             }
@@ -1533,14 +1638,26 @@ impl Peer {
             return;
         };
         if !r.orders.contains_key(&round) && r.orders.len() >= MAX_ROUNDS {
-            Self::reject(out, link, Some(sender), Violation::TooFarAhead { index: round as u64 });
+            Self::reject(
+                out,
+                link,
+                Some(sender),
+                Violation::TooFarAhead {
+                    index: round as u64,
+                },
+            );
             return;
         }
         let o = r.orders.entry(round).or_default();
         match o.commits.get(&p) {
             Some((h, _)) if *h == hash => return,
             Some(_) => {
-                Self::reject(out, link, Some(sender), Violation::OrdersCommitChanged { round });
+                Self::reject(
+                    out,
+                    link,
+                    Some(sender),
+                    Violation::OrdersCommitChanged { round },
+                );
                 return;
             }
             None => {}
@@ -1582,7 +1699,8 @@ impl Peer {
         }
         let Some((hash, _)) = o.commits.get(&p) else {
             // Its commitment is still on the way (reordering): hold the reveal until it lands.
-            o.early_reveals.insert(p, (payload, salt, raw.to_vec(), link));
+            o.early_reveals
+                .insert(p, (payload, salt, raw.to_vec(), link));
             return;
         };
         if orders_commitment(round, &payload, &salt) != *hash {
@@ -1598,7 +1716,9 @@ impl Peer {
         let Some(r) = &mut self.run else { return };
         let n = r.proposal.participants.len();
         let me = r.me;
-        let Some(o) = r.orders.get_mut(&round) else { return };
+        let Some(o) = r.orders.get_mut(&round) else {
+            return;
+        };
         if o.commits.len() < n || o.done {
             return;
         }
@@ -1631,7 +1751,8 @@ impl Peer {
                     Some((k, pl.clone()))
                 })
                 .collect();
-            out.events.push(ProtocolEvent::OrdersRevealed { round, orders });
+            out.events
+                .push(ProtocolEvent::OrdersRevealed { round, orders });
         }
     }
 

@@ -127,7 +127,10 @@ pub enum Body {
         chain_len: u32,
     },
     /// Opens the seed share once every participant has accepted.
-    SeedReveal { proposal: [u8; 32], secret: [u8; 32] },
+    SeedReveal {
+        proposal: [u8; 32],
+        secret: [u8; 32],
+    },
     /// An action of the seat whose turn it is.
     Entry(Entry),
     /// The next pre-image of the sender's dice chain, for the roll declared at log `index`.
@@ -169,7 +172,13 @@ pub struct Envelope {
     pub signature: Sig,
 }
 
-fn signed_bytes(version: u16, game_id: &[u8; 16], sender: &PeerKey, seq: u64, body: &[u8]) -> Vec<u8> {
+fn signed_bytes(
+    version: u16,
+    game_id: &[u8; 16],
+    sender: &PeerKey,
+    seq: u64,
+    body: &[u8],
+) -> Vec<u8> {
     let mut b = b"orbis-p2p-envelope".to_vec();
     b.extend_from_slice(&codec::encode(&(version, game_id, sender, seq, body)));
     b
@@ -215,7 +224,13 @@ impl Envelope {
     pub fn seal(key: &SigningKey, game_id: [u8; 16], seq: u64, body: &Body) -> Vec<u8> {
         let sender = PeerKey(key.verifying_key().to_bytes());
         let body = codec::encode(body);
-        let sig = key.sign(&signed_bytes(PROTOCOL_VERSION, &game_id, &sender, seq, &body));
+        let sig = key.sign(&signed_bytes(
+            PROTOCOL_VERSION,
+            &game_id,
+            &sender,
+            seq,
+            &body,
+        ));
         codec::encode(&Envelope {
             version: PROTOCOL_VERSION,
             game_id,
@@ -228,7 +243,10 @@ impl Envelope {
 
     /// Decodes and authenticates bytes. On error the claimed sender (if the envelope decoded) is
     /// returned too, so a report can name it.
-    pub fn open(bytes: &[u8], game_id: &[u8; 16]) -> Result<(Envelope, Body), (Option<PeerKey>, WireError)> {
+    pub fn open(
+        bytes: &[u8],
+        game_id: &[u8; 16],
+    ) -> Result<(Envelope, Body), (Option<PeerKey>, WireError)> {
         let env: Envelope =
             codec::decode(bytes).map_err(|e| (None, WireError::Undecodable(e.to_string())))?;
         let who = Some(env.sender);
@@ -238,7 +256,8 @@ impl Envelope {
         if &env.game_id != game_id {
             return Err((who, WireError::WrongGame));
         }
-        let vk = VerifyingKey::from_bytes(&env.sender.0).map_err(|_| (who, WireError::BadSignature))?;
+        let vk =
+            VerifyingKey::from_bytes(&env.sender.0).map_err(|_| (who, WireError::BadSignature))?;
         let sig = Signature::from_bytes(&env.signature.to_bytes());
         vk.verify_strict(
             &signed_bytes(env.version, &env.game_id, &env.sender, env.seq, &env.body),

@@ -4,7 +4,7 @@ mod common;
 
 use common::{game_id, Net, NetParams};
 use ed25519_dalek::SigningKey;
-use orbis_engine::classic::{Action, Phase};
+use orbis_engine::classic::Action;
 use orbis_engine::codec;
 use orbis_protocol::wire::{Envelope, Sig, PROTOCOL_VERSION};
 use orbis_protocol::{Body, Entry, HaltReport, PeerKey, ProtocolEvent, Violation};
@@ -33,7 +33,10 @@ fn game_at(seed: u64, log_len: u64, params: NetParams) -> Net {
 
 fn finish(net: &mut Net) {
     let all = [0, 1, 2];
-    assert!(net.run_until(50_000_000, |n| n.all_over(&all)), "game did not finish");
+    assert!(
+        net.run_until(50_000_000, |n| n.all_over(&all)),
+        "game did not finish"
+    );
 }
 
 fn honest_equal(net: &Net) {
@@ -71,19 +74,32 @@ fn only_culprit(net: &Net, culprit: PeerKey) {
 #[test]
 fn garbage_bytes_are_refused_naming_the_link() {
     let mut net = game_at(21, 30, NetParams::perfect());
-    for (k, junk) in [vec![], vec![0xff; 7], vec![1, 2, 3, 4, 5, 6, 7, 8, 9], vec![0; 5000]]
-        .into_iter()
-        .enumerate()
+    for (k, junk) in [
+        vec![],
+        vec![0xff; 7],
+        vec![1, 2, 3, 4, 5, 6, 7, 8, 9],
+        vec![0; 5000],
+    ]
+    .into_iter()
+    .enumerate()
     {
         for to in [0, 1] {
             let mut j = junk.clone();
             j.push(k as u8);
             let out = net.peers[to].handle(ATTACKER as u64, &j, net.now);
             assert!(out.send.is_empty());
-            assert!(matches!(
-                &out.events[..],
-                [ProtocolEvent::Rejected { link: Some(2), violation: Violation::Wire(_), .. }]
-            ), "{:?}", out.events);
+            assert!(
+                matches!(
+                    &out.events[..],
+                    [ProtocolEvent::Rejected {
+                        link: Some(2),
+                        violation: Violation::Wire(_),
+                        ..
+                    }]
+                ),
+                "{:?}",
+                out.events
+            );
         }
     }
     finish(&mut net);
@@ -95,7 +111,15 @@ fn garbage_bytes_are_refused_naming_the_link() {
 fn wrong_version_game_and_signature_are_refused() {
     let mut net = game_at(22, 10, NetParams::perfect());
     let attacker = net.peers[ATTACKER].key();
-    let good = seal_as(&net, ATTACKER, 1 << 50, &Body::Chat { to: None, text: "hi".into() });
+    let good = seal_as(
+        &net,
+        ATTACKER,
+        1 << 50,
+        &Body::Chat {
+            to: None,
+            text: "hi".into(),
+        },
+    );
     let (env, _) = open(&good);
 
     let mut v = env.clone();
@@ -114,7 +138,11 @@ fn wrong_version_game_and_signature_are_refused() {
     ] {
         let out = net.peers[0].handle(ATTACKER as u64, &codec::encode(&e), net.now);
         match &out.events[..] {
-            [ProtocolEvent::Rejected { peer: Some(p), violation: Violation::Wire(w), .. }] => {
+            [ProtocolEvent::Rejected {
+                peer: Some(p),
+                violation: Violation::Wire(w),
+                ..
+            }] => {
                 assert_eq!(*p, attacker);
                 assert!(w.to_string().contains(want), "{w} / {want}");
             }
@@ -130,10 +158,11 @@ fn out_of_turn_entry_is_refused() {
     let mut net = game_at(23, 40, NetParams::perfect());
     let attacker = net.peers[ATTACKER].key();
     // Wait until it is not the attacker's turn, then act anyway.
-    assert!(net.run_until(10_000_000, |n| n
-        .peers[0]
+    assert!(net.run_until(10_000_000, |n| n.peers[0]
         .state()
-        .is_some_and(|s| s.current != ATTACKER as u8 && n.peers[0].waiting_on().len() == 1)));
+        .is_some_and(
+            |s| s.current != ATTACKER as u8 && n.peers[0].waiting_on().len() == 1
+        )));
     let st = net.peers[0].state().unwrap().clone();
     let e = Entry {
         index: net.peers[0].log_len(),
@@ -147,7 +176,10 @@ fn out_of_turn_entry_is_refused() {
     finish(&mut net);
     for i in [0, 1] {
         let r = rejections(&net, i, attacker);
-        assert!(matches!(r[..], [Violation::OutOfTurn { .. }]), "peer {i}: {r:?}");
+        assert!(
+            matches!(r[..], [Violation::OutOfTurn { .. }]),
+            "peer {i}: {r:?}"
+        );
     }
     only_culprit(&net, attacker);
     let h = net.hashes(&[0, 1, 2]);
@@ -168,7 +200,10 @@ fn illegal_action_is_refused() {
     let e = Entry {
         index: net.peers[ATTACKER].log_len(),
         prev_hash: net.peers[ATTACKER].log_head().unwrap(),
-        action: Action::Place { territory: theirs, armies: 1 },
+        action: Action::Place {
+            territory: theirs,
+            armies: 1,
+        },
     };
     let raw = seal_as(&net, ATTACKER, 1 << 50, &Body::Entry(e));
     net.inject(ATTACKER, 0, raw.clone());
@@ -178,7 +213,10 @@ fn illegal_action_is_refused() {
     finish(&mut net);
     for i in [0, 1] {
         let r = rejections(&net, i, attacker);
-        assert!(matches!(r[..], [Violation::Illegal { .. }]), "peer {i}: {r:?}");
+        assert!(
+            matches!(r[..], [Violation::Illegal { .. }]),
+            "peer {i}: {r:?}"
+        );
     }
     only_culprit(&net, attacker);
     let h = net.hashes(&[0, 1, 2]);
@@ -218,12 +256,23 @@ fn replayed_messages_change_nothing_and_reused_numbers_are_named() {
     net.inject(
         ATTACKER,
         1,
-        seal_as(&net, ATTACKER, env.seq, &Body::Chat { to: None, text: "rewrite".into() }),
+        seal_as(
+            &net,
+            ATTACKER,
+            env.seq,
+            &Body::Chat {
+                to: None,
+                text: "rewrite".into(),
+            },
+        ),
     );
     net.run_until(net.now + 50, |_| false);
     assert!(net.peers[0].duplicates > before[0] + old.len() as u64 / 2);
     assert!(rejections(&net, 0, attacker).is_empty());
-    assert_eq!(rejections(&net, 1, attacker), vec![Violation::SeqReused { seq: env.seq }]);
+    assert_eq!(
+        rejections(&net, 1, attacker),
+        vec![Violation::SeqReused { seq: env.seq }]
+    );
     finish(&mut net);
     only_culprit(&net, attacker);
     let h = net.hashes(&[0, 1, 2]);
@@ -232,7 +281,15 @@ fn replayed_messages_change_nothing_and_reused_numbers_are_named() {
 
 #[test]
 fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
-    let mut net = Net::new(3, 26, NetParams { max_delay: 20, drop_pct: 0, dup_pct: 0 });
+    let mut net = Net::new(
+        3,
+        26,
+        NetParams {
+            max_delay: 20,
+            drop_pct: 0,
+            dup_pct: 0,
+        },
+    );
     let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
     let forged = Rc::new(RefCell::new(0u32));
     let f = forged.clone();
@@ -244,7 +301,11 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
             match body {
                 // The first reveal of every fifth roll is replaced by a made-up pre-image (sent
                 // under a fresh number); the true one only goes out with a later resend.
-                Body::Reveal { index, roll, preimage } if roll % 5 == 0 && done.insert((to, roll)) => {
+                Body::Reveal {
+                    index,
+                    roll,
+                    preimage,
+                } if roll % 5 == 0 && done.insert((to, roll)) => {
                     *f.borrow_mut() += 1;
                     let mut bad = preimage;
                     bad[0] ^= 1;
@@ -252,7 +313,11 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
                         &key,
                         game_id(),
                         env.seq + (1 << 40),
-                        &Body::Reveal { index, roll, preimage: bad },
+                        &Body::Reveal {
+                            index,
+                            roll,
+                            preimage: bad,
+                        },
                     )]
                 }
                 _ => vec![bytes],
@@ -266,7 +331,10 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
     assert!(*forged.borrow() > 0);
     for i in [0, 1] {
         let r = rejections(&net, i, attacker);
-        assert!(!r.is_empty() && r.iter().all(|v| matches!(v, Violation::BadReveal { .. })), "{r:?}");
+        assert!(
+            !r.is_empty() && r.iter().all(|v| matches!(v, Violation::BadReveal { .. })),
+            "{r:?}"
+        );
     }
     only_culprit(&net, attacker);
     let h = net.hashes(&[0, 1, 2]);
@@ -285,27 +353,50 @@ fn equivocation_halts_everyone_naming_the_seat() {
             let (env, body) = open(&bytes);
             match body {
                 Body::Entry(e) if to == 1 && e.action == Action::EndAttack => {
-                    let other = Entry { action: Action::EndTurn, ..e };
-                    vec![Envelope::seal(&key, game_id(), env.seq + (1 << 40), &Body::Entry(other))]
+                    let other = Entry {
+                        action: Action::EndTurn,
+                        ..e
+                    };
+                    vec![Envelope::seal(
+                        &key,
+                        game_id(),
+                        env.seq + (1 << 40),
+                        &Body::Entry(other),
+                    )]
                 }
                 _ => vec![bytes],
             }
         }),
     ));
-    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some() && n.peers[1].halted().is_some()));
-    let reports: Vec<_> = [0, 1].iter().map(|&i| net.peers[i].halted().cloned().unwrap()).collect();
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
+    let reports: Vec<_> = [0, 1]
+        .iter()
+        .map(|&i| net.peers[i].halted().cloned().unwrap())
+        .collect();
     let mut heads = vec![];
     for r in &reports {
         match r {
-            HaltReport::Equivocation { peer, index, agreed_head, .. } => {
+            HaltReport::Equivocation {
+                peer,
+                index,
+                agreed_head,
+                ..
+            } => {
                 assert_eq!(*peer, attacker);
                 heads.push((*index, *agreed_head));
             }
             other => panic!("{other:?}"),
         }
     }
-    assert_eq!(heads[0], heads[1], "honest peers agree on the history before the fork");
-    assert!(net.complaints(0).iter().all(|e| matches!(e, ProtocolEvent::Halted(_))));
+    assert_eq!(
+        heads[0], heads[1],
+        "honest peers agree on the history before the fork"
+    );
+    assert!(net
+        .complaints(0)
+        .iter()
+        .all(|e| matches!(e, ProtocolEvent::Halted(_))));
 }
 
 #[test]
@@ -319,19 +410,38 @@ fn checkpoint_mismatch_halts_naming_the_peer() {
         Box::new(move |_, _, _, bytes| {
             let (env, body) = open(&bytes);
             match body {
-                Body::Checkpoint { index, mut state_hash, log_head } => {
+                Body::Checkpoint {
+                    index,
+                    mut state_hash,
+                    log_head,
+                } => {
                     state_hash[0] ^= 1;
-                    vec![Envelope::seal(&key, game_id(), env.seq, &Body::Checkpoint { index, state_hash, log_head })]
+                    vec![Envelope::seal(
+                        &key,
+                        game_id(),
+                        env.seq,
+                        &Body::Checkpoint {
+                            index,
+                            state_hash,
+                            log_head,
+                        },
+                    )]
                 }
                 _ => vec![bytes],
             }
         }),
     ));
-    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some() && n.peers[1].halted().is_some()));
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
     let mut ours = vec![];
     for i in [0, 1] {
         match net.peers[i].halted().unwrap() {
-            HaltReport::CheckpointMismatch { peer, index, ours: o, .. } => {
+            HaltReport::CheckpointMismatch {
+                peer,
+                index,
+                ours: o,
+                ..
+            } => {
                 assert_eq!(*peer, attacker);
                 ours.push((*index, *o));
             }
@@ -344,19 +454,32 @@ fn checkpoint_mismatch_halts_naming_the_peer() {
 
 #[test]
 fn simultaneous_orders_commit_reveal() {
-    let mut net = game_at(29, 3, NetParams { max_delay: 30, drop_pct: 0, dup_pct: 0 });
+    let mut net = game_at(
+        29,
+        3,
+        NetParams {
+            max_delay: 30,
+            drop_pct: 0,
+            dup_pct: 0,
+        },
+    );
     for i in [0, 1, 2] {
         net.autoplay[i] = false;
     }
     let attacker = net.peers[ATTACKER].key();
     // Round 1: everyone honest. Nobody reveals before all three commitments are in.
     for i in [0, 1] {
-        let o = net.peers[i].commit_orders(1, vec![i as u8; 10], [i as u8 + 1; 32]).unwrap();
+        let o = net.peers[i]
+            .commit_orders(1, vec![i as u8; 10], [i as u8 + 1; 32])
+            .unwrap();
         net.process(i, o);
     }
     net.run_until(net.now + 500, |_| false);
     for i in 0..3 {
-        assert!(!net.events[i].iter().any(|e| matches!(e, ProtocolEvent::OrdersCommitted { .. } | ProtocolEvent::OrdersRevealed { .. })));
+        assert!(!net.events[i].iter().any(|e| matches!(
+            e,
+            ProtocolEvent::OrdersCommitted { .. } | ProtocolEvent::OrdersRevealed { .. }
+        )));
     }
     let o = net.peers[2].commit_orders(1, vec![2; 10], [3; 32]).unwrap();
     net.process(2, o);
@@ -387,27 +510,48 @@ fn simultaneous_orders_commit_reveal() {
                     &key,
                     game_id(),
                     env.seq,
-                    &Body::OrdersReveal { round, payload: b"better orders".to_vec(), salt },
+                    &Body::OrdersReveal {
+                        round,
+                        payload: b"better orders".to_vec(),
+                        salt,
+                    },
                 )],
                 _ => vec![bytes],
             }
         }),
     ));
-    let o = net.peers[2].commit_orders(2, b"orders".to_vec(), [9; 32]).unwrap();
+    let o = net.peers[2]
+        .commit_orders(2, b"orders".to_vec(), [9; 32])
+        .unwrap();
     net.process(2, o);
-    let change = seal_as(&net, ATTACKER, 1 << 50, &Body::OrdersCommit { round: 2, hash: [5; 32] });
+    let change = seal_as(
+        &net,
+        ATTACKER,
+        1 << 50,
+        &Body::OrdersCommit {
+            round: 2,
+            hash: [5; 32],
+        },
+    );
     net.inject(ATTACKER, 0, change.clone());
     net.inject(ATTACKER, 1, change);
     for i in [0, 1] {
-        let o = net.peers[i].commit_orders(2, vec![i as u8], [7; 32]).unwrap();
+        let o = net.peers[i]
+            .commit_orders(2, vec![i as u8], [7; 32])
+            .unwrap();
         net.process(i, o);
     }
     net.run_until(net.now + 500, |_| false);
     for i in [0, 1] {
         let r = rejections(&net, i, attacker);
-        assert!(r.contains(&Violation::OrdersCommitChanged { round: 2 }), "{r:?}");
+        assert!(
+            r.contains(&Violation::OrdersCommitChanged { round: 2 }),
+            "{r:?}"
+        );
         assert!(r.contains(&Violation::OrdersMismatch { round: 2 }), "{r:?}");
-        assert!(!net.events[i].iter().any(|e| matches!(e, ProtocolEvent::OrdersRevealed { round: 2, .. })));
+        assert!(!net.events[i]
+            .iter()
+            .any(|e| matches!(e, ProtocolEvent::OrdersRevealed { round: 2, .. })));
     }
     only_culprit(&net, attacker);
     honest_equal(&net);
@@ -423,7 +567,15 @@ fn chat_public_private_and_oversized() {
     net.process(0, o);
     let big = "x".repeat(600);
     assert!(net.peers[0].chat(None, &big).is_err());
-    let raw = seal_as(&net, ATTACKER, 1 << 50, &Body::Chat { to: None, text: big });
+    let raw = seal_as(
+        &net,
+        ATTACKER,
+        1 << 50,
+        &Body::Chat {
+            to: None,
+            text: big,
+        },
+    );
     net.inject(ATTACKER, 0, raw);
     net.run_until(net.now + 20, |_| false);
     let chats = |i: usize| -> Vec<(bool, String)> {
@@ -435,7 +587,13 @@ fn chat_public_private_and_oversized() {
             })
             .collect()
     };
-    assert_eq!(chats(1), vec![(false, "hello all".into()), (true, "psst".into())]);
+    assert_eq!(
+        chats(1),
+        vec![(false, "hello all".into()), (true, "psst".into())]
+    );
     assert_eq!(chats(2), vec![(false, "hello all".into())]);
-    assert_eq!(rejections(&net, 0, net.peers[ATTACKER].key()), vec![Violation::TooLong]);
+    assert_eq!(
+        rejections(&net, 0, net.peers[ATTACKER].key()),
+        vec![Violation::TooLong]
+    );
 }

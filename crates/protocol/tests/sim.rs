@@ -13,13 +13,31 @@ fn full_game(n: usize, bots: usize, seed: u64, params: NetParams) -> Net {
     let all: Vec<usize> = (0..n).collect();
     let finished = net.run_until(50_000_000, |net| net.all_over(&all));
     for i in 0..n {
-        assert!(net.complaints(i).is_empty(), "peer {i}: {:?}", net.complaints(i));
+        assert!(
+            net.complaints(i).is_empty(),
+            "peer {i}: {:?}",
+            net.complaints(i)
+        );
     }
-    assert!(finished, "game did not finish; log lengths {:?}", net.peers.iter().map(|p| p.log_len()).collect::<Vec<_>>());
+    assert!(
+        finished,
+        "game did not finish; log lengths {:?}",
+        net.peers.iter().map(|p| p.log_len()).collect::<Vec<_>>()
+    );
     let hashes = net.hashes(&all);
-    assert!(hashes.iter().all(|h| h.is_some() && *h == hashes[0]), "{hashes:?}");
-    let winners: Vec<_> = net.peers.iter().map(|p| p.state().and_then(|s| s.winner())).collect();
-    assert!(winners.iter().all(|w| w.is_some() && *w == winners[0]), "{winners:?}");
+    assert!(
+        hashes.iter().all(|h| h.is_some() && *h == hashes[0]),
+        "{hashes:?}"
+    );
+    let winners: Vec<_> = net
+        .peers
+        .iter()
+        .map(|p| p.state().and_then(|s| s.winner()))
+        .collect();
+    assert!(
+        winners.iter().all(|w| w.is_some() && *w == winners[0]),
+        "{winners:?}"
+    );
     net
 }
 

@@ -130,7 +130,9 @@ impl Net {
             let out = self.peers[i].start(self.now);
             self.process(i, out);
         }
-        let out = self.peers[0].propose_setup(proposal).expect("valid proposal");
+        let out = self.peers[0]
+            .propose_setup(proposal)
+            .expect("valid proposal");
         self.process(0, out);
     }
 
@@ -191,8 +193,12 @@ impl Net {
     fn play(&mut self) {
         for i in 0..self.peers.len() {
             while self.online[i] && self.autoplay[i] && self.peers[i].is_my_turn() {
-                let Some(state) = self.peers[i].state() else { break };
-                let Some(a) = bot::choose(state, self.level) else { break };
+                let Some(state) = self.peers[i].state() else {
+                    break;
+                };
+                let Some(a) = bot::choose(state, self.level) else {
+                    break;
+                };
                 match self.peers[i].act(a) {
                     Ok(out) => self.process(i, out),
                     Err(e) => panic!("peer {i} could not play {a:?}: {e}"),
