@@ -13,4 +13,4 @@ pub mod wire;
 pub use peer::{
     CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, Violation,
 };
-pub use wire::{Body, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal};
+pub use wire::{Body, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal};

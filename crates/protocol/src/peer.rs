@@ -6,12 +6,14 @@
 
 use crate::chain::{step_n, HashChain};
 use crate::wire::{
-    orders_commitment, Body, Controller, Entry, Envelope, PeerKey, SetupProposal, WireError,
+    orders_commitment, Body, Control, Controller, Entry, Envelope, PeerKey, SetupProposal, WireError,
     MAX_CHAT_BYTES, MAX_NAME_BYTES, MAX_ORDERS_BYTES,
 };
 use ed25519_dalek::SigningKey;
 use orbis_engine::bot;
-use orbis_engine::classic::{self, Action, ClassicState, Phase, PlayerId, SeatConfig, SeatKind};
+use orbis_engine::classic::{
+    self, Action, BotLevel, ClassicState, Phase, PlayerId, SeatConfig, SeatKind,
+};
 use orbis_engine::codec::{self, sha256};
 use orbis_engine::dice::SeededDice;
 use std::collections::{BTreeMap, BTreeSet};
@@ -245,6 +247,11 @@ pub enum ProtocolEvent {
         private: bool,
         text: String,
     },
+    /// Every required voter agreed: `control` took effect at log position `at`.
+    ControlApplied {
+        at: u64,
+        control: Control,
+    },
     Halted(HaltReport),
 }
 
@@ -264,6 +271,9 @@ pub enum CommandError {
     TooLong,
     AlreadyCommitted,
     UnknownPeer,
+    GameOver,
+    /// The control is already in effect, or this peer does not vote on it.
+    NotAVoter,
 }
 
 impl fmt::Display for CommandError {
@@ -280,6 +290,9 @@ const MAX_AHEAD: u64 = 64;
 const MAX_EARLY: usize = 4096;
 /// Open simultaneous-orders rounds.
 const MAX_ROUNDS: usize = 64;
+/// Messages in one resend batch, and the bytes we put in one.
+const MAX_BATCH_ITEMS: usize = 8192;
+const BATCH_BYTES: usize = 256 * 1024;
 
 fn is_random(a: &Action) -> bool {
     matches!(a, Action::Attack { .. } | Action::Blitz { .. })
@@ -291,10 +304,17 @@ fn content_hash(e: &Entry) -> [u8; 32] {
     sha256(&b)
 }
 
-fn next_head(head: &[u8; 32], index: u64, action: &Action) -> [u8; 32] {
+/// Log head after entry `index`, including any controls decided at that position.
+fn next_head(head: &[u8; 32], index: u64, controls: &[Control], action: &Action) -> [u8; 32] {
     let mut b = b"orbis-log".to_vec();
     b.extend_from_slice(head);
-    b.extend_from_slice(&codec::encode(&(index, action)));
+    b.extend_from_slice(&codec::encode(&(index, controls, action)));
+    sha256(&b)
+}
+
+fn control_hash(c: &Control) -> [u8; 32] {
+    let mut b = b"orbis-control".to_vec();
+    b.extend_from_slice(&codec::encode(c));
     sha256(&b)
 }
 
@@ -311,6 +331,16 @@ struct Record {
     signer: Option<PeerKey>,
     /// Original signed bytes (`None` for bot seats, which nobody sends).
     raw: Option<Vec<u8>>,
+    /// Controls decided at this position (their votes are in `Run::votes`).
+    controls: Vec<Control>,
+}
+
+/// Votes for one control at one position.
+#[derive(Clone, Debug)]
+struct VoteSet {
+    control: Control,
+    voters: BTreeMap<PeerKey, Vec<u8>>,
+    applied: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -394,6 +424,16 @@ struct Run {
     checkpoints: BTreeMap<u64, [u8; 32]>,
     their_checkpoints: BTreeMap<u64, Vec<TheirCheckpoint>>,
     orders: BTreeMap<u32, OrdersRound>,
+    /// Participants dropped by vote: they no longer contribute dice.
+    excluded: BTreeSet<u8>,
+    /// Seats handed to a bot by vote.
+    bot_seats: BTreeMap<PlayerId, BotLevel>,
+    /// Votes by position and control hash.
+    votes: BTreeMap<(u64, [u8; 32]), VoteSet>,
+    /// Controls applied at the current position, to be recorded with its entry.
+    controls_here: Vec<Control>,
+    /// Highest log position each peer has shown it reached (from any indexed message it signed).
+    reached: BTreeMap<PeerKey, u64>,
 }
 
 impl Run {
@@ -414,7 +454,47 @@ impl Run {
     }
 
     fn controller(&self, seat: PlayerId) -> Option<Controller> {
+        if let Some(l) = self.bot_seats.get(&seat) {
+            return Some(Controller::Bot(*l));
+        }
         self.proposal.seats.get(seat as usize).map(|s| s.controller)
+    }
+
+    /// Participants whose dice count.
+    fn contributors(&self) -> impl Iterator<Item = u8> + '_ {
+        (0..self.proposal.participants.len() as u8).filter(|i| !self.excluded.contains(i))
+    }
+
+    /// Who must vote for `c`: every contributing participant except the one it is about.
+    fn voters(&self, c: &Control) -> Vec<PeerKey> {
+        let target = match c {
+            Control::Drop { peer, .. } => Some(*peer),
+            Control::SeatToBot { seat, .. } => match self.controller(*seat) {
+                Some(Controller::Peer(p)) => self.proposal.participants.get(p as usize).copied(),
+                _ => None,
+            },
+        };
+        self.contributors()
+            .filter_map(|i| self.proposal.participants.get(i as usize).copied())
+            .filter(|k| Some(*k) != target)
+            .collect()
+    }
+
+    /// Whether `c` still makes sense (not already in effect).
+    fn control_valid(&self, c: &Control) -> bool {
+        match c {
+            Control::Drop { peer, .. } => self
+                .participant(peer)
+                .is_some_and(|p| !self.excluded.contains(&p)),
+            Control::SeatToBot { seat, .. } => {
+                matches!(self.controller(*seat), Some(Controller::Peer(_)))
+            }
+        }
+    }
+
+    fn note_reached(&mut self, k: PeerKey, at: u64) {
+        let e = self.reached.entry(k).or_insert(0);
+        *e = (*e).max(at);
     }
 }
 
@@ -443,6 +523,7 @@ pub struct Peer {
     last_heard: BTreeMap<PeerKey, u64>,
     missing: BTreeSet<PeerKey>,
     now: u64,
+    in_batch: bool,
     /// Messages dropped as exact duplicates (network duplication, relays, resends, replays).
     pub duplicates: u64,
 }
@@ -476,6 +557,7 @@ impl Peer {
             last_heard: BTreeMap::new(),
             missing: BTreeSet::new(),
             now: 0,
+            in_batch: false,
             duplicates: 0,
         }
     }
@@ -525,11 +607,10 @@ impl Peer {
         let parts = &r.proposal.participants;
         if let Some(p) = &r.pending {
             let have = r.reveals.get(&p.index);
-            return parts
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| have.is_none_or(|m| !m.contains_key(&(*i as u8))))
-                .map(|(_, k)| *k)
+            return r
+                .contributors()
+                .filter(|i| have.is_none_or(|m| !m.contains_key(i)))
+                .filter_map(|i| parts.get(i as usize).copied())
                 .collect();
         }
         if r.state.winner().is_some() {
@@ -941,7 +1022,11 @@ impl Peer {
                     // Too early to judge (a long resend arriving out of order); it comes again.
                     return false;
                 }
+                if let Some(r) = &mut self.run {
+                    r.note_reached(sender, e.index);
+                }
                 self.on_entry(link, sender, e, raw, out);
+                self.advance(out);
                 true
             }
             Body::Reveal {
@@ -955,7 +1040,11 @@ impl Peer {
                 if index >= self.log_len() + MAX_AHEAD {
                     return false;
                 }
+                if let Some(r) = &mut self.run {
+                    r.note_reached(sender, index);
+                }
                 self.on_reveal(link, sender, index, roll, preimage, raw, out);
+                self.advance(out);
                 true
             }
             Body::Checkpoint {
@@ -969,7 +1058,35 @@ impl Peer {
                 if index >= self.log_len() + MAX_AHEAD {
                     return false;
                 }
+                if let Some(r) = &mut self.run {
+                    r.note_reached(sender, index);
+                }
                 self.on_checkpoint(link, sender, index, state_hash, log_head, out);
+                self.advance(out);
+                true
+            }
+            Body::Vote { at, control } => {
+                if self.run.is_none() {
+                    return self.defer(link, raw);
+                }
+                if at >= self.log_len() + MAX_AHEAD {
+                    return false;
+                }
+                self.on_vote(link, sender, at, control, raw, out);
+                true
+            }
+            Body::Batch { items } => {
+                // One level only: a batch inside a batch is ignored.
+                if self.in_batch || items.len() > MAX_BATCH_ITEMS {
+                    return true;
+                }
+                self.in_batch = true;
+                for item in items {
+                    let now = self.now;
+                    let o = self.receive(link, &item, now);
+                    out.merge(o);
+                }
+                self.in_batch = false;
                 true
             }
             Body::OrdersCommit { round, hash } => {
@@ -1098,6 +1215,11 @@ impl Peer {
             checkpoints: BTreeMap::new(),
             their_checkpoints: BTreeMap::new(),
             orders: BTreeMap::new(),
+            excluded: BTreeSet::new(),
+            bot_seats: BTreeMap::new(),
+            votes: BTreeMap::new(),
+            controls_here: vec![],
+            reached: BTreeMap::new(),
         });
         self.progress();
         out.events.push(ProtocolEvent::GameStarted {
@@ -1338,16 +1460,25 @@ impl Peer {
             if r.state.winner().is_some() {
                 return;
             }
+            let at = r.next_index();
+            Self::apply_votes(r, at, out);
+            if Self::bound(r, at, &self.me) {
+                return;
+            }
             if let Some(p) = &r.pending {
-                let n = r.proposal.participants.len();
                 let have = r.reveals.get(&p.index);
-                if have.is_none_or(|m| m.len() < n) {
+                let contributors: Vec<u8> = r.contributors().collect();
+                if !contributors
+                    .iter()
+                    .all(|i| have.is_some_and(|m| m.contains_key(i)))
+                {
                     return;
                 }
+                // Roll seed: the declaration and the contributors' pre-images in participant order.
                 let mut b = b"orbis-roll".to_vec();
                 b.extend_from_slice(&p.decl);
-                for i in 0..n {
-                    if let Some(s) = have.and_then(|m| m.get(&(i as u8))) {
+                for i in contributors {
+                    if let Some(s) = have.and_then(|m| m.get(&i)) {
                         b.extend_from_slice(&s.preimage);
                     }
                 }
@@ -1384,6 +1515,7 @@ impl Peer {
                         content: content_hash(&e),
                         signer: None,
                         raw: None,
+                        controls: vec![],
                     };
                     (action, rec)
                 }
@@ -1434,6 +1566,7 @@ impl Peer {
                         content: c.content,
                         signer: Some(c.signer),
                         raw: Some(c.raw),
+                        controls: vec![],
                     };
                     (c.entry.action, rec)
                 }
@@ -1466,7 +1599,7 @@ impl Peer {
                         }
                     }
                 }
-                if let Some(m) = r.me {
+                if let Some(m) = r.me.filter(|m| !r.excluded.contains(m)) {
                     if !r.reveals.get(&index).is_some_and(|x| x.contains_key(&m)) {
                         let Some(x) = self.chain.get(roll) else {
                             self.halt(HaltReport::Internal("dice chain exhausted".into()), out);
@@ -1514,6 +1647,159 @@ impl Peer {
         }
     }
 
+    /// Applies every control whose votes are complete at position `at`.
+    fn apply_votes(r: &mut Run, at: u64, out: &mut Output) {
+        loop {
+            let mut changed = false;
+            let keys: Vec<(u64, [u8; 32])> = r
+                .votes
+                .range((at, [0; 32])..=(at, [0xff; 32]))
+                .map(|(k, _)| *k)
+                .collect();
+            for k in keys {
+                let Some(v) = r.votes.get(&k) else { continue };
+                if v.applied || !r.control_valid(&v.control) {
+                    continue;
+                }
+                let c = v.control;
+                if !r.voters(&c).iter().all(|k| v.voters.contains_key(k)) {
+                    continue;
+                }
+                match c {
+                    Control::Drop { peer, level } => {
+                        if let Some(p) = r.participant(&peer) {
+                            r.excluded.insert(p);
+                            for (i, s) in r.proposal.seats.iter().enumerate() {
+                                if s.controller == Controller::Peer(p) {
+                                    r.bot_seats.insert(i as PlayerId, level);
+                                }
+                            }
+                        }
+                    }
+                    Control::SeatToBot { seat, level } => {
+                        r.bot_seats.insert(seat, level);
+                    }
+                }
+                if let Some(v) = r.votes.get_mut(&k) {
+                    v.applied = true;
+                }
+                r.controls_here.push(c);
+                out.events.push(ProtocolEvent::ControlApplied { at, control: c });
+                changed = true;
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// True while `me` has voted for a control at `at` that has not passed but still can: a
+    /// vote fails for good once a required voter has shown it moved past `at` without voting.
+    fn bound(r: &Run, at: u64, me: &PeerKey) -> bool {
+        r.votes
+            .range((at, [0; 32])..=(at, [0xff; 32]))
+            .any(|(_, v)| {
+                !v.applied
+                    && v.voters.contains_key(me)
+                    && r.control_valid(&v.control)
+                    && r.voters(&v.control)
+                        .iter()
+                        .filter(|k| !v.voters.contains_key(k))
+                        .all(|k| r.reached.get(k).is_none_or(|&x| x <= at))
+            })
+    }
+
+    fn on_vote(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        at: u64,
+        control: Control,
+        raw: &[u8],
+        out: &mut Output,
+    ) {
+        let me = self.me;
+        let Some(r) = &mut self.run else { return };
+        if r.participant(&sender).is_none() {
+            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+            return;
+        }
+        r.note_reached(sender, at);
+        let key = (at, control_hash(&control));
+        let next = r.next_index();
+        if at < next {
+            // A position we already passed. If the vote completes there and is about us, the
+            // others went on without us: our history is no longer theirs.
+            let v = r.votes.entry(key).or_insert(VoteSet {
+                control,
+                voters: BTreeMap::new(),
+                applied: false,
+            });
+            v.voters.entry(sender).or_insert_with(|| raw.to_vec());
+            let about_me = match control {
+                Control::Drop { peer, .. } => peer == me,
+                Control::SeatToBot { seat, .. } => {
+                    r.proposal.seats.get(seat as usize).map(|s| s.controller)
+                        == r.me.map(Controller::Peer)
+                }
+            };
+            let (have, applied) = (v.voters.clone(), v.applied);
+            let complete = r.voters(&control).iter().all(|k| have.contains_key(k));
+            if about_me && complete && !applied {
+                self.halt(
+                    HaltReport::Internal(format!(
+                        "the other players dropped this peer at log position {at}; reload to watch"
+                    )),
+                    out,
+                );
+            }
+            return;
+        }
+        if !r.votes.contains_key(&key) && r.votes.len() >= 4096 {
+            return;
+        }
+        r.votes
+            .entry(key)
+            .or_insert(VoteSet {
+                control,
+                voters: BTreeMap::new(),
+                applied: false,
+            })
+            .voters
+            .entry(sender)
+            .or_insert_with(|| raw.to_vec());
+        self.progress();
+        self.advance(out);
+    }
+
+    /// Votes for a control at the position the game is stuck on (typically after
+    /// [`ProtocolEvent::PeerMissing`]). It takes effect when every other contributing
+    /// participant has voted the same.
+    pub fn vote(&mut self, control: Control) -> Result<Output, CommandError> {
+        if self.halted.is_some() {
+            return Err(CommandError::Halted);
+        }
+        let Some(r) = &self.run else {
+            return Err(CommandError::NotStarted);
+        };
+        if r.state.winner().is_some() {
+            return Err(CommandError::GameOver);
+        }
+        if !r.control_valid(&control) || !r.voters(&control).contains(&self.me) {
+            return Err(CommandError::NotAVoter);
+        }
+        let at = r.next_index();
+        if r
+            .votes
+            .get(&(at, control_hash(&control)))
+            .is_some_and(|v| v.voters.contains_key(&self.me))
+        {
+            return Ok(Output::default());
+        }
+        let raw = self.seal(&Body::Vote { at, control });
+        Ok(self.local(raw))
+    }
+
     /// Appends an applied entry to the log, with its events and, at a turn end, a checkpoint.
     fn record(
         &mut self,
@@ -1525,7 +1811,9 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
-        let head = next_head(&r.head(), index, &action);
+        let mut rec = rec;
+        rec.controls = std::mem::take(&mut r.controls_here);
+        let head = next_head(&r.head(), index, &rec.controls, &action);
         r.log.push(rec);
         r.heads.push(head);
         // Checkpoints already received for positions we have now passed are kept until we
@@ -1759,44 +2047,75 @@ impl Peer {
     /// Resends to `link` whatever it may be missing: the lobby transcript, log entries from
     /// `have`, the dice reveals of those positions and open orders rounds.
     fn answer_sync(&mut self, link: LinkId, started: bool, have: u64, out: &mut Output) {
-        let mut send = |raw: &Vec<u8>| out.send.push((Dest::Link(link), raw.clone()));
+        // Groups are kept whole inside one batch, so a lagging peer sees the votes of a
+        // position before its dice and entry.
+        let mut groups: Vec<Vec<Vec<u8>>> = vec![];
         if !started {
             let only = self.run.as_ref().map(|r| r.proposal_hash);
+            let mut g = vec![];
             for (h, (_, raw)) in &self.proposals {
                 if only.is_none_or(|o| o == *h) {
-                    send(raw);
+                    g.push(raw.clone());
                 }
             }
             for (h, m) in &self.accepts {
                 if only.is_none_or(|o| o == *h) {
-                    m.values().for_each(|a| send(&a.raw));
+                    g.extend(m.values().map(|a| a.raw.clone()));
                 }
             }
             for (h, m) in &self.seed_reveals {
                 if only.is_none_or(|o| o == *h) {
-                    m.values().for_each(|(_, raw)| send(raw));
+                    g.extend(m.values().map(|(_, raw)| raw.clone()));
                 }
             }
+            groups.push(g);
         }
-        let Some(r) = &self.run else { return };
-        let pending = r.pending.as_ref().map(|p| p.index);
-        let end = r.next_index() + u64::from(pending.is_some());
-        for i in have..end {
-            if let Some(m) = r.reveals.get(&i) {
-                m.values().for_each(|s| send(&s.raw));
+        if let Some(r) = &self.run {
+            let pending = r.pending.as_ref().map(|p| p.index);
+            for i in have..=r.next_index() {
+                let mut g = vec![];
+                for (_, v) in r.votes.range((i, [0; 32])..=(i, [0xff; 32])) {
+                    g.extend(v.voters.values().cloned());
+                }
+                if let Some(m) = r.reveals.get(&i) {
+                    g.extend(m.values().map(|s| s.raw.clone()));
+                }
+                let rec = if Some(i) == pending {
+                    r.pending.as_ref().map(|p| &p.record)
+                } else {
+                    r.log.get(i as usize)
+                };
+                if let Some(raw) = rec.and_then(|x| x.raw.as_ref()) {
+                    g.push(raw.clone());
+                }
+                groups.push(g);
             }
-            let rec = if Some(i) == pending {
-                r.pending.as_ref().map(|p| &p.record)
-            } else {
-                r.log.get(i as usize)
-            };
-            if let Some(raw) = rec.and_then(|x| x.raw.as_ref()) {
-                send(raw);
+            let mut g = vec![];
+            for o in r.orders.values() {
+                g.extend(o.commits.values().map(|(_, raw)| raw.clone()));
+                g.extend(o.reveals.values().map(|(_, raw)| raw.clone()));
             }
+            groups.push(g);
         }
-        for o in r.orders.values() {
-            o.commits.values().for_each(|(_, raw)| send(raw));
-            o.reveals.values().for_each(|(_, raw)| send(raw));
+        let mut batch: Vec<Vec<u8>> = vec![];
+        let mut size = 0;
+        for g in groups {
+            let gs: usize = g.iter().map(|x| x.len()).sum();
+            if !batch.is_empty()
+                && (size + gs > BATCH_BYTES || batch.len() + g.len() > MAX_BATCH_ITEMS)
+            {
+                let raw = self.seal(&Body::Batch {
+                    items: std::mem::take(&mut batch),
+                });
+                out.send.push((Dest::Link(link), raw));
+                size = 0;
+            }
+            size += gs;
+            batch.extend(g);
+        }
+        if !batch.is_empty() {
+            let raw = self.seal(&Body::Batch { items: batch });
+            out.send.push((Dest::Link(link), raw));
         }
     }
 }

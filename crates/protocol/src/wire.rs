@@ -102,6 +102,15 @@ impl SetupProposal {
     }
 }
 
+/// A decision the remaining participants take unanimously when someone stops answering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Control {
+    /// `peer` no longer contributes dice and every seat it played is played by a bot.
+    Drop { peer: PeerKey, level: BotLevel },
+    /// A seat played by a peer is handed to a bot (its player stays a dice contributor).
+    SeatToBot { seat: u8, level: BotLevel },
+}
+
 /// A signed entry of the game log.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
@@ -157,6 +166,12 @@ pub enum Body {
     },
     /// Chat to everyone (`to: None`) or privately to one peer.
     Chat { to: Option<PeerKey>, text: String },
+    /// A vote to take `control` at log position `at` (the position the voter is stuck on).
+    /// Binding: the voter resolves `at` only with the control, unless the vote can no longer pass.
+    Vote { at: u64, control: Control },
+    /// Several signed messages to be handled in this order (resends to a lagging peer, so that
+    /// votes are seen before the dice they affect).
+    Batch { items: Vec<Vec<u8>> },
 }
 
 /// The outer, version-stable message.
