@@ -6,8 +6,8 @@
 
 use crate::chain::{step_n, HashChain};
 use crate::wire::{
-    orders_commitment, Body, Control, Controller, Entry, Envelope, PeerKey, SetupProposal, WireError,
-    MAX_CHAT_BYTES, MAX_NAME_BYTES, MAX_ORDERS_BYTES,
+    orders_commitment, Body, Control, Controller, Entry, Envelope, PeerKey, SetupProposal,
+    WireError, MAX_CHAT_BYTES, MAX_NAME_BYTES, MAX_ORDERS_BYTES,
 };
 use ed25519_dalek::SigningKey;
 use orbis_engine::bot;
@@ -1684,7 +1684,8 @@ impl Peer {
                     v.applied = true;
                 }
                 r.controls_here.push(c);
-                out.events.push(ProtocolEvent::ControlApplied { at, control: c });
+                out.events
+                    .push(ProtocolEvent::ControlApplied { at, control: c });
                 changed = true;
             }
             if !changed {
@@ -1789,8 +1790,7 @@ impl Peer {
             return Err(CommandError::NotAVoter);
         }
         let at = r.next_index();
-        if r
-            .votes
+        if r.votes
             .get(&(at, control_hash(&control)))
             .is_some_and(|v| v.voters.contains_key(&self.me))
         {
