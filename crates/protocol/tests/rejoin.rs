@@ -6,10 +6,14 @@ use common::{Net, NetParams};
 use orbis_protocol::{Peer, ProtocolEvent};
 
 fn drop_and_rejoin(seed: u64, params: NetParams, away_ms: u64) {
+    drop_and_rejoin_at(seed, params, away_ms, 120);
+}
+
+fn drop_and_rejoin_at(seed: u64, params: NetParams, away_ms: u64, at: u64) {
     let mut net = Net::new(3, seed, params);
     let p = net.proposal(1);
     net.start(p);
-    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 120));
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= at));
     let gone = net.peers[2].key();
     // Peer 2's tab is closed: everything it had in memory is lost.
     net.online[2] = false;
@@ -66,4 +70,24 @@ fn rejoin_on_a_lossy_network() {
         },
         8_000,
     );
+}
+
+mod schedules {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, ..ProptestConfig::default() })]
+        #[test]
+        fn rejoin_at_any_point(
+            seed in any::<u64>(),
+            at in 1u64..250,
+            away_ms in 4_000u64..20_000,
+            max_delay in 1u64..80,
+            drop_pct in 0u32..15,
+            dup_pct in 0u32..15,
+        ) {
+            drop_and_rejoin_at(seed, NetParams { max_delay, drop_pct, dup_pct }, away_ms, at);
+        }
+    }
 }

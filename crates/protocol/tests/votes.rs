@@ -51,10 +51,14 @@ fn a_peer_that_leaves_is_voted_out_and_can_come_back_to_watch() {
         drop_pct: 5,
         dup_pct: 5,
     };
-    let mut net = Net::new(3, 51, params);
+    leave_vote_rejoin(51, params, 100);
+}
+
+fn leave_vote_rejoin(seed: u64, params: NetParams, at: u64) {
+    let mut net = Net::new(3, seed, params);
     let p = net.proposal(0);
     net.start(p);
-    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 100));
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= at));
     let gone = net.peers[2].key();
     net.online[2] = false;
     run_until_stuck_on(&mut net, gone, 3_000);
@@ -167,5 +171,24 @@ fn a_seat_can_be_handed_to_a_bot_while_its_player_keeps_rolling_dice() {
     for i in 0..3 {
         assert_eq!(applied(&net, i).len(), 1);
         assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+}
+
+mod schedules {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, ..ProptestConfig::default() })]
+        #[test]
+        fn leave_vote_rejoin_on_any_schedule(
+            seed in any::<u64>(),
+            at in 1u64..250,
+            max_delay in 1u64..80,
+            drop_pct in 0u32..15,
+            dup_pct in 0u32..15,
+        ) {
+            leave_vote_rejoin(seed, NetParams { max_delay, drop_pct, dup_pct }, at);
+        }
     }
 }
