@@ -290,9 +290,10 @@ const MAX_AHEAD: u64 = 64;
 const MAX_EARLY: usize = 4096;
 /// Open simultaneous-orders rounds.
 const MAX_ROUNDS: usize = 64;
-/// Messages in one resend batch, and the bytes we put in one.
+/// Messages in one resend batch, and the bytes we put in one (small enough for one WebRTC
+/// data-channel message everywhere).
 const MAX_BATCH_ITEMS: usize = 8192;
-const BATCH_BYTES: usize = 256 * 1024;
+const BATCH_BYTES: usize = 48 * 1024;
 
 fn is_random(a: &Action) -> bool {
     matches!(a, Action::Attack { .. } | Action::Blitz { .. })
