@@ -131,7 +131,7 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
     let mut declared: std::collections::BTreeMap<u64, Instant> = Default::default();
     let mut roll_ms: Vec<f64> = vec![];
     loop {
-        Delay::new(Duration::from_millis(10)).await;
+        Delay::new(Duration::from_millis(2)).await;
         let t = now(t0);
         if t > args.timeout_s * 1000 {
             eprintln!("timed out");
