@@ -22,8 +22,20 @@ impl Drop for Kill {
 #[test]
 #[ignore = "needs a matchbox_server binary and real WebRTC on loopback"]
 fn three_native_peers_play_a_game_over_webrtc() {
+    arena(false);
+}
+
+/// Peer 2 is killed mid-game and restarted with the same identity file; it catches up and all
+/// three still agree.
+#[test]
+#[ignore = "needs a matchbox_server binary and real WebRTC on loopback"]
+fn a_killed_native_peer_restarts_and_catches_up() {
+    arena(true);
+}
+
+fn arena(reload: bool) {
     let server = std::env::var("MATCHBOX_SERVER").unwrap_or_else(|_| "matchbox_server".into());
-    let port = 35_000 + (std::process::id() % 2_000) as u16;
+    let port = 35_000 + (std::process::id() % 2_000) as u16 + u16::from(reload) * 2_000;
     let addr = format!("127.0.0.1:{port}");
     let _server = Kill(
         Command::new(&server)
@@ -41,20 +53,31 @@ fn three_native_peers_play_a_game_over_webrtc() {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
-    let url = format!("ws://{addr}/arena-{}", std::process::id());
-    let peers: Vec<Kill> = (0..3)
-        .map(|i| {
-            Kill(
-                Command::new(env!("CARGO_BIN_EXE_orbis-join"))
-                    .args([&url, "--players", "3", "--seed", "7", "--timeout-s", "600"])
-                    .args(["--name", &format!("native{i}")])
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::inherit())
-                    .spawn()
-                    .expect("start orbis-join"),
-            )
-        })
-        .collect();
+    let url = format!("ws://{addr}/arena-{}-{reload}", std::process::id());
+    let dir = std::env::temp_dir().join(format!("orbis-arena-{}-{reload}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let delay = if reload { "40" } else { "0" };
+    let spawn = |i: usize| {
+        Kill(
+            Command::new(env!("CARGO_BIN_EXE_orbis-join"))
+                .args([&url, "--players", "3", "--seed", "7", "--timeout-s", "600"])
+                .args(["--name", &format!("native{i}"), "--move-delay-ms", delay])
+                .arg("--identity")
+                .arg(dir.join(format!("peer{i}.key")))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .expect("start orbis-join"),
+        )
+    };
+    let mut peers: Vec<Kill> = (0..3).map(spawn).collect();
+    if reload {
+        std::thread::sleep(Duration::from_secs(6));
+        eprintln!("killing peer 2");
+        peers.pop();
+        std::thread::sleep(Duration::from_secs(2));
+        peers.push(spawn(2));
+    }
     let mut lines = vec![];
     for mut p in peers {
         let out = p.0.stdout.take().expect("stdout");

@@ -27,6 +27,10 @@ struct Args {
     players: Option<usize>,
     seed: u64,
     timeout_s: u64,
+    /// File holding this peer's secret; reused on restart so the peer can rejoin its game.
+    identity: Option<String>,
+    /// Pause before each of our own moves (to watch a game, or to test a reload mid-game).
+    move_delay_ms: u64,
 }
 
 fn parse() -> Result<Args, String> {
@@ -38,6 +42,8 @@ fn parse() -> Result<Args, String> {
         players: None,
         seed: 1,
         timeout_s: 600,
+        identity: None,
+        move_delay_ms: 0,
     };
     while let Some(x) = it.next() {
         let mut val = || it.next().ok_or(format!("{x} needs a value"));
@@ -58,6 +64,12 @@ fn parse() -> Result<Args, String> {
                 a.players = Some(n);
             }
             "--seed" => a.seed = val()?.parse().map_err(|_| "--seed takes a number")?,
+            "--identity" => a.identity = Some(val()?),
+            "--move-delay-ms" => {
+                a.move_delay_ms = val()?
+                    .parse()
+                    .map_err(|_| "--move-delay-ms takes a number")?
+            }
             "--timeout-s" => {
                 a.timeout_s = val()?.parse().map_err(|_| "--timeout-s takes a number")?
             }
@@ -94,17 +106,23 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut entropy = [0u8; 32];
-    if getrandom::fill(&mut entropy).is_err() {
-        eprintln!("no operating-system randomness");
-        return ExitCode::FAILURE;
-    }
+    let entropy = match identity(args.identity.as_deref()) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
     let room_hash = sha256(args.url.as_bytes());
     let mut game_id = [0u8; 16];
     game_id.copy_from_slice(&room_hash[..16]);
     let mut cfg = Config::new(game_id, &args.name, entropy);
     cfg.resend_ms = 500;
     cfg.missing_ms = 10_000;
+    // Above any message number a previous run with the same identity used.
+    cfg.seq_start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64 * 1000);
     let (transport, socket_loop) = Transport::new(&args.url);
     let socket_loop = socket_loop.fuse();
     pin_mut!(socket_loop);
@@ -175,6 +193,8 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             for h in ready {
                 match peer.accept_setup(h) {
                     Ok(o) => outs.push(o),
+                    // A restarted peer sees the proposal again while replaying its game.
+                    Err(orbis_protocol::CommandError::AlreadyStarted) => {}
                     Err(e) => eprintln!("cannot accept: {e}"),
                 }
             }
@@ -209,6 +229,9 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             net.send(o.send);
         }
         let mut outs_after: Vec<Output> = vec![];
+        if args.move_delay_ms > 0 && peer.is_my_turn() {
+            Delay::new(Duration::from_millis(args.move_delay_ms)).await;
+        }
         while peer.is_my_turn() {
             let Some(a) = peer.state().and_then(|s| bot::choose(s, args.level)) else {
                 break;
@@ -274,6 +297,22 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             return ExitCode::SUCCESS;
         }
     }
+}
+
+/// This peer's secret entropy: read from `path` if it exists, else fresh (and saved there).
+fn identity(path: Option<&str>) -> Result<[u8; 32], String> {
+    if let Some(p) = path {
+        if let Ok(text) = std::fs::read_to_string(p) {
+            return orbis_engine::dice::parse_seed_hex(&text)
+                .map_err(|e| format!("identity file {p}: {e}"));
+        }
+    }
+    let mut e = [0u8; 32];
+    getrandom::fill(&mut e).map_err(|_| "no operating-system randomness".to_string())?;
+    if let Some(p) = path {
+        std::fs::write(p, hex(&e)).map_err(|err| format!("cannot write {p}: {err}"))?;
+    }
+    Ok(e)
 }
 
 fn hex(b: &[u8; 32]) -> String {
