@@ -525,6 +525,7 @@ pub struct Peer {
     missing: BTreeSet<PeerKey>,
     now: u64,
     in_batch: bool,
+    last_answer: BTreeMap<LinkId, u64>,
     /// Messages dropped as exact duplicates (network duplication, relays, resends, replays).
     pub duplicates: u64,
 }
@@ -559,6 +560,7 @@ impl Peer {
             missing: BTreeSet::new(),
             now: 0,
             in_batch: false,
+            last_answer: BTreeMap::new(),
             duplicates: 0,
         }
     }
@@ -625,7 +627,7 @@ impl Peer {
 
     fn seal(&mut self, body: &Body) -> Vec<u8> {
         let raw = Envelope::seal(&self.key, self.cfg.game_id, self.seq, body);
-        self.seq += 1;
+        self.seq = self.seq.saturating_add(1);
         raw
     }
 
@@ -858,7 +860,7 @@ impl Peer {
             _ => {}
         }
         if sender == self.me && env.seq >= self.seq {
-            self.seq = env.seq + 1;
+            self.seq = env.seq.saturating_add(1);
         }
         if let Some(l) = link {
             if self.links.get(&l) == Some(&sender) {
@@ -997,7 +999,13 @@ impl Peer {
                 have_index,
             } => {
                 if let Some(l) = link {
-                    self.answer_sync(l, started, have_index, out);
+                    // At most one answer per connection per half resend period: a cheap request
+                    // must not make us resend the whole game over and over.
+                    let last = self.last_answer.get(&l).copied();
+                    if last.is_none_or(|t| self.now >= t + self.cfg.resend_ms / 2) {
+                        self.last_answer.insert(l, self.now);
+                        self.answer_sync(l, started, have_index, out);
+                    }
                 }
                 true
             }
@@ -1616,7 +1624,7 @@ impl Peer {
                                 preimage: x,
                             },
                         );
-                        self.seq += 1;
+                        self.seq = self.seq.saturating_add(1);
                         out.send.push((Dest::All, raw.clone()));
                         let r = match &mut self.run {
                             Some(r) => r,
@@ -2027,7 +2035,7 @@ impl Peer {
                     salt,
                 },
             );
-            self.seq += 1;
+            self.seq = self.seq.saturating_add(1);
             out.send.push((Dest::All, raw.clone()));
             o.reveals.insert(m, (payload, raw));
         }
