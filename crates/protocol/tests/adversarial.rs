@@ -597,3 +597,58 @@ fn chat_public_private_and_oversized() {
         vec![Violation::TooLong]
     );
 }
+
+mod noisy_attacker {
+    use super::*;
+    use orbis_engine::dice::{Dice, SeededDice};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, ..ProptestConfig::default() })]
+        /// Peer 2 corrupts, drops, duplicates and replays its own messages at random over a
+        /// lossy network: every complaint of an honest peer points at link 2, and all three
+        /// peers still finish the same game.
+        #[test]
+        fn honest_peers_agree_whatever_the_noise(seed in any::<u64>(), corrupt in 1u32..20, replay in 1u32..20) {
+            let mut net = Net::new(3, seed, NetParams { max_delay: 40, drop_pct: 5, dup_pct: 5 });
+            let mut rng = SeededDice::new(orbis_engine::codec::sha256(&seed.to_le_bytes()));
+            let mut old: Vec<Vec<u8>> = vec![];
+            net.tamper = Some((
+                ATTACKER,
+                Box::new(move |_, _, _, bytes| {
+                    let mut out = vec![];
+                    if rng.below(100) < corrupt {
+                        let mut b = bytes.clone();
+                        let n = b.len() as u32;
+                        let i = rng.below(n.max(1)) as usize;
+                        if let Some(x) = b.get_mut(i) {
+                            *x ^= 1 + rng.below(255) as u8;
+                        }
+                        out.push(b);
+                    }
+                    if rng.below(100) < replay && !old.is_empty() {
+                        let i = rng.below(old.len() as u32) as usize;
+                        out.push(old[i].clone());
+                    }
+                    old.push(bytes.clone());
+                    out.push(bytes);
+                    out
+                }),
+            ));
+            let p = net.proposal(0);
+            net.start(p);
+            finish(&mut net);
+            let h = net.hashes(&[0, 1, 2]);
+            prop_assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2], "{:?}", h);
+            prop_assert!(!net.complaints(0).is_empty() || !net.complaints(1).is_empty());
+            for i in [0, 1] {
+                for e in net.complaints(i) {
+                    match e {
+                        ProtocolEvent::Rejected { link, .. } => prop_assert_eq!(*link, Some(ATTACKER as u64), "{:?}", e),
+                        other => prop_assert!(false, "{:?}", other),
+                    }
+                }
+            }
+        }
+    }
+}
