@@ -373,6 +373,7 @@ struct StoredReveal {
 struct UnverifiedReveal {
     roll: u32,
     preimage: [u8; 32],
+    next_tip: Option<[u8; 32]>,
     raw: Vec<u8>,
     link: Option<LinkId>,
 }
@@ -420,6 +421,10 @@ struct Run {
     /// Last verified (roll, pre-image) per participant; starts at (0, tip).
     chains: Vec<(u32, [u8; 32])>,
     chain_lens: Vec<u32>,
+    /// Roll number of the last element of each participant's current chain.
+    chain_ends: Vec<u32>,
+    /// Announced tip of each participant's next chain.
+    chain_next: Vec<Option<[u8; 32]>>,
     candidates: BTreeMap<u64, Vec<Candidate>>,
     /// Our (state hash, log head) at each turn end.
     checkpoints: BTreeMap<u64, [u8; 32]>,
@@ -507,6 +512,8 @@ pub struct Peer {
     me: PeerKey,
     seq: u64,
     chain: HashChain,
+    /// Our chains after the first, built when first needed.
+    later_chains: BTreeMap<u32, HashChain>,
     links: BTreeMap<LinkId, PeerKey>,
     key_links: BTreeMap<PeerKey, LinkId>,
     names: BTreeMap<PeerKey, String>,
@@ -542,6 +549,7 @@ impl Peer {
             key,
             me,
             chain,
+            later_chains: BTreeMap::new(),
             links: BTreeMap::new(),
             key_links: BTreeMap::new(),
             names: BTreeMap::new(),
@@ -623,6 +631,34 @@ impl Peer {
             Some(Controller::Peer(p)) => parts.get(p as usize).copied().into_iter().collect(),
             _ => vec![],
         }
+    }
+
+    /// Our pre-image for roll `k` (chain `j` covers rolls `j*len+1 ..= (j+1)*len`), and, in the
+    /// last 16 rolls of a chain, the tip of the next one.
+    fn own_element(&mut self, k: u32) -> Option<([u8; 32], Option<[u8; 32]>)> {
+        let len = self.chain.len();
+        if k == 0 {
+            return None;
+        }
+        let j = (k - 1) / len;
+        let i = k - j * len;
+        let x = self.own_chain(j).get(i)?;
+        let next = (i.saturating_add(16) > len).then(|| self.own_chain(j + 1).tip());
+        Some((x, next))
+    }
+
+    fn own_chain(&mut self, j: u32) -> &HashChain {
+        if j == 0 {
+            return &self.chain;
+        }
+        self.later_chains.retain(|k, _| k + 1 >= j);
+        let (secret, len) = (self.cfg.chain_secret, self.chain.len());
+        self.later_chains.entry(j).or_insert_with(|| {
+            let mut b = b"orbis-next-chain".to_vec();
+            b.extend_from_slice(&secret);
+            b.extend_from_slice(&j.to_le_bytes());
+            HashChain::new(sha256(&b), len)
+        })
     }
 
     fn seal(&mut self, body: &Body) -> Vec<u8> {
@@ -1042,6 +1078,7 @@ impl Peer {
                 index,
                 roll,
                 preimage,
+                next_tip,
             } => {
                 if self.run.is_none() {
                     return self.defer(link, raw);
@@ -1052,7 +1089,14 @@ impl Peer {
                 if let Some(r) = &mut self.run {
                     r.note_reached(sender, index);
                 }
-                self.on_reveal(link, sender, index, roll, preimage, raw, out);
+                let u = UnverifiedReveal {
+                    roll,
+                    preimage,
+                    next_tip,
+                    raw: raw.to_vec(),
+                    link,
+                };
+                self.on_reveal(sender, index, u, out);
                 self.advance(out);
                 true
             }
@@ -1219,6 +1263,8 @@ impl Peer {
             reveals: BTreeMap::new(),
             future_reveals: BTreeMap::new(),
             chains,
+            chain_ends: chain_lens.clone(),
+            chain_next: vec![None; chain_lens.len()],
             chain_lens,
             candidates: BTreeMap::new(),
             checkpoints: BTreeMap::new(),
@@ -1344,24 +1390,15 @@ impl Peer {
         self.advance(out);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn on_reveal(
-        &mut self,
-        link: Option<LinkId>,
-        sender: PeerKey,
-        index: u64,
-        roll: u32,
-        preimage: [u8; 32],
-        raw: &[u8],
-        out: &mut Output,
-    ) {
+    fn on_reveal(&mut self, sender: PeerKey, index: u64, u: UnverifiedReveal, out: &mut Output) {
         let Some(r) = &mut self.run else { return };
+        let (link, roll) = (u.link, u.roll);
         let Some(p) = r.participant(&sender) else {
             Self::reject(out, link, Some(sender), Violation::NotParticipant);
             return;
         };
         if let Some(s) = r.reveals.get(&index).and_then(|m| m.get(&p)) {
-            if s.preimage != preimage {
+            if s.preimage != u.preimage {
                 Self::reject(
                     out,
                     link,
@@ -1373,12 +1410,6 @@ impl Peer {
         }
         let pending_here = r.pending.as_ref().is_some_and(|x| x.index == index);
         if pending_here {
-            let u = UnverifiedReveal {
-                roll,
-                preimage,
-                raw: raw.to_vec(),
-                link,
-            };
             if Self::verify_reveal(r, p, index, u, out) {
                 self.progress();
                 self.advance(out);
@@ -1406,12 +1437,7 @@ impl Peer {
             .entry(p)
             .or_default();
         if list.len() < 4 {
-            list.push(UnverifiedReveal {
-                roll,
-                preimage,
-                raw: raw.to_vec(),
-                link,
-            });
+            list.push(u);
         }
     }
 
@@ -1424,14 +1450,30 @@ impl Peer {
         out: &mut Output,
     ) -> bool {
         let Some(pend) = &r.pending else { return false };
-        let Some(&(last_k, last_x)) = r.chains.get(p as usize) else {
+        let Some(&(mut last_k, mut last_x)) = r.chains.get(p as usize) else {
             return false;
         };
-        let len = r.chain_lens.get(p as usize).copied().unwrap_or(0);
-        let ok = pend.index == index
+        let i = p as usize;
+        let len = r.chain_lens.get(i).copied().unwrap_or(0);
+        let end = r.chain_ends.get(i).copied().unwrap_or(0);
+        let next = r.chain_next.get(i).copied().flatten();
+        // Past the end of the current chain: continue on the announced next one, whose tip
+        // stands for roll `end`.
+        let mut switched = false;
+        let mut ok = true;
+        if u.roll > end {
+            match next {
+                Some(tip) if u.roll <= end.saturating_add(len) => {
+                    (last_k, last_x) = (end, tip);
+                    switched = true;
+                }
+                _ => ok = false,
+            }
+        }
+        let ok = ok
+            && pend.index == index
             && u.roll == pend.roll
             && u.roll > last_k
-            && u.roll <= len
             && step_n(&u.preimage, u.roll - last_k) == last_x;
         let who = r.proposal.participants.get(p as usize).copied();
         if !ok {
@@ -1446,8 +1488,21 @@ impl Peer {
             );
             return false;
         }
-        if let Some(c) = r.chains.get_mut(p as usize) {
+        if let Some(c) = r.chains.get_mut(i) {
             *c = (u.roll, u.preimage);
+        }
+        if switched {
+            if let Some(e) = r.chain_ends.get_mut(i) {
+                *e = end.saturating_add(len);
+            }
+            if let Some(n) = r.chain_next.get_mut(i) {
+                *n = None;
+            }
+        }
+        if let (Some(t), Some(n)) = (u.next_tip, r.chain_next.get_mut(i)) {
+            if n.is_none() {
+                *n = Some(t);
+            }
         }
         r.reveals.entry(index).or_default().insert(
             p,
@@ -1610,7 +1665,7 @@ impl Peer {
                 }
                 if let Some(m) = r.me.filter(|m| !r.excluded.contains(m)) {
                     if !r.reveals.get(&index).is_some_and(|x| x.contains_key(&m)) {
-                        let Some(x) = self.chain.get(roll) else {
+                        let Some((x, next_tip)) = self.own_element(roll) else {
                             self.halt(HaltReport::Internal("dice chain exhausted".into()), out);
                             return;
                         };
@@ -1622,6 +1677,7 @@ impl Peer {
                                 index,
                                 roll,
                                 preimage: x,
+                                next_tip,
                             },
                         );
                         self.seq = self.seq.saturating_add(1);
@@ -1630,13 +1686,15 @@ impl Peer {
                             Some(r) => r,
                             None => return,
                         };
-                        if let Some(c) = r.chains.get_mut(m as usize) {
-                            *c = (roll, x);
-                        }
-                        r.reveals
-                            .entry(index)
-                            .or_default()
-                            .insert(m, StoredReveal { preimage: x, raw });
+                        // Our own reveal goes through the same bookkeeping as everyone's.
+                        let u = UnverifiedReveal {
+                            roll,
+                            preimage: x,
+                            next_tip,
+                            raw,
+                            link: None,
+                        };
+                        Self::verify_reveal(r, m, index, u, out);
                     }
                 }
                 self.progress();

@@ -143,10 +143,13 @@ pub enum Body {
     /// An action of the seat whose turn it is.
     Entry(Entry),
     /// The next pre-image of the sender's dice chain, for the roll declared at log `index`.
+    /// Near the end of a chain, `next_tip` commits to the tip of the sender's next chain (of the
+    /// same length), which takes over after the last element: games never run out of dice.
     Reveal {
         index: u64,
         roll: u32,
         preimage: [u8; 32],
+        next_tip: Option<[u8; 32]>,
     },
     /// State hash and log head after `index` log entries, sent after every turn.
     Checkpoint {

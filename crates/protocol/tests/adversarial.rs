@@ -305,6 +305,7 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
                     index,
                     roll,
                     preimage,
+                    next_tip,
                 } if roll % 5 == 0 && done.insert((to, roll)) => {
                     *f.borrow_mut() += 1;
                     let mut bad = preimage;
@@ -317,6 +318,7 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
                             index,
                             roll,
                             preimage: bad,
+                            next_tip,
                         },
                     )]
                 }

@@ -55,13 +55,18 @@ fn body(len: u64, head: [u8; 32]) -> impl Strategy<Value = Body> {
                 action,
             })
         }),
-        (0..len + 80, any::<u32>(), any::<[u8; 32]>()).prop_map(|(index, roll, preimage)| {
-            Body::Reveal {
+        (
+            0..len + 80,
+            any::<u32>(),
+            any::<[u8; 32]>(),
+            proptest::option::of(any::<[u8; 32]>())
+        )
+            .prop_map(|(index, roll, preimage, next_tip)| Body::Reveal {
                 index,
                 roll,
                 preimage,
-            }
-        }),
+                next_tip,
+            }),
         (0..len + 80, any::<[u8; 32]>(), any::<[u8; 32]>()).prop_map(
             |(index, state_hash, log_head)| Body::Checkpoint {
                 index,

@@ -10,7 +10,17 @@ fn drop_and_rejoin(seed: u64, params: NetParams, away_ms: u64) {
 }
 
 fn drop_and_rejoin_at(seed: u64, params: NetParams, away_ms: u64, at: u64) {
+    drop_and_rejoin_with(seed, params, away_ms, at, None);
+}
+
+fn drop_and_rejoin_with(seed: u64, params: NetParams, away_ms: u64, at: u64, chain: Option<u32>) {
     let mut net = Net::new(3, seed, params);
+    if let Some(len) = chain {
+        for c in &mut net.configs {
+            c.chain_len = len;
+        }
+        net.peers = net.configs.iter().cloned().map(Peer::new).collect();
+    }
     let p = net.proposal(1);
     net.start(p);
     assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= at));
@@ -69,6 +79,23 @@ fn rejoin_on_a_lossy_network() {
             dup_pct: 10,
         },
         8_000,
+    );
+}
+
+/// The reloaded peer replays chain renewals (its own included) and keeps rolling on its later
+/// chains.
+#[test]
+fn rejoin_with_short_dice_chains() {
+    drop_and_rejoin_with(
+        43,
+        NetParams {
+            max_delay: 30,
+            drop_pct: 5,
+            dup_pct: 5,
+        },
+        6_000,
+        150,
+        Some(7),
     );
 }
 

@@ -41,6 +41,43 @@ fn full_game(n: usize, bots: usize, seed: u64, params: NetParams) -> Net {
     net
 }
 
+/// Dice chains of 5 rolls: every peer moves on to a new chain every 5 rolls (announced in its
+/// reveals), across drops and duplicates.
+#[test]
+fn short_dice_chains_are_renewed_without_end() {
+    let mut net = Net::new(
+        3,
+        3,
+        NetParams {
+            max_delay: 30,
+            drop_pct: 10,
+            dup_pct: 10,
+        },
+    );
+    for c in &mut net.configs {
+        c.chain_len = 5;
+    }
+    net.peers = net
+        .configs
+        .iter()
+        .cloned()
+        .map(orbis_protocol::Peer::new)
+        .collect();
+    let p = net.proposal(1);
+    net.start(p);
+    let all = [0, 1, 2];
+    assert!(net.run_until(50_000_000, |n| n.all_over(&all)));
+    for i in all {
+        assert!(
+            net.complaints(i).is_empty(),
+            "peer {i}: {:?}",
+            net.complaints(i)
+        );
+    }
+    let h = net.hashes(&all);
+    assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2], "{h:?}");
+}
+
 #[test]
 fn three_peers_perfect_network() {
     let t = Instant::now();

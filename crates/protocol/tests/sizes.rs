@@ -34,6 +34,13 @@ fn bytes_per_message() {
         index: 1234,
         roll: 321,
         preimage: [5; 32],
+        next_tip: None,
+    });
+    let reveal_next = seal(&Body::Reveal {
+        index: 1234,
+        roll: 321,
+        preimage: [5; 32],
+        next_tip: Some([6; 32]),
     });
     let chat = seal(&Body::Chat {
         to: None,
@@ -64,6 +71,7 @@ fn bytes_per_message() {
         ("action entry (Attack)", attack),
         ("action entry (Place)", place),
         ("dice reveal", reveal),
+        ("dice reveal announcing next chain", reveal_next),
         ("chat, 10 characters, public", chat),
         ("chat, 10 characters, private", private),
         ("checkpoint", checkpoint),
