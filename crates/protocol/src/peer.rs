@@ -11,9 +11,7 @@ use crate::wire::{
 };
 use ed25519_dalek::SigningKey;
 use orbis_engine::bot;
-use orbis_engine::classic::{
-    self, Action, BotLevel, ClassicState, Phase, PlayerId, SeatConfig, SeatKind,
-};
+use orbis_engine::classic::{self, Action, BotLevel, ClassicState, PlayerId, SeatConfig, SeatKind};
 use orbis_engine::codec::{self, sha256};
 use orbis_engine::dice::SeededDice;
 use std::collections::{BTreeMap, BTreeSet};
@@ -1589,7 +1587,6 @@ impl Peer {
                     };
                     let cands = r.candidates.remove(&index).unwrap_or_default();
                     let mut chosen = None;
-                    let mut keep = vec![];
                     for c in cands {
                         if c.signer != key {
                             Self::reject(
@@ -1599,7 +1596,8 @@ impl Peer {
                                 Violation::OutOfTurn { index },
                             );
                         } else if chosen.is_some() {
-                            keep.push(c);
+                            // A second entry by the same seat has already halted the game as
+                            // equivocation; nothing more to do with it.
                         } else if c.entry.prev_hash != r.head() {
                             Self::reject(
                                 out,
@@ -2231,9 +2229,4 @@ pub fn check_proposal(p: &SetupProposal) -> Result<(), String> {
     ClassicState::new(seat_configs(p), p.options.clone(), [0; 32])
         .map(|_| ())
         .map_err(|e| e.to_string())
-}
-
-/// True once the phase is game over.
-pub fn is_over(s: &ClassicState) -> bool {
-    matches!(s.phase, Phase::GameOver { .. })
 }
