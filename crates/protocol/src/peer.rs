@@ -171,13 +171,15 @@ impl fmt::Display for Violation {
 /// Why the game stopped for good on this peer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum HaltReport {
-    /// `peer` signed two different entries for log position `index`. The log up to `index`
-    /// (head `agreed_head`) is what every honest peer agrees on.
+    /// `peer` signed two different entries (content hashes `first`, `second`) for log
+    /// position `index`. Our log up to `agreed_index` (≤ `index`; head `agreed_head`) is
+    /// shared by every honest peer: compare with [`Peer::head_at`].
     Equivocation {
         peer: PeerKey,
         index: u64,
         first: [u8; 32],
         second: [u8; 32],
+        agreed_index: u64,
         agreed_head: [u8; 32],
     },
     /// `peer` reports a different state or history after `index` entries.
@@ -288,6 +290,11 @@ const MAX_AHEAD: u64 = 64;
 const MAX_EARLY: usize = 4096;
 /// Open simultaneous-orders rounds.
 const MAX_ROUNDS: usize = 64;
+/// Positions before our log end that a `Sync` answer repeats to a requester that is ahead of us.
+const SYNC_LOOKBACK: u64 = 4;
+/// Positions before the requester's log end that a `Sync` answer repeats when its head there
+/// differs from ours.
+const FORK_LOOKBACK: u64 = 64;
 /// Messages in one resend batch, and the bytes we put in one (small enough for one WebRTC
 /// data-channel message everywhere).
 const MAX_BATCH_ITEMS: usize = 8192;
@@ -379,7 +386,7 @@ struct UnverifiedReveal {
 /// Orders revealed before their commitment arrived: (payload, salt, raw, link).
 type EarlyOrders = (Vec<u8>, [u8; 32], Vec<u8>, Option<LinkId>);
 /// Another peer's checkpoint: (peer, state hash, log head).
-type TheirCheckpoint = (PeerKey, [u8; 32], [u8; 32]);
+type TheirCheckpoint = (PeerKey, [u8; 32], [u8; 32], Vec<u8>);
 /// An opened seed share and its signed message.
 type SeedShare = ([u8; 32], Vec<u8>);
 
@@ -531,6 +538,11 @@ pub struct Peer {
     now: u64,
     in_batch: bool,
     last_answer: BTreeMap<LinkId, u64>,
+    /// Signed messages proving why we halted.
+    evidence: Vec<Vec<u8>>,
+    /// A checkpoint disagreed: the halt report, its evidence and when, while we look for an
+    /// equivocation that explains it.
+    suspect: Option<(HaltReport, Vec<Vec<u8>>, u64)>,
     /// Messages dropped as exact duplicates (network duplication, relays, resends, replays).
     pub duplicates: u64,
 }
@@ -567,6 +579,8 @@ impl Peer {
             now: 0,
             in_batch: false,
             last_answer: BTreeMap::new(),
+            evidence: vec![],
+            suspect: None,
             duplicates: 0,
         }
     }
@@ -596,6 +610,13 @@ impl Peer {
         self.halted.as_ref()
     }
 
+    /// Log head after the first `index` entries (to compare halt reports between peers).
+    pub fn head_at(&self, index: u64) -> Option<[u8; 32]> {
+        self.run
+            .as_ref()
+            .and_then(|r| r.heads.get(index as usize).copied())
+    }
+
     /// Names announced by peers.
     pub fn names(&self) -> &BTreeMap<PeerKey, String> {
         &self.names
@@ -604,7 +625,11 @@ impl Peer {
     /// True when the seat to act is ours and no roll is pending: call [`Peer::act`].
     pub fn is_my_turn(&self) -> bool {
         let Some(r) = &self.run else { return false };
-        if self.halted.is_some() || r.pending.is_some() || r.state.winner().is_some() {
+        if self.halted.is_some()
+            || self.suspect.is_some()
+            || r.pending.is_some()
+            || r.state.winner().is_some()
+        {
             return false;
         }
         matches!((r.controller(r.state.current), r.me), (Some(Controller::Peer(p)), Some(m)) if p == m)
@@ -812,6 +837,14 @@ impl Peer {
         if self.halted.is_some() {
             return out;
         }
+        if let Some((_, _, since)) = &self.suspect {
+            if now_ms >= since.saturating_add(self.cfg.resend_ms.saturating_mul(2)) {
+                if let Some((report, evidence, _)) = self.suspect.take() {
+                    self.halt_with(report, evidence, &mut out);
+                }
+                return out;
+            }
+        }
         let over = self
             .run
             .as_ref()
@@ -841,6 +874,7 @@ impl Peer {
             let body = Body::Sync {
                 started: self.run.is_some(),
                 have_index: self.log_len(),
+                head: self.log_head().unwrap_or([0; 32]),
             };
             let raw = self.seal(&body);
             out.send.push((Dest::All, raw));
@@ -863,6 +897,18 @@ impl Peer {
     fn receive(&mut self, link: Option<LinkId>, bytes: &[u8], now: u64) -> Output {
         let mut out = Output::default();
         if self.halted.is_some() {
+            // Still answer requests, with the evidence only.
+            if let (Some(l), Ok((_, Body::Sync { .. }))) =
+                (link, Envelope::open(bytes, &self.cfg.game_id))
+            {
+                let last = self.last_answer.get(&l).copied();
+                if last.is_none_or(|t| now >= t + self.cfg.resend_ms / 2) {
+                    self.last_answer.insert(l, now);
+                    for raw in &self.evidence {
+                        out.send.push((Dest::Link(l), raw.clone()));
+                    }
+                }
+            }
             return out;
         }
         let id = sha256(bytes);
@@ -1031,6 +1077,7 @@ impl Peer {
             Body::Sync {
                 started,
                 have_index,
+                head,
             } => {
                 if let Some(l) = link {
                     // At most one answer per connection per half resend period: a cheap request
@@ -1038,7 +1085,7 @@ impl Peer {
                     let last = self.last_answer.get(&l).copied();
                     if last.is_none_or(|t| self.now >= t + self.cfg.resend_ms / 2) {
                         self.last_answer.insert(l, self.now);
-                        self.answer_sync(l, started, have_index, out);
+                        self.answer_sync(l, started, have_index, head, out);
                     }
                 }
                 true
@@ -1112,7 +1159,7 @@ impl Peer {
                 if let Some(r) = &mut self.run {
                     r.note_reached(sender, index);
                 }
-                self.on_checkpoint(link, sender, index, state_hash, log_head, out);
+                self.on_checkpoint(link, sender, index, state_hash, log_head, raw, out);
                 self.advance(out);
                 true
             }
@@ -1297,9 +1344,21 @@ impl Peer {
     }
 
     fn halt(&mut self, report: HaltReport, out: &mut Output) {
+        self.halt_with(report, vec![], out);
+    }
+
+    /// Halts, and hands the signed messages that prove why to everyone (now, and to anyone who
+    /// asks later), so every honest peer stops and names the same culprit even if the relays
+    /// that would have shown it were lost.
+    fn halt_with(&mut self, report: HaltReport, evidence: Vec<Vec<u8>>, out: &mut Output) {
+        self.suspect = None;
         if self.halted.is_none() {
             self.halted = Some(report.clone());
             out.events.push(ProtocolEvent::Halted(report));
+            for raw in &evidence {
+                out.send.push((Dest::All, raw.clone()));
+            }
+            self.evidence = evidence;
         }
     }
 
@@ -1333,9 +1392,11 @@ impl Peer {
                     index: e.index,
                     first: rec.content,
                     second: content,
+                    agreed_index: e.index,
                     agreed_head: r.heads.get(e.index as usize).copied().unwrap_or([0; 32]),
                 };
-                self.halt(report, out);
+                let evidence = rec.raw.into_iter().chain([raw.to_vec()]).collect();
+                self.halt_with(report, evidence, out);
             } else {
                 Self::reject(
                     out,
@@ -1355,6 +1416,12 @@ impl Peer {
             );
             return;
         }
+        let agreed_index = e.index.min(next);
+        let agreed = r
+            .heads
+            .get(agreed_index as usize)
+            .copied()
+            .unwrap_or([0; 32]);
         let list = r.candidates.entry(e.index).or_default();
         if let Some(c) = list.iter().find(|c| c.signer == sender) {
             if c.content != content {
@@ -1363,13 +1430,11 @@ impl Peer {
                     index: e.index,
                     first: c.content,
                     second: content,
-                    agreed_head: r
-                        .heads
-                        .get(e.index as usize)
-                        .copied()
-                        .unwrap_or_else(|| r.head()),
+                    agreed_index,
+                    agreed_head: agreed,
                 };
-                self.halt(report, out);
+                let evidence = vec![c.raw.clone(), raw.to_vec()];
+                self.halt_with(report, evidence, out);
             }
             return;
         }
@@ -1515,7 +1580,7 @@ impl Peer {
     /// Applies everything that can be applied: bot moves, buffered entries, completed rolls.
     fn advance(&mut self, out: &mut Output) {
         loop {
-            if self.halted.is_some() {
+            if self.halted.is_some() || self.suspect.is_some() {
                 return;
             }
             let Some(r) = &mut self.run else { return };
@@ -1912,8 +1977,8 @@ impl Peer {
             let later = r.their_checkpoints.split_off(&(r.next_index() + 1));
             let due = std::mem::replace(&mut r.their_checkpoints, later);
             for (i, list) in due {
-                for (k, s, h) in list {
-                    self.compare_checkpoint(k, i, s, h, out);
+                for (k, s, h, raw) in list {
+                    self.compare_checkpoint(k, i, s, h, raw, out);
                 }
             }
         }
@@ -1928,24 +1993,34 @@ impl Peer {
         index: u64,
         state_hash: [u8; 32],
         log_head: [u8; 32],
+        raw: Vec<u8>,
         out: &mut Output,
     ) {
         let Some(r) = &self.run else { return };
         let our_head = r.heads.get(index as usize).copied().unwrap_or([0; 32]);
         let our_state = r.checkpoints.get(&index).copied().unwrap_or([0; 32]);
-        if our_head != log_head || our_state != state_hash {
-            self.halt(
-                HaltReport::CheckpointMismatch {
-                    peer,
-                    index,
-                    ours: (our_state, our_head),
-                    theirs: (state_hash, log_head),
-                },
-                out,
-            );
+        if (our_head != log_head || our_state != state_hash) && self.suspect.is_none() {
+            // Our histories differ. Usually that is an equivocating seat whose two entries have
+            // not both reached us yet: freeze, ask for recent history, and halt naming that seat
+            // if it shows up; name this peer only if nothing does.
+            let report = HaltReport::CheckpointMismatch {
+                peer,
+                index,
+                ours: (our_state, our_head),
+                theirs: (state_hash, log_head),
+            };
+            self.suspect = Some((report, vec![raw], self.now));
+            let body = Body::Sync {
+                started: true,
+                have_index: self.log_len(),
+                head: self.log_head().unwrap_or([0; 32]),
+            };
+            let raw = self.seal(&body);
+            out.send.push((Dest::All, raw));
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn on_checkpoint(
         &mut self,
         link: Option<LinkId>,
@@ -1953,6 +2028,7 @@ impl Peer {
         index: u64,
         state_hash: [u8; 32],
         log_head: [u8; 32],
+        raw: &[u8],
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
@@ -1965,12 +2041,14 @@ impl Peer {
         }
         let next = r.next_index();
         if index <= next {
-            self.compare_checkpoint(sender, index, state_hash, log_head, out);
+            self.compare_checkpoint(sender, index, state_hash, log_head, raw.to_vec(), out);
         } else if index < next + MAX_AHEAD {
-            r.their_checkpoints
-                .entry(index)
-                .or_default()
-                .push((sender, state_hash, log_head));
+            r.their_checkpoints.entry(index).or_default().push((
+                sender,
+                state_hash,
+                log_head,
+                raw.to_vec(),
+            ));
         } else {
             Self::reject(out, link, Some(sender), Violation::TooFarAhead { index });
         }
@@ -2111,7 +2189,14 @@ impl Peer {
 
     /// Resends to `link` whatever it may be missing: the lobby transcript, log entries from
     /// `have`, the dice reveals of those positions and open orders rounds.
-    fn answer_sync(&mut self, link: LinkId, started: bool, have: u64, out: &mut Output) {
+    fn answer_sync(
+        &mut self,
+        link: LinkId,
+        started: bool,
+        have: u64,
+        head: [u8; 32],
+        out: &mut Output,
+    ) {
         // Groups are kept whole inside one batch, so a lagging peer sees the votes of a
         // position before its dice and entry.
         let mut groups: Vec<Vec<Vec<u8>>> = vec![];
@@ -2137,7 +2222,17 @@ impl Peer {
         }
         if let Some(r) = &self.run {
             let pending = r.pending.as_ref().map(|p| p.index);
-            for i in have..=r.next_index() {
+            // If our histories may differ, go back a little so that an entry a seat signed
+            // differently for each of us reaches the requester, which then sees both.
+            let next = r.next_index();
+            let from = if have > next {
+                next.saturating_sub(SYNC_LOOKBACK)
+            } else if started && r.heads.get(have as usize) != Some(&head) {
+                have.saturating_sub(FORK_LOOKBACK)
+            } else {
+                have
+            };
+            for i in from..=next {
                 let mut g = vec![];
                 for (_, v) in r.votes.range((i, [0; 32])..=(i, [0xff; 32])) {
                     g.extend(v.voters.values().cloned());

@@ -158,7 +158,13 @@ pub enum Body {
         log_head: [u8; 32],
     },
     /// "Send me what I am missing": the lobby transcript if not started, log from `have_index`.
-    Sync { started: bool, have_index: u64 },
+    /// `head` is the requester's log head there, so a responder whose history differs (a fork
+    /// made by an equivocating seat) sends a window of its recent entries that exposes it.
+    Sync {
+        started: bool,
+        have_index: u64,
+        head: [u8; 32],
+    },
     /// Simultaneous orders: commitment to H(round ‖ payload ‖ salt).
     OrdersCommit { round: u32, hash: [u8; 32] },
     /// Simultaneous orders: the committed payload, after every commitment arrived.

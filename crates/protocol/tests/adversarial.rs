@@ -354,7 +354,10 @@ fn equivocation_halts_everyone_naming_the_seat() {
         Box::new(move |_, _, to, bytes| {
             let (env, body) = open(&bytes);
             match body {
-                Body::Entry(e) if to == 1 && e.action == Action::EndAttack => {
+                // Its own entries only (it relays others' too).
+                Body::Entry(e)
+                    if to == 1 && env.sender == attacker && e.action == Action::EndAttack =>
+                {
                     let other = Entry {
                         action: Action::EndTurn,
                         ..e
@@ -382,19 +385,20 @@ fn equivocation_halts_everyone_naming_the_seat() {
             HaltReport::Equivocation {
                 peer,
                 index,
+                agreed_index,
                 agreed_head,
                 ..
             } => {
                 assert_eq!(*peer, attacker);
-                heads.push((*index, *agreed_head));
+                heads.push((*index, *agreed_index, *agreed_head));
             }
             other => panic!("{other:?}"),
         }
     }
-    assert_eq!(
-        heads[0], heads[1],
-        "honest peers agree on the history before the fork"
-    );
+    assert_eq!(heads[0].0, heads[1].0, "same position");
+    // The shorter agreed history is a prefix of the other honest peer's.
+    let i = if heads[0].1 <= heads[1].1 { 0 } else { 1 };
+    assert_eq!(net.peers[1 - i].head_at(heads[i].1), Some(heads[i].2));
     assert!(net
         .complaints(0)
         .iter()
@@ -651,6 +655,64 @@ mod noisy_attacker {
                     }
                 }
             }
+        }
+    }
+}
+
+mod lossy_equivocation {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 8, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
+        /// Equivocation over a lossy network, where the relay that would expose it at once may be
+        /// lost: resends with the requester's head, evidence from halted peers and the
+        /// checkpoint grace period still make both honest peers halt naming the seat, at the same
+        /// position and agreed history.
+        #[test]
+        fn both_honest_peers_name_the_equivocator(seed in any::<u64>(), drop_pct in 0u32..25) {
+            let mut net = Net::new(3, seed, NetParams { max_delay: 40, drop_pct, dup_pct: 5 });
+            let p = net.proposal(0);
+            net.start(p);
+            prop_assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 5));
+            let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+            let attacker = net.peers[ATTACKER].key();
+            net.tamper = Some((
+                ATTACKER,
+                Box::new(move |_, _, to, bytes| {
+                    let (env, body) = open(&bytes);
+                    match body {
+                        // Its own entries only (it relays others' too).
+                Body::Entry(e)
+                    if to == 1 && env.sender == attacker && e.action == Action::EndAttack =>
+                {
+                            let other = Entry { action: Action::EndTurn, ..e };
+                            vec![Envelope::seal(&key, game_id(), env.seq + (1 << 40), &Body::Entry(other))]
+                        }
+                        _ => vec![bytes],
+                    }
+                }),
+            ));
+            prop_assert!(net.run_until(net.now + 600_000, |n| n.peers[0].halted().is_some() && n.peers[1].halted().is_some()));
+            let mut seen = vec![];
+            for i in [0, 1] {
+                match net.peers[i].halted() {
+                    Some(HaltReport::Equivocation { peer, index, agreed_index, agreed_head, .. }) => {
+                        prop_assert_eq!(*peer, attacker);
+                        seen.push((*index, *agreed_index, *agreed_head));
+                    }
+                    other => prop_assert!(false, "{:?}", other),
+                }
+                for e in net.complaints(i) {
+                    if let ProtocolEvent::Rejected { peer, .. } = e {
+                        prop_assert_eq!(*peer, Some(attacker), "{:?}", e);
+                    }
+                }
+            }
+            prop_assert_eq!(seen[0].0, seen[1].0);
+            // The shorter agreed history is a prefix of the other honest peer's.
+            let i = if seen[0].1 <= seen[1].1 { 0 } else { 1 };
+            prop_assert_eq!(net.peers[1 - i].head_at(seen[i].1), Some(seen[i].2));
         }
     }
 }

@@ -74,9 +74,12 @@ fn body(len: u64, head: [u8; 32]) -> impl Strategy<Value = Body> {
                 log_head
             }
         ),
-        (any::<bool>(), any::<u64>()).prop_map(|(started, have_index)| Body::Sync {
-            started,
-            have_index
+        (any::<bool>(), any::<u64>(), any::<[u8; 32]>()).prop_map(|(started, have_index, head)| {
+            Body::Sync {
+                started,
+                have_index,
+                head,
+            }
         }),
         (any::<u32>(), any::<[u8; 32]>())
             .prop_map(|(round, hash)| Body::OrdersCommit { round, hash }),
