@@ -31,6 +31,11 @@ cargo build --release --locked -p orbis-cli
 cargo build --release --locked -p orbis-wasm-check --target wasm32-unknown-unknown
 node tests/wasm-determinism.mjs target/wasm32-unknown-unknown/release/orbis_wasm_check.wasm target/release/orbis
 
+if [[ -x scripts/test-p2p.sh ]]; then
+  step "peer-to-peer games over real WebRTC on loopback"
+  scripts/test-p2p.sh
+fi
+
 if [[ -x scripts/test-web.sh ]]; then
   step "browser client"
   scripts/test-web.sh

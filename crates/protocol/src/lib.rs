@@ -1,0 +1,16 @@
+//! Orbis peer-to-peer protocol, sans I/O: every peer runs the same deterministic engine on the
+//! same signed transcript, so no server decides anything. See `PROTOCOL.md` for the design.
+//!
+//! * [`wire`] — signed, versioned envelopes and message bodies.
+//! * [`chain`] — dice hash chains (commit to the tip, reveal one pre-image per roll).
+//! * [`peer`] — the state machine: `handle(link, bytes, now)`, `tick(now)`, local commands.
+#![forbid(unsafe_code)]
+
+pub mod chain;
+pub mod peer;
+pub mod wire;
+
+pub use peer::{
+    CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, Violation,
+};
+pub use wire::{Body, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal};

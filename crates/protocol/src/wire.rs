@@ -1,0 +1,295 @@
+//! Wire format: a signed [`Envelope`] around a versioned [`Body`], all encoded with the engine's
+//! canonical codec (bincode 2, size-limited, trailing bytes rejected).
+//!
+//! The envelope's outer layout never changes between protocol versions; the body travels as bytes
+//! and is only decoded when the version matches, so a peer from another version gets a clear
+//! "unknown version" instead of a decode error.
+
+use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
+use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour};
+use orbis_engine::codec::{self, sha256};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Protocol version carried by every envelope.
+pub const PROTOCOL_VERSION: u16 = 1;
+/// Longest chat message, in bytes of UTF-8.
+pub const MAX_CHAT_BYTES: u32 = 500;
+/// Longest simultaneous-orders payload, in bytes.
+pub const MAX_ORDERS_BYTES: u32 = 64 * 1024;
+/// Longest player name, in bytes of UTF-8.
+pub const MAX_NAME_BYTES: u32 = 64;
+
+/// A peer's identity: its ed25519 public key.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct PeerKey(pub [u8; 32]);
+
+impl PeerKey {
+    /// Short hexadecimal form for logs and reports.
+    pub fn short(&self) -> String {
+        self.0[..4].iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl fmt::Debug for PeerKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PeerKey({})", self.short())
+    }
+}
+
+impl fmt::Display for PeerKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.short())
+    }
+}
+
+/// An ed25519 signature; serde has no impl for `[u8; 64]`, so it travels as two halves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, Deserialize)]
+pub struct Sig(pub [u8; 32], pub [u8; 32]);
+
+impl Sig {
+    fn from_bytes(b: [u8; 64]) -> Sig {
+        let mut lo = [0u8; 32];
+        let mut hi = [0u8; 32];
+        lo.copy_from_slice(&b[..32]);
+        hi.copy_from_slice(&b[32..]);
+        Sig(lo, hi)
+    }
+
+    fn to_bytes(self) -> [u8; 64] {
+        let mut b = [0u8; 64];
+        b[..32].copy_from_slice(&self.0);
+        b[32..].copy_from_slice(&self.1);
+        b
+    }
+}
+
+/// What a seat is played by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Controller {
+    /// The participant at this index of [`SetupProposal::participants`] signs the seat's actions.
+    Peer(u8),
+    /// Every peer computes the seat's actions with the engine's bot.
+    Bot(BotLevel),
+}
+
+/// One seat of a proposed game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatSpec {
+    pub name: String,
+    pub colour: Colour,
+    pub controller: Controller,
+}
+
+/// A game setup that every participant must sign before the seed is drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SetupProposal {
+    /// Peers that sign the setup, contribute to the seed and reveal dice; this order is the order
+    /// of their contributions in every hash.
+    pub participants: Vec<PeerKey>,
+    pub seats: Vec<SeatSpec>,
+    pub options: ClassicOptions,
+    /// Distinguishes otherwise identical re-proposals.
+    pub nonce: u64,
+}
+
+impl SetupProposal {
+    /// Hash that `Accept` messages sign.
+    pub fn hash(&self) -> [u8; 32] {
+        let mut b = b"orbis-setup".to_vec();
+        b.extend_from_slice(&codec::encode(self));
+        sha256(&b)
+    }
+}
+
+/// A decision the remaining participants take unanimously when someone stops answering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Control {
+    /// `peer` no longer contributes dice and every seat it played is played by a bot.
+    Drop { peer: PeerKey, level: BotLevel },
+    /// A seat played by a peer is handed to a bot (its player stays a dice contributor).
+    SeatToBot { seat: u8, level: BotLevel },
+}
+
+/// A signed entry of the game log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Entry {
+    /// Position in the log (bot actions occupy positions too, though they are never sent).
+    pub index: u64,
+    /// Log head before this entry, binding it to one history.
+    pub prev_hash: [u8; 32],
+    pub action: Action,
+}
+
+/// Every message of the protocol.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Body {
+    /// Announces a name on a connection; `answer` marks the reply to another peer's hello.
+    Hello { name: String, answer: bool },
+    /// Proposes a setup; anyone may.
+    Propose(SetupProposal),
+    /// Signs a proposal and commits to a seed share and to the tip of a dice hash chain.
+    Accept {
+        proposal: [u8; 32],
+        seed_commit: [u8; 32],
+        chain_tip: [u8; 32],
+        chain_len: u32,
+    },
+    /// Opens the seed share once every participant has accepted.
+    SeedReveal {
+        proposal: [u8; 32],
+        secret: [u8; 32],
+    },
+    /// An action of the seat whose turn it is.
+    Entry(Entry),
+    /// The next pre-image of the sender's dice chain, for the roll declared at log `index`.
+    /// Near the end of a chain, `next_tip` commits to the tip of the sender's next chain (of the
+    /// same length), which takes over after the last element: games never run out of dice.
+    Reveal {
+        index: u64,
+        roll: u32,
+        preimage: [u8; 32],
+        next_tip: Option<[u8; 32]>,
+    },
+    /// State hash and log head after `index` log entries, sent after every turn.
+    Checkpoint {
+        index: u64,
+        state_hash: [u8; 32],
+        log_head: [u8; 32],
+    },
+    /// "Send me what I am missing": the lobby transcript if not started, log from `have_index`.
+    /// `head` is the requester's log head there, so a responder whose history differs (a fork
+    /// made by an equivocating seat) sends a window of its recent entries that exposes it.
+    Sync {
+        started: bool,
+        have_index: u64,
+        head: [u8; 32],
+    },
+    /// Simultaneous orders: commitment to H(round ‖ payload ‖ salt).
+    OrdersCommit { round: u32, hash: [u8; 32] },
+    /// Simultaneous orders: the committed payload, after every commitment arrived.
+    OrdersReveal {
+        round: u32,
+        payload: Vec<u8>,
+        salt: [u8; 32],
+    },
+    /// Chat to everyone (`to: None`) or privately to one peer.
+    Chat { to: Option<PeerKey>, text: String },
+    /// A vote to take `control` at log position `at` (the position the voter is stuck on).
+    /// Binding: the voter resolves `at` only with the control, unless the vote can no longer pass.
+    Vote { at: u64, control: Control },
+    /// Several signed messages to be handled in this order (resends to a lagging peer, so that
+    /// votes are seen before the dice they affect).
+    Batch { items: Vec<Vec<u8>> },
+}
+
+/// The outer, version-stable message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Envelope {
+    pub version: u16,
+    pub game_id: [u8; 16],
+    pub sender: PeerKey,
+    /// Per-sender message number; one body per (sender, seq).
+    pub seq: u64,
+    /// Encoded [`Body`].
+    pub body: Vec<u8>,
+    pub signature: Sig,
+}
+
+fn signed_bytes(
+    version: u16,
+    game_id: &[u8; 16],
+    sender: &PeerKey,
+    seq: u64,
+    body: &[u8],
+) -> Vec<u8> {
+    let mut b = b"orbis-p2p-envelope".to_vec();
+    b.extend_from_slice(&codec::encode(&(version, game_id, sender, seq, body)));
+    b
+}
+
+/// Commitment to simultaneous orders.
+pub fn orders_commitment(round: u32, payload: &[u8], salt: &[u8; 32]) -> [u8; 32] {
+    let mut b = b"orbis-orders".to_vec();
+    b.extend_from_slice(&round.to_le_bytes());
+    b.extend_from_slice(&codec::encode(&payload));
+    b.extend_from_slice(salt);
+    sha256(&b)
+}
+
+/// Why bytes from a link were not accepted as a message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WireError {
+    Undecodable(String),
+    UnknownVersion(u16),
+    WrongGame,
+    BadSignature,
+    /// Valid envelope, undecodable body.
+    BadBody(String),
+}
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WireError::Undecodable(e) => write!(f, "undecodable message: {e}"),
+            WireError::UnknownVersion(v) => write!(
+                f,
+                "protocol version {v} is not understood (this peer speaks {PROTOCOL_VERSION})"
+            ),
+            WireError::WrongGame => f.write_str("message belongs to another game"),
+            WireError::BadSignature => f.write_str("signature does not verify"),
+            WireError::BadBody(e) => write!(f, "undecodable message body: {e}"),
+        }
+    }
+}
+
+impl Envelope {
+    /// Signs `body` as message `seq` of `key` in game `game_id` and encodes it.
+    pub fn seal(key: &SigningKey, game_id: [u8; 16], seq: u64, body: &Body) -> Vec<u8> {
+        let sender = PeerKey(key.verifying_key().to_bytes());
+        let body = codec::encode(body);
+        let sig = key.sign(&signed_bytes(
+            PROTOCOL_VERSION,
+            &game_id,
+            &sender,
+            seq,
+            &body,
+        ));
+        codec::encode(&Envelope {
+            version: PROTOCOL_VERSION,
+            game_id,
+            sender,
+            seq,
+            body,
+            signature: Sig::from_bytes(sig.to_bytes()),
+        })
+    }
+
+    /// Decodes and authenticates bytes. On error the claimed sender (if the envelope decoded) is
+    /// returned too, so a report can name it.
+    pub fn open(
+        bytes: &[u8],
+        game_id: &[u8; 16],
+    ) -> Result<(Envelope, Body), (Option<PeerKey>, WireError)> {
+        let env: Envelope =
+            codec::decode(bytes).map_err(|e| (None, WireError::Undecodable(e.to_string())))?;
+        let who = Some(env.sender);
+        if env.version != PROTOCOL_VERSION {
+            return Err((who, WireError::UnknownVersion(env.version)));
+        }
+        if &env.game_id != game_id {
+            return Err((who, WireError::WrongGame));
+        }
+        let vk =
+            VerifyingKey::from_bytes(&env.sender.0).map_err(|_| (who, WireError::BadSignature))?;
+        let sig = Signature::from_bytes(&env.signature.to_bytes());
+        vk.verify_strict(
+            &signed_bytes(env.version, &env.game_id, &env.sender, env.seq, &env.body),
+            &sig,
+        )
+        .map_err(|_| (who, WireError::BadSignature))?;
+        let body: Body =
+            codec::decode(&env.body).map_err(|e| (who, WireError::BadBody(e.to_string())))?;
+        Ok((env, body))
+    }
+}

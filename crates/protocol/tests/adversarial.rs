@@ -1,0 +1,718 @@
+//! A misbehaving peer is detected and named, and the honest peers are unharmed.
+
+mod common;
+
+use common::{game_id, Net, NetParams};
+use ed25519_dalek::SigningKey;
+use orbis_engine::classic::Action;
+use orbis_engine::codec;
+use orbis_protocol::wire::{Envelope, Sig, PROTOCOL_VERSION};
+use orbis_protocol::{Body, Entry, HaltReport, PeerKey, ProtocolEvent, Violation};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+const ATTACKER: usize = 2;
+
+fn seal_as(net: &Net, i: usize, seq: u64, body: &Body) -> Vec<u8> {
+    let key = SigningKey::from_bytes(&net.configs[i].identity_secret);
+    Envelope::seal(&key, game_id(), seq, body)
+}
+
+fn open(bytes: &[u8]) -> (Envelope, Body) {
+    Envelope::open(bytes, &game_id()).expect("valid envelope")
+}
+
+/// A started 3-peer game that has run until `log_len` entries.
+fn game_at(seed: u64, log_len: u64, params: NetParams) -> Net {
+    let mut net = Net::new(3, seed, params);
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= log_len));
+    net
+}
+
+fn finish(net: &mut Net) {
+    let all = [0, 1, 2];
+    assert!(
+        net.run_until(50_000_000, |n| n.all_over(&all)),
+        "game did not finish"
+    );
+}
+
+fn honest_equal(net: &Net) {
+    let h = net.hashes(&[0, 1]);
+    assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
+}
+
+/// `Rejected` events at honest peer `i` that name `who`.
+fn rejections(net: &Net, i: usize, who: PeerKey) -> Vec<Violation> {
+    net.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            ProtocolEvent::Rejected {
+                peer: Some(p),
+                violation,
+                ..
+            } if *p == who => Some(violation.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn only_culprit(net: &Net, culprit: PeerKey) {
+    for i in [0, 1] {
+        for e in net.complaints(i) {
+            match e {
+                ProtocolEvent::Rejected { peer, .. } => assert_eq!(*peer, Some(culprit), "{e:?}"),
+                ProtocolEvent::Halted(_) => {}
+                _ => unreachable!(),
+            }
+        }
+    }
+}
+
+#[test]
+fn garbage_bytes_are_refused_naming_the_link() {
+    let mut net = game_at(21, 30, NetParams::perfect());
+    for (k, junk) in [
+        vec![],
+        vec![0xff; 7],
+        vec![1, 2, 3, 4, 5, 6, 7, 8, 9],
+        vec![0; 5000],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        for to in [0, 1] {
+            let mut j = junk.clone();
+            j.push(k as u8);
+            let out = net.peers[to].handle(ATTACKER as u64, &j, net.now);
+            assert!(out.send.is_empty());
+            assert!(
+                matches!(
+                    &out.events[..],
+                    [ProtocolEvent::Rejected {
+                        link: Some(2),
+                        violation: Violation::Wire(_),
+                        ..
+                    }]
+                ),
+                "{:?}",
+                out.events
+            );
+        }
+    }
+    finish(&mut net);
+    let h = net.hashes(&[0, 1, 2]);
+    assert!(h[0] == h[1] && h[1] == h[2]);
+}
+
+#[test]
+fn wrong_version_game_and_signature_are_refused() {
+    let mut net = game_at(22, 10, NetParams::perfect());
+    let attacker = net.peers[ATTACKER].key();
+    let good = seal_as(
+        &net,
+        ATTACKER,
+        1 << 50,
+        &Body::Chat {
+            to: None,
+            text: "hi".into(),
+        },
+    );
+    let (env, _) = open(&good);
+
+    let mut v = env.clone();
+    v.version = PROTOCOL_VERSION + 1;
+    let mut g = env.clone();
+    g.game_id = [7; 16];
+    let mut s = env.clone();
+    s.signature = Sig([1; 32], [2; 32]);
+    let mut b = env.clone();
+    b.body.push(0);
+    for (e, want) in [
+        (v, "version"),
+        (g, "game"),
+        (s, "signature"),
+        (b, "signature"),
+    ] {
+        let out = net.peers[0].handle(ATTACKER as u64, &codec::encode(&e), net.now);
+        match &out.events[..] {
+            [ProtocolEvent::Rejected {
+                peer: Some(p),
+                violation: Violation::Wire(w),
+                ..
+            }] => {
+                assert_eq!(*p, attacker);
+                assert!(w.to_string().contains(want), "{w} / {want}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    finish(&mut net);
+    honest_equal(&net);
+}
+
+#[test]
+fn out_of_turn_entry_is_refused() {
+    let mut net = game_at(23, 40, NetParams::perfect());
+    let attacker = net.peers[ATTACKER].key();
+    // Wait until it is not the attacker's turn, then act anyway.
+    assert!(net.run_until(10_000_000, |n| n.peers[0]
+        .state()
+        .is_some_and(
+            |s| s.current != ATTACKER as u8 && n.peers[0].waiting_on().len() == 1
+        )));
+    let st = net.peers[0].state().unwrap().clone();
+    let e = Entry {
+        index: net.peers[0].log_len(),
+        prev_hash: net.peers[0].log_head().unwrap(),
+        action: Action::EndTurn,
+    };
+    let _ = st;
+    let raw = seal_as(&net, ATTACKER, 1 << 50, &Body::Entry(e));
+    net.inject(ATTACKER, 0, raw.clone());
+    net.inject(ATTACKER, 1, raw);
+    finish(&mut net);
+    for i in [0, 1] {
+        let r = rejections(&net, i, attacker);
+        assert!(
+            matches!(r[..], [Violation::OutOfTurn { .. }]),
+            "peer {i}: {r:?}"
+        );
+    }
+    only_culprit(&net, attacker);
+    let h = net.hashes(&[0, 1, 2]);
+    assert!(h[0] == h[1] && h[1] == h[2]);
+}
+
+#[test]
+fn illegal_action_is_refused() {
+    let mut net = game_at(24, 5, NetParams::perfect());
+    let attacker = net.peers[ATTACKER].key();
+    net.autoplay[ATTACKER] = false;
+    assert!(net.run_until(10_000_000, |n| n.peers[ATTACKER].is_my_turn()));
+    let st = net.peers[ATTACKER].state().unwrap().clone();
+    // A territory the attacker does not own.
+    let theirs = (0..st.owner.len() as u8)
+        .find(|&t| st.owner[t as usize] != orbis_engine::classic::Owner::Player(ATTACKER as u8))
+        .unwrap();
+    let e = Entry {
+        index: net.peers[ATTACKER].log_len(),
+        prev_hash: net.peers[ATTACKER].log_head().unwrap(),
+        action: Action::Place {
+            territory: theirs,
+            armies: 1,
+        },
+    };
+    let raw = seal_as(&net, ATTACKER, 1 << 50, &Body::Entry(e));
+    net.inject(ATTACKER, 0, raw.clone());
+    net.inject(ATTACKER, 1, raw);
+    net.run_until(net.now + 100, |_| false);
+    net.autoplay[ATTACKER] = true;
+    finish(&mut net);
+    for i in [0, 1] {
+        let r = rejections(&net, i, attacker);
+        assert!(
+            matches!(r[..], [Violation::Illegal { .. }]),
+            "peer {i}: {r:?}"
+        );
+    }
+    only_culprit(&net, attacker);
+    let h = net.hashes(&[0, 1, 2]);
+    assert!(h[0] == h[1] && h[1] == h[2]);
+}
+
+#[test]
+fn replayed_messages_change_nothing_and_reused_numbers_are_named() {
+    let captured: Rc<RefCell<Vec<Vec<u8>>>> = Rc::default();
+    let mut net = Net::new(3, 25, NetParams::perfect());
+    let c = captured.clone();
+    net.tamper = Some((
+        ATTACKER,
+        Box::new(move |_, _, _, bytes| {
+            c.borrow_mut().push(bytes.clone());
+            vec![bytes]
+        }),
+    ));
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 150));
+    let attacker = net.peers[ATTACKER].key();
+    let before: Vec<_> = net.peers.iter().map(|p| p.duplicates).collect();
+    // Verbatim replays of everything the attacker ever sent: all ignored.
+    let old = captured.borrow().clone();
+    for raw in &old {
+        net.inject(ATTACKER, 0, raw.clone());
+        net.inject(ATTACKER, 1, raw.clone());
+    }
+    // An old entry re-signed under a new number, and an old number with a new body.
+    let (env, body) = old
+        .iter()
+        .map(|r| open(r))
+        .find(|(_, b)| matches!(b, Body::Entry(_)))
+        .expect("attacker acted");
+    net.inject(ATTACKER, 0, seal_as(&net, ATTACKER, 1 << 51, &body));
+    net.inject(
+        ATTACKER,
+        1,
+        seal_as(
+            &net,
+            ATTACKER,
+            env.seq,
+            &Body::Chat {
+                to: None,
+                text: "rewrite".into(),
+            },
+        ),
+    );
+    net.run_until(net.now + 50, |_| false);
+    assert!(net.peers[0].duplicates > before[0] + old.len() as u64 / 2);
+    assert!(rejections(&net, 0, attacker).is_empty());
+    assert_eq!(
+        rejections(&net, 1, attacker),
+        vec![Violation::SeqReused { seq: env.seq }]
+    );
+    finish(&mut net);
+    only_culprit(&net, attacker);
+    let h = net.hashes(&[0, 1, 2]);
+    assert!(h[0] == h[1] && h[1] == h[2]);
+}
+
+#[test]
+fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
+    let mut net = Net::new(
+        3,
+        26,
+        NetParams {
+            max_delay: 20,
+            drop_pct: 0,
+            dup_pct: 0,
+        },
+    );
+    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+    let forged = Rc::new(RefCell::new(0u32));
+    let f = forged.clone();
+    let mut done = std::collections::BTreeSet::new();
+    net.tamper = Some((
+        ATTACKER,
+        Box::new(move |_, _, to, bytes| {
+            let (env, body) = open(&bytes);
+            match body {
+                // The first reveal of every fifth roll is replaced by a made-up pre-image (sent
+                // under a fresh number); the true one only goes out with a later resend.
+                Body::Reveal {
+                    index,
+                    roll,
+                    preimage,
+                    next_tip,
+                } if roll % 5 == 0 && done.insert((to, roll)) => {
+                    *f.borrow_mut() += 1;
+                    let mut bad = preimage;
+                    bad[0] ^= 1;
+                    vec![Envelope::seal(
+                        &key,
+                        game_id(),
+                        env.seq + (1 << 40),
+                        &Body::Reveal {
+                            index,
+                            roll,
+                            preimage: bad,
+                            next_tip,
+                        },
+                    )]
+                }
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    let p = net.proposal(0);
+    net.start(p);
+    finish(&mut net);
+    let attacker = net.peers[ATTACKER].key();
+    assert!(*forged.borrow() > 0);
+    for i in [0, 1] {
+        let r = rejections(&net, i, attacker);
+        assert!(
+            !r.is_empty() && r.iter().all(|v| matches!(v, Violation::BadReveal { .. })),
+            "{r:?}"
+        );
+    }
+    only_culprit(&net, attacker);
+    let h = net.hashes(&[0, 1, 2]);
+    assert!(h[0] == h[1] && h[1] == h[2]);
+}
+
+#[test]
+fn equivocation_halts_everyone_naming_the_seat() {
+    let mut net = game_at(27, 5, NetParams::perfect());
+    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+    let attacker = net.peers[ATTACKER].key();
+    // In the attack phase, peer 1 is told "end the turn" while peer 0 is told "end attacking".
+    net.tamper = Some((
+        ATTACKER,
+        Box::new(move |_, _, to, bytes| {
+            let (env, body) = open(&bytes);
+            match body {
+                // Its own entries only (it relays others' too).
+                Body::Entry(e)
+                    if to == 1 && env.sender == attacker && e.action == Action::EndAttack =>
+                {
+                    let other = Entry {
+                        action: Action::EndTurn,
+                        ..e
+                    };
+                    vec![Envelope::seal(
+                        &key,
+                        game_id(),
+                        env.seq + (1 << 40),
+                        &Body::Entry(other),
+                    )]
+                }
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
+    let reports: Vec<_> = [0, 1]
+        .iter()
+        .map(|&i| net.peers[i].halted().cloned().unwrap())
+        .collect();
+    let mut heads = vec![];
+    for r in &reports {
+        match r {
+            HaltReport::Equivocation {
+                peer,
+                index,
+                agreed_index,
+                agreed_head,
+                ..
+            } => {
+                assert_eq!(*peer, attacker);
+                heads.push((*index, *agreed_index, *agreed_head));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    assert_eq!(heads[0].0, heads[1].0, "same position");
+    // The shorter agreed history is a prefix of the other honest peer's.
+    let i = if heads[0].1 <= heads[1].1 { 0 } else { 1 };
+    assert_eq!(net.peers[1 - i].head_at(heads[i].1), Some(heads[i].2));
+    assert!(net
+        .complaints(0)
+        .iter()
+        .all(|e| matches!(e, ProtocolEvent::Halted(_))));
+}
+
+#[test]
+fn checkpoint_mismatch_halts_naming_the_peer() {
+    let mut net = game_at(28, 5, NetParams::perfect());
+    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+    let attacker = net.peers[ATTACKER].key();
+    // A modified engine: the attacker's checkpoints claim a different state.
+    net.tamper = Some((
+        ATTACKER,
+        Box::new(move |_, _, _, bytes| {
+            let (env, body) = open(&bytes);
+            match body {
+                Body::Checkpoint {
+                    index,
+                    mut state_hash,
+                    log_head,
+                } => {
+                    state_hash[0] ^= 1;
+                    vec![Envelope::seal(
+                        &key,
+                        game_id(),
+                        env.seq,
+                        &Body::Checkpoint {
+                            index,
+                            state_hash,
+                            log_head,
+                        },
+                    )]
+                }
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
+    let mut ours = vec![];
+    for i in [0, 1] {
+        match net.peers[i].halted().unwrap() {
+            HaltReport::CheckpointMismatch {
+                peer,
+                index,
+                ours: o,
+                ..
+            } => {
+                assert_eq!(*peer, attacker);
+                ours.push((*index, *o));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    // Both honest peers stop on the same checkpoint with the same state and history.
+    assert_eq!(ours[0], ours[1]);
+}
+
+#[test]
+fn simultaneous_orders_commit_reveal() {
+    let mut net = game_at(
+        29,
+        3,
+        NetParams {
+            max_delay: 30,
+            drop_pct: 0,
+            dup_pct: 0,
+        },
+    );
+    for i in [0, 1, 2] {
+        net.autoplay[i] = false;
+    }
+    let attacker = net.peers[ATTACKER].key();
+    // Round 1: everyone honest. Nobody reveals before all three commitments are in.
+    for i in [0, 1] {
+        let o = net.peers[i]
+            .commit_orders(1, vec![i as u8; 10], [i as u8 + 1; 32])
+            .unwrap();
+        net.process(i, o);
+    }
+    net.run_until(net.now + 500, |_| false);
+    for i in 0..3 {
+        assert!(!net.events[i].iter().any(|e| matches!(
+            e,
+            ProtocolEvent::OrdersCommitted { .. } | ProtocolEvent::OrdersRevealed { .. }
+        )));
+    }
+    let o = net.peers[2].commit_orders(1, vec![2; 10], [3; 32]).unwrap();
+    net.process(2, o);
+    net.run_until(net.now + 500, |_| false);
+    let revealed: Vec<_> = (0..3)
+        .map(|i| {
+            net.events[i]
+                .iter()
+                .find_map(|e| match e {
+                    ProtocolEvent::OrdersRevealed { round: 1, orders } => Some(orders.clone()),
+                    _ => None,
+                })
+                .expect("orders revealed")
+        })
+        .collect();
+    assert_eq!(revealed[0], revealed[1]);
+    assert_eq!(revealed[1], revealed[2]);
+    assert_eq!(revealed[0][2], (attacker, vec![2; 10]));
+
+    // Round 2: the attacker commits, then tries another commitment and reveals other orders.
+    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+    net.tamper = Some((
+        ATTACKER,
+        Box::new(move |_, _, _, bytes| {
+            let (env, body) = open(&bytes);
+            match body {
+                Body::OrdersReveal { round, salt, .. } => vec![Envelope::seal(
+                    &key,
+                    game_id(),
+                    env.seq,
+                    &Body::OrdersReveal {
+                        round,
+                        payload: b"better orders".to_vec(),
+                        salt,
+                    },
+                )],
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    let o = net.peers[2]
+        .commit_orders(2, b"orders".to_vec(), [9; 32])
+        .unwrap();
+    net.process(2, o);
+    let change = seal_as(
+        &net,
+        ATTACKER,
+        1 << 50,
+        &Body::OrdersCommit {
+            round: 2,
+            hash: [5; 32],
+        },
+    );
+    net.inject(ATTACKER, 0, change.clone());
+    net.inject(ATTACKER, 1, change);
+    for i in [0, 1] {
+        let o = net.peers[i]
+            .commit_orders(2, vec![i as u8], [7; 32])
+            .unwrap();
+        net.process(i, o);
+    }
+    net.run_until(net.now + 500, |_| false);
+    for i in [0, 1] {
+        let r = rejections(&net, i, attacker);
+        assert!(
+            r.contains(&Violation::OrdersCommitChanged { round: 2 }),
+            "{r:?}"
+        );
+        assert!(r.contains(&Violation::OrdersMismatch { round: 2 }), "{r:?}");
+        assert!(!net.events[i]
+            .iter()
+            .any(|e| matches!(e, ProtocolEvent::OrdersRevealed { round: 2, .. })));
+    }
+    only_culprit(&net, attacker);
+    honest_equal(&net);
+}
+
+#[test]
+fn chat_public_private_and_oversized() {
+    let mut net = game_at(30, 3, NetParams::perfect());
+    let k1 = net.peers[1].key();
+    let o = net.peers[0].chat(None, "hello all").unwrap();
+    net.process(0, o);
+    let o = net.peers[0].chat(Some(k1), "psst").unwrap();
+    net.process(0, o);
+    let big = "x".repeat(600);
+    assert!(net.peers[0].chat(None, &big).is_err());
+    let raw = seal_as(
+        &net,
+        ATTACKER,
+        1 << 50,
+        &Body::Chat {
+            to: None,
+            text: big,
+        },
+    );
+    net.inject(ATTACKER, 0, raw);
+    net.run_until(net.now + 20, |_| false);
+    let chats = |i: usize| -> Vec<(bool, String)> {
+        net.events[i]
+            .iter()
+            .filter_map(|e| match e {
+                ProtocolEvent::Chat { private, text, .. } => Some((*private, text.clone())),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        chats(1),
+        vec![(false, "hello all".into()), (true, "psst".into())]
+    );
+    assert_eq!(chats(2), vec![(false, "hello all".into())]);
+    assert_eq!(
+        rejections(&net, 0, net.peers[ATTACKER].key()),
+        vec![Violation::TooLong]
+    );
+}
+
+mod noisy_attacker {
+    use super::*;
+    use orbis_engine::dice::{Dice, SeededDice};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
+        /// Peer 2 corrupts, drops, duplicates and replays its own messages at random over a
+        /// lossy network: every complaint of an honest peer points at link 2, and all three
+        /// peers still finish the same game.
+        #[test]
+        fn honest_peers_agree_whatever_the_noise(seed in any::<u64>(), corrupt in 1u32..20, replay in 1u32..20) {
+            let mut net = Net::new(3, seed, NetParams { max_delay: 40, drop_pct: 5, dup_pct: 5 });
+            let mut rng = SeededDice::new(orbis_engine::codec::sha256(&seed.to_le_bytes()));
+            let mut old: Vec<Vec<u8>> = vec![];
+            net.tamper = Some((
+                ATTACKER,
+                Box::new(move |_, _, _, bytes| {
+                    let mut out = vec![];
+                    if rng.below(100) < corrupt {
+                        let mut b = bytes.clone();
+                        let n = b.len() as u32;
+                        let i = rng.below(n.max(1)) as usize;
+                        if let Some(x) = b.get_mut(i) {
+                            *x ^= 1 + rng.below(255) as u8;
+                        }
+                        out.push(b);
+                    }
+                    if rng.below(100) < replay && !old.is_empty() {
+                        let i = rng.below(old.len() as u32) as usize;
+                        out.push(old[i].clone());
+                    }
+                    old.push(bytes.clone());
+                    out.push(bytes);
+                    out
+                }),
+            ));
+            let p = net.proposal(0);
+            net.start(p);
+            finish(&mut net);
+            let h = net.hashes(&[0, 1, 2]);
+            prop_assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2], "{:?}", h);
+            prop_assert!(!net.complaints(0).is_empty() || !net.complaints(1).is_empty());
+            for i in [0, 1] {
+                for e in net.complaints(i) {
+                    match e {
+                        ProtocolEvent::Rejected { link, .. } => prop_assert_eq!(*link, Some(ATTACKER as u64), "{:?}", e),
+                        other => prop_assert!(false, "{:?}", other),
+                    }
+                }
+            }
+        }
+    }
+}
+
+mod lossy_equivocation {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 8, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
+        /// Equivocation over a lossy network, where the relay that would expose it at once may be
+        /// lost: resends with the requester's head, evidence from halted peers and the
+        /// checkpoint grace period still make both honest peers halt naming the seat, at the same
+        /// position and agreed history.
+        #[test]
+        fn both_honest_peers_name_the_equivocator(seed in any::<u64>(), drop_pct in 0u32..25) {
+            let mut net = Net::new(3, seed, NetParams { max_delay: 40, drop_pct, dup_pct: 5 });
+            let p = net.proposal(0);
+            net.start(p);
+            prop_assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 5));
+            let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+            let attacker = net.peers[ATTACKER].key();
+            net.tamper = Some((
+                ATTACKER,
+                Box::new(move |_, _, to, bytes| {
+                    let (env, body) = open(&bytes);
+                    match body {
+                        // Its own entries only (it relays others' too).
+                Body::Entry(e)
+                    if to == 1 && env.sender == attacker && e.action == Action::EndAttack =>
+                {
+                            let other = Entry { action: Action::EndTurn, ..e };
+                            vec![Envelope::seal(&key, game_id(), env.seq + (1 << 40), &Body::Entry(other))]
+                        }
+                        _ => vec![bytes],
+                    }
+                }),
+            ));
+            prop_assert!(net.run_until(net.now + 600_000, |n| n.peers[0].halted().is_some() && n.peers[1].halted().is_some()));
+            let mut seen = vec![];
+            for i in [0, 1] {
+                match net.peers[i].halted() {
+                    Some(HaltReport::Equivocation { peer, index, agreed_index, agreed_head, .. }) => {
+                        prop_assert_eq!(*peer, attacker);
+                        seen.push((*index, *agreed_index, *agreed_head));
+                    }
+                    other => prop_assert!(false, "{:?}", other),
+                }
+                for e in net.complaints(i) {
+                    if let ProtocolEvent::Rejected { peer, .. } = e {
+                        prop_assert_eq!(*peer, Some(attacker), "{:?}", e);
+                    }
+                }
+            }
+            prop_assert_eq!(seen[0].0, seen[1].0);
+            // The shorter agreed history is a prefix of the other honest peer's.
+            let i = if seen[0].1 <= seen[1].1 { 0 } else { 1 };
+            prop_assert_eq!(net.peers[1 - i].head_at(seen[i].1), Some(seen[i].2));
+        }
+    }
+}

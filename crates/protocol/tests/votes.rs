@@ -1,0 +1,194 @@
+//! Disconnects: the remaining players vote a missing peer out (its seats go to a bot, its dice
+//! chain stops counting) and the game goes on identically everywhere.
+
+mod common;
+
+use common::{Net, NetParams};
+use orbis_engine::classic::BotLevel;
+use orbis_protocol::wire::Envelope;
+use orbis_protocol::{Body, Control, HaltReport, Peer, PeerKey, ProtocolEvent};
+
+fn applied(net: &Net, i: usize) -> Vec<(u64, Control)> {
+    net.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            ProtocolEvent::ControlApplied { at, control } => Some((*at, *control)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Runs until peers 0 and 1 have both been waiting on `who` for `ms` of simulated time.
+fn run_until_stuck_on(net: &mut Net, who: PeerKey, ms: u64) {
+    let mut since = None;
+    for _ in 0..100_000 {
+        let t = net.now + 100;
+        net.run_until(t, |_| false);
+        let stuck = [0, 1]
+            .iter()
+            .all(|&i| net.peers[i].waiting_on() == vec![who]);
+        match (stuck, since) {
+            (true, None) => since = Some(net.now),
+            (true, Some(s)) if net.now - s >= ms => return,
+            (false, _) => since = None,
+            _ => {}
+        }
+    }
+    panic!("never stuck on {who}");
+}
+
+fn vote(net: &mut Net, voters: &[usize], c: Control) {
+    for &i in voters {
+        let o = net.peers[i].vote(c).expect("vote accepted");
+        net.process(i, o);
+    }
+}
+
+#[test]
+fn a_peer_that_leaves_is_voted_out_and_can_come_back_to_watch() {
+    let params = NetParams {
+        max_delay: 40,
+        drop_pct: 5,
+        dup_pct: 5,
+    };
+    leave_vote_rejoin(51, params, 100);
+}
+
+fn leave_vote_rejoin(seed: u64, params: NetParams, at: u64) {
+    let mut net = Net::new(3, seed, params);
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= at));
+    let gone = net.peers[2].key();
+    net.online[2] = false;
+    run_until_stuck_on(&mut net, gone, 3_000);
+    for i in [0, 1] {
+        assert!(net.events[i].contains(&ProtocolEvent::PeerMissing { peer: gone }));
+    }
+    let drop = Control::Drop {
+        peer: gone,
+        level: BotLevel::Normal,
+    };
+    // One vote is not enough: the game stays paused.
+    vote(&mut net, &[0], drop);
+    net.run_until(net.now + 2_000, |_| false);
+    assert_eq!(net.peers[0].waiting_on(), vec![gone]);
+    vote(&mut net, &[1], drop);
+    assert!(net.run_until(net.now + 50_000_000, |n| n.all_over(&[0, 1])));
+    let h = net.hashes(&[0, 1]);
+    assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
+    let a0 = applied(&net, 0);
+    assert_eq!(a0.len(), 1);
+    assert_eq!(a0, applied(&net, 1));
+    for i in [0, 1] {
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+    // The dropped player reloads and replays the whole game, votes included.
+    let mut cfg = net.configs[2].clone();
+    cfg.seq_start = 1 << 40;
+    net.peers[2] = Peer::new(cfg);
+    net.events[2].clear();
+    net.online[2] = true;
+    let out = net.peers[2].start(net.now);
+    net.process(2, out);
+    assert!(net.run_until(net.now + 50_000_000, |n| n.all_over(&[0, 1, 2])));
+    assert_eq!(net.hashes(&[2])[0], h[0]);
+    assert_eq!(applied(&net, 2), a0);
+    assert!(!net.peers[2].is_my_turn());
+}
+
+#[test]
+fn withheld_dice_reveals_pause_the_game_until_the_withholder_is_voted_out() {
+    let mut net = Net::new(
+        3,
+        52,
+        NetParams {
+            max_delay: 20,
+            drop_pct: 0,
+            dup_pct: 0,
+        },
+    );
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 100));
+    let cheat = net.peers[2].key();
+    // From now on peer 2 keeps its dice to itself (it still sees everyone else's).
+    net.tamper = Some((
+        2,
+        Box::new(|_: &mut Peer, _, _, bytes: Vec<u8>| {
+            match Envelope::open(&bytes, &common::game_id()) {
+                Ok((_, Body::Reveal { .. } | Body::Batch { .. })) => vec![],
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    run_until_stuck_on(&mut net, cheat, 3_000);
+    vote(
+        &mut net,
+        &[0, 1],
+        Control::Drop {
+            peer: cheat,
+            level: BotLevel::Easy,
+        },
+    );
+    assert!(net.run_until(net.now + 50_000_000, |n| n.all_over(&[0, 1])));
+    let h = net.hashes(&[0, 1]);
+    assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
+    assert_eq!(applied(&net, 0), applied(&net, 1));
+    // The withholder learns it was dropped.
+    assert!(
+        matches!(net.peers[2].halted(), Some(HaltReport::Internal(m)) if m.contains("dropped"))
+    );
+}
+
+#[test]
+fn a_seat_can_be_handed_to_a_bot_while_its_player_keeps_rolling_dice() {
+    let mut net = Net::new(
+        3,
+        53,
+        NetParams {
+            max_delay: 20,
+            drop_pct: 0,
+            dup_pct: 0,
+        },
+    );
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 60));
+    net.autoplay[1] = false;
+    let idle = net.peers[1].key();
+    run_until_stuck_on(&mut net, idle, 1_000);
+    let c = Control::SeatToBot {
+        seat: 1,
+        level: BotLevel::Normal,
+    };
+    // The seat's own player does not vote on it.
+    assert!(net.peers[1].vote(c).is_err());
+    vote(&mut net, &[0, 2], c);
+    assert!(net.run_until(net.now + 50_000_000, |n| n.all_over(&[0, 1, 2])));
+    let h = net.hashes(&[0, 1, 2]);
+    assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2], "{h:?}");
+    for i in 0..3 {
+        assert_eq!(applied(&net, i).len(), 1);
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+}
+
+mod schedules {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
+        #[test]
+        fn leave_vote_rejoin_on_any_schedule(
+            seed in any::<u64>(),
+            at in 1u64..250,
+            max_delay in 1u64..80,
+            drop_pct in 0u32..15,
+            dup_pct in 0u32..15,
+        ) {
+            leave_vote_rejoin(seed, NetParams { max_delay, drop_pct, dup_pct }, at);
+        }
+    }
+}

@@ -1,0 +1,320 @@
+//! `orbis-join <ws-url>/<room> [--bot easy|normal] [--name N] [--players N] [--seed S]
+//! [--timeout-s T]`: joins a room as a computer player through the protocol crate.
+//!
+//! With `--players N`, a room of only `orbis-join` peers starts by itself once N peers have said
+//! hello: the peer with the smallest key proposes (default classic options, nonce `--seed`), every
+//! peer accepts a proposal whose participants are exactly the peers it knows, bots play every
+//! seat, and each peer prints one JSON line on exit with the winner, the number of turns and the
+//! final state hash.
+#![forbid(unsafe_code)]
+
+use futures::{pin_mut, select, FutureExt};
+use futures_timer::Delay;
+use orbis_engine::bot;
+use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
+use orbis_engine::codec::sha256;
+use orbis_protocol::{
+    Config, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
+};
+use orbis_transport::Transport;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+struct Args {
+    url: String,
+    level: BotLevel,
+    name: String,
+    players: Option<usize>,
+    seed: u64,
+    timeout_s: u64,
+    /// File holding this peer's secret; reused on restart so the peer can rejoin its game.
+    identity: Option<String>,
+    /// Pause before each of our own moves (to watch a game, or to test a reload mid-game).
+    move_delay_ms: u64,
+}
+
+fn parse() -> Result<Args, String> {
+    let mut it = std::env::args().skip(1);
+    let mut a = Args {
+        url: String::new(),
+        level: BotLevel::Normal,
+        name: "bot".into(),
+        players: None,
+        seed: 1,
+        timeout_s: 600,
+        identity: None,
+        move_delay_ms: 0,
+    };
+    while let Some(x) = it.next() {
+        let mut val = || it.next().ok_or(format!("{x} needs a value"));
+        match x.as_str() {
+            "--bot" => {
+                a.level = match val()?.as_str() {
+                    "easy" => BotLevel::Easy,
+                    "normal" => BotLevel::Normal,
+                    other => return Err(format!("unknown bot level {other}")),
+                }
+            }
+            "--name" => a.name = val()?,
+            "--players" => {
+                let n: usize = val()?.parse().map_err(|_| "--players takes a number")?;
+                if !(2..=6).contains(&n) {
+                    return Err("--players must be 2 to 6".into());
+                }
+                a.players = Some(n);
+            }
+            "--seed" => a.seed = val()?.parse().map_err(|_| "--seed takes a number")?,
+            "--identity" => a.identity = Some(val()?),
+            "--move-delay-ms" => {
+                a.move_delay_ms = val()?
+                    .parse()
+                    .map_err(|_| "--move-delay-ms takes a number")?
+            }
+            "--timeout-s" => {
+                a.timeout_s = val()?.parse().map_err(|_| "--timeout-s takes a number")?
+            }
+            u if !u.starts_with("--") && a.url.is_empty() => a.url = u.to_string(),
+            other => return Err(format!("unexpected argument {other}")),
+        }
+    }
+    if a.url.is_empty() {
+        return Err("usage: orbis-join <ws://host:port/room> [--bot easy|normal] [--name N] [--players N] [--seed S]".into());
+    }
+    Ok(a)
+}
+
+fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
+    SetupProposal {
+        participants: keys.to_vec(),
+        seats: (0..keys.len())
+            .map(|i| SeatSpec {
+                name: format!("Bot {}", i + 1),
+                colour: Colour::ALL[i],
+                controller: Controller::Peer(i as u8),
+            })
+            .collect(),
+        options: ClassicOptions::default(),
+        nonce: seed,
+    }
+}
+
+fn main() -> ExitCode {
+    let args = match parse() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let entropy = match identity(args.identity.as_deref()) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let room_hash = sha256(args.url.as_bytes());
+    let mut game_id = [0u8; 16];
+    game_id.copy_from_slice(&room_hash[..16]);
+    let mut cfg = Config::new(game_id, &args.name, entropy);
+    cfg.resend_ms = 500;
+    cfg.missing_ms = 10_000;
+    // Above any message number a previous run with the same identity used.
+    cfg.seq_start = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64 * 1000);
+    let (transport, socket_loop) = Transport::new(&args.url);
+    let socket_loop = socket_loop.fuse();
+    pin_mut!(socket_loop);
+    let game = run(transport, Peer::new(cfg), &args).fuse();
+    pin_mut!(game);
+    futures::executor::block_on(async {
+        select! {
+            r = game => r,
+            r = socket_loop => {
+                eprintln!("socket closed: {r:?}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}
+
+async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
+    let t0 = Instant::now();
+    let now = |t0: Instant| t0.elapsed().as_millis() as u64;
+    let mut proposed = false;
+    let mut to_accept: Vec<([u8; 32], Vec<PeerKey>)> = vec![];
+    let mut done_at: Option<u64> = None;
+    // Our own attack declarations: log index -> time declared; and declaration-to-dice times.
+    let mut declared: std::collections::BTreeMap<u64, Instant> = Default::default();
+    let mut roll_ms: Vec<f64> = vec![];
+    loop {
+        Delay::new(Duration::from_millis(2)).await;
+        let t = now(t0);
+        if t > args.timeout_s * 1000 {
+            eprintln!("timed out");
+            return ExitCode::FAILURE;
+        }
+        let mut outs: Vec<Output> = vec![];
+        let polled = net.poll();
+        if !polled.connected.is_empty() {
+            outs.push(peer.start(t));
+        }
+        for (l, bytes) in polled.messages {
+            outs.push(peer.handle(l, &bytes, t));
+        }
+        outs.push(peer.tick(t));
+        if let Some(n) = args.players {
+            let mut keys: Vec<PeerKey> = peer.names().keys().copied().collect();
+            keys.push(peer.key());
+            keys.sort();
+            keys.dedup();
+            if !proposed && peer.state().is_none() && keys.len() >= n && keys[0] == peer.key() {
+                keys.truncate(n);
+                proposed = true;
+                match peer.propose_setup(proposal(&keys, args.seed)) {
+                    Ok(o) => outs.push(o),
+                    Err(e) => eprintln!("proposal refused: {e}"),
+                }
+            }
+        }
+        loop {
+            // Accept a proposal once we have met every participant ourselves.
+            let ready: Vec<[u8; 32]> = to_accept
+                .iter()
+                .filter(|(_, parts)| {
+                    parts
+                        .iter()
+                        .all(|k| *k == peer.key() || peer.names().contains_key(k))
+                })
+                .map(|(h, _)| *h)
+                .collect();
+            to_accept.retain(|(h, _)| !ready.contains(h));
+            for h in ready {
+                match peer.accept_setup(h) {
+                    Ok(o) => outs.push(o),
+                    // A restarted peer sees the proposal again while replaying its game.
+                    Err(orbis_protocol::CommandError::AlreadyStarted) => {}
+                    Err(e) => eprintln!("cannot accept: {e}"),
+                }
+            }
+            let Some(o) = outs.pop() else { break };
+            for e in &o.events {
+                match e {
+                    ProtocolEvent::Applied { index, .. } => {
+                        if let Some(t) = declared.remove(index) {
+                            roll_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                        }
+                    }
+                    ProtocolEvent::SetupProposed { hash, proposal, .. }
+                        if proposal.participants.contains(&peer.key()) =>
+                    {
+                        to_accept.push((*hash, proposal.participants.clone()));
+                    }
+                    ProtocolEvent::GameStarted { seed, .. } => {
+                        eprintln!("game started, seed {}", hex(seed));
+                    }
+                    ProtocolEvent::Rejected {
+                        peer: p, violation, ..
+                    } => {
+                        eprintln!("refused a message from {p:?}: {violation}");
+                    }
+                    ProtocolEvent::Halted(r) => eprintln!("game halted: {r:?}"),
+                    ProtocolEvent::PeerMissing { peer: p } => eprintln!("{p} is missing"),
+                    ProtocolEvent::PeerReturned { peer: p } => eprintln!("{p} is back"),
+                    ProtocolEvent::Chat { from, text, .. } => eprintln!("<{from}> {text}"),
+                    _ => {}
+                }
+            }
+            net.send(o.send);
+        }
+        let mut outs_after: Vec<Output> = vec![];
+        if args.move_delay_ms > 0 && peer.is_my_turn() {
+            Delay::new(Duration::from_millis(args.move_delay_ms)).await;
+        }
+        while peer.is_my_turn() {
+            let Some(a) = peer.state().and_then(|s| bot::choose(s, args.level)) else {
+                break;
+            };
+            let index = peer.log_len();
+            let random = matches!(
+                a,
+                orbis_engine::classic::Action::Attack { .. }
+                    | orbis_engine::classic::Action::Blitz { .. }
+            );
+            match peer.act(a) {
+                Ok(o) => {
+                    if random {
+                        declared.insert(index, Instant::now());
+                    }
+                    outs_after.push(o);
+                }
+                Err(e) => {
+                    eprintln!("bot move refused: {e}");
+                    break;
+                }
+            }
+        }
+        for o in outs_after.drain(..) {
+            for e in &o.events {
+                if let ProtocolEvent::Applied { index, .. } = e {
+                    if let Some(t) = declared.remove(index) {
+                        roll_ms.push(t.elapsed().as_secs_f64() * 1000.0);
+                    }
+                }
+            }
+            net.send(o.send);
+        }
+        if peer.halted().is_some() {
+            return ExitCode::FAILURE;
+        }
+        let over = peer.state().is_some_and(|s| s.winner().is_some());
+        if over && done_at.is_none() {
+            done_at = Some(t);
+        }
+        // Linger a little so slower peers can still ask us for what they miss.
+        if done_at.is_some_and(|d| t >= d + 3_000) {
+            let s = peer.state().expect("started");
+            let w = s.winner().expect("over");
+            roll_ms.sort_by(f64::total_cmp);
+            let pct = |q: f64| -> f64 {
+                if roll_ms.is_empty() {
+                    return 0.0;
+                }
+                let i = ((roll_ms.len() as f64 - 1.0) * q).round() as usize;
+                roll_ms[i.min(roll_ms.len() - 1)]
+            };
+            println!(
+                "{{\"winner\":{w},\"winner_name\":{:?},\"turns\":{},\"actions\":{},\"state_hash\":\"{}\",\"own_rolls\":{},\"roll_ms_median\":{:.2},\"roll_ms_p95\":{:.2}}}",
+                s.players[w as usize].name,
+                s.turn,
+                peer.log_len(),
+                s.state_hash().to_hex(),
+                roll_ms.len(),
+                pct(0.5),
+                pct(0.95)
+            );
+            return ExitCode::SUCCESS;
+        }
+    }
+}
+
+/// This peer's secret entropy: read from `path` if it exists, else fresh (and saved there).
+fn identity(path: Option<&str>) -> Result<[u8; 32], String> {
+    if let Some(p) = path {
+        if let Ok(text) = std::fs::read_to_string(p) {
+            return orbis_engine::dice::parse_seed_hex(&text)
+                .map_err(|e| format!("identity file {p}: {e}"));
+        }
+    }
+    let mut e = [0u8; 32];
+    getrandom::fill(&mut e).map_err(|_| "no operating-system randomness".to_string())?;
+    if let Some(p) = path {
+        std::fs::write(p, hex(&e)).map_err(|err| format!("cannot write {p}: {err}"))?;
+    }
+    Ok(e)
+}
+
+fn hex(b: &[u8; 32]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

@@ -1,0 +1,106 @@
+//! Bot arena over real WebRTC on loopback: a local `matchbox_server` and three `orbis-join`
+//! peers play a whole classic game and must agree on the final state hash and winner.
+//!
+//! Needs `matchbox_server` 0.15 (`cargo install matchbox_server --locked --version 0.15.0`);
+//! set `MATCHBOX_SERVER` to its path if it is not on `PATH`. Run with
+//! `cargo test -p orbis-transport -- --ignored --nocapture`.
+
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Kill(Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+#[ignore = "needs a matchbox_server binary and real WebRTC on loopback"]
+fn three_native_peers_play_a_game_over_webrtc() {
+    arena(false);
+}
+
+/// Peer 2 is killed mid-game and restarted with the same identity file; it catches up and all
+/// three still agree.
+#[test]
+#[ignore = "needs a matchbox_server binary and real WebRTC on loopback"]
+fn a_killed_native_peer_restarts_and_catches_up() {
+    arena(true);
+}
+
+fn arena(reload: bool) {
+    let server = std::env::var("MATCHBOX_SERVER").unwrap_or_else(|_| "matchbox_server".into());
+    let port = 35_000 + (std::process::id() % 2_000) as u16 + u16::from(reload) * 2_000;
+    let addr = format!("127.0.0.1:{port}");
+    let _server = Kill(
+        Command::new(&server)
+            .arg(&addr)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start matchbox_server (set MATCHBOX_SERVER)"),
+    );
+    let t = Instant::now();
+    while TcpStream::connect(&addr).is_err() {
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "server did not start"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let url = format!("ws://{addr}/arena-{}-{reload}", std::process::id());
+    let dir = std::env::temp_dir().join(format!("orbis-arena-{}-{reload}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let delay = if reload { "40" } else { "0" };
+    let spawn = |i: usize| {
+        Kill(
+            Command::new(env!("CARGO_BIN_EXE_orbis-join"))
+                .args([&url, "--players", "3", "--seed", "7", "--timeout-s", "600"])
+                .args(["--name", &format!("native{i}"), "--move-delay-ms", delay])
+                .arg("--identity")
+                .arg(dir.join(format!("peer{i}.key")))
+                .stdout(Stdio::piped())
+                .stderr(Stdio::inherit())
+                .spawn()
+                .expect("start orbis-join"),
+        )
+    };
+    let mut peers: Vec<Kill> = (0..3).map(spawn).collect();
+    if reload {
+        std::thread::sleep(Duration::from_secs(6));
+        eprintln!("killing peer 2");
+        peers.pop();
+        std::thread::sleep(Duration::from_secs(2));
+        peers.push(spawn(2));
+    }
+    let mut lines = vec![];
+    for mut p in peers {
+        let out = p.0.stdout.take().expect("stdout");
+        let line = BufReader::new(out)
+            .lines()
+            .next()
+            .expect("a result line")
+            .expect("utf-8");
+        println!("{line}");
+        lines.push(line);
+        assert!(p.0.wait().expect("exit").success());
+    }
+    let field = |l: &str, k: &str| -> String {
+        let i = l.find(&format!("\"{k}\":")).expect(k) + k.len() + 3;
+        l[i..]
+            .split([',', '}'])
+            .next()
+            .unwrap_or_default()
+            .to_string()
+    };
+    for l in &lines[1..] {
+        assert_eq!(field(l, "state_hash"), field(&lines[0], "state_hash"));
+        assert_eq!(field(l, "winner"), field(&lines[0], "winner"));
+        assert_eq!(field(l, "turns"), field(&lines[0], "turns"));
+    }
+}
