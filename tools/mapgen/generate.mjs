@@ -24,12 +24,17 @@ const OUT_FILE = join(OUT_DIR, 'classic-map.json');
 
 // ---------------------------------------------------------------- settings
 const WIDTH = 1000;          // viewBox width
+const PAD_X = 14;            // sea margin left/right (room for the Alaska–Kamchatka stubs)
 const LAT_TOP = 84;          // crop (degrees)
 const LAT_BOTTOM = -57;
 const CENTER_LON = 11;       // map centre: puts the cut in the Bering Strait (169°W)
-const SIMPLIFY_SR = 2.5e-6;  // min spherical triangle area (steradians) kept by Visvalingam
+const SIMPLIFY_SR = 6e-6;  // min spherical triangle area (steradians) kept by Visvalingam
 const MIN_PIECE_AREA = 1.5;  // drop islands smaller than this (viewBox units²) ...
 const KEEP_SMALL = new Set(['iceland']); // ... never below the largest piece of these
+// Board-game licence: enlarge a few tiny territories around their centre so the
+// shape stays visible under the army badge (radius ~11).
+const ENLARGE = { iceland: 1.5 };
+const LINK_MIN_PIECE = 12;  // sea links start/end on pieces at least this big (units²)
 
 // ---------------------------------------------------------------- territories
 const CONTINENTS = {
@@ -153,7 +158,7 @@ const SPLIT = {
   ],
   // piece-wise only (islands / overseas parts)
   'Malaysia': [['siam', box(95, -5, 105, 10)], ['indonesia', null]],
-  'Indonesia': [['new_guinea', box(130.6, -9.5, 142, 0)], ['indonesia', null]],
+  'Indonesia': [['new_guinea', box(130.6, -7, 142, 0)], ['indonesia', null]],
   'France': [['venezuela', box(-60, 0, -50, 10)], ['western_europe', null]],
 };
 
@@ -181,16 +186,16 @@ const BOUNDS = {
 
 // Hand-tuned label positions [lon, lat] for small or oddly shaped territories.
 const LABEL_LONLAT = {
-  central_america: [-101.5, 20.5],
+  central_america: [-102.5, 24],
   japan: [138.6, 36.3],
   great_britain: [-1.8, 53.2],
-  iceland: [-18.6, 64.9],
   madagascar: [46.7, -19.5],
   new_guinea: [143, -5.5],
-  ontario: [-88, 50.5],
+  ontario: [-91, 53],
+  mongolia: [104, 47],
   indonesia: [114, -0.5],
   western_europe: [-3.5, 40],
-  southern_europe: [14.5, 43.5],
+  southern_europe: [21.5, 42.3],
   northern_europe: [13, 51.5],
 };
 
@@ -200,26 +205,27 @@ const SEA_LINKS = [
   ['greenland', 'northwest_territory', { via: [-54, 70, -67, 69] }],
   ['greenland', 'ontario', { skip: true }],
   ['greenland', 'quebec'], ['iceland', 'great_britain'], ['iceland', 'scandinavia'],
-  ['great_britain', 'scandinavia'], ['great_britain', 'northern_europe'],
-  ['great_britain', 'western_europe'], ['western_europe', 'north_africa'],
+  ['great_britain', 'scandinavia'], ['great_britain', 'northern_europe', { via: [1.2, 52.6, 4.9, 52.6] }],
+  ['great_britain', 'western_europe', { via: [-2.2, 51.3, -1.0, 48.6] }], ['western_europe', 'north_africa'],
   ['southern_europe', 'north_africa'], ['southern_europe', 'egypt'], ['brazil', 'north_africa'],
-  ['east_africa', 'madagascar'], ['south_africa', 'madagascar'], ['kamchatka', 'japan'],
+  ['east_africa', 'madagascar', { via: [38.8, -7.5, 48.9, -13] }],
+  ['south_africa', 'madagascar', { via: [39.0, -17, 44.6, -19.3] }], ['kamchatka', 'japan'],
   ['mongolia', 'japan'], ['siam', 'indonesia'], ['indonesia', 'new_guinea'],
   ['indonesia', 'western_australia'], ['new_guinea', 'eastern_australia'],
-  ['new_guinea', 'western_australia'],
+  ['new_guinea', 'western_australia', { via: [138.5, -6.8, 133.2, -12.6] }],
 ];
 
 // ---------------------------------------------------------------- projection (Miller)
 const rad = Math.PI / 180;
 const millerY = (lat) => 1.25 * Math.log(Math.tan(Math.PI / 4 + 0.4 * lat * rad));
-const SCALE = WIDTH / (2 * Math.PI);
+const SCALE = (WIDTH - 2 * PAD_X) / (2 * Math.PI);
 const Y0 = millerY(LAT_TOP);
 const HEIGHT = Math.round(SCALE * (Y0 - millerY(LAT_BOTTOM)));
 function project([lon, lat]) {
   let l = lon - CENTER_LON;
   if (l < -180) l += 360;
   if (l > 180) l -= 360;
-  return [(l + 180) * rad * SCALE, (Y0 - millerY(Math.max(LAT_BOTTOM, Math.min(LAT_TOP, lat)))) * SCALE];
+  return [PAD_X + (l + 180) * rad * SCALE, (Y0 - millerY(Math.max(LAT_BOTTOM, Math.min(LAT_TOP, lat)))) * SCALE];
 }
 
 // ---------------------------------------------------------------- geometry helpers
@@ -321,6 +327,11 @@ for (const id of ALL_IDS) {
   const area = (p) => Math.abs(ringArea([...p[0], p[0][0]])) / 100;
   polys.sort((a, b) => area(b) - area(a));
   polys = polys.filter((p, i) => i === 0 || area(p) >= MIN_PIECE_AREA || KEEP_SMALL.has(id));
+  if (ENLARGE[id]) {
+    const [cx, cy] = ringCentroid([...polys[0][0], polys[0][0][0]]);
+    const k = ENLARGE[id];
+    polys = polys.map((p) => p.map((r) => r.map(([x, y]) => [Math.round(cx + (x - cx) * k), Math.round(cy + (y - cy) * k)])));
+  }
   territories[id] = polys;
 }
 
@@ -366,7 +377,10 @@ for (const id of ALL_IDS) {
 }
 
 // ---------------------------------------------------------------- sea links
-const verts = (id) => territories[id].flatMap((poly) => poly[0]).map(([x, y]) => [x / 10, y / 10]);
+const verts = (id) => {
+  const big = territories[id].filter((p, i) => i === 0 || Math.abs(ringArea([...p[0], p[0][0]])) / 100 >= LINK_MIN_PIECE);
+  return big.flatMap((poly) => poly[0]).map(([x, y]) => [x / 10, y / 10]);
+};
 function closest(a, b) {
   const va = verts(a), vb = verts(b);
   let best = [Infinity];
@@ -414,6 +428,9 @@ if (missing.length || Object.keys(out.territories).length !== 42) {
 for (const id of ALL_IDS) {
   const [x, y] = out.territories[id].label;
   if (!(x >= 0 && x <= WIDTH && y >= 0 && y <= HEIGHT)) throw new Error(`label of ${id} outside viewBox`);
+  const inside = territories[id].some((poly) => pointInRing([x * 10, y * 10], poly[0])
+    && !poly.slice(1).some((hole) => pointInRing([x * 10, y * 10], hole)));
+  if (!inside) throw new Error(`label of ${id} is not inside its shape`);
 }
 for (const l of seaLinks) if (!l.d) throw new Error(`empty sea link ${l.a}-${l.b}`);
 
