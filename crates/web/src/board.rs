@@ -32,7 +32,7 @@ fn tenths(out: &mut String, v: i64) {
 }
 
 /// Decodes one territory's binary outline (see build.rs) into SVG path data.
-fn outline(bytes: &[u8]) -> String {
+pub(crate) fn outline(bytes: &[u8]) -> String {
     let mut i = 0;
     let mut next = || {
         let (mut v, mut shift) = (0u64, 0);
