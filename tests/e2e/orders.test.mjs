@@ -49,6 +49,7 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
 
   // --- Spring 1901 ---
   // England by clicking: F LON - NTH, F EDI - NWG, A LVP holds (click it twice).
+  await shot(page, '40b-orders-pass-device');
   await reveal(page, 'ENGLAND');
   await node(page, 'LON').click();
   await node(page, 'NTH').click();

@@ -17,7 +17,7 @@ const CONTINENT_TINT: [&str; 6] = [
 ];
 
 /// Tenths of a unit as SVG number text ("12.5", "-.5", "3").
-fn tenths(out: &mut String, v: i64) {
+pub(crate) fn tenths(out: &mut String, v: i64) {
     use std::fmt::Write;
     if v < 0 {
         out.push('-');

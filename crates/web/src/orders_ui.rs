@@ -648,6 +648,21 @@ mod tests {
     }
 
     #[test]
+    fn everybody_accepting_a_draw_ends_the_game() {
+        let mut s = s();
+        for p in 0..7 {
+            assert_eq!(s.stage, Stage::Curtain(p));
+            s.update(OMsg::Reveal);
+            assert!(s.update(OMsg::Draw(true)));
+            if p < 6 {
+                s.update(OMsg::Submit);
+            }
+        }
+        assert_eq!(s.stage, Stage::Results);
+        assert_eq!(s.game.phase, Phase::GameOver { winner: None });
+    }
+
+    #[test]
     fn support_by_clicks() {
         let mut s = s();
         for _ in 0..1 {

@@ -52,8 +52,11 @@ impl Layout {
     }
 }
 
+/// A coordinate with one decimal, without the float formatter (kilobytes in the wasm).
 fn n1(v: f32) -> String {
-    format!("{}", (v * 10.0).round() / 10.0)
+    let mut s = String::new();
+    crate::board::tenths(&mut s, (v * 10.0).round() as i64);
+    s
 }
 
 // ---------------------------------------------------------------- setup
@@ -177,55 +180,77 @@ fn art_paths() -> &'static [String] {
     })
 }
 
+/// Escapes text for the SVG markup.
+fn esc(t: &str) -> String {
+    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// Appends one order as SVG: moves as arrows, supports and convoys as dashed lines to the middle
+/// of the supported move, holds as rings; failed orders in red with ✗ and the result word.
 fn arrow(
+    out: &mut String,
     lay: &Layout,
     map: &OrdersMap,
     w: &Written,
     power: PowerId,
     outcome: Option<Outcome>,
     units_at: &dyn Fn(Loc) -> Loc,
-) -> Html {
+) {
+    use std::fmt::Write;
     let from = lay.at(map, w.at);
     let failed = matches!(outcome, Some(o) if o != Outcome::Ok);
     let colour = if failed { "#c1121f" } else { power_colour(power) };
-    let cls = classes!("oarrow", failed.then_some("failed"));
-    let word = outcome.map(|o| o.word()).unwrap_or("");
-    let line = |a: (f32, f32), b: (f32, f32), dashed: bool, head: bool| -> Html {
+    let cls = if failed { "oarrow failed" } else { "oarrow" };
+    let word = outcome.map(|o| o.word()).filter(|w| *w != "ok");
+    let order = esc(&notation::print(map, w));
+    let mut line = |a: (f32, f32), b: (f32, f32), dashed: bool, head: bool| {
         let (dx, dy) = (b.0 - a.0, b.1 - a.1);
         let len = (dx * dx + dy * dy).sqrt().max(1.0);
         let cut = if head { 17.0 } else { 4.0 };
         let s = 10.0 / len;
         let e = ((len - cut) / len).max(0.0);
-        let (x1, y1) = (a.0 + dx * s, a.1 + dy * s);
-        let (x2, y2) = (a.0 + dx * e, a.1 + dy * e);
         let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
-        html! {
-            <g class={cls.clone()}>
-                <line x1={n1(x1)} y1={n1(y1)} x2={n1(x2)} y2={n1(y2)} stroke={colour}
-                    stroke-dasharray={if dashed { "6 4" } else { "none" }}
-                    marker-end={if head { if failed { "url(#ah-fail)" } else { "url(#ah)" } } else { "" }}/>
-                if failed {
-                    <text class="ofail" x={n1(mid.0)} y={n1(mid.1 + 5.0)}>{"✗"}</text>
-                }
-                if !word.is_empty() && word != "ok" {
-                    <text class="oword" x={n1(mid.0)} y={n1(mid.1 - 8.0)}>{word}</text>
-                }
-            </g>
+        let _ = write!(
+            out,
+            r#"<g class="{cls}" data-order="{order}"><line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{colour}"{}{}/>"#,
+            n1(a.0 + dx * s),
+            n1(a.1 + dy * s),
+            n1(a.0 + dx * e),
+            n1(a.1 + dy * e),
+            if dashed { r#" stroke-dasharray="6 4""# } else { "" },
+            match (head, failed) {
+                (false, _) => "",
+                (true, false) => r#" marker-end="url(#ah)""#,
+                (true, true) => r#" marker-end="url(#ah-fail)""#,
+            }
+        );
+        if failed {
+            let _ = write!(
+                out,
+                r#"<text class="ofail" x="{}" y="{}">✗</text>"#,
+                n1(mid.0),
+                n1(mid.1 + 6.0)
+            );
         }
+        if let Some(word) = word {
+            let _ = write!(
+                out,
+                r#"<text class="oword" x="{}" y="{}">{word}</text>"#,
+                n1(mid.0),
+                n1(mid.1 - 9.0)
+            );
+        }
+        out.push_str("</g>");
+    };
+    let mid = |a: Loc, b: Loc| {
+        let (a, b) = (lay.at(map, a), lay.at(map, b));
+        ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
     };
     match w.spec {
         Spec::Move { to, .. } | Spec::Retreat { to } => line(from, lay.at(map, to), false, true),
         Spec::SupportHold { target, .. } => line(from, lay.at(map, units_at(target)), true, false),
-        Spec::SupportMove { from: f, to, .. } => {
-            let a = lay.at(map, units_at(f));
-            let b = lay.at(map, to);
-            line(from, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0), true, false)
-        }
-        Spec::Convoy { from: f, to } => {
-            let a = lay.at(map, f);
-            let b = lay.at(map, to);
-            line(from, ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0), true, false)
-        }
+        Spec::SupportMove { from: f, to, .. } => line(from, mid(units_at(f), to), true, false),
+        Spec::Convoy { from: f, to } => line(from, mid(f, to), true, false),
         Spec::Combine { into } => line(from, lay.at(map, into), true, true),
         Spec::Hold | Spec::Build | Spec::Disband => {
             let sym = match w.spec {
@@ -233,33 +258,66 @@ fn arrow(
                 Spec::Build => "+",
                 _ => "✗",
             };
-            html! {
-                <g class={cls}>
-                    <circle cx={n1(from.0)} cy={n1(from.1)} r="19" fill="none" stroke={colour} stroke-width="2.5"/>
-                    if !sym.is_empty() {
-                        <text class="osym" x={n1(from.0 + 17.0)} y={n1(from.1 - 12.0)}>{sym}</text>
-                    }
-                    if !word.is_empty() && word != "ok" {
-                        <text class="oword" x={n1(from.0)} y={n1(from.1 - 22.0)}>{word}</text>
-                    }
-                </g>
+            let _ = write!(
+                out,
+                r#"<g class="{cls}" data-order="{order}"><circle cx="{}" cy="{}" r="19" fill="none" stroke="{colour}" stroke-width="2.5"/>"#,
+                n1(from.0),
+                n1(from.1)
+            );
+            if !sym.is_empty() {
+                let _ = write!(
+                    out,
+                    r#"<text class="osym" x="{}" y="{}">{sym}</text>"#,
+                    n1(from.0 + 18.0),
+                    n1(from.1 - 12.0)
+                );
             }
+            if let Some(word) = word {
+                let _ = write!(
+                    out,
+                    r#"<text class="oword" x="{}" y="{}">{word}</text>"#,
+                    n1(from.0),
+                    n1(from.1 + 31.0)
+                );
+            }
+            out.push_str("</g>");
         }
     }
 }
 
-fn board(app: &H, s: &OrdersSession) -> Html {
+/// The map as SVG markup (one string: far smaller in the wasm than a tree of `html!` nodes, and
+/// one DOM update per change). Clicks are delegated: the nearest `[data-key]` is the location.
+fn board_svg(s: &OrdersSession) -> String {
+    use std::fmt::Write;
     let map = s.map();
     let lay = layout(&s.game.map_id);
     let me = match s.stage {
         Stage::Enter(p) => Some(p),
         _ => None,
     };
-    let vb = format!(
-        "{} {} {} {}",
-        lay.view[0], lay.view[1], lay.view[2], lay.view[3]
+    let mut o = String::with_capacity(48 * 1024);
+    let v = lay.view;
+    let _ = write!(
+        o,
+        r##"<svg class="map omap" viewBox="{} {} {} {}" role="img" aria-label="Map: {}"><defs><marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#222"/></marker><marker id="ah-fail" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#c1121f"/></marker></defs><rect class="obg" x="{}" y="{}" width="{}" height="{}"/>"##,
+        n1(v[0]),
+        n1(v[1]),
+        n1(v[2]),
+        n1(v[3]),
+        esc(&map.name),
+        n1(v[0]),
+        n1(v[1]),
+        n1(v[2]),
+        n1(v[3])
     );
-    // Adjacency edges, each once.
+    if lay.art {
+        o.push_str(r#"<g class="oart">"#);
+        for d in art_paths() {
+            let _ = write!(o, r#"<path d="{d}"/>"#);
+        }
+        o.push_str("</g>");
+    }
+    // Adjacency edges, each once: land borders solid, fleet-only links dashed.
     let mut edges = String::new();
     let mut sea_edges = String::new();
     for (i, p) in map.provinces.iter().enumerate() {
@@ -267,7 +325,7 @@ fn board(app: &H, s: &OrdersSession) -> Html {
         for &j in &p.army {
             if (j as usize) > i {
                 let b = lay.at(map, Loc::new(j));
-                edges.push_str(&format!("M{} {}L{} {}", n1(a.0), n1(a.1), n1(b.0), n1(b.1)));
+                let _ = write!(edges, "M{} {}L{} {}", n1(a.0), n1(a.1), n1(b.0), n1(b.1));
             }
         }
         for fl in map.fleet_locs(i as u8) {
@@ -277,17 +335,22 @@ fn board(app: &H, s: &OrdersSession) -> Html {
                     && !(p.army.contains(&t.province) && fl.coast.is_none() && t.coast.is_none())
                 {
                     let b = lay.at(map, *t);
-                    sea_edges.push_str(&format!(
+                    let _ = write!(
+                        sea_edges,
                         "M{} {}L{} {}",
                         n1(a.0),
                         n1(a.1),
                         n1(b.0),
                         n1(b.1)
-                    ));
+                    );
                 }
             }
         }
     }
+    let _ = write!(
+        o,
+        r#"<path class="oedge" d="{edges}"/><path class="oedge sea" d="{sea_edges}"/>"#
+    );
     let selectable: Vec<u8> = match me {
         Some(p) => {
             let mut v: Vec<u8> = s.orderable(p).iter().map(|u| u.loc.province).collect();
@@ -296,11 +359,7 @@ fn board(app: &H, s: &OrdersSession) -> Html {
         }
         None => vec![],
     };
-    let click = |key: String| {
-        let d = app.dispatcher();
-        Callback::from(move |_: MouseEvent| d.dispatch(Msg::Orders(OMsg::Click(key.clone()))))
-    };
-    let nodes = map.provinces.iter().enumerate().map(|(i, p)| {
+    for (i, p) in map.provinces.iter().enumerate() {
         let (x, y) = lay.at(map, Loc::new(i as u8));
         let owner = s.game.centres.get(&(i as u8)).copied();
         let kind = match p.kind {
@@ -309,49 +368,79 @@ fn board(app: &H, s: &OrdersSession) -> Html {
             ProvinceKind::Coast => "coast",
         };
         let sel = s.sel.is_some_and(|l| l.province == i as u8);
-        let cls = classes!(
-            "onode",
-            kind,
-            selectable.contains(&(i as u8)).then_some("can"),
-            sel.then_some("sel")
-        );
         let fill = match (p.kind, owner) {
             (ProvinceKind::Sea, _) => "#a9cde9".to_string(),
             (_, Some(o)) => format!("{}55", power_colour(o)),
             _ => "#efe6cf".to_string(),
         };
-        let coasts = p.coasts.iter().map(|(c, _)| {
+        let _ = write!(
+            o,
+            r#"<g class="onode {kind}{}{}" data-key="{}" tabindex="-1"><title>{}</title>"#,
+            if selectable.contains(&(i as u8)) { " can" } else { "" },
+            if sel { " sel" } else { "" },
+            p.key,
+            esc(&p.name)
+        );
+        if p.kind == ProvinceKind::Sea {
+            let _ = write!(
+                o,
+                r#"<rect x="{}" y="{}" width="40" height="28" rx="10" fill="{fill}"/>"#,
+                n1(x - 20.0),
+                n1(y - 14.0)
+            );
+        } else {
+            let _ = write!(
+                o,
+                r#"<circle cx="{}" cy="{}" r="18" fill="{fill}"/>"#,
+                n1(x),
+                n1(y)
+            );
+        }
+        let _ = write!(
+            o,
+            r#"<text class="okey" x="{}" y="{}">{}</text>"#,
+            n1(x),
+            n1(y - 20.0),
+            p.key
+        );
+        if p.centre {
+            let _ = write!(
+                o,
+                r#"<circle class="ocentre" cx="{}" cy="{}" r="5" fill="{}"/>"#,
+                n1(x + 13.0),
+                n1(y + 13.0),
+                owner.map(power_colour).unwrap_or("#fff")
+            );
+        }
+        o.push_str("</g>");
+        for (c, _) in &p.coasts {
             let l = Loc::coast(i as u8, *c);
             let (cx, cy) = lay.at(map, l);
-            let key = map.loc_name(l);
-            html! {
-                <g class="ocoast" data-key={key.clone()} onclick={click(key)}>
-                    <line x1={n1(x)} y1={n1(y)} x2={n1(cx)} y2={n1(cy)} class="ocoastline"/>
-                    <circle cx={n1(cx)} cy={n1(cy)} r="8"/>
-                    <text x={n1(cx)} y={n1(cy + 3.0)}>{c.abbrev().to_ascii_lowercase()}</text>
-                </g>
-            }
-        });
-        html! {
-            <>
-                <g class={cls} data-key={p.key.clone()} onclick={click(p.key.clone())}>
-                    <title>{p.name.clone()}</title>
-                    if p.kind == ProvinceKind::Sea {
-                        <rect x={n1(x - 20.0)} y={n1(y - 14.0)} width="40" height="28" rx="10" fill={fill}/>
-                    } else {
-                        <circle cx={n1(x)} cy={n1(y)} r="18" fill={fill}/>
-                    }
-                    <text class="okey" x={n1(x)} y={n1(y - 20.0)}>{p.key.clone()}</text>
-                    if p.centre {
-                        <circle class="ocentre" cx={n1(x + 13.0)} cy={n1(y + 13.0)} r="5"
-                            fill={owner.map(power_colour).unwrap_or("#fff")}/>
-                    }
-                </g>
-                { for coasts }
-            </>
+            let _ = write!(
+                o,
+                r#"<g class="ocoast" data-key="{}"><line class="ocoastline" x1="{}" y1="{}" x2="{}" y2="{}"/><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text></g>"#,
+                map.loc_name(l),
+                n1(x),
+                n1(y),
+                n1(cx),
+                n1(cy),
+                n1(cx),
+                n1(cy),
+                n1(cx),
+                n1(cy + 3.0),
+                c.abbrev().to_ascii_lowercase()
+            );
         }
-    });
-    let badge = |u: &orbis_engine::rules::orders::adjudicator::Piece, dislodged: bool| {
+    }
+    // Units: A/F badges in the power's colour; dislodged units offset with a red dashed border.
+    o.push_str(r#"<g class="ounits">"#);
+    let pieces = s
+        .game
+        .units
+        .iter()
+        .map(|u| (u, false))
+        .chain(s.game.dislodged.iter().map(|d| (&d.piece, true)));
+    for (u, dislodged) in pieces {
         let (mut x, mut y) = lay.at(map, u.loc);
         if dislodged {
             x += 14.0;
@@ -361,23 +450,24 @@ fn board(app: &H, s: &OrdersSession) -> Html {
             UnitType::Army => "A",
             UnitType::Fleet => "F",
         };
-        let label = if u.strength > 1 {
-            format!("{letter}2")
-        } else {
-            letter.to_string()
-        };
-        html! {
-            <g class={classes!("ounit", dislodged.then_some("dislodged"))}
-                data-unit={format!("{} {}", letter, map.loc_name(u.loc))} data-power={map.powers[u.power as usize].key.clone()}>
-                <rect x={n1(x - 11.0)} y={n1(y - 9.0)} width="22" height="18" rx={if u.kind == UnitType::Army { "3" } else { "9" }}
-                    fill={power_colour(u.power)}/>
-                <text x={n1(x)} y={n1(y + 4.5)}>{label}</text>
-            </g>
-        }
-    };
-    let units = s.game.units.iter().map(|u| badge(u, false));
-    let dislodged = s.game.dislodged.iter().map(|d| badge(&d.piece, true));
+        let _ = write!(
+            o,
+            r#"<g class="ounit{}" data-unit="{letter} {}" data-power="{}"><rect x="{}" y="{}" width="22" height="18" rx="{}" fill="{}"/><text x="{}" y="{}">{letter}{}</text></g>"#,
+            if dislodged { " dislodged" } else { "" },
+            map.loc_name(u.loc),
+            map.powers[u.power as usize].key,
+            n1(x - 11.0),
+            n1(y - 9.0),
+            if u.kind == UnitType::Army { 3 } else { 9 },
+            power_colour(u.power),
+            n1(x),
+            n1(y + 4.5),
+            if u.strength > 1 { "2" } else { "" }
+        );
+    }
+    o.push_str("</g>");
     // Arrows: the draft of the power at the device, or the last results for everybody.
+    o.push_str(r#"<g class="oarrows">"#);
     let unit_loc = |l: Loc| -> Loc {
         s.game
             .units
@@ -387,42 +477,40 @@ fn board(app: &H, s: &OrdersSession) -> Html {
             .map(|u| u.loc)
             .unwrap_or(l)
     };
-    let arrows: Vec<Html> = match (s.stage, &s.last) {
-        (Stage::Enter(p), _) => s
-            .draft
-            .iter()
-            .map(|w| arrow(&lay, map, w, p, None, &unit_loc))
-            .collect(),
-        (Stage::Results, Some(r)) => r
-            .results
-            .iter()
-            .map(|o| arrow(&lay, map, &o.order, o.power, Some(o.outcome), &|l| l))
-            .collect(),
-        _ => vec![],
-    };
-    let art = lay.art.then(|| {
-        html! {
-            <g class="oart">{ for art_paths().iter().map(|d| html! { <path d={d.clone()}/> }) }</g>
+    match (s.stage, &s.last) {
+        (Stage::Enter(p), _) => {
+            for w in &s.draft {
+                arrow(&mut o, &lay, map, w, p, None, &unit_loc);
+            }
         }
-    });
+        (Stage::Results, Some(r)) => {
+            for res in &r.results {
+                arrow(&mut o, &lay, map, &res.order, res.power, Some(res.outcome), &|l| l);
+            }
+        }
+        _ => {}
+    }
+    o.push_str("</g></svg>");
+    o
+}
+
+fn board(app: &H, s: &OrdersSession) -> Html {
+    let onclick = {
+        let d = app.dispatcher();
+        Callback::from(move |e: MouseEvent| {
+            use wasm_bindgen::JsCast;
+            let key = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.closest("[data-key]").ok().flatten())
+                .and_then(|el| el.get_attribute("data-key"));
+            if let Some(k) = key {
+                d.dispatch(Msg::Orders(OMsg::Click(k)));
+            }
+        })
+    };
     html! {
-        <svg class="map omap" viewBox={vb} role="img" aria-label={format!("Map: {}", map.name)}>
-            <defs>
-                <marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
-                    <path d="M0 0L10 5L0 10z" fill="#222"/>
-                </marker>
-                <marker id="ah-fail" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
-                    <path d="M0 0L10 5L0 10z" fill="#c1121f"/>
-                </marker>
-            </defs>
-            <rect class="obg" x={n1(lay.view[0])} y={n1(lay.view[1])} width={n1(lay.view[2])} height={n1(lay.view[3])}/>
-            { for art }
-            <path class="oedge" d={edges}/>
-            <path class="oedge sea" d={sea_edges}/>
-            { for nodes }
-            <g class="ounits">{ for units }{ for dislodged }</g>
-            <g class="oarrows">{ for arrows }</g>
-        </svg>
+        <div class="omap-host" {onclick}>{ Html::from_html_unchecked(board_svg(s).into()) }</div>
     }
 }
 
@@ -434,8 +522,9 @@ fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
     html! {
         <li class={classes!((!s.game.alive(p)).then_some("dead"))} data-power={map.powers[p as usize].key.clone()}>
             <span class="swatch" style={format!("background:{}", power_colour(p))}></span>
-            {format!("{} {}", map.powers[p as usize].name, s.game.centre_count(p))}
-            <span class="hint">{format!("/{units}u")}</span>
+            {map.powers[p as usize].name.clone()}
+            <b class="osc" title="supply centres">{s.game.centre_count(p)}</b>
+            <span class="hint">{format!("{units} unit{}", if units == 1 { "" } else { "s" })}</span>
         </li>
     }
 }
@@ -445,16 +534,22 @@ fn results_list(s: &OrdersSession) -> Html {
         return html! {};
     };
     let map = s.map();
+    let mut list: Vec<(String, &orbis_engine::rules::orders::OrderResult)> = r
+        .results
+        .iter()
+        .map(|o| (notation::print(map, &o.order), o))
+        .collect();
+    list.sort_by(|a, b| (a.1.power, &a.0).cmp(&(b.1.power, &b.0)));
     html! {
         <section class="oresults">
             <h3>{format!("Results: {}", r.title)}</h3>
             <ul id="oresults">
-                { for r.results.iter().map(|o| {
+                { for list.into_iter().map(|(text, o)| {
                     let ok = o.outcome == Outcome::Ok;
                     html! {
                         <li class={classes!(if ok { "ok" } else { "fail" })}>
                             <span class="swatch" style={format!("background:{}", power_colour(o.power))}></span>
-                            <code>{notation::print(map, &o.order)}</code>
+                            <code>{text}</code>
                             <b>{if ok { "ok".to_string() } else { format!("✗ {}", o.outcome.word()) }}</b>
                         </li>
                     }
