@@ -171,7 +171,8 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   assert.equal(await attr(page, 'data-stage'), 'results');
   await shot(page, '48-orders-build-results');
   assert.equal(await page.locator('svg.omap [data-unit="A WAR"]').count(), 1);
-  assert.match(await page.locator('#ocentres [data-power="RUSSIA"]').textContent(), /Russia 5/);
+  assert.equal(await page.locator('#ocentres [data-power="RUSSIA"] .osc').textContent(), '5');
+  assert.equal(await page.locator('#ocentres [data-power="AUSTRIA"] .osc').textContent(), '4');
   await page.click('#o-continue');
   assert.match(await page.locator('#oseason').textContent(), /Spring 1902/);
   const h3 = await attr(page, 'data-state-hash');
