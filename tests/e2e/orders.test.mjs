@@ -202,3 +202,22 @@ test('orders: world map setup with 3 players and civil disorder', async () => {
   await shot(page, '50-orders-world-results');
   await context.close();
 });
+
+test('orders: a draw accepted by every power ends the game', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.click('#start-game');
+  const powers = ['ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY'];
+  for (const p of powers) {
+    await reveal(page, p);
+    await page.click('#o-draw');
+    if (p !== 'TURKEY') await submit(page);
+  }
+  assert.equal(await attr(page, 'data-phase'), 'over');
+  assert.match(await page.locator('#ogameover').textContent(), /drawn/);
+  await shot(page, '51-orders-draw');
+  await context.close();
+});

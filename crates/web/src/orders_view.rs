@@ -742,6 +742,27 @@ pub fn play(app: &H) -> Html {
         }
     };
     let show_map = !matches!(s.stage, Stage::Curtain(_));
+    let over = match g.phase {
+        Phase::GameOver { winner } => {
+            let text = match winner {
+                Some(w) => format!(
+                    "{} wins with {} of {} supply centres!",
+                    map.powers[w as usize].name,
+                    g.centre_count(w),
+                    map.centres().count()
+                ),
+                None => "The game is drawn.".to_string(),
+            };
+            html! {
+                <div class="ogameover" id="ogameover" role="dialog" aria-label="Game over">
+                    <h2>{text}</h2>
+                    <ul class="players">{ for playing.iter().map(|&p| power_chip(s, p)) }</ul>
+                    <button class="btn primary" onclick={crate::panel::send(app, Msg::ShowSetup)}>{"New game"}</button>
+                </div>
+            }
+        }
+        _ => html! {},
+    };
     html! {
         <>
             {header}
@@ -749,6 +770,7 @@ pub fn play(app: &H) -> Html {
                 <div class="map-wrap">
                     if show_map {
                         { board(app, s) }
+                        {over}
                     } else {
                         <div class="ocover"><p>{"Orders are hidden. Pass the device."}</p></div>
                     }
@@ -757,6 +779,7 @@ pub fn play(app: &H) -> Html {
                     <ul class="players" id="ocentres">{ for playing.iter().map(|&p| power_chip(s, p)) }</ul>
                     {side}
                     if s.stage == Stage::Results { {results_list(s)} }
+                    <p class="hint olegend">{"Legend: ○ land, ▭ sea, blue ring = coast, small dot = supply centre (owner's colour); grey lines are land borders, dashed blue lines fleet-only links; arrows are moves, dashed lines supports and convoys; red ✗ = the order failed."}</p>
                 </aside>
             </div>
         </>
