@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Writes web/map/orders-layout.json: node positions of the orders maps for the browser client.
+"""Writes web/map/orders-layout.json: node positions of the orders maps for the browser client
+(run after changing a map's provinces; the web crate's build.rs embeds the JSON).
 Europe: hand-placed at rough geographic positions in a 1000x800 box. World: the classic map's
 label points (web/map/classic-map.json) for land, hand-placed sea nodes."""
 import json, re, os
@@ -25,8 +26,8 @@ EUROPE = {
 }
 WORLD_SEAS = {
  'NPA': (30, 215), 'EPA': (110, 330), 'CAR': (225, 300), 'HUD': (240, 95), 'NAT': (360, 190),
- 'ARC': (560, 22), 'BER': (975, 40), 'NOS': (455, 135), 'BAL': (540, 120), 'MED': (495, 262),
- 'BLK': (575, 200), 'SAT': (390, 440), 'RED': (590, 320), 'IOC': (690, 420), 'SCS': (835, 330),
+ 'ARC': (560, 22), 'BER': (975, 40), 'NOS': (438, 128), 'BAL': (542, 118), 'MED': (490, 232),
+ 'BLK': (562, 178), 'SAT': (390, 440), 'RED': (590, 320), 'IOC': (690, 420), 'SCS': (835, 330),
  'JSE': (905, 150), 'WPA': (970, 290), 'SPO': (975, 440),
 }
 art = json.load(open(os.path.join(ROOT, 'web/map/classic-map.json')))
@@ -41,9 +42,13 @@ for key, name, kind in re.findall(r'\(id: "(\w+)", name: "([^"]+)", kind: (\w+)'
         world[key] = tuple(round(c, 1) for c in labels[t])
 eur_keys = set(re.findall(r"\(id: \"(\w+)\", name: \"[^\"]+\", kind", open(os.path.join(ROOT, 'crates/engine/maps/europe-1901.ron')).read()))
 assert eur_keys == {k for k in EUROPE if '/' not in k}, eur_keys ^ set(EUROPE)
+# The world map is drawn 1.3 times larger (the classic artwork scaled up) so that its nodes keep
+# the size of the Europe map's and do not overlap in Europe.
+S = 1.3
+world = {k: (round(x * S, 1), round(y * S, 1)) for k, (x, y) in world.items()}
 out = {
- 'europe-1901': {'viewBox': [0, 0, 1000, 800], 'art': False, 'nodes': EUROPE},
- 'world': {'viewBox': art['viewBox'], 'art': True, 'nodes': world},
+ 'europe-1901': {'viewBox': [0, 0, 1000, 800], 'artScale': 0, 'nodes': EUROPE},
+ 'world': {'viewBox': [round(v * S, 1) for v in art['viewBox']], 'artScale': S, 'nodes': world},
 }
 json.dump(out, open(os.path.join(ROOT, 'web/map/orders-layout.json'), 'w'), separators=(",", ":"))
 print('ok', len(EUROPE), len(world))

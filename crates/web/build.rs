@@ -282,7 +282,8 @@ fn main() {
 }
 
 /// Node positions of the orders maps (`web/map/orders-layout.json`, written by
-/// `tools/orders-layout.py`): `ORDERS_LAYOUT` = (map id, view box, draw the classic artwork,
+/// `tools/orders-layout.py`): `ORDERS_LAYOUT` = (map id, view box, scale of the classic artwork
+/// drawn behind (0: none),
 /// [(location key, x, y)]).
 fn orders_layout(manifest: &str, out: &mut String) {
     let path = Path::new(manifest).join("../../web/map/orders-layout.json");
@@ -292,7 +293,7 @@ fn orders_layout(manifest: &str, out: &mut String) {
     writeln!(out, "pub type LayoutNodes = &'static [(&'static str, f32, f32)];").unwrap();
     writeln!(
         out,
-        "pub static ORDERS_LAYOUT: &[(&str, [f32; 4], bool, LayoutNodes)] = &["
+        "pub static ORDERS_LAYOUT: &[(&str, [f32; 4], f32, LayoutNodes)] = &["
     )
     .unwrap();
     for (id, m) in v.as_object().expect("an object of maps") {
@@ -304,13 +305,13 @@ fn orders_layout(manifest: &str, out: &mut String) {
             .collect();
         write!(
             out,
-            "({}, [{:.1}, {:.1}, {:.1}, {:.1}], {}, &[",
+            "({}, [{:.1}, {:.1}, {:.1}, {:.1}], {:.2}, &[",
             lit(id),
             vb[0],
             vb[1],
             vb[2],
             vb[3],
-            m["art"].as_bool().unwrap_or(false)
+            m["artScale"].as_f64().unwrap_or(0.0)
         )
         .unwrap();
         for (k, p) in m["nodes"].as_object().unwrap() {

@@ -21,10 +21,11 @@ fn om(app: &H, m: OMsg) -> Callback<MouseEvent> {
     crate::panel::send(app, Msg::Orders(m))
 }
 
-/// Node positions of a map: location key → (x, y); view box; whether to draw the classic art.
+/// Node positions of a map: location key → (x, y); view box; scale of the classic artwork
+/// drawn behind (0: none).
 struct Layout {
     view: [f32; 4],
-    art: bool,
+    art: f32,
     pos: BTreeMap<&'static str, (f32, f32)>,
 }
 
@@ -33,7 +34,7 @@ fn layout(map_id: &str) -> Layout {
         .iter()
         .find(|(id, ..)| *id == map_id)
         .map(|(_, v, a, n)| (*v, *a, *n))
-        .unwrap_or(([0.0, 0.0, 1000.0, 800.0], false, &[]));
+        .unwrap_or(([0.0, 0.0, 1000.0, 800.0], 0.0, &[]));
     Layout {
         view,
         art,
@@ -310,8 +311,8 @@ fn board_svg(s: &OrdersSession) -> String {
         n1(v[2]),
         n1(v[3])
     );
-    if lay.art {
-        o.push_str(r#"<g class="oart">"#);
+    if lay.art > 0.0 {
+        let _ = write!(o, r#"<g class="oart" transform="scale({})">"#, n1(lay.art));
         for d in art_paths() {
             let _ = write!(o, r#"<path d="{d}"/>"#);
         }
