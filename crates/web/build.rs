@@ -290,7 +290,11 @@ fn orders_layout(manifest: &str, out: &mut String) {
     println!("cargo:rerun-if-changed={}", path.display());
     let text = std::fs::read_to_string(&path).expect("web/map/orders-layout.json");
     let v: serde_json::Value = serde_json::from_str(&text).expect("orders-layout.json is JSON");
-    writeln!(out, "pub type LayoutNodes = &'static [(&'static str, f32, f32)];").unwrap();
+    writeln!(
+        out,
+        "pub type LayoutNodes = &'static [(&'static str, f32, f32)];"
+    )
+    .unwrap();
     writeln!(
         out,
         "pub static ORDERS_LAYOUT: &[(&str, [f32; 4], f32, LayoutNodes)] = &["

@@ -281,7 +281,10 @@ impl AppState {
         human.resize(g.map().powers.len(), true);
         store::set(
             ORDERS_SEATS_KEY,
-            &human.iter().map(|&h| if h { '1' } else { '0' }).collect::<String>(),
+            &human
+                .iter()
+                .map(|&h| if h { '1' } else { '0' })
+                .collect::<String>(),
         );
         self.game = None;
         self.orders = Some(crate::orders_ui::OrdersSession::new(g, human));
@@ -821,8 +824,12 @@ pub fn app() -> Html {
         .orders
         .as_ref()
         .map(|o| match o.stage {
-            crate::orders_ui::Stage::Curtain(p) => format!("curtain-{}", o.map().powers[p as usize].key),
-            crate::orders_ui::Stage::Enter(p) => format!("enter-{}", o.map().powers[p as usize].key),
+            crate::orders_ui::Stage::Curtain(p) => {
+                format!("curtain-{}", o.map().powers[p as usize].key)
+            }
+            crate::orders_ui::Stage::Enter(p) => {
+                format!("enter-{}", o.map().powers[p as usize].key)
+            }
             crate::orders_ui::Stage::Results => "results".into(),
         })
         .unwrap_or_default();

@@ -218,9 +218,9 @@ impl OrdersSession {
                     out.phase = *phase;
                     out.results = results.clone();
                 }
-                OrdersEvent::Resolved { phase, .. } => {
-                    out.notes.push(format!("Then the {} were resolved.", phase_word(*phase)))
-                }
+                OrdersEvent::Resolved { phase, .. } => out
+                    .notes
+                    .push(format!("Then the {} were resolved.", phase_word(*phase))),
                 OrdersEvent::CentreTaken { province, from, to } => out.notes.push(format!(
                     "{} takes {}{}.",
                     map.powers[*to as usize].name,
@@ -228,12 +228,14 @@ impl OrdersSession {
                     from.map(|f| format!(" from {}", map.powers[f as usize].name))
                         .unwrap_or_default()
                 )),
-                OrdersEvent::Eliminated { power } => out
-                    .notes
-                    .push(format!("{} is eliminated.", map.powers[*power as usize].name)),
-                OrdersEvent::Won { power } => out
-                    .notes
-                    .push(format!("{} wins the game!", map.powers[*power as usize].name)),
+                OrdersEvent::Eliminated { power } => out.notes.push(format!(
+                    "{} is eliminated.",
+                    map.powers[*power as usize].name
+                )),
+                OrdersEvent::Won { power } => out.notes.push(format!(
+                    "{} wins the game!",
+                    map.powers[*power as usize].name
+                )),
                 OrdersEvent::Drawn => out.notes.push("The game is drawn.".into()),
                 _ => {}
             }
@@ -241,40 +243,14 @@ impl OrdersSession {
         out
     }
 
-    /// Units this power can order now (movement: its units; retreats: its dislodged units;
-    /// adjustments: its units, for disbanding).
+    /// Units this power can order now (the engine's query).
     pub fn orderable(&self, p: PowerId) -> Vec<Piece> {
-        match self.game.phase {
-            Phase::Retreat => self
-                .game
-                .dislodged
-                .iter()
-                .map(|d| d.piece)
-                .filter(|u| u.power == p)
-                .collect(),
-            Phase::Movement | Phase::Adjustment => self
-                .game
-                .units
-                .iter()
-                .copied()
-                .filter(|u| u.power == p)
-                .collect(),
-            Phase::GameOver { .. } => vec![],
-        }
+        self.game.orderable_units(p)
     }
 
-    /// Home centres where this power may build now (owned, empty).
+    /// Home centres where this power may build now (the engine's query).
     pub fn build_sites(&self, p: PowerId) -> Vec<ProvinceId> {
-        if self.game.phase != Phase::Adjustment || self.game.adjustment(p) <= 0 {
-            return vec![];
-        }
-        self.map()
-            .homes(p)
-            .filter(|h| {
-                self.game.centres.get(h) == Some(&p)
-                    && !self.game.units.iter().any(|u| u.loc.province == *h)
-            })
-            .collect()
+        self.game.build_sites(p)
     }
 
     /// Adds (or replaces) an order in the draft, if the engine accepts the draft with it.
@@ -321,8 +297,7 @@ impl OrdersSession {
         };
         self.error = None;
         let Some(sel) = self.sel else {
-            if self.game.phase == Phase::Adjustment && self.build_sites(p).contains(&loc.province)
-            {
+            if self.game.phase == Phase::Adjustment && self.build_sites(p).contains(&loc.province) {
                 self.sel = Some(Loc::new(loc.province));
                 return;
             }

@@ -116,20 +116,21 @@ pub fn setup(app: &H) -> Html {
             </fieldset>
         }
     });
-    let check = |id: &'static str, label: &'static str, on: bool, set: fn(&mut OrdersForm, bool)| {
-        let (f, edit) = (f.clone(), edit.clone());
-        let cb = Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().checked();
-            let mut g = f.clone();
-            set(&mut g, v);
-            edit(g);
-        });
-        html! {
-            <label class="check" for={id}>
-                <input type="checkbox" id={id} checked={on} onchange={cb}/>{label}
-            </label>
-        }
-    };
+    let check =
+        |id: &'static str, label: &'static str, on: bool, set: fn(&mut OrdersForm, bool)| {
+            let (f, edit) = (f.clone(), edit.clone());
+            let cb = Callback::from(move |e: Event| {
+                let v = e.target_unchecked_into::<HtmlInputElement>().checked();
+                let mut g = f.clone();
+                set(&mut g, v);
+                edit(g);
+            });
+            html! {
+                <label class="check" for={id}>
+                    <input type="checkbox" id={id} checked={on} onchange={cb}/>{label}
+                </label>
+            }
+        };
     html! {
         <>
             <section class="panel-box">
@@ -183,7 +184,10 @@ fn art_paths() -> &'static [String] {
 
 /// Escapes text for the SVG markup.
 fn esc(t: &str) -> String {
-    t.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    t.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// Appends one order as SVG: moves as arrows, supports and convoys as dashed lines to the middle
@@ -200,7 +204,11 @@ fn arrow(
     use std::fmt::Write;
     let from = lay.at(map, w.at);
     let failed = matches!(outcome, Some(o) if o != Outcome::Ok);
-    let colour = if failed { "#c1121f" } else { power_colour(power) };
+    let colour = if failed {
+        "#c1121f"
+    } else {
+        power_colour(power)
+    };
     let cls = if failed { "oarrow failed" } else { "oarrow" };
     let word = outcome.map(|o| o.word()).filter(|w| *w != "ok");
     let order = esc(&notation::print(map, w));
@@ -218,7 +226,11 @@ fn arrow(
             n1(a.1 + dy * s),
             n1(a.0 + dx * e),
             n1(a.1 + dy * e),
-            if dashed { r#" stroke-dasharray="6 4""# } else { "" },
+            if dashed {
+                r#" stroke-dasharray="6 4""#
+            } else {
+                ""
+            },
             match (head, failed) {
                 (false, _) => "",
                 (true, false) => r#" marker-end="url(#ah)""#,
@@ -377,7 +389,11 @@ fn board_svg(s: &OrdersSession) -> String {
         let _ = write!(
             o,
             r#"<g class="onode {kind}{}{}" data-key="{}" tabindex="-1"><title>{}</title>"#,
-            if selectable.contains(&(i as u8)) { " can" } else { "" },
+            if selectable.contains(&(i as u8)) {
+                " can"
+            } else {
+                ""
+            },
             if sel { " sel" } else { "" },
             p.key,
             esc(&p.name)
@@ -486,7 +502,15 @@ fn board_svg(s: &OrdersSession) -> String {
         }
         (Stage::Results, Some(r)) => {
             for res in &r.results {
-                arrow(&mut o, &lay, map, &res.order, res.power, Some(res.outcome), &|l| l);
+                arrow(
+                    &mut o,
+                    &lay,
+                    map,
+                    &res.order,
+                    res.power,
+                    Some(res.outcome),
+                    &|l| l,
+                );
             }
         }
         _ => {}
@@ -601,9 +625,16 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
     let adj = if phase == Phase::Adjustment {
         let n = s.game.adjustment(p);
         let text = if n > 0 {
-            format!("You may build {n} unit{} (in free home centres you own).", if n == 1 { "" } else { "s" })
+            format!(
+                "You may build {n} unit{} (in free home centres you own).",
+                if n == 1 { "" } else { "s" }
+            )
         } else {
-            format!("You must disband {} unit{}.", -n, if n == -1 { "" } else { "s" })
+            format!(
+                "You must disband {} unit{}.",
+                -n,
+                if n == -1 { "" } else { "s" }
+            )
         };
         html! { <p class="oadj" id="oadj">{text}</p> }
     } else {

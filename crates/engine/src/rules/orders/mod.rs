@@ -13,6 +13,7 @@
 pub mod adjudicator;
 pub mod map;
 pub mod notation;
+pub mod view;
 
 use adjudicator::{Loc, Order, Outcome, Piece, UnitType};
 use map::{OrdersMap, PowerId, ProvinceId, ProvinceKind};
