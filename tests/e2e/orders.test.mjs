@@ -111,6 +111,10 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   await page.locator('#root').waitFor();
   assert.equal(await attr(page, 'data-state-hash'), h1);
   assert.match(await page.locator('#oseason').textContent(), /Fall 1901/);
+  // The results are still on screen after the reload.
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  assert.equal((await page.locator('#oresults li').allTextContents()).length, results.length);
+  await page.click('#o-continue');
 
   // --- Fall 1901: Russia dislodges the Austrian army in Rumania ---
   await pass(page, 'ENGLAND');

@@ -214,6 +214,8 @@ pub use crate::savefile::to_save as save_bytes;
 
 /// Key of the hot-seat seats of an orders game ("1" human, "0" civil disorder, per power).
 const ORDERS_SEATS_KEY: &str = "orbis.orders.seats";
+/// Key of the last results of an orders game (UI state, see `OrdersSession::ui_bytes`).
+const ORDERS_UI_KEY: &str = "orbis.orders.ui";
 
 /// Reads a save file of any ruleset, with the engine's checks and messages.
 pub fn load_bytes(bytes: &[u8]) -> Result<Game, String> {
@@ -262,7 +264,12 @@ impl AppState {
                 }
                 Ok(Game::Orders(g)) => {
                     let seats = store::get(ORDERS_SEATS_KEY).unwrap_or_default();
+                    let ui = store::get(ORDERS_UI_KEY).and_then(|t| store::b64_decode(&t));
                     st.start_orders(g, seats.chars().map(|c| c != '0').collect());
+                    if let (Some(o), Some(b)) = (st.orders.as_mut(), ui) {
+                        o.restore_ui(&b);
+                        st.save();
+                    }
                 }
                 Err(e) => {
                     st.notice = Some(format!(
@@ -400,6 +407,7 @@ impl AppState {
             let g = Game::Orders(o.game.clone());
             self.hash = g.state_hash().to_hex();
             store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
+            store::set(ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
             return;
         }
         if let Some(g) = &self.game {
@@ -758,8 +766,12 @@ impl Reducible for AppState {
             Msg::SetRuleset(o) => st.setup_orders = o,
             Msg::OrdersForm(f) => st.oform = f,
             Msg::Orders(m) => {
+                let before = st.orders.as_ref().map(|o| o.stage);
                 let changed = st.orders.as_mut().is_some_and(|o| o.update(m));
-                if changed {
+                let shown = before == Some(crate::orders_ui::Stage::Results)
+                    || st.orders.as_ref().map(|o| o.stage)
+                        == Some(crate::orders_ui::Stage::Results);
+                if changed || (shown && before != st.orders.as_ref().map(|o| o.stage)) {
                     st.save();
                 }
             }

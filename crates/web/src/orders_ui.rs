@@ -77,7 +77,7 @@ pub enum Mode {
 }
 
 /// The last adjudicated phase, for the arrows and the results list.
-#[derive(Clone, PartialEq, Debug)]
+#[derive(Clone, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Resolved {
     pub title: String,
     pub phase: Phase,
@@ -152,6 +152,23 @@ impl OrdersSession {
 
     pub fn map(&self) -> &'static OrdersMap {
         self.game.map()
+    }
+
+    /// UI state worth keeping across a reload: the last results and whether they are on screen
+    /// (bytes for `localStorage`; the game itself is in the save file).
+    pub fn ui_bytes(&self) -> Vec<u8> {
+        orbis_engine::codec::encode(&(&self.last, self.stage == Stage::Results))
+    }
+
+    /// Restores what [`OrdersSession::ui_bytes`] kept; ignores anything unreadable.
+    pub fn restore_ui(&mut self, bytes: &[u8]) {
+        if let Ok((last, showing)) = orbis_engine::codec::decode::<(Option<Resolved>, bool)>(bytes)
+        {
+            if showing && last.is_some() {
+                self.stage = Stage::Results;
+            }
+            self.last = last;
+        }
     }
 
     fn is_human(&self, p: PowerId) -> bool {
