@@ -198,6 +198,20 @@ test('orders: world map setup with 3 players and civil disorder', async () => {
   await page.selectOption('#opower-ASIA', 'cd');
   await page.click('#start-game');
   await reveal(page, 'NORTH_AMERICA');
+  // Zoom in with the wheel, order by clicking on the zoomed map, back to the whole map.
+  const box = await node(page, 'EUS').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 4; i++) {
+    await page.mouse.wheel(0, -200);
+    await page.waitForTimeout(50);
+  }
+  const vb = await page.locator('svg.omap').getAttribute('viewBox');
+  assert.notEqual(vb.split(' ')[2], '1300', 'zoomed in');
+  await node(page, 'EUS').click();
+  await node(page, 'CAR').click();
+  assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['F EUS - CAR']);
+  await shot(page, '49b-orders-world-zoomed');
+  await page.click('.zbtn[aria-label="Whole map"]');
   await type(page, 'A ONT - QUE');
   await shot(page, '49-orders-world');
   await submit(page);

@@ -97,6 +97,8 @@ pub struct OrdersSession {
     pub text: String,
     pub error: Option<String>,
     pub last: Option<Resolved>,
+    /// The part of the map on screen (zoom and pan), `None` for the whole map.
+    pub view: Option<[f32; 4]>,
 }
 
 /// Messages of the orders screens.
@@ -115,6 +117,7 @@ pub enum OMsg {
     Submit,
     Continue,
     Draw(bool),
+    View(Option<[f32; 4]>),
 }
 
 pub fn phase_word(p: Phase) -> &'static str {
@@ -145,6 +148,7 @@ impl OrdersSession {
             text: String::new(),
             error: None,
             last: None,
+            view: None,
         };
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
         s
@@ -454,6 +458,7 @@ impl OrdersSession {
                 self.error = None;
             }
             OMsg::Text(t) => self.text = t,
+            OMsg::View(v) => self.view = v,
             _ if me.is_none() => {}
             OMsg::Click(k) => self.click(me.unwrap_or(0), &k),
             OMsg::SetMode(m) => {

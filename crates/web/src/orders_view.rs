@@ -309,14 +309,15 @@ fn board_svg(s: &OrdersSession) -> String {
         _ => None,
     };
     let mut o = String::with_capacity(48 * 1024);
+    let z = s.view.unwrap_or(lay.view);
     let v = lay.view;
     let _ = write!(
         o,
         r##"<svg class="map omap" viewBox="{} {} {} {}" role="img" aria-label="Map: {}"><defs><marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#222"/></marker><marker id="ah-fail" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#c1121f"/></marker></defs><rect class="obg" x="{}" y="{}" width="{}" height="{}"/>"##,
-        n1(v[0]),
-        n1(v[1]),
-        n1(v[2]),
-        n1(v[3]),
+        n1(z[0]),
+        n1(z[1]),
+        n1(z[2]),
+        n1(z[3]),
         esc(&map.name),
         n1(v[0]),
         n1(v[1]),
@@ -519,11 +520,46 @@ fn board_svg(s: &OrdersSession) -> String {
     o
 }
 
+/// Zooms `v` by `f` (< 1: in) around the fraction (fx, fy) of it, within the map `full`.
+fn zoom(full: [f32; 4], v: [f32; 4], f: f32, fx: f32, fy: f32) -> Option<[f32; 4]> {
+    let w = (v[2] * f).clamp(full[2] / 6.0, full[2]);
+    let h = w * full[3] / full[2];
+    if w >= full[2] {
+        return None;
+    }
+    Some(pan(
+        full,
+        [v[0] + (v[2] - w) * fx, v[1] + (v[3] - h) * fy, w, h],
+    ))
+}
+
+/// Keeps a view inside the map.
+fn pan(full: [f32; 4], v: [f32; 4]) -> [f32; 4] {
+    [
+        v[0].clamp(full[0], full[0] + full[2] - v[2]),
+        v[1].clamp(full[1], full[1] + full[3] - v[3]),
+        v[2],
+        v[3],
+    ]
+}
+
+thread_local! {
+    /// Drag in progress: pointer position and view at the start; whether it moved (then the
+    /// click that ends it is not an order).
+    static DRAG: std::cell::Cell<(Option<(f64, f64, [f32; 4])>, bool)> =
+        const { std::cell::Cell::new((None, false)) };
+}
+
 fn board(app: &H, s: &OrdersSession) -> Html {
+    let full = layout(&s.game.map_id).view;
+    let v = s.view.unwrap_or(full);
     let onclick = {
         let d = app.dispatcher();
         Callback::from(move |e: MouseEvent| {
             use wasm_bindgen::JsCast;
+            if DRAG.with(|c| c.get().1) {
+                return;
+            }
             let key = e
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
@@ -534,8 +570,87 @@ fn board(app: &H, s: &OrdersSession) -> Html {
             }
         })
     };
+    // Scale from screen pixels to map units (the SVG keeps its aspect ratio: "meet").
+    fn scale(e: &MouseEvent, v: [f32; 4]) -> (f64, f64, f64) {
+        use wasm_bindgen::JsCast;
+        let Some(el) = e
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return (1.0, 0.5, 0.5);
+        };
+        let r = el.get_bounding_client_rect();
+        let k = (v[2] as f64 / r.width().max(1.0)).max(v[3] as f64 / r.height().max(1.0));
+        let fx = ((e.client_x() as f64 - r.left()) / r.width().max(1.0)).clamp(0.0, 1.0);
+        let fy = ((e.client_y() as f64 - r.top()) / r.height().max(1.0)).clamp(0.0, 1.0);
+        (k, fx, fy)
+    }
+    let onwheel = {
+        let d = app.dispatcher();
+        Callback::from(move |e: WheelEvent| {
+            e.prevent_default();
+            let f = if e.delta_y() > 0.0 { 1.15 } else { 1.0 / 1.15 };
+            let (_, fx, fy) = scale(&e, v);
+            d.dispatch(Msg::Orders(OMsg::View(zoom(
+                full, v, f, fx as f32, fy as f32,
+            ))));
+        })
+    };
+    let onpointerdown = Callback::from(move |e: PointerEvent| {
+        DRAG.with(|c| c.set((Some((e.client_x() as f64, e.client_y() as f64, v)), false)));
+    });
+    let onpointermove = {
+        let d = app.dispatcher();
+        Callback::from(move |e: PointerEvent| {
+            let (down, moved) = DRAG.with(|c| c.get());
+            let Some((x0, y0, sv)) = down else {
+                return;
+            };
+            let (dx, dy) = (e.client_x() as f64 - x0, e.client_y() as f64 - y0);
+            if !moved && dx.abs() + dy.abs() <= 6.0 {
+                return;
+            }
+            DRAG.with(|c| c.set((down, true)));
+            if sv[2] >= full[2] {
+                return; // the whole map is on screen: nothing to pan
+            }
+            let (k, _, _) = scale(&e, sv);
+            let nv = [
+                sv[0] - (dx * k) as f32,
+                sv[1] - (dy * k) as f32,
+                sv[2],
+                sv[3],
+            ];
+            d.dispatch(Msg::Orders(OMsg::View(Some(pan(full, nv)))));
+        })
+    };
+    let onpointerup = Callback::from(move |_: PointerEvent| {
+        DRAG.with(|c| c.set((None, c.get().1)));
+    });
+    let zbtn = |label: &'static str, aria: &'static str, f: f32| {
+        let d = app.dispatcher();
+        let onclick = Callback::from(move |_: MouseEvent| {
+            let nv = if f == 0.0 {
+                None
+            } else {
+                zoom(full, v, f, 0.5, 0.5)
+            };
+            d.dispatch(Msg::Orders(OMsg::View(nv)));
+        });
+        html! { <button class="zbtn" aria-label={aria} title={aria} {onclick}>{label}</button> }
+    };
     html! {
-        <div class="omap-host" {onclick}>{ Html::from_html_unchecked(board_svg(s).into()) }</div>
+        <>
+            <div class="omap-host" {onclick} {onwheel} {onpointerdown} {onpointermove}
+                onpointerup={onpointerup.clone()} onpointercancel={onpointerup.clone()} onpointerleave={onpointerup}>
+                { Html::from_html_unchecked(board_svg(s).into()) }
+            </div>
+            <div class="zoom">
+                { zbtn("+", "Zoom in", 1.0 / 1.4) }
+                { zbtn("−", "Zoom out", 1.4) }
+                { zbtn("⤢", "Whole map", 0.0) }
+            </div>
+        </>
     }
 }
 
