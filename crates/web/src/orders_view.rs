@@ -543,11 +543,12 @@ fn pan(full: [f32; 4], v: [f32; 4]) -> [f32; 4] {
     ]
 }
 
+/// Drag in progress: pointer position and view at the start; whether it moved (then the click
+/// that ends it is not an order).
+type DragState = (Option<(f64, f64, [f32; 4])>, bool);
+
 thread_local! {
-    /// Drag in progress: pointer position and view at the start; whether it moved (then the
-    /// click that ends it is not an order).
-    static DRAG: std::cell::Cell<(Option<(f64, f64, [f32; 4])>, bool)> =
-        const { std::cell::Cell::new((None, false)) };
+    static DRAG: std::cell::Cell<DragState> = const { std::cell::Cell::new((None, false)) };
 }
 
 fn board(app: &H, s: &OrdersSession) -> Html {
