@@ -926,7 +926,11 @@ pub fn play(app: &H) -> Html {
                 <aside class="side">
                     <ul class="players" id="ocentres">{ for playing.iter().map(|&p| power_chip(s, p)) }</ul>
                     {side}
-                    if s.stage == Stage::Results { {results_list(s)} }
+                    if s.stage == Stage::Results {
+                        {results_list(s)}
+                    } else if s.last.is_some() && matches!(s.stage, Stage::Enter(_)) {
+                        <details class="olast"><summary>{"Last results"}</summary>{results_list(s)}</details>
+                    }
                     <p class="hint olegend">{"Legend: ○ land, ▭ sea, blue ring = coast, small dot = supply centre (owner's colour); grey lines are land borders, dashed blue lines fleet-only links; arrows are moves, dashed lines supports and convoys; red ✗ = the order failed."}</p>
                 </aside>
             </div>
