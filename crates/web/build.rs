@@ -276,6 +276,54 @@ fn main() {
             writeln!(out, "pub static SEA: &[(&str, &str, &str)] = &[];").unwrap();
         }
     }
+    orders_layout(&manifest, &mut out);
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("geometry.rs");
     std::fs::write(dest, out).unwrap();
+}
+
+/// Node positions of the orders maps (`web/map/orders-layout.json`, written by
+/// `tools/orders-layout.py`): `ORDERS_LAYOUT` = (map id, view box, scale of the classic artwork
+/// drawn behind (0: none),
+/// [(location key, x, y)]).
+fn orders_layout(manifest: &str, out: &mut String) {
+    let path = Path::new(manifest).join("../../web/map/orders-layout.json");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(&path).expect("web/map/orders-layout.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("orders-layout.json is JSON");
+    writeln!(
+        out,
+        "pub type LayoutNodes = &'static [(&'static str, f32, f32)];"
+    )
+    .unwrap();
+    writeln!(
+        out,
+        "pub static ORDERS_LAYOUT: &[(&str, [f32; 4], f32, LayoutNodes)] = &["
+    )
+    .unwrap();
+    for (id, m) in v.as_object().expect("an object of maps") {
+        let vb: Vec<f64> = m["viewBox"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|x| x.as_f64())
+            .collect();
+        write!(
+            out,
+            "({}, [{:.1}, {:.1}, {:.1}, {:.1}], {:.2}, &[",
+            lit(id),
+            vb[0],
+            vb[1],
+            vb[2],
+            vb[3],
+            m["artScale"].as_f64().unwrap_or(0.0)
+        )
+        .unwrap();
+        for (k, p) in m["nodes"].as_object().unwrap() {
+            let x = p[0].as_f64().unwrap();
+            let y = p[1].as_f64().unwrap();
+            write!(out, "({}, {x:.1}, {y:.1}),", lit(k)).unwrap();
+        }
+        writeln!(out, "]),").unwrap();
+    }
+    writeln!(out, "];").unwrap();
 }

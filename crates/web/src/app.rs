@@ -8,6 +8,7 @@ use orbis_engine::classic::{
     SeatConfig, SeatKind,
 };
 use orbis_engine::map::TerritoryId;
+use orbis_engine::rules::Game;
 use orbis_engine::view;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -17,6 +18,8 @@ pub enum Screen {
     Menu,
     Setup,
     Play,
+    /// A game of the orders ruleset.
+    OrdersPlay,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -169,6 +172,11 @@ pub struct AppState {
     pub has_save: bool,
     /// Inside a run of many actions (skip, automatic setup): autosave once at the end.
     pub batch: bool,
+    /// The setup screen shows the orders ruleset (else the classic one).
+    pub setup_orders: bool,
+    pub oform: crate::orders_ui::OrdersForm,
+    /// A game of the orders ruleset (then `game` is `None`).
+    pub orders: Option<crate::orders_ui::OrdersSession>,
 }
 
 #[derive(Clone)]
@@ -197,9 +205,22 @@ pub enum Msg {
     SetTab(Tab),
     SetView([f32; 4]),
     DismissError,
+    SetRuleset(bool),
+    OrdersForm(crate::orders_ui::OrdersForm),
+    Orders(crate::orders_ui::OMsg),
 }
 
-pub use crate::savefile::{from_save as load_bytes, to_save as save_bytes};
+pub use crate::savefile::to_save as save_bytes;
+
+/// Key of the hot-seat seats of an orders game ("1" human, "0" civil disorder, per power).
+const ORDERS_SEATS_KEY: &str = "orbis.orders.seats";
+/// Key of the last results of an orders game (UI state, see `OrdersSession::ui_bytes`).
+const ORDERS_UI_KEY: &str = "orbis.orders.ui";
+
+/// Reads a save file of any ruleset, with the engine's checks and messages.
+pub fn load_bytes(bytes: &[u8]) -> Result<Game, String> {
+    Game::from_save(bytes).map_err(|e| e.to_string())
+}
 
 pub fn is_setup(p: Phase) -> bool {
     matches!(p, Phase::Claim | Phase::SetupPlace)
@@ -226,17 +247,29 @@ impl AppState {
             auto_setup: vec![],
             has_save: false,
             batch: false,
+            setup_orders: false,
+            oform: Default::default(),
+            orders: None,
         };
         if let Some(text) = store::get(store::SAVE_KEY) {
             let loaded = store::b64_decode(&text)
                 .ok_or_else(|| "the saved text is not valid".to_string())
                 .and_then(|b| load_bytes(&b));
             match loaded {
-                Ok(g) => {
+                Ok(Game::Classic(g)) => {
                     st.log = store::get(store::LOG_KEY)
                         .map(|l| l.lines().map(String::from).collect())
                         .unwrap_or_default();
                     st.start_with(g, false);
+                }
+                Ok(Game::Orders(g)) => {
+                    let seats = store::get(ORDERS_SEATS_KEY).unwrap_or_default();
+                    let ui = store::get(ORDERS_UI_KEY).and_then(|t| store::b64_decode(&t));
+                    st.start_orders(g, seats.chars().map(|c| c != '0').collect());
+                    if let (Some(o), Some(b)) = (st.orders.as_mut(), ui) {
+                        o.restore_ui(&b);
+                        st.save();
+                    }
                 }
                 Err(e) => {
                     st.notice = Some(format!(
@@ -250,7 +283,40 @@ impl AppState {
         st
     }
 
+    /// Starts (or resumes) an orders game; `human` per power of the map (missing: human).
+    fn start_orders(&mut self, g: orbis_engine::rules::orders::OrdersState, mut human: Vec<bool>) {
+        human.resize(g.map().powers.len(), true);
+        store::set(
+            ORDERS_SEATS_KEY,
+            &human
+                .iter()
+                .map(|&h| if h { '1' } else { '0' })
+                .collect::<String>(),
+        );
+        self.game = None;
+        self.orders = Some(crate::orders_ui::OrdersSession::new(g, human));
+        self.screen = Screen::OrdersPlay;
+        self.has_save = true;
+        self.notice = None;
+        self.error = None;
+        self.save();
+    }
+
+    fn new_orders_game(&mut self) {
+        let f = self.oform.clone();
+        let g = orbis_engine::rules::orders::OrdersState::new_for(
+            &f.map_id,
+            f.options.clone(),
+            f.players,
+        );
+        match g {
+            Ok(g) => self.start_orders(g, f.human.clone()),
+            Err(e) => self.notice = Some(e.to_string()),
+        }
+    }
+
     fn start_with(&mut self, g: ClassicState, fresh: bool) {
+        self.orders = None;
         self.game = Some(g);
         self.screen = Screen::Play;
         self.ui = Ui::default();
@@ -337,6 +403,13 @@ impl AppState {
     }
 
     fn save(&mut self) {
+        if let Some(o) = &self.orders {
+            let g = Game::Orders(o.game.clone());
+            self.hash = g.state_hash().to_hex();
+            store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
+            store::set(ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
+            return;
+        }
         if let Some(g) = &self.game {
             self.hash = crate::savefile::state_hash(g);
             store::set(store::SAVE_KEY, &store::b64_encode(&save_bytes(g)));
@@ -584,26 +657,30 @@ impl Reducible for AppState {
         match msg {
             Msg::ShowMenu => {
                 st.screen = Screen::Menu;
-                st.has_save = st.game.is_some();
+                st.has_save = st.game.is_some() || st.orders.is_some();
             }
             Msg::ShowSetup => st.screen = Screen::Setup,
             Msg::EditForm(f) => st.form = f,
             Msg::QuickStart => st.new_game(&SetupForm::default()),
+            Msg::Start if st.setup_orders => st.new_orders_game(),
             Msg::Start => {
                 let f = st.form.clone();
                 st.new_game(&f);
             }
             Msg::Continue => {
-                if st.game.is_some() {
+                if st.orders.is_some() {
+                    st.screen = Screen::OrdersPlay;
+                } else if st.game.is_some() {
                     st.screen = Screen::Play;
                 }
             }
             Msg::Import(Ok(bytes)) => match load_bytes(&bytes) {
-                Ok(g) => {
+                Ok(Game::Classic(g)) => {
                     st.notice = None;
                     st.log = vec!["Game loaded from a save file.".into()];
                     st.start_with(g, false);
                 }
+                Ok(Game::Orders(g)) => st.start_orders(g, vec![]),
                 Err(e) => {
                     st.screen = Screen::Menu;
                     st.notice = Some(format!("That file could not be loaded: {e}."));
@@ -686,6 +763,18 @@ impl Reducible for AppState {
             Msg::SetTab(t) => st.ui.tab = t,
             Msg::SetView(v) => st.ui.view = v,
             Msg::DismissError => st.error = None,
+            Msg::SetRuleset(o) => st.setup_orders = o,
+            Msg::OrdersForm(f) => st.oform = f,
+            Msg::Orders(m) => {
+                let before = st.orders.as_ref().map(|o| o.stage);
+                let changed = st.orders.as_mut().is_some_and(|o| o.update(m));
+                let shown = before == Some(crate::orders_ui::Stage::Results)
+                    || st.orders.as_ref().map(|o| o.stage)
+                        == Some(crate::orders_ui::Stage::Results);
+                if changed || (shown && before != st.orders.as_ref().map(|o| o.stage)) {
+                    st.save();
+                }
+            }
         }
         // Keep the game mutable only through apply.
         Rc::new(st)
@@ -716,6 +805,15 @@ pub fn app() -> Html {
     }
 
     let hash = app.hash.clone();
+    let ophase = app.orders.as_ref().map(|o| {
+        use orbis_engine::rules::orders::Phase as P;
+        match o.game.phase {
+            P::Movement => "orders-movement",
+            P::Retreat => "orders-retreat",
+            P::Adjustment => "orders-adjustment",
+            P::GameOver { .. } => "over",
+        }
+    });
     let phase = app
         .state()
         .map(|s| match s.phase {
@@ -727,12 +825,26 @@ pub fn app() -> Html {
             Phase::Fortify => "fortify",
             Phase::GameOver { .. } => "over",
         })
+        .or(ophase)
         .unwrap_or("none");
     let screen = match app.screen {
         Screen::Menu => "menu",
         Screen::Setup => "setup",
-        Screen::Play => "play",
+        Screen::Play | Screen::OrdersPlay => "play",
     };
+    let stage = app
+        .orders
+        .as_ref()
+        .map(|o| match o.stage {
+            crate::orders_ui::Stage::Curtain(p) => {
+                format!("curtain-{}", o.map().powers[p as usize].key)
+            }
+            crate::orders_ui::Stage::Enter(p) => {
+                format!("enter-{}", o.map().powers[p as usize].key)
+            }
+            crate::orders_ui::Stage::Results => "results".into(),
+        })
+        .unwrap_or_default();
     let current = app
         .state()
         .map(|s| s.current.to_string())
@@ -742,11 +854,12 @@ pub fn app() -> Html {
         Screen::Menu => crate::setup::menu(&app),
         Screen::Setup => crate::setup::setup_screen(&app),
         Screen::Play => crate::panel::play_screen(&app, drag),
+        Screen::OrdersPlay => crate::orders_view::play(&app),
     };
     html! {
         <div id="root" class={classes!("app", format!("screen-{screen}"))}
             data-state-hash={hash} data-phase={phase} data-screen={screen}
-            data-current={current} data-turn={turn}
+            data-current={current} data-turn={turn} data-stage={stage}
             data-my-turn={if app.my_turn() { "1" } else { "0" }}>
             { body }
         </div>
@@ -861,7 +974,9 @@ mod tests {
             std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
             std::fs::write(path, save_bytes(&g)).unwrap();
         }
-        let g = load_bytes(&std::fs::read(path).unwrap()).unwrap();
+        let Game::Classic(g) = load_bytes(&std::fs::read(path).unwrap()).unwrap() else {
+            panic!("the fixture is a classic game")
+        };
         let s = &g;
         assert!(matches!(s.phase, Phase::Reinforce { .. }));
         assert_eq!(s.players[s.current as usize].kind, SeatKind::Human);

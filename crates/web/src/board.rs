@@ -17,7 +17,7 @@ const CONTINENT_TINT: [&str; 6] = [
 ];
 
 /// Tenths of a unit as SVG number text ("12.5", "-.5", "3").
-fn tenths(out: &mut String, v: i64) {
+pub(crate) fn tenths(out: &mut String, v: i64) {
     use std::fmt::Write;
     if v < 0 {
         out.push('-');
@@ -32,7 +32,7 @@ fn tenths(out: &mut String, v: i64) {
 }
 
 /// Decodes one territory's binary outline (see build.rs) into SVG path data.
-fn outline(bytes: &[u8]) -> String {
+pub(crate) fn outline(bytes: &[u8]) -> String {
     let mut i = 0;
     let mut next = || {
         let (mut v, mut shift) = (0u64, 0);

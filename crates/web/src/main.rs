@@ -5,6 +5,8 @@
 
 mod app;
 mod board;
+mod orders_ui;
+mod orders_view;
 mod panel;
 mod savefile;
 mod setup;

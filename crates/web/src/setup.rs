@@ -278,6 +278,15 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
         <main class="setup">
             <h1>{"New game"}</h1>
             if let Some(n) = &app.notice { <p class="notice" role="alert">{n}</p> }
+            <div class="row ruleset" role="group" aria-label="Ruleset">
+                <button class={classes!("btn", (!app.setup_orders).then_some("on"))} id="ruleset-classic"
+                    onclick={crate::panel::send(app, Msg::SetRuleset(false))}>{"Classic (dice)"}</button>
+                <button class={classes!("btn", app.setup_orders.then_some("on"))} id="ruleset-orders"
+                    onclick={crate::panel::send(app, Msg::SetRuleset(true))}>{"Orders (simultaneous)"}</button>
+            </div>
+            if app.setup_orders {
+                { crate::orders_view::setup(app) }
+            } else {
             <section class="panel-box">
                 { select("seat-count".into(), "Players", n, (2..=6).map(|k| (k, k.to_string())).collect(), seat_count) }
                 <div class="seats">{ for seats }</div>
@@ -329,6 +338,7 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
                 }
                 <p class="hint">{"Each player's defender dice can also be changed during play."}</p>
             </section>
+            }
             <div class="row">
                 <button class="btn" onclick={back}>{"Back"}</button>
                 <button class="btn primary" id="start-game" onclick={start}>{"Start game"}</button>

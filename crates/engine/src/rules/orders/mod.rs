@@ -14,6 +14,7 @@ pub mod adjudicator;
 pub mod map;
 mod map_file;
 pub mod notation;
+pub mod view;
 
 use adjudicator::{Loc, Order, Outcome, Piece, UnitType};
 use map::{OrdersMap, PowerId, ProvinceId, ProvinceKind};

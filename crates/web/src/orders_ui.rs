@@ -1,0 +1,681 @@
+//! Hot-seat play of the orders ruleset (Diplomacy-style simultaneous orders).
+//!
+//! All rules are in `orbis_engine::rules::orders`: this module keeps UI state (who is at the
+//! device, the orders being drafted, the last results), turns clicks and typed notation into
+//! `Written` orders and checks every draft by asking the engine (`OrdersAction::Submit` on a
+//! copy of the state), so what the panel accepts is exactly what the engine accepts.
+
+use orbis_engine::rules::orders::adjudicator::{Loc, Piece, UnitType};
+use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceId, ProvinceKind};
+use orbis_engine::rules::orders::notation::{self, Spec, Written};
+use orbis_engine::rules::orders::{
+    OrderResult, OrdersAction, OrdersEvent, OrdersOptions, OrdersState, Phase, Season,
+};
+
+/// Colours of the powers, by index on the map (Europe: the traditional ones).
+pub const POWER_COLOURS: [&str; 7] = [
+    "#2b4fc4", "#35a7e0", "#5a5a5a", "#2e9e3e", "#d0342c", "#8a4fbf", "#e0a800",
+];
+
+pub fn power_colour(p: PowerId) -> &'static str {
+    POWER_COLOURS[p as usize % POWER_COLOURS.len()]
+}
+
+/// Setup form of an orders game.
+#[derive(Clone, PartialEq)]
+pub struct OrdersForm {
+    pub map_id: String,
+    /// Players on the world map (2–6); Europe always has 7 powers.
+    pub players: u8,
+    /// Per power of the map: a human (true) or civil disorder (false).
+    pub human: Vec<bool>,
+    pub options: OrdersOptions,
+}
+
+impl Default for OrdersForm {
+    fn default() -> Self {
+        OrdersForm {
+            map_id: "europe-1901".into(),
+            players: 7,
+            human: vec![true; 7],
+            options: OrdersOptions::default(),
+        }
+    }
+}
+
+impl OrdersForm {
+    pub fn map(&self) -> &'static OrdersMap {
+        OrdersMap::get(&self.map_id).unwrap_or_else(OrdersMap::europe)
+    }
+    /// The powers that play with this form's player count.
+    pub fn powers(&self) -> Vec<PowerId> {
+        let m = self.map();
+        m.powers_for(self.players)
+            .unwrap_or_else(|| (0..m.powers.len() as PowerId).collect())
+    }
+}
+
+/// Where the hot-seat flow stands.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stage {
+    /// "Pass the device to …": nothing private on screen.
+    Curtain(PowerId),
+    /// This power is entering its orders.
+    Enter(PowerId),
+    /// All orders are in: the last adjudication is shown to everybody.
+    Results,
+}
+
+/// What the next map click means while a unit is selected.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Mode {
+    Move,
+    SupportPick,
+    SupportTo(Loc),
+    ConvoyPick,
+    ConvoyTo(Loc),
+}
+
+/// The last adjudicated phase, for the arrows and the results list.
+#[derive(Clone, PartialEq, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Resolved {
+    pub title: String,
+    pub phase: Phase,
+    pub results: Vec<OrderResult>,
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, PartialEq)]
+pub struct OrdersSession {
+    pub game: OrdersState,
+    pub human: Vec<bool>,
+    pub stage: Stage,
+    pub draft: Vec<Written>,
+    /// The selected unit (or, in adjustments, the home centre to build in).
+    pub sel: Option<Loc>,
+    pub mode: Mode,
+    pub text: String,
+    pub error: Option<String>,
+    pub last: Option<Resolved>,
+    /// The part of the map on screen (zoom and pan), `None` for the whole map.
+    pub view: Option<[f32; 4]>,
+}
+
+/// Messages of the orders screens.
+#[derive(Clone, Debug)]
+pub enum OMsg {
+    Reveal,
+    Click(String),
+    SetMode(Mode),
+    Hold,
+    Disband,
+    Build(UnitType, Loc),
+    Cancel,
+    Text(String),
+    Type,
+    Remove(usize),
+    Submit,
+    Continue,
+    Draw(bool),
+    View(Option<[f32; 4]>),
+}
+
+pub fn phase_word(p: Phase) -> &'static str {
+    match p {
+        Phase::Movement => "movement",
+        Phase::Retreat => "retreats",
+        Phase::Adjustment => "adjustments",
+        Phase::GameOver { .. } => "game over",
+    }
+}
+
+pub fn season_word(s: Season) -> &'static str {
+    match s {
+        Season::Spring => "Spring",
+        Season::Fall => "Fall",
+    }
+}
+
+impl OrdersSession {
+    pub fn new(game: OrdersState, human: Vec<bool>) -> OrdersSession {
+        let mut s = OrdersSession {
+            game,
+            human,
+            stage: Stage::Results,
+            draft: vec![],
+            sel: None,
+            mode: Mode::Move,
+            text: String::new(),
+            error: None,
+            last: None,
+            view: None,
+        };
+        s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
+        s
+    }
+
+    pub fn map(&self) -> &'static OrdersMap {
+        self.game.map()
+    }
+
+    /// UI state worth keeping across a reload: the last results and whether they are on screen
+    /// (bytes for `localStorage`; the game itself is in the save file).
+    pub fn ui_bytes(&self) -> Vec<u8> {
+        orbis_engine::codec::encode(&(&self.last, self.stage == Stage::Results))
+    }
+
+    /// Restores what [`OrdersSession::ui_bytes`] kept; ignores anything unreadable.
+    pub fn restore_ui(&mut self, bytes: &[u8]) {
+        if let Ok((last, showing)) = orbis_engine::codec::decode::<(Option<Resolved>, bool)>(bytes)
+        {
+            if showing && last.is_some() {
+                self.stage = Stage::Results;
+            }
+            self.last = last;
+        }
+    }
+
+    fn is_human(&self, p: PowerId) -> bool {
+        self.human.get(p as usize).copied().unwrap_or(false)
+    }
+
+    fn first_waiting(&self) -> Option<PowerId> {
+        self.game
+            .waiting_for()
+            .into_iter()
+            .find(|&p| self.is_human(p))
+    }
+
+    /// Moves on after a submission or after the results were read: the next human who owes
+    /// orders, else the engine adjudicates. Returns true when the game state changed.
+    fn advance(&mut self) -> bool {
+        self.draft.clear();
+        self.sel = None;
+        self.mode = Mode::Move;
+        self.text.clear();
+        self.error = None;
+        if matches!(self.game.phase, Phase::GameOver { .. }) {
+            self.stage = Stage::Results;
+            return false;
+        }
+        if let Some(p) = self.first_waiting() {
+            self.stage = Stage::Curtain(p);
+            return false;
+        }
+        let (year, season) = (self.game.year, self.game.season);
+        match self.game.apply(&OrdersAction::Adjudicate) {
+            Ok(events) => {
+                self.last = Some(self.summarise(year, season, &events));
+                self.stage = Stage::Results;
+                true
+            }
+            Err(e) => {
+                self.error = Some(e.to_string());
+                self.stage = Stage::Results;
+                false
+            }
+        }
+    }
+
+    fn summarise(&self, year: u16, season: Season, events: &[OrdersEvent]) -> Resolved {
+        let map = self.map();
+        let mut out = Resolved {
+            title: format!("{} {year}", season_word(season)),
+            phase: Phase::Movement,
+            results: vec![],
+            notes: vec![],
+        };
+        let mut first = true;
+        for e in events {
+            match e {
+                OrdersEvent::Resolved {
+                    year,
+                    season,
+                    phase,
+                    results,
+                } if first => {
+                    first = false;
+                    out.title = format!("{} {year} {}", season_word(*season), phase_word(*phase));
+                    out.phase = *phase;
+                    out.results = results.clone();
+                }
+                OrdersEvent::Resolved { phase, .. } => out
+                    .notes
+                    .push(format!("Then the {} were resolved.", phase_word(*phase))),
+                OrdersEvent::CentreTaken { province, from, to } => out.notes.push(format!(
+                    "{} takes {}{}.",
+                    map.powers[*to as usize].name,
+                    map.provinces[*province as usize].name,
+                    from.map(|f| format!(" from {}", map.powers[f as usize].name))
+                        .unwrap_or_default()
+                )),
+                OrdersEvent::Eliminated { power } => out.notes.push(format!(
+                    "{} is eliminated.",
+                    map.powers[*power as usize].name
+                )),
+                OrdersEvent::Won { power } => out.notes.push(format!(
+                    "{} wins the game!",
+                    map.powers[*power as usize].name
+                )),
+                OrdersEvent::Drawn => out.notes.push("The game is drawn.".into()),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Units this power can order now (the engine's query).
+    pub fn orderable(&self, p: PowerId) -> Vec<Piece> {
+        self.game.orderable_units(p)
+    }
+
+    /// Home centres where this power may build now (the engine's query).
+    pub fn build_sites(&self, p: PowerId) -> Vec<ProvinceId> {
+        self.game.build_sites(p)
+    }
+
+    /// Adds (or replaces) an order in the draft, if the engine accepts the draft with it.
+    fn add(&mut self, p: PowerId, w: Written) -> bool {
+        let mut draft: Vec<Written> = self
+            .draft
+            .iter()
+            .copied()
+            .filter(|x| x.at.province != w.at.province)
+            .collect();
+        draft.push(w);
+        let mut probe = self.game.clone();
+        match probe.apply(&OrdersAction::Submit {
+            power: p,
+            orders: draft.clone(),
+        }) {
+            Ok(_) => {
+                draft.sort_by_key(|x| self.map().loc_name(x.at));
+                self.draft = draft;
+                self.error = None;
+                self.sel = None;
+                self.mode = Mode::Move;
+                true
+            }
+            Err(e) => {
+                self.error = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    fn unit_at(&self, province: ProvinceId) -> Option<Piece> {
+        self.game
+            .units
+            .iter()
+            .copied()
+            .find(|u| u.loc.province == province)
+    }
+
+    fn click(&mut self, p: PowerId, key: &str) {
+        let map = self.map();
+        let Some(loc) = map.parse_loc(key) else {
+            return;
+        };
+        self.error = None;
+        let Some(sel) = self.sel else {
+            if self.game.phase == Phase::Adjustment && self.build_sites(p).contains(&loc.province) {
+                self.sel = Some(Loc::new(loc.province));
+                return;
+            }
+            if let Some(u) = self
+                .orderable(p)
+                .into_iter()
+                .find(|u| u.loc.province == loc.province)
+            {
+                if self.game.phase == Phase::Adjustment {
+                    self.add(
+                        p,
+                        Written {
+                            kind: u.kind,
+                            at: u.loc,
+                            spec: Spec::Disband,
+                        },
+                    );
+                } else {
+                    self.sel = Some(u.loc);
+                    self.mode = Mode::Move;
+                }
+            }
+            return;
+        };
+        if self.game.phase == Phase::Adjustment {
+            // A build site is selected: clicking a coast of it builds a fleet there.
+            if loc.province == sel.province && loc.coast.is_some() {
+                self.add(
+                    p,
+                    Written {
+                        kind: UnitType::Fleet,
+                        at: loc,
+                        spec: Spec::Build,
+                    },
+                );
+            } else {
+                self.sel = None;
+            }
+            return;
+        }
+        let Some(unit) = self
+            .orderable(p)
+            .into_iter()
+            .find(|u| u.loc.province == sel.province)
+        else {
+            self.sel = None;
+            return;
+        };
+        let kind = unit.kind;
+        let spec = match self.mode {
+            Mode::Move if loc.province == sel.province => {
+                if self.game.phase == Phase::Movement {
+                    Spec::Hold
+                } else {
+                    self.sel = None;
+                    return;
+                }
+            }
+            Mode::Move if self.game.phase == Phase::Retreat => Spec::Retreat { to: loc },
+            Mode::Move => Spec::Move {
+                to: loc,
+                via_convoy: false,
+            },
+            Mode::SupportPick => match self.unit_at(loc.province) {
+                Some(t) => {
+                    self.mode = Mode::SupportTo(t.loc);
+                    return;
+                }
+                None => {
+                    self.error = Some("Click the unit to support (there is none there).".into());
+                    return;
+                }
+            },
+            Mode::SupportTo(t) => {
+                let tk = self.unit_at(t.province).map(|u| u.kind);
+                if loc.province == t.province {
+                    Spec::SupportHold {
+                        kind: tk,
+                        target: t,
+                    }
+                } else {
+                    Spec::SupportMove {
+                        kind: tk,
+                        from: t,
+                        to: Loc::new(loc.province),
+                    }
+                }
+            }
+            Mode::ConvoyPick => match self.unit_at(loc.province) {
+                Some(t) if t.kind == UnitType::Army => {
+                    self.mode = Mode::ConvoyTo(t.loc);
+                    return;
+                }
+                _ => {
+                    self.error = Some("Click the army to convoy.".into());
+                    return;
+                }
+            },
+            Mode::ConvoyTo(a) => Spec::Convoy {
+                from: a,
+                to: Loc::new(loc.province),
+            },
+        };
+        self.add(
+            p,
+            Written {
+                kind,
+                at: unit.loc,
+                spec,
+            },
+        );
+    }
+
+    /// Handles a message; returns true when the game state changed (autosave).
+    pub fn update(&mut self, msg: OMsg) -> bool {
+        let me = match self.stage {
+            Stage::Enter(p) => Some(p),
+            _ => None,
+        };
+        match msg {
+            OMsg::Reveal => {
+                if let Stage::Curtain(p) = self.stage {
+                    self.stage = Stage::Enter(p);
+                    self.draft.clear();
+                    self.sel = None;
+                    self.error = None;
+                }
+            }
+            OMsg::Continue => {
+                if self.stage == Stage::Results {
+                    return self.advance();
+                }
+            }
+            OMsg::Cancel => {
+                self.sel = None;
+                self.mode = Mode::Move;
+                self.error = None;
+            }
+            OMsg::Text(t) => self.text = t,
+            OMsg::View(v) => self.view = v,
+            _ if me.is_none() => {}
+            OMsg::Click(k) => self.click(me.unwrap_or(0), &k),
+            OMsg::SetMode(m) => {
+                if self.sel.is_some() {
+                    self.mode = m;
+                }
+            }
+            OMsg::Hold | OMsg::Disband => {
+                if let (Some(p), Some(sel)) = (me, self.sel) {
+                    if let Some(u) = self.orderable(p).into_iter().find(|u| u.loc == sel) {
+                        let spec = if matches!(msg, OMsg::Hold) {
+                            Spec::Hold
+                        } else {
+                            Spec::Disband
+                        };
+                        self.add(
+                            p,
+                            Written {
+                                kind: u.kind,
+                                at: u.loc,
+                                spec,
+                            },
+                        );
+                    }
+                }
+            }
+            OMsg::Build(kind, at) => {
+                if let Some(p) = me {
+                    self.add(
+                        p,
+                        Written {
+                            kind,
+                            at,
+                            spec: Spec::Build,
+                        },
+                    );
+                }
+            }
+            OMsg::Type => {
+                if let Some(p) = me {
+                    let text = self.text.clone();
+                    let mut all_ok = true;
+                    for line in text.split([';', '\n']).filter(|l| !l.trim().is_empty()) {
+                        match notation::parse(self.map(), line) {
+                            Ok(w) => all_ok &= self.add(p, w),
+                            Err(e) => {
+                                self.error = Some(format!("{}: {e}", line.trim()));
+                                all_ok = false;
+                            }
+                        }
+                        if !all_ok {
+                            break;
+                        }
+                    }
+                    if all_ok {
+                        self.text.clear();
+                    }
+                }
+            }
+            OMsg::Remove(i) => {
+                if i < self.draft.len() {
+                    self.draft.remove(i);
+                }
+            }
+            OMsg::Submit => {
+                if let Some(p) = me {
+                    let r = self.game.apply(&OrdersAction::Submit {
+                        power: p,
+                        orders: self.draft.clone(),
+                    });
+                    return match r {
+                        Ok(_) => {
+                            self.advance();
+                            true
+                        }
+                        Err(e) => {
+                            self.error = Some(e.to_string());
+                            false
+                        }
+                    };
+                }
+            }
+            OMsg::Draw(accept) => {
+                if let Some(p) = me {
+                    match self.game.apply(&OrdersAction::Draw { power: p, accept }) {
+                        Ok(ev) => {
+                            if ev.iter().any(|e| matches!(e, OrdersEvent::Drawn)) {
+                                self.last = Some(Resolved {
+                                    title: "The game is drawn".into(),
+                                    phase: self.game.phase,
+                                    results: vec![],
+                                    notes: vec!["Every surviving power accepted a draw.".into()],
+                                });
+                                self.stage = Stage::Results;
+                            }
+                            return true;
+                        }
+                        Err(e) => self.error = Some(e.to_string()),
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// Text of the prompt for the selected unit.
+    pub fn prompt(&self) -> String {
+        let map = self.map();
+        match (self.sel, self.mode) {
+            (None, _) => match self.game.phase {
+                Phase::Movement => "Click one of your units to order it.".into(),
+                Phase::Retreat => "Click a dislodged unit, then where it retreats.".into(),
+                Phase::Adjustment => {
+                    "Click a home centre to build in, or one of your units to disband it.".into()
+                }
+                Phase::GameOver { .. } => String::new(),
+            },
+            (Some(s), _) if self.game.phase == Phase::Adjustment => format!(
+                "Build in {}: choose the unit below (for a fleet on a two-coast province, click a coast).",
+                map.loc_name(s)
+            ),
+            (Some(s), Mode::Move) if self.game.phase == Phase::Retreat => {
+                format!("{}: click where it retreats, or disband it.", map.loc_name(s))
+            }
+            (Some(s), Mode::Move) => format!(
+                "{}: click where it moves (click it again to hold), or choose support / convoy.",
+                map.loc_name(s)
+            ),
+            (Some(_), Mode::SupportPick) => "Support: click the unit to support.".into(),
+            (Some(_), Mode::SupportTo(t)) => format!(
+                "Support {}: click where it moves, or click it again to support it holding.",
+                map.loc_name(t)
+            ),
+            (Some(_), Mode::ConvoyPick) => "Convoy: click the army to carry.".into(),
+            (Some(_), Mode::ConvoyTo(a)) => {
+                format!("Convoy {}: click its destination.", map.loc_name(a))
+            }
+        }
+    }
+
+    pub fn is_sea(&self, p: ProvinceId) -> bool {
+        self.map().provinces[p as usize].kind == ProvinceKind::Sea
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s() -> OrdersSession {
+        let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+        OrdersSession::new(g, vec![true; 7])
+    }
+
+    #[test]
+    fn clicks_and_text_make_orders_and_phases_advance() {
+        let mut s = s();
+        assert_eq!(s.stage, Stage::Curtain(0));
+        // England: clicks.
+        s.update(OMsg::Reveal);
+        s.update(OMsg::Click("LON".into()));
+        s.update(OMsg::Click("NTH".into()));
+        assert_eq!(s.draft.len(), 1);
+        s.update(OMsg::Text("A LVP - XYZ".into()));
+        s.update(OMsg::Type);
+        assert!(s.error.as_deref().unwrap().contains("XYZ"));
+        s.update(OMsg::Text("A LVP - YOR; F EDI - NWG".into()));
+        s.update(OMsg::Type);
+        assert_eq!(s.draft.len(), 3, "{:?}", s.error);
+        assert!(s.update(OMsg::Submit));
+        assert_eq!(s.stage, Stage::Curtain(1));
+        for p in 1..7 {
+            s.update(OMsg::Reveal);
+            assert_eq!(s.stage, Stage::Enter(p));
+            s.update(OMsg::Submit);
+        }
+        assert_eq!(s.stage, Stage::Results);
+        let last = s.last.clone().unwrap();
+        assert_eq!(last.phase, Phase::Movement);
+        assert_eq!(last.results.len(), 22);
+        s.update(OMsg::Continue);
+        assert_eq!(s.stage, Stage::Curtain(0));
+        assert_eq!(s.game.season, Season::Fall);
+    }
+
+    #[test]
+    fn everybody_accepting_a_draw_ends_the_game() {
+        let mut s = s();
+        for p in 0..7 {
+            assert_eq!(s.stage, Stage::Curtain(p));
+            s.update(OMsg::Reveal);
+            assert!(s.update(OMsg::Draw(true)));
+            if p < 6 {
+                s.update(OMsg::Submit);
+            }
+        }
+        assert_eq!(s.stage, Stage::Results);
+        assert_eq!(s.game.phase, Phase::GameOver { winner: None });
+    }
+
+    #[test]
+    fn support_by_clicks() {
+        let mut s = s();
+        for _ in 0..1 {
+            s.update(OMsg::Reveal);
+            s.update(OMsg::Submit);
+        }
+        s.update(OMsg::Reveal); // France
+        s.update(OMsg::Click("MAR".into()));
+        s.update(OMsg::SetMode(Mode::SupportPick));
+        s.update(OMsg::Click("PAR".into()));
+        s.update(OMsg::Click("BUR".into()));
+        assert_eq!(
+            notation::print(s.map(), &s.draft[0]),
+            "A MAR S A PAR - BUR",
+            "{:?}",
+            s.error
+        );
+    }
+}

@@ -1,0 +1,241 @@
+// The orders ruleset hot-seat on the 1901 Europe map: Spring orders by clicking and by typing,
+// arrows and results, a Fall with a dislodgement, a retreat, a build phase, and reloads that
+// resume the same state hash.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const node = (page, key) => page.locator(`svg.omap [data-key="${key}"]`).first();
+
+async function reveal(page, power) {
+  assert.equal(await attr(page, 'data-stage'), `curtain-${power}`);
+  assert.equal(await page.locator('svg.omap').count(), 0, 'no map behind the pass-the-device screen');
+  assert.equal(await page.locator('#odraft').count(), 0, 'no orders behind the pass-the-device screen');
+  await page.click('#o-reveal');
+  assert.equal(await attr(page, 'data-stage'), `enter-${power}`);
+}
+
+async function type(page, order) {
+  await page.fill('#order-text', order);
+  await page.press('#order-text', 'Enter');
+}
+
+async function submit(page) {
+  await page.click('#o-submit');
+}
+
+/** Submits with no orders (units hold / dislodged units disband). */
+async function pass(page, power) {
+  await reveal(page, power);
+  await submit(page);
+}
+
+test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reload', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.locator('#omap').waitFor();
+  await shot(page, '40-orders-setup');
+  await page.click('#start-game');
+  assert.equal(await attr(page, 'data-phase'), 'orders-movement');
+  assert.match(await page.locator('#oseason').textContent(), /Spring 1901/);
+
+  // --- Spring 1901 ---
+  // England by clicking: F LON - NTH, F EDI - NWG, A LVP holds (click it twice).
+  await shot(page, '40b-orders-pass-device');
+  await reveal(page, 'ENGLAND');
+  await node(page, 'LON').click();
+  await node(page, 'NTH').click();
+  await node(page, 'EDI').click();
+  await node(page, 'NWG').click();
+  await node(page, 'LVP').click();
+  await node(page, 'LVP').click();
+  const eng = await page.locator('#odraft li code').allTextContents();
+  assert.deepEqual(eng.sort(), ['A LVP H', 'F EDI - NWG', 'F LON - NTH']);
+  await shot(page, '41-orders-england-entry');
+  await submit(page);
+
+  // France by typing, with a parse error first (the engine's message is shown).
+  await reveal(page, 'FRANCE');
+  assert.equal(await page.locator('svg.omap .oarrow').count(), 0, "England's orders are not shown to France");
+  await type(page, 'A PAR - XYZ');
+  assert.match(await page.locator('#oerror').textContent(), /XYZ/);
+  await type(page, 'A PAR - BUR');
+  // Support by clicking: MAR, Support…, PAR, BUR.
+  await node(page, 'MAR').click();
+  await page.click('#o-support');
+  await node(page, 'PAR').click();
+  await node(page, 'BUR').click();
+  await type(page, 'F BRE - MAO');
+  const fra = await page.locator('#odraft li code').allTextContents();
+  assert.deepEqual(fra.sort(), ['A MAR S A PAR - BUR', 'A PAR - BUR', 'F BRE - MAO']);
+  await shot(page, '42-orders-france-typed');
+  await submit(page);
+
+  await reveal(page, 'GERMANY');
+  await type(page, 'A MUN - BUR');
+  await submit(page);
+  await reveal(page, 'ITALY');
+  await type(page, 'A VEN - TYR');
+  await submit(page);
+  await reveal(page, 'AUSTRIA');
+  await type(page, 'A VIE - TYR; A BUD - RUM');
+  await submit(page);
+  await reveal(page, 'RUSSIA');
+  await type(page, 'A WAR - GAL; A MOS - UKR');
+  await submit(page);
+  await pass(page, 'TURKEY');
+
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  const results = await page.locator('#oresults li').allTextContents();
+  const line = (o) => results.find((r) => r.includes(o)) || '';
+  assert.match(line('A PAR - BUR'), /ok/);
+  assert.match(line('A MUN - BUR'), /bounce/);
+  assert.match(line('A VEN - TYR'), /bounce/);
+  assert.match(line('A VIE - TYR'), /bounce/);
+  assert.ok((await page.locator('svg.omap .oarrow').count()) >= 20, 'every order is drawn');
+  assert.ok((await page.locator('svg.omap .oarrow.failed').count()) >= 3, 'failed orders are marked');
+  await shot(page, '43-orders-spring-results');
+
+  // Reload: same state, same hash.
+  const h1 = await attr(page, 'data-state-hash');
+  assert.ok(h1 && h1.length === 64);
+  await page.reload();
+  await page.locator('#root').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), h1);
+  assert.match(await page.locator('#oseason').textContent(), /Fall 1901/);
+  // The results are still on screen after the reload.
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  assert.equal((await page.locator('#oresults li').allTextContents()).length, results.length);
+  await page.click('#o-continue');
+
+  // --- Fall 1901: Russia dislodges the Austrian army in Rumania ---
+  await pass(page, 'ENGLAND');
+  await pass(page, 'FRANCE');
+  await pass(page, 'GERMANY');
+  // Reload in the middle of the phase: submitted orders are kept.
+  const h2 = await attr(page, 'data-state-hash');
+  await page.reload();
+  await page.locator('#root').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), h2);
+  await pass(page, 'ITALY');
+  await reveal(page, 'AUSTRIA');
+  await type(page, 'A RUM H');
+  await submit(page);
+  await reveal(page, 'RUSSIA');
+  // By clicking: UKR then RUM; GAL, Support…, UKR, RUM; and one typed support.
+  await node(page, 'UKR').click();
+  await node(page, 'RUM').click();
+  await node(page, 'GAL').click();
+  await page.click('#o-support');
+  await node(page, 'UKR').click();
+  await node(page, 'RUM').click();
+  await type(page, 'F SEV S A UKR - RUM');
+  const rus = await page.locator('#odraft li code').allTextContents();
+  assert.deepEqual(rus.sort(), ['A GAL S A UKR - RUM', 'A UKR - RUM', 'F SEV S A UKR - RUM']);
+  await shot(page, '44-orders-russia-support');
+  await submit(page);
+  await pass(page, 'TURKEY');
+  const fall = await page.locator('#oresults li').allTextContents();
+  assert.ok(fall.find((r) => r.includes('A RUM H')).includes('dislodged'));
+  await shot(page, '45-orders-fall-results');
+
+  // --- Retreat: only Austria orders ---
+  await page.click('#o-continue');
+  assert.equal(await attr(page, 'data-phase'), 'orders-retreat');
+  await reveal(page, 'AUSTRIA');
+  assert.equal(await page.locator('svg.omap .ounit.dislodged').count(), 1);
+  await node(page, 'RUM').click();
+  await node(page, 'SER').click();
+  assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A RUM R SER']);
+  await shot(page, '46-orders-retreat');
+  await submit(page);
+  assert.equal(await attr(page, 'data-stage'), 'results');
+
+  // --- Adjustments: Austria (Serbia) and Russia (Rumania) build one each ---
+  await page.click('#o-continue');
+  assert.equal(await attr(page, 'data-phase'), 'orders-adjustment');
+  await reveal(page, 'AUSTRIA');
+  assert.match(await page.locator('#oadj').textContent(), /build 1 unit/);
+  await node(page, 'BUD').click();
+  await page.click('#o-build-army');
+  assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A BUD B']);
+  await shot(page, '47-orders-builds');
+  await submit(page);
+  await reveal(page, 'RUSSIA');
+  await type(page, 'A WAR B');
+  await submit(page);
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  await shot(page, '48-orders-build-results');
+  assert.equal(await page.locator('svg.omap [data-unit="A WAR"]').count(), 1);
+  assert.equal(await page.locator('#ocentres [data-power="RUSSIA"] .osc').textContent(), '5');
+  assert.equal(await page.locator('#ocentres [data-power="AUSTRIA"] .osc').textContent(), '4');
+  await page.click('#o-continue');
+  assert.match(await page.locator('#oseason').textContent(), /Spring 1902/);
+  const h3 = await attr(page, 'data-state-hash');
+  await page.reload();
+  await page.locator('#root').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), h3);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('orders: world map setup with 3 players and civil disorder', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.selectOption('#omap', 'world');
+  await page.selectOption('#oplayers', '3');
+  await page.selectOption('#opower-ASIA', 'cd');
+  await page.click('#start-game');
+  await reveal(page, 'NORTH_AMERICA');
+  // Zoom in with the wheel, order by clicking on the zoomed map, back to the whole map.
+  const box = await node(page, 'EUS').boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  for (let i = 0; i < 4; i++) {
+    await page.mouse.wheel(0, -200);
+    await page.waitForTimeout(50);
+  }
+  const vb = await page.locator('svg.omap').getAttribute('viewBox');
+  assert.notEqual(vb.split(' ')[2], '1300', 'zoomed in');
+  await node(page, 'EUS').click();
+  await node(page, 'CAR').click();
+  assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['F EUS - CAR']);
+  await shot(page, '49b-orders-world-zoomed');
+  await page.click('.zbtn[aria-label="Whole map"]');
+  await type(page, 'A ONT - QUE');
+  await shot(page, '49-orders-world');
+  await submit(page);
+  await pass(page, 'EUROPE');
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  await shot(page, '50-orders-world-results');
+  await context.close();
+});
+
+test('orders: a draw accepted by every power ends the game', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.click('#start-game');
+  const powers = ['ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY'];
+  for (const p of powers) {
+    await reveal(page, p);
+    await page.click('#o-draw');
+    if (p !== 'TURKEY') await submit(page);
+  }
+  assert.equal(await attr(page, 'data-phase'), 'over');
+  assert.match(await page.locator('#ogameover').textContent(), /drawn/);
+  await shot(page, '51-orders-draw');
+  await context.close();
+});
