@@ -187,15 +187,15 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   await context.close();
 });
 
-test('orders: world map setup with 3 players and civil disorder', async () => {
+test('orders: world map setup with 5 players, three in civil disorder', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(URL_BASE);
   await page.click('#new-game');
   await page.click('#ruleset-orders');
   await page.selectOption('#omap', 'world');
-  await page.selectOption('#oplayers', '3');
-  await page.selectOption('#opower-ASIA', 'cd');
+  await page.selectOption('#oplayers', '5');
+  for (const power of ['AFRICA', 'ASIA', 'OCEANIA']) await page.selectOption(`#opower-${power}`, 'cd');
   await page.click('#start-game');
   await reveal(page, 'NORTH_AMERICA');
   // Zoom in with the wheel, order by clicking on the zoomed map, back to the whole map.

@@ -516,3 +516,71 @@ mod combine {
         s.check_consistency().unwrap();
     }
 }
+
+/// For every player count of the world map: give each free supply centre (neutral, or the home of
+/// a power not in play) to the powers whose home centres are fewest moves away (ties shared), and
+/// require the shares to differ by at most 2 centres for 2–5 players. With all six powers the map
+/// itself decides (Asia borders the most); that spread is printed, not bounded.
+#[test]
+fn world_setups_are_balanced() {
+    use std::collections::VecDeque;
+    let m = OrdersMap::get("world").unwrap();
+    let n = m.provinces.len();
+    let neighbours = |p: usize| -> Vec<usize> {
+        let pr = &m.provinces[p];
+        let mut v: Vec<usize> = pr.army.iter().map(|&x| x as usize).collect();
+        v.extend(pr.fleet.iter().map(|l| l.province as usize));
+        v.extend(
+            pr.coasts
+                .iter()
+                .flat_map(|(_, ls)| ls.iter().map(|l| l.province as usize)),
+        );
+        v
+    };
+    let distances = |power: u8| -> Vec<u32> {
+        let mut d = vec![u32::MAX; n];
+        let mut q = VecDeque::new();
+        for h in m.homes(power) {
+            d[h as usize] = 0;
+            q.push_back(h as usize);
+        }
+        while let Some(x) = q.pop_front() {
+            for y in neighbours(x) {
+                if d[y] == u32::MAX {
+                    d[y] = d[x] + 1;
+                    q.push_back(y);
+                }
+            }
+        }
+        d
+    };
+    for players in 2..=6u8 {
+        let powers = m.powers_for(players).unwrap();
+        let dist: Vec<Vec<u32>> = powers.iter().map(|&p| distances(p)).collect();
+        // Shares in sixtieths of a centre, so ties split exactly.
+        let mut share = vec![0u32; powers.len()];
+        for c in m.centres() {
+            if m.provinces[c as usize]
+                .home
+                .is_some_and(|h| powers.contains(&h))
+            {
+                continue;
+            }
+            let best = dist.iter().map(|d| d[c as usize]).min().unwrap();
+            let winners: Vec<usize> = (0..powers.len())
+                .filter(|&i| dist[i][c as usize] == best)
+                .collect();
+            for &w in &winners {
+                share[w] += 60 / winners.len() as u32;
+            }
+        }
+        let spread = share.iter().max().unwrap() - share.iter().min().unwrap();
+        println!(
+            "{players} players: nearest free centres (x60) {share:?}, spread {:.2}",
+            spread as f64 / 60.0
+        );
+        if players <= 5 {
+            assert!(spread <= 2 * 60, "{players} players: {share:?}");
+        }
+    }
+}
