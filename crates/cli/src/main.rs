@@ -16,7 +16,8 @@ const USAGE: &str = "usage:
   orbis odds <ATTACKERS> <DEFENDERS>
   orbis dice --seed <64 hex digits> --count <N>
   orbis simulate --players <2..6> --bot <easy|normal> --games <N> --seed <u64> [--max-turns T]
-  orbis adjudicate < phase.json";
+  orbis adjudicate < phase.json
+  orbis join <signalling-url>/<room> [--bot easy|normal] [--name N] [--players N] [--seed S]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -110,9 +111,32 @@ fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
             let json = adjudicate::run(&input)?;
             writeln!(out, "{json}").map_err(io)
         }
+        Some("join") => join(&args[1..]),
         Some("-h" | "--help" | "help") => writeln!(out, "{USAGE}").map_err(io),
         Some(other) => Err(format!("unknown command `{other}`\n{USAGE}")),
         None => Err(format!("no command given\n{USAGE}")),
+    }
+}
+
+/// `orbis join` runs the native WebRTC peer, `orbis-join` (crate `orbis-transport`), which is
+/// built beside this binary; keeping it separate keeps webrtc-rs out of the `orbis` build.
+fn join(args: &[String]) -> Result<(), String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot locate orbis: {e}"))?;
+    let peer = exe.with_file_name(format!("orbis-join{}", std::env::consts::EXE_SUFFIX));
+    if !peer.exists() {
+        return Err(format!(
+            "`orbis join` needs {}: build it with `cargo build --release -p orbis-transport`",
+            peer.display()
+        ));
+    }
+    let status = std::process::Command::new(&peer)
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run {}: {e}", peer.display()))?;
+    match status.code() {
+        Some(0) => Ok(()),
+        Some(code) => Err(format!("the peer stopped with exit code {code}")),
+        None => Err("the peer was stopped by a signal".into()),
     }
 }
 

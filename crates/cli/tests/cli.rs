@@ -140,3 +140,14 @@ fn bad_arguments_exit_2_with_a_message() {
         assert!(!err.contains("panicked"));
     }
 }
+
+#[test]
+fn join_hands_over_to_the_native_peer() {
+    // `orbis-join` is built beside `orbis` by `cargo test --workspace` (the transport crate's tests
+    // need it); its argument errors come back
+    // through `orbis join` as exit code 2.
+    let o = orbis(&["join", "ws://127.0.0.1:1/room", "--players", "9"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8(o.stderr).unwrap();
+    assert!(err.contains("--players must be 2 to 6"), "{err}");
+}
