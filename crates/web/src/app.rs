@@ -17,6 +17,8 @@ pub enum Screen {
     Menu,
     Setup,
     Play,
+    /// Peer-to-peer play (`online.rs`): lobby, then the board driven through the protocol.
+    Online,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -169,6 +171,8 @@ pub struct AppState {
     pub has_save: bool,
     /// Inside a run of many actions (skip, automatic setup): autosave once at the end.
     pub batch: bool,
+    /// Online game: this browser's seat; actions go through the protocol, not `apply`.
+    pub online: Option<crate::online::Seat>,
 }
 
 #[derive(Clone)]
@@ -197,6 +201,8 @@ pub enum Msg {
     SetTab(Tab),
     SetView([f32; 4]),
     DismissError,
+    ShowOnline,
+    OnlineSync(Box<crate::online::Sync>),
 }
 
 pub use crate::savefile::{from_save as load_bytes, to_save as save_bytes};
@@ -226,6 +232,7 @@ impl AppState {
             auto_setup: vec![],
             has_save: false,
             batch: false,
+            online: None,
         };
         if let Some(text) = store::get(store::SAVE_KEY) {
             let loaded = store::b64_decode(&text)
@@ -246,6 +253,9 @@ impl AppState {
                     store::remove(store::SAVE_KEY);
                 }
             }
+        }
+        if crate::online::room_in_url().is_some() {
+            st.screen = Screen::Online;
         }
         st
     }
@@ -283,6 +293,10 @@ impl AppState {
     /// Hot-seat: keep the viewer when there is one human; otherwise a human seat must be
     /// revealed through the pass-the-device screen.
     fn update_viewer(&mut self) {
+        if let Some(o) = self.online {
+            self.viewer = o.me;
+            return;
+        }
         let humans = self.humans();
         let Some(s) = self.state() else { return };
         if humans.len() == 1 {
@@ -299,6 +313,9 @@ impl AppState {
     /// True when the pass-the-device screen must hide the board.
     pub fn curtain(&self) -> Option<PlayerId> {
         let s = self.state()?;
+        if self.online.is_some() {
+            return None;
+        }
         if matches!(s.phase, Phase::GameOver { .. }) || self.screen != Screen::Play {
             return None;
         }
@@ -309,6 +326,9 @@ impl AppState {
 
     /// The seat that may act from this screen now (a human who is the viewer).
     pub fn my_turn(&self) -> bool {
+        if let Some(o) = self.online {
+            return o.can_act && self.state().is_some_and(|s| o.me == Some(s.current));
+        }
         match self.state() {
             Some(s) => {
                 self.curtain().is_none()
@@ -337,6 +357,9 @@ impl AppState {
     }
 
     fn save(&mut self) {
+        if self.online.is_some() {
+            return; // the transcript is the record; keep the local autosave untouched
+        }
         if let Some(g) = &self.game {
             self.hash = crate::savefile::state_hash(g);
             store::set(store::SAVE_KEY, &store::b64_encode(&save_bytes(g)));
@@ -347,6 +370,10 @@ impl AppState {
 
     /// Applies one engine action; records the log and the dice; autosaves.
     fn apply(&mut self, a: Action) -> bool {
+        if self.online.is_some() {
+            crate::online::submit(a);
+            return true;
+        }
         let Some(g) = self.game.as_mut() else {
             return false;
         };
@@ -582,6 +609,31 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut st = (*self).clone();
         match msg {
+            Msg::ShowMenu if st.online.is_some() || st.screen == Screen::Online => {
+                let _ = web_sys::window().map(|w| w.location().set_hash(""));
+                let mut fresh = AppState::load();
+                fresh.screen = Screen::Menu;
+                fresh.has_save = fresh.game.is_some();
+                st = fresh;
+            }
+            Msg::ShowOnline => st.screen = Screen::Online,
+            Msg::OnlineSync(sync) => {
+                let sync = *sync;
+                let before = st.state().map(|s| s.phase);
+                st.online = Some(sync.seat);
+                st.viewer = sync.seat.me;
+                st.game = Some(sync.game);
+                st.hash = sync.hash;
+                st.log.extend(sync.lines);
+                if st.log.len() > 600 {
+                    st.log.drain(..200);
+                }
+                if sync.roll.is_some() {
+                    st.roll = sync.roll;
+                }
+                let after = st.state().map(|s| s.phase).unwrap();
+                st.after_change(before.unwrap_or(after), after);
+            }
             Msg::ShowMenu => {
                 st.screen = Screen::Menu;
                 st.has_save = st.game.is_some();
@@ -732,6 +784,7 @@ pub fn app() -> Html {
         Screen::Menu => "menu",
         Screen::Setup => "setup",
         Screen::Play => "play",
+        Screen::Online => "online",
     };
     let current = app
         .state()
@@ -742,6 +795,7 @@ pub fn app() -> Html {
         Screen::Menu => crate::setup::menu(&app),
         Screen::Setup => crate::setup::setup_screen(&app),
         Screen::Play => crate::panel::play_screen(&app, drag),
+        Screen::Online => html! { <crate::online::Online app={app.clone()} drag={drag.clone()} /> },
     };
     html! {
         <div id="root" class={classes!("app", format!("screen-{screen}"))}

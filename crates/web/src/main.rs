@@ -5,6 +5,7 @@
 
 mod app;
 mod board;
+mod online;
 mod panel;
 mod savefile;
 mod setup;
