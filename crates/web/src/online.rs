@@ -423,7 +423,7 @@ impl Session {
                 ProtocolEvent::Rejected {
                     peer, violation, ..
                 } => {
-                    let who = peer.map(|p| self.name_of(&p)).unwrap_or("?".into());
+                    let who = peer.map(|p| self.name_of(&p)).unwrap_or_else(|| "?".into());
                     self.notes
                         .push(format!("Refused a message from {who}: {violation}"));
                 }
@@ -519,14 +519,13 @@ impl Session {
                 controller: Controller::Peer(i as u8),
             })
             .collect();
-        for b in 0..bots.min(6 - seats.len().min(6)) {
+        for _ in 0..bots.min(6 - seats.len()) {
             let i = seats.len();
             seats.push(SeatSpec {
                 name: crate::app::BOT_NAMES[i % 6].to_string(),
                 colour: Colour::ALL[i],
                 controller: Controller::Bot(BotLevel::Normal),
             });
-            let _ = b;
         }
         let p = SetupProposal {
             participants: keys,
