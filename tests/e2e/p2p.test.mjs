@@ -112,7 +112,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await B.page.click('#autoplay');
 
     // The native peer prints its JSON line when the game is over.
-    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 360000))]);
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 360000).unref())]);
     assert.equal(code, 0, `orbis-join exit ${code}: ${err.slice(-2000)}`);
     const line = out.trim().split('\n').pop();
     const res = JSON.parse(line);
