@@ -18,8 +18,7 @@ use orbis_engine::classic::{
 use orbis_engine::codec::sha256;
 use orbis_engine::view;
 use orbis_protocol::{
-    Config, Controller, Dest, LinkId, Output, Peer, PeerKey, ProtocolEvent, SeatSpec,
-    SetupProposal,
+    Config, Controller, Dest, LinkId, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -461,7 +460,11 @@ impl Session {
         let queued: Vec<Action> = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
         let mut todo: Vec<Action> = queued;
         if self.autoplay && todo.is_empty() && self.peer.is_my_turn() {
-            if let Some(a) = self.peer.state().and_then(|s| bot::choose(s, BotLevel::Normal)) {
+            if let Some(a) = self
+                .peer
+                .state()
+                .and_then(|s| bot::choose(s, BotLevel::Normal))
+            {
                 todo.push(a);
             }
         }
