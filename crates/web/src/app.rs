@@ -572,6 +572,7 @@ impl AppState {
     }
 
     fn new_game(&mut self, form: &SetupForm) {
+        self.online = None; // a local game after an online one
         let seats = form
             .seats
             .iter()
