@@ -82,16 +82,6 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     // Everyone meets everyone in the lobby.
     await until('three peers in the lobby', async () => (await online(A.page, 'data-peers')) === '3' && (await online(B.page, 'data-peers')) === '3');
     assert.match(await A.page.locator('#p2p-notice').textContent(), /visible to a modified client/);
-    // Chat: to everyone, and private to one player.
-    await A.page.fill('#chat-text', 'hello all');
-    await A.page.click('#chat-send');
-    await until('public chat on Bob', async () => (await B.page.locator('#chat-log').textContent()).includes('hello all'), 20000);
-    const alice = await B.page.locator('#chat-to option', { hasText: 'Alice' }).getAttribute('value');
-    await B.page.selectOption('#chat-to', alice);
-    await B.page.fill('#chat-text', 'psst Alice');
-    await B.page.click('#chat-send');
-    await until('private chat on Alice', async () => (await A.page.locator('#chat-log').textContent()).includes('psst Alice'), 20000);
-    assert.match(await A.page.locator('#chat-log li.private').last().textContent(), /Bob.*private.*psst Alice/);
     await A.page.click('#online-propose');
     await A.page.locator('.accept').click();
     await B.page.locator('.accept').waitFor();
