@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release bundle of the browser client into dist/ and serves it on
-# http://127.0.0.1:8080/ (PORT=… to change). BUILD=0 skips the build (serve dist/ as it is).
+# http://127.0.0.1:8080/ (PORT=… to change), with a local matchbox_server for online play on
+# ws://127.0.0.1:3536 (SIGNAL_PORT=… to change), stopped when the script exits. BUILD=0 skips the build (serve dist/ as it is).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -11,5 +12,12 @@ if [ "${BUILD:-1}" != 0 ]; then
   cargo fetch --locked >/dev/null
   trunk build --release --cargo-profile release-web
 fi
+# Signalling server for online play (the page defaults to ws://127.0.0.1:3536 on localhost).
+SIGNAL_PORT="${SIGNAL_PORT:-3536}"
+MATCHBOX="$("$ROOT/scripts/matchbox-server.sh")"
+"$MATCHBOX" "127.0.0.1:$SIGNAL_PORT" >/dev/null 2>&1 &
+SIGNAL_PID=$!
+trap 'kill "$SIGNAL_PID" 2>/dev/null || true' EXIT
 echo "Orbis is served at http://127.0.0.1:$PORT/"
-exec python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$ROOT/dist"
+echo "Online play: signalling server at ws://127.0.0.1:$SIGNAL_PORT (rooms: http://127.0.0.1:$PORT/#room=NAME)"
+python3 -m http.server "$PORT" --bind 127.0.0.1 --directory "$ROOT/dist"

@@ -11,6 +11,14 @@ if [ "${BUILD:-1}" != 0 ]; then
   cargo fetch --locked >/dev/null
   trunk build --release --cargo-profile release-web
 fi
+# Online play (tests/e2e/p2p.test.mjs): the native bot peer and the WebRTC signalling server.
+# P2P=0 skips that test.
+if [ "${P2P:-1}" != 0 ]; then
+  cargo build -q --release --locked -p orbis-transport --bin orbis-join
+  export ORBIS_JOIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/orbis-join"
+  MATCHBOX_SERVER="$("$ROOT/scripts/matchbox-server.sh")"
+  export MATCHBOX_SERVER
+fi
 [ -f dist/index.html ] || { echo "test-web: dist/ is missing; build first" >&2; exit 1; }
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 # Serve the bundle under a sub-path, as GitHub Pages serves a project site (/<repo>/).

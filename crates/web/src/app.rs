@@ -20,6 +20,8 @@ pub enum Screen {
     Play,
     /// A game of the orders ruleset.
     OrdersPlay,
+    /// Peer-to-peer play (`online.rs`): lobby, then the board driven through the protocol.
+    Online,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -177,6 +179,8 @@ pub struct AppState {
     pub oform: crate::orders_ui::OrdersForm,
     /// A game of the orders ruleset (then `game` is `None`).
     pub orders: Option<crate::orders_ui::OrdersSession>,
+    /// Online game: this browser's seat; actions go through the protocol, not `apply`.
+    pub online: Option<crate::online::Seat>,
 }
 
 #[derive(Clone)]
@@ -208,6 +212,8 @@ pub enum Msg {
     SetRuleset(bool),
     OrdersForm(crate::orders_ui::OrdersForm),
     Orders(crate::orders_ui::OMsg),
+    ShowOnline,
+    OnlineSync(Box<crate::online::Sync>),
 }
 
 pub use crate::savefile::to_save as save_bytes;
@@ -250,6 +256,7 @@ impl AppState {
             setup_orders: false,
             oform: Default::default(),
             orders: None,
+            online: None,
         };
         if let Some(text) = store::get(store::SAVE_KEY) {
             let loaded = store::b64_decode(&text)
@@ -279,6 +286,9 @@ impl AppState {
                     store::remove(store::SAVE_KEY);
                 }
             }
+        }
+        if crate::online::room_in_url().is_some() {
+            st.screen = Screen::Online;
         }
         st
     }
@@ -349,6 +359,10 @@ impl AppState {
     /// Hot-seat: keep the viewer when there is one human; otherwise a human seat must be
     /// revealed through the pass-the-device screen.
     fn update_viewer(&mut self) {
+        if let Some(o) = self.online {
+            self.viewer = o.me;
+            return;
+        }
         let humans = self.humans();
         let Some(s) = self.state() else { return };
         if humans.len() == 1 {
@@ -365,6 +379,9 @@ impl AppState {
     /// True when the pass-the-device screen must hide the board.
     pub fn curtain(&self) -> Option<PlayerId> {
         let s = self.state()?;
+        if self.online.is_some() {
+            return None;
+        }
         if matches!(s.phase, Phase::GameOver { .. }) || self.screen != Screen::Play {
             return None;
         }
@@ -375,6 +392,9 @@ impl AppState {
 
     /// The seat that may act from this screen now (a human who is the viewer).
     pub fn my_turn(&self) -> bool {
+        if let Some(o) = self.online {
+            return o.can_act && self.state().is_some_and(|s| o.me == Some(s.current));
+        }
         match self.state() {
             Some(s) => {
                 self.curtain().is_none()
@@ -403,6 +423,9 @@ impl AppState {
     }
 
     fn save(&mut self) {
+        if self.online.is_some() {
+            return; // the transcript is the record; keep the local autosave untouched
+        }
         if let Some(o) = &self.orders {
             let g = Game::Orders(o.game.clone());
             self.hash = g.state_hash().to_hex();
@@ -420,6 +443,10 @@ impl AppState {
 
     /// Applies one engine action; records the log and the dice; autosaves.
     fn apply(&mut self, a: Action) -> bool {
+        if self.online.is_some() {
+            crate::online::submit(a);
+            return true;
+        }
         let Some(g) = self.game.as_mut() else {
             return false;
         };
@@ -618,6 +645,7 @@ impl AppState {
     }
 
     fn new_game(&mut self, form: &SetupForm) {
+        self.online = None; // a local game after an online one
         let seats = form
             .seats
             .iter()
@@ -655,6 +683,31 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut st = (*self).clone();
         match msg {
+            Msg::ShowMenu if st.online.is_some() || st.screen == Screen::Online => {
+                let _ = web_sys::window().map(|w| w.location().set_hash(""));
+                let mut fresh = AppState::load();
+                fresh.screen = Screen::Menu;
+                fresh.has_save = fresh.game.is_some();
+                st = fresh;
+            }
+            Msg::ShowOnline => st.screen = Screen::Online,
+            Msg::OnlineSync(sync) => {
+                let sync = *sync;
+                let before = st.state().map(|s| s.phase);
+                st.online = Some(sync.seat);
+                st.viewer = sync.seat.me;
+                st.game = Some(sync.game);
+                st.hash = sync.hash;
+                st.log.extend(sync.lines);
+                if st.log.len() > 600 {
+                    st.log.drain(..200);
+                }
+                if sync.roll.is_some() {
+                    st.roll = sync.roll;
+                }
+                let after = st.state().map(|s| s.phase).unwrap();
+                st.after_change(before.unwrap_or(after), after);
+            }
             Msg::ShowMenu => {
                 st.screen = Screen::Menu;
                 st.has_save = st.game.is_some() || st.orders.is_some();
@@ -831,6 +884,7 @@ pub fn app() -> Html {
         Screen::Menu => "menu",
         Screen::Setup => "setup",
         Screen::Play | Screen::OrdersPlay => "play",
+        Screen::Online => "online",
     };
     let stage = app
         .orders
@@ -855,6 +909,7 @@ pub fn app() -> Html {
         Screen::Setup => crate::setup::setup_screen(&app),
         Screen::Play => crate::panel::play_screen(&app, drag),
         Screen::OrdersPlay => crate::orders_view::play(&app),
+        Screen::Online => html! { <crate::online::Online app={app.clone()} drag={drag.clone()} /> },
     };
     html! {
         <div id="root" class={classes!("app", format!("screen-{screen}"))}

@@ -5,6 +5,7 @@
 
 mod app;
 mod board;
+mod online;
 mod orders_ui;
 mod orders_view;
 mod panel;

@@ -67,6 +67,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                     <button class="btn primary" id="quick-start" onclick={quick}>{"Quick start"}</button>
                     <span class="hint">{"You against two computer opponents, standard rules."}</span>
                     <button class="btn" id="new-game" onclick={setup}>{"New game…"}</button>
+                    <button class="btn" id="play-online" onclick={crate::panel::send(app, Msg::ShowOnline)}>{"Play online…"}</button>
                     { import_button(app, "import-menu") }
                 </div>
             </div>

@@ -1,0 +1,896 @@
+//! Peer-to-peer play in the browser: a matchbox WebRTC socket (one reliable channel) feeding the
+//! sans-I/O protocol [`Peer`] from a timer. The game state shown on the board is the protocol's
+//! engine state; the board and panel send their actions here (`submit`) instead of applying them.
+//!
+//! Settings: the room comes from the page URL (`#room=NAME` or `?room=NAME`), the signalling server
+//! from `?signal=ws://…` or the settings field (default `ws://127.0.0.1:3536` on localhost), the
+//! ICE servers from the settings field (empty by default). The identity (key entropy) and name are
+//! kept in localStorage per room, so a reload rejoins with the same seat.
+
+use crate::app::{AppState, Msg, Roll};
+use crate::board::DragRef;
+use crate::store;
+use matchbox_socket::{PeerId, PeerState, RtcIceServerConfig, WebRtcSocket};
+use orbis_engine::bot;
+use orbis_engine::classic::{
+    Action, BotLevel, ClassicOptions, ClassicState, Colour, Event, PlayerId,
+};
+use orbis_engine::codec::sha256;
+use orbis_engine::view;
+use orbis_protocol::{
+    Config, Controller, Dest, LinkId, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
+};
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// What the app needs to know about this browser's seat in an online game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Seat {
+    /// The seat this browser plays (its first seat), if it has one.
+    pub me: Option<PlayerId>,
+    /// The protocol lets us act now (our turn, no roll pending, not halted, not on autoplay).
+    pub can_act: bool,
+}
+
+/// A protocol state change for the app: the new engine state and what to show of it.
+#[derive(Clone)]
+pub struct Sync {
+    pub game: ClassicState,
+    pub seat: Seat,
+    pub lines: Vec<String>,
+    pub roll: Option<Roll>,
+    pub hash: String,
+}
+
+thread_local! {
+    /// Actions chosen on the board or panel, waiting for the next tick to go through `Peer::act`.
+    static QUEUE: RefCell<Vec<Action>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Called by the app instead of applying an action locally.
+pub fn submit(a: Action) {
+    QUEUE.with(|q| q.borrow_mut().push(a));
+}
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("window")
+}
+
+fn param(name: &str) -> Option<String> {
+    let loc = window().location();
+    let from = |s: String| {
+        let s = s.trim_start_matches(['#', '?']).to_string();
+        web_sys::UrlSearchParams::new_with_str(&s)
+            .ok()
+            .and_then(|p| p.get(name))
+            .filter(|v| !v.is_empty())
+    };
+    loc.hash()
+        .ok()
+        .and_then(from)
+        .or_else(|| loc.search().ok().and_then(from))
+}
+
+/// The room named in the page URL, if any.
+pub fn room_in_url() -> Option<String> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
+    param("room")
+}
+
+const SIGNAL_KEY: &str = "orbis.p2p.signal";
+const ICE_KEY: &str = "orbis.p2p.ice";
+const NAME_KEY: &str = "orbis.p2p.name";
+
+fn default_signal() -> String {
+    if let Some(s) = param("signal") {
+        return s;
+    }
+    if let Some(s) = store::get(SIGNAL_KEY).filter(|s| !s.trim().is_empty()) {
+        return s;
+    }
+    let host = window().location().hostname().unwrap_or_default();
+    if host == "localhost" || host == "127.0.0.1" || host == "[::1]" {
+        "ws://127.0.0.1:3536".into()
+    } else {
+        String::new()
+    }
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+fn unhex32(s: &str) -> Option<[u8; 32]> {
+    let s = s.trim();
+    if s.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+fn id_key(room: &str) -> String {
+    format!("orbis.p2p.id.{room}")
+}
+
+/// This browser's key entropy for `room`: stored, or fresh from `crypto.getRandomValues`.
+fn identity(room: &str) -> [u8; 32] {
+    if let Some(e) = store::get(&id_key(room)).and_then(|s| unhex32(&s)) {
+        return e;
+    }
+    let mut e = [0u8; 32];
+    if let Ok(c) = window().crypto() {
+        let _ = c.get_random_values_with_u8_array(&mut e);
+    }
+    store::set(&id_key(room), &hex(&e));
+    e
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Records a time stamp for the end-to-end test's latency figure (`window.__orbisP2p`).
+fn mark(kind: &str, index: u64) {
+    let w = window();
+    let key = wasm_bindgen::JsValue::from_str("__orbisP2p");
+    let obj = js_sys::Reflect::get(&w, &key)
+        .ok()
+        .filter(|v| v.is_object())
+        .unwrap_or_else(|| {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&o, &"declared".into(), &js_sys::Object::new());
+            let _ = js_sys::Reflect::set(&o, &"shown".into(), &js_sys::Object::new());
+            let _ = js_sys::Reflect::set(&w, &key, &o);
+            o.into()
+        });
+    if let Ok(m) = js_sys::Reflect::get(&obj, &kind.into()) {
+        let _ = js_sys::Reflect::set(
+            &m,
+            &(index as f64).into(),
+            &wasm_bindgen::JsValue::from_f64(now_ms()),
+        );
+    }
+}
+
+/// The browser transport: the matchbox socket with stable link ids (as `orbis-transport`).
+struct Net {
+    socket: WebRtcSocket,
+    links: BTreeMap<PeerId, LinkId>,
+    peers: BTreeMap<LinkId, PeerId>,
+    next: LinkId,
+    closed: Rc<RefCell<Option<String>>>,
+}
+
+impl Net {
+    fn new(room_url: &str, ice: &[String]) -> Net {
+        let (socket, fut) = WebRtcSocket::builder(room_url)
+            .ice_server(RtcIceServerConfig {
+                urls: ice.to_vec(),
+                ..Default::default()
+            })
+            .add_reliable_channel()
+            .build();
+        let closed = Rc::new(RefCell::new(None));
+        let c = closed.clone();
+        yew::platform::spawn_local(async move {
+            let r = fut.await;
+            *c.borrow_mut() = Some(match r {
+                Ok(()) => "the connection to the signalling server closed".to_string(),
+                Err(e) => format!("the signalling server could not be reached ({e})"),
+            });
+        });
+        Net {
+            socket,
+            links: BTreeMap::new(),
+            peers: BTreeMap::new(),
+            next: 1,
+            closed,
+        }
+    }
+
+    fn link(&mut self, p: PeerId) -> LinkId {
+        if let Some(l) = self.links.get(&p) {
+            return *l;
+        }
+        let l = self.next;
+        self.next += 1;
+        self.links.insert(p, l);
+        self.peers.insert(l, p);
+        l
+    }
+
+    /// (connections opened, connections closed, messages received).
+    fn poll(&mut self) -> (usize, usize, Vec<(LinkId, Vec<u8>)>) {
+        let (mut up, mut down, mut msgs) = (0, 0, vec![]);
+        if self.closed.borrow().is_some() {
+            return (0, 0, msgs);
+        }
+        if let Ok(changes) = self.socket.try_update_peers() {
+            for (p, st) in changes {
+                self.link(p);
+                match st {
+                    PeerState::Connected => up += 1,
+                    PeerState::Disconnected => down += 1,
+                }
+            }
+        }
+        let received = match self.socket.get_channel_mut(0) {
+            Ok(ch) => ch.receive(),
+            Err(_) => vec![],
+        };
+        for (p, packet) in received {
+            let l = self.link(p);
+            msgs.push((l, packet.to_vec()));
+        }
+        (up, down, msgs)
+    }
+
+    fn send(&mut self, sends: Vec<(Dest, Vec<u8>)>) {
+        if self.closed.borrow().is_some() {
+            return;
+        }
+        let connected: Vec<PeerId> = self.socket.connected_peers().collect();
+        let Ok(ch) = self.socket.get_channel_mut(0) else {
+            return;
+        };
+        for (dest, bytes) in sends {
+            match dest {
+                Dest::All => {
+                    for p in &connected {
+                        let _ = ch.try_send(bytes.clone().into(), *p);
+                    }
+                }
+                Dest::Link(l) => {
+                    if let Some(p) = self.peers.get(&l) {
+                        let _ = ch.try_send(bytes.into(), *p);
+                    }
+                }
+            }
+        }
+    }
+
+    fn connected(&self) -> usize {
+        self.socket.connected_peers().count()
+    }
+}
+
+/// One online session: the protocol peer, the socket, and what the lobby shows.
+struct Session {
+    room: String,
+    room_url: String,
+    peer: Peer,
+    net: Net,
+    t0: f64,
+    proposals: BTreeMap<[u8; 32], SetupProposal>,
+    order: Vec<[u8; 32]>,
+    accepted: BTreeSet<[u8; 32]>,
+    started: Option<[u8; 32]>,
+    chat: Vec<(String, bool, String)>,
+    missing: BTreeSet<PeerKey>,
+    notes: Vec<String>,
+    synced: u64,
+    last_seat: Option<Seat>,
+    autoplay: bool,
+    rev: u64,
+}
+
+impl Session {
+    fn new(room: &str, name: &str, signal: &str, ice: &[String]) -> Session {
+        let room_url = format!("{}/{}", signal.trim_end_matches('/'), room);
+        let h = sha256(room_url.as_bytes());
+        let mut game_id = [0u8; 16];
+        game_id.copy_from_slice(&h[..16]);
+        let mut cfg = Config::new(game_id, name, identity(room));
+        cfg.resend_ms = 500;
+        cfg.missing_ms = 10_000;
+        // Above any message number an earlier session with the same key used.
+        cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
+        let net = Net::new(&room_url, ice);
+        Session {
+            room: room.to_string(),
+            room_url,
+            peer: Peer::new(cfg),
+            net,
+            t0: now_ms(),
+            proposals: BTreeMap::new(),
+            order: vec![],
+            accepted: BTreeSet::new(),
+            started: None,
+            chat: vec![],
+            missing: BTreeSet::new(),
+            notes: vec![],
+            synced: 0,
+            last_seat: None,
+            autoplay: false,
+            rev: 0,
+        }
+    }
+
+    fn t(&self) -> u64 {
+        (now_ms() - self.t0).max(0.0) as u64
+    }
+
+    fn name_of(&self, k: &PeerKey) -> String {
+        if *k == self.peer.key() {
+            return format!("{} (you)", self.peer_name());
+        }
+        self.peer
+            .names()
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| k.short())
+    }
+
+    fn peer_name(&self) -> String {
+        store::get(NAME_KEY).unwrap_or_else(|| "Player".into())
+    }
+
+    /// Our participant index in the started game.
+    fn my_index(&self) -> Option<u8> {
+        let p = self.proposals.get(&self.started?)?;
+        p.participants
+            .iter()
+            .position(|k| *k == self.peer.key())
+            .map(|i| i as u8)
+    }
+
+    fn my_seat(&self) -> Option<PlayerId> {
+        let i = self.my_index()?;
+        let p = self.proposals.get(&self.started?)?;
+        p.seats
+            .iter()
+            .position(|s| s.controller == Controller::Peer(i))
+            .map(|s| s as PlayerId)
+    }
+
+    fn seat(&self) -> Seat {
+        Seat {
+            me: self.my_seat(),
+            can_act: self.peer.is_my_turn() && !self.autoplay,
+        }
+    }
+
+    /// Handles the events of one output and sends its messages; returns the game lines and roll.
+    fn absorb(&mut self, o: Output, lines: &mut Vec<String>, roll: &mut Option<Roll>) {
+        for e in o.events {
+            self.rev += 1;
+            match e {
+                ProtocolEvent::SetupProposed { hash, proposal, .. } => {
+                    if !self.proposals.contains_key(&hash) {
+                        self.order.push(hash);
+                    }
+                    self.proposals.insert(hash, proposal);
+                }
+                ProtocolEvent::GameStarted { proposal, .. } => {
+                    self.started = Some(proposal);
+                    lines.push("The online game begins.".into());
+                }
+                ProtocolEvent::Applied { index, events, .. } => {
+                    let s = self.peer.state();
+                    let mut rolls = 0;
+                    for ev in &events {
+                        if let Some(s) = s {
+                            lines.push(view::describe(ev, s));
+                        }
+                        if let Event::Rolled {
+                            from,
+                            to,
+                            attack,
+                            defence,
+                            ..
+                        } = ev
+                        {
+                            rolls += 1;
+                            *roll = Some(Roll {
+                                from: *from,
+                                to: *to,
+                                attack: attack.clone(),
+                                defence: defence.clone(),
+                                rolls,
+                                step: s.map_or(0, |s| s.step),
+                            });
+                        }
+                    }
+                    if rolls > 0 {
+                        mark("shown", index);
+                    }
+                }
+                ProtocolEvent::PeerMissing { peer } => {
+                    self.missing.insert(peer);
+                }
+                ProtocolEvent::PeerReturned { peer } => {
+                    self.missing.remove(&peer);
+                }
+                ProtocolEvent::Chat {
+                    from,
+                    private,
+                    text,
+                } => {
+                    let n = self.name_of(&from);
+                    self.chat.push((n, private, text));
+                }
+                ProtocolEvent::Rejected {
+                    peer, violation, ..
+                } => {
+                    let who = peer.map(|p| self.name_of(&p)).unwrap_or_else(|| "?".into());
+                    self.notes
+                        .push(format!("Refused a message from {who}: {violation}"));
+                }
+                ProtocolEvent::Halted(r) => {
+                    self.notes.push(format!("The game is halted: {r:?}"));
+                }
+                _ => {}
+            }
+        }
+        self.net.send(o.send);
+    }
+
+    /// One timer step: network in, protocol tick, queued actions, network out. Returns the sync
+    /// for the app when the game changed.
+    fn step(&mut self) -> Option<Sync> {
+        let t = self.t();
+        let mut outs: Vec<Output> = vec![];
+        let (up, down, msgs) = self.net.poll();
+        if up + down > 0 {
+            self.rev += 1;
+        }
+        if up > 0 {
+            outs.push(self.peer.start(t));
+        }
+        for (l, bytes) in msgs {
+            outs.push(self.peer.handle(l, &bytes, t));
+        }
+        outs.push(self.peer.tick(t));
+        let mut lines = vec![];
+        let mut roll = None;
+        for o in outs {
+            self.absorb(o, &mut lines, &mut roll);
+        }
+        // Actions chosen on the board (or by autoplay), one at a time through the protocol.
+        let queued: Vec<Action> = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
+        let mut todo: Vec<Action> = queued;
+        if self.autoplay && todo.is_empty() && self.peer.is_my_turn() {
+            if let Some(a) = self
+                .peer
+                .state()
+                .and_then(|s| bot::choose(s, BotLevel::Normal))
+            {
+                todo.push(a);
+            }
+        }
+        for a in todo {
+            if !self.peer.is_my_turn() {
+                break;
+            }
+            let index = self.peer.log_len();
+            let random = matches!(a, Action::Attack { .. } | Action::Blitz { .. });
+            match self.peer.act(a) {
+                Ok(o) => {
+                    if random {
+                        mark("declared", index);
+                    }
+                    self.absorb(o, &mut lines, &mut roll);
+                }
+                Err(e) => self.notes.push(format!("Action refused: {e}")),
+            }
+        }
+        if self.notes.len() > 20 {
+            self.notes.drain(..self.notes.len() - 20);
+        }
+        let seat = self.seat();
+        let len = self.peer.log_len();
+        let changed = len != self.synced || self.last_seat != Some(seat) || !lines.is_empty();
+        let s = self.peer.state()?;
+        if !changed {
+            return None;
+        }
+        self.synced = len;
+        self.last_seat = Some(seat);
+        self.rev += 1;
+        Some(Sync {
+            game: s.clone(),
+            seat,
+            lines,
+            roll,
+            hash: s.state_hash().to_hex(),
+        })
+    }
+
+    /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
+    fn propose(&mut self, bots: usize) {
+        let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
+        keys.push(self.peer.key());
+        keys.sort();
+        keys.dedup();
+        keys.truncate(6);
+        let mut seats: Vec<SeatSpec> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| SeatSpec {
+                name: self.name_of(k).trim_end_matches(" (you)").to_string(),
+                colour: Colour::ALL[i],
+                controller: Controller::Peer(i as u8),
+            })
+            .collect();
+        for _ in 0..bots.min(6 - seats.len()) {
+            let i = seats.len();
+            seats.push(SeatSpec {
+                name: crate::app::BOT_NAMES[i % 6].to_string(),
+                colour: Colour::ALL[i],
+                controller: Controller::Bot(BotLevel::Normal),
+            });
+        }
+        let p = SetupProposal {
+            participants: keys,
+            seats,
+            options: ClassicOptions::default(),
+            nonce: now_ms() as u64,
+        };
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.propose_setup(p) {
+            Ok(o) => self.absorb(o, &mut lines, &mut roll),
+            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
+        }
+        self.rev += 1;
+    }
+
+    fn accept(&mut self, h: [u8; 32]) {
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.accept_setup(h) {
+            Ok(o) => {
+                self.accepted.insert(h);
+                self.absorb(o, &mut lines, &mut roll)
+            }
+            Err(e) => self.notes.push(format!("Cannot accept: {e}")),
+        }
+        self.rev += 1;
+    }
+
+    fn chat(&mut self, to: Option<PeerKey>, text: &str) {
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.chat(to, text) {
+            Ok(o) => {
+                let whom = to.map(|k| format!(" → {}", self.name_of(&k)));
+                self.chat.push((
+                    format!("you{}", whom.clone().unwrap_or_default()),
+                    to.is_some(),
+                    text.to_string(),
+                ));
+                self.absorb(o, &mut lines, &mut roll);
+            }
+            Err(e) => self.notes.push(format!("Chat not sent: {e}")),
+        }
+        self.rev += 1;
+    }
+}
+
+#[derive(Properties)]
+pub struct Props {
+    pub app: UseReducerHandle<AppState>,
+    pub drag: Rc<DragRef>,
+}
+
+impl PartialEq for Props {
+    fn eq(&self, o: &Self) -> bool {
+        self.app == o.app && Rc::ptr_eq(&self.drag, &o.drag)
+    }
+}
+
+fn input_value(id: &str) -> String {
+    window()
+        .document()
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+        .map(|i| i.value())
+        .unwrap_or_default()
+}
+
+/// The "Play online" screen: join form, lobby, then the board driven through the protocol.
+#[function_component(Online)]
+pub fn online(props: &Props) -> Html {
+    let session: Rc<RefCell<Option<Session>>> = use_mut_ref(|| None);
+    let rev = use_state(|| 0u64);
+    let app = props.app.clone();
+
+    // Join a room: from the form, or at once when this browser already has a key for the room.
+    let join = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |(room, name): (String, String)| {
+            let room = room.trim().to_string();
+            if room.is_empty() {
+                return;
+            }
+            let signal = {
+                let s = input_value("online-signal");
+                if s.trim().is_empty() {
+                    default_signal()
+                } else {
+                    s
+                }
+            };
+            let ice: Vec<String> = {
+                let s = input_value("online-ice");
+                let s = if s.trim().is_empty() {
+                    store::get(ICE_KEY).unwrap_or_default()
+                } else {
+                    s
+                };
+                store::set(ICE_KEY, &s);
+                s.split([',', ' '])
+                    .filter(|u| !u.is_empty())
+                    .map(String::from)
+                    .collect()
+            };
+            if signal.trim().is_empty() {
+                return;
+            }
+            if param("signal").is_none() {
+                store::set(SIGNAL_KEY, &signal);
+            }
+            let name = if name.trim().is_empty() {
+                "Player".to_string()
+            } else {
+                name.trim().to_string()
+            };
+            store::set(NAME_KEY, &name);
+            let _ = window().location().set_hash(&format!("room={room}"));
+            *session.borrow_mut() = Some(Session::new(&room, &name, &signal, &ice));
+            rev.set(*rev + 1);
+        })
+    };
+    {
+        let join = join.clone();
+        use_effect_with((), move |_| {
+            if let Some(room) = room_in_url() {
+                if store::get(&id_key(&room)).is_some() {
+                    join.emit((room, store::get(NAME_KEY).unwrap_or_default()));
+                }
+            }
+        });
+    }
+    // The protocol timer.
+    {
+        let session = session.clone();
+        let rev = rev.clone();
+        let d = app.dispatcher();
+        use_effect_with((), move |_| {
+            let iv = gloo::timers::callback::Interval::new(15, move || {
+                let mut g = session.borrow_mut();
+                let Some(s) = g.as_mut() else { return };
+                let before = s.rev;
+                let sync = s.step();
+                let after = s.rev;
+                drop(g);
+                if let Some(sync) = sync {
+                    d.dispatch(Msg::OnlineSync(Box::new(sync)));
+                }
+                if after != before {
+                    rev.set(after);
+                }
+            });
+            move || drop(iv)
+        });
+    }
+
+    let g = session.borrow();
+    let Some(s) = g.as_ref() else {
+        let room = room_in_url().unwrap_or_default();
+        let name = store::get(NAME_KEY).unwrap_or_default();
+        let onsubmit = {
+            let join = join.clone();
+            Callback::from(move |e: SubmitEvent| {
+                e.prevent_default();
+                join.emit((input_value("online-room"), input_value("online-name")));
+            })
+        };
+        return html! {
+            <main class="menu online" id="online">
+                <form class="menu-card online-join" {onsubmit}>
+                    <h1>{"Play online"}</h1>
+                    <p class="tag">{"Friends open the same room link and play over a direct peer-to-peer connection; no server decides anything."}</p>
+                    <label>{"Room "}<input id="online-room" value={room} placeholder="e.g. friday-night" required=true/></label>
+                    <label>{"Your name "}<input id="online-name" value={name} maxlength="24"/></label>
+                    <details>
+                        <summary>{"Settings"}</summary>
+                        <label>{"Signalling server "}<input id="online-signal" value={default_signal()} placeholder="ws://host:3536"/></label>
+                        <label>{"ICE servers (comma-separated, empty on a LAN) "}<input id="online-ice" value={store::get(ICE_KEY).unwrap_or_default()} placeholder="stun:stun.example.org:3478"/></label>
+                    </details>
+                    <div class="menu-buttons">
+                        <button class="btn primary" id="online-join" type="submit">{"Create or join room"}</button>
+                        <button class="btn" type="button" onclick={crate::panel::send(&app, Msg::ShowMenu)}>{"Back"}</button>
+                    </div>
+                </form>
+            </main>
+        };
+    };
+
+    let me = s.peer.key();
+    let mut present: Vec<PeerKey> = s.peer.names().keys().copied().collect();
+    present.push(me);
+    present.sort();
+    present.dedup();
+    let connected = s.net.connected();
+    let closed = s.net.closed.borrow().clone();
+    let copy = {
+        Callback::from(move |_: MouseEvent| {
+            let href = window().location().href().unwrap_or_default();
+            let _ = window().navigator().clipboard().write_text(&href);
+        })
+    };
+    let chat_send = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let text = input_value("chat-text");
+            if text.trim().is_empty() {
+                return;
+            }
+            let to = window()
+                .document()
+                .and_then(|d| d.get_element_by_id("chat-to"))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                .map(|s| s.value())
+                .and_then(|v| unhex32(&v))
+                .map(PeerKey);
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.chat(to, text.trim());
+            }
+            if let Some(i) = window()
+                .document()
+                .and_then(|d| d.get_element_by_id("chat-text"))
+                .and_then(|e| e.dyn_into::<HtmlInputElement>().ok())
+            {
+                i.set_value("");
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let waiting: Vec<String> = s.peer.waiting_on().iter().map(|k| s.name_of(k)).collect();
+    let paused = !s.missing.is_empty();
+    let status = html! {
+        <div class="online-status" id="online-status">
+            <span>{format!("Room {} · {} connected", s.room, connected)}</span>
+            <button class="btn small" id="copy-link" onclick={copy}>{"Copy link"}</button>
+            if let Some(c) = &closed { <p class="notice" role="alert">{c}</p> }
+            if paused {
+                <p class="notice" id="online-paused" role="status">{format!("Paused — missing: {}",
+                    s.missing.iter().map(|k| s.name_of(k)).collect::<Vec<_>>().join(", "))}</p>
+            }
+            if let Some(h) = s.peer.halted() { <p class="notice" role="alert">{format!("Halted: {h:?}")}</p> }
+            if s.started.is_some() && !waiting.is_empty() {
+                <p class="hint">{format!("Waiting for {}", waiting.join(", "))}</p>
+            }
+        </div>
+    };
+    let chat = html! {
+        <section class="online-chat" aria-label="Chat">
+            <ul id="chat-log">
+                { for s.chat.iter().rev().take(30).collect::<Vec<_>>().into_iter().rev().map(|(who, private, text)| html! {
+                    <li class={classes!(private.then_some("private"))}><b>{who}</b>{if *private { " (private): " } else { ": " }}{text}</li>
+                }) }
+            </ul>
+            <form onsubmit={chat_send}>
+                <select id="chat-to" aria-label="To">
+                    <option value="">{"Everyone"}</option>
+                    { for present.iter().filter(|k| **k != me).map(|k| html! {
+                        <option value={hex(&k.0)}>{s.name_of(k)}</option>
+                    }) }
+                </select>
+                <input id="chat-text" maxlength="200" placeholder="Message" aria-label="Message"/>
+                <button class="btn small" id="chat-send" type="submit">{"Send"}</button>
+            </form>
+        </section>
+    };
+    let notes = html! {
+        <ul class="online-notes">{ for s.notes.iter().rev().take(3).map(|n| html!{<li>{n}</li>}) }</ul>
+    };
+    let attrs_started = if s.started.is_some() { "1" } else { "0" };
+    let log_len = s.peer.log_len().to_string();
+
+    if s.started.is_some() && app.game.is_some() {
+        let auto = {
+            let session = session.clone();
+            let rev = rev.clone();
+            Callback::from(move |_: MouseEvent| {
+                if let Some(s) = session.borrow_mut().as_mut() {
+                    s.autoplay = !s.autoplay;
+                    s.rev += 1;
+                }
+                rev.set(*rev + 1);
+            })
+        };
+        return html! {
+            <div class="online-play" id="online" data-started={attrs_started} data-log-len={log_len}
+                data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
+                { crate::panel::play_screen(&app, props.drag.clone()) }
+                <aside class="online-bar">
+                    { status }
+                    <button class="btn small" id="autoplay" aria-pressed={if s.autoplay { "true" } else { "false" }} onclick={auto}>
+                        { if s.autoplay { "Stop playing for me" } else { "Let the computer play my seat" } }
+                    </button>
+                    { notes }
+                    { chat }
+                </aside>
+            </div>
+        };
+    }
+
+    // Lobby.
+    let propose = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |_: MouseEvent| {
+            let bots: usize = input_value("online-bots").parse().unwrap_or(0);
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.propose(bots);
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let proposals = s.order.iter().rev().take(3).map(|h| {
+        let p = &s.proposals[h];
+        let mine = p.participants.contains(&me);
+        let accepted = s.accepted.contains(h);
+        let onclick = {
+            let session = session.clone();
+            let rev = rev.clone();
+            let h = *h;
+            Callback::from(move |_: MouseEvent| {
+                if let Some(s) = session.borrow_mut().as_mut() {
+                    s.accept(h);
+                }
+                rev.set(*rev + 1);
+            })
+        };
+        html! {
+            <li class="proposal">
+                <p>{format!("Classic game, {} seats:", p.seats.len())}</p>
+                <ol>{ for p.seats.iter().map(|seat| html!{
+                    <li>{format!("{} ({}) — {}", seat.name, seat.colour.name(), match seat.controller {
+                        Controller::Peer(i) => p.participants.get(i as usize).map(|k| s.name_of(k)).unwrap_or_default(),
+                        Controller::Bot(_) => "computer".to_string(),
+                    })}</li>
+                }) }</ol>
+                if mine && !accepted {
+                    <button class="btn primary accept" {onclick}>{"Accept and start"}</button>
+                } else if accepted {
+                    <span class="hint">{"Accepted — waiting for the others."}</span>
+                }
+            </li>
+        }
+    });
+    html! {
+        <main class="menu online" id="online" data-started={attrs_started} data-log-len={log_len}
+            data-peers={present.len().to_string()} data-room-url={s.room_url.clone()}>
+            <div class="menu-card online-lobby">
+                <h1>{"Play online"}</h1>
+                { status }
+                <h2>{"Players here"}</h2>
+                <ul id="online-peers">{ for present.iter().map(|k| html!{ <li>{s.name_of(k)}</li> }) }</ul>
+                <h2>{"New game"}</h2>
+                <p class="notice" id="p2p-notice">{"Hands and missions are visible to a modified client: cards and secret missions are still in every browser's game state."}</p>
+                <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value="0"/></label>
+                <button class="btn" id="online-propose" onclick={propose}>{"Propose a game with everyone here"}</button>
+                <ul id="online-proposals">{ for proposals }</ul>
+                { notes }
+                { chat }
+                <button class="btn" type="button" onclick={crate::panel::send(&app, Msg::ShowMenu)}>{"Leave"}</button>
+            </div>
+        </main>
+    }
+}
