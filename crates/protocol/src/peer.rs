@@ -1105,15 +1105,8 @@ impl Peer {
                 true
             }
             Body::Entry(e) => {
-                if self.run.is_none() {
-                    return self.defer(link, raw);
-                }
-                if e.index >= self.log_len() + MAX_AHEAD {
-                    // Too early to judge (a long resend arriving out of order); it comes again.
-                    return false;
-                }
-                if let Some(r) = &mut self.run {
-                    r.note_reached(sender, e.index);
+                if let Some(done) = self.admit_at(link, raw, sender, e.index) {
+                    return done;
                 }
                 self.on_entry(link, sender, e, raw, out);
                 self.advance(out);
@@ -1125,14 +1118,8 @@ impl Peer {
                 preimage,
                 next_tip,
             } => {
-                if self.run.is_none() {
-                    return self.defer(link, raw);
-                }
-                if index >= self.log_len() + MAX_AHEAD {
-                    return false;
-                }
-                if let Some(r) = &mut self.run {
-                    r.note_reached(sender, index);
+                if let Some(done) = self.admit_at(link, raw, sender, index) {
+                    return done;
                 }
                 let u = UnverifiedReveal {
                     roll,
@@ -1150,14 +1137,8 @@ impl Peer {
                 state_hash,
                 log_head,
             } => {
-                if self.run.is_none() {
-                    return self.defer(link, raw);
-                }
-                if index >= self.log_len() + MAX_AHEAD {
-                    return false;
-                }
-                if let Some(r) = &mut self.run {
-                    r.note_reached(sender, index);
+                if let Some(done) = self.admit_at(link, raw, sender, index) {
+                    return done;
                 }
                 self.on_checkpoint(link, sender, index, state_hash, log_head, raw, out);
                 self.advance(out);
@@ -1209,6 +1190,28 @@ impl Peer {
     }
 
     /// Keeps a message that cannot be judged before the game starts.
+    /// Admits a message about log position `index`: before the game runs it is kept for later;
+    /// too far ahead it is too early to judge (a long resend arriving out of order) and is dropped
+    /// to come again; otherwise it records how far `sender` has got. `Some(r)`: stop, returning `r`.
+    fn admit_at(
+        &mut self,
+        link: Option<LinkId>,
+        raw: &[u8],
+        sender: PeerKey,
+        index: u64,
+    ) -> Option<bool> {
+        if self.run.is_none() {
+            return Some(self.defer(link, raw));
+        }
+        if index >= self.log_len() + MAX_AHEAD {
+            return Some(false);
+        }
+        if let Some(r) = &mut self.run {
+            r.note_reached(sender, index);
+        }
+        None
+    }
+
     fn defer(&mut self, link: Option<LinkId>, raw: &[u8]) -> bool {
         if self.early.len() < MAX_EARLY {
             self.early.push((link, raw.to_vec()));
