@@ -7,9 +7,11 @@
 #![forbid(unsafe_code)]
 
 pub mod chain;
+pub mod links;
 pub mod peer;
 pub mod wire;
 
+pub use links::Links;
 pub use peer::{
     CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, Violation,
 };

@@ -3,8 +3,7 @@
 #![forbid(unsafe_code)]
 
 use matchbox_socket::{MessageLoopFuture, PeerId, PeerState, WebRtcSocket};
-use orbis_protocol::{Dest, LinkId};
-use std::collections::BTreeMap;
+use orbis_protocol::{Dest, LinkId, Links};
 
 /// What happened on the socket since the last poll.
 #[derive(Debug, Default)]
@@ -19,9 +18,7 @@ pub struct Polled {
 /// A matchbox socket with stable link ids.
 pub struct Transport {
     socket: WebRtcSocket,
-    links: BTreeMap<PeerId, LinkId>,
-    peers: BTreeMap<LinkId, PeerId>,
-    next: LinkId,
+    links: Links<PeerId>,
 }
 
 impl Transport {
@@ -32,23 +29,10 @@ impl Transport {
         (
             Transport {
                 socket,
-                links: BTreeMap::new(),
-                peers: BTreeMap::new(),
-                next: 1,
+                links: Links::default(),
             },
             fut,
         )
-    }
-
-    fn link(&mut self, p: PeerId) -> LinkId {
-        if let Some(l) = self.links.get(&p) {
-            return *l;
-        }
-        let l = self.next;
-        self.next += 1;
-        self.links.insert(p, l);
-        self.peers.insert(l, p);
-        l
     }
 
     /// Collects connection changes and received messages.
@@ -58,7 +42,7 @@ impl Transport {
             return out;
         };
         for (p, state) in changes {
-            let l = self.link(p);
+            let l = self.links.link(p);
             match state {
                 PeerState::Connected => out.connected.push(l),
                 PeerState::Disconnected => out.disconnected.push(l),
@@ -69,7 +53,7 @@ impl Transport {
         };
         let received = ch.receive();
         for (p, packet) in received {
-            let l = self.link(p);
+            let l = self.links.link(p);
             out.messages.push((l, packet.to_vec()));
         }
         out
@@ -89,7 +73,7 @@ impl Transport {
                     }
                 }
                 Dest::Link(l) => {
-                    if let Some(p) = self.peers.get(&l) {
+                    if let Some(p) = self.links.peer(l) {
                         let _ = ch.try_send(bytes.into(), *p);
                     }
                 }

@@ -18,7 +18,8 @@ use orbis_engine::classic::{
 use orbis_engine::codec::sha256;
 use orbis_engine::view;
 use orbis_protocol::{
-    Config, Controller, Dest, LinkId, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
+    Config, Controller, Dest, LinkId, Links, Output, Peer, PeerKey, ProtocolEvent, SeatSpec,
+    SetupProposal,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -162,12 +163,11 @@ fn mark(kind: &str, index: u64) {
     }
 }
 
-/// The browser transport: the matchbox socket with stable link ids (as `orbis-transport`).
+/// The browser transport: the matchbox socket with stable link ids (as `orbis-transport`; the poll
+/// and send pumps still repeat that crate's, which does not build for wasm yet).
 struct Net {
     socket: WebRtcSocket,
-    links: BTreeMap<PeerId, LinkId>,
-    peers: BTreeMap<LinkId, PeerId>,
-    next: LinkId,
+    links: Links<PeerId>,
     closed: Rc<RefCell<Option<String>>>,
 }
 
@@ -191,22 +191,9 @@ impl Net {
         });
         Net {
             socket,
-            links: BTreeMap::new(),
-            peers: BTreeMap::new(),
-            next: 1,
+            links: Links::default(),
             closed,
         }
-    }
-
-    fn link(&mut self, p: PeerId) -> LinkId {
-        if let Some(l) = self.links.get(&p) {
-            return *l;
-        }
-        let l = self.next;
-        self.next += 1;
-        self.links.insert(p, l);
-        self.peers.insert(l, p);
-        l
     }
 
     /// (connections opened, connections closed, messages received).
@@ -217,7 +204,7 @@ impl Net {
         }
         if let Ok(changes) = self.socket.try_update_peers() {
             for (p, st) in changes {
-                self.link(p);
+                self.links.link(p);
                 match st {
                     PeerState::Connected => up += 1,
                     PeerState::Disconnected => down += 1,
@@ -229,7 +216,7 @@ impl Net {
             Err(_) => vec![],
         };
         for (p, packet) in received {
-            let l = self.link(p);
+            let l = self.links.link(p);
             msgs.push((l, packet.to_vec()));
         }
         (up, down, msgs)
@@ -251,7 +238,7 @@ impl Net {
                     }
                 }
                 Dest::Link(l) => {
-                    if let Some(p) = self.peers.get(&l) {
+                    if let Some(p) = self.links.peer(l) {
                         let _ = ch.try_send(bytes.into(), *p);
                     }
                 }
