@@ -79,6 +79,10 @@ pub struct Piece {
     pub loc: Loc,
     /// 1 for an ordinary unit; 2 for a combined unit (house option "combine").
     pub strength: u8,
+    /// The sea a fleet on a coast faces (house option "fleets face a sea"); `None` for armies,
+    /// fleets at sea and every unit when the option is off. The adjudicator itself ignores it:
+    /// the ruleset restricts the [`Geography`] it is given instead.
+    pub facing: Option<Province>,
 }
 
 impl Piece {
@@ -89,6 +93,7 @@ impl Piece {
             kind,
             loc,
             strength: 1,
+            facing: None,
         }
     }
 

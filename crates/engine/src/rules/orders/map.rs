@@ -554,6 +554,61 @@ impl OrdersMap {
         }
     }
 
+    /// The seas a fleet at coastal location `at` may face (house option "fleets face a sea"):
+    /// the sea provinces it borders, in map order. Empty at sea and for coasts with no sea.
+    pub fn seas_of(&self, at: Loc) -> Vec<ProvinceId> {
+        if self.provinces.get(at.province as usize).map(|p| p.kind) != Some(ProvinceKind::Coast) {
+            return vec![];
+        }
+        let mut seas: Vec<ProvinceId> = self
+            .fleet_targets(at)
+            .iter()
+            .map(|l| l.province)
+            .filter(|&p| self.provinces[p as usize].kind == ProvinceKind::Sea)
+            .collect();
+        seas.sort_unstable();
+        seas.dedup();
+        seas
+    }
+
+    /// The facing a fleet gets when it stands at `at` without having chosen one (starting
+    /// fleets): the first sea it borders in map order.
+    pub fn default_facing(&self, at: Loc) -> Option<ProvinceId> {
+        self.seas_of(at).first().copied()
+    }
+
+    /// Location `to` lies on sea `sea`: it is that sea, or a location a fleet in it can reach
+    /// (a coast on it or a neighbouring sea).
+    pub fn on_sea(&self, sea: ProvinceId, to: Loc) -> bool {
+        to.province == sea || self.fleet_targets(Loc::new(sea)).contains(&to)
+    }
+
+    /// Where a fleet moving from `from` (facing `facing`) to `to` faces on arrival: nothing at
+    /// sea; on a coast, the sea it came from, else the sea it sailed along, else the first sea
+    /// the two places share, else the default.
+    pub fn arrival_facing(
+        &self,
+        from: Loc,
+        facing: Option<ProvinceId>,
+        to: Loc,
+    ) -> Option<ProvinceId> {
+        let seas = self.seas_of(to);
+        if seas.is_empty() {
+            return None;
+        }
+        if seas.contains(&from.province) {
+            return Some(from.province);
+        }
+        if let Some(s) = facing.filter(|s| seas.contains(s)) {
+            return Some(s);
+        }
+        let shared = self.seas_of(from);
+        seas.iter()
+            .copied()
+            .find(|s| shared.contains(s))
+            .or(seas.first().copied())
+    }
+
     /// True when a unit of this kind may stand at `loc` (fleets on a named coast where there are coasts).
     pub fn can_stand(&self, kind: UnitType, loc: Loc) -> bool {
         let Some(p) = self.provinces.get(loc.province as usize) else {

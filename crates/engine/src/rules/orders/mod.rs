@@ -16,7 +16,7 @@ mod map_file;
 pub mod notation;
 pub mod view;
 
-use adjudicator::{Loc, Order, Outcome, Piece, UnitType};
+use adjudicator::{Geography, Loc, Order, Outcome, Piece, UnitType};
 use map::{OrdersMap, PowerId, ProvinceId, ProvinceKind};
 use notation::{Spec, Written};
 use serde::{Deserialize, Serialize};
@@ -92,7 +92,7 @@ pub fn to_order(map: &OrdersMap, unit: &Piece, w: &Written) -> Option<Order> {
         Spec::Combine { into } => Some(Order::Combine {
             into: into.province,
         }),
-        Spec::Retreat { .. } | Spec::Disband | Spec::Build => None,
+        Spec::Retreat { .. } | Spec::Disband | Spec::Build | Spec::BuildFacing { .. } => None,
     }
 }
 
@@ -100,10 +100,8 @@ fn fix_destination(map: &OrdersMap, unit: &Piece, to: Loc) -> Loc {
     match unit.kind {
         UnitType::Army => Loc::new(to.province),
         UnitType::Fleet if to.coast.is_none() => {
-            let options: Vec<Loc> = map
-                .fleet_targets(unit.loc)
-                .iter()
-                .copied()
+            let options: Vec<Loc> = facing_targets(map, unit.loc, unit.facing)
+                .into_iter()
                 .filter(|l| l.province == to.province)
                 .collect();
             match options.as_slice() {
@@ -143,6 +141,78 @@ pub fn movement_with(
     orders: &[(PowerId, Written)],
     combine: bool,
 ) -> MovementReport {
+    movement_house(map, units, orders, combine, false)
+}
+
+/// The map as fleets that face a sea see it (house option "fleets face a sea"): a fleet on a
+/// coast facing sea S reaches only S and the places on S (coasts on it, seas next to it), for
+/// moves, supports and combines alike. Units without a facing see the plain map.
+struct FacingGeo<'a> {
+    map: &'a OrdersMap,
+    /// Province of a facing fleet → the sea it faces.
+    facing: BTreeMap<ProvinceId, ProvinceId>,
+}
+
+impl FacingGeo<'_> {
+    fn allowed(&self, from: Loc, to: Loc) -> bool {
+        self.facing
+            .get(&from.province)
+            .is_none_or(|&s| self.map.on_sea(s, to))
+    }
+}
+
+impl Geography for FacingGeo<'_> {
+    fn can_move(&self, kind: UnitType, from: Loc, to: Loc) -> bool {
+        self.map.can_move(kind, from, to) && (kind == UnitType::Army || self.allowed(from, to))
+    }
+
+    fn can_reach(&self, kind: UnitType, from: Loc, to: ProvinceId) -> bool {
+        match kind {
+            UnitType::Army => self.map.can_reach(kind, from, to),
+            UnitType::Fleet => self
+                .map
+                .fleet_targets(from)
+                .iter()
+                .any(|l| l.province == to && self.allowed(from, *l)),
+        }
+    }
+
+    fn is_sea(&self, p: ProvinceId) -> bool {
+        self.map.is_sea(p)
+    }
+
+    fn is_land(&self, p: ProvinceId) -> bool {
+        self.map.is_land(p)
+    }
+
+    fn is_coastal(&self, p: ProvinceId) -> bool {
+        self.map.is_coastal(p)
+    }
+
+    fn touches(&self, a: ProvinceId, b: ProvinceId) -> bool {
+        self.map.touches(a, b)
+    }
+}
+
+/// Where a fleet may go from `at` under its facing (all its neighbours without one).
+pub fn facing_targets(map: &OrdersMap, at: Loc, facing: Option<ProvinceId>) -> Vec<Loc> {
+    map.fleet_targets(at)
+        .iter()
+        .copied()
+        .filter(|&l| facing.is_none_or(|s| map.on_sea(s, l)))
+        .collect()
+}
+
+/// [`movement_with`], and with the house option "fleets face a sea": fleets on a coast move,
+/// support and combine only along the sea they face (see [`Piece::facing`]), and a fleet that
+/// arrives on a coast faces the sea it came from or sailed along.
+pub fn movement_house(
+    map: &OrdersMap,
+    units: &[Piece],
+    orders: &[(PowerId, Written)],
+    combine: bool,
+    fleet_facing: bool,
+) -> MovementReport {
     let matched = match_orders(units, orders);
     let mut adj_orders = Vec::with_capacity(units.len());
     let mut pre_void = vec![false; units.len()];
@@ -163,7 +233,16 @@ pub fn movement_with(
         };
         adj_orders.push(o);
     }
-    let res = adjudicator::adjudicate(map, units, &adj_orders);
+    let res = if fleet_facing {
+        let facing = units
+            .iter()
+            .filter(|u| u.kind == UnitType::Fleet)
+            .filter_map(|u| u.facing.map(|s| (u.loc.province, s)))
+            .collect();
+        adjudicator::adjudicate(&FacingGeo { map, facing }, units, &adj_orders)
+    } else {
+        adjudicator::adjudicate(map, units, &adj_orders)
+    };
     let mut results = Vec::with_capacity(units.len());
     let mut after = Vec::new();
     let mut dislodged = Vec::new();
@@ -200,6 +279,9 @@ pub fn movement_with(
             let mut p = *u;
             if let Some(to) = res.moved_to[i] {
                 p.loc = to;
+                if fleet_facing && u.kind == UnitType::Fleet {
+                    p.facing = map.arrival_facing(u.loc, u.facing, to);
+                }
             }
             if res.moved_to[i].is_none() && res.combined_into.contains(&Some(u.loc.province)) {
                 p.strength = 2;
@@ -220,7 +302,8 @@ pub fn movement_with(
 
 /// Where a dislodged unit may retreat: an adjacent province it could move to, not occupied, not
 /// where the attacker came from (unless it came by convoy), not left empty by a stand-off, and
-/// not `closed` for its power (house options).
+/// not `closed` for its power (house options). A fleet facing a sea (house option) retreats
+/// only to a coast on that sea.
 pub fn retreat_options(
     map: &OrdersMap,
     d: &Dislodged,
@@ -234,7 +317,13 @@ pub fn retreat_options(
             .iter()
             .map(|&p| Loc::new(p))
             .collect(),
-        UnitType::Fleet => map.fleet_targets(d.piece.loc).to_vec(),
+        UnitType::Fleet => match d.piece.facing {
+            None => map.fleet_targets(d.piece.loc).to_vec(),
+            Some(s) => facing_targets(map, d.piece.loc, Some(s))
+                .into_iter()
+                .filter(|l| l.province != s && !map.is_sea(l.province))
+                .collect(),
+        },
     };
     candidates
         .into_iter()
@@ -268,6 +357,20 @@ pub fn retreats_with(
     dislodged: &[Dislodged],
     contested: &[ProvinceId],
     closed: &dyn Fn(PowerId, ProvinceId) -> bool,
+    orders: &[(PowerId, Written)],
+) -> PhaseReport {
+    retreats_house(map, units, dislodged, contested, closed, false, orders)
+}
+
+/// [`retreats_with`], and with the house option "fleets face a sea" (`fleet_facing`): a
+/// retreating fleet keeps facing the sea it retreated along, or faces the sea it left.
+pub fn retreats_house(
+    map: &OrdersMap,
+    units: &[Piece],
+    dislodged: &[Dislodged],
+    contested: &[ProvinceId],
+    closed: &dyn Fn(PowerId, ProvinceId) -> bool,
+    fleet_facing: bool,
     orders: &[(PowerId, Written)],
 ) -> PhaseReport {
     let mut targets: Vec<Option<Loc>> = vec![];
@@ -319,7 +422,14 @@ pub fn retreats_with(
         if clash {
             results[i].outcome = Outcome::Bounce;
         } else {
-            after.push(Piece { loc: t, ..d.piece });
+            let facing = (fleet_facing && d.piece.kind == UnitType::Fleet)
+                .then(|| map.arrival_facing(d.piece.loc, d.piece.facing, t))
+                .flatten();
+            after.push(Piece {
+                loc: t,
+                facing,
+                ..d.piece
+            });
         }
     }
     sort_units(&mut after);
@@ -373,6 +483,43 @@ pub fn adjustments(
     centres: &Centres,
     orders: &[(PowerId, Written)],
 ) -> PhaseReport {
+    adjustments_house(map, units, centres, false, orders)
+}
+
+/// The facing a build gives its unit (`Some(None)`: no facing), or `None` when the build is
+/// void for want of a valid facing. With the house option "fleets face a sea", a fleet built on
+/// a coast faces the sea written (`F BRE B FACING MAO`); without one written, the only sea there
+/// is, and the build is void when there are several to choose from. Without the option a
+/// written facing makes the build void.
+pub fn build_facing(
+    map: &OrdersMap,
+    w: &Written,
+    fleet_facing: bool,
+) -> Option<Option<ProvinceId>> {
+    let fleet = w.kind == UnitType::Fleet;
+    match w.spec {
+        Spec::Build if fleet_facing && fleet => match map.seas_of(w.at).as_slice() {
+            [] => Some(None),
+            [only] => Some(Some(*only)),
+            _ => None,
+        },
+        Spec::Build => Some(None),
+        Spec::BuildFacing { sea } => {
+            (fleet_facing && fleet && map.seas_of(w.at).contains(&sea)).then_some(Some(sea))
+        }
+        _ => None,
+    }
+}
+
+/// [`adjustments`], with the house option "fleets face a sea" (`fleet_facing`): see
+/// [`build_facing`].
+pub fn adjustments_house(
+    map: &OrdersMap,
+    units: &[Piece],
+    centres: &Centres,
+    fleet_facing: bool,
+    orders: &[(PowerId, Written)],
+) -> PhaseReport {
     let mut after: Vec<Piece> = units.to_vec();
     let mut results = vec![];
     for power in 0..map.powers.len() as PowerId {
@@ -391,8 +538,9 @@ pub fn adjustments(
             for w in mine {
                 let p = w.at.province;
                 let prov = &map.provinces[p as usize];
+                let facing = build_facing(map, &w, fleet_facing);
                 let ok = left > 0
-                    && w.spec == Spec::Build
+                    && facing.is_some()
                     && prov.home == Some(power)
                     && centres.get(&p) == Some(&power)
                     && !after.iter().any(|u| u.loc.province == p)
@@ -400,7 +548,10 @@ pub fn adjustments(
                     && !(w.kind == UnitType::Fleet && prov.kind != ProvinceKind::Coast);
                 if ok {
                     left -= 1;
-                    after.push(Piece::new(power, w.kind, w.at));
+                    after.push(Piece {
+                        facing: facing.flatten(),
+                        ..Piece::new(power, w.kind, w.at)
+                    });
                     push(w, Outcome::Ok);
                 } else {
                     push(w, Outcome::Void);
@@ -507,6 +658,11 @@ pub struct OrdersOptions {
     /// they defend together with strength 2, cannot be supported, and an attack stronger than 2
     /// dislodges one and cancels the combine.
     pub combine: bool,
+    /// Fleets on a coast face one sea (the source's "fleet Tunisia - Ionian sea"): they move,
+    /// support and combine only along that sea, retreat only to coasts on it, and a fleet built
+    /// on a coast names its sea (`F BRE B FACING MAO`). Starting fleets face the first sea they
+    /// border in map order.
+    pub fleet_facing: bool,
 }
 
 /// Everything a player can do.
@@ -587,6 +743,12 @@ pub enum OrdersError {
     NoCombine {
         order: String,
     },
+    /// A build that names a facing without the house option, or names a sea the coast does not
+    /// border, or a fleet build that must name one of several seas (`seas`: the choices).
+    Facing {
+        order: String,
+        seas: String,
+    },
 }
 
 impl fmt::Display for OrdersError {
@@ -605,6 +767,14 @@ impl fmt::Display for OrdersError {
             NoCombine { order } => write!(
                 f,
                 "`{order}`: units can only combine in Fall, and only when the \"combine\" house option is on."
+            ),
+            Facing { order, seas } if seas.is_empty() => write!(
+                f,
+                "`{order}`: only a fleet built on a coast faces a sea, and only when the \"fleets face a sea\" house option is on."
+            ),
+            Facing { order, seas } => write!(
+                f,
+                "`{order}`: say which sea the new fleet faces: {seas} (for example `F BRE B FACING MAO`)."
             ),
         }
     }
@@ -652,7 +822,11 @@ impl OrdersState {
         for &i in &playing {
             let p = &map.powers[i as usize];
             for &(kind, loc) in &p.start {
-                units.push(Piece::new(i, kind, loc));
+                let mut u = Piece::new(i, kind, loc);
+                if options.fleet_facing && kind == UnitType::Fleet {
+                    u.facing = map.default_facing(loc);
+                }
+                units.push(u);
             }
             for h in map.homes(i) {
                 centres.insert(h, i);
@@ -820,13 +994,31 @@ impl OrdersState {
                     order: text.clone(),
                 })
             }
-            (Phase::Movement, Spec::Retreat { .. } | Spec::Disband | Spec::Build) => Err(wrong()),
+            (
+                Phase::Movement,
+                Spec::Retreat { .. } | Spec::Disband | Spec::Build | Spec::BuildFacing { .. },
+            ) => Err(wrong()),
             (Phase::Movement, _) => owner_of(self.units.clone()),
             (Phase::Retreat, Spec::Retreat { .. } | Spec::Move { .. } | Spec::Disband) => {
                 owner_of(self.dislodged.iter().map(|d| d.piece).collect())
             }
             (Phase::Retreat, _) => Err(wrong()),
-            (Phase::Adjustment, Spec::Build) => Ok(()),
+            (Phase::Adjustment, Spec::Build | Spec::BuildFacing { .. }) => {
+                let facing = self.options.fleet_facing;
+                if build_facing(map, w, facing).is_some() {
+                    return Ok(());
+                }
+                let seas = if facing && w.kind == UnitType::Fleet {
+                    let seas: Vec<&str> = map.seas_of(w.at).iter().map(|&s| map.key(s)).collect();
+                    seas.join(", ")
+                } else {
+                    String::new()
+                };
+                Err(OrdersError::Facing {
+                    order: text.clone(),
+                    seas,
+                })
+            }
             (Phase::Adjustment, Spec::Disband) => owner_of(self.units.clone()),
             (Phase::Adjustment, _) => Err(wrong()),
             (Phase::GameOver { .. }, _) => Err(OrdersError::GameOver),
@@ -849,7 +1041,8 @@ impl OrdersState {
         match phase {
             Phase::Movement => {
                 let combine = self.options.combine && self.season == Season::Fall;
-                let r = movement_with(map, &self.units, &orders, combine);
+                let facing = self.options.fleet_facing;
+                let r = movement_house(map, &self.units, &orders, combine, facing);
                 ev.push(OrdersEvent::Resolved {
                     year: self.year,
                     season: self.season,
@@ -875,7 +1068,16 @@ impl OrdersState {
                         && (map.provinces[p as usize].home.is_some_and(|h| h != power)
                             || centres.get(&p).is_some_and(|&o| o != power))
                 };
-                let r = retreats_with(map, &self.units, &dislodged, &contested, &closed, &orders);
+                let facing = self.options.fleet_facing;
+                let r = retreats_house(
+                    map,
+                    &self.units,
+                    &dislodged,
+                    &contested,
+                    &closed,
+                    facing,
+                    &orders,
+                );
                 self.units = r.units;
                 ev.push(OrdersEvent::Resolved {
                     year: self.year,
@@ -886,7 +1088,8 @@ impl OrdersState {
                 self.after_movement(map, ev);
             }
             Phase::Adjustment => {
-                let r = adjustments(map, &self.units, &self.centres, &orders);
+                let facing = self.options.fleet_facing;
+                let r = adjustments_house(map, &self.units, &self.centres, facing, &orders);
                 self.units = r.units;
                 ev.push(OrdersEvent::Resolved {
                     year: self.year,
@@ -978,6 +1181,17 @@ impl OrdersState {
             }
             if !seen.insert(u.loc.province) {
                 return Err(format!("two units in {}", map.key(u.loc.province)));
+            }
+            if let Some(s) = u.facing {
+                if u.kind != UnitType::Fleet
+                    || !self.options.fleet_facing
+                    || !map.seas_of(u.loc).contains(&s)
+                {
+                    return Err(format!(
+                        "unit at {} faces a sea it cannot face",
+                        map.loc_name(u.loc)
+                    ));
+                }
             }
         }
         for (&c, &p) in &self.centres {

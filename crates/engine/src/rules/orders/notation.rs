@@ -2,11 +2,16 @@
 //! `A MAR S A PAR`, `F NTH C A LON - NWY`, `A PAR H`, `A LON - BEL VIA CONVOY`, retreats
 //! `A PAR R BUR` (or `A PAR - BUR`), disbands `A PAR D`, builds `A PAR B`, `F STP/SC B`.
 //!
+//! House options: `A WAR COMBINE A LVN`; with "fleets face a sea", a fleet build names the sea
+//! the fleet faces, `F BRE B FACING MAO` (or `F BRE B MAO`). Moves need no facing: a fleet
+//! faces the sea it arrives from or sails along, and the unit in an order is named as usual
+//! (`F BRE - PIC`); the board shows the facing.
+//!
 //! Parsing is case-insensitive and accepts the long words (`HOLD`, `SUPPORTS`, `CONVOYS`,
 //! `RETREAT`, `DISBAND`, `BUILD`), `->` for `-`, and coasts as `SPA/NC` or `SPA(NC)`.
 
 use super::adjudicator::{Loc, UnitType};
-use super::map::OrdersMap;
+use super::map::{OrdersMap, ProvinceKind};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -39,6 +44,11 @@ pub enum Spec {
     /// House option: merge into the unit of the same power in `into` (`A WAR COMBINE A LVN`).
     Combine {
         into: Loc,
+    },
+    /// House option "fleets face a sea": build a fleet facing `sea` (`F BRE B FACING MAO`).
+    /// Last variant, so older encodings of the others stay valid.
+    BuildFacing {
+        sea: super::map::ProvinceId,
     },
 }
 
@@ -237,7 +247,23 @@ pub fn parse(map: &OrdersMap, text: &str) -> Result<Written, NotationError> {
         }
         "R" | "RETREAT" | "RETREATS" => Spec::Retreat { to: c.loc()? },
         "D" | "DISBAND" | "DISBANDS" => Spec::Disband,
-        "B" | "BUILD" | "BUILDS" => Spec::Build,
+        "B" | "BUILD" | "BUILDS" => {
+            if c.peek() == Some("FACING") {
+                c.pos += 1;
+            }
+            match c.peek() {
+                None => Spec::Build,
+                Some(_) => {
+                    let t = c.next("a sea")?;
+                    match map.province(&t) {
+                        Some(sea) if map.provinces[sea as usize].kind == ProvinceKind::Sea => {
+                            Spec::BuildFacing { sea }
+                        }
+                        _ => return Err(NotationError::Province(t)),
+                    }
+                }
+            }
+        }
         "COMBINE" | "COMBINES" => {
             c.opt_kind();
             Spec::Combine { into: c.loc()? }
@@ -279,6 +305,7 @@ pub fn print(map: &OrdersMap, w: &Written) -> String {
         Spec::Retreat { to } => format!("{unit} R {}", map.loc_name(to)),
         Spec::Disband => format!("{unit} D"),
         Spec::Build => format!("{unit} B"),
+        Spec::BuildFacing { sea } => format!("{unit} B FACING {}", map.key(sea)),
         Spec::Combine { into } => {
             format!("{unit} COMBINE {} {}", w.kind.letter(), map.loc_name(into))
         }
@@ -327,6 +354,7 @@ mod tests {
             "F STP/SC B",
             "A LON - BEL VIA CONVOY",
             "A WAR COMBINE A LVN",
+            "F BRE B FACING MAO",
         ] {
             assert_eq!(round(s), s);
         }
@@ -335,6 +363,12 @@ mod tests {
         assert_eq!(round("A MAR S PAR H"), "A MAR S PAR");
         assert_eq!(round("F nth convoys lon - nwy"), "F NTH C A LON - NWY");
         assert_eq!(round("army par-bur"), "A PAR - BUR");
+        assert_eq!(round("f bre build eng"), "F BRE B FACING ENG");
+        let m = OrdersMap::europe();
+        assert_eq!(
+            parse(m, "F BRE B FACING PAR"),
+            Err(NotationError::Province("PAR".into()))
+        );
     }
 
     #[test]
