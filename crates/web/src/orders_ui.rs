@@ -74,6 +74,8 @@ pub enum Mode {
     SupportTo(Loc),
     ConvoyPick,
     ConvoyTo(Loc),
+    /// House option "combine": the next click names the unit to merge into.
+    CombinePick,
 }
 
 /// The last adjudicated phase, for the arrows and the results list.
@@ -110,6 +112,8 @@ pub enum OMsg {
     Hold,
     Disband,
     Build(UnitType, Loc),
+    /// Build a fleet facing a sea (house option "fleets face a sea").
+    BuildFacing(Loc, ProvinceId),
     Cancel,
     Text(String),
     Type,
@@ -262,6 +266,13 @@ impl OrdersSession {
             }
         }
         out
+    }
+
+    /// Combining can be ordered now (house option, Fall movement).
+    pub fn can_combine(&self) -> bool {
+        self.game.options.combine
+            && self.game.season == Season::Fall
+            && self.game.phase == Phase::Movement
     }
 
     /// Units this power can order now (the engine's query).
@@ -421,6 +432,13 @@ impl OrdersSession {
                 from: a,
                 to: Loc::new(loc.province),
             },
+            Mode::CombinePick => match self.unit_at(loc.province) {
+                Some(t) if loc.province != sel.province => Spec::Combine { into: t.loc },
+                _ => {
+                    self.error = Some("Combine: click the unit to merge into.".into());
+                    return;
+                }
+            },
         };
         self.add(
             p,
@@ -493,6 +511,18 @@ impl OrdersSession {
                             kind,
                             at,
                             spec: Spec::Build,
+                        },
+                    );
+                }
+            }
+            OMsg::BuildFacing(at, sea) => {
+                if let Some(p) = me {
+                    self.add(
+                        p,
+                        Written {
+                            kind: UnitType::Fleet,
+                            at,
+                            spec: Spec::BuildFacing { sea },
                         },
                     );
                 }
@@ -596,6 +626,10 @@ impl OrdersSession {
             (Some(_), Mode::ConvoyTo(a)) => {
                 format!("Convoy {}: click its destination.", map.loc_name(a))
             }
+            (Some(s), Mode::CombinePick) => format!(
+                "Combine {}: click the neighbouring unit of yours it merges into.",
+                map.loc_name(s)
+            ),
         }
     }
 
@@ -677,5 +711,78 @@ mod tests {
             "{:?}",
             s.error
         );
+    }
+
+    fn session(options: OrdersOptions) -> OrdersSession {
+        let g = OrdersState::new("europe-1901", options).unwrap();
+        OrdersSession::new(g, vec![true; 7])
+    }
+
+    #[test]
+    fn combine_by_clicks() {
+        let mut s = session(OrdersOptions {
+            combine: true,
+            ..OrdersOptions::default()
+        });
+        s.game.season = Season::Fall;
+        assert!(s.can_combine());
+        for _ in 0..5 {
+            s.update(OMsg::Reveal);
+            s.update(OMsg::Submit);
+        }
+        s.update(OMsg::Reveal); // Russia
+        s.update(OMsg::Click("WAR".into()));
+        s.update(OMsg::SetMode(Mode::CombinePick));
+        assert!(s.prompt().contains("Combine WAR"), "{}", s.prompt());
+        s.update(OMsg::Click("XYZ".into()));
+        s.update(OMsg::Click("MOS".into()));
+        assert_eq!(
+            notation::print(s.map(), &s.draft[0]),
+            "A WAR COMBINE A MOS",
+            "{:?}",
+            s.error
+        );
+        // An empty province is no unit to merge into.
+        s.update(OMsg::Click("SEV".into()));
+        s.update(OMsg::SetMode(Mode::CombinePick));
+        s.update(OMsg::Click("UKR".into()));
+        assert!(s.error.as_deref().unwrap().contains("Combine"));
+        assert_eq!(s.draft.len(), 1);
+        // In Spring (or without the option) the engine refuses the combine.
+        let mut s = session(OrdersOptions {
+            combine: true,
+            ..OrdersOptions::default()
+        });
+        assert!(!s.can_combine());
+        s.update(OMsg::Reveal);
+        s.update(OMsg::Click("LVP".into()));
+        s.update(OMsg::SetMode(Mode::CombinePick));
+        s.update(OMsg::Click("EDI".into()));
+        assert!(s.draft.is_empty());
+        assert!(s.error.as_deref().unwrap().contains("combine"));
+    }
+
+    #[test]
+    fn a_fleet_build_facing_a_sea() {
+        let mut s = session(OrdersOptions {
+            fleet_facing: true,
+            ..OrdersOptions::default()
+        });
+        let fr = s.map().power("FRANCE").unwrap();
+        s.game.units.retain(|u| u.power != fr);
+        s.game.phase = Phase::Adjustment;
+        s.game.season = Season::Fall;
+        s = OrdersSession::new(s.game.clone(), vec![true; 7]);
+        s.update(OMsg::Reveal);
+        assert_eq!(s.stage, Stage::Enter(fr));
+        let bre = s.map().parse_loc("BRE").unwrap();
+        let mao = s.map().province("MAO").unwrap();
+        s.update(OMsg::Build(UnitType::Fleet, bre));
+        assert!(s.error.as_deref().unwrap().contains("ENG, MAO"));
+        s.update(OMsg::BuildFacing(bre, mao));
+        assert_eq!(notation::print(s.map(), &s.draft[0]), "F BRE B FACING MAO");
+        s.update(OMsg::Submit);
+        let fleet = s.game.units.iter().find(|u| u.loc == bre).unwrap();
+        assert_eq!(fleet.facing, Some(mao));
     }
 }

@@ -162,6 +162,7 @@ pub fn setup(app: &H) -> Html {
                 <h2>{"House options"}</h2>
                 { check("opt-noretreat", "No retreat into another power's home or owned centre", f.options.no_retreat_into_foreign_territory, |g, v| g.options.no_retreat_into_foreign_territory = v) }
                 { check("opt-combine", "Combine: two adjacent units may merge in Fall (A WAR COMBINE A LVN)", f.options.combine, |g, v| g.options.combine = v) }
+                { check("opt-facing", "Fleets face a sea: a fleet on a coast moves, supports and retreats only along its sea (build F BRE B FACING MAO)", f.options.fleet_facing, |g, v| g.options.fleet_facing = v) }
             </section>
         </>
     }
@@ -265,10 +266,10 @@ fn arrow(
         Spec::SupportMove { from: f, to, .. } => line(from, mid(units_at(f), to), true, false),
         Spec::Convoy { from: f, to } => line(from, mid(f, to), true, false),
         Spec::Combine { into } => line(from, lay.at(map, into), true, true),
-        Spec::Hold | Spec::Build | Spec::Disband => {
+        Spec::Hold | Spec::Build | Spec::BuildFacing { .. } | Spec::Disband => {
             let sym = match w.spec {
                 Spec::Hold => "",
-                Spec::Build => "+",
+                Spec::Build | Spec::BuildFacing { .. } => "+",
                 _ => "✗",
             };
             let _ = write!(
@@ -468,12 +469,43 @@ fn board_svg(s: &OrdersSession) -> String {
             UnitType::Army => "A",
             UnitType::Fleet => "F",
         };
+        // House option "fleets face a sea": a short tick from the fleet towards its sea, and the
+        // sea in the tooltip.
+        let facing = u.facing.map(|sea| {
+            let (sx, sy) = lay.at(map, Loc::new(sea));
+            let (dx, dy) = (sx - x, sy - y);
+            let len = (dx * dx + dy * dy).sqrt().max(1.0);
+            (sea, x + dx / len * 20.0, y + dy / len * 20.0)
+        });
+        if let Some((_, ex, ey)) = facing {
+            let _ = write!(
+                o,
+                r#"<line class="ofacing" x1="{}" y1="{}" x2="{}" y2="{}"/><circle class="ofacing" cx="{}" cy="{}" r="3"/>"#,
+                n1(x),
+                n1(y),
+                n1(ex),
+                n1(ey),
+                n1(ex),
+                n1(ey)
+            );
+        }
+        let title = match facing {
+            Some((sea, _, _)) => format!(
+                "<title>{letter} {} facing {}</title>",
+                map.loc_name(u.loc),
+                esc(&map.provinces[sea as usize].name)
+            ),
+            None => String::new(),
+        };
         let _ = write!(
             o,
-            r#"<g class="ounit{}" data-unit="{letter} {}" data-power="{}"><rect x="{}" y="{}" width="22" height="18" rx="{}" fill="{}"/><text x="{}" y="{}">{letter}{}</text></g>"#,
+            r#"<g class="ounit{}" data-unit="{letter} {}" data-power="{}"{}>{title}<rect x="{}" y="{}" width="22" height="18" rx="{}" fill="{}"/><text x="{}" y="{}">{letter}{}</text></g>"#,
             if dislodged { " dislodged" } else { "" },
             map.loc_name(u.loc),
             map.powers[u.power as usize].key,
+            facing
+                .map(|(sea, _, _)| format!(r#" data-facing="{}""#, map.key(sea)))
+                .unwrap_or_default(),
             n1(x - 11.0),
             n1(y - 9.0),
             if u.kind == UnitType::Army { 3 } else { 9 },
@@ -720,6 +752,9 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
                 if fleet_at_sea {
                     buttons.push(html! { <button class={classes!("btn", "small", matches!(s.mode, Mode::ConvoyPick | Mode::ConvoyTo(_)).then_some("on"))} id="o-convoy" onclick={om(app, OMsg::SetMode(Mode::ConvoyPick))}>{"Convoy…"}</button> });
                 }
+                if s.can_combine() {
+                    buttons.push(html! { <button class={classes!("btn", "small", (s.mode == Mode::CombinePick).then_some("on"))} id="o-combine" onclick={om(app, OMsg::SetMode(Mode::CombinePick))}>{"Combine…"}</button> });
+                }
             }
             Phase::Retreat => {
                 buttons.push(html! { <button class="btn small" id="o-disband" onclick={om(app, OMsg::Disband)}>{"Disband"}</button> });
@@ -729,8 +764,18 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
                 buttons.push(html! { <button class="btn small" id="o-build-army" onclick={om(app, OMsg::Build(UnitType::Army, Loc::new(sel.province)))}>{"Build army"}</button> });
                 if prov.kind == ProvinceKind::Coast {
                     for l in map.fleet_locs(sel.province) {
-                        let label = format!("Build fleet ({})", map.loc_name(l));
-                        buttons.push(html! { <button class="btn small" onclick={om(app, OMsg::Build(UnitType::Fleet, l))}>{label}</button> });
+                        let seas = map.seas_of(l);
+                        if s.game.options.fleet_facing && seas.len() > 1 {
+                            // House option: the new fleet faces the sea the player picks.
+                            for sea in seas {
+                                let label = format!("Build fleet ({} facing {})", map.loc_name(l), map.key(sea));
+                                let id = format!("o-build-fleet-{}", map.key(sea).to_ascii_lowercase());
+                                buttons.push(html! { <button class="btn small" {id} onclick={om(app, OMsg::BuildFacing(l, sea))}>{label}</button> });
+                            }
+                        } else {
+                            let label = format!("Build fleet ({})", map.loc_name(l));
+                            buttons.push(html! { <button class="btn small" onclick={om(app, OMsg::Build(UnitType::Fleet, l))}>{label}</button> });
+                        }
                     }
                 }
             }
