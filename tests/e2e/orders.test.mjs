@@ -239,3 +239,48 @@ test('orders: a draw accepted by every power ends the game', async () => {
   await shot(page, '51-orders-draw');
   await context.close();
 });
+
+test('orders: house options "fleets face a sea" and combine by clicks', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.check('#opt-facing');
+  await page.check('#opt-combine');
+  await shot(page, '52-orders-house-options');
+  await page.click('#start-game');
+  // Starting fleets face the first sea they border: Brest the Channel, London the Channel.
+  const unit = (u) => page.locator(`svg.omap .ounit[data-unit="${u}"]`);
+  await reveal(page, 'ENGLAND');
+  assert.equal(await unit('F LON').getAttribute('data-facing'), 'ENG');
+  assert.match(await unit('F LON').locator('title').textContent(), /F LON facing English Channel/);
+  assert.equal(await unit('A LVP').getAttribute('data-facing'), null);
+  assert.ok((await page.locator('svg.omap line.ofacing').count()) >= 9, 'a facing tick per fleet');
+  await shot(page, '53-orders-fleets-facing');
+  await submit(page);
+  // France, facing the Channel: Brest to Gascony (on the Mid-Atlantic only) is void.
+  await reveal(page, 'FRANCE');
+  assert.equal(await unit('F BRE').getAttribute('data-facing'), 'ENG');
+  await type(page, 'F BRE - GAS');
+  await submit(page);
+  for (const p of ['GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY']) await pass(page, p);
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  assert.match(await page.locator('#oresults').textContent(), /F BRE - GAS[^]*void/);
+  await page.click('#o-continue');
+  // Fall: Russia combines Warsaw into Moscow by clicks.
+  for (const p of ['ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'AUSTRIA']) await pass(page, p);
+  await reveal(page, 'RUSSIA');
+  await node(page, 'WAR').click();
+  await page.click('#o-combine');
+  await node(page, 'MOS').click();
+  assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A WAR COMBINE A MOS']);
+  await shot(page, '54-orders-combine-clicked');
+  await submit(page);
+  await pass(page, 'TURKEY');
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  assert.equal(await unit('A MOS').locator('text').textContent(), 'A2');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
