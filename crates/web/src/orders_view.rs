@@ -768,8 +768,13 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
                         if s.game.options.fleet_facing && seas.len() > 1 {
                             // House option: the new fleet faces the sea the player picks.
                             for sea in seas {
-                                let label = format!("Build fleet ({} facing {})", map.loc_name(l), map.key(sea));
-                                let id = format!("o-build-fleet-{}", map.key(sea).to_ascii_lowercase());
+                                let label = format!(
+                                    "Build fleet ({} facing {})",
+                                    map.loc_name(l),
+                                    map.key(sea)
+                                );
+                                let id =
+                                    format!("o-build-fleet-{}", map.key(sea).to_ascii_lowercase());
                                 buttons.push(html! { <button class="btn small" {id} onclick={om(app, OMsg::BuildFacing(l, sea))}>{label}</button> });
                             }
                         } else {
