@@ -475,12 +475,12 @@ fn board_svg(s: &OrdersSession) -> String {
             let (sx, sy) = lay.at(map, Loc::new(sea));
             let (dx, dy) = (sx - x, sy - y);
             let len = (dx * dx + dy * dy).sqrt().max(1.0);
-            (sea, x + dx / len * 20.0, y + dy / len * 20.0)
+            (sea, x + dx / len * 26.0, y + dy / len * 26.0)
         });
         if let Some((_, ex, ey)) = facing {
             let _ = write!(
                 o,
-                r#"<line class="ofacing" x1="{}" y1="{}" x2="{}" y2="{}"/><circle class="ofacing" cx="{}" cy="{}" r="3"/>"#,
+                r#"<line class="ofacing" x1="{}" y1="{}" x2="{}" y2="{}"/><circle class="ofacing" cx="{}" cy="{}" r="3.5"/>"#,
                 n1(x),
                 n1(y),
                 n1(ex),
