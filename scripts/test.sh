@@ -29,7 +29,8 @@ cargo test --workspace --locked
 step "engine builds for wasm32 and matches the native state hashes"
 cargo build --release --locked -p orbis-cli
 cargo build --release --locked -p orbis-wasm-check --target wasm32-unknown-unknown
-node tests/wasm-determinism.mjs target/wasm32-unknown-unknown/release/orbis_wasm_check.wasm target/release/orbis
+T="${CARGO_TARGET_DIR:-target}"
+node tests/wasm-determinism.mjs "$T/wasm32-unknown-unknown/release/orbis_wasm_check.wasm" "$T/release/orbis"
 
 if [[ -x scripts/test-p2p.sh ]]; then
   step "peer-to-peer games over real WebRTC on loopback"
