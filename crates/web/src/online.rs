@@ -521,6 +521,7 @@ impl Session {
             participants: keys,
             seats,
             options: ClassicOptions::default(),
+            orders: None,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];
