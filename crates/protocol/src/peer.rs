@@ -724,6 +724,12 @@ impl Peer {
         Some((round, mine))
     }
 
+    /// Orders game: the powers this peer orders now (seats handed to a bot excluded).
+    pub fn my_powers(&self) -> Vec<PowerId> {
+        let Some(r) = &self.run else { return vec![] };
+        r.me.map_or(vec![], |m| r.powers_of(m))
+    }
+
     /// Orders game: participants that have committed orders for the current round.
     pub fn orders_committed(&self) -> Vec<PeerKey> {
         let Some(r) = &self.run else { return vec![] };

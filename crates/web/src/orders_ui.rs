@@ -99,6 +99,20 @@ pub struct OrdersSession {
     pub last: Option<Resolved>,
     /// The part of the map on screen (zoom and pan), `None` for the whole map.
     pub view: Option<[f32; 4]>,
+    /// Online (peer-to-peer): only this browser's powers are `human`; no pass-the-device screen;
+    /// submitted orders go to the protocol and the phase is resolved when every peer's orders
+    /// are revealed (see `online_orders`).
+    pub online: Option<OnlineOrders>,
+}
+
+/// What an online orders page knows beyond the engine state.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct OnlineOrders {
+    /// Our orders for this phase are committed; waiting for the others.
+    pub sent: bool,
+    /// Who has committed orders for this phase, and who the phase is waiting for.
+    pub committed: Vec<String>,
+    pub waiting: Vec<String>,
 }
 
 /// Messages of the orders screens.
@@ -149,9 +163,55 @@ impl OrdersSession {
             error: None,
             last: None,
             view: None,
+            online: None,
         };
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
         s
+    }
+
+    /// An online session: this browser writes the orders of `mine` only.
+    pub fn new_online(game: OrdersState, mine: &[PowerId]) -> OrdersSession {
+        let n = game.map().powers.len();
+        let human = (0..n).map(|p| mine.contains(&(p as PowerId))).collect();
+        let mut s = OrdersSession::new(game, human);
+        s.online = Some(OnlineOrders::default());
+        s.stage = s.first_waiting().map_or(Stage::Results, Stage::Enter);
+        s
+    }
+
+    /// Online: the protocol resolved one or more phases (`events` of each, oldest first); `game`
+    /// is the state now. Shows the results of the last phase that had orders.
+    pub fn online_resolved(&mut self, game: OrdersState, events: &[Vec<OrdersEvent>]) {
+        let (year, season) = (self.game.year, self.game.season);
+        self.game = game;
+        if let Some(ev) = events
+            .iter()
+            .rev()
+            .find(|ev| {
+                ev.iter().any(
+                    |e| matches!(e, OrdersEvent::Resolved { results, .. } if !results.is_empty()),
+                )
+            })
+            .or(events.last())
+        {
+            self.last = Some(self.summarise(year, season, ev));
+        }
+        if let Some(o) = self.online.as_mut() {
+            o.sent = false;
+        }
+        self.draft.clear();
+        self.sel = None;
+        self.mode = Mode::Move;
+        self.error = None;
+        self.stage = Stage::Results;
+    }
+
+    /// Online: the orders this browser submitted for the current phase, per power.
+    fn online_payload(&self) -> Vec<(PowerId, Vec<Written>)> {
+        (0..self.game.orders.len())
+            .filter(|&p| self.is_human(p as PowerId))
+            .filter_map(|p| Some((p as PowerId, self.game.orders[p].clone()?)))
+            .collect()
     }
 
     pub fn map(&self) -> &'static OrdersMap {
@@ -179,7 +239,8 @@ impl OrdersSession {
         self.human.get(p as usize).copied().unwrap_or(false)
     }
 
-    fn first_waiting(&self) -> Option<PowerId> {
+    /// The first power played here that still owes orders this phase.
+    pub fn first_waiting(&self) -> Option<PowerId> {
         self.game
             .waiting_for()
             .into_iter()
@@ -195,6 +256,22 @@ impl OrdersSession {
         self.text.clear();
         self.error = None;
         if matches!(self.game.phase, Phase::GameOver { .. }) {
+            self.stage = Stage::Results;
+            return false;
+        }
+        if self.online.is_some() {
+            // Our powers one after the other, then everything goes out in one commitment.
+            if let Some(p) = self.first_waiting() {
+                self.stage = Stage::Enter(p);
+                return false;
+            }
+            let payload = self.online_payload();
+            if let Some(o) = self.online.as_mut() {
+                if !o.sent && !payload.is_empty() {
+                    o.sent = true;
+                    crate::online_orders::submit(payload);
+                }
+            }
             self.stage = Stage::Results;
             return false;
         }
@@ -448,7 +525,7 @@ impl OrdersSession {
                 }
             }
             OMsg::Continue => {
-                if self.stage == Stage::Results {
+                if self.stage == Stage::Results && !self.online.as_ref().is_some_and(|o| o.sent) {
                     return self.advance();
                 }
             }
@@ -541,6 +618,8 @@ impl OrdersSession {
                     };
                 }
             }
+            // Draw votes are not carried by the peer-to-peer protocol yet.
+            OMsg::Draw(_) if self.online.is_some() => {}
             OMsg::Draw(accept) => {
                 if let Some(p) = me {
                     match self.game.apply(&OrdersAction::Draw { power: p, accept }) {
