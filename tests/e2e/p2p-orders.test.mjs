@@ -3,7 +3,8 @@
 // powers hold), then each page enters only its own power's orders through the orders screen (by
 // clicking and by typing); every phase is committed and revealed through the protocol and
 // adjudicated on both pages: Spring 1901, a Fall in which England dislodges the French fleet, the
-// French retreat, and the winter builds. Both pages end with the same state hash. Needs
+// French retreat, and the winter builds; England's page is reloaded between its commitment and
+// France's, and still reveals. Both pages end with the same state hash. Needs
 // MATCHBOX_SERVER (scripts/test-web.sh sets it); skipped with a message otherwise.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -128,6 +129,10 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
     assert.match(await E.locator('#ocommitted').textContent(), /Alice|Bob/);
     assert.match(await E.locator('#owaiting').textContent(), /Waiting for/);
     await shot(E, '52-p2p-orders-england-committed');
+    // England's page is reloaded before France commits: it rejoins with its stored key, catches
+    // up, and commits its stored orders again (an identical commitment), so it can reveal them.
+    await E.reload();
+    await until('England back, orders still committed', async () => (await E.locator('#oonline').getAttribute('data-sent', { timeout: 500 }).catch(() => null)) === '1', 60000);
     assert.equal(await online(F, 'data-log-len'), '0');
     assert.equal(await F.locator('svg.omap .oarrow').count(), 0, "England's orders are not shown to France");
     // France by typing, and one move by clicking.

@@ -730,6 +730,16 @@ impl Peer {
         r.me.map_or(vec![], |m| r.powers_of(m))
     }
 
+    /// True when this peer holds the payload of its own commitment for `round` (so it can
+    /// reveal it). After a reload it does not: committing the same payload and salt again
+    /// restores it (the commitment is identical, so nobody sees a change).
+    pub fn has_my_orders(&self, round: u32) -> bool {
+        self.run
+            .as_ref()
+            .and_then(|r| r.orders.get(&round))
+            .is_some_and(|o| o.mine.is_some())
+    }
+
     /// Orders game: participants that have committed orders for the current round.
     pub fn orders_committed(&self) -> Vec<PeerKey> {
         let Some(r) = &self.run else { return vec![] };

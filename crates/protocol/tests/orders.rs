@@ -457,3 +457,48 @@ fn changed_commitment_and_mismatching_reveal_are_named() {
     let h = hashes(&net, &[0, 1]);
     assert_eq!(h[0], h[1]);
 }
+
+/// A peer reloaded after committing (its tab closed: everything in memory lost) catches up
+/// from the others' resends, commits the same stored orders and salt again (an identical
+/// commitment, so nobody complains), reveals, and the game goes on with equal hashes.
+#[test]
+fn a_reloaded_peer_reveals_its_stored_orders() {
+    let all = [0, 1, 2];
+    let mut net = europe(3, 21, NetParams::perfect());
+    let france = vec![orders(FRANCE, &["A PAR - BUR"])];
+    let payload = encode_orders(&france);
+    let o = net.peers[1]
+        .commit_orders(0, payload.clone(), [42; 32])
+        .unwrap();
+    net.process(1, o);
+    net.run_until(net.now + 500, |_| false);
+    net.online[1] = false;
+    submit(&mut net, 0, vec![]);
+    submit(&mut net, 2, vec![]);
+    net.run_until(net.now + 2_000, |_| false);
+    assert_eq!(net.peers[0].log_len(), 0);
+    assert_eq!(net.peers[0].waiting_on(), vec![net.peers[1].key()]);
+    let mut cfg = net.configs[1].clone();
+    cfg.seq_start = 1 << 40;
+    net.peers[1] = orbis_protocol::Peer::new(cfg);
+    net.events[1].clear();
+    net.online[1] = true;
+    let out = net.peers[1].start(net.now);
+    net.process(1, out);
+    assert!(net.run_until(net.now + 20_000, |n| n.peers[1].game().is_some()));
+    assert!(!net.peers[1].has_my_orders(0));
+    let o = net.peers[1].commit_orders(0, payload, [42; 32]).unwrap();
+    net.process(1, o);
+    assert!(net.peers[1].has_my_orders(0));
+    run_to(&mut net, &all, 1);
+    let s = state(&net, 0);
+    let bur = s.map().province("BUR").expect("BUR");
+    assert!(s
+        .units
+        .iter()
+        .any(|u| u.loc.province == bur && u.power == FRANCE));
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]));
+    net.run_until(net.now + 2_000, |_| false);
+    no_complaints(&net);
+}

@@ -729,9 +729,8 @@ impl Reducible for AppState {
                             Some(crate::orders_ui::OrdersSession::new_online(o.game, &o.mine))
                     }
                 }
-                if let Some(on) = st.orders.as_mut().and_then(|s| s.online.as_mut()) {
-                    on.committed = o.committed;
-                    on.waiting = o.waiting;
+                if let Some(s) = st.orders.as_mut() {
+                    s.online_status(o.sent, o.committed, o.waiting);
                 }
             }
             Msg::ShowMenu => {

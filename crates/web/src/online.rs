@@ -272,7 +272,7 @@ struct Session {
     /// Orders game: phases resolved since the last sync, the sync for the app, and what it showed.
     resolved: Vec<Vec<orbis_engine::rules::orders::OrdersEvent>>,
     orders_sync: Option<crate::online_orders::OrdersSync>,
-    orders_shown: Option<(u64, Vec<String>, Vec<String>)>,
+    orders_shown: Option<crate::online_orders::Shown>,
 }
 
 impl Session {
@@ -507,7 +507,8 @@ impl Session {
 
     /// Orders game: commits queued orders and prepares the sync for the orders screens.
     fn orders_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {
-        for r in crate::online_orders::commit_queued(&mut self.peer) {
+        let game = self.started.unwrap_or_default();
+        for r in crate::online_orders::commit_queued(&mut self.peer, &self.room, game) {
             match r {
                 Ok(o) => self.absorb(o, &mut lines, &mut roll),
                 Err(e) => self.notes.push(format!("Orders refused: {e}")),
@@ -526,8 +527,10 @@ impl Session {
             .map(|k| self.name_of(k))
             .collect();
         let resolved = std::mem::take(&mut self.resolved);
+        let sent = crate::online_orders::sent(&self.peer, &self.room, game);
         if let Some(sync) = crate::online_orders::sync(
             &self.peer,
+            sent,
             resolved,
             committed,
             waiting,

@@ -206,8 +206,24 @@ impl OrdersSession {
         self.stage = Stage::Results;
     }
 
+    /// Online: who has committed and who is awaited; `sent`: the protocol holds our committed
+    /// orders for this phase (e.g. restored after a reload), so there is nothing to enter.
+    pub fn online_status(&mut self, sent: bool, committed: Vec<String>, waiting: Vec<String>) {
+        let Some(o) = self.online.as_mut() else {
+            return;
+        };
+        o.committed = committed;
+        o.waiting = waiting;
+        if sent && !o.sent {
+            o.sent = true;
+            self.draft.clear();
+            self.sel = None;
+            self.stage = Stage::Results;
+        }
+    }
+
     /// Online: the orders this browser submitted for the current phase, per power.
-    fn online_payload(&self) -> Vec<(PowerId, Vec<Written>)> {
+    pub fn online_payload(&self) -> Vec<(PowerId, Vec<Written>)> {
         (0..self.game.orders.len())
             .filter(|&p| self.is_human(p as PowerId))
             .filter_map(|p| Some((p as PowerId, self.game.orders[p].clone()?)))

@@ -855,6 +855,13 @@ fn online_panel(app: &H, s: &OrdersSession) -> Html {
                     {format!("Continue to {} {} {}", season_word(g.season), g.year, phase_word(g.phase))}
                 </button>
             }
+            if o.sent {
+                <ul class="odraft" id="ocommitted-orders">
+                    { for s.online_payload().iter().flat_map(|(_, l)| l.iter()).map(|w| html! {
+                        <li><code>{notation::print(s.map(), w)}</code></li>
+                    }) }
+                </ul>
+            }
             <p class="hint" id="ocommitted">{format!("Committed: {}", if o.committed.is_empty() { "nobody yet".to_string() } else { o.committed.join(", ") })}</p>
             if !o.waiting.is_empty() {
                 <p class="hint" id="owaiting">{format!("Waiting for: {}", o.waiting.join(", "))}</p>
