@@ -29,6 +29,12 @@ pub fn submit(p: Payload) {
     QUEUE.with(|q| q.borrow_mut().push(p));
 }
 
+/// Takes the queued payloads (unit tests of the orders screens).
+#[cfg(test)]
+pub fn take_queued() -> Vec<Payload> {
+    QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
+}
+
 /// What the app needs after a protocol step of an orders game.
 #[derive(Clone, Debug)]
 pub struct OrdersSync {

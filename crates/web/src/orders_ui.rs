@@ -755,6 +755,43 @@ mod tests {
     }
 
     #[test]
+    fn online_entry_commits_only_our_power_and_shows_revealed_results() {
+        let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+        let mut s = OrdersSession::new_online(g.clone(), &[1]);
+        // No pass-the-device screen: France enters at once.
+        assert_eq!(s.stage, Stage::Enter(1));
+        s.update(OMsg::Text("A PAR - BUR".into()));
+        s.update(OMsg::Type);
+        s.update(OMsg::Submit);
+        assert_eq!(s.stage, Stage::Results);
+        assert!(s.online.as_ref().unwrap().sent);
+        let q = crate::online_orders::take_queued();
+        assert_eq!(q.len(), 1);
+        assert_eq!(q[0].len(), 1);
+        assert_eq!(q[0][0].0, 1);
+        // Nothing is adjudicated locally; Continue waits for the others.
+        assert_eq!(s.game.season, Season::Spring);
+        s.update(OMsg::Continue);
+        assert_eq!(s.stage, Stage::Results);
+        // The protocol resolves the phase with everyone's orders.
+        let mut next = g.clone();
+        next.apply(&OrdersAction::Submit {
+            power: 1,
+            orders: q[0][0].1.clone(),
+        })
+        .unwrap();
+        let ev = next.apply(&OrdersAction::Adjudicate).unwrap();
+        s.online_resolved(next, &[ev]);
+        assert_eq!(s.stage, Stage::Results);
+        assert!(!s.online.as_ref().unwrap().sent);
+        assert_eq!(s.last.as_ref().unwrap().results.len(), 22);
+        s.update(OMsg::Continue);
+        assert_eq!(s.stage, Stage::Enter(1));
+        assert_eq!(s.game.season, Season::Fall);
+        assert!(crate::online_orders::take_queued().is_empty());
+    }
+
+    #[test]
     fn support_by_clicks() {
         let mut s = s();
         for _ in 0..1 {
