@@ -564,7 +564,7 @@ impl Session {
                 name: keys
                     .get(i)
                     .map(|k| self.name_of(k).trim_end_matches(" (you)").to_string())
-                    .unwrap_or_else(|| "Civil disorder".into()),
+                    .unwrap_or_else(|| "Computer".into()),
                 colour: Colour::ALL[i % Colour::ALL.len()],
                 controller: if i < keys.len() {
                     Controller::Peer(i as u8)
@@ -983,6 +983,7 @@ pub fn online(props: &Props) -> Html {
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| s.name_of(k)).unwrap_or_default(),
+                        Controller::Bot(_) if p.orders.is_some() => "computer (civil disorder: holds)".to_string(),
                         Controller::Bot(_) => "computer".to_string(),
                     })}</li>
                 }) }</ol>
@@ -1004,11 +1005,12 @@ pub fn online(props: &Props) -> Html {
                 <ul id="online-peers">{ for present.iter().map(|k| html!{ <li>{s.name_of(k)}</li> }) }</ul>
                 <h2>{"New game"}</h2>
                 <p class="notice" id="p2p-notice">{"Hands and missions are visible to a modified client: cards and secret missions are still in every browser's game state."}</p>
-                <label>{"Game "}<select id="online-ruleset">
+                <label>{"Game "}<select id="online-ruleset" style="max-width:100%">
                     <option value="classic" selected=true>{"Classic"}</option>
-                    <option value="europe-1901">{"Orders — Europe 1901 (7 powers; the others hold)"}</option>
-                    <option value="world">{"Orders — World (2 to 6 powers)"}</option>
+                    <option value="europe-1901">{"Orders: Europe 1901"}</option>
+                    <option value="world">{"Orders: World"}</option>
                 </select></label>
+                <p class="hint">{"Orders, Europe 1901: seven powers, those without a player hold (civil disorder). World: the players plus the computer seats, 2 to 6 powers."}</p>
                 <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value="0"/></label>
                 <button class="btn" id="online-propose" onclick={propose}>{"Propose a game with everyone here"}</button>
                 <ul id="online-proposals">{ for proposals }</ul>
