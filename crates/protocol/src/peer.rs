@@ -6,16 +6,31 @@
 
 use crate::chain::{step_n, HashChain};
 use crate::wire::{
-    orders_commitment, Body, Control, Controller, Entry, Envelope, PeerKey, SetupProposal,
-    WireError, MAX_CHAT_BYTES, MAX_NAME_BYTES, MAX_ORDERS_BYTES,
+    decode_orders, encode_orders, orders_commitment, Body, Control, Controller, Entry, Envelope,
+    OrdersPayload, PeerKey, SetupProposal, WireError, MAX_CHAT_BYTES, MAX_NAME_BYTES,
+    MAX_ORDERS_BYTES,
 };
 use ed25519_dalek::SigningKey;
 use orbis_engine::bot;
 use orbis_engine::classic::{self, Action, BotLevel, ClassicState, PlayerId, SeatConfig, SeatKind};
 use orbis_engine::codec::{self, sha256};
 use orbis_engine::dice::SeededDice;
+use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
+use orbis_engine::rules::orders::{OrdersAction, OrdersEvent, OrdersState, Phase};
+use orbis_engine::rules::Game;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+
+/// The classic state of a run; the caller returns when the game is an orders game (classic
+/// code paths are only reached for classic games).
+macro_rules! classic {
+    ($r:expr) => {
+        match &mut $r.state {
+            Game::Classic(s) => s,
+            Game::Orders(_) => return,
+        }
+    };
+}
 
 /// The transport's name for a connection (the adapter maps its own peer ids to these).
 pub type LinkId = u64;
@@ -131,6 +146,12 @@ pub enum Violation {
     OrdersMismatch {
         round: u32,
     },
+    /// Revealed orders (orders ruleset) that the engine refuses, or for a power the sender does
+    /// not play: those orders are void (the units hold) and the sender is named.
+    IllegalOrders {
+        round: u32,
+        error: String,
+    },
     TooLong,
     /// A private chat message addressed to someone else.
     NotForMe,
@@ -161,6 +182,9 @@ impl fmt::Display for Violation {
                     f,
                     "revealed orders that do not match its commitment in round {round}"
                 )
+            }
+            Violation::IllegalOrders { round, error } => {
+                write!(f, "revealed illegal orders in round {round}: {error}")
             }
             Violation::TooLong => f.write_str("message field too long"),
             Violation::NotForMe => f.write_str("private message addressed to another peer"),
@@ -233,6 +257,12 @@ pub enum ProtocolEvent {
     PeerReturned {
         peer: PeerKey,
     },
+    /// Orders game: the phase of round `index` was resolved with everyone's revealed orders
+    /// (the engine's events: results, centres taken, next phase...).
+    PhaseResolved {
+        index: u64,
+        events: Vec<OrdersEvent>,
+    },
     /// Every participant committed orders for `round`.
     OrdersCommitted {
         round: u32,
@@ -274,6 +304,8 @@ pub enum CommandError {
     GameOver,
     /// The control is already in effect, or this peer does not vote on it.
     NotAVoter,
+    /// The command belongs to the other ruleset.
+    WrongRuleset,
 }
 
 impl fmt::Display for CommandError {
@@ -315,6 +347,20 @@ fn next_head(head: &[u8; 32], index: u64, controls: &[Control], action: &Action)
     let mut b = b"orbis-log".to_vec();
     b.extend_from_slice(head);
     b.extend_from_slice(&codec::encode(&(index, controls, action)));
+    sha256(&b)
+}
+
+/// Orders game: log head after the phase of round `index`, resolved from the reveals whose
+/// hash is `content`.
+fn next_head_orders(
+    head: &[u8; 32],
+    index: u64,
+    controls: &[Control],
+    content: &[u8; 32],
+) -> [u8; 32] {
+    let mut b = b"orbis-log-orders".to_vec();
+    b.extend_from_slice(head);
+    b.extend_from_slice(&codec::encode(&(index, controls, content)));
     sha256(&b)
 }
 
@@ -415,7 +461,9 @@ struct Run {
     proposal: SetupProposal,
     proposal_hash: [u8; 32],
     me: Option<u8>,
-    state: ClassicState,
+    state: Game,
+    /// Orders game: the power each seat plays.
+    powers: Vec<PowerId>,
     log: Vec<Record>,
     /// `heads[i]` = log head after `i` entries.
     heads: Vec<[u8; 32]>,
@@ -501,6 +549,40 @@ impl Run {
                 matches!(self.controller(*seat), Some(Controller::Peer(_)))
             }
         }
+    }
+
+    /// The game has ended.
+    fn over(&self) -> bool {
+        match &self.state {
+            Game::Classic(s) => s.winner().is_some(),
+            Game::Orders(s) => matches!(s.phase, Phase::GameOver { .. }),
+        }
+    }
+
+    /// The hash exchanged in checkpoints (the classic state's own hash, so that classic hashes
+    /// stay those of `ClassicState::state_hash`).
+    fn state_hash(&self) -> [u8; 32] {
+        match &self.state {
+            Game::Classic(s) => s.state_hash().0,
+            Game::Orders(_) => self.state.state_hash().0,
+        }
+    }
+
+    /// Orders game: participants whose orders a round waits for (dropped ones no longer count).
+    /// Classic generic rounds: every participant.
+    fn orders_required(&self) -> Vec<u8> {
+        match self.state {
+            Game::Orders(_) => self.contributors().collect(),
+            Game::Classic(_) => (0..self.proposal.participants.len() as u8).collect(),
+        }
+    }
+
+    /// Orders game: the powers participant `p` orders now (seats handed to a bot excluded).
+    fn powers_of(&self, p: u8) -> Vec<PowerId> {
+        (0..self.proposal.seats.len())
+            .filter(|&i| self.controller(i as PlayerId) == Some(Controller::Peer(p)))
+            .filter_map(|i| self.powers.get(i).copied())
+            .collect()
     }
 
     fn note_reached(&mut self, k: PeerKey, at: u64) {
@@ -590,9 +672,84 @@ impl Peer {
         self.me
     }
 
-    /// The game state, once started.
+    /// The classic game state, once started (`None` for an orders game: see [`Peer::game`]).
     pub fn state(&self) -> Option<&ClassicState> {
+        match self.run.as_ref().map(|r| &r.state) {
+            Some(Game::Classic(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The game state of either ruleset, once started.
+    pub fn game(&self) -> Option<&Game> {
         self.run.as_ref().map(|r| &r.state)
+    }
+
+    /// The state hash peers exchange in checkpoints (classic: `ClassicState::state_hash`;
+    /// orders: `Game::state_hash`).
+    pub fn state_hash(&self) -> Option<[u8; 32]> {
+        self.run.as_ref().map(|r| r.state_hash())
+    }
+
+    /// Orders game: the power each seat plays, in seat order.
+    pub fn seat_powers(&self) -> Vec<PowerId> {
+        self.run.as_ref().map_or(vec![], |r| r.powers.clone())
+    }
+
+    /// Orders game: the current round (= phase index) and the powers this peer must write orders
+    /// for in it, when it has not committed yet. An empty list means nothing to order (the
+    /// peer commits empty orders by itself).
+    pub fn orders_due(&self) -> Option<(u32, Vec<PowerId>)> {
+        let r = self.run.as_ref()?;
+        let Game::Orders(s) = &r.state else {
+            return None;
+        };
+        if self.halted.is_some() || r.over() {
+            return None;
+        }
+        let m = r.me.filter(|m| !r.excluded.contains(m))?;
+        let round = r.next_index() as u32;
+        if r.orders
+            .get(&round)
+            .is_some_and(|o| o.mine.is_some() || o.commits.contains_key(&m))
+        {
+            return None;
+        }
+        let waiting = s.waiting_for();
+        let mine = r
+            .powers_of(m)
+            .into_iter()
+            .filter(|p| waiting.contains(p))
+            .collect();
+        Some((round, mine))
+    }
+
+    /// Orders game: the powers this peer orders now (seats handed to a bot excluded).
+    pub fn my_powers(&self) -> Vec<PowerId> {
+        let Some(r) = &self.run else { return vec![] };
+        r.me.map_or(vec![], |m| r.powers_of(m))
+    }
+
+    /// True when this peer holds the payload of its own commitment for `round` (so it can
+    /// reveal it). After a reload it does not: committing the same payload and salt again
+    /// restores it (the commitment is identical, so nobody sees a change).
+    pub fn has_my_orders(&self, round: u32) -> bool {
+        self.run
+            .as_ref()
+            .and_then(|r| r.orders.get(&round))
+            .is_some_and(|o| o.mine.is_some())
+    }
+
+    /// Orders game: participants that have committed orders for the current round.
+    pub fn orders_committed(&self) -> Vec<PeerKey> {
+        let Some(r) = &self.run else { return vec![] };
+        let round = r.next_index() as u32;
+        r.orders.get(&round).map_or(vec![], |o| {
+            o.commits
+                .keys()
+                .filter_map(|i| r.proposal.participants.get(*i as usize).copied())
+                .collect()
+        })
     }
 
     /// Number of applied log entries.
@@ -625,14 +782,13 @@ impl Peer {
     /// True when the seat to act is ours and no roll is pending: call [`Peer::act`].
     pub fn is_my_turn(&self) -> bool {
         let Some(r) = &self.run else { return false };
-        if self.halted.is_some()
-            || self.suspect.is_some()
-            || r.pending.is_some()
-            || r.state.winner().is_some()
-        {
+        let Game::Classic(s) = &r.state else {
+            return false;
+        };
+        if self.halted.is_some() || self.suspect.is_some() || r.pending.is_some() || r.over() {
             return false;
         }
-        matches!((r.controller(r.state.current), r.me), (Some(Controller::Peer(p)), Some(m)) if p == m)
+        matches!((r.controller(s.current), r.me), (Some(Controller::Peer(p)), Some(m)) if p == m)
     }
 
     /// Participants the game is waiting for (to act or to reveal dice).
@@ -647,12 +803,32 @@ impl Peer {
                 .filter_map(|i| parts.get(i as usize).copied())
                 .collect();
         }
-        if r.state.winner().is_some() {
+        if r.over() {
             return vec![];
         }
-        match r.controller(r.state.current) {
-            Some(Controller::Peer(p)) => parts.get(p as usize).copied().into_iter().collect(),
-            _ => vec![],
+        match &r.state {
+            Game::Classic(s) => match r.controller(s.current) {
+                Some(Controller::Peer(p)) => parts.get(p as usize).copied().into_iter().collect(),
+                _ => vec![],
+            },
+            Game::Orders(_) => {
+                // Commitments first, then reveals.
+                let round = r.next_index() as u32;
+                let o = r.orders.get(&round);
+                let req = r.orders_required();
+                let committed = |i: &u8| o.is_some_and(|o| o.commits.contains_key(i));
+                let all_committed = req.iter().all(committed);
+                req.iter()
+                    .filter(|i| {
+                        if all_committed {
+                            !o.is_some_and(|o| o.reveals.contains_key(i))
+                        } else {
+                            !committed(i)
+                        }
+                    })
+                    .filter_map(|&i| parts.get(i as usize).copied())
+                    .collect()
+            }
         }
     }
 
@@ -749,13 +925,16 @@ impl Peer {
         let Some(r) = &self.run else {
             return Err(CommandError::NotStarted);
         };
+        let Game::Classic(s) = &r.state else {
+            return Err(CommandError::WrongRuleset);
+        };
         if r.pending.is_some() {
             return Err(CommandError::RollPending);
         }
-        if !self.is_my_turn() || r.state.actor(&action) != r.state.current {
+        if !self.is_my_turn() || s.actor(&action) != s.current {
             return Err(CommandError::NotYourTurn);
         }
-        legal(&r.state, &action).map_err(CommandError::Illegal)?;
+        legal(s, &action).map_err(CommandError::Illegal)?;
         let entry = Entry {
             index: r.next_index(),
             prev_hash: r.head(),
@@ -792,6 +971,48 @@ impl Peer {
         r.orders.entry(round).or_default().mine = Some((payload, salt));
         let raw = self.seal(&Body::OrdersCommit { round, hash });
         Ok(self.local(raw))
+    }
+
+    /// Orders game: commits this peer's orders for the current phase (one list per power it
+    /// plays; powers left out hold / disband / waive builds as the engine's defaults say). They
+    /// are checked with the engine first and revealed once every participant has committed.
+    pub fn submit_orders(
+        &mut self,
+        orders: OrdersPayload,
+        salt: [u8; 32],
+    ) -> Result<Output, CommandError> {
+        if self.halted.is_some() {
+            return Err(CommandError::Halted);
+        }
+        let Some(r) = &self.run else {
+            return Err(CommandError::NotStarted);
+        };
+        let Game::Orders(s) = &r.state else {
+            return Err(CommandError::WrongRuleset);
+        };
+        if r.over() {
+            return Err(CommandError::GameOver);
+        }
+        let Some(m) = r.me.filter(|m| !r.excluded.contains(m)) else {
+            return Err(CommandError::NotParticipant);
+        };
+        let mine = r.powers_of(m);
+        let mut check = s.clone();
+        for (power, list) in &orders {
+            if !mine.contains(power) {
+                return Err(CommandError::Illegal(format!(
+                    "power {power} is not played by this peer"
+                )));
+            }
+            check
+                .apply(&OrdersAction::Submit {
+                    power: *power,
+                    orders: list.clone(),
+                })
+                .map_err(|e| CommandError::Illegal(e.to_string()))?;
+        }
+        let round = r.next_index() as u32;
+        self.commit_orders(round, encode_orders(&orders), salt)
     }
 
     /// Sends a chat message to everyone or privately to one peer.
@@ -845,10 +1066,7 @@ impl Peer {
                 return out;
             }
         }
-        let over = self
-            .run
-            .as_ref()
-            .is_some_and(|r| r.state.winner().is_some());
+        let over = self.run.as_ref().is_some_and(|r| r.over());
         if let Some(r) = &self.run {
             if !over {
                 for k in r.proposal.participants.clone() {
@@ -1172,7 +1390,11 @@ impl Peer {
                 if self.run.is_none() {
                     return self.defer(link, raw);
                 }
+                if let Some(done) = self.admit_round(sender, round) {
+                    return done;
+                }
                 self.on_orders_commit(link, sender, round, hash, raw, out);
+                self.advance(out);
                 true
             }
             Body::OrdersReveal {
@@ -1183,7 +1405,11 @@ impl Peer {
                 if self.run.is_none() {
                     return self.defer(link, raw);
                 }
+                if let Some(done) = self.admit_round(sender, round) {
+                    return done;
+                }
                 self.on_orders_reveal(link, sender, round, payload, salt, raw, out);
+                self.advance(out);
                 true
             }
         }
@@ -1209,6 +1435,21 @@ impl Peer {
         if let Some(r) = &mut self.run {
             r.note_reached(sender, index);
         }
+        None
+    }
+
+    /// Orders game: a round is a log position, admitted like one (dropped to come again when too
+    /// far ahead; otherwise it shows how far the sender has got). Classic generic rounds are
+    /// only limited in number (see `on_orders_commit`).
+    fn admit_round(&mut self, sender: PeerKey, round: u32) -> Option<bool> {
+        let r = self.run.as_mut()?;
+        if !matches!(r.state, Game::Orders(_)) {
+            return None;
+        }
+        if u64::from(round) >= r.next_index() + MAX_AHEAD {
+            return Some(false);
+        }
+        r.note_reached(sender, u64::from(round));
         None
     }
 
@@ -1275,11 +1516,10 @@ impl Peer {
             }
         }
         let seed = sha256(&b);
-        let seats = seat_configs(&p);
-        let state = match ClassicState::new(seats, p.options.clone(), seed) {
+        let (state, powers) = match new_game(&p, seed) {
             Ok(s) => s,
             Err(e) => {
-                self.halt(HaltReport::Internal(e.to_string()), out);
+                self.halt(HaltReport::Internal(e), out);
                 return;
             }
         };
@@ -1304,6 +1544,7 @@ impl Peer {
             proposal_hash: hash,
             me,
             state,
+            powers,
             log: vec![],
             heads: vec![sha256(&g)],
             roll_count: 0,
@@ -1587,12 +1828,18 @@ impl Peer {
                 return;
             }
             let Some(r) = &mut self.run else { return };
-            if r.state.winner().is_some() {
+            if r.over() {
                 return;
             }
             let at = r.next_index();
             Self::apply_votes(r, at, out);
             if Self::bound(r, at, &self.me) {
+                return;
+            }
+            if matches!(r.state, Game::Orders(_)) {
+                if self.advance_orders(out) {
+                    continue;
+                }
                 return;
             }
             if let Some(p) = &r.pending {
@@ -1618,7 +1865,7 @@ impl Peer {
                     None => return,
                 };
                 r.roll_count = p.roll;
-                match r.state.apply_with(&p.action, &mut SeededDice::new(seed)) {
+                match classic!(r).apply_with(&p.action, &mut SeededDice::new(seed)) {
                     Ok(events) => {
                         self.record(p.index, p.seat, p.action, p.record, events, out);
                     }
@@ -1630,10 +1877,10 @@ impl Peer {
                 continue;
             }
             let index = r.next_index();
-            let seat = r.state.current;
+            let seat = classic!(r).current;
             let (action, record) = match r.controller(seat) {
                 Some(Controller::Bot(level)) => {
-                    let Some(action) = bot::choose(&r.state, level) else {
+                    let Some(action) = bot::choose(classic!(r), level) else {
                         return;
                     };
                     let e = Entry {
@@ -1673,14 +1920,14 @@ impl Peer {
                                 Some(c.signer),
                                 Violation::WrongPrevHash { index },
                             );
-                        } else if r.state.actor(&c.entry.action) != seat {
+                        } else if classic!(r).actor(&c.entry.action) != seat {
                             Self::reject(
                                 out,
                                 c.link,
                                 Some(c.signer),
                                 Violation::OutOfTurn { index },
                             );
-                        } else if let Err(error) = legal(&r.state, &c.entry.action) {
+                        } else if let Err(error) = legal(classic!(r), &c.entry.action) {
                             Self::reject(
                                 out,
                                 c.link,
@@ -1766,7 +2013,7 @@ impl Peer {
                 self.progress();
                 continue;
             }
-            match r.state.apply(&action) {
+            match classic!(r).apply(&action) {
                 Ok(events) => self.record(index, seat, action, record, events, out),
                 Err(e) => {
                     // Entries were checked above, so only a bot can get here.
@@ -1916,7 +2163,7 @@ impl Peer {
         let Some(r) = &self.run else {
             return Err(CommandError::NotStarted);
         };
-        if r.state.winner().is_some() {
+        if r.over() {
             return Err(CommandError::GameOver);
         }
         if !r.control_valid(&control) || !r.voters(&control).contains(&self.me) {
@@ -1958,13 +2205,25 @@ impl Peer {
             action,
             events,
         });
-        let winner = r.state.winner();
+        let winner = match &r.state {
+            Game::Classic(s) => s.winner(),
+            Game::Orders(_) => None,
+        };
         let turn_end = matches!(action, Action::EndTurn) || winner.is_some();
         self.progress();
+        self.checkpoint(turn_end, head, out);
+        if let Some(w) = winner {
+            out.events.push(ProtocolEvent::GameOver { winner: w });
+        }
+    }
+
+    /// At a turn end, signs and sends our checkpoint; then compares every checkpoint received
+    /// for a position we have now reached.
+    fn checkpoint(&mut self, turn_end: bool, head: [u8; 32], out: &mut Output) {
         if turn_end {
             let Some(r) = &mut self.run else { return };
             let at = r.next_index();
-            let state_hash = r.state.state_hash().0;
+            let state_hash = r.state_hash();
             r.checkpoints.insert(at, state_hash);
             if r.me.is_some() {
                 let raw = self.seal(&Body::Checkpoint {
@@ -1975,7 +2234,6 @@ impl Peer {
                 out.send.push((Dest::All, raw));
             }
         }
-        // Compare every checkpoint received for a position we have now reached.
         if let Some(r) = &mut self.run {
             let later = r.their_checkpoints.split_off(&(r.next_index() + 1));
             let due = std::mem::replace(&mut r.their_checkpoints, later);
@@ -1984,9 +2242,6 @@ impl Peer {
                     self.compare_checkpoint(k, i, s, h, raw, out);
                 }
             }
-        }
-        if let Some(w) = winner {
-            out.events.push(ProtocolEvent::GameOver { winner: w });
         }
     }
 
@@ -2000,6 +2255,13 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &self.run else { return };
+        if r.participant(&peer)
+            .is_some_and(|p| r.excluded.contains(&p))
+        {
+            // A dropped peer went its own way (e.g. it resolved with the reveal it withheld
+            // from us); its view no longer counts.
+            return;
+        }
         let our_head = r.heads.get(index as usize).copied().unwrap_or([0; 32]);
         let our_state = r.checkpoints.get(&index).copied().unwrap_or([0; 32]);
         if (our_head != log_head || our_state != state_hash) && self.suspect.is_none() {
@@ -2071,7 +2333,8 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::NotParticipant);
             return;
         };
-        if !r.orders.contains_key(&round) && r.orders.len() >= MAX_ROUNDS {
+        let classic = matches!(r.state, Game::Classic(_));
+        if classic && !r.orders.contains_key(&round) && r.orders.len() >= MAX_ROUNDS {
             Self::reject(
                 out,
                 link,
@@ -2124,7 +2387,8 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::TooLong);
             return;
         }
-        if !r.orders.contains_key(&round) && r.orders.len() >= MAX_ROUNDS {
+        let classic = matches!(r.state, Game::Classic(_));
+        if classic && !r.orders.contains_key(&round) && r.orders.len() >= MAX_ROUNDS {
             return;
         }
         let o = r.orders.entry(round).or_default();
@@ -2148,12 +2412,12 @@ impl Peer {
 
     fn orders_step(&mut self, round: u32, out: &mut Output) {
         let Some(r) = &mut self.run else { return };
-        let n = r.proposal.participants.len();
+        let req = r.orders_required();
         let me = r.me;
         let Some(o) = r.orders.get_mut(&round) else {
             return;
         };
-        if o.commits.len() < n || o.done {
+        if o.done || !req.iter().all(|i| o.commits.contains_key(i)) {
             return;
         }
         if !o.announced_commits {
@@ -2176,18 +2440,180 @@ impl Peer {
             out.send.push((Dest::All, raw.clone()));
             o.reveals.insert(m, (payload, raw));
         }
-        if o.reveals.len() == n {
+        if req.iter().all(|i| o.reveals.contains_key(i)) {
             o.done = true;
-            let orders = (0..n)
-                .filter_map(|i| {
-                    let k = r.proposal.participants.get(i).copied()?;
-                    let (pl, _) = o.reveals.get(&(i as u8))?;
+            let orders = req
+                .iter()
+                .filter_map(|&i| {
+                    let k = r.proposal.participants.get(i as usize).copied()?;
+                    let (pl, _) = o.reveals.get(&i)?;
                     Some((k, pl.clone()))
                 })
                 .collect();
             out.events
                 .push(ProtocolEvent::OrdersRevealed { round, orders });
         }
+    }
+
+    /// Salt for the empty orders a peer commits by itself when it has nothing to order; derived
+    /// from its secret so that a reloaded peer can still reveal them.
+    fn empty_salt(&self, round: u32) -> [u8; 32] {
+        let mut b = b"orbis-empty-orders".to_vec();
+        b.extend_from_slice(&self.cfg.chain_secret);
+        b.extend_from_slice(&round.to_le_bytes());
+        sha256(&b)
+    }
+
+    /// Orders game, at the current position (round = phase index): commits empty orders by
+    /// ourselves when none of our powers has anything to order, reveals once every required
+    /// participant has committed, and resolves the phase once every reveal is in. True when
+    /// something changed that may let the game go further.
+    fn advance_orders(&mut self, out: &mut Output) -> bool {
+        let Some(r) = &self.run else { return false };
+        let index = r.next_index();
+        let round = index as u32;
+        let salt = self.empty_salt(round);
+        let empty = encode_orders(&vec![]);
+        let empty_hash = orders_commitment(round, &empty, &salt);
+        let Some(r) = &mut self.run else { return false };
+        if let (Some(m), Game::Orders(s)) = (r.me.filter(|m| !r.excluded.contains(m)), &r.state) {
+            let waiting = s.waiting_for();
+            let idle = !r.powers_of(m).iter().any(|p| waiting.contains(p));
+            let o = r.orders.entry(round).or_default();
+            if o.mine.is_none() {
+                match o.commits.get(&m) {
+                    // Our own empty commitment from before a reload: we can reveal it again.
+                    Some((h, _)) if *h == empty_hash => o.mine = Some((empty, salt)),
+                    None if idle => {
+                        match self.commit_orders(round, empty, salt) {
+                            Ok(o) => out.merge(o),
+                            Err(e) => {
+                                self.halt(HaltReport::Internal(format!("empty orders: {e}")), out);
+                                return false;
+                            }
+                        }
+                        return true;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        self.orders_step(round, out);
+        let Some(r) = &mut self.run else { return false };
+        let req = r.orders_required();
+        let Some(o) = r.orders.get(&round) else {
+            return false;
+        };
+        if !o.done {
+            return false;
+        }
+        let reveals: Vec<(u8, Vec<u8>)> = req
+            .iter()
+            .filter_map(|i| o.reveals.get(i).map(|(pl, _)| (*i, pl.clone())))
+            .collect();
+        // Per participant: the powers it orders now, and those it was seated with.
+        let plays: Vec<(Vec<PowerId>, Vec<PowerId>)> = reveals
+            .iter()
+            .map(|(p, _)| {
+                let seated = r
+                    .proposal
+                    .seats
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, s)| s.controller == Controller::Peer(*p))
+                    .filter_map(|(i, _)| r.powers.get(i).copied())
+                    .collect();
+                (r.powers_of(*p), seated)
+            })
+            .collect();
+        let parts = r.proposal.participants.clone();
+        let Game::Orders(s) = &mut r.state else {
+            return false;
+        };
+        let mut violations = vec![];
+        let mut content = b"orbis-orders-phase".to_vec();
+        content.extend_from_slice(&round.to_le_bytes());
+        for ((p, payload), (now, seated)) in reveals.iter().zip(&plays) {
+            content.extend_from_slice(&codec::encode(&(p, payload)));
+            let who = parts.get(*p as usize).copied();
+            let list = match decode_orders(payload) {
+                Ok(l) => l,
+                Err(e) => {
+                    violations.push((
+                        who,
+                        Violation::IllegalOrders {
+                            round,
+                            error: format!("undecodable orders: {e}"),
+                        },
+                    ));
+                    continue;
+                }
+            };
+            for (power, orders) in list {
+                if !now.contains(&power) {
+                    // Orders for a seat handed to a bot since are void without blame.
+                    if !seated.contains(&power) {
+                        violations.push((
+                            who,
+                            Violation::IllegalOrders {
+                                round,
+                                error: format!("orders for power {power}, which it does not play"),
+                            },
+                        ));
+                    }
+                    continue;
+                }
+                let submit = |orders: Vec<_>| OrdersAction::Submit { power, orders };
+                if let Err(e) = s.apply(&submit(orders.clone())) {
+                    // Keep every order the engine accepts; the others are void and their units
+                    // hold (retreat: disband; builds: waived), as an illegal order does on paper.
+                    let mut kept = vec![];
+                    for w in orders {
+                        let mut t = kept.clone();
+                        t.push(w);
+                        if s.clone().apply(&submit(t.clone())).is_ok() {
+                            kept = t;
+                        }
+                    }
+                    let _ = s.apply(&submit(kept));
+                    violations.push((
+                        who,
+                        Violation::IllegalOrders {
+                            round,
+                            error: e.to_string(),
+                        },
+                    ));
+                }
+            }
+        }
+        let events = match s.apply(&OrdersAction::Adjudicate) {
+            Ok(ev) => ev,
+            Err(e) => {
+                self.halt(
+                    HaltReport::Internal(format!("adjudication refused: {e}")),
+                    out,
+                );
+                return false;
+            }
+        };
+        let content = sha256(&content);
+        let controls = std::mem::take(&mut r.controls_here);
+        let head = next_head_orders(&r.head(), index, &controls, &content);
+        r.log.push(Record {
+            content,
+            signer: None,
+            raw: None,
+            controls,
+        });
+        r.heads.push(head);
+        for (peer, violation) in violations {
+            Self::reject(out, None, peer, violation);
+        }
+        out.events
+            .push(ProtocolEvent::PhaseResolved { index, events });
+        self.progress();
+        self.checkpoint(true, head, out);
+        true
     }
 
     /// Resends to `link` whatever it may be missing: the lobby transcript, log entries from
@@ -2225,6 +2651,7 @@ impl Peer {
         }
         if let Some(r) = &self.run {
             let pending = r.pending.as_ref().map(|p| p.index);
+            let orders_game = matches!(r.state, Game::Orders(_));
             // If our histories may differ, go back a little so that an entry a seat signed
             // differently for each of us reaches the requester, which then sees both.
             let next = r.next_index();
@@ -2251,14 +2678,23 @@ impl Peer {
                 if let Some(raw) = rec.and_then(|x| x.raw.as_ref()) {
                     g.push(raw.clone());
                 }
+                if orders_game {
+                    // Orders game: position i is round i.
+                    if let Some(o) = u32::try_from(i).ok().and_then(|n| r.orders.get(&n)) {
+                        g.extend(o.commits.values().map(|(_, raw)| raw.clone()));
+                        g.extend(o.reveals.values().map(|(_, raw)| raw.clone()));
+                    }
+                }
                 groups.push(g);
             }
-            let mut g = vec![];
-            for o in r.orders.values() {
-                g.extend(o.commits.values().map(|(_, raw)| raw.clone()));
-                g.extend(o.reveals.values().map(|(_, raw)| raw.clone()));
+            if !orders_game {
+                let mut g = vec![];
+                for o in r.orders.values() {
+                    g.extend(o.commits.values().map(|(_, raw)| raw.clone()));
+                    g.extend(o.reveals.values().map(|(_, raw)| raw.clone()));
+                }
+                groups.push(g);
             }
-            groups.push(g);
         }
         let mut batch: Vec<Vec<u8>> = vec![];
         let mut size = 0;
@@ -2324,7 +2760,25 @@ pub fn check_proposal(p: &SetupProposal) -> Result<(), String> {
             }
         }
     }
-    ClassicState::new(seat_configs(p), p.options.clone(), [0; 32])
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+    new_game(p, [0; 32]).map(|_| ())
+}
+
+/// The initial state of a proposal's game, and (orders ruleset) the power of each seat.
+fn new_game(p: &SetupProposal, seed: [u8; 32]) -> Result<(Game, Vec<PowerId>), String> {
+    match &p.orders {
+        None => ClassicState::new(seat_configs(p), p.options.clone(), seed)
+            .map(|s| (Game::Classic(s), vec![]))
+            .map_err(|e| e.to_string()),
+        Some(o) => {
+            // Orders are resolved without dice: the seed is not used.
+            let n = u8::try_from(p.seats.len()).map_err(|_| "too many seats".to_string())?;
+            let map = OrdersMap::get(&o.map).ok_or_else(|| format!("unknown map `{}`", o.map))?;
+            let powers = map
+                .powers_for(n)
+                .ok_or_else(|| format!("the {} map has no setup for {n} players", map.name))?;
+            let s =
+                OrdersState::new_for(&o.map, o.options.clone(), n).map_err(|e| e.to_string())?;
+            Ok((Game::Orders(s), powers))
+        }
+    }
 }

@@ -8,6 +8,9 @@
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::{self, sha256};
+use orbis_engine::rules::orders::map::PowerId;
+use orbis_engine::rules::orders::notation::Written;
+use orbis_engine::rules::orders::OrdersOptions;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -88,9 +91,34 @@ pub struct SetupProposal {
     /// of their contributions in every hash.
     pub participants: Vec<PeerKey>,
     pub seats: Vec<SeatSpec>,
+    /// Options of the classic ruleset (unused when `orders` is set).
     pub options: ClassicOptions,
+    /// `Some`: the game is the orders ruleset on this map instead of the classic game. Seat `i`
+    /// plays the `i`-th power the map deals for `seats.len()` players.
+    pub orders: Option<OrdersSetup>,
     /// Distinguishes otherwise identical re-proposals.
     pub nonce: u64,
+}
+
+/// The orders ruleset's choices in a setup.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrdersSetup {
+    /// A built-in map id (`"europe-1901"`, `"world"`).
+    pub map: String,
+    pub options: OrdersOptions,
+}
+
+/// What one participant reveals in an orders-game round: written orders per power it plays.
+pub type OrdersPayload = Vec<(PowerId, Vec<Written>)>;
+
+/// Encodes an orders-game payload (the bytes committed to and revealed).
+pub fn encode_orders(orders: &OrdersPayload) -> Vec<u8> {
+    codec::encode(orders)
+}
+
+/// Decodes an orders-game payload.
+pub fn decode_orders(bytes: &[u8]) -> Result<OrdersPayload, String> {
+    codec::decode(bytes).map_err(|e| e.to_string())
 }
 
 impl SetupProposal {

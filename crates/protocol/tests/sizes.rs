@@ -5,7 +5,9 @@ mod common;
 use common::game_id;
 use ed25519_dalek::SigningKey;
 use orbis_engine::classic::Action;
-use orbis_protocol::wire::{orders_commitment, Envelope};
+use orbis_engine::rules::orders::map::OrdersMap;
+use orbis_engine::rules::orders::notation;
+use orbis_protocol::wire::{encode_orders, orders_commitment, Envelope};
 use orbis_protocol::{Body, Entry, PeerKey};
 
 #[test]
@@ -64,6 +66,22 @@ fn bytes_per_message() {
         payload: vec![0; 40],
         salt: [0; 32],
     });
+    // A real orders-game reveal: France's three opening orders on the Europe map.
+    let map = OrdersMap::get("europe-1901").expect("map");
+    let france: Vec<_> = ["F BRE - MAO", "A PAR - BUR", "A MAR S A PAR - BUR"]
+        .iter()
+        .map(|l| notation::parse(map, l).expect("order"))
+        .collect();
+    let payload = encode_orders(&vec![(1, france)]);
+    let europe_commit = seal(&Body::OrdersCommit {
+        round: 0,
+        hash: orders_commitment(0, &payload, &[0; 32]),
+    });
+    let europe_reveal = seal(&Body::OrdersReveal {
+        round: 0,
+        payload: payload.clone(),
+        salt: [0; 32],
+    });
     println!(
         "bytes per message (envelope: version, game id, 32-byte key, seq, 64-byte signature):"
     );
@@ -77,6 +95,8 @@ fn bytes_per_message() {
         ("checkpoint", checkpoint),
         ("orders commitment", commit),
         ("orders reveal, 40-byte payload", reveal_orders),
+        ("orders game: commitment", europe_commit),
+        ("orders game: reveal, 3 orders", europe_reveal),
     ] {
         println!("  {name:32} {n:4}");
     }

@@ -214,6 +214,8 @@ pub enum Msg {
     Orders(crate::orders_ui::OMsg),
     ShowOnline,
     OnlineSync(Box<crate::online::Sync>),
+    /// The protocol's orders game changed (state, results, who has committed).
+    OnlineOrders(Box<crate::online_orders::OrdersSync>),
 }
 
 pub use crate::savefile::to_save as save_bytes;
@@ -707,6 +709,29 @@ impl Reducible for AppState {
                 }
                 let after = st.state().map(|s| s.phase).unwrap();
                 st.after_change(before.unwrap_or(after), after);
+            }
+            Msg::OnlineOrders(o) => {
+                let o = *o;
+                st.online = Some(crate::online::Seat {
+                    me: None,
+                    can_act: false,
+                });
+                st.game = None;
+                st.hash = o.hash;
+                match st.orders.as_mut() {
+                    Some(s) if s.online.is_some() => {
+                        if !o.resolved.is_empty() {
+                            s.online_resolved(o.game, &o.resolved);
+                        }
+                    }
+                    _ => {
+                        st.orders =
+                            Some(crate::orders_ui::OrdersSession::new_online(o.game, &o.mine))
+                    }
+                }
+                if let Some(s) = st.orders.as_mut() {
+                    s.online_status(o.sent, o.committed, o.waiting);
+                }
             }
             Msg::ShowMenu => {
                 st.screen = Screen::Menu;

@@ -6,6 +6,7 @@
 mod app;
 mod board;
 mod online;
+mod online_orders;
 mod orders_ui;
 mod orders_view;
 mod panel;

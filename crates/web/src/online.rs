@@ -269,6 +269,10 @@ struct Session {
     last_seat: Option<Seat>,
     autoplay: bool,
     rev: u64,
+    /// Orders game: phases resolved since the last sync, the sync for the app, and what it showed.
+    resolved: Vec<Vec<orbis_engine::rules::orders::OrdersEvent>>,
+    orders_sync: Option<crate::online_orders::OrdersSync>,
+    orders_shown: Option<crate::online_orders::Shown>,
 }
 
 impl Session {
@@ -300,6 +304,9 @@ impl Session {
             last_seat: None,
             autoplay: false,
             rev: 0,
+            resolved: vec![],
+            orders_sync: None,
+            orders_shown: None,
         }
     }
 
@@ -392,6 +399,7 @@ impl Session {
                         mark("shown", index);
                     }
                 }
+                ProtocolEvent::PhaseResolved { events, .. } => self.resolved.push(events),
                 ProtocolEvent::PeerMissing { peer } => {
                     self.missing.insert(peer);
                 }
@@ -443,6 +451,10 @@ impl Session {
         for o in outs {
             self.absorb(o, &mut lines, &mut roll);
         }
+        if matches!(self.peer.game(), Some(orbis_engine::rules::Game::Orders(_))) {
+            self.orders_step(lines, roll);
+            return None;
+        }
         // Actions chosen on the board (or by autoplay), one at a time through the protocol.
         let queued: Vec<Action> = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
         let mut todo: Vec<Action> = queued;
@@ -493,6 +505,93 @@ impl Session {
         })
     }
 
+    /// Orders game: commits queued orders and prepares the sync for the orders screens.
+    fn orders_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {
+        let game = self.started.unwrap_or_default();
+        for r in crate::online_orders::commit_queued(&mut self.peer, &self.room, game) {
+            match r {
+                Ok(o) => self.absorb(o, &mut lines, &mut roll),
+                Err(e) => self.notes.push(format!("Orders refused: {e}")),
+            }
+        }
+        let committed = self
+            .peer
+            .orders_committed()
+            .iter()
+            .map(|k| self.name_of(k))
+            .collect();
+        let waiting = self
+            .peer
+            .waiting_on()
+            .iter()
+            .map(|k| self.name_of(k))
+            .collect();
+        let resolved = std::mem::take(&mut self.resolved);
+        let sent = crate::online_orders::sent(&self.peer, &self.room, game);
+        if let Some(sync) = crate::online_orders::sync(
+            &self.peer,
+            sent,
+            resolved,
+            committed,
+            waiting,
+            &mut self.orders_shown,
+        ) {
+            self.orders_sync = Some(sync);
+            self.rev += 1;
+        }
+    }
+
+    /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
+    /// `orders`: the orders ruleset on that map (Europe: 7 seats, the others bots; world: the
+    /// players and `bots` more seats, 2 to 6).
+    fn propose_ruleset(&mut self, bots: usize, orders: Option<&str>) {
+        let Some(map_id) = orders else {
+            self.propose(bots);
+            return;
+        };
+        let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
+        keys.push(self.peer.key());
+        keys.sort();
+        keys.dedup();
+        let total = if map_id == "europe-1901" {
+            7
+        } else {
+            (keys.len() + bots).clamp(2, 6)
+        };
+        keys.truncate(total);
+        let seats: Vec<SeatSpec> = (0..total)
+            .map(|i| SeatSpec {
+                name: keys
+                    .get(i)
+                    .map(|k| self.name_of(k).trim_end_matches(" (you)").to_string())
+                    .unwrap_or_else(|| "Computer".into()),
+                colour: Colour::ALL[i % Colour::ALL.len()],
+                controller: if i < keys.len() {
+                    Controller::Peer(i as u8)
+                } else {
+                    Controller::Bot(BotLevel::Normal)
+                },
+            })
+            .collect();
+        let p = SetupProposal {
+            participants: keys,
+            seats,
+            options: ClassicOptions::default(),
+            orders: Some(orbis_protocol::wire::OrdersSetup {
+                map: map_id.to_string(),
+                options: Default::default(),
+            }),
+            nonce: now_ms() as u64,
+        };
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.propose_setup(p) {
+            Ok(o) => self.absorb(o, &mut lines, &mut roll),
+            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
+        }
+        self.rev += 1;
+    }
+
     /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
     fn propose(&mut self, bots: usize) {
         let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
@@ -521,6 +620,7 @@ impl Session {
             participants: keys,
             seats,
             options: ClassicOptions::default(),
+            orders: None,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];
@@ -660,10 +760,14 @@ pub fn online(props: &Props) -> Html {
                 let Some(s) = g.as_mut() else { return };
                 let before = s.rev;
                 let sync = s.step();
+                let osync = s.orders_sync.take();
                 let after = s.rev;
                 drop(g);
                 if let Some(sync) = sync {
                     d.dispatch(Msg::OnlineSync(Box::new(sync)));
+                }
+                if let Some(o) = osync {
+                    d.dispatch(Msg::OnlineOrders(Box::new(o)));
                 }
                 if after != before {
                     rev.set(after);
@@ -789,6 +893,20 @@ pub fn online(props: &Props) -> Html {
     let attrs_started = if s.started.is_some() { "1" } else { "0" };
     let log_len = s.peer.log_len().to_string();
 
+    if s.started.is_some() && app.orders.as_ref().is_some_and(|o| o.online.is_some()) {
+        return html! {
+            <div class="online-play online-orders" id="online" data-started={attrs_started} data-log-len={log_len}
+                data-paused={if paused { "1" } else { "0" }}>
+                { crate::orders_view::play(&app) }
+                <aside class="online-bar">
+                    { status }
+                    { notes }
+                    { chat }
+                </aside>
+            </div>
+        };
+    }
+
     if s.started.is_some() && app.game.is_some() {
         let auto = {
             let session = session.clone();
@@ -823,8 +941,18 @@ pub fn online(props: &Props) -> Html {
         let rev = rev.clone();
         Callback::from(move |_: MouseEvent| {
             let bots: usize = input_value("online-bots").parse().unwrap_or(0);
+            let ruleset = window()
+                .document()
+                .and_then(|d| d.get_element_by_id("online-ruleset"))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+                .map(|s| s.value())
+                .unwrap_or_default();
+            let orders = match ruleset.as_str() {
+                "europe-1901" | "world" => Some(ruleset.as_str()),
+                _ => None,
+            };
             if let Some(s) = session.borrow_mut().as_mut() {
-                s.propose(bots);
+                s.propose_ruleset(bots, orders);
             }
             rev.set(*rev + 1);
         })
@@ -846,10 +974,16 @@ pub fn online(props: &Props) -> Html {
         };
         html! {
             <li class="proposal">
-                <p>{format!("Classic game, {} seats:", p.seats.len())}</p>
-                <ol>{ for p.seats.iter().map(|seat| html!{
-                    <li>{format!("{} ({}) — {}", seat.name, seat.colour.name(), match seat.controller {
+                <p>{match &p.orders {
+                    None => format!("Classic game, {} seats:", p.seats.len()),
+                    Some(o) => format!("Orders game on the {} map, {} seats:",
+                        orbis_engine::rules::orders::map::OrdersMap::get(&o.map).map_or(o.map.clone(), |m| m.name.clone()),
+                        p.seats.len()),
+                }}</p>
+                <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
+                    <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| s.name_of(k)).unwrap_or_default(),
+                        Controller::Bot(_) if p.orders.is_some() => "computer (civil disorder: holds)".to_string(),
                         Controller::Bot(_) => "computer".to_string(),
                     })}</li>
                 }) }</ol>
@@ -871,6 +1005,12 @@ pub fn online(props: &Props) -> Html {
                 <ul id="online-peers">{ for present.iter().map(|k| html!{ <li>{s.name_of(k)}</li> }) }</ul>
                 <h2>{"New game"}</h2>
                 <p class="notice" id="p2p-notice">{"Hands and missions are visible to a modified client: cards and secret missions are still in every browser's game state."}</p>
+                <label>{"Game "}<select id="online-ruleset" style="max-width:100%">
+                    <option value="classic" selected=true>{"Classic"}</option>
+                    <option value="europe-1901">{"Orders: Europe 1901"}</option>
+                    <option value="world">{"Orders: World"}</option>
+                </select></label>
+                <p class="hint">{"Orders, Europe 1901: seven powers, those without a player hold (civil disorder). World: the players plus the computer seats, 2 to 6 powers."}</p>
                 <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value="0"/></label>
                 <button class="btn" id="online-propose" onclick={propose}>{"Propose a game with everyone here"}</button>
                 <ul id="online-proposals">{ for proposals }</ul>
@@ -879,5 +1019,22 @@ pub fn online(props: &Props) -> Html {
                 <button class="btn" type="button" onclick={crate::panel::send(&app, Msg::ShowMenu)}>{"Leave"}</button>
             </div>
         </main>
+    }
+}
+
+/// What a proposed seat is shown as: its colour (classic) or the power it plays (orders).
+fn seat_label(p: &SetupProposal, i: usize) -> String {
+    use orbis_engine::rules::orders::map::OrdersMap;
+    match &p.orders {
+        None => p
+            .seats
+            .get(i)
+            .map_or(String::new(), |s| s.colour.name().to_string()),
+        Some(o) => OrdersMap::get(&o.map)
+            .and_then(|m| {
+                let powers = m.powers_for(p.seats.len() as u8)?;
+                Some(m.powers.get(*powers.get(i)? as usize)?.name.clone())
+            })
+            .unwrap_or_default(),
     }
 }

@@ -101,6 +101,20 @@ pub struct OrdersSession {
     pub last: Option<Resolved>,
     /// The part of the map on screen (zoom and pan), `None` for the whole map.
     pub view: Option<[f32; 4]>,
+    /// Online (peer-to-peer): only this browser's powers are `human`; no pass-the-device screen;
+    /// submitted orders go to the protocol and the phase is resolved when every peer's orders
+    /// are revealed (see `online_orders`).
+    pub online: Option<OnlineOrders>,
+}
+
+/// What an online orders page knows beyond the engine state.
+#[derive(Clone, PartialEq, Default, Debug)]
+pub struct OnlineOrders {
+    /// Our orders for this phase are committed; waiting for the others.
+    pub sent: bool,
+    /// Who has committed orders for this phase, and who the phase is waiting for.
+    pub committed: Vec<String>,
+    pub waiting: Vec<String>,
 }
 
 /// Messages of the orders screens.
@@ -153,9 +167,71 @@ impl OrdersSession {
             error: None,
             last: None,
             view: None,
+            online: None,
         };
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
         s
+    }
+
+    /// An online session: this browser writes the orders of `mine` only.
+    pub fn new_online(game: OrdersState, mine: &[PowerId]) -> OrdersSession {
+        let n = game.map().powers.len();
+        let human = (0..n).map(|p| mine.contains(&(p as PowerId))).collect();
+        let mut s = OrdersSession::new(game, human);
+        s.online = Some(OnlineOrders::default());
+        s.stage = s.first_waiting().map_or(Stage::Results, Stage::Enter);
+        s
+    }
+
+    /// Online: the protocol resolved one or more phases (`events` of each, oldest first); `game`
+    /// is the state now. Shows the results of the last phase that had orders.
+    pub fn online_resolved(&mut self, game: OrdersState, events: &[Vec<OrdersEvent>]) {
+        let (year, season) = (self.game.year, self.game.season);
+        self.game = game;
+        if let Some(ev) = events
+            .iter()
+            .rev()
+            .find(|ev| {
+                ev.iter().any(
+                    |e| matches!(e, OrdersEvent::Resolved { results, .. } if !results.is_empty()),
+                )
+            })
+            .or(events.last())
+        {
+            self.last = Some(self.summarise(year, season, ev));
+        }
+        if let Some(o) = self.online.as_mut() {
+            o.sent = false;
+        }
+        self.draft.clear();
+        self.sel = None;
+        self.mode = Mode::Move;
+        self.error = None;
+        self.stage = Stage::Results;
+    }
+
+    /// Online: who has committed and who is awaited; `sent`: the protocol holds our committed
+    /// orders for this phase (e.g. restored after a reload), so there is nothing to enter.
+    pub fn online_status(&mut self, sent: bool, committed: Vec<String>, waiting: Vec<String>) {
+        let Some(o) = self.online.as_mut() else {
+            return;
+        };
+        o.committed = committed;
+        o.waiting = waiting;
+        if sent && !o.sent {
+            o.sent = true;
+            self.draft.clear();
+            self.sel = None;
+            self.stage = Stage::Results;
+        }
+    }
+
+    /// Online: the orders this browser submitted for the current phase, per power.
+    pub fn online_payload(&self) -> Vec<(PowerId, Vec<Written>)> {
+        (0..self.game.orders.len())
+            .filter(|&p| self.is_human(p as PowerId))
+            .filter_map(|p| Some((p as PowerId, self.game.orders[p].clone()?)))
+            .collect()
     }
 
     pub fn map(&self) -> &'static OrdersMap {
@@ -183,7 +259,8 @@ impl OrdersSession {
         self.human.get(p as usize).copied().unwrap_or(false)
     }
 
-    fn first_waiting(&self) -> Option<PowerId> {
+    /// The first power played here that still owes orders this phase.
+    pub fn first_waiting(&self) -> Option<PowerId> {
         self.game
             .waiting_for()
             .into_iter()
@@ -199,6 +276,22 @@ impl OrdersSession {
         self.text.clear();
         self.error = None;
         if matches!(self.game.phase, Phase::GameOver { .. }) {
+            self.stage = Stage::Results;
+            return false;
+        }
+        if self.online.is_some() {
+            // Our powers one after the other, then everything goes out in one commitment.
+            if let Some(p) = self.first_waiting() {
+                self.stage = Stage::Enter(p);
+                return false;
+            }
+            let payload = self.online_payload();
+            if let Some(o) = self.online.as_mut() {
+                if !o.sent && !payload.is_empty() {
+                    o.sent = true;
+                    crate::online_orders::submit(payload);
+                }
+            }
             self.stage = Stage::Results;
             return false;
         }
@@ -466,7 +559,7 @@ impl OrdersSession {
                 }
             }
             OMsg::Continue => {
-                if self.stage == Stage::Results {
+                if self.stage == Stage::Results && !self.online.as_ref().is_some_and(|o| o.sent) {
                     return self.advance();
                 }
             }
@@ -571,6 +664,8 @@ impl OrdersSession {
                     };
                 }
             }
+            // Draw votes are not carried by the peer-to-peer protocol yet.
+            OMsg::Draw(_) if self.online.is_some() => {}
             OMsg::Draw(accept) => {
                 if let Some(p) = me {
                     match self.game.apply(&OrdersAction::Draw { power: p, accept }) {
@@ -691,6 +786,43 @@ mod tests {
         }
         assert_eq!(s.stage, Stage::Results);
         assert_eq!(s.game.phase, Phase::GameOver { winner: None });
+    }
+
+    #[test]
+    fn online_entry_commits_only_our_power_and_shows_revealed_results() {
+        let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+        let mut s = OrdersSession::new_online(g.clone(), &[1]);
+        // No pass-the-device screen: France enters at once.
+        assert_eq!(s.stage, Stage::Enter(1));
+        s.update(OMsg::Text("A PAR - BUR".into()));
+        s.update(OMsg::Type);
+        s.update(OMsg::Submit);
+        assert_eq!(s.stage, Stage::Results);
+        assert!(s.online.as_ref().unwrap().sent);
+        let q = crate::online_orders::take_queued();
+        assert_eq!(q.len(), 1);
+        assert_eq!(q[0].len(), 1);
+        assert_eq!(q[0][0].0, 1);
+        // Nothing is adjudicated locally; Continue waits for the others.
+        assert_eq!(s.game.season, Season::Spring);
+        s.update(OMsg::Continue);
+        assert_eq!(s.stage, Stage::Results);
+        // The protocol resolves the phase with everyone's orders.
+        let mut next = g.clone();
+        next.apply(&OrdersAction::Submit {
+            power: 1,
+            orders: q[0][0].1.clone(),
+        })
+        .unwrap();
+        let ev = next.apply(&OrdersAction::Adjudicate).unwrap();
+        s.online_resolved(next, &[ev]);
+        assert_eq!(s.stage, Stage::Results);
+        assert!(!s.online.as_ref().unwrap().sent);
+        assert_eq!(s.last.as_ref().unwrap().results.len(), 22);
+        s.update(OMsg::Continue);
+        assert_eq!(s.stage, Stage::Enter(1));
+        assert_eq!(s.game.season, Season::Fall);
+        assert!(crate::online_orders::take_queued().is_empty());
     }
 
     #[test]

@@ -864,13 +864,59 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
             }
             <div class="row">
                 <button class="btn primary" id="o-submit" onclick={om(app, OMsg::Submit)}>{"Submit orders"}</button>
+                if s.online.is_none() {
                 <label class="check" for="o-draw">
                     <input type="checkbox" id="o-draw" checked={voted}
                         onchange={{ let d = app.dispatcher(); Callback::from(move |e: Event| {
                             d.dispatch(Msg::Orders(OMsg::Draw(e.target_unchecked_into::<HtmlInputElement>().checked())))
                         }) }}/>{"Accept a draw"}
                 </label>
+                }
             </div>
+        </div>
+    }
+}
+
+/// Online, between entries: our orders are committed (or we have none this phase), or the last
+/// results are on screen with the way on to our next orders.
+fn online_panel(app: &H, s: &OrdersSession) -> Html {
+    let g = &s.game;
+    let Some(o) = &s.online else {
+        return html! {};
+    };
+    let next = s.first_waiting();
+    let text = if o.sent {
+        "Your orders are committed; they are revealed when everyone has committed.".to_string()
+    } else if next.is_some() {
+        if s.last.is_some() {
+            "All orders were revealed and resolved."
+        } else {
+            "Ready."
+        }
+        .to_string()
+    } else {
+        "Nothing to order for you in this phase.".to_string()
+    };
+    html! {
+        <div class="prompt" id="oonline" data-sent={if o.sent { "1" } else { "0" }}>
+            <p id="prompt">{text}</p>
+            if !o.sent && next.is_some() {
+                <button class="btn primary" id="o-continue" onclick={om(app, OMsg::Continue)}>
+                    {format!("Continue to {} {} {}", season_word(g.season), g.year, phase_word(g.phase))}
+                </button>
+            }
+            if o.sent {
+                <ul class="odraft" id="ocommitted-orders">
+                    { for s.online_payload().iter().flat_map(|(_, l)| l.iter()).map(|w| html! {
+                        <li><code>{notation::print(s.map(), w)}</code></li>
+                    }) }
+                </ul>
+            }
+            <p class="hint" id="ocommitted">{format!("Committed: {}", if o.committed.is_empty() { "nobody yet".to_string() } else { o.committed.join(", ") })}</p>
+            if !o.waiting.is_empty() {
+                <p class="hint" id="owaiting">{format!("Waiting for: {}", o.waiting.join(", "))}</p>
+            }
+            if let Some(e) = &s.error { <p class="error" role="alert">{e.clone()}</p> }
         </div>
     }
 }
@@ -914,6 +960,9 @@ pub fn play(app: &H) -> Html {
             </div>
         },
         Stage::Enter(p) => entry_panel(app, s, p),
+        Stage::Results if s.online.is_some() && !matches!(g.phase, Phase::GameOver { .. }) => {
+            online_panel(app, s)
+        }
         Stage::Results => {
             let over = match g.phase {
                 Phase::GameOver { winner: Some(w) } => Some(format!(

@@ -120,6 +120,7 @@ impl Net {
             participants: self.keys(),
             seats,
             options: ClassicOptions::default(),
+            orders: None,
             nonce: 1,
         }
     }

@@ -94,6 +94,7 @@ fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
             })
             .collect(),
         options: ClassicOptions::default(),
+        orders: None,
         nonce: seed,
     }
 }

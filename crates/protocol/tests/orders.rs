@@ -1,0 +1,504 @@
+//! The orders ruleset over the protocol: every phase is one commit-reveal round, every peer
+//! adjudicates, and all end with the same state hash; cheating on orders is named.
+
+mod common;
+
+use common::{game_id, Net, NetParams};
+use ed25519_dalek::SigningKey;
+use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
+use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
+use orbis_engine::rules::orders::notation;
+use orbis_engine::rules::orders::{OrdersEvent, OrdersOptions, Phase, Season};
+use orbis_engine::rules::Game;
+use orbis_protocol::wire::{encode_orders, OrdersPayload, OrdersSetup};
+use orbis_protocol::{
+    Body, Control, Controller, Envelope, PeerKey, ProtocolEvent, SeatSpec, SetupProposal, Violation,
+};
+
+const ENGLAND: PowerId = 0;
+const FRANCE: PowerId = 1;
+const GERMANY: PowerId = 2;
+
+/// Europe 1901 with peers 0, 1, 2 as England, France, Germany and the other four powers bots.
+fn europe(n_peers: usize, seed: u64, params: NetParams) -> Net {
+    let mut net = Net::new(n_peers, seed, params);
+    for a in net.autoplay.iter_mut() {
+        *a = false;
+    }
+    let seats = (0..7)
+        .map(|i| SeatSpec {
+            name: format!("S{i}"),
+            colour: Colour::ALL[i % Colour::ALL.len()],
+            controller: if i < n_peers {
+                Controller::Peer(i as u8)
+            } else {
+                Controller::Bot(BotLevel::Normal)
+            },
+        })
+        .collect();
+    let p = SetupProposal {
+        participants: net.keys(),
+        seats,
+        options: ClassicOptions::default(),
+        orders: Some(OrdersSetup {
+            map: "europe-1901".into(),
+            options: OrdersOptions::default(),
+        }),
+        nonce: 7,
+    };
+    net.start(p);
+    assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    net
+}
+
+fn orders(power: PowerId, lines: &[&str]) -> (PowerId, Vec<notation::Written>) {
+    let map = OrdersMap::get("europe-1901").expect("map");
+    let list = lines
+        .iter()
+        .map(|l| notation::parse(map, l).unwrap_or_else(|e| panic!("{l}: {e:?}")))
+        .collect();
+    (power, list)
+}
+
+fn salt(i: usize, round: u32) -> [u8; 32] {
+    let mut s = [i as u8; 32];
+    s[..4].copy_from_slice(&round.to_le_bytes());
+    s
+}
+
+fn submit(net: &mut Net, i: usize, payload: OrdersPayload) {
+    let (round, _) = net.peers[i].orders_due().expect("orders due");
+    let o = net.peers[i]
+        .submit_orders(payload, salt(i, round))
+        .expect("legal orders");
+    net.process(i, o);
+}
+
+fn state(net: &Net, i: usize) -> &orbis_engine::rules::orders::OrdersState {
+    match net.peers[i].game() {
+        Some(Game::Orders(s)) => s,
+        _ => panic!("not an orders game"),
+    }
+}
+
+fn phase_at(net: &Net, i: usize) -> (u16, Season, Phase) {
+    let s = state(net, i);
+    (s.year, s.season, s.phase)
+}
+
+/// Runs until every peer in `who` has resolved `phases` phases.
+fn run_to(net: &mut Net, who: &[usize], phases: u64) {
+    let who = who.to_vec();
+    assert!(
+        net.run_until(net.now + 200_000, |n| who
+            .iter()
+            .all(|&i| n.peers[i].log_len() >= phases)),
+        "phase {phases} not reached: {:?}",
+        who.iter()
+            .map(|&i| net.peers[i].log_len())
+            .collect::<Vec<_>>()
+    );
+}
+
+fn hashes(net: &Net, who: &[usize]) -> Vec<[u8; 32]> {
+    who.iter()
+        .map(|&i| net.peers[i].state_hash().expect("started"))
+        .collect()
+}
+
+fn rejections(net: &Net, i: usize, who: PeerKey) -> Vec<Violation> {
+    net.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            ProtocolEvent::Rejected {
+                peer: Some(p),
+                violation,
+                ..
+            } if *p == who => Some(violation.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn no_complaints(net: &Net) {
+    for i in 0..net.peers.len() {
+        assert!(
+            net.complaints(i).is_empty(),
+            "peer {i}: {:?}",
+            net.complaints(i)
+        );
+    }
+}
+
+/// Spring (moves), Fall (a dislodgement), the retreat, the winter builds and the next Spring,
+/// on a lossy, reordering, duplicating network: every peer ends with the same state.
+fn spring_fall_retreat_build(seed: u64, params: NetParams) {
+    let all = [0, 1, 2];
+    let mut net = europe(3, seed, params);
+    assert_eq!(net.peers[0].seat_powers(), vec![0, 1, 2, 3, 4, 5, 6]);
+    // Nothing is resolved before every peer (bots need nobody) has committed and revealed.
+    assert_eq!(
+        net.peers[0].orders_due(),
+        Some((0, vec![ENGLAND])),
+        "England writes orders in round 0"
+    );
+    submit(
+        &mut net,
+        0,
+        vec![orders(
+            ENGLAND,
+            &["F LON - NTH", "F EDI - NWG", "A LVP - YOR"],
+        )],
+    );
+    submit(
+        &mut net,
+        1,
+        vec![orders(
+            FRANCE,
+            &["F BRE - MAO", "A PAR - PIC", "A MAR - GAS"],
+        )],
+    );
+    net.run_until(net.now + 2_000, |_| false);
+    assert_eq!(
+        net.peers[0].log_len(),
+        0,
+        "resolved without Germany's orders"
+    );
+    assert_eq!(net.peers[0].orders_committed().len(), 2);
+    assert_eq!(net.peers[0].waiting_on(), vec![net.peers[2].key()]);
+    submit(
+        &mut net,
+        2,
+        vec![orders(
+            GERMANY,
+            &["A MUN - BUR", "F KIE - HOL", "A BER - KIE"],
+        )],
+    );
+    run_to(&mut net, &all, 1);
+    assert_eq!(phase_at(&net, 0), (1901, Season::Fall, Phase::Movement));
+
+    // Fall: France dislodges the German army in Burgundy.
+    submit(
+        &mut net,
+        0,
+        vec![orders(ENGLAND, &["F NWG - NWY", "F NTH H", "A YOR H"])],
+    );
+    submit(
+        &mut net,
+        1,
+        vec![orders(
+            FRANCE,
+            &["A PIC - BUR", "A GAS S A PIC - BUR", "F MAO - POR"],
+        )],
+    );
+    submit(&mut net, 2, vec![orders(GERMANY, &["A BUR H"])]);
+    run_to(&mut net, &all, 2);
+    assert_eq!(phase_at(&net, 0), (1901, Season::Fall, Phase::Retreat));
+    assert_eq!(state(&net, 1).dislodged.len(), 1);
+
+    // Retreat: only Germany has something to order; the others commit empty orders by
+    // themselves.
+    assert_eq!(net.peers[1].orders_due(), None);
+    assert_eq!(net.peers[0].orders_due(), None);
+    assert_eq!(net.peers[2].orders_due(), Some((2, vec![GERMANY])));
+    submit(&mut net, 2, vec![orders(GERMANY, &["A BUR R MUN"])]);
+    run_to(&mut net, &all, 3);
+    assert_eq!(phase_at(&net, 2), (1901, Season::Fall, Phase::Adjustment));
+
+    // Winter: England (Norway), France (Portugal) and Germany (Holland) build.
+    submit(&mut net, 0, vec![orders(ENGLAND, &["F EDI B"])]);
+    submit(&mut net, 1, vec![orders(FRANCE, &["A PAR B"])]);
+    submit(&mut net, 2, vec![orders(GERMANY, &["A BER B"])]);
+    run_to(&mut net, &all, 4);
+    assert_eq!(phase_at(&net, 0), (1902, Season::Spring, Phase::Movement));
+    let s = state(&net, 0);
+    for p in [ENGLAND, FRANCE, GERMANY] {
+        assert_eq!(
+            s.units.iter().filter(|u| u.power == p).count(),
+            4,
+            "power {p}"
+        );
+    }
+    // Every peer saw the same results, and the same state hash at every checkpoint.
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+    let resolved = |i: usize| -> Vec<Vec<OrdersEvent>> {
+        net.events[i]
+            .iter()
+            .filter_map(|e| match e {
+                ProtocolEvent::PhaseResolved { events, .. } => Some(events.clone()),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(resolved(0).len(), 4);
+    assert_eq!(resolved(0), resolved(1));
+    assert_eq!(resolved(0), resolved(2));
+    assert_eq!(net.peers[0].log_head(), net.peers[2].log_head());
+    // Let the last checkpoints cross: nobody complains.
+    net.run_until(net.now + 2_000, |_| false);
+    no_complaints(&net);
+}
+
+#[test]
+fn orders_phases_end_with_equal_hashes() {
+    spring_fall_retreat_build(1, NetParams::perfect());
+}
+
+#[test]
+fn orders_phases_over_a_lossy_network() {
+    for seed in 2..5 {
+        spring_fall_retreat_build(
+            seed,
+            NetParams {
+                max_delay: 40,
+                drop_pct: 10,
+                dup_pct: 10,
+            },
+        );
+    }
+}
+
+#[test]
+fn two_peers_on_the_world_map() {
+    let mut net = Net::new(2, 9, NetParams::perfect());
+    for a in net.autoplay.iter_mut() {
+        *a = false;
+    }
+    let seats = (0..2)
+        .map(|i| SeatSpec {
+            name: format!("S{i}"),
+            colour: Colour::ALL[i],
+            controller: Controller::Peer(i as u8),
+        })
+        .collect();
+    let p = SetupProposal {
+        participants: net.keys(),
+        seats,
+        options: ClassicOptions::default(),
+        orders: Some(OrdersSetup {
+            map: "world".into(),
+            options: OrdersOptions::default(),
+        }),
+        nonce: 1,
+    };
+    net.start(p);
+    assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    let powers = net.peers[0].seat_powers();
+    assert_eq!(powers.len(), 2);
+    for phase in 0..4u64 {
+        for i in 0..2 {
+            // Everyone holds: phases still go round.
+            if let Some((_, due)) = net.peers[i].orders_due() {
+                if !due.is_empty() {
+                    submit(&mut net, i, vec![]);
+                }
+            }
+        }
+        run_to(&mut net, &[0, 1], phase + 1);
+    }
+    let h = hashes(&net, &[0, 1]);
+    assert_eq!(h[0], h[1]);
+    assert_eq!(state(&net, 0).year, 1903);
+    no_complaints(&net);
+}
+
+#[test]
+fn a_proposal_for_a_missing_setup_is_refused() {
+    let net = Net::new(2, 3, NetParams::perfect());
+    let mut p = net.proposal(0);
+    p.orders = Some(OrdersSetup {
+        map: "europe-1901".into(),
+        options: OrdersOptions::default(),
+    });
+    let e = orbis_protocol::peer::check_proposal(&p).unwrap_err();
+    assert!(e.contains("no setup for 2"), "{e}");
+    p.orders = Some(OrdersSetup {
+        map: "mars".into(),
+        options: OrdersOptions::default(),
+    });
+    assert!(orbis_protocol::peer::check_proposal(&p).is_err());
+}
+
+/// A peer that reveals illegal orders (another power's, a unit it does not own): those orders
+/// are void, its legal ones stand, it is named, and every peer still agrees.
+#[test]
+fn illegal_revealed_orders_are_void_and_named() {
+    let all = [0, 1, 2];
+    let mut net = europe(3, 11, NetParams::perfect());
+    let cheat = net.peers[2].key();
+    submit(&mut net, 0, vec![orders(ENGLAND, &["F LON - ENG"])]);
+    submit(&mut net, 1, vec![orders(FRANCE, &["A PAR - BUR"])]);
+    // Germany orders a French unit and France's army, bypassing the local checks.
+    let payload = encode_orders(&vec![
+        orders(GERMANY, &["A MUN - RUH", "A PAR - PIC"]),
+        orders(FRANCE, &["A MAR - SPA"]),
+    ]);
+    let o = net.peers[2].commit_orders(0, payload, [3; 32]).unwrap();
+    net.process(2, o);
+    run_to(&mut net, &all, 1);
+    let s = state(&net, 0);
+    let at = |p: &str| {
+        let map = s.map();
+        let id = map.province(p).expect("province");
+        s.units
+            .iter()
+            .find(|u| u.loc.province == id)
+            .map(|u| u.power)
+    };
+    assert_eq!(at("RUH"), Some(GERMANY), "Germany's legal order stands");
+    assert_eq!(at("BUR"), Some(FRANCE));
+    assert_eq!(
+        at("MAR"),
+        Some(FRANCE),
+        "the order for France's army is void"
+    );
+    for i in [0, 1] {
+        let r = rejections(&net, i, cheat);
+        assert_eq!(r.len(), 2, "{r:?}");
+        assert!(r
+            .iter()
+            .all(|v| matches!(v, Violation::IllegalOrders { round: 0, .. })));
+    }
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]));
+}
+
+/// A peer that changes its commitment, then reveals orders that do not match it, is named; the
+/// round waits for its true reveal, and after a timeout the others drop it: its powers hold and
+/// the game goes on with the same state on every honest peer.
+#[test]
+fn changed_commitment_and_mismatching_reveal_are_named() {
+    const ATTACKER: usize = 2;
+    let mut net = europe(3, 12, NetParams::perfect());
+    let attacker = net.peers[ATTACKER].key();
+    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+    let better = encode_orders(&vec![orders(GERMANY, &["A MUN - BUR"])]);
+    net.tamper = Some((
+        ATTACKER,
+        Box::new(move |_, _, _, bytes| {
+            let (env, body) = Envelope::open(&bytes, &game_id()).expect("valid");
+            match body {
+                Body::OrdersReveal { round, salt, .. } => vec![Envelope::seal(
+                    &key,
+                    game_id(),
+                    env.seq,
+                    &Body::OrdersReveal {
+                        round,
+                        payload: better.clone(),
+                        salt,
+                    },
+                )],
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    submit(&mut net, ATTACKER, vec![orders(GERMANY, &["A MUN H"])]);
+    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+    let change = Envelope::seal(
+        &key,
+        game_id(),
+        1 << 50,
+        &Body::OrdersCommit {
+            round: 0,
+            hash: [5; 32],
+        },
+    );
+    net.inject(ATTACKER, 0, change.clone());
+    net.inject(ATTACKER, 1, change);
+    submit(&mut net, 0, vec![orders(ENGLAND, &["F LON - ENG"])]);
+    submit(&mut net, 1, vec![orders(FRANCE, &["A PAR - BUR"])]);
+    net.run_until(net.now + 2_000, |_| false);
+    for i in [0, 1] {
+        let r = rejections(&net, i, attacker);
+        assert!(
+            r.contains(&Violation::OrdersCommitChanged { round: 0 }),
+            "{r:?}"
+        );
+        assert!(r.contains(&Violation::OrdersMismatch { round: 0 }), "{r:?}");
+        assert_eq!(
+            net.peers[i].log_len(),
+            0,
+            "the round waits for a true reveal"
+        );
+        assert_eq!(net.peers[i].waiting_on(), vec![attacker]);
+    }
+    // The UI's timeout: both honest peers vote the attacker out.
+    net.online[ATTACKER] = false;
+    for i in [0, 1] {
+        let o = net.peers[i]
+            .vote(Control::Drop {
+                peer: attacker,
+                level: BotLevel::Normal,
+            })
+            .unwrap();
+        net.process(i, o);
+    }
+    run_to(&mut net, &[0, 1], 1);
+    let s = state(&net, 0);
+    let mun = s.map().province("MUN").expect("MUN");
+    assert!(
+        s.units
+            .iter()
+            .any(|u| u.loc.province == mun && u.power == GERMANY),
+        "the dropped peer's army held"
+    );
+    let bur = s.map().province("BUR").expect("BUR");
+    assert!(s
+        .units
+        .iter()
+        .any(|u| u.loc.province == bur && u.power == FRANCE));
+    let h = hashes(&net, &[0, 1]);
+    assert_eq!(h[0], h[1]);
+    // Next phase: Germany is a bot now, the honest peers play on.
+    submit(&mut net, 0, vec![]);
+    submit(&mut net, 1, vec![]);
+    run_to(&mut net, &[0, 1], 2);
+    let h = hashes(&net, &[0, 1]);
+    assert_eq!(h[0], h[1]);
+}
+
+/// A peer reloaded after committing (its tab closed: everything in memory lost) catches up
+/// from the others' resends, commits the same stored orders and salt again (an identical
+/// commitment, so nobody complains), reveals, and the game goes on with equal hashes.
+#[test]
+fn a_reloaded_peer_reveals_its_stored_orders() {
+    let all = [0, 1, 2];
+    let mut net = europe(3, 21, NetParams::perfect());
+    let france = vec![orders(FRANCE, &["A PAR - BUR"])];
+    let payload = encode_orders(&france);
+    let o = net.peers[1]
+        .commit_orders(0, payload.clone(), [42; 32])
+        .unwrap();
+    net.process(1, o);
+    net.run_until(net.now + 500, |_| false);
+    net.online[1] = false;
+    submit(&mut net, 0, vec![]);
+    submit(&mut net, 2, vec![]);
+    net.run_until(net.now + 2_000, |_| false);
+    assert_eq!(net.peers[0].log_len(), 0);
+    assert_eq!(net.peers[0].waiting_on(), vec![net.peers[1].key()]);
+    let mut cfg = net.configs[1].clone();
+    cfg.seq_start = 1 << 40;
+    net.peers[1] = orbis_protocol::Peer::new(cfg);
+    net.events[1].clear();
+    net.online[1] = true;
+    let out = net.peers[1].start(net.now);
+    net.process(1, out);
+    assert!(net.run_until(net.now + 20_000, |n| n.peers[1].game().is_some()));
+    assert!(!net.peers[1].has_my_orders(0));
+    let o = net.peers[1].commit_orders(0, payload, [42; 32]).unwrap();
+    net.process(1, o);
+    assert!(net.peers[1].has_my_orders(0));
+    run_to(&mut net, &all, 1);
+    let s = state(&net, 0);
+    let bur = s.map().province("BUR").expect("BUR");
+    assert!(s
+        .units
+        .iter()
+        .any(|u| u.loc.province == bur && u.power == FRANCE));
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]));
+    net.run_until(net.now + 2_000, |_| false);
+    no_complaints(&net);
+}

@@ -1,0 +1,145 @@
+//! The orders ruleset in an online room. The protocol runs the game (one commit-reveal round
+//! per phase, every peer adjudicates); this module carries orders from the orders screens to the
+//! protocol and the protocol's state and results back to them.
+//!
+//! The orders screens (`orders_ui`, `orders_view`) are the hot-seat ones with
+//! `OrdersSession::online` set: this browser enters only its own powers' orders, "Submit" commits
+//! them (`Peer::submit_orders`), and the results appear once every peer's orders are revealed.
+
+use crate::store;
+use orbis_engine::codec;
+use orbis_engine::rules::orders::map::PowerId;
+use orbis_engine::rules::orders::notation::Written;
+use orbis_engine::rules::orders::{OrdersEvent, OrdersState};
+use orbis_engine::rules::Game;
+use orbis_protocol::wire::encode_orders;
+use orbis_protocol::{CommandError, Output, Peer};
+use std::cell::RefCell;
+
+/// One browser's orders for one phase, per power it plays.
+pub type Payload = Vec<(PowerId, Vec<Written>)>;
+
+thread_local! {
+    /// Orders submitted on the screen, waiting for the next protocol step.
+    static QUEUE: RefCell<Vec<Payload>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Called by the orders screen when this browser's orders for the phase are complete.
+pub fn submit(p: Payload) {
+    QUEUE.with(|q| q.borrow_mut().push(p));
+}
+
+/// Takes the queued payloads (unit tests of the orders screens).
+#[cfg(test)]
+pub fn take_queued() -> Vec<Payload> {
+    QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
+}
+
+/// What the app needs after a protocol step of an orders game.
+#[derive(Clone, Debug)]
+pub struct OrdersSync {
+    /// The state after every phase resolved so far.
+    pub game: OrdersState,
+    /// The powers this browser plays.
+    pub mine: Vec<PowerId>,
+    /// The events of the phases resolved since the last sync, oldest first.
+    pub resolved: Vec<Vec<OrdersEvent>>,
+    /// Names of who has committed this phase's orders, and of who the phase waits for.
+    pub committed: Vec<String>,
+    pub waiting: Vec<String>,
+    /// Our orders for this phase are committed (also after a reload).
+    pub sent: bool,
+    pub hash: String,
+}
+
+/// Fresh salt for a commitment, from the browser's `crypto.getRandomValues`.
+fn salt() -> [u8; 32] {
+    let mut s = [0u8; 32];
+    if let Some(c) = web_sys::window().and_then(|w| w.crypto().ok()) {
+        let _ = c.get_random_values_with_u8_array(&mut s);
+    }
+    s
+}
+
+fn stored_key(room: &str) -> String {
+    format!("orbis.p2p.orders.{room}")
+}
+
+/// Our last commitment in `room` (game, round, payload, salt), kept so that a reloaded page
+/// can reveal it: the protocol only keeps it in memory.
+type Stored = ([u8; 32], u32, Vec<u8>, [u8; 32]);
+
+fn stored(room: &str, game: [u8; 32]) -> Option<(u32, Vec<u8>, [u8; 32])> {
+    let b = store::b64_decode(&store::get(&stored_key(room))?)?;
+    let (g, round, payload, salt): Stored = codec::decode(&b).ok()?;
+    (g == game).then_some((round, payload, salt))
+}
+
+/// Commits the queued orders (at most one payload per phase reaches the protocol), and after a
+/// reload commits our stored orders of the current phase again.
+pub fn commit_queued(
+    peer: &mut Peer,
+    room: &str,
+    game: [u8; 32],
+) -> Vec<Result<Output, CommandError>> {
+    let mut out = vec![];
+    let round = peer.log_len() as u32;
+    if let Some((r, payload, salt)) = stored(room, game) {
+        if r == round && !peer.has_my_orders(round) {
+            out.push(peer.commit_orders(round, payload, salt));
+        }
+    }
+    let queued: Vec<Payload> = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
+    for p in queued {
+        let s = salt();
+        let r = peer.submit_orders(p.clone(), s);
+        if r.is_ok() {
+            let keep: Stored = (game, round, encode_orders(&p), s);
+            store::set(&stored_key(room), &store::b64_encode(&codec::encode(&keep)));
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// True when our (non-empty) orders for the current phase are committed.
+pub fn sent(peer: &Peer, room: &str, game: [u8; 32]) -> bool {
+    let round = peer.log_len() as u32;
+    stored(room, game).is_some_and(|(r, _, _)| r == round) && peer.has_my_orders(round)
+}
+
+/// What a sync showed: log length, sent, committed, waiting.
+pub type Shown = (u64, bool, Vec<String>, Vec<String>);
+
+/// The sync for the app, when something it shows changed since `last` (log length, who
+/// committed, who is awaited).
+pub fn sync(
+    peer: &Peer,
+    sent: bool,
+    resolved: Vec<Vec<OrdersEvent>>,
+    committed: Vec<String>,
+    waiting: Vec<String>,
+    last: &mut Option<Shown>,
+) -> Option<OrdersSync> {
+    let Some(Game::Orders(game)) = peer.game() else {
+        return None;
+    };
+    let key = (peer.log_len(), sent, committed.clone(), waiting.clone());
+    if resolved.is_empty() && last.as_ref() == Some(&key) {
+        return None;
+    }
+    *last = Some(key);
+    let mine = peer.my_powers();
+    Some(OrdersSync {
+        game: game.clone(),
+        mine,
+        resolved,
+        committed,
+        waiting,
+        sent,
+        hash: peer
+            .state_hash()
+            .map(|h| h.iter().map(|b| format!("{b:02x}")).collect())
+            .unwrap_or_default(),
+    })
+}

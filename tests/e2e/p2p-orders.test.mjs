@@ -1,0 +1,209 @@
+// The orders ruleset online over real WebRTC on 127.0.0.1: a local matchbox_server and two
+// Chromium pages (separate contexts) agree an orders game on the Europe 1901 map (the five other
+// powers hold), then each page enters only its own power's orders through the orders screen (by
+// clicking and by typing); every phase is committed and revealed through the protocol and
+// adjudicated on both pages: Spring 1901, a Fall in which England dislodges the French fleet, the
+// French retreat, and the winter builds; England's page is reloaded between its commitment and
+// France's, and still reveals. Both pages end with the same state hash. Needs
+// MATCHBOX_SERVER (scripts/test-web.sh sets it); skipped with a message otherwise.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+
+const MATCHBOX = process.env.MATCHBOX_SERVER;
+const ready = MATCHBOX && existsSync(MATCHBOX);
+
+let browser;
+let server;
+let port;
+before(async () => {
+  if (!ready) return;
+  port = await new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
+  });
+  server = spawn(MATCHBOX, [`127.0.0.1:${port}`], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise((res) => {
+      const c = connect(port, '127.0.0.1', () => { c.end(); res(true); });
+      c.on('error', () => res(false));
+    });
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+const online = (page, a) => page.locator('#online').getAttribute(a);
+const node = (page, key) => page.locator(`svg.omap [data-key="${key}"]`).first();
+
+async function until(what, f, timeout = 60000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function open(context, url, name) {
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await page.locator('#online-name').fill(name);
+  await page.click('#online-join');
+  return { page, errors };
+}
+
+async function type(page, order) {
+  await page.fill('#order-text', order);
+  await page.press('#order-text', 'Enter');
+}
+
+const draft = (page) => page.locator('#odraft li code').allTextContents();
+const season = (page) => page.locator('#oseason').textContent();
+
+/** Waits until both pages show `text` as the season and have resolved `n` phases. */
+async function phase(pages, text, n) {
+  for (const p of pages) {
+    await until(`${text} on a page`, async () => (await season(p)).includes(text)
+      && Number(await online(p, 'data-log-len')) === n, 60000);
+  }
+}
+
+/** From the results of the last phase on to this page's orders. */
+async function enter(page, power) {
+  await page.click('#o-continue');
+  assert.equal(await attr(page, 'data-stage'), `enter-${power}`);
+}
+
+test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retreat, builds', { skip: !ready && 'MATCHBOX_SERVER not set', timeout: 300000 }, async () => {
+  const room = `orders-${process.pid}-${Date.now() % 100000}`;
+  const signal = `ws://127.0.0.1:${port}`;
+  const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}#room=${room}`;
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const A = await open(ctxA, url, 'Alice');
+  const B = await open(ctxB, url, 'Bob');
+  try {
+    await until('two peers in the lobby', async () => (await online(A.page, 'data-peers')) === '2' && (await online(B.page, 'data-peers')) === '2');
+    await A.page.selectOption('#online-ruleset', 'europe-1901');
+    await A.page.click('#online-propose');
+    await A.page.locator('.accept').click();
+    await B.page.locator('.accept').waitFor();
+    assert.match(await B.page.locator('#online-proposals').textContent(), /Orders game on the Europe 1901 map, 7 seats/);
+    await shot(B.page, '50-p2p-orders-lobby');
+    await B.page.locator('.accept').click();
+
+    // Each page plays one of the first two powers (England, France), by the order of the keys.
+    const stage = (p) => attr(p, 'data-stage');
+    await until('both pages enter orders', async () => (await stage(A.page))?.startsWith('enter-') && (await stage(B.page))?.startsWith('enter-'));
+    const E = (await stage(A.page)) === 'enter-ENGLAND' ? A.page : B.page;
+    const F = E === A.page ? B.page : A.page;
+    assert.equal(await stage(E), 'enter-ENGLAND');
+    assert.equal(await stage(F), 'enter-FRANCE');
+    assert.equal(await attr(E, 'data-phase'), 'orders-movement');
+    assert.match(await season(E), /Spring 1901/);
+    assert.equal(await E.locator('#o-draw').count(), 0, 'no draw vote online');
+
+    // --- Spring 1901 ---
+    // England by clicking (F EDI - NTH, F LON holds) and by typing.
+    await node(E, 'EDI').click();
+    await node(E, 'NTH').click();
+    await node(E, 'LON').click();
+    await node(E, 'LON').click();
+    await type(E, 'A LVP - YOR');
+    assert.deepEqual((await draft(E)).sort(), ['A LVP - YOR', 'F EDI - NTH', 'F LON H']);
+    await shot(E, '51-p2p-orders-england-entry');
+    await E.click('#o-submit');
+    await until('England committed', async () => (await E.locator('#oonline').getAttribute('data-sent')) === '1');
+    // France has not committed: nothing is revealed or resolved yet; England sees who committed.
+    assert.match(await E.locator('#ocommitted').textContent(), /Alice|Bob/);
+    assert.match(await E.locator('#owaiting').textContent(), /Waiting for/);
+    await shot(E, '52-p2p-orders-england-committed');
+    // England's page is reloaded before France commits: it rejoins with its stored key, catches
+    // up, and commits its stored orders again (an identical commitment), so it can reveal them.
+    await E.reload();
+    await until('England back, orders still committed', async () => (await E.locator('#oonline').getAttribute('data-sent', { timeout: 500 }).catch(() => null)) === '1', 60000);
+    assert.equal(await online(F, 'data-log-len'), '0');
+    assert.equal(await F.locator('svg.omap .oarrow').count(), 0, "England's orders are not shown to France");
+    // France by typing, and one move by clicking.
+    await type(F, 'F BRE - ENG');
+    await type(F, 'A PAR - PIC');
+    await node(F, 'MAR').click();
+    await node(F, 'SPA').click();
+    assert.deepEqual((await draft(F)).sort(), ['A MAR - SPA', 'A PAR - PIC', 'F BRE - ENG']);
+    await F.click('#o-submit');
+    await phase([E, F], 'Fall 1901', 1);
+    for (const p of [E, F]) {
+      assert.equal(await attr(p, 'data-stage'), 'results');
+      const results = await p.locator('#oresults li').allTextContents();
+      assert.ok(results.some((r) => r.includes('F BRE - ENG') && /ok/.test(r)), results.join(' | '));
+      assert.ok((await p.locator('svg.omap .oarrow').count()) >= 6, 'both powers\' orders drawn');
+    }
+    await shot(F, '53-p2p-orders-spring-results');
+
+    // --- Fall 1901: England dislodges the French fleet in the Channel ---
+    await enter(E, 'ENGLAND');
+    await type(E, 'F LON - ENG');
+    await type(E, 'F NTH S F LON - ENG');
+    await type(E, 'A YOR H');
+    await E.click('#o-submit');
+    await enter(F, 'FRANCE');
+    await type(F, 'A PIC - BEL; A SPA H; F ENG H');
+    assert.equal((await draft(F)).length, 3);
+    await F.click('#o-submit');
+    await phase([E, F], 'Fall 1901', 2);
+    for (const p of [E, F]) {
+      await until('retreat phase', async () => (await attr(p, 'data-phase')) === 'orders-retreat');
+      const results = await p.locator('#oresults li').allTextContents();
+      assert.ok(results.some((r) => r.includes('F ENG H') && /dislodged/.test(r)), results.join(' | '));
+      assert.ok((await p.locator('svg.omap .oarrow.failed').count()) >= 1, 'the failed order is marked');
+    }
+    await shot(E, '54-p2p-orders-fall-results');
+    // England has nothing to retreat: it commits empty orders by itself.
+    assert.equal(await E.locator('#o-continue').count(), 0);
+    assert.match(await E.locator('#prompt').textContent(), /Nothing to order/);
+    // France retreats by clicking.
+    await enter(F, 'FRANCE');
+    await node(F, 'ENG').click();
+    await node(F, 'BRE').click();
+    assert.equal((await draft(F)).length, 1);
+    await shot(F, '55-p2p-orders-france-retreat');
+    await F.click('#o-submit');
+
+    // --- Winter 1901: France builds (Belgium and Spain) ---
+    for (const p of [E, F]) await until('adjustment phase', async () => (await attr(p, 'data-phase')) === 'orders-adjustment' && Number(await online(p, 'data-log-len')) === 3);
+    await enter(F, 'FRANCE');
+    assert.match(await F.locator('#oadj').textContent(), /build 2 units/);
+    await type(F, 'A PAR B');
+    await shot(F, '56-p2p-orders-france-build');
+    await F.click('#o-submit');
+    await phase([E, F], 'Spring 1902', 4);
+    for (const p of [E, F]) assert.equal(await attr(p, 'data-phase'), 'orders-movement');
+    const hashes = await Promise.all([E, F].map((p) => attr(p, 'data-state-hash')));
+    assert.ok(hashes[0] && hashes[0].length === 64, `hash ${hashes[0]}`);
+    assert.equal(hashes[0], hashes[1]);
+    // The French build is on both boards.
+    for (const p of [E, F]) {
+      const results = await p.locator('#oresults li').allTextContents();
+      assert.ok(results.some((r) => r.includes('A PAR B')), results.join(' | '));
+    }
+    await shot(E, '57-p2p-orders-england-1902');
+    await shot(F, '58-p2p-orders-france-1902');
+    console.log('p2p orders: state hash', hashes[0]);
+    assert.deepEqual(A.errors, []);
+    assert.deepEqual(B.errors, []);
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
