@@ -62,3 +62,19 @@ export async function waitMyPhase(page, phases, { skip = true, timeout = 60000 }
   }
   throw new Error(`timed out waiting for my turn in ${phases}`);
 }
+
+/**
+ * Waits until the service worker has cached the full page's files (its LATER list, fetched in
+ * the background after the first load), as the page at `page` sees the cache.
+ */
+export async function waitFullCached(page) {
+  await page.waitForFunction(async () => {
+    const reg = await navigator.serviceWorker.getRegistration();
+    if (!reg) return false;
+    const text = await (await fetch(new URL('sw.js', reg.scope))).text();
+    const later = JSON.parse(text.match(/const LATER = (\[.*\]);/)[1]);
+    if (!later.length) return false;
+    for (const f of later) if (!(await caches.match(new URL(f, reg.scope).href))) return false;
+    return true;
+  }, null, { timeout: 60000, polling: 250 });
+}

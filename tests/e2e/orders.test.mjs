@@ -41,6 +41,7 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   await page.goto(URL_BASE);
   await page.click('#new-game');
   await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//); // the lite page opens the full page
   await page.locator('#omap').waitFor();
   await shot(page, '40-orders-setup');
   await page.click('#start-game');
@@ -193,6 +194,7 @@ test('orders: world map setup with 5 players, three in civil disorder', async ()
   await page.goto(URL_BASE);
   await page.click('#new-game');
   await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//); // the lite page opens the full page
   await page.selectOption('#omap', 'world');
   await page.selectOption('#oplayers', '5');
   for (const power of ['AFRICA', 'ASIA', 'OCEANIA']) await page.selectOption(`#opower-${power}`, 'cd');
@@ -227,6 +229,7 @@ test('orders: a draw accepted by every power ends the game', async () => {
   await page.goto(URL_BASE);
   await page.click('#new-game');
   await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//); // the lite page opens the full page
   await page.click('#start-game');
   const powers = ['ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY'];
   for (const p of powers) {

@@ -74,6 +74,25 @@ pub fn remove(key: &str) {
     }
 }
 
+/// A parameter of the page address, from its hash (`#room=…`) or else its query (`?seed=…`);
+/// empty values count as missing.
+pub fn url_param(name: &str) -> Option<String> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None; // native unit tests: no browser
+    }
+    let loc = web_sys::window()?.location();
+    let from = |s: String| {
+        web_sys::UrlSearchParams::new_with_str(s.trim_start_matches(['#', '?']))
+            .ok()
+            .and_then(|p| p.get(name))
+            .filter(|v| !v.is_empty())
+    };
+    loc.hash()
+        .ok()
+        .and_then(from)
+        .or_else(|| loc.search().ok().and_then(from))
+}
+
 /// A seed from `?seed=…` in the page address (for reproducible games and tests), else random.
 pub fn new_seed() -> [u8; 32] {
     if cfg!(not(target_arch = "wasm32")) {
