@@ -8,7 +8,7 @@
 // - time from navigation to an interactive map with a fresh profile (no cache, no service worker):
 //   the lite page with a classic autosave, the full page with an orders autosave (entered through
 //   the lite page, which sends it on, and directly), and both again with a warm service worker.
-import { launch } from './helpers.mjs';
+import { launch, waitFullCached } from './helpers.mjs';
 import { readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
@@ -58,15 +58,6 @@ const mapReady = () => {
     }
   }).observe(document, { childList: true, subtree: true });
 };
-const cachedAll = async () => {
-  const reg = await navigator.serviceWorker.getRegistration();
-  if (!reg) return false;
-  const text = await (await fetch(new URL('sw.js', reg.scope))).text();
-  const later = JSON.parse(text.match(/const LATER = (\[.*\]);/)[1]);
-  for (const f of later) if (!(await caches.match(new URL(f, reg.scope).href))) return false;
-  return later.length > 0;
-};
-
 // --- lite page, first visit: to an interactive map, then the background caching ---
 let ctx = await browser.newContext();
 let page = await ctx.newPage();
@@ -77,7 +68,7 @@ await page.click('#quick-start');
 await page.waitForFunction(() => window.__mapReady);
 const liteTti = await page.evaluate(() => window.__mapReady);
 const first = take();
-await page.waitForFunction(cachedAll, null, { timeout: 120000, polling: 250 });
+await waitFullCached(page, 120000);
 const later = take();
 const classicSave = await page.evaluate(() => localStorage.getItem('orbis.save'));
 // Warm: the full page, opened after that visit, comes from the service worker's cache.
@@ -110,7 +101,7 @@ async function tti(url, save, warm) {
       const p = await ctx.newPage();
       await p.goto(BASE);
       await p.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-      await p.waitForFunction(cachedAll, null, { timeout: 120000, polling: 250 });
+      await waitFullCached(p, 120000);
       await p.close();
     }
     await ctx.addInitScript((s) => { if (!sessionStorage.getItem('b')) { sessionStorage.setItem('b', 1); localStorage.setItem('orbis.save', s); } }, save);
@@ -133,7 +124,7 @@ async function ttiVia(save, warm) {
       const p = await ctx.newPage();
       await p.goto(BASE);
       await p.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-      await p.waitForFunction(cachedAll, null, { timeout: 120000, polling: 250 });
+      await waitFullCached(p, 120000);
       await p.close();
     }
     await ctx.addInitScript((s) => { if (!sessionStorage.getItem('b')) { sessionStorage.setItem('b', 1); localStorage.setItem('orbis.save', s); } }, save);

@@ -240,5 +240,22 @@ test('orders: a draw accepted by every power ends the game', async () => {
   assert.equal(await attr(page, 'data-phase'), 'over');
   assert.match(await page.locator('#ogameover').textContent(), /drawn/);
   await shot(page, '51-orders-draw');
+
+  // The lite page never reads an orders save as damaged: its autosave, and the same save
+  // imported from a file, open on the full page.
+  const hash = await attr(page, 'data-state-hash');
+  const save = await page.evaluate(() => localStorage.getItem('orbis.save'));
+  await page.goto(URL_BASE);
+  await page.waitForURL(/\/full\//);
+  await page.locator('#root[data-phase="over"]').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'the autosave resumes on the full page');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(URL_BASE);
+  await page.locator('#quick-start').waitFor();
+  assert.ok(!page.url().includes('/full/'));
+  await page.setInputFiles('#import-menu', { name: 'orders.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(save, 'base64') });
+  await page.waitForURL(/\/full\//);
+  await page.locator('#root[data-phase="over"]').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'the imported save opens on the full page');
   await context.close();
 });

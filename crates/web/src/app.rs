@@ -226,13 +226,6 @@ pub enum Msg {
 
 pub use crate::savefile::to_save as save_bytes;
 
-/// Key of the hot-seat seats of an orders game ("1" human, "0" civil disorder, per power).
-#[cfg(feature = "full")]
-const ORDERS_SEATS_KEY: &str = "orbis.orders.seats";
-/// Key of the last results of an orders game (UI state, see `OrdersSession::ui_bytes`).
-#[cfg(feature = "full")]
-const ORDERS_UI_KEY: &str = "orbis.orders.ui";
-
 /// A save file as this bundle reads it.
 #[allow(clippy::large_enum_variant)] // short-lived, one per load
 pub enum Loaded {
@@ -312,8 +305,8 @@ impl AppState {
                 }
                 #[cfg(feature = "full")]
                 Ok(Loaded::Orders(g)) => {
-                    let seats = store::get(ORDERS_SEATS_KEY).unwrap_or_default();
-                    let ui = store::get(ORDERS_UI_KEY).and_then(|t| store::b64_decode(&t));
+                    let seats = store::get(store::ORDERS_SEATS_KEY).unwrap_or_default();
+                    let ui = store::get(store::ORDERS_UI_KEY).and_then(|t| store::b64_decode(&t));
                     st.start_orders(g, seats.chars().map(|c| c != '0').collect());
                     if let (Some(o), Some(b)) = (st.orders.as_mut(), ui) {
                         o.restore_ui(&b);
@@ -357,7 +350,7 @@ impl AppState {
     fn start_orders(&mut self, g: orbis_engine::rules::orders::OrdersState, mut human: Vec<bool>) {
         human.resize(g.map().powers.len(), true);
         store::set(
-            ORDERS_SEATS_KEY,
+            store::ORDERS_SEATS_KEY,
             &human
                 .iter()
                 .map(|&h| if h { '1' } else { '0' })
@@ -513,7 +506,7 @@ impl AppState {
             let g = Game::Orders(o.game.clone());
             self.hash = g.state_hash().to_hex();
             store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
-            store::set(ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
+            store::set(store::ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
             return;
         }
         if let Some(g) = &self.game {
@@ -864,6 +857,8 @@ impl Reducible for AppState {
                 Ok(Loaded::FullPage) => {
                     store::set(store::SAVE_KEY, &store::b64_encode(&bytes));
                     store::remove(store::LOG_KEY);
+                    store::remove(store::ORDERS_SEATS_KEY); // every power human, as on import
+                    store::remove(store::ORDERS_UI_KEY);
                     st.screen = Screen::OrdersPlay;
                     crate::lite::open_full(crate::lite::Open::Resume, false);
                 }
