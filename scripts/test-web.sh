@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
-# Browser client tests: installs the tools, builds the release bundle, serves it on a free port,
+# Browser client tests: installs the tools, builds both pages (scripts/build-web.sh: lite dist/ and
+# full dist/full/), serves them on a free port,
 # runs the end-to-end tests (node --test tests/e2e/, playwright-core + Debian Chromium), stops the
 # server and exits non-zero on failure. BUILD=0 reuses dist/. Screenshots go to test-output/.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 if [ "${BUILD:-1}" != 0 ]; then
-  "$ROOT/scripts/install-web-tools.sh"
-  export PATH="$ROOT/.tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-  cargo fetch --locked >/dev/null
-  trunk build --release --cargo-profile release-web
+  "$ROOT/scripts/build-web.sh"
 fi
 # Online play (tests/e2e/p2p.test.mjs): the native bot peer and the WebRTC signalling server.
 # P2P=0 skips that test.
@@ -19,7 +17,7 @@ if [ "${P2P:-1}" != 0 ]; then
   MATCHBOX_SERVER="$("$ROOT/scripts/matchbox-server.sh")"
   export MATCHBOX_SERVER
 fi
-[ -f dist/index.html ] || { echo "test-web: dist/ is missing; build first" >&2; exit 1; }
+[ -f dist/index.html ] && [ -f dist/full/index.html ] || { echo "test-web: dist/ is missing; build first" >&2; exit 1; }
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 # Serve the bundle under a sub-path, as GitHub Pages serves a project site (/<repo>/).
 PAGES="$(mktemp -d)"

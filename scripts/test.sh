@@ -22,9 +22,12 @@ rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup ta
 step "format and lint"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --locked -- -D warnings
+# The browser client's lite first-load bundle (crates/web without its default `full` feature).
+cargo clippy -p orbis-web --no-default-features --all-targets --locked -- -D warnings
 
 step "unit, property and CLI tests"
 cargo test --workspace --locked
+cargo test -p orbis-web --no-default-features --locked
 
 step "engine builds for wasm32 and matches the native state hashes"
 cargo build --release --locked -p orbis-cli

@@ -1,26 +1,21 @@
 #!/bin/sh
-# Trunk post-build hook: writes the list of every built file and a content version into sw.js,
-# so the service worker precaches exactly this build (all paths relative to the page).
+# Writes the service worker's file lists and a content version into DIST/sw.js, after both pages
+# are built (scripts/build-web.sh): ASSETS, the lite page's files (precached at install), and
+# LATER, the full page's files in DIST/full/ (cached in the background once the game runs).
+# All paths are relative to the worker, which sits next to the lite page.
 set -eu
-ROOT="$(pwd)"
-cd "${TRUNK_STAGING_DIR:?run from trunk}"
+cd "${1:?usage: web/precache.sh DIST}"
+[ -f sw.js ] && grep -q __VERSION__ sw.js || { echo "precache: $1/sw.js is missing or already written" >&2; exit 1; }
 
-# Release builds: minify the wasm-bindgen glue with terser (Trunk's own minifier cannot parse it)
-# and update its subresource-integrity hash in index.html.
-TERSER="$ROOT/node_modules/.bin/terser"
-if [ "${TRUNK_PROFILE:-}" = release ] && [ -x "$TERSER" ]; then
-  for js in orbis-web-*.js; do
-    old=$(openssl dgst -sha384 -binary "$js" | base64 -w0)
-    "$TERSER" "$js" --module --compress --mangle -o "$js.min"
-    mv "$js.min" "$js"
-    new=$(openssl dgst -sha384 -binary "$js" | base64 -w0)
-    sed -i "s|sha384-$old|sha384-$new|g" index.html
-  done
+lite=$(find . -type f ! -name sw.js ! -name '*.map' ! -path './full/*' | sed 's|^\./||' | LC_ALL=C sort)
+full=$(find . -type f ! -name '*.map' -path './full/*' | sed 's|^\./||' | LC_ALL=C sort)
+version=$(for f in $lite $full; do sha256sum "$f"; done | sha256sum | cut -c1-16)
+assets='"./"'
+for f in $lite; do assets="$assets, \"$f\""; done
+later=''
+if [ -n "$full" ]; then
+  later='"full/"'
+  for f in $full; do later="$later, \"$f\""; done
 fi
-
-files=$(find . -type f ! -name sw.js ! -name '*.map' | sed 's|^\./||' | LC_ALL=C sort)
-version=$(for f in $files; do sha256sum "$f"; done | sha256sum | cut -c1-16)
-list='"./"'
-for f in $files; do list="$list, \"$f\""; done
-sed -i "s|__VERSION__|$version|; s|__ASSETS__|[$list]|" sw.js
-echo "precache: $(echo "$files" | wc -l) files, version $version"
+sed -i "s|__VERSION__|$version|; s|__ASSETS__|[$assets]|; s|__LATER__|[$later]|" sw.js
+echo "precache: $(echo "$lite" | wc -l) files at install, $(echo "$full" | grep -c . || true) later, version $version"

@@ -1,7 +1,12 @@
-// Orbis service worker: precaches every file of the build (list and version written by
-// web/precache.sh at build time) and serves them cache-first, so the game works offline.
+// Orbis service worker: serves the game's files cache-first, so it works offline. Both pages'
+// file lists and a content version are written by web/precache.sh after the build:
+// - ASSETS, the lite page (the first load: classic game), are cached when the worker installs;
+// - LATER, the full page in full/ (orders ruleset, online play), are cached when a page asks
+//   ("cache-full" message, sent once the game runs and the browser is idle), so they never slow
+//   down the first load.
 const VERSION = "__VERSION__";
 const ASSETS = __ASSETS__;
+const LATER = __LATER__;
 const CACHE = "orbis-" + VERSION;
 
 self.addEventListener("install", (e) => {
@@ -18,6 +23,24 @@ self.addEventListener("activate", (e) => {
   );
 });
 
+// Fetches the full page's files that are not cached yet, one at a time (a background task).
+async function cacheLater() {
+  const c = await caches.open(CACHE);
+  for (const f of LATER) {
+    if (await c.match(f)) continue;
+    try {
+      const res = await fetch(f);
+      if (res.ok) await c.put(f, res);
+    } catch (err) {
+      return; // offline: try again on the next visit
+    }
+  }
+}
+
+self.addEventListener("message", (e) => {
+  if (e.data === "cache-full") e.waitUntil(cacheLater());
+});
+
 self.addEventListener("fetch", (e) => {
   const req = e.request;
   if (req.method !== "GET" || new URL(req.url).origin !== self.location.origin) return;
@@ -32,6 +55,17 @@ self.addEventListener("fetch", (e) => {
         return res;
       } catch (err) {
         if (nav) {
+          // The lite page stands in for its own address; the full page has no stand-in.
+          const full = new URL(req.url).pathname.startsWith(new URL("full/", self.registration.scope).pathname);
+          if (full) {
+            return new Response(
+              '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">' +
+              '<title>Orbis</title><p style="font:1.1rem system-ui;margin:2rem">This part of Orbis ' +
+              "(orders ruleset, online play) is not saved on this device yet: open Orbis once while " +
+              'online, then it works offline. <a href="../">Back to the classic game</a></p>',
+              { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } }
+            );
+          }
           const idx = (await c.match("./")) || (await c.match("index.html"));
           if (idx) return idx;
         }

@@ -1,76 +1,169 @@
-// Measures the first load (gzipped bytes, as a static host such as GitHub Pages serves them) and
-// the time from navigation to an interactive map. Run by scripts/bench-web.sh.
-import { launch, URL_BASE } from './helpers.mjs';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+// Size and speed of the browser client's two pages, run by scripts/bench-web.sh. Serves dist/ itself
+// (Cache-Control max-age=600, as GitHub Pages does) and counts every file it sends at its gzipped
+// size (as a static host serves it), so the figures include what the service worker fetches.
+// Prints, for headless Chromium on localhost:
+// - the lite page's first visit: bytes until the map is interactive (Quick start), then the bytes
+//   fetched in the background for offline use (the full page's files);
+// - opening the full page from the lite page (New game → Orders) on a first visit;
+// - time from navigation to an interactive map with a fresh profile (no cache, no service worker):
+//   the lite page with a classic autosave, the full page with an orders autosave (entered through
+//   the lite page, which sends it on, and directly), and both again with a warm service worker.
+import { launch, waitFullCached } from './helpers.mjs';
+import { readFileSync, statSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { gzipSync } from 'node:zlib';
-import { join, relative } from 'node:path';
+import { join, normalize } from 'node:path';
 
 const DIST = process.env.ORBIS_DIST || 'dist';
-const gz = (p) => gzipSync(readFileSync(p), { level: 9, memLevel: 9 }).length;
-const files = (d) => readdirSync(d).flatMap((f) => {
-  const p = join(d, f);
-  return statSync(p).isDirectory() ? files(p) : [p];
+const RUNS = 5;
+const TYPES = { html: 'text/html', js: 'text/javascript', wasm: 'application/wasm', css: 'text/css', svg: 'image/svg+xml', png: 'image/png', webmanifest: 'application/manifest+json', json: 'application/json' };
+
+// --- a static server that tallies what it sends ---
+const gzCache = new Map();
+const gz = (p) => {
+  if (!gzCache.has(p)) gzCache.set(p, gzipSync(readFileSync(p), { level: 9, memLevel: 9 }).length);
+  return gzCache.get(p);
+};
+let sent = []; // [path, gz bytes]
+const server = createServer((req, res) => {
+  let rel = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname)).replace(/^\/+/, '');
+  if (rel === '' || rel.endsWith('/')) rel += 'index.html';
+  const p = join(DIST, rel);
+  try {
+    if (!statSync(p).isFile()) throw new Error('not a file');
+  } catch {
+    res.writeHead(404).end();
+    return;
+  }
+  sent.push([rel, gz(p)]);
+  res.writeHead(200, {
+    'Content-Type': TYPES[rel.split('.').pop()] || 'application/octet-stream',
+    'Cache-Control': 'max-age=600',
+  });
+  res.end(readFileSync(p));
 });
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const BASE = `http://127.0.0.1:${server.address().port}/`;
+const take = () => { const s = sent; sent = []; return s; };
+const total = (s) => s.reduce((n, [, b]) => n + b, 0);
+const kib = (n) => `${n} bytes gzipped (${(n / 1024).toFixed(1)} KiB)`;
 
 const browser = await launch();
-const readyScript = () => {
-  const t0 = performance.now();
-  void t0;
+const mapReady = () => {
   new MutationObserver((_, obs) => {
-    if (document.querySelector('#map g.terr') && !window.__mapReady) {
+    // The classic map, or an orders game's first screen (the pass-the-device curtain).
+    if (!window.__mapReady && document.querySelector('#map g.terr, svg.omap [data-key], #o-reveal')) {
       window.__mapReady = performance.now();
       obs.disconnect();
     }
   }).observe(document, { childList: true, subtree: true });
 };
-
-// First visit: what the page itself requests (the service worker then precaches the rest).
+// --- lite page, first visit: to an interactive map, then the background caching ---
 let ctx = await browser.newContext();
 let page = await ctx.newPage();
-const requested = new Set();
-page.on('response', (r) => { if (r.url().startsWith(URL_BASE)) requested.add(new URL(r.url()).pathname); });
-await page.goto(URL_BASE, { waitUntil: 'load' });
-await page.locator('#quick-start').waitFor();
-await page.evaluate(() => navigator.serviceWorker.ready.then(() => true));
-const menuMs = await page.evaluate(() => performance.now());
+await ctx.addInitScript(mapReady);
+take();
+await page.goto(BASE);
 await page.click('#quick-start');
-await page.locator('#map').waitFor();
-const save = await page.evaluate(() => localStorage.getItem('orbis.save'));
+await page.waitForFunction(() => window.__mapReady);
+const liteTti = await page.evaluate(() => window.__mapReady);
+const first = take();
+await waitFullCached(page, 120000);
+const later = take();
+const classicSave = await page.evaluate(() => localStorage.getItem('orbis.save'));
+// Warm: the full page, opened after that visit, comes from the service worker's cache.
+await page.evaluate(() => { localStorage.removeItem('orbis.save'); });
+await page.goto(BASE + 'full/?open=orders');
+await page.click('#start-game');
+await page.click('#o-reveal');
+await page.locator('svg.omap [data-key]').first().waitFor();
+const warmFull = take();
+const ordersSave = await page.evaluate(() => localStorage.getItem('orbis.save'));
 await ctx.close();
 
-const base = new URL(URL_BASE).pathname;
-let pageBytes = 0;
-const rows = [];
-for (const p of requested) {
-  let rel = p.slice(base.length) || 'index.html';
-  if (rel.endsWith('/')) rel += 'index.html';
-  try {
-    const n = gz(join(DIST, rel));
-    pageBytes += n;
-    rows.push([rel, n]);
-  } catch { /* not a file of dist */ }
-}
-let allBytes = 0;
-for (const f of files(DIST)) allBytes += gz(f);
+// --- full page on a first visit, opened from the lite page ---
+ctx = await browser.newContext();
+page = await ctx.newPage();
+await page.goto(BASE);
+await page.click('#new-game');
+take();
+await page.click('#ruleset-orders');
+await page.locator('#omap').waitFor();
+const openFull = take();
+await ctx.close();
 
-// Time to an interactive map: a fresh browser profile (no cache, no service worker) opening a
-// saved game, from navigation start to the first territory in the DOM.
-const times = [];
-for (let i = 0; i < 5; i++) {
-  ctx = await browser.newContext();
-  await ctx.addInitScript((s) => { if (!localStorage.getItem('orbis.save')) localStorage.setItem('orbis.save', s); }, save);
-  await ctx.addInitScript(readyScript);
-  page = await ctx.newPage();
-  await page.goto(URL_BASE);
-  await page.waitForFunction(() => window.__mapReady);
-  times.push(await page.evaluate(() => window.__mapReady));
-  await ctx.close();
+// --- time to an interactive map, fresh profiles (cold) and after a visit (warm) ---
+async function tti(url, save, warm) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    ctx = await browser.newContext();
+    if (warm) {
+      const p = await ctx.newPage();
+      await p.goto(BASE);
+      await p.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+      await waitFullCached(p, 120000);
+      await p.close();
+    }
+    await ctx.addInitScript((s) => { if (!sessionStorage.getItem('b')) { sessionStorage.setItem('b', 1); localStorage.setItem('orbis.save', s); } }, save);
+    await ctx.addInitScript(mapReady);
+    page = await ctx.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => window.__mapReady);
+    times.push(await page.evaluate(() => window.__mapReady));
+    await ctx.close();
+  }
+  times.sort((a, b) => a - b);
+  return `${times[Math.floor(times.length / 2)].toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times[times.length - 1].toFixed(0)})`;
 }
+// The redirect case counts from the lite page's navigation: record it before the redirect.
+async function ttiVia(save, warm) {
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    ctx = await browser.newContext();
+    if (warm) {
+      const p = await ctx.newPage();
+      await p.goto(BASE);
+      await p.evaluate(() => navigator.serviceWorker.ready.then(() => true));
+      await waitFullCached(p, 120000);
+      await p.close();
+    }
+    await ctx.addInitScript((s) => { if (!sessionStorage.getItem('b')) { sessionStorage.setItem('b', 1); localStorage.setItem('orbis.save', s); } }, save);
+    await ctx.addInitScript(() => { if (!sessionStorage.getItem('t0')) sessionStorage.setItem('t0', String(performance.timeOrigin)); });
+    await ctx.addInitScript(mapReady);
+    page = await ctx.newPage();
+    await page.goto(BASE);
+    await page.waitForURL(/\/full\//);
+    await page.waitForFunction(() => window.__mapReady);
+    times.push(await page.evaluate(() => performance.timeOrigin + window.__mapReady - Number(sessionStorage.getItem('t0'))));
+    await ctx.close();
+  }
+  times.sort((a, b) => a - b);
+  return `${times[Math.floor(times.length / 2)].toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times[times.length - 1].toFixed(0)})`;
+}
+const tLiteCold = await tti(BASE, classicSave, false);
+const tFullCold = await tti(BASE + 'full/', ordersSave, false);
+const tViaCold = await ttiVia(ordersSave, false);
+const tLiteWarm = await tti(BASE, classicSave, true);
+const tViaWarm = await ttiVia(ordersSave, true);
 await browser.close();
-times.sort((a, b) => a - b);
-for (const [f, n] of rows.sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(8)} B gz  ${f}`);
-console.log(`first load, requested by the page: ${pageBytes} bytes gzipped (${(pageBytes / 1024).toFixed(1)} KiB)`);
-console.log(`first load, including service-worker precache of every file: ${allBytes} bytes gzipped (${(allBytes / 1024).toFixed(1)} KiB)`);
-console.log(`time to interactive map (median of ${times.length}, cold profile, localhost): ${times[Math.floor(times.length / 2)].toFixed(0)} ms (min ${times[0].toFixed(0)}, max ${times[times.length - 1].toFixed(0)})`);
-console.log(`time to menu on first visit: ${menuMs.toFixed(0)} ms`);
-console.log(`budget: 250 KB gzipped, 1000 ms`);
+server.close();
+
+const files = (s) => {
+  const by = new Map();
+  for (const [f, n] of s) by.set(f, (by.get(f) || 0) + n);
+  return [...by].sort((a, b) => b[1] - a[1]).map(([f, n]) => `    ${String(n).padStart(8)} B gz  ${f}`).join('\n');
+};
+console.log(`lite page (classic game), first visit:\n${files(first)}`);
+console.log(`  (a) first load, until the map is interactive: ${kib(total(first))}`);
+console.log(`full page (orders ruleset, online play), fetched in the background afterwards for offline use:\n${files(later)}`);
+console.log(`  (b) background: ${kib(total(later))}`);
+console.log(`  then opening the full page (orders game) with the network: ${kib(total(warmFull))} fetched`);
+console.log(`full page opened from the lite page (New game → Orders) before the background caching:\n${files(openFull)}`);
+console.log(`  opening the full page: ${kib(total(openFull))}`);
+console.log(`time from navigation to an interactive map, median of ${RUNS}, localhost:`);
+console.log(`  (c) lite page, classic autosave, fresh profile:            ${tLiteCold}`);
+console.log(`      lite page, classic autosave, after a visit (offline cache): ${tLiteWarm}`);
+console.log(`  full page, orders autosave, fresh profile, at full/:       ${tFullCold}`);
+console.log(`  full page, orders autosave, fresh profile, via the lite page: ${tViaCold}`);
+console.log(`  full page, orders autosave, after a visit, via the lite page: ${tViaWarm}`);
+console.log(`budget: first load 250 KB gzipped, 1000 ms`);

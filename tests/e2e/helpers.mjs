@@ -62,3 +62,25 @@ export async function waitMyPhase(page, phases, { skip = true, timeout = 60000 }
   }
   throw new Error(`timed out waiting for my turn in ${phases}`);
 }
+
+/** In the page: true once the service worker has cached every file of the full page (its LATER list). */
+export async function fullCachedInPage() {
+  const reg = await navigator.serviceWorker.getRegistration();
+  if (!reg) return false;
+  const text = await (await fetch(new URL('sw.js', reg.scope))).text();
+  const later = JSON.parse(text.match(/const LATER = (\[.*\]);/)[1]);
+  for (const f of later) if (!(await caches.match(new URL(f, reg.scope).href))) return false;
+  return later.length > 0;
+}
+
+/**
+ * Waits until the service worker has cached the full page's files, which it fetches in the
+ * background after the first load. (Polled here: waitForFunction does not await a promise.)
+ */
+export async function waitFullCached(page, timeout = 60000) {
+  const end = Date.now() + timeout;
+  while (!(await page.evaluate(fullCachedInPage))) {
+    if (Date.now() > end) throw new Error('timed out waiting for the full page to be cached');
+    await page.waitForTimeout(250);
+  }
+}

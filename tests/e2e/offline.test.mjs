@@ -1,7 +1,9 @@
 // The service worker caches every asset: with the network off, a reload still loads and plays.
+// The lite page's files are cached at install, the full page's (orders ruleset, online play) in
+// the background afterwards; then both work offline.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase, waitFullCached } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -27,5 +29,45 @@ test('offline reload still loads and plays', async () => {
   await clickTerr(page, mine.key);
   await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash !== h, hash);
   await shot(page, '10-offline-playing');
+  await context.close();
+});
+
+test('offline after a first visit: a classic game and an orders hot-seat game both start', async () => {
+  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  const page = await context.newPage();
+  // First visit, online: the lite page only, then the full page's files in the background.
+  const fetched = [];
+  page.on('request', (r) => fetched.push(new URL(r.url()).pathname));
+  await page.goto(URL_BASE + '?seed=e2e-offline-2');
+  await page.locator('#quick-start').waitFor();
+  await page.click('#quick-start');
+  await page.locator('#map g.terr').first().waitFor();
+  assert.ok(!fetched.some((p) => p.includes('/full/')), `the first load stays on the lite page: ${fetched}`);
+  await waitFullCached(page);
+
+  await context.setOffline(true);
+  // Classic: a new game from the lite page's menu.
+  await page.goto(URL_BASE + '?seed=e2e-offline-3');
+  await page.click('#menu-btn');
+  await page.click('#quick-start');
+  await page.locator('#map g.terr').first().waitFor();
+  assert.ok(!page.url().includes('/full/'), 'the classic game stays on the lite page');
+  await shot(page, '10b-offline-classic');
+  // Orders: New game → Orders goes to the full page, served from the cache.
+  await page.click('#menu-btn');
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//);
+  await page.locator('#omap').waitFor();
+  await page.click('#start-game');
+  assert.equal(await attr(page, 'data-phase'), 'orders-movement');
+  await page.click('#o-reveal');
+  await page.locator('svg.omap [data-key="LON"]').first().waitFor();
+  await shot(page, '11-offline-orders');
+  // A reload of the full page offline resumes the orders game.
+  const hash = await attr(page, 'data-state-hash');
+  await page.reload();
+  await page.locator('#root[data-screen="play"]').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash);
   await context.close();
 });

@@ -41,6 +41,7 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   await page.goto(URL_BASE);
   await page.click('#new-game');
   await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//); // the lite page opens the full page
   await page.locator('#omap').waitFor();
   await shot(page, '40-orders-setup');
   await page.click('#start-game');
@@ -193,6 +194,7 @@ test('orders: world map setup with 5 players, three in civil disorder', async ()
   await page.goto(URL_BASE);
   await page.click('#new-game');
   await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//); // the lite page opens the full page
   await page.selectOption('#omap', 'world');
   await page.selectOption('#oplayers', '5');
   for (const power of ['AFRICA', 'ASIA', 'OCEANIA']) await page.selectOption(`#opower-${power}`, 'cd');
@@ -227,6 +229,7 @@ test('orders: a draw accepted by every power ends the game', async () => {
   await page.goto(URL_BASE);
   await page.click('#new-game');
   await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//); // the lite page opens the full page
   await page.click('#start-game');
   const powers = ['ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY'];
   for (const p of powers) {
@@ -237,6 +240,23 @@ test('orders: a draw accepted by every power ends the game', async () => {
   assert.equal(await attr(page, 'data-phase'), 'over');
   assert.match(await page.locator('#ogameover').textContent(), /drawn/);
   await shot(page, '51-orders-draw');
+
+  // The lite page never reads an orders save as damaged: its autosave, and the same save
+  // imported from a file, open on the full page.
+  const hash = await attr(page, 'data-state-hash');
+  const save = await page.evaluate(() => localStorage.getItem('orbis.save'));
+  await page.goto(URL_BASE);
+  await page.waitForURL(/\/full\//);
+  await page.locator('#root[data-phase="over"]').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'the autosave resumes on the full page');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(URL_BASE);
+  await page.locator('#quick-start').waitFor();
+  assert.ok(!page.url().includes('/full/'));
+  await page.setInputFiles('#import-menu', { name: 'orders.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(save, 'base64') });
+  await page.waitForURL(/\/full\//);
+  await page.locator('#root[data-phase="over"]').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'the imported save opens on the full page');
   await context.close();
 });
 

@@ -8,6 +8,7 @@ use orbis_engine::classic::{
     SeatConfig, SeatKind,
 };
 use orbis_engine::map::TerritoryId;
+#[cfg(feature = "full")]
 use orbis_engine::rules::Game;
 use orbis_engine::view;
 use std::rc::Rc;
@@ -18,9 +19,10 @@ pub enum Screen {
     Menu,
     Setup,
     Play,
-    /// A game of the orders ruleset.
+    /// A game of the orders ruleset (lite bundle: on the way to the full page).
     OrdersPlay,
-    /// Peer-to-peer play (`online.rs`): lobby, then the board driven through the protocol.
+    /// Peer-to-peer play (`online.rs`): lobby, then the board driven through the protocol
+    /// (lite bundle: on the way to the full page).
     Online,
 }
 
@@ -176,10 +178,13 @@ pub struct AppState {
     pub batch: bool,
     /// The setup screen shows the orders ruleset (else the classic one).
     pub setup_orders: bool,
+    #[cfg(feature = "full")]
     pub oform: crate::orders_ui::OrdersForm,
     /// A game of the orders ruleset (then `game` is `None`).
+    #[cfg(feature = "full")]
     pub orders: Option<crate::orders_ui::OrdersSession>,
     /// Online game: this browser's seat; actions go through the protocol, not `apply`.
+    #[cfg(feature = "full")]
     pub online: Option<crate::online::Seat>,
 }
 
@@ -210,24 +215,45 @@ pub enum Msg {
     SetView([f32; 4]),
     DismissError,
     SetRuleset(bool),
+    #[cfg(feature = "full")]
     OrdersForm(crate::orders_ui::OrdersForm),
+    #[cfg(feature = "full")]
     Orders(crate::orders_ui::OMsg),
     ShowOnline,
+    #[cfg(feature = "full")]
     OnlineSync(Box<crate::online::Sync>),
     /// The protocol's orders game changed (state, results, who has committed).
+    #[cfg(feature = "full")]
     OnlineOrders(Box<crate::online_orders::OrdersSync>),
 }
 
 pub use crate::savefile::to_save as save_bytes;
 
-/// Key of the hot-seat seats of an orders game ("1" human, "0" civil disorder, per power).
-const ORDERS_SEATS_KEY: &str = "orbis.orders.seats";
-/// Key of the last results of an orders game (UI state, see `OrdersSession::ui_bytes`).
-const ORDERS_UI_KEY: &str = "orbis.orders.ui";
+/// A save file as this bundle reads it.
+#[allow(clippy::large_enum_variant)] // short-lived, one per load
+pub enum Loaded {
+    Classic(ClassicState),
+    #[cfg(feature = "full")]
+    Orders(orbis_engine::rules::orders::OrdersState),
+    /// Lite bundle: a game of the orders ruleset, for the full page to read.
+    #[cfg(not(feature = "full"))]
+    FullPage,
+}
 
 /// Reads a save file of any ruleset, with the engine's checks and messages.
-pub fn load_bytes(bytes: &[u8]) -> Result<Game, String> {
-    Game::from_save(bytes).map_err(|e| e.to_string())
+pub fn load_bytes(bytes: &[u8]) -> Result<Loaded, String> {
+    match crate::savefile::from_save(bytes) {
+        Ok(Some(g)) => Ok(Loaded::Classic(g)),
+        #[cfg(feature = "full")]
+        Ok(None) => match Game::from_save(bytes) {
+            Ok(Game::Orders(g)) => Ok(Loaded::Orders(g)),
+            Ok(Game::Classic(g)) => Ok(Loaded::Classic(g)),
+            Err(e) => Err(e.to_string()),
+        },
+        #[cfg(not(feature = "full"))]
+        Ok(None) => Ok(Loaded::FullPage),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 pub fn is_setup(p: Phase) -> bool {
@@ -256,8 +282,11 @@ impl AppState {
             has_save: false,
             batch: false,
             setup_orders: false,
+            #[cfg(feature = "full")]
             oform: Default::default(),
+            #[cfg(feature = "full")]
             orders: None,
+            #[cfg(feature = "full")]
             online: None,
         };
         if let Some(text) = store::get(store::SAVE_KEY) {
@@ -265,15 +294,22 @@ impl AppState {
                 .ok_or_else(|| "the saved text is not valid".to_string())
                 .and_then(|b| load_bytes(&b));
             match loaded {
-                Ok(Game::Classic(g)) => {
+                Ok(Loaded::Classic(g)) => {
                     st.log = store::get(store::LOG_KEY)
                         .map(|l| l.lines().map(String::from).collect())
                         .unwrap_or_default();
                     st.start_with(g, false);
                 }
-                Ok(Game::Orders(g)) => {
-                    let seats = store::get(ORDERS_SEATS_KEY).unwrap_or_default();
-                    let ui = store::get(ORDERS_UI_KEY).and_then(|t| store::b64_decode(&t));
+                #[cfg(not(feature = "full"))]
+                Ok(Loaded::FullPage) => {
+                    st.screen = Screen::OrdersPlay;
+                    crate::lite::open_full(crate::lite::Open::Resume, true);
+                    return st;
+                }
+                #[cfg(feature = "full")]
+                Ok(Loaded::Orders(g)) => {
+                    let seats = store::get(store::ORDERS_SEATS_KEY).unwrap_or_default();
+                    let ui = store::get(store::ORDERS_UI_KEY).and_then(|t| store::b64_decode(&t));
                     st.start_orders(g, seats.chars().map(|c| c != '0').collect());
                     if let (Some(o), Some(b)) = (st.orders.as_mut(), ui) {
                         o.restore_ui(&b);
@@ -289,17 +325,35 @@ impl AppState {
                 }
             }
         }
+        #[cfg(feature = "full")]
         if crate::online::room_in_url().is_some() {
             st.screen = Screen::Online;
+        } else {
+            // Sent here by the lite page (`lite::open_full`): show what the player chose, once.
+            match store::url_param("open").as_deref() {
+                Some("online") => st.screen = Screen::Online,
+                Some("orders") => {
+                    st.screen = Screen::Setup;
+                    st.setup_orders = true;
+                }
+                _ => {}
+            }
+            forget_open_param();
+        }
+        #[cfg(not(feature = "full"))]
+        if store::url_param("room").is_some() {
+            st.screen = Screen::Online;
+            crate::lite::open_full(crate::lite::Open::Resume, true);
         }
         st
     }
 
     /// Starts (or resumes) an orders game; `human` per power of the map (missing: human).
+    #[cfg(feature = "full")]
     fn start_orders(&mut self, g: orbis_engine::rules::orders::OrdersState, mut human: Vec<bool>) {
         human.resize(g.map().powers.len(), true);
         store::set(
-            ORDERS_SEATS_KEY,
+            store::ORDERS_SEATS_KEY,
             &human
                 .iter()
                 .map(|&h| if h { '1' } else { '0' })
@@ -314,6 +368,7 @@ impl AppState {
         self.save();
     }
 
+    #[cfg(feature = "full")]
     fn new_orders_game(&mut self) {
         let f = self.oform.clone();
         let g = orbis_engine::rules::orders::OrdersState::new_for(
@@ -328,7 +383,10 @@ impl AppState {
     }
 
     fn start_with(&mut self, g: ClassicState, fresh: bool) {
-        self.orders = None;
+        #[cfg(feature = "full")]
+        {
+            self.orders = None;
+        }
         self.game = Some(g);
         self.screen = Screen::Play;
         self.ui = Ui::default();
@@ -361,6 +419,7 @@ impl AppState {
     /// Hot-seat: keep the viewer when there is one human; otherwise a human seat must be
     /// revealed through the pass-the-device screen.
     fn update_viewer(&mut self) {
+        #[cfg(feature = "full")]
         if let Some(o) = self.online {
             self.viewer = o.me;
             return;
@@ -381,7 +440,7 @@ impl AppState {
     /// True when the pass-the-device screen must hide the board.
     pub fn curtain(&self) -> Option<PlayerId> {
         let s = self.state()?;
-        if self.online.is_some() {
+        if self.is_online() {
             return None;
         }
         if matches!(s.phase, Phase::GameOver { .. }) || self.screen != Screen::Play {
@@ -394,6 +453,7 @@ impl AppState {
 
     /// The seat that may act from this screen now (a human who is the viewer).
     pub fn my_turn(&self) -> bool {
+        #[cfg(feature = "full")]
         if let Some(o) = self.online {
             return o.can_act && self.state().is_some_and(|s| o.me == Some(s.current));
         }
@@ -424,15 +484,32 @@ impl AppState {
         }
     }
 
+    /// An online game is on screen (never in the lite bundle).
+    fn is_online(&self) -> bool {
+        #[cfg(feature = "full")]
+        return self.online.is_some();
+        #[cfg(not(feature = "full"))]
+        false
+    }
+
+    /// An orders game is loaded (never in the lite bundle).
+    fn has_orders_game(&self) -> bool {
+        #[cfg(feature = "full")]
+        return self.orders.is_some();
+        #[cfg(not(feature = "full"))]
+        false
+    }
+
     fn save(&mut self) {
-        if self.online.is_some() {
+        if self.is_online() {
             return; // the transcript is the record; keep the local autosave untouched
         }
+        #[cfg(feature = "full")]
         if let Some(o) = &self.orders {
             let g = Game::Orders(o.game.clone());
             self.hash = g.state_hash().to_hex();
             store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
-            store::set(ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
+            store::set(store::ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
             return;
         }
         if let Some(g) = &self.game {
@@ -445,6 +522,7 @@ impl AppState {
 
     /// Applies one engine action; records the log and the dice; autosaves.
     fn apply(&mut self, a: Action) -> bool {
+        #[cfg(feature = "full")]
         if self.online.is_some() {
             crate::online::submit(a);
             return true;
@@ -647,7 +725,10 @@ impl AppState {
     }
 
     fn new_game(&mut self, form: &SetupForm) {
-        self.online = None; // a local game after an online one
+        #[cfg(feature = "full")]
+        {
+            self.online = None; // a local game after an online one
+        }
         let seats = form
             .seats
             .iter()
@@ -679,12 +760,46 @@ impl AppState {
     }
 }
 
+/// Drops `open=` (see `lite::open_full`) from the address, so a reload resumes the game instead.
+#[cfg(feature = "full")]
+fn forget_open_param() {
+    if cfg!(not(target_arch = "wasm32")) {
+        return; // native unit tests: no browser
+    }
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let loc = w.location();
+    let Ok(q) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) else {
+        return;
+    };
+    if q.get("open").is_none() {
+        return;
+    }
+    q.delete("open");
+    let q = String::from(q.to_string());
+    let url = format!(
+        "{}{}{}",
+        loc.pathname().unwrap_or_default(),
+        if q.is_empty() {
+            String::new()
+        } else {
+            format!("?{q}")
+        },
+        loc.hash().unwrap_or_default()
+    );
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
 impl Reducible for AppState {
     type Action = Msg;
 
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut st = (*self).clone();
         match msg {
+            #[cfg(feature = "full")]
             Msg::ShowMenu if st.online.is_some() || st.screen == Screen::Online => {
                 let _ = web_sys::window().map(|w| w.location().set_hash(""));
                 let mut fresh = AppState::load();
@@ -692,7 +807,12 @@ impl Reducible for AppState {
                 fresh.has_save = fresh.game.is_some();
                 st = fresh;
             }
-            Msg::ShowOnline => st.screen = Screen::Online,
+            Msg::ShowOnline => {
+                st.screen = Screen::Online;
+                #[cfg(not(feature = "full"))]
+                crate::lite::open_full(crate::lite::Open::Online, false);
+            }
+            #[cfg(feature = "full")]
             Msg::OnlineSync(sync) => {
                 let sync = *sync;
                 let before = st.state().map(|s| s.phase);
@@ -710,6 +830,7 @@ impl Reducible for AppState {
                 let after = st.state().map(|s| s.phase).unwrap();
                 st.after_change(before.unwrap_or(after), after);
             }
+            #[cfg(feature = "full")]
             Msg::OnlineOrders(o) => {
                 let o = *o;
                 st.online = Some(crate::online::Seat {
@@ -735,30 +856,42 @@ impl Reducible for AppState {
             }
             Msg::ShowMenu => {
                 st.screen = Screen::Menu;
-                st.has_save = st.game.is_some() || st.orders.is_some();
+                st.has_save = st.game.is_some() || st.has_orders_game();
             }
             Msg::ShowSetup => st.screen = Screen::Setup,
             Msg::EditForm(f) => st.form = f,
             Msg::QuickStart => st.new_game(&SetupForm::default()),
+            #[cfg(feature = "full")]
             Msg::Start if st.setup_orders => st.new_orders_game(),
             Msg::Start => {
                 let f = st.form.clone();
                 st.new_game(&f);
             }
             Msg::Continue => {
-                if st.orders.is_some() {
+                if st.has_orders_game() {
                     st.screen = Screen::OrdersPlay;
                 } else if st.game.is_some() {
                     st.screen = Screen::Play;
                 }
             }
             Msg::Import(Ok(bytes)) => match load_bytes(&bytes) {
-                Ok(Game::Classic(g)) => {
+                Ok(Loaded::Classic(g)) => {
                     st.notice = None;
                     st.log = vec!["Game loaded from a save file.".into()];
                     st.start_with(g, false);
                 }
-                Ok(Game::Orders(g)) => st.start_orders(g, vec![]),
+                #[cfg(feature = "full")]
+                Ok(Loaded::Orders(g)) => st.start_orders(g, vec![]),
+                // The full page opens it as the autosave, as the full bundle's import would.
+                #[cfg(not(feature = "full"))]
+                Ok(Loaded::FullPage) => {
+                    store::set(store::SAVE_KEY, &store::b64_encode(&bytes));
+                    store::remove(store::LOG_KEY);
+                    store::remove(store::ORDERS_SEATS_KEY); // every power human, as on import
+                    store::remove(store::ORDERS_UI_KEY);
+                    st.screen = Screen::OrdersPlay;
+                    crate::lite::open_full(crate::lite::Open::Resume, false);
+                }
                 Err(e) => {
                     st.screen = Screen::Menu;
                     st.notice = Some(format!("That file could not be loaded: {e}."));
@@ -841,8 +974,17 @@ impl Reducible for AppState {
             Msg::SetTab(t) => st.ui.tab = t,
             Msg::SetView(v) => st.ui.view = v,
             Msg::DismissError => st.error = None,
-            Msg::SetRuleset(o) => st.setup_orders = o,
+            Msg::SetRuleset(o) => {
+                st.setup_orders = o;
+                #[cfg(not(feature = "full"))]
+                if o {
+                    st.screen = Screen::OrdersPlay;
+                    crate::lite::open_full(crate::lite::Open::Orders, false);
+                }
+            }
+            #[cfg(feature = "full")]
             Msg::OrdersForm(f) => st.oform = f,
+            #[cfg(feature = "full")]
             Msg::Orders(m) => {
                 let before = st.orders.as_ref().map(|o| o.stage);
                 let changed = st.orders.as_mut().is_some_and(|o| o.update(m));
@@ -883,6 +1025,9 @@ pub fn app() -> Html {
     }
 
     let hash = app.hash.clone();
+    #[cfg(not(feature = "full"))]
+    let ophase = None;
+    #[cfg(feature = "full")]
     let ophase = app.orders.as_ref().map(|o| {
         use orbis_engine::rules::orders::Phase as P;
         match o.game.phase {
@@ -911,6 +1056,9 @@ pub fn app() -> Html {
         Screen::Play | Screen::OrdersPlay => "play",
         Screen::Online => "online",
     };
+    #[cfg(not(feature = "full"))]
+    let stage = String::new();
+    #[cfg(feature = "full")]
     let stage = app
         .orders
         .as_ref()
@@ -933,8 +1081,12 @@ pub fn app() -> Html {
         Screen::Menu => crate::setup::menu(&app),
         Screen::Setup => crate::setup::setup_screen(&app),
         Screen::Play => crate::panel::play_screen(&app, drag),
+        #[cfg(feature = "full")]
         Screen::OrdersPlay => crate::orders_view::play(&app),
+        #[cfg(feature = "full")]
         Screen::Online => html! { <crate::online::Online app={app.clone()} drag={drag.clone()} /> },
+        #[cfg(not(feature = "full"))]
+        Screen::OrdersPlay | Screen::Online => crate::lite::leaving(),
     };
     html! {
         <div id="root" class={classes!("app", format!("screen-{screen}"))}
@@ -1054,7 +1206,7 @@ mod tests {
             std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
             std::fs::write(path, save_bytes(&g)).unwrap();
         }
-        let Game::Classic(g) = load_bytes(&std::fs::read(path).unwrap()).unwrap() else {
+        let Ok(Loaded::Classic(g)) = load_bytes(&std::fs::read(path).unwrap()) else {
             panic!("the fixture is a classic game")
         };
         let s = &g;

@@ -2,18 +2,30 @@
 //!
 //! All rules are in `orbis-engine`; this crate only renders state and turns clicks into engine
 //! actions. UI state (`app::Ui`) is kept apart from the game state (`orbis_engine::rules::Game`).
+//!
+//! Two bundles: without the `full` feature this is the lite first load (classic game only), which
+//! hands the orders ruleset, online play and their saves to the full page (`full/`, built with
+//! `full`); see `lite`.
 
 mod app;
 mod board;
+#[cfg(not(feature = "full"))]
+mod lite;
+#[cfg(feature = "full")]
 mod online;
+#[cfg(feature = "full")]
 mod online_orders;
+#[cfg(feature = "full")]
 mod orders_ui;
+#[cfg(feature = "full")]
 mod orders_view;
 mod panel;
 mod savefile;
 mod setup;
 mod store;
 
+// The orders layout is drawn by the full bundle only.
+#[cfg_attr(not(feature = "full"), allow(dead_code))]
 mod geometry {
     include!(concat!(env!("OUT_DIR"), "/geometry.rs"));
 }

@@ -1,15 +1,16 @@
 //! Save files and state hashes of classic games, byte-for-byte the same as
 //! `orbis_engine::rules::Game::{to_save, state_hash}` for `Game::Classic`, without cloning the
-//! state into a `Game` after every action. Reading saves (of both rulesets) goes through
-//! `Game::from_save`.
+//! state into a `Game` after every action; and reading them without linking the orders ruleset
+//! into the lite bundle (`from_save` below; the full bundle reads orders saves with
+//! `Game::from_save`).
 //!
 //! The unit test below compares against the engine's own functions, so a change of the save
 //! format fails `cargo test`.
 
 use orbis_engine::classic::ClassicState;
 use orbis_engine::codec;
-use orbis_engine::rules::SAVE_VERSION;
-use serde::Serialize;
+use orbis_engine::rules::{LoadError, SAVE_VERSION};
+use serde::{Deserialize, Serialize};
 
 const MAGIC: [u8; 5] = *b"ORBIS";
 
@@ -24,6 +25,43 @@ struct SaveRef<'a> {
     magic: [u8; 5],
     version: u16,
     game: GameRef<'a>,
+}
+
+/// `Game` decoded as far as the classic variant goes.
+#[derive(Deserialize)]
+enum GameOwned {
+    Classic(ClassicState),
+}
+
+#[derive(Deserialize)]
+struct SaveOwned {
+    _magic: [u8; 5], // checked before decoding
+    version: u16,
+    game: GameOwned,
+}
+
+/// Reads a save file with the same checks and messages as `Game::from_save`; `Ok(None)` for a
+/// game of another ruleset (not read here).
+pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        return Err(LoadError::NotASave);
+    }
+    // Version (a one-byte varint) then the `Game` variant index (a one-byte varint: 0 classic).
+    match bytes.get(MAGIC.len()) {
+        Some(&v) if v as u16 != SAVE_VERSION => return Err(LoadError::Version(v as u16)),
+        None => return Err(LoadError::NotASave),
+        _ => {}
+    }
+    if bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
+        return Ok(None);
+    }
+    let save: SaveOwned = codec::decode(bytes).map_err(LoadError::Decode)?;
+    if save.version != SAVE_VERSION {
+        return Err(LoadError::Version(save.version));
+    }
+    let GameOwned::Classic(s) = save.game;
+    s.check_consistency().map_err(LoadError::Inconsistent)?;
+    Ok(Some(s))
 }
 
 /// The bytes of a save file.
@@ -70,5 +108,32 @@ mod tests {
         assert_eq!(to_save(&s), g.to_save());
         assert_eq!(state_hash(&s), g.state_hash().to_hex());
         assert_eq!(Game::from_save(&to_save(&s)).unwrap(), g);
+        assert_eq!(from_save(&to_save(&s)).unwrap(), Some(s.clone()));
+    }
+
+    #[test]
+    fn reads_like_the_engine_and_leaves_orders_games_alone() {
+        let s = game();
+        let orders =
+            orbis_engine::rules::orders::OrdersState::new_for("europe-1901", Default::default(), 7)
+                .unwrap();
+        assert_eq!(from_save(&Game::Orders(orders).to_save()), Ok(None));
+        let good = to_save(&s);
+        let mut bad = vec![
+            b"not a save".to_vec(),
+            good[..6].to_vec(),
+            good[..good.len() - 1].to_vec(),
+            [good.as_slice(), &[0]].concat(),
+        ];
+        let mut old = good.clone();
+        old[5] = 0;
+        bad.push(old);
+        for b in bad {
+            assert_eq!(
+                from_save(&b).unwrap_err(),
+                Game::from_save(&b).unwrap_err(),
+                "{b:?}"
+            );
+        }
     }
 }

@@ -48,6 +48,24 @@ pub fn import_button(app: &UseReducerHandle<AppState>, id: &str) -> Html {
     }
 }
 
+/// The logo, relative to the page (the full bundle's page is in `full/`).
+const ICON: &str = if cfg!(feature = "full") {
+    "../icons/icon.svg"
+} else {
+    "icons/icon.svg"
+};
+
+#[cfg(feature = "full")]
+fn orders_setup(app: &UseReducerHandle<AppState>) -> Html {
+    crate::orders_view::setup(app)
+}
+
+/// Lite bundle: the orders ruleset is set up on the full page (`Msg::SetRuleset` goes there).
+#[cfg(not(feature = "full"))]
+fn orders_setup(_: &UseReducerHandle<AppState>) -> Html {
+    crate::lite::leaving()
+}
+
 pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
     let quick = crate::panel::send(app, Msg::QuickStart);
     let setup = crate::panel::send(app, Msg::ShowSetup);
@@ -55,7 +73,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
     html! {
         <main class="menu">
             <div class="menu-card">
-                <h1 class="logo"><img src="icons/icon.svg" alt="" width="56" height="56"/>{"Orbis"}</h1>
+                <h1 class="logo"><img src={ICON} alt="" width="56" height="56"/>{"Orbis"}</h1>
                 <p class="tag">{"Conquer the world — on one device, against friends or computer opponents. Works offline."}</p>
                 if let Some(n) = &app.notice {
                     <p class="notice" role="alert" id="notice">{n}</p>
@@ -286,7 +304,7 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
                     onclick={crate::panel::send(app, Msg::SetRuleset(true))}>{"Orders (simultaneous)"}</button>
             </div>
             if app.setup_orders {
-                { crate::orders_view::setup(app) }
+                { orders_setup(app) }
             } else {
             <section class="panel-box">
                 { select("seat-count".into(), "Players", n, (2..=6).map(|k| (k, k.to_string())).collect(), seat_count) }

@@ -5,6 +5,10 @@ use wasm_bindgen::JsCast;
 pub const SAVE_KEY: &str = "orbis.save";
 pub const LOG_KEY: &str = "orbis.log";
 pub const SPEED_KEY: &str = "orbis.speed";
+/// Key of the hot-seat seats of an orders game ("1" human, "0" civil disorder, per power).
+pub const ORDERS_SEATS_KEY: &str = "orbis.orders.seats";
+/// Key of the last results of an orders game (UI state, see `OrdersSession::ui_bytes`).
+pub const ORDERS_UI_KEY: &str = "orbis.orders.ui";
 
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
@@ -72,6 +76,25 @@ pub fn remove(key: &str) {
     if let Some(s) = storage() {
         let _ = s.remove_item(key);
     }
+}
+
+/// A parameter of the page address, from its hash (`#room=…`) or else its query (`?seed=…`);
+/// empty values count as missing.
+pub fn url_param(name: &str) -> Option<String> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None; // native unit tests: no browser
+    }
+    let loc = web_sys::window()?.location();
+    let from = |s: String| {
+        web_sys::UrlSearchParams::new_with_str(s.trim_start_matches(['#', '?']))
+            .ok()
+            .and_then(|p| p.get(name))
+            .filter(|v| !v.is_empty())
+    };
+    loc.hash()
+        .ok()
+        .and_then(from)
+        .or_else(|| loc.search().ok().and_then(from))
 }
 
 /// A seed from `?seed=…` in the page address (for reproducible games and tests), else random.
