@@ -14,6 +14,9 @@ use serde::{Deserialize, Serialize};
 
 const MAGIC: [u8; 5] = *b"ORBIS";
 
+/// Save formats whose classic game has today's shape (format 2 changed only the orders state).
+const CLASSIC_VERSIONS: std::ops::RangeInclusive<u16> = 1..=SAVE_VERSION;
+
 /// `Game`, as far as the classic variant (index 0) goes.
 #[derive(Serialize)]
 enum GameRef<'a> {
@@ -48,7 +51,9 @@ pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
     }
     // Version (a one-byte varint) then the `Game` variant index (a one-byte varint: 0 classic).
     match bytes.get(MAGIC.len()) {
-        Some(&v) if v as u16 != SAVE_VERSION => return Err(LoadError::Version(v as u16)),
+        Some(&v) if !CLASSIC_VERSIONS.contains(&(v as u16)) => {
+            return Err(LoadError::Version(v as u16))
+        }
         None => return Err(LoadError::NotASave),
         _ => {}
     }
@@ -56,7 +61,7 @@ pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
         return Ok(None);
     }
     let save: SaveOwned = codec::decode(bytes).map_err(LoadError::Decode)?;
-    if save.version != SAVE_VERSION {
+    if !CLASSIC_VERSIONS.contains(&save.version) {
         return Err(LoadError::Version(save.version));
     }
     let GameOwned::Classic(s) = save.game;
@@ -135,5 +140,14 @@ mod tests {
                 "{b:?}"
             );
         }
+    }
+
+    #[test]
+    fn format_1_classic_saves_still_load() {
+        // Written before format 2 (which changed only the orders state): tests/e2e/fixtures.
+        let v1 = include_bytes!("../../../tests/e2e/fixtures/trade.orbis");
+        assert_eq!(v1[5], 1);
+        let lite = from_save(v1).unwrap().unwrap();
+        assert_eq!(Game::from_save(v1).unwrap(), Game::Classic(lite));
     }
 }
