@@ -5,7 +5,9 @@
 //! Settings: the room comes from the page URL (`#room=NAME` or `?room=NAME`), the signalling server
 //! from `?signal=ws://…` or the settings field (default `ws://127.0.0.1:3536` on localhost), the
 //! ICE servers from the settings field (empty by default). The identity (key entropy) and name are
-//! kept in localStorage per room, so a reload rejoins with the same seat.
+//! kept in localStorage per room, so a reload rejoins with the same seat. How long a silent peer
+//! takes to count as missing (after which the others may vote to hand its seats to a bot) is
+//! `?missing_ms=N` or localStorage `orbis.p2p.missing_ms` (default 10 s; tests use a short one).
 
 use crate::app::{AppState, Msg, Roll};
 use crate::board::DragRef;
@@ -18,8 +20,8 @@ use orbis_engine::classic::{
 use orbis_engine::codec::sha256;
 use orbis_engine::view;
 use orbis_protocol::{
-    Config, Controller, Dest, LinkId, Links, Output, Peer, PeerKey, ProtocolEvent, SeatSpec,
-    SetupProposal,
+    Config, Control, Controller, Dest, LinkId, Links, Output, Peer, PeerKey, ProtocolEvent,
+    SeatSpec, SetupProposal,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -87,6 +89,16 @@ pub fn room_in_url() -> Option<String> {
 const SIGNAL_KEY: &str = "orbis.p2p.signal";
 const ICE_KEY: &str = "orbis.p2p.ice";
 const NAME_KEY: &str = "orbis.p2p.name";
+const MISSING_KEY: &str = "orbis.p2p.missing_ms";
+
+/// Silence after which a peer counts as missing: `?missing_ms=`, localStorage, else 10 s.
+fn missing_ms() -> u64 {
+    param("missing_ms")
+        .or_else(|| store::get(MISSING_KEY))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|v| *v >= 500)
+        .unwrap_or(10_000)
+}
 
 fn default_signal() -> String {
     if let Some(s) = param("signal") {
@@ -269,6 +281,10 @@ struct Session {
     last_seat: Option<Seat>,
     autoplay: bool,
     rev: u64,
+    /// Rules of the next proposal (chosen in the lobby).
+    options: ClassicOptions,
+    /// Computer seats of the next proposal.
+    bots: usize,
 }
 
 impl Session {
@@ -279,7 +295,7 @@ impl Session {
         game_id.copy_from_slice(&h[..16]);
         let mut cfg = Config::new(game_id, name, identity(room));
         cfg.resend_ms = 500;
-        cfg.missing_ms = 10_000;
+        cfg.missing_ms = missing_ms();
         // Above any message number an earlier session with the same key used.
         cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
         let net = Net::new(&room_url, ice);
@@ -300,6 +316,8 @@ impl Session {
             last_seat: None,
             autoplay: false,
             rev: 0,
+            options: ClassicOptions::default(),
+            bots: 0,
         }
     }
 
@@ -413,6 +431,21 @@ impl Session {
                     self.notes
                         .push(format!("Refused a message from {who}: {violation}"));
                 }
+                ProtocolEvent::ControlApplied { control, .. } => {
+                    let what = match control {
+                        Control::Drop { peer, .. } => {
+                            format!(
+                                "{}'s seat is now played by the computer.",
+                                self.name_of(&peer)
+                            )
+                        }
+                        Control::SeatToBot { seat, .. } => {
+                            format!("Seat {} is now played by the computer.", seat + 1)
+                        }
+                    };
+                    lines.push(what.clone());
+                    self.notes.push(what);
+                }
                 ProtocolEvent::Halted(r) => {
                     self.notes.push(format!("The game is halted: {r:?}"));
                 }
@@ -494,7 +527,8 @@ impl Session {
     }
 
     /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
-    fn propose(&mut self, bots: usize) {
+    fn propose(&mut self) {
+        let bots = self.bots;
         let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
         keys.push(self.peer.key());
         keys.sort();
@@ -520,7 +554,7 @@ impl Session {
         let p = SetupProposal {
             participants: keys,
             seats,
-            options: ClassicOptions::default(),
+            options: self.options.clone(),
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];
@@ -541,6 +575,20 @@ impl Session {
                 self.absorb(o, &mut lines, &mut roll)
             }
             Err(e) => self.notes.push(format!("Cannot accept: {e}")),
+        }
+        self.rev += 1;
+    }
+
+    /// Votes to hand a missing peer's seats to the computer (it stops rolling dice too).
+    fn vote_drop(&mut self, peer: PeerKey) {
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.vote(Control::Drop {
+            peer,
+            level: BotLevel::Normal,
+        }) {
+            Ok(o) => self.absorb(o, &mut lines, &mut roll),
+            Err(e) => self.notes.push(format!("Vote not taken: {e}")),
         }
         self.rev += 1;
     }
@@ -748,6 +796,43 @@ pub fn online(props: &Props) -> Html {
         })
     };
     let waiting: Vec<String> = s.peer.waiting_on().iter().map(|k| s.name_of(k)).collect();
+    // After the timeout: vote to hand each missing participant's seats to the computer, with the
+    // tally of the open vote (every other dice-rolling participant must agree).
+    let open = s.peer.open_votes();
+    let votes = html! {
+        <ul class="online-votes" id="online-votes">
+        { for s.missing.iter().filter(|k| s.started.is_some() && s.peer.state().is_some_and(|g| g.winner().is_none())
+            && s.proposals.get(&s.started.unwrap_or_default()).is_some_and(|p| p.participants.contains(k)))
+            .map(|k| {
+            let name = s.name_of(k);
+            let tally = open.iter().find(|(c, _, _)| matches!(c, Control::Drop { peer, .. } if peer == k));
+            let (have, need) = tally.map_or((vec![], vec![]), |(_, v, n)| (v.clone(), n.clone()));
+            let voted = have.contains(&me);
+            let onclick = {
+                let session = session.clone();
+                let rev = rev.clone();
+                let k = *k;
+                Callback::from(move |_: MouseEvent| {
+                    if let Some(s) = session.borrow_mut().as_mut() {
+                        s.vote_drop(k);
+                    }
+                    rev.set(*rev + 1);
+                })
+            };
+            html! {
+                <li class="vote" data-peer-name={name.clone()}>
+                    <button class="btn small vote-drop" disabled={voted} {onclick}>
+                        {format!("Hand {name}'s seat to the computer")}
+                    </button>
+                    if tally.is_some() {
+                        <span class="tally">{format!(" {} of {} votes{}", have.len(), need.len(),
+                            if voted { " (yours included)" } else { "" })}</span>
+                    }
+                </li>
+            }
+        }) }
+        </ul>
+    };
     let paused = !s.missing.is_empty();
     let status = html! {
         <div class="online-status" id="online-status">
@@ -757,6 +842,7 @@ pub fn online(props: &Props) -> Html {
             if paused {
                 <p class="notice" id="online-paused" role="status">{format!("Paused — missing: {}",
                     s.missing.iter().map(|k| s.name_of(k)).collect::<Vec<_>>().join(", "))}</p>
+                { votes }
             }
             if let Some(h) = s.peer.halted() { <p class="notice" role="alert">{format!("Halted: {h:?}")}</p> }
             if s.started.is_some() && !waiting.is_empty() {
@@ -822,13 +908,39 @@ pub fn online(props: &Props) -> Html {
         let session = session.clone();
         let rev = rev.clone();
         Callback::from(move |_: MouseEvent| {
-            let bots: usize = input_value("online-bots").parse().unwrap_or(0);
             if let Some(s) = session.borrow_mut().as_mut() {
-                s.propose(bots);
+                s.propose();
             }
             rev.set(*rev + 1);
         })
     };
+    let set_bots = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |e: InputEvent| {
+            let v: usize = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse()
+                .unwrap_or(0);
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.bots = v.min(4);
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let set_options = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |o: ClassicOptions| {
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.options = o;
+                s.rev += 1;
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let seats_next = (present.len().min(6) + s.bots).min(6);
     let proposals = s.order.iter().rev().take(3).map(|h| {
         let p = &s.proposals[h];
         let mine = p.participants.contains(&me);
@@ -847,6 +959,7 @@ pub fn online(props: &Props) -> Html {
         html! {
             <li class="proposal">
                 <p>{format!("Classic game, {} seats:", p.seats.len())}</p>
+                <p class="hint rules-summary">{crate::setup::options_summary(&p.options)}</p>
                 <ol>{ for p.seats.iter().map(|seat| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat.colour.name(), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| s.name_of(k)).unwrap_or_default(),
@@ -871,7 +984,11 @@ pub fn online(props: &Props) -> Html {
                 <ul id="online-peers">{ for present.iter().map(|k| html!{ <li>{s.name_of(k)}</li> }) }</ul>
                 <h2>{"New game"}</h2>
                 <p class="notice" id="p2p-notice">{"Hands and missions are visible to a modified client: cards and secret missions are still in every browser's game state."}</p>
-                <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value="0"/></label>
+                <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
+                <details class="options" id="online-options">
+                    <summary>{"Rules"}</summary>
+                    { crate::setup::options_fields(&s.options, seats_next, set_options) }
+                </details>
                 <button class="btn" id="online-propose" onclick={propose}>{"Propose a game with everyone here"}</button>
                 <ul id="online-proposals">{ for proposals }</ul>
                 { notes }
