@@ -285,6 +285,10 @@ struct Session {
     options: ClassicOptions,
     /// Computer seats of the next proposal.
     bots: usize,
+    /// Participants voted out (their seats are played by the computer).
+    dropped: BTreeSet<PeerKey>,
+    /// Game lines produced outside `step` (by a command), shown with the next sync.
+    lines: Vec<String>,
 }
 
 impl Session {
@@ -318,6 +322,8 @@ impl Session {
             rev: 0,
             options: ClassicOptions::default(),
             bots: 0,
+            dropped: BTreeSet::new(),
+            lines: vec![],
         }
     }
 
@@ -434,6 +440,7 @@ impl Session {
                 ProtocolEvent::ControlApplied { control, .. } => {
                     let what = match control {
                         Control::Drop { peer, .. } => {
+                            self.dropped.insert(peer);
                             format!(
                                 "{}'s seat is now played by the computer.",
                                 self.name_of(&peer)
@@ -471,7 +478,7 @@ impl Session {
             outs.push(self.peer.handle(l, &bytes, t));
         }
         outs.push(self.peer.tick(t));
-        let mut lines = vec![];
+        let mut lines = std::mem::take(&mut self.lines);
         let mut roll = None;
         for o in outs {
             self.absorb(o, &mut lines, &mut roll);
@@ -590,6 +597,7 @@ impl Session {
             Ok(o) => self.absorb(o, &mut lines, &mut roll),
             Err(e) => self.notes.push(format!("Vote not taken: {e}")),
         }
+        self.lines.extend(lines);
         self.rev += 1;
     }
 
@@ -801,7 +809,7 @@ pub fn online(props: &Props) -> Html {
     let open = s.peer.open_votes();
     let votes = html! {
         <ul class="online-votes" id="online-votes">
-        { for s.missing.iter().filter(|k| s.started.is_some() && s.peer.state().is_some_and(|g| g.winner().is_none())
+        { for s.missing.iter().filter(|k| !s.dropped.contains(k) && s.started.is_some() && s.peer.state().is_some_and(|g| g.winner().is_none())
             && s.proposals.get(&s.started.unwrap_or_default()).is_some_and(|p| p.participants.contains(k)))
             .map(|k| {
             let name = s.name_of(k);
