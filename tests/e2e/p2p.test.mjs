@@ -88,8 +88,14 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     // Chat: to everyone (both pages and the native peer, which logs it), and private to one player.
     await A.page.fill('#chat-text', 'hello all');
     await A.page.click('#chat-send');
-    await until('public chat on Bob', async () => (await B.page.locator('#chat-log').textContent()).includes('hello all'), 20000);
-    await until('public chat on the native peer', async () => err.includes('hello all'), 20000);
+    const chatT0 = Date.now();
+    await until('public chat on Bob', async () => (await B.page.locator('#chat-log').textContent()).includes('hello all'), 60000)
+      .catch(async (e) => {
+        const st = async (p) => `${await p.locator('#online-status').textContent()} pending=${await online(p, 'data-chat-pending')}`;
+        throw new Error(`${e.message}; Alice: ${await st(A.page)}; Bob: ${await st(B.page)}`);
+      });
+    await until('public chat on the native peer', async () => err.includes('hello all'), 60000);
+    console.log('chat delivered to both after', Date.now() - chatT0, 'ms');
     const alice = await B.page.locator('#chat-to option', { hasText: 'Alice' }).getAttribute('value');
     await B.page.selectOption('#chat-to', alice);
     await B.page.fill('#chat-text', 'psst Alice');
@@ -230,6 +236,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     assert.ok(res.turns >= 3, 'several full turns');
     assert.deepEqual(A.errors, []);
   } finally {
+    writeFileSync(join(OUT, 'p2p-native.log'), err);
     native.kill();
     await ctxA.close();
     await ctxB.close();

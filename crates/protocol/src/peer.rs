@@ -1008,8 +1008,9 @@ impl Peer {
             self.duplicates += 1;
             if let (Some(l), true) = (link, self.chats_in.contains(&id)) {
                 // A resent chat: our acknowledgement was lost (or is still on its way).
+                let _ = l;
                 let raw = self.seal(&Body::ChatAck { id });
-                out.send.push((Dest::Link(l), raw));
+                out.send.push((Dest::All, raw));
             }
             return out;
         }
@@ -1046,6 +1047,16 @@ impl Peer {
                     out.events
                         .push(ProtocolEvent::PeerReturned { peer: sender });
                 }
+            }
+        }
+        if let (Some(l), false) = (link, self.in_batch) {
+            // Messages that are never relayed show which connection reaches their signer now;
+            // chat goes there (a peer can be reachable on a newer connection than its hello's).
+            if matches!(
+                body,
+                Body::Sync { .. } | Body::Batch { .. } | Body::ChatAck { .. }
+            ) {
+                self.key_links.insert(sender, l);
             }
         }
         let consumed = self.dispatch(link, sender, body, bytes, &mut out);
@@ -1188,6 +1199,10 @@ impl Peer {
                 true
             }
             Body::Chat { to, text } => {
+                if sender == self.me {
+                    // Our own message relayed back.
+                    return true;
+                }
                 if text.len() > MAX_CHAT_BYTES as usize {
                     Self::reject(out, link, Some(sender), Violation::TooLong);
                 } else if to.is_some_and(|k| k != self.me) {
@@ -1198,11 +1213,17 @@ impl Peer {
                         private: to.is_some(),
                         text,
                     });
-                    if let Some(l) = link {
+                    if link.is_some() {
                         let id = sha256(raw);
                         self.chats_in.insert(id);
+                        // Acknowledged to everyone and a public message relayed once to
+                        // everyone: a WebRTC connection can work in one direction only, so
+                        // the message and its acknowledgement may have to go round it.
                         let ack = self.seal(&Body::ChatAck { id });
-                        out.send.push((Dest::Link(l), ack));
+                        out.send.push((Dest::All, ack));
+                        if to.is_none() {
+                            out.send.push((Dest::All, raw.to_vec()));
+                        }
                     }
                 }
                 true

@@ -984,7 +984,8 @@ pub fn online(props: &Props) -> Html {
     });
     html! {
         <main class="menu online" id="online" data-started={attrs_started} data-log-len={log_len}
-            data-peers={present.len().to_string()} data-room-url={s.room_url.clone()}>
+            data-peers={present.len().to_string()} data-room-url={s.room_url.clone()}
+            data-chat-pending={s.peer.chats_unacknowledged().to_string()}>
             <div class="menu-card online-lobby">
                 <h1>{"Play online"}</h1>
                 { status }
