@@ -86,9 +86,8 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await until('three peers in the lobby', async () => (await online(A.page, 'data-peers')) === '3' && (await online(B.page, 'data-peers')) === '3');
     assert.match(await A.page.locator('#p2p-notice').textContent(), /visible to a modified client/);
     // Chat: to everyone (both pages and the native peer, which logs it), and private to one player.
-    // Still failing in the lobby (a page's chat never shows on the other page although the native
-    // peer gets and relays it): only with P2P_CHAT=1 until that is diagnosed.
-    if (process.env.P2P_CHAT === '1') {
+    // The addressee stays "Everyone" while players arrive (the list of options changes under it).
+    assert.equal(await A.page.locator('#chat-to').inputValue(), '');
     await A.page.fill('#chat-text', 'hello all');
     await A.page.click('#chat-send');
     const chatT0 = Date.now();
@@ -98,6 +97,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
         throw new Error(`${e.message}; Alice: ${await st(A.page)}; Bob: ${await st(B.page)}`);
       });
     await until('public chat on the native peer', async () => err.includes('hello all'), 60000);
+    assert.equal(await B.page.locator('#chat-log li.private', { hasText: 'hello all' }).count(), 0, 'public, not private');
     console.log('chat delivered to both after', Date.now() - chatT0, 'ms');
     const alice = await B.page.locator('#chat-to option', { hasText: 'Alice' }).getAttribute('value');
     await B.page.selectOption('#chat-to', alice);
@@ -105,7 +105,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await B.page.click('#chat-send');
     await until('private chat on Alice', async () => (await A.page.locator('#chat-log').textContent()).includes('psst Alice'), 20000);
     assert.match(await A.page.locator('#chat-log li.private').last().textContent(), /Bob.*private.*psst Alice/);
-    }
+    await shot(A.page, '28-p2p-chat');
     // The proposer chooses the rules; everyone sees them with the proposal.
     await A.page.click('#online-options summary');
     await A.page.selectOption('#opt-fortify', '3');
@@ -216,7 +216,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     assert.equal(await attr(A.page, 'data-phase'), 'over');
     await shot(A.page, '33-p2p-alice-over');
     assert.ok(err.includes('vote passed: Drop'), 'the native peer applied the vote');
-    if (process.env.P2P_CHAT === '1') assert.ok(!err.includes('psst Alice'), 'a private message reaches only its addressee');
+    assert.ok(!err.includes('psst Alice'), 'a private message reaches only its addressee');
 
     // Attack declaration (on one page) to dice shown on both pages.
     // Bob's marks from before the reload count (the replay after it shows old rolls again).

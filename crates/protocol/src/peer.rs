@@ -1008,9 +1008,8 @@ impl Peer {
             self.duplicates += 1;
             if let (Some(l), true) = (link, self.chats_in.contains(&id)) {
                 // A resent chat: our acknowledgement was lost (or is still on its way).
-                let _ = l;
                 let raw = self.seal(&Body::ChatAck { id });
-                out.send.push((Dest::All, raw));
+                out.send.push((Dest::Link(l), raw));
             }
             return out;
         }
@@ -1213,17 +1212,11 @@ impl Peer {
                         private: to.is_some(),
                         text,
                     });
-                    if link.is_some() {
+                    if let Some(l) = link {
                         let id = sha256(raw);
                         self.chats_in.insert(id);
-                        // Acknowledged to everyone and a public message relayed once to
-                        // everyone: a WebRTC connection can work in one direction only, so
-                        // the message and its acknowledgement may have to go round it.
                         let ack = self.seal(&Body::ChatAck { id });
-                        out.send.push((Dest::All, ack));
-                        if to.is_none() {
-                            out.send.push((Dest::All, raw.to_vec()));
-                        }
+                        out.send.push((Dest::Link(l), ack));
                     }
                 }
                 true

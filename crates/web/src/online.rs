@@ -289,6 +289,8 @@ struct Session {
     dropped: BTreeSet<PeerKey>,
     /// Game lines produced outside `step` (by a command), shown with the next sync.
     lines: Vec<String>,
+    /// Addressee of the next chat message (None: everyone).
+    chat_to: Option<PeerKey>,
 }
 
 impl Session {
@@ -324,6 +326,7 @@ impl Session {
             bots: 0,
             dropped: BTreeSet::new(),
             lines: vec![],
+            chat_to: None,
         }
     }
 
@@ -729,6 +732,31 @@ pub fn online(props: &Props) -> Html {
         });
     }
 
+    // The chat addressee lives in the session, not in the DOM: while players arrived and Yew
+    // patched the option list, the browser's selection drifted off "Everyone" (the e2e test saw
+    // a message meant for everyone go privately to the last player listed). The select shows the
+    // session's choice after every render.
+    {
+        let session = session.clone();
+        use_effect(move || {
+            let v = session
+                .borrow()
+                .as_ref()
+                .and_then(|s| s.chat_to.filter(|k| s.peer.names().contains_key(k)))
+                .map(|k| hex(&k.0))
+                .unwrap_or_default();
+            if let Some(sel) = window()
+                .document()
+                .and_then(|d| d.get_element_by_id("chat-to"))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+            {
+                if sel.value() != v {
+                    sel.set_value(&v);
+                }
+            }
+        });
+    }
+
     let g = session.borrow();
     let Some(s) = g.as_ref() else {
         let room = room_in_url().unwrap_or_default();
@@ -783,14 +811,8 @@ pub fn online(props: &Props) -> Html {
             if text.trim().is_empty() {
                 return;
             }
-            let to = window()
-                .document()
-                .and_then(|d| d.get_element_by_id("chat-to"))
-                .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                .map(|s| s.value())
-                .and_then(|v| unhex32(&v))
-                .map(PeerKey);
             if let Some(s) = session.borrow_mut().as_mut() {
+                let to = s.chat_to.filter(|k| s.peer.names().contains_key(k));
                 s.chat(to, text.trim());
             }
             if let Some(i) = window()
@@ -858,6 +880,18 @@ pub fn online(props: &Props) -> Html {
             }
         </div>
     };
+    let chat_to = {
+        let session = session.clone();
+        Callback::from(move |e: yew::Event| {
+            let v = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.chat_to = unhex32(&v).map(PeerKey);
+            }
+        })
+    };
     let chat = html! {
         <section class="online-chat" aria-label="Chat">
             <ul id="chat-log">
@@ -866,10 +900,10 @@ pub fn online(props: &Props) -> Html {
                 }) }
             </ul>
             <form onsubmit={chat_send}>
-                <select id="chat-to" aria-label="To">
-                    <option value="">{"Everyone"}</option>
+                <select id="chat-to" aria-label="To" onchange={chat_to}>
+                    <option value="" selected={s.chat_to.is_none()}>{"Everyone"}</option>
                     { for present.iter().filter(|k| **k != me).map(|k| html! {
-                        <option value={hex(&k.0)}>{s.name_of(k)}</option>
+                        <option value={hex(&k.0)} selected={s.chat_to == Some(*k)}>{s.name_of(k)}</option>
                     }) }
                 </select>
                 <input id="chat-text" maxlength="200" placeholder="Message" aria-label="Message"/>

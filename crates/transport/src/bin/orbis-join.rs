@@ -166,6 +166,19 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             outs.push(peer.handle(l, &bytes, t));
         }
         outs.push(peer.tick(t));
+        // A bot player seconds another player's vote to hand a missing peer's seats to a bot
+        // (it never starts one: that is the humans' call). Votes seen in an earlier round; its
+        // own vote goes through the event loop below, so a vote it completes is reported.
+        for (control, voters, _) in peer.open_votes() {
+            if let Control::Drop { peer: p, .. } = control {
+                if missing.contains(&p) && !voters.is_empty() && !voters.contains(&peer.key()) {
+                    match peer.vote(control) {
+                        Ok(o) => outs.push(o),
+                        Err(e) => eprintln!("cannot vote: {e}"),
+                    }
+                }
+            }
+        }
         if let Some(n) = args.players {
             let mut keys: Vec<PeerKey> = peer.names().keys().copied().collect();
             keys.push(peer.key());
@@ -240,18 +253,6 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             net.send(o.send);
         }
         let mut outs_after: Vec<Output> = vec![];
-        // A bot player seconds another player's vote to hand a missing peer's seats to a bot
-        // (it never starts one: that is the humans' call).
-        for (control, voters, _) in peer.open_votes() {
-            if let Control::Drop { peer: p, .. } = control {
-                if missing.contains(&p) && !voters.is_empty() && !voters.contains(&peer.key()) {
-                    match peer.vote(control) {
-                        Ok(o) => outs_after.push(o),
-                        Err(e) => eprintln!("cannot vote: {e}"),
-                    }
-                }
-            }
-        }
         if args.move_delay_ms > 0 && peer.is_my_turn() {
             Delay::new(Duration::from_millis(args.move_delay_ms)).await;
         }
