@@ -109,7 +109,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     // The proposer chooses the rules; everyone sees them with the proposal.
     await A.page.click('#online-options summary');
     await A.page.selectOption('#opt-fortify', '3');
-    await shot(A.page, '29-p2p-lobby-rules');
+    await A.page.screenshot({ path: join(OUT, '29-p2p-lobby-rules.png'), fullPage: true });
     await A.page.click('#online-propose');
     await A.page.locator('.accept').click();
     await B.page.locator('.accept').waitFor();
