@@ -1,7 +1,10 @@
 // Online play over real WebRTC on 127.0.0.1: a local matchbox_server, two Chromium pages (separate
 // contexts) and one native `orbis-join --bot` peer join one room, agree a classic setup and play
 // the game to its end; one page is reloaded mid-game and rejoins with its stored key. All three end
-// with the same state hash. Also measures the time from an attack declaration to the dice shown on
+// with the same state hash. Chat (public and private) reaches exactly its recipients; the lobby's
+// rules are chosen by the proposer and shown to all; one attack is made by hand on a page; later a
+// page is closed and, after the (short, `missing_ms`) timeout, the others vote its seat to the
+// computer and finish the game. Also measures the time from an attack declaration to the dice shown on
 // both pages. Needs ORBIS_JOIN (the orbis-join binary) and MATCHBOX_SERVER (scripts/test-web.sh
 // sets both); skipped with a message otherwise.
 import { test, before, after } from 'node:test';
@@ -10,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { launch, URL_BASE, OUT, shot, attr, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr } from './helpers.mjs';
 
 const JOIN = process.env.ORBIS_JOIN;
 const MATCHBOX = process.env.MATCHBOX_SERVER;
@@ -67,7 +70,7 @@ async function open(context, url, name) {
 test('two browsers and a native bot play a classic game over WebRTC; a reload rejoins', { skip: !ready && 'ORBIS_JOIN / MATCHBOX_SERVER not set', timeout: 420000 }, async () => {
   const room = `e2e-${process.pid}-${Date.now() % 100000}`;
   const signal = `ws://127.0.0.1:${port}`;
-  const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}#room=${room}`;
+  const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}&missing_ms=3000#room=${room}`;
   const ctxA = await browser.newContext();
   const ctxB = await browser.newContext();
   const A = await open(ctxA, url, 'Alice');
@@ -82,9 +85,35 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     // Everyone meets everyone in the lobby.
     await until('three peers in the lobby', async () => (await online(A.page, 'data-peers')) === '3' && (await online(B.page, 'data-peers')) === '3');
     assert.match(await A.page.locator('#p2p-notice').textContent(), /visible to a modified client/);
+    // Chat: to everyone (both pages and the native peer, which logs it), and private to one player.
+    // The addressee stays "Everyone" while players arrive (the list of options changes under it).
+    assert.equal(await A.page.locator('#chat-to').inputValue(), '');
+    await A.page.fill('#chat-text', 'hello all');
+    await A.page.click('#chat-send');
+    const chatT0 = Date.now();
+    await until('public chat on Bob', async () => (await B.page.locator('#chat-log').textContent()).includes('hello all'), 60000)
+      .catch(async (e) => {
+        const st = async (p) => `${await p.locator('#online-status').textContent()} pending=${await online(p, 'data-chat-pending')}`;
+        throw new Error(`${e.message}; Alice: ${await st(A.page)}; Bob: ${await st(B.page)}`);
+      });
+    await until('public chat on the native peer', async () => err.includes('hello all'), 60000);
+    assert.equal(await B.page.locator('#chat-log li.private', { hasText: 'hello all' }).count(), 0, 'public, not private');
+    console.log('chat delivered to both after', Date.now() - chatT0, 'ms');
+    const alice = await B.page.locator('#chat-to option', { hasText: 'Alice' }).getAttribute('value');
+    await B.page.selectOption('#chat-to', alice);
+    await B.page.fill('#chat-text', 'psst Alice');
+    await B.page.click('#chat-send');
+    await until('private chat on Alice', async () => (await A.page.locator('#chat-log').textContent()).includes('psst Alice'), 20000);
+    assert.match(await A.page.locator('#chat-log li.private').last().textContent(), /Bob.*private.*psst Alice/);
+    await shot(A.page, '28-p2p-chat');
+    // The proposer chooses the rules; everyone sees them with the proposal.
+    await A.page.click('#online-options summary');
+    await A.page.selectOption('#opt-fortify', '3');
+    await A.page.screenshot({ path: join(OUT, '29-p2p-lobby-rules.png'), fullPage: true });
     await A.page.click('#online-propose');
     await A.page.locator('.accept').click();
     await B.page.locator('.accept').waitFor();
+    assert.match(await B.page.locator('.rules-summary').last().textContent(), /fortify along connected territories/);
     await shot(B.page, '30-p2p-lobby');
     await B.page.locator('.accept').click();
     for (const p of [A.page, B.page]) await p.locator('#map').waitFor({ timeout: 60000 });
@@ -101,6 +130,56 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await until('the claim to go through the protocol', async () => Number(await online(active, 'data-log-len')) > before, 20000);
     for (const p of [A.page, B.page]) await p.click('#autoplay');
 
+    // One attack by hand on Alice's page: she stops the computer, and on her next turn places her
+    // armies, picks a source and a target on the board and rolls once. The dice appear on both
+    // pages and both reach the same state.
+    await until('the main phase, not on Alice\'s turn', async () => Number(await attr(A.page, 'data-turn')) >= 2
+      && (await attr(A.page, 'data-my-turn')) !== '1' && !['claim', 'setup'].includes(await attr(A.page, 'data-phase')), 120000);
+    await A.page.click('#autoplay');
+    assert.equal(await online(A.page, 'data-autoplay'), '0');
+    let attacked = false;
+    for (let i = 0; i < 40 && !attacked; i++) {
+      await until('Alice to act', async () => (await attr(A.page, 'data-my-turn')) === '1', 120000);
+      const ph = await attr(A.page, 'data-phase');
+      const len0 = Number(await online(A.page, 'data-log-len'));
+      const moved = () => until('Alice\'s action to go through', async () => Number(await online(A.page, 'data-log-len')) > len0, 20000);
+      if (ph === 'reinforce') {
+        await A.page.click('#place-all');
+        await clickTerr(A.page, (await territories(A.page)).find((t) => t.mine).key);
+        await moved();
+      } else if (ph === 'occupy') {
+        await A.page.click('#btn-occupy');
+        await moved();
+      } else if (ph === 'attack') {
+        const ts = await territories(A.page);
+        const byKey = Object.fromEntries(ts.map((t) => [t.key, t]));
+        let pair = null;
+        for (const t of ts.filter((t) => t.mine && t.armies >= 2)) {
+          for (const n of t.adj.map((k) => byKey[k]).filter((n) => !n.mine)) {
+            if (!pair || t.armies - n.armies > pair.score) pair = { from: t.key, to: n.key, score: t.armies - n.armies };
+          }
+        }
+        if (!pair) { await A.page.click('#btn-end-turn'); await moved(); continue; }
+        await clickTerr(A.page, pair.from);
+        await clickTerr(A.page, pair.to);
+        await A.page.locator('#btn-roll').click();
+        await moved();
+        attacked = true;
+      } else {
+        await A.page.click('#btn-end-turn');
+        await moved();
+      }
+    }
+    assert.ok(attacked, 'Alice attacked by hand');
+    const diceA = await A.page.locator('.dice').textContent();
+    assert.match(diceA, /Attack.*Defence/);
+    await until('the same dice on Bob\'s page', async () => (await B.page.locator('.dice').textContent().catch(() => '')) === diceA, 20000);
+    await until('the same state on both pages', async () => (await online(A.page, 'data-log-len')) === (await online(B.page, 'data-log-len'))
+      && (await attr(A.page, 'data-state-hash')) === (await attr(B.page, 'data-state-hash')), 20000);
+    await shot(A.page, '30b-p2p-alice-attack');
+    await shot(B.page, '30c-p2p-bob-sees-attack');
+    await A.page.click('#autoplay');
+
     // Mid-game: reload Bob's page; it rejoins with the key stored for the room.
     await until('turn 4', async () => Number(await attr(A.page, 'data-turn')) >= 4, 240000);
     await shot(A.page, '31-p2p-alice-midgame');
@@ -111,21 +190,38 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await shot(B.page, '32-p2p-bob-rejoined');
     await B.page.click('#autoplay');
 
+    // Bob leaves for good: after the timeout Alice votes his seat to the computer, the native peer
+    // seconds it, and the game goes on.
+    const len1 = Number(await online(A.page, 'data-log-len'));
+    await until('Bob to play on after rejoining', async () => Number(await online(B.page, 'data-log-len')) > len1 + 10, 120000);
+    const marksB1 = await grab(B.page);
+    await B.page.close();
+    const vote = A.page.locator('.vote[data-peer-name="Bob"] button');
+    await vote.waitFor({ timeout: 60000 });
+    await until('the game to wait for Bob', async () => /Waiting for Bob/.test(await A.page.locator('#online-status').textContent()), 60000);
+    await vote.click();
+    await A.page.locator('.vote[data-peer-name="Bob"] .tally').waitFor();
+    assert.match(await A.page.locator('.vote[data-peer-name="Bob"] .tally').textContent(), /1 of 2 votes/);
+    await shot(A.page, '32b-p2p-vote');
+    await until('the vote to pass', async () => (await A.page.locator('#log').textContent()).includes("Bob's seat is now played by the computer"), 60000);
+    const len2 = Number(await online(A.page, 'data-log-len'));
+    await until('the game to go on', async () => Number(await online(A.page, 'data-log-len')) > len2 + 5, 60000);
+
     // The native peer prints its JSON line when the game is over.
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), 360000).unref())]);
     assert.equal(code, 0, `orbis-join exit ${code}: ${err.slice(-2000)}`);
     const line = out.trim().split('\n').pop();
     const res = JSON.parse(line);
-    for (const p of [A.page, B.page]) {
-      await until('game over on a page', async () => (await attr(p, 'data-state-hash')) === res.state_hash, 30000);
-      assert.equal(await attr(p, 'data-phase'), 'over');
-    }
+    await until('game over on Alice\'s page', async () => (await attr(A.page, 'data-state-hash')) === res.state_hash, 30000);
+    assert.equal(await attr(A.page, 'data-phase'), 'over');
     await shot(A.page, '33-p2p-alice-over');
-    await shot(B.page, '34-p2p-bob-over');
+    assert.ok(err.includes('vote passed: Drop'), 'the native peer applied the vote');
+    assert.ok(!err.includes('psst Alice'), 'a private message reaches only its addressee');
 
     // Attack declaration (on one page) to dice shown on both pages.
     // Bob's marks from before the reload count (the replay after it shows old rolls again).
-    const marks = await Promise.all([A.page, B.page].map(grab));
+    // Bob's page is closed: his marks are those taken before; rolls after it count on Alice only.
+    const marks = [await grab(A.page), marksB1];
     for (const k of ['declared', 'shown']) {
       for (const [i, t] of Object.entries(marksB0[k])) marks[1][k][i] = Math.min(t, marks[1][k][i] ?? Infinity);
     }
@@ -144,6 +240,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     assert.ok(res.turns >= 3, 'several full turns');
     assert.deepEqual(A.errors, []);
   } finally {
+    writeFileSync(join(OUT, 'p2p-native.log'), err);
     native.kill();
     await ctxA.close();
     await ctxB.close();

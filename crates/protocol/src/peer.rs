@@ -331,6 +331,10 @@ const FORK_LOOKBACK: u64 = 64;
 /// data-channel message everywhere).
 const MAX_BATCH_ITEMS: usize = 8192;
 const BATCH_BYTES: usize = 48 * 1024;
+/// Unacknowledged chat messages we keep resending; older ones are given up first.
+const MAX_CHAT_OUTBOX: usize = 64;
+/// How long we keep resending a chat message to a recipient that does not acknowledge it.
+const CHAT_GIVE_UP_MS: u64 = 120_000;
 
 fn is_random(a: &Action) -> bool {
     matches!(a, Action::Attack { .. } | Action::Blitz { .. })
@@ -591,6 +595,15 @@ impl Run {
     }
 }
 
+/// A chat message of ours that some recipients have not acknowledged yet.
+#[derive(Clone, Debug)]
+struct OutgoingChat {
+    raw: Vec<u8>,
+    pending: BTreeSet<PeerKey>,
+    sent_at: u64,
+    last_sent: u64,
+}
+
 /// The protocol state machine of one peer. Cloning it forks the peer (for tests and tools).
 #[derive(Clone)]
 pub struct Peer {
@@ -625,6 +638,10 @@ pub struct Peer {
     /// A checkpoint disagreed: the halt report, its evidence and when, while we look for an
     /// equivocation that explains it.
     suspect: Option<(HaltReport, Vec<Vec<u8>>, u64)>,
+    /// Our chat messages awaiting acknowledgements, by id (hash of the signed bytes).
+    chat_outbox: BTreeMap<[u8; 32], OutgoingChat>,
+    /// Ids of chat messages delivered to us, so a resend (our ack was lost) is acknowledged again.
+    chats_in: BTreeSet<[u8; 32]>,
     /// Messages dropped as exact duplicates (network duplication, relays, resends, replays).
     pub duplicates: u64,
 }
@@ -663,6 +680,8 @@ impl Peer {
             last_answer: BTreeMap::new(),
             evidence: vec![],
             suspect: None,
+            chat_outbox: BTreeMap::new(),
+            chats_in: BTreeSet::new(),
             duplicates: 0,
         }
     }
@@ -830,6 +849,24 @@ impl Peer {
                     .collect()
             }
         }
+    }
+
+    /// Votes open at the position the game is on (not yet in effect): each control with the
+    /// peers that voted for it and the peers whose votes it needs, for a tally in the UI.
+    pub fn open_votes(&self) -> Vec<(Control, Vec<PeerKey>, Vec<PeerKey>)> {
+        let Some(r) = &self.run else { return vec![] };
+        let at = r.next_index();
+        r.votes
+            .range((at, [0; 32])..=(at, [0xff; 32]))
+            .filter(|(_, v)| !v.applied && r.control_valid(&v.control))
+            .map(|(_, v)| {
+                (
+                    v.control,
+                    v.voters.keys().copied().collect(),
+                    r.voters(&v.control),
+                )
+            })
+            .collect()
     }
 
     /// Our pre-image for roll `k` (chain `j` covers rolls `j*len+1 ..= (j+1)*len`), and, in the
@@ -1015,23 +1052,77 @@ impl Peer {
         self.commit_orders(round, encode_orders(&orders), salt)
     }
 
-    /// Sends a chat message to everyone or privately to one peer.
+    /// Sends a chat message to everyone or privately to one peer. It is resent to every
+    /// recipient (the peers that said hello, or the one addressed) until each acknowledges it,
+    /// so a message sent while a connection is still opening, or lost, still arrives.
     pub fn chat(&mut self, to: Option<PeerKey>, text: &str) -> Result<Output, CommandError> {
         if text.len() > MAX_CHAT_BYTES as usize {
             return Err(CommandError::TooLong);
         }
-        let dest = match to {
-            None => Dest::All,
-            Some(k) => Dest::Link(*self.key_links.get(&k).ok_or(CommandError::UnknownPeer)?),
+        let (dest, pending) = match to {
+            None => (
+                Dest::All,
+                self.names
+                    .keys()
+                    .filter(|k| **k != self.me)
+                    .copied()
+                    .collect(),
+            ),
+            Some(k) => (
+                Dest::Link(*self.key_links.get(&k).ok_or(CommandError::UnknownPeer)?),
+                BTreeSet::from([k]),
+            ),
         };
         let raw = self.seal(&Body::Chat {
             to,
             text: text.to_string(),
         });
+        if self.chat_outbox.len() >= MAX_CHAT_OUTBOX {
+            let oldest = self
+                .chat_outbox
+                .iter()
+                .min_by_key(|(_, c)| c.sent_at)
+                .map(|(id, _)| *id);
+            if let Some(id) = oldest {
+                self.chat_outbox.remove(&id);
+            }
+        }
+        self.chat_outbox.insert(
+            sha256(&raw),
+            OutgoingChat {
+                raw: raw.clone(),
+                pending,
+                sent_at: self.now,
+                last_sent: self.now,
+            },
+        );
         Ok(Output {
             send: vec![(dest, raw)],
             events: vec![],
         })
+    }
+
+    /// Resends our unacknowledged chat messages, each to the recipients that have not
+    /// acknowledged it, at most once per resend period; gives up after [`CHAT_GIVE_UP_MS`].
+    fn resend_chats(&mut self, now: u64, out: &mut Output) {
+        self.chat_outbox
+            .retain(|_, c| !c.pending.is_empty() && now < c.sent_at + CHAT_GIVE_UP_MS);
+        for c in self.chat_outbox.values_mut() {
+            if now < c.last_sent + self.cfg.resend_ms {
+                continue;
+            }
+            c.last_sent = now;
+            for k in &c.pending {
+                if let Some(l) = self.key_links.get(k) {
+                    out.send.push((Dest::Link(*l), c.raw.clone()));
+                }
+            }
+        }
+    }
+
+    /// Number of our chat messages not yet acknowledged by every recipient.
+    pub fn chats_unacknowledged(&self) -> usize {
+        self.chat_outbox.len()
     }
 
     /// Broadcasts our own message and processes it as if received.
@@ -1066,6 +1157,7 @@ impl Peer {
                 return out;
             }
         }
+        self.resend_chats(now_ms, &mut out);
         let over = self.run.as_ref().is_some_and(|r| r.over());
         if let Some(r) = &self.run {
             if !over {
@@ -1132,6 +1224,11 @@ impl Peer {
         let id = sha256(bytes);
         if self.seen.contains(&id) {
             self.duplicates += 1;
+            if let (Some(l), true) = (link, self.chats_in.contains(&id)) {
+                // A resent chat: our acknowledgement was lost (or is still on its way).
+                let raw = self.seal(&Body::ChatAck { id });
+                out.send.push((Dest::Link(l), raw));
+            }
             return out;
         }
         let (env, body) = match Envelope::open(bytes, &self.cfg.game_id) {
@@ -1167,6 +1264,16 @@ impl Peer {
                     out.events
                         .push(ProtocolEvent::PeerReturned { peer: sender });
                 }
+            }
+        }
+        if let (Some(l), false) = (link, self.in_batch) {
+            // Messages that are never relayed show which connection reaches their signer now;
+            // chat goes there (a peer can be reachable on a newer connection than its hello's).
+            if matches!(
+                body,
+                Body::Sync { .. } | Body::Batch { .. } | Body::ChatAck { .. }
+            ) {
+                self.key_links.insert(sender, l);
             }
         }
         let consumed = self.dispatch(link, sender, body, bytes, &mut out);
@@ -1309,6 +1416,10 @@ impl Peer {
                 true
             }
             Body::Chat { to, text } => {
+                if sender == self.me {
+                    // Our own message relayed back.
+                    return true;
+                }
                 if text.len() > MAX_CHAT_BYTES as usize {
                     Self::reject(out, link, Some(sender), Violation::TooLong);
                 } else if to.is_some_and(|k| k != self.me) {
@@ -1319,8 +1430,24 @@ impl Peer {
                         private: to.is_some(),
                         text,
                     });
+                    if let Some(l) = link {
+                        let id = sha256(raw);
+                        self.chats_in.insert(id);
+                        let ack = self.seal(&Body::ChatAck { id });
+                        out.send.push((Dest::Link(l), ack));
+                    }
                 }
                 true
+            }
+            Body::ChatAck { id } => {
+                if let Some(c) = self.chat_outbox.get_mut(&id) {
+                    c.pending.remove(&sender);
+                    if c.pending.is_empty() {
+                        self.chat_outbox.remove(&id);
+                    }
+                }
+                // Acknowledgements are not stored: each is a fresh message.
+                false
             }
             Body::Entry(e) => {
                 if let Some(done) = self.admit_at(link, raw, sender, e.index) {

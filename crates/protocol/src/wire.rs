@@ -209,6 +209,9 @@ pub enum Body {
     /// Several signed messages to be handled in this order (resends to a lagging peer, so that
     /// votes are seen before the dice they affect).
     Batch { items: Vec<Vec<u8>> },
+    /// "Your chat message reached me": `id` is the SHA-256 of the chat's signed bytes. The sender
+    /// resends a chat to each recipient until it is acknowledged (chat is not in the transcript).
+    ChatAck { id: [u8; 32] },
 }
 
 /// The outer, version-stable message.

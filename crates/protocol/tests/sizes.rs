@@ -52,6 +52,7 @@ fn bytes_per_message() {
         to: Some(PeerKey([3; 32])),
         text: "good game!".into(),
     });
+    let ack = seal(&Body::ChatAck { id: [4; 32] });
     let checkpoint = seal(&Body::Checkpoint {
         index: 1234,
         state_hash: [1; 32],
@@ -92,6 +93,7 @@ fn bytes_per_message() {
         ("dice reveal announcing next chain", reveal_next),
         ("chat, 10 characters, public", chat),
         ("chat, 10 characters, private", private),
+        ("chat acknowledgement", ack),
         ("checkpoint", checkpoint),
         ("orders commitment", commit),
         ("orders reveal, 40-byte payload", reveal_orders),
@@ -101,5 +103,5 @@ fn bytes_per_message() {
         println!("  {name:32} {n:4}");
     }
     // Envelope overhead is ~125 bytes; everything fits in one small WebRTC datagram.
-    assert!(attack < 200 && reveal < 200 && chat < 200 && checkpoint < 250);
+    assert!(attack < 200 && reveal < 200 && chat < 200 && ack < 200 && checkpoint < 250);
 }

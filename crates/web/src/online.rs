@@ -5,7 +5,9 @@
 //! Settings: the room comes from the page URL (`#room=NAME` or `?room=NAME`), the signalling server
 //! from `?signal=ws://…` or the settings field (default `ws://127.0.0.1:3536` on localhost), the
 //! ICE servers from the settings field (empty by default). The identity (key entropy) and name are
-//! kept in localStorage per room, so a reload rejoins with the same seat.
+//! kept in localStorage per room, so a reload rejoins with the same seat. How long a silent peer
+//! takes to count as missing (after which the others may vote to hand its seats to a bot) is
+//! `?missing_ms=N` or localStorage `orbis.p2p.missing_ms` (default 10 s; tests use a short one).
 
 use crate::app::{AppState, Msg, Roll};
 use crate::board::DragRef;
@@ -18,8 +20,8 @@ use orbis_engine::classic::{
 use orbis_engine::codec::sha256;
 use orbis_engine::view;
 use orbis_protocol::{
-    Config, Controller, Dest, LinkId, Links, Output, Peer, PeerKey, ProtocolEvent, SeatSpec,
-    SetupProposal,
+    Config, Control, Controller, Dest, LinkId, Links, Output, Peer, PeerKey, ProtocolEvent,
+    SeatSpec, SetupProposal,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -87,6 +89,16 @@ pub fn room_in_url() -> Option<String> {
 const SIGNAL_KEY: &str = "orbis.p2p.signal";
 const ICE_KEY: &str = "orbis.p2p.ice";
 const NAME_KEY: &str = "orbis.p2p.name";
+const MISSING_KEY: &str = "orbis.p2p.missing_ms";
+
+/// Silence after which a peer counts as missing: `?missing_ms=`, localStorage, else 10 s.
+fn missing_ms() -> u64 {
+    param("missing_ms")
+        .or_else(|| store::get(MISSING_KEY))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|v| *v >= 500)
+        .unwrap_or(10_000)
+}
 
 fn default_signal() -> String {
     if let Some(s) = param("signal") {
@@ -273,6 +285,16 @@ struct Session {
     resolved: Vec<Vec<orbis_engine::rules::orders::OrdersEvent>>,
     orders_sync: Option<crate::online_orders::OrdersSync>,
     orders_shown: Option<crate::online_orders::Shown>,
+    /// Rules of the next proposal (chosen in the lobby).
+    options: ClassicOptions,
+    /// Computer seats of the next proposal.
+    bots: usize,
+    /// Participants voted out (their seats are played by the computer).
+    dropped: BTreeSet<PeerKey>,
+    /// Game lines produced outside `step` (by a command), shown with the next sync.
+    lines: Vec<String>,
+    /// Addressee of the next chat message (None: everyone).
+    chat_to: Option<PeerKey>,
 }
 
 impl Session {
@@ -283,7 +305,7 @@ impl Session {
         game_id.copy_from_slice(&h[..16]);
         let mut cfg = Config::new(game_id, name, identity(room));
         cfg.resend_ms = 500;
-        cfg.missing_ms = 10_000;
+        cfg.missing_ms = missing_ms();
         // Above any message number an earlier session with the same key used.
         cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
         let net = Net::new(&room_url, ice);
@@ -307,6 +329,11 @@ impl Session {
             resolved: vec![],
             orders_sync: None,
             orders_shown: None,
+            options: ClassicOptions::default(),
+            bots: 0,
+            dropped: BTreeSet::new(),
+            lines: vec![],
+            chat_to: None,
         }
     }
 
@@ -421,6 +448,22 @@ impl Session {
                     self.notes
                         .push(format!("Refused a message from {who}: {violation}"));
                 }
+                ProtocolEvent::ControlApplied { control, .. } => {
+                    let what = match control {
+                        Control::Drop { peer, .. } => {
+                            self.dropped.insert(peer);
+                            format!(
+                                "{}'s seat is now played by the computer.",
+                                self.name_of(&peer)
+                            )
+                        }
+                        Control::SeatToBot { seat, .. } => {
+                            format!("Seat {} is now played by the computer.", seat + 1)
+                        }
+                    };
+                    lines.push(what.clone());
+                    self.notes.push(what);
+                }
                 ProtocolEvent::Halted(r) => {
                     self.notes.push(format!("The game is halted: {r:?}"));
                 }
@@ -446,7 +489,7 @@ impl Session {
             outs.push(self.peer.handle(l, &bytes, t));
         }
         outs.push(self.peer.tick(t));
-        let mut lines = vec![];
+        let mut lines = std::mem::take(&mut self.lines);
         let mut roll = None;
         for o in outs {
             self.absorb(o, &mut lines, &mut roll);
@@ -544,9 +587,10 @@ impl Session {
     /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
     /// `orders`: the orders ruleset on that map (Europe: 7 seats, the others bots; world: the
     /// players and `bots` more seats, 2 to 6).
-    fn propose_ruleset(&mut self, bots: usize, orders: Option<&str>) {
+    fn propose_ruleset(&mut self, orders: Option<&str>) {
+        let bots = self.bots;
         let Some(map_id) = orders else {
-            self.propose(bots);
+            self.propose();
             return;
         };
         let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
@@ -593,7 +637,8 @@ impl Session {
     }
 
     /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
-    fn propose(&mut self, bots: usize) {
+    fn propose(&mut self) {
+        let bots = self.bots;
         let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
         keys.push(self.peer.key());
         keys.sort();
@@ -619,7 +664,7 @@ impl Session {
         let p = SetupProposal {
             participants: keys,
             seats,
-            options: ClassicOptions::default(),
+            options: self.options.clone(),
             orders: None,
             nonce: now_ms() as u64,
         };
@@ -642,6 +687,21 @@ impl Session {
             }
             Err(e) => self.notes.push(format!("Cannot accept: {e}")),
         }
+        self.rev += 1;
+    }
+
+    /// Votes to hand a missing peer's seats to the computer (it stops rolling dice too).
+    fn vote_drop(&mut self, peer: PeerKey) {
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.vote(Control::Drop {
+            peer,
+            level: BotLevel::Normal,
+        }) {
+            Ok(o) => self.absorb(o, &mut lines, &mut roll),
+            Err(e) => self.notes.push(format!("Vote not taken: {e}")),
+        }
+        self.lines.extend(lines);
         self.rev += 1;
     }
 
@@ -777,6 +837,31 @@ pub fn online(props: &Props) -> Html {
         });
     }
 
+    // The chat addressee lives in the session, not in the DOM: while players arrived and Yew
+    // patched the option list, the browser's selection drifted off "Everyone" (the e2e test saw
+    // a message meant for everyone go privately to the last player listed). The select shows the
+    // session's choice after every render.
+    {
+        let session = session.clone();
+        use_effect(move || {
+            let v = session
+                .borrow()
+                .as_ref()
+                .and_then(|s| s.chat_to.filter(|k| s.peer.names().contains_key(k)))
+                .map(|k| hex(&k.0))
+                .unwrap_or_default();
+            if let Some(sel) = window()
+                .document()
+                .and_then(|d| d.get_element_by_id("chat-to"))
+                .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+            {
+                if sel.value() != v {
+                    sel.set_value(&v);
+                }
+            }
+        });
+    }
+
     let g = session.borrow();
     let Some(s) = g.as_ref() else {
         let room = room_in_url().unwrap_or_default();
@@ -831,14 +916,8 @@ pub fn online(props: &Props) -> Html {
             if text.trim().is_empty() {
                 return;
             }
-            let to = window()
-                .document()
-                .and_then(|d| d.get_element_by_id("chat-to"))
-                .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
-                .map(|s| s.value())
-                .and_then(|v| unhex32(&v))
-                .map(PeerKey);
             if let Some(s) = session.borrow_mut().as_mut() {
+                let to = s.chat_to.filter(|k| s.peer.names().contains_key(k));
                 s.chat(to, text.trim());
             }
             if let Some(i) = window()
@@ -852,6 +931,43 @@ pub fn online(props: &Props) -> Html {
         })
     };
     let waiting: Vec<String> = s.peer.waiting_on().iter().map(|k| s.name_of(k)).collect();
+    // After the timeout: vote to hand each missing participant's seats to the computer, with the
+    // tally of the open vote (every other dice-rolling participant must agree).
+    let open = s.peer.open_votes();
+    let votes = html! {
+        <ul class="online-votes" id="online-votes">
+        { for s.missing.iter().filter(|k| !s.dropped.contains(k) && s.started.is_some() && s.peer.state().is_some_and(|g| g.winner().is_none())
+            && s.proposals.get(&s.started.unwrap_or_default()).is_some_and(|p| p.participants.contains(k)))
+            .map(|k| {
+            let name = s.name_of(k);
+            let tally = open.iter().find(|(c, _, _)| matches!(c, Control::Drop { peer, .. } if peer == k));
+            let (have, need) = tally.map_or((vec![], vec![]), |(_, v, n)| (v.clone(), n.clone()));
+            let voted = have.contains(&me);
+            let onclick = {
+                let session = session.clone();
+                let rev = rev.clone();
+                let k = *k;
+                Callback::from(move |_: MouseEvent| {
+                    if let Some(s) = session.borrow_mut().as_mut() {
+                        s.vote_drop(k);
+                    }
+                    rev.set(*rev + 1);
+                })
+            };
+            html! {
+                <li class="vote" data-peer-name={name.clone()}>
+                    <button class="btn small vote-drop" disabled={voted} {onclick}>
+                        {format!("Hand {name}'s seat to the computer")}
+                    </button>
+                    if tally.is_some() {
+                        <span class="tally">{format!(" {} of {} votes{}", have.len(), need.len(),
+                            if voted { " (yours included)" } else { "" })}</span>
+                    }
+                </li>
+            }
+        }) }
+        </ul>
+    };
     let paused = !s.missing.is_empty();
     let status = html! {
         <div class="online-status" id="online-status">
@@ -861,12 +977,25 @@ pub fn online(props: &Props) -> Html {
             if paused {
                 <p class="notice" id="online-paused" role="status">{format!("Paused — missing: {}",
                     s.missing.iter().map(|k| s.name_of(k)).collect::<Vec<_>>().join(", "))}</p>
+                { votes }
             }
             if let Some(h) = s.peer.halted() { <p class="notice" role="alert">{format!("Halted: {h:?}")}</p> }
             if s.started.is_some() && !waiting.is_empty() {
                 <p class="hint">{format!("Waiting for {}", waiting.join(", "))}</p>
             }
         </div>
+    };
+    let chat_to = {
+        let session = session.clone();
+        Callback::from(move |e: yew::Event| {
+            let v = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.chat_to = unhex32(&v).map(PeerKey);
+            }
+        })
     };
     let chat = html! {
         <section class="online-chat" aria-label="Chat">
@@ -876,10 +1005,10 @@ pub fn online(props: &Props) -> Html {
                 }) }
             </ul>
             <form onsubmit={chat_send}>
-                <select id="chat-to" aria-label="To">
-                    <option value="">{"Everyone"}</option>
+                <select id="chat-to" aria-label="To" onchange={chat_to}>
+                    <option value="" selected={s.chat_to.is_none()}>{"Everyone"}</option>
                     { for present.iter().filter(|k| **k != me).map(|k| html! {
-                        <option value={hex(&k.0)}>{s.name_of(k)}</option>
+                        <option value={hex(&k.0)} selected={s.chat_to == Some(*k)}>{s.name_of(k)}</option>
                     }) }
                 </select>
                 <input id="chat-text" maxlength="200" placeholder="Message" aria-label="Message"/>
@@ -940,7 +1069,6 @@ pub fn online(props: &Props) -> Html {
         let session = session.clone();
         let rev = rev.clone();
         Callback::from(move |_: MouseEvent| {
-            let bots: usize = input_value("online-bots").parse().unwrap_or(0);
             let ruleset = window()
                 .document()
                 .and_then(|d| d.get_element_by_id("online-ruleset"))
@@ -952,11 +1080,38 @@ pub fn online(props: &Props) -> Html {
                 _ => None,
             };
             if let Some(s) = session.borrow_mut().as_mut() {
-                s.propose_ruleset(bots, orders);
+                s.propose_ruleset(orders);
             }
             rev.set(*rev + 1);
         })
     };
+    let set_bots = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |e: InputEvent| {
+            let v: usize = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse()
+                .unwrap_or(0);
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.bots = v.min(4);
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let set_options = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |o: ClassicOptions| {
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.options = o;
+                s.rev += 1;
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let seats_next = (present.len().min(6) + s.bots).min(6);
     let proposals = s.order.iter().rev().take(3).map(|h| {
         let p = &s.proposals[h];
         let mine = p.participants.contains(&me);
@@ -980,6 +1135,7 @@ pub fn online(props: &Props) -> Html {
                         orbis_engine::rules::orders::map::OrdersMap::get(&o.map).map_or(o.map.clone(), |m| m.name.clone()),
                         p.seats.len()),
                 }}</p>
+                if p.orders.is_none() { <p class="hint rules-summary">{crate::setup::options_summary(&p.options)}</p> }
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| s.name_of(k)).unwrap_or_default(),
@@ -997,7 +1153,8 @@ pub fn online(props: &Props) -> Html {
     });
     html! {
         <main class="menu online" id="online" data-started={attrs_started} data-log-len={log_len}
-            data-peers={present.len().to_string()} data-room-url={s.room_url.clone()}>
+            data-peers={present.len().to_string()} data-room-url={s.room_url.clone()}
+            data-chat-pending={s.peer.chats_unacknowledged().to_string()}>
             <div class="menu-card online-lobby">
                 <h1>{"Play online"}</h1>
                 { status }
@@ -1011,7 +1168,11 @@ pub fn online(props: &Props) -> Html {
                     <option value="world">{"Orders: World"}</option>
                 </select></label>
                 <p class="hint">{"Orders, Europe 1901: seven powers, those without a player hold (civil disorder). World: the players plus the computer seats, 2 to 6 powers."}</p>
-                <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value="0"/></label>
+                <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
+                <details class="options" id="online-options">
+                    <summary>{"Rules"}</summary>
+                    { crate::setup::options_fields(&s.options, seats_next, set_options) }
+                </details>
                 <button class="btn" id="online-propose" onclick={propose}>{"Propose a game with everyone here"}</button>
                 <ul id="online-proposals">{ for proposals }</ul>
                 { notes }

@@ -2,7 +2,7 @@
 
 use crate::app::{AppState, Msg, SeatForm, SetupForm, BOT_NAMES};
 use orbis_engine::classic::{
-    BotLevel, CardSchedule, Colour, DefendPref, FortifyRule, SeatKind, Selection,
+    BotLevel, CardSchedule, ClassicOptions, Colour, DefendPref, FortifyRule, SeatKind, Selection,
 };
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -16,6 +16,24 @@ pub fn colour_css(c: Colour) -> &'static str {
         Colour::Grey => "#8d939c",
         Colour::Black => "#2d2d33",
     }
+}
+
+/// The logo, relative to the page (the full bundle's page is in `full/`).
+const ICON: &str = if cfg!(feature = "full") {
+    "../icons/icon.svg"
+} else {
+    "icons/icon.svg"
+};
+
+#[cfg(feature = "full")]
+fn orders_setup(app: &UseReducerHandle<AppState>) -> Html {
+    crate::orders_view::setup(app)
+}
+
+/// Lite bundle: the orders ruleset is set up on the full page (`Msg::SetRuleset` goes there).
+#[cfg(not(feature = "full"))]
+fn orders_setup(_: &UseReducerHandle<AppState>) -> Html {
+    crate::lite::leaving()
 }
 
 fn cap(s: &str) -> String {
@@ -46,24 +64,6 @@ pub fn import_button(app: &UseReducerHandle<AppState>, id: &str) -> Html {
             <input id={id.to_string()} type="file" accept=".orbis,application/octet-stream" {onchange} />
         </label>
     }
-}
-
-/// The logo, relative to the page (the full bundle's page is in `full/`).
-const ICON: &str = if cfg!(feature = "full") {
-    "../icons/icon.svg"
-} else {
-    "icons/icon.svg"
-};
-
-#[cfg(feature = "full")]
-fn orders_setup(app: &UseReducerHandle<AppState>) -> Html {
-    crate::orders_view::setup(app)
-}
-
-/// Lite bundle: the orders ruleset is set up on the full page (`Msg::SetRuleset` goes there).
-#[cfg(not(feature = "full"))]
-fn orders_setup(_: &UseReducerHandle<AppState>) -> Html {
-    crate::lite::leaving()
 }
 
 pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
@@ -236,14 +236,62 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
         }
     });
 
-    let o = form.options.clone();
-    let opt = |f: fn(&mut SetupForm, u32)| {
-        let form = form.clone();
-        let edit = edit.clone();
+    let back = crate::panel::send(app, Msg::ShowMenu);
+    let start = crate::panel::send(app, Msg::Start);
+    html! {
+        <main class="setup">
+            <h1>{"New game"}</h1>
+            if let Some(n) = &app.notice { <p class="notice" role="alert">{n}</p> }
+            <div class="row ruleset" role="group" aria-label="Ruleset">
+                <button class={classes!("btn", (!app.setup_orders).then_some("on"))} id="ruleset-classic"
+                    onclick={crate::panel::send(app, Msg::SetRuleset(false))}>{"Classic (dice)"}</button>
+                <button class={classes!("btn", app.setup_orders.then_some("on"))} id="ruleset-orders"
+                    onclick={crate::panel::send(app, Msg::SetRuleset(true))}>{"Orders (simultaneous)"}</button>
+            </div>
+            if app.setup_orders {
+                { orders_setup(app) }
+            } else {
+            <section class="panel-box">
+                { select("seat-count".into(), "Players", n, (2..=6).map(|k| (k, k.to_string())).collect(), seat_count) }
+                <div class="seats">{ for seats }</div>
+            </section>
+            <section class="panel-box options">
+                <h2>{"Rules"}</h2>
+                { options_fields(&form.options, n, {
+                    let form = form.clone();
+                    let edit = edit.clone();
+                    Callback::from(move |o: ClassicOptions| {
+                        let mut f = form.clone();
+                        f.options = o;
+                        edit(f);
+                    })
+                }) }
+            </section>
+            }
+            <div class="row">
+                <button class="btn" onclick={back}>{"Back"}</button>
+                <button class="btn primary" id="start-game" onclick={start}>{"Start game"}</button>
+            </div>
+        </main>
+    }
+}
+
+/// The classic rule options as form fields (new-game screen and the online lobby); emits the
+/// edited options. `players` decides whether the neutral-army fields apply.
+pub fn options_fields(
+    options: &ClassicOptions,
+    players: usize,
+    on: Callback<ClassicOptions>,
+) -> Html {
+    let n = players;
+    let o = options.clone();
+    let opt = |f: fn(&mut ClassicOptions, u32)| {
+        let o = options.clone();
+        let on = on.clone();
         Callback::from(move |v: u32| {
-            let mut x = form.clone();
+            let mut x = o.clone();
             f(&mut x, v);
-            edit(x);
+            on.emit(x);
         })
     };
     let sched_val = match o.cards {
@@ -291,48 +339,29 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
             </label>
         }
     };
-    let back = crate::panel::send(app, Msg::ShowMenu);
-    let start = crate::panel::send(app, Msg::Start);
     html! {
-        <main class="setup">
-            <h1>{"New game"}</h1>
-            if let Some(n) = &app.notice { <p class="notice" role="alert">{n}</p> }
-            <div class="row ruleset" role="group" aria-label="Ruleset">
-                <button class={classes!("btn", (!app.setup_orders).then_some("on"))} id="ruleset-classic"
-                    onclick={crate::panel::send(app, Msg::SetRuleset(false))}>{"Classic (dice)"}</button>
-                <button class={classes!("btn", app.setup_orders.then_some("on"))} id="ruleset-orders"
-                    onclick={crate::panel::send(app, Msg::SetRuleset(true))}>{"Orders (simultaneous)"}</button>
-            </div>
-            if app.setup_orders {
-                { orders_setup(app) }
-            } else {
-            <section class="panel-box">
-                { select("seat-count".into(), "Players", n, (2..=6).map(|k| (k, k.to_string())).collect(), seat_count) }
-                <div class="seats">{ for seats }</div>
-            </section>
-            <section class="panel-box options">
-                <h2>{"Rules"}</h2>
+        <>
                 { select("opt-cards".into(), "Card trade-in values", sched_val, vec![
                     (0u32, "Escalating: 4, 6, 8, 10, 12, 15, +5…".to_string()),
                     (1, "Plus one: 4, 5, 6, 7…".to_string()),
                     (2, "4, then 5 for every set".to_string()),
                     (3, "Constant value".to_string()),
-                ], opt(|f, v| f.options.cards = match v {
+                ], opt(|f, v| f.cards = match v {
                     0 => CardSchedule::Escalating,
                     1 => CardSchedule::PlusOne,
                     2 => CardSchedule::FourThenFive,
-                    _ => CardSchedule::Constant(match f.options.cards { CardSchedule::Constant(c) => c, _ => 10 }),
+                    _ => CardSchedule::Constant(match f.cards { CardSchedule::Constant(c) => c, _ => 10 }),
                 })) }
                 if sched_val == 3 {
                     { num_input("opt-constant", "Constant set value", constant, 1, 60,
-                        opt(|f, v| f.options.cards = CardSchedule::Constant(v))) }
+                        opt(|f, v| f.cards = CardSchedule::Constant(v))) }
                 }
                 { select("opt-fortify".into(), "Fortify", fort_val, vec![
                     (0u32, "One move to an adjacent territory".to_string()),
                     (1, "From one territory to any adjacent ones".to_string()),
                     (2, "Any moves between adjacent territories".to_string()),
                     (3, "Any moves along connected territories".to_string()),
-                ], opt(|f, v| f.options.fortify = match v {
+                ], opt(|f, v| f.fortify = match v {
                     0 => FortifyRule::OneToOneAdjacent,
                     1 => FortifyRule::OneToManyAdjacent,
                     2 => FortifyRule::ManyToManyAdjacent,
@@ -341,27 +370,55 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
                 { select("opt-selection".into(), "Territories", if o.selection == Selection::Random { 0u32 } else { 1 }, vec![
                     (0u32, "Dealt at random".to_string()),
                     (1, "Chosen in turn".to_string()),
-                ], opt(|f, v| f.options.selection = if v == 0 { Selection::Random } else { Selection::Chosen })) }
-                { check("opt-missions", "Secret missions", o.missions, opt(|f, v| f.options.missions = v == 1)) }
+                ], opt(|f, v| f.selection = if v == 0 { Selection::Random } else { Selection::Chosen })) }
+                { check("opt-missions", "Secret missions", o.missions, opt(|f, v| f.missions = v == 1)) }
                 if o.missions {
                     { check("opt-hold", "A mission must hold for a full round", o.hold_mission_full_round,
-                        opt(|f, v| f.options.hold_mission_full_round = v == 1)) }
+                        opt(|f, v| f.hold_mission_full_round = v == 1)) }
                 }
                 if n >= 3 {
                     { num_input("opt-neutral-t", "Neutral territories", o.neutral_territories as u32, 0, 20,
-                        opt(|f, v| f.options.neutral_territories = v as u8)) }
+                        opt(|f, v| f.neutral_territories = v as u8)) }
                     { num_input("opt-neutral-a", "Armies per neutral territory", o.neutral_armies as u32, 1, 10,
-                        opt(|f, v| f.options.neutral_armies = v as u8)) }
+                        opt(|f, v| f.neutral_armies = v as u8)) }
                 } else {
                     <p class="hint">{"Two-player games always include a neutral army."}</p>
                 }
                 <p class="hint">{"Each player's defender dice can also be changed during play."}</p>
-            </section>
-            }
-            <div class="row">
-                <button class="btn" onclick={back}>{"Back"}</button>
-                <button class="btn primary" id="start-game" onclick={start}>{"Start game"}</button>
-            </div>
-        </main>
+        </>
     }
+}
+
+/// The rules of a classic game in one line, so every player sees what a proposal agrees to.
+#[cfg(feature = "full")] // the online lobby
+pub fn options_summary(o: &ClassicOptions) -> String {
+    let cards = match o.cards {
+        CardSchedule::Escalating => "escalating card sets".to_string(),
+        CardSchedule::PlusOne => "card sets +1 each".to_string(),
+        CardSchedule::FourThenFive => "card sets 4, then 5".to_string(),
+        CardSchedule::Constant(v) => format!("card sets worth {v}"),
+    };
+    let fortify = match o.fortify {
+        FortifyRule::OneToOneAdjacent => "one adjacent fortify move",
+        FortifyRule::OneToManyAdjacent => "fortify from one territory to adjacent ones",
+        FortifyRule::ManyToManyAdjacent => "any adjacent fortify moves",
+        FortifyRule::ManyToManyConnected => "fortify along connected territories",
+    };
+    let selection = match o.selection {
+        Selection::Random => "territories dealt at random",
+        Selection::Chosen => "territories chosen in turn",
+    };
+    let goal = match (o.missions, o.hold_mission_full_round) {
+        (false, _) => "world domination".to_string(),
+        (true, false) => "secret missions".to_string(),
+        (true, true) => "secret missions held a full round".to_string(),
+    };
+    let mut s = format!("Rules: {cards}, {fortify}, {selection}, {goal}");
+    if o.neutral_territories > 0 {
+        s += &format!(
+            ", {} neutral territories of {} armies",
+            o.neutral_territories, o.neutral_armies
+        );
+    }
+    s + "."
 }

@@ -14,7 +14,7 @@ use orbis_engine::bot;
 use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::sha256;
 use orbis_protocol::{
-    Config, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
+    Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
 };
 use orbis_transport::Transport;
 use std::process::ExitCode;
@@ -149,6 +149,8 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
     // Our own attack declarations: log index -> time declared; and declaration-to-dice times.
     let mut declared: std::collections::BTreeMap<u64, Instant> = Default::default();
     let mut roll_ms: Vec<f64> = vec![];
+    // Peers whose connection went silent (we second the others' votes to drop them).
+    let mut missing: std::collections::BTreeSet<PeerKey> = Default::default();
     loop {
         Delay::new(Duration::from_millis(2)).await;
         let t = now(t0);
@@ -165,6 +167,19 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             outs.push(peer.handle(l, &bytes, t));
         }
         outs.push(peer.tick(t));
+        // A bot player seconds another player's vote to hand a missing peer's seats to a bot
+        // (it never starts one: that is the humans' call). Votes seen in an earlier round; its
+        // own vote goes through the event loop below, so a vote it completes is reported.
+        for (control, voters, _) in peer.open_votes() {
+            if let Control::Drop { peer: p, .. } = control {
+                if missing.contains(&p) && !voters.is_empty() && !voters.contains(&peer.key()) {
+                    match peer.vote(control) {
+                        Ok(o) => outs.push(o),
+                        Err(e) => eprintln!("cannot vote: {e}"),
+                    }
+                }
+            }
+        }
         if let Some(n) = args.players {
             let mut keys: Vec<PeerKey> = peer.names().keys().copied().collect();
             keys.push(peer.key());
@@ -221,8 +236,17 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                         eprintln!("refused a message from {p:?}: {violation}");
                     }
                     ProtocolEvent::Halted(r) => eprintln!("game halted: {r:?}"),
-                    ProtocolEvent::PeerMissing { peer: p } => eprintln!("{p} is missing"),
-                    ProtocolEvent::PeerReturned { peer: p } => eprintln!("{p} is back"),
+                    ProtocolEvent::PeerMissing { peer: p } => {
+                        eprintln!("{p} is missing");
+                        missing.insert(*p);
+                    }
+                    ProtocolEvent::PeerReturned { peer: p } => {
+                        eprintln!("{p} is back");
+                        missing.remove(p);
+                    }
+                    ProtocolEvent::ControlApplied { control, .. } => {
+                        eprintln!("vote passed: {control:?}");
+                    }
                     ProtocolEvent::Chat { from, text, .. } => eprintln!("<{from}> {text}"),
                     _ => {}
                 }
