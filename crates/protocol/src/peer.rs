@@ -1011,8 +1011,9 @@ impl Peer {
     }
 
     /// Orders game: commits this peer's orders for the current phase (one list per power it
-    /// plays; powers left out hold / disband / waive builds as the engine's defaults say). They
-    /// are checked with the engine first and revealed once every participant has committed.
+    /// plays; powers left out hold / disband / waive builds as the engine's defaults say) and its
+    /// powers' draw votes. They are checked with the engine first and revealed once every
+    /// participant has committed.
     pub fn submit_orders(
         &mut self,
         orders: OrdersPayload,
@@ -1035,12 +1036,15 @@ impl Peer {
         };
         let mine = r.powers_of(m);
         let mut check = s.clone();
-        for (power, list) in &orders {
+        let powers = orders.orders.iter().map(|(p, _)| p);
+        for power in powers.chain(orders.draw.iter().map(|(p, _)| p)) {
             if !mine.contains(power) {
                 return Err(CommandError::Illegal(format!(
                     "power {power} is not played by this peer"
                 )));
             }
+        }
+        for (power, list) in &orders.orders {
             check
                 .apply(&OrdersAction::Submit {
                     power: *power,
@@ -2600,7 +2604,7 @@ impl Peer {
         let index = r.next_index();
         let round = index as u32;
         let salt = self.empty_salt(round);
-        let empty = encode_orders(&vec![]);
+        let empty = encode_orders(&OrdersPayload::default());
         let empty_hash = orders_commitment(round, &empty, &salt);
         let Some(r) = &mut self.run else { return false };
         if let (Some(m), Game::Orders(s)) = (r.me.filter(|m| !r.excluded.contains(m)), &r.state) {
@@ -2658,12 +2662,13 @@ impl Peer {
             return false;
         };
         let mut violations = vec![];
+        let mut draws = vec![];
         let mut content = b"orbis-orders-phase".to_vec();
         content.extend_from_slice(&round.to_le_bytes());
         for ((p, payload), (now, seated)) in reveals.iter().zip(&plays) {
             content.extend_from_slice(&codec::encode(&(p, payload)));
             let who = parts.get(*p as usize).copied();
-            let list = match decode_orders(payload) {
+            let payload = match decode_orders(payload) {
                 Ok(l) => l,
                 Err(e) => {
                     violations.push((
@@ -2676,7 +2681,20 @@ impl Peer {
                     continue;
                 }
             };
-            for (power, orders) in list {
+            for (power, accept) in payload.draw {
+                if now.contains(&power) {
+                    draws.push(OrdersAction::Draw { power, accept });
+                } else if !seated.contains(&power) {
+                    violations.push((
+                        who,
+                        Violation::IllegalOrders {
+                            round,
+                            error: format!("a draw vote for power {power}, which it does not play"),
+                        },
+                    ));
+                }
+            }
+            for (power, orders) in payload.orders {
                 if !now.contains(&power) {
                     // Orders for a seat handed to a bot since are void without blame.
                     if !seated.contains(&power) {
@@ -2713,8 +2731,35 @@ impl Peer {
                 }
             }
         }
-        let events = match s.apply(&OrdersAction::Adjudicate) {
-            Ok(ev) => ev,
+        // Draw votes, after the orders (so illegal ones are still named) and before the
+        // adjudication: a draw every survivor accepts ends the game in the phase they accept it.
+        // A surviving power no peer plays now (a computer seat: civil disorder) cannot accept,
+        // as in hot-seat play, so an acceptance it held while it had a player is withdrawn.
+        let played: Vec<PowerId> = plays.iter().flat_map(|(now, _)| now.clone()).collect();
+        let n = s.map().powers.len() as PowerId;
+        let withdrawn = (0..n)
+            .filter(|p| !played.contains(p) && s.alive(*p) && s.draw[*p as usize])
+            .map(|power| OrdersAction::Draw {
+                power,
+                accept: false,
+            });
+        let mut events = vec![];
+        for d in withdrawn.collect::<Vec<_>>().into_iter().chain(draws) {
+            match s.apply(&d) {
+                Ok(ev) => events.extend(ev),
+                Err(e) => {
+                    self.halt(HaltReport::Internal(format!("draw vote refused: {e}")), out);
+                    return false;
+                }
+            }
+        }
+        let adjudicated = if matches!(s.phase, Phase::GameOver { .. }) {
+            Ok(vec![])
+        } else {
+            s.apply(&OrdersAction::Adjudicate)
+        };
+        match adjudicated {
+            Ok(ev) => events.extend(ev),
             Err(e) => {
                 self.halt(
                     HaltReport::Internal(format!("adjudication refused: {e}")),

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 1;
+pub const PROTOCOL_VERSION: u16 = 2;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -108,17 +108,47 @@ pub struct OrdersSetup {
     pub options: OrdersOptions,
 }
 
-/// What one participant reveals in an orders-game round: written orders per power it plays.
-pub type OrdersPayload = Vec<(PowerId, Vec<Written>)>;
+/// What one participant reveals in an orders-game round, per power it plays: the written orders,
+/// and whether the power accepts a draw. Both are secret until the reveal, so draw acceptance is
+/// as simultaneous as the orders.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OrdersPayload {
+    /// Written orders per power.
+    pub orders: Vec<(PowerId, Vec<Written>)>,
+    /// Draw votes per power: `true` accepts a draw, `false` declines (or withdraws an earlier
+    /// acceptance). A power left out keeps the vote it had.
+    pub draw: Vec<(PowerId, bool)>,
+}
+
+impl OrdersPayload {
+    /// Orders only, no draw votes.
+    pub fn orders(orders: Vec<(PowerId, Vec<Written>)>) -> OrdersPayload {
+        OrdersPayload {
+            orders,
+            draw: vec![],
+        }
+    }
+}
+
+/// Format of the orders payload bytes: its first byte. Format 1 (protocol version 1) was the bare
+/// list of orders; format 2 adds draw votes. Another first byte is refused as undecodable, so a
+/// payload from a newer client is void (and its sender named), never misread.
+pub const ORDERS_FORMAT: u8 = 2;
 
 /// Encodes an orders-game payload (the bytes committed to and revealed).
-pub fn encode_orders(orders: &OrdersPayload) -> Vec<u8> {
-    codec::encode(orders)
+pub fn encode_orders(payload: &OrdersPayload) -> Vec<u8> {
+    codec::encode(&(ORDERS_FORMAT, payload))
 }
 
 /// Decodes an orders-game payload.
 pub fn decode_orders(bytes: &[u8]) -> Result<OrdersPayload, String> {
-    codec::decode(bytes).map_err(|e| e.to_string())
+    match bytes.first() {
+        Some(&ORDERS_FORMAT) => codec::decode::<(u8, OrdersPayload)>(bytes)
+            .map(|(_, p)| p)
+            .map_err(|e| e.to_string()),
+        Some(f) => Err(format!("orders payload format {f} is not known")),
+        None => Err("empty orders payload".into()),
+    }
 }
 
 impl SetupProposal {

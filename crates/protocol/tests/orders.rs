@@ -66,7 +66,11 @@ fn salt(i: usize, round: u32) -> [u8; 32] {
     s
 }
 
-fn submit(net: &mut Net, i: usize, payload: OrdersPayload) {
+fn submit(net: &mut Net, i: usize, orders: Vec<(PowerId, Vec<notation::Written>)>) {
+    submit_payload(net, i, OrdersPayload::orders(orders));
+}
+
+fn submit_payload(net: &mut Net, i: usize, payload: OrdersPayload) {
     let (round, _) = net.peers[i].orders_due().expect("orders due");
     let o = net.peers[i]
         .submit_orders(payload, salt(i, round))
@@ -259,13 +263,13 @@ fn orders_phases_over_a_lossy_network() {
     }
 }
 
-#[test]
-fn two_peers_on_the_world_map() {
-    let mut net = Net::new(2, 9, NetParams::perfect());
+/// The world map with `n` peers and no computer seat.
+fn world(n: usize, seed: u64) -> Net {
+    let mut net = Net::new(n, seed, NetParams::perfect());
     for a in net.autoplay.iter_mut() {
         *a = false;
     }
-    let seats = (0..2)
+    let seats = (0..n)
         .map(|i| SeatSpec {
             name: format!("S{i}"),
             colour: Colour::ALL[i],
@@ -284,6 +288,12 @@ fn two_peers_on_the_world_map() {
     };
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    net
+}
+
+#[test]
+fn two_peers_on_the_world_map() {
+    let mut net = world(2, 9);
     let powers = net.peers[0].seat_powers();
     assert_eq!(powers.len(), 2);
     for phase in 0..4u64 {
@@ -330,10 +340,10 @@ fn illegal_revealed_orders_are_void_and_named() {
     submit(&mut net, 0, vec![orders(ENGLAND, &["F LON - ENG"])]);
     submit(&mut net, 1, vec![orders(FRANCE, &["A PAR - BUR"])]);
     // Germany orders a French unit and France's army, bypassing the local checks.
-    let payload = encode_orders(&vec![
+    let payload = encode_orders(&OrdersPayload::orders(vec![
         orders(GERMANY, &["A MUN - RUH", "A PAR - PIC"]),
         orders(FRANCE, &["A MAR - SPA"]),
-    ]);
+    ]));
     let o = net.peers[2].commit_orders(0, payload, [3; 32]).unwrap();
     net.process(2, o);
     run_to(&mut net, &all, 1);
@@ -373,7 +383,10 @@ fn changed_commitment_and_mismatching_reveal_are_named() {
     let mut net = europe(3, 12, NetParams::perfect());
     let attacker = net.peers[ATTACKER].key();
     let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
-    let better = encode_orders(&vec![orders(GERMANY, &["A MUN - BUR"])]);
+    let better = encode_orders(&OrdersPayload::orders(vec![orders(
+        GERMANY,
+        &["A MUN - BUR"],
+    )]));
     net.tamper = Some((
         ATTACKER,
         Box::new(move |_, _, _, bytes| {
@@ -466,7 +479,7 @@ fn a_reloaded_peer_reveals_its_stored_orders() {
     let all = [0, 1, 2];
     let mut net = europe(3, 21, NetParams::perfect());
     let france = vec![orders(FRANCE, &["A PAR - BUR"])];
-    let payload = encode_orders(&france);
+    let payload = encode_orders(&OrdersPayload::orders(france));
     let o = net.peers[1]
         .commit_orders(0, payload.clone(), [42; 32])
         .unwrap();
@@ -501,4 +514,168 @@ fn a_reloaded_peer_reveals_its_stored_orders() {
     assert!(h.iter().all(|x| *x == h[0]));
     net.run_until(net.now + 2_000, |_| false);
     no_complaints(&net);
+}
+
+/// Every peer's payload for its powers with a draw vote and no orders (units hold).
+fn vote(net: &mut Net, i: usize, accept: bool) {
+    let (_, due) = net.peers[i].orders_due().expect("orders due");
+    let payload = OrdersPayload {
+        orders: due.iter().map(|&p| (p, vec![])).collect(),
+        draw: due.iter().map(|&p| (p, accept)).collect(),
+    };
+    submit_payload(net, i, payload);
+}
+
+fn drawn_events(net: &Net, i: usize) -> usize {
+    net.events[i]
+        .iter()
+        .filter(|e| {
+            matches!(e, ProtocolEvent::PhaseResolved { events, .. }
+                if events.contains(&OrdersEvent::Drawn))
+        })
+        .count()
+}
+
+/// All survivors accept a draw in the same phase: the game ends drawn on every peer before that
+/// phase is adjudicated, with equal hashes.
+fn all_accept(n: usize, seed: u64) {
+    let who: Vec<usize> = (0..n).collect();
+    let mut net = world(n, seed);
+    let units = state(&net, 0).units.clone();
+    for i in 0..n {
+        vote(&mut net, i, true);
+    }
+    run_to(&mut net, &who, 1);
+    for &i in &who {
+        let s = state(&net, i);
+        assert_eq!(s.phase, Phase::GameOver { winner: None }, "peer {i}");
+        assert_eq!((s.year, s.season), (1901, Season::Spring));
+        assert_eq!(s.units, units, "the drawn phase is not adjudicated");
+        assert_eq!(drawn_events(&net, i), 1);
+        assert!(net.peers[i].orders_due().is_none());
+    }
+    let h = hashes(&net, &who);
+    assert!(h.iter().all(|x| *x == h[0]));
+    no_complaints(&net);
+}
+
+#[test]
+fn two_peers_accept_a_draw() {
+    all_accept(2, 31);
+}
+
+#[test]
+fn three_peers_accept_a_draw() {
+    all_accept(3, 32);
+}
+
+/// One survivor declines: the phase is adjudicated and the game goes on; the acceptances stand
+/// (a power whose payload says nothing keeps its vote), and the draw comes once the last one
+/// accepts in a later phase.
+#[test]
+fn one_declines_and_the_game_goes_on() {
+    let all = [0, 1, 2];
+    let mut net = world(3, 33);
+    vote(&mut net, 0, true);
+    vote(&mut net, 1, true);
+    vote(&mut net, 2, false);
+    run_to(&mut net, &all, 1);
+    let powers = net.peers[0].seat_powers();
+    for i in all {
+        let s = state(&net, i);
+        assert_eq!(
+            (s.year, s.season, s.phase),
+            (1901, Season::Fall, Phase::Movement)
+        );
+        assert_eq!(
+            powers
+                .iter()
+                .map(|&p| s.draw[p as usize])
+                .collect::<Vec<_>>(),
+            vec![true, true, false]
+        );
+        assert_eq!(drawn_events(&net, i), 0);
+    }
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]));
+    // Fall: peers 0 and 1 send orders only; peer 2 now accepts.
+    submit(&mut net, 0, vec![]);
+    submit(&mut net, 1, vec![]);
+    vote(&mut net, 2, true);
+    run_to(&mut net, &all, 2);
+    for i in all {
+        assert_eq!(state(&net, i).phase, Phase::GameOver { winner: None });
+        assert_eq!(drawn_events(&net, i), 1);
+    }
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]));
+    no_complaints(&net);
+}
+
+/// Computer seats (civil disorder) cannot accept, as in hot-seat play: with the four bot powers
+/// of a three-peer Europe game surviving, the peers' acceptances do not end the game.
+#[test]
+fn civil_disorder_powers_block_a_draw() {
+    let all = [0, 1, 2];
+    let mut net = europe(3, 34, NetParams::perfect());
+    for i in all {
+        vote(&mut net, i, true);
+    }
+    run_to(&mut net, &all, 1);
+    for i in all {
+        let s = state(&net, i);
+        assert_eq!((s.season, s.phase), (Season::Fall, Phase::Movement));
+        assert!(s.draw[..3].iter().all(|&d| d));
+        assert_eq!(drawn_events(&net, i), 0);
+    }
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]));
+    no_complaints(&net);
+}
+
+/// A payload in an unknown format is void and its sender named; a draw vote for a power the
+/// sender does not play is void and named too. The phase still resolves on every peer alike.
+#[test]
+fn undecodable_payload_and_foreign_draw_vote_are_named() {
+    let all = [0, 1, 2];
+    let mut net = world(3, 35);
+    let powers = net.peers[0].seat_powers();
+    let (k1, k2) = (net.peers[1].key(), net.peers[2].key());
+    vote(&mut net, 0, true);
+    let mut bad = encode_orders(&OrdersPayload::default());
+    bad[0] = 9;
+    let o = net.peers[1].commit_orders(0, bad, [5; 32]).unwrap();
+    net.process(1, o);
+    let foreign = encode_orders(&OrdersPayload {
+        orders: vec![],
+        draw: vec![(powers[2], true), (powers[0], false)],
+    });
+    let o = net.peers[2].commit_orders(0, foreign, [6; 32]).unwrap();
+    net.process(2, o);
+    run_to(&mut net, &all, 1);
+    for i in all {
+        let s = state(&net, i);
+        assert_eq!(s.season, Season::Fall, "not drawn: peer 1 said nothing");
+        assert!(
+            s.draw[powers[0] as usize],
+            "peer 2 cannot withdraw peer 0's vote"
+        );
+        assert!(s.draw[powers[2] as usize]);
+    }
+    for i in [0, 2] {
+        let r = rejections(&net, i, k1);
+        assert!(
+            matches!(&r[..], [Violation::IllegalOrders { round: 0, error }] if error.contains("format 9")),
+            "{r:?}"
+        );
+    }
+    for i in [0, 1] {
+        let r = rejections(&net, i, k2);
+        assert!(
+            matches!(&r[..], [Violation::IllegalOrders { round: 0, error }] if error.contains("draw vote")),
+            "{r:?}"
+        );
+    }
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]));
 }

@@ -7,7 +7,7 @@ use ed25519_dalek::SigningKey;
 use orbis_engine::classic::Action;
 use orbis_engine::rules::orders::map::OrdersMap;
 use orbis_engine::rules::orders::notation;
-use orbis_protocol::wire::{encode_orders, orders_commitment, Envelope};
+use orbis_protocol::wire::{encode_orders, orders_commitment, Envelope, OrdersPayload};
 use orbis_protocol::{Body, Entry, PeerKey};
 
 #[test]
@@ -73,7 +73,17 @@ fn bytes_per_message() {
         .iter()
         .map(|l| notation::parse(map, l).expect("order"))
         .collect();
-    let payload = encode_orders(&vec![(1, france)]);
+    let payload = encode_orders(&OrdersPayload::orders(vec![(1, france.clone())]));
+    // The same with France accepting a draw (payload format 2 carries the votes).
+    let with_draw = encode_orders(&OrdersPayload {
+        orders: vec![(1, france)],
+        draw: vec![(1, true)],
+    });
+    let europe_reveal_draw = seal(&Body::OrdersReveal {
+        round: 0,
+        payload: with_draw,
+        salt: [0; 32],
+    });
     let europe_commit = seal(&Body::OrdersCommit {
         round: 0,
         hash: orders_commitment(0, &payload, &[0; 32]),
@@ -99,6 +109,7 @@ fn bytes_per_message() {
         ("orders reveal, 40-byte payload", reveal_orders),
         ("orders game: commitment", europe_commit),
         ("orders game: reveal, 3 orders", europe_reveal),
+        ("orders game: reveal, 3 orders + draw", europe_reveal_draw),
     ] {
         println!("  {name:32} {n:4}");
     }

@@ -9,15 +9,14 @@
 use crate::store;
 use orbis_engine::codec;
 use orbis_engine::rules::orders::map::PowerId;
-use orbis_engine::rules::orders::notation::Written;
 use orbis_engine::rules::orders::{OrdersEvent, OrdersState};
 use orbis_engine::rules::Game;
 use orbis_protocol::wire::encode_orders;
 use orbis_protocol::{CommandError, Output, Peer};
 use std::cell::RefCell;
 
-/// One browser's orders for one phase, per power it plays.
-pub type Payload = Vec<(PowerId, Vec<Written>)>;
+/// One browser's orders and draw votes for one phase, per power it plays.
+pub type Payload = orbis_protocol::wire::OrdersPayload;
 
 thread_local! {
     /// Orders submitted on the screen, waiting for the next protocol step.

@@ -11,6 +11,7 @@ use orbis_engine::rules::orders::notation::{self, Spec, Written};
 use orbis_engine::rules::orders::{
     OrderResult, OrdersAction, OrdersEvent, OrdersOptions, OrdersState, Phase, Season,
 };
+use orbis_protocol::wire::OrdersPayload;
 
 /// Colours of the powers, by index on the map (Europe: the traditional ones).
 pub const POWER_COLOURS: [&str; 7] = [
@@ -115,6 +116,9 @@ pub struct OnlineOrders {
     /// Who has committed orders for this phase, and who the phase is waiting for.
     pub committed: Vec<String>,
     pub waiting: Vec<String>,
+    /// Our powers' draw votes for this phase, per power of the map: secret until the reveal,
+    /// so they go out with the orders instead of into the engine state at once.
+    pub draw: Vec<bool>,
 }
 
 /// Messages of the orders screens.
@@ -178,7 +182,10 @@ impl OrdersSession {
         let n = game.map().powers.len();
         let human = (0..n).map(|p| mine.contains(&(p as PowerId))).collect();
         let mut s = OrdersSession::new(game, human);
-        s.online = Some(OnlineOrders::default());
+        s.online = Some(OnlineOrders {
+            draw: s.game.draw.clone(),
+            ..OnlineOrders::default()
+        });
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Enter);
         s
     }
@@ -202,6 +209,7 @@ impl OrdersSession {
         }
         if let Some(o) = self.online.as_mut() {
             o.sent = false;
+            o.draw = self.game.draw.clone();
         }
         self.draft.clear();
         self.sel = None;
@@ -226,12 +234,25 @@ impl OrdersSession {
         }
     }
 
-    /// Online: the orders this browser submitted for the current phase, per power.
-    pub fn online_payload(&self) -> Vec<(PowerId, Vec<Written>)> {
-        (0..self.game.orders.len())
+    /// Online: the orders this browser submitted for the current phase, per power, with those
+    /// powers' draw votes.
+    pub fn online_payload(&self) -> OrdersPayload {
+        let orders: Vec<(PowerId, Vec<Written>)> = (0..self.game.orders.len())
             .filter(|&p| self.is_human(p as PowerId))
             .filter_map(|p| Some((p as PowerId, self.game.orders[p].clone()?)))
-            .collect()
+            .collect();
+        let draw = orders
+            .iter()
+            .map(|&(p, _)| (p, self.draw_vote(p)))
+            .collect();
+        OrdersPayload { orders, draw }
+    }
+
+    /// Whether `p` accepts a draw: online, the vote about to be committed; hot-seat, the
+    /// engine's.
+    pub fn draw_vote(&self, p: PowerId) -> bool {
+        let votes = self.online.as_ref().map_or(&self.game.draw, |o| &o.draw);
+        votes.get(p as usize).copied().unwrap_or(false)
     }
 
     pub fn map(&self) -> &'static OrdersMap {
@@ -287,7 +308,7 @@ impl OrdersSession {
             }
             let payload = self.online_payload();
             if let Some(o) = self.online.as_mut() {
-                if !o.sent && !payload.is_empty() {
+                if !o.sent && !payload.orders.is_empty() {
                     o.sent = true;
                     crate::online_orders::submit(payload);
                 }
@@ -354,9 +375,25 @@ impl OrdersSession {
                     "{} wins the game!",
                     map.powers[*power as usize].name
                 )),
-                OrdersEvent::Drawn => out.notes.push("The game is drawn.".into()),
+                OrdersEvent::Drawn => {
+                    out.title = "The game is drawn".into();
+                    out.notes
+                        .push("Every surviving power accepted a draw.".into());
+                }
                 _ => {}
             }
+        }
+        // Online, the draw votes revealed so far (hot-seat players see their own at entry).
+        let accepting: Vec<&str> = (0..map.powers.len() as PowerId)
+            .filter(|&p| self.online.is_some() && self.game.draw[p as usize])
+            .filter(|&p| self.game.alive(p))
+            .map(|p| map.powers[p as usize].name.as_str())
+            .collect();
+        if !accepting.is_empty() && !events.contains(&OrdersEvent::Drawn) {
+            out.notes.push(format!(
+                "A draw is accepted by {}; it needs every surviving power (computer powers never accept).",
+                accepting.join(", ")
+            ));
         }
         out
     }
@@ -664,8 +701,15 @@ impl OrdersSession {
                     };
                 }
             }
-            // Draw votes are not carried by the peer-to-peer protocol yet.
-            OMsg::Draw(_) if self.online.is_some() => {}
+            // Online, the vote goes out with the orders (see `online_payload`).
+            OMsg::Draw(accept) if self.online.is_some() => {
+                if let (Some(p), Some(o)) = (me, self.online.as_mut()) {
+                    if let Some(v) = o.draw.get_mut(p as usize) {
+                        *v = accept;
+                        return true;
+                    }
+                }
+            }
             OMsg::Draw(accept) => {
                 if let Some(p) = me {
                     match self.game.apply(&OrdersAction::Draw { power: p, accept }) {
@@ -801,8 +845,9 @@ mod tests {
         assert!(s.online.as_ref().unwrap().sent);
         let q = crate::online_orders::take_queued();
         assert_eq!(q.len(), 1);
-        assert_eq!(q[0].len(), 1);
-        assert_eq!(q[0][0].0, 1);
+        assert_eq!(q[0].orders.len(), 1);
+        assert_eq!(q[0].orders[0].0, 1);
+        assert_eq!(q[0].draw, vec![(1, false)]);
         // Nothing is adjudicated locally; Continue waits for the others.
         assert_eq!(s.game.season, Season::Spring);
         s.update(OMsg::Continue);
@@ -811,7 +856,7 @@ mod tests {
         let mut next = g.clone();
         next.apply(&OrdersAction::Submit {
             power: 1,
-            orders: q[0][0].1.clone(),
+            orders: q[0].orders[0].1.clone(),
         })
         .unwrap();
         let ev = next.apply(&OrdersAction::Adjudicate).unwrap();
@@ -823,6 +868,36 @@ mod tests {
         assert_eq!(s.stage, Stage::Enter(1));
         assert_eq!(s.game.season, Season::Fall);
         assert!(crate::online_orders::take_queued().is_empty());
+    }
+
+    #[test]
+    fn online_draw_vote_goes_out_with_the_orders() {
+        let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+        let mut s = OrdersSession::new_online(g.clone(), &[1]);
+        assert!(s.update(OMsg::Draw(true)));
+        // Secret until the reveal: the engine state does not change here.
+        assert_eq!(s.game, g);
+        assert!(s.draw_vote(1));
+        s.update(OMsg::Submit);
+        let q = crate::online_orders::take_queued();
+        assert_eq!(q.len(), 1);
+        assert_eq!(q[0].draw, vec![(1, true)]);
+        // The revealed phase: France's acceptance is in the engine state and in the summary.
+        let mut next = g.clone();
+        let mut ev = next
+            .apply(&OrdersAction::Draw {
+                power: 1,
+                accept: true,
+            })
+            .unwrap();
+        ev.extend(next.apply(&OrdersAction::Adjudicate).unwrap());
+        s.online_resolved(next, &[ev]);
+        assert!(s.draw_vote(1));
+        let notes = &s.last.as_ref().unwrap().notes;
+        assert!(
+            notes.iter().any(|n| n.contains("accepted by France")),
+            "{notes:?}"
+        );
     }
 
     #[test]

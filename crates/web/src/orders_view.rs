@@ -836,7 +836,7 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
         Phase::Retreat => "disband",
         _ => "hold",
     };
-    let voted = s.game.draw.get(p as usize).copied().unwrap_or(false);
+    let voted = s.draw_vote(p);
     html! {
         <div class="prompt mine" style={format!("--cur:{}", power_colour(p))}>
             <p id="prompt">{format!("{name}: {} orders", phase_word(phase))}</p>
@@ -864,14 +864,12 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
             }
             <div class="row">
                 <button class="btn primary" id="o-submit" onclick={om(app, OMsg::Submit)}>{"Submit orders"}</button>
-                if s.online.is_none() {
                 <label class="check" for="o-draw">
                     <input type="checkbox" id="o-draw" checked={voted}
                         onchange={{ let d = app.dispatcher(); Callback::from(move |e: Event| {
                             d.dispatch(Msg::Orders(OMsg::Draw(e.target_unchecked_into::<HtmlInputElement>().checked())))
                         }) }}/>{"Accept a draw"}
                 </label>
-                }
             </div>
         </div>
     }
@@ -907,10 +905,13 @@ fn online_panel(app: &H, s: &OrdersSession) -> Html {
             }
             if o.sent {
                 <ul class="odraft" id="ocommitted-orders">
-                    { for s.online_payload().iter().flat_map(|(_, l)| l.iter()).map(|w| html! {
+                    { for s.online_payload().orders.iter().flat_map(|(_, l)| l.iter()).map(|w| html! {
                         <li><code>{notation::print(s.map(), w)}</code></li>
                     }) }
                 </ul>
+                if s.online_payload().draw.iter().any(|&(_, a)| a) {
+                    <p class="hint" id="odraw-sent">{"You accept a draw (revealed with the orders)."}</p>
+                }
             }
             <p class="hint" id="ocommitted">{format!("Committed: {}", if o.committed.is_empty() { "nobody yet".to_string() } else { o.committed.join(", ") })}</p>
             if !o.waiting.is_empty() {
