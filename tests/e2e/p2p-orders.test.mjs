@@ -112,7 +112,7 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
     assert.equal(await stage(F), 'enter-FRANCE');
     assert.equal(await attr(E, 'data-phase'), 'orders-movement');
     assert.match(await season(E), /Spring 1901/);
-    assert.equal(await E.locator('#o-draw').count(), 0, 'no draw vote online');
+    assert.equal(await E.locator('#o-draw').count(), 1, 'the draw vote is offered online');
 
     // --- Spring 1901 ---
     // England by clicking (F EDI - NTH, F LON holds) and by typing.
@@ -200,6 +200,69 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
     await shot(E, '57-p2p-orders-england-1902');
     await shot(F, '58-p2p-orders-france-1902');
     console.log('p2p orders: state hash', hashes[0]);
+
+    // --- Spring 1902: both accept a draw, but the five civil-disorder powers cannot (as in
+    // hot-seat play), so the phase is resolved and the game goes on with both votes revealed.
+    for (const [p, power] of [[E, 'ENGLAND'], [F, 'FRANCE']]) {
+      await enter(p, power);
+      await p.check('#o-draw');
+      assert.equal(await p.isChecked('#o-draw'), true);
+      await p.click('#o-submit');
+    }
+    await until('England sees its vote committed', async () => (await E.locator('#odraw-sent').count()) === 1 || Number(await online(E, 'data-log-len')) === 5);
+    await phase([E, F], 'Fall 1902', 5);
+    for (const p of [E, F]) {
+      assert.equal(await attr(p, 'data-phase'), 'orders-movement');
+      assert.match(await p.locator('#oresults').textContent(), /draw is accepted by England, France/);
+    }
+    await shot(F, '59-p2p-orders-draw-votes');
+    const after = await Promise.all([E, F].map((p) => attr(p, 'data-state-hash')));
+    assert.equal(after[0], after[1]);
+    assert.deepEqual(A.errors, []);
+    assert.deepEqual(B.errors, []);
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
+
+test('two browsers on the world map accept a draw in the same phase: the game is drawn on both', { skip: !ready && 'MATCHBOX_SERVER not set', timeout: 300000 }, async () => {
+  const room = `orders-draw-${process.pid}-${Date.now() % 100000}`;
+  const signal = `ws://127.0.0.1:${port}`;
+  const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}#room=${room}`;
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const A = await open(ctxA, url, 'Alice');
+  const B = await open(ctxB, url, 'Bob');
+  try {
+    await until('two peers in the lobby', async () => (await online(A.page, 'data-peers')) === '2' && (await online(B.page, 'data-peers')) === '2');
+    // The world map with no computer seat: the two players are every surviving power.
+    await A.page.selectOption('#online-ruleset', 'world');
+    await A.page.click('#online-propose');
+    await A.page.locator('.accept').click();
+    await B.page.locator('.accept').waitFor();
+    await B.page.locator('.accept').click();
+    const stage = (p) => attr(p, 'data-stage');
+    await until('both pages enter orders', async () => (await stage(A.page))?.startsWith('enter-') && (await stage(B.page))?.startsWith('enter-'));
+    // Alice accepts and commits first; her vote is secret: Bob's page still shows no draw.
+    await A.page.check('#o-draw');
+    await A.page.click('#o-submit');
+    await until('Alice committed', async () => (await A.page.locator('#oonline').getAttribute('data-sent')) === '1');
+    assert.equal(await A.page.locator('#odraw-sent').count(), 1);
+    await shot(A.page, '60-p2p-orders-draw-committed');
+    assert.equal(await attr(B.page, 'data-phase'), 'orders-movement');
+    await B.page.check('#o-draw');
+    await B.page.click('#o-submit');
+    for (const p of [A.page, B.page]) {
+      await until('the game is drawn', async () => (await attr(p, 'data-phase')) === 'over' && Number(await online(p, 'data-log-len')) === 1);
+      assert.match(await p.locator('#ogameover').textContent(), /The game is drawn/);
+      assert.match(await season(p), /Game over/);
+    }
+    await shot(B.page, '61-p2p-orders-drawn');
+    const hashes = await Promise.all([A.page, B.page].map((p) => attr(p, 'data-state-hash')));
+    assert.ok(hashes[0] && hashes[0].length === 64, `hash ${hashes[0]}`);
+    assert.equal(hashes[0], hashes[1]);
+    console.log('p2p orders draw: state hash', hashes[0]);
     assert.deepEqual(A.errors, []);
     assert.deepEqual(B.errors, []);
   } finally {

@@ -2683,7 +2683,9 @@ impl Peer {
             };
             for (power, accept) in payload.draw {
                 if now.contains(&power) {
-                    draws.push(OrdersAction::Draw { power, accept });
+                    // A power named twice: its last vote counts.
+                    draws.retain(|&(q, _)| q != power);
+                    draws.push((power, accept));
                 } else if !seated.contains(&power) {
                     violations.push((
                         who,
@@ -2735,17 +2737,21 @@ impl Peer {
         // adjudication: a draw every survivor accepts ends the game in the phase they accept it.
         // A surviving power no peer plays now (a computer seat: civil disorder) cannot accept,
         // as in hot-seat play, so an acceptance it held while it had a player is withdrawn.
+        // Declines go first, then acceptances (each in participant order): the votes of a phase
+        // are simultaneous, so a standing acceptance withdrawn now cannot complete a draw.
         let played: Vec<PowerId> = plays.iter().flat_map(|(now, _)| now.clone()).collect();
         let n = s.map().powers.len() as PowerId;
-        let withdrawn = (0..n)
+        let withdrawn: Vec<(PowerId, bool)> = (0..n)
             .filter(|p| !played.contains(p) && s.alive(*p) && s.draw[*p as usize])
-            .map(|power| OrdersAction::Draw {
-                power,
-                accept: false,
-            });
+            .map(|p| (p, false))
+            .collect();
+        let (yes, no): (Vec<_>, Vec<_>) = draws.into_iter().partition(|&(_, a)| a);
         let mut events = vec![];
-        for d in withdrawn.collect::<Vec<_>>().into_iter().chain(draws) {
-            match s.apply(&d) {
+        for (power, accept) in withdrawn.into_iter().chain(no).chain(yes) {
+            if matches!(s.phase, Phase::GameOver { .. }) {
+                break;
+            }
+            match s.apply(&OrdersAction::Draw { power, accept }) {
                 Ok(ev) => events.extend(ev),
                 Err(e) => {
                     self.halt(HaltReport::Internal(format!("draw vote refused: {e}")), out);

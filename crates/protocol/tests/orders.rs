@@ -679,3 +679,39 @@ fn undecodable_payload_and_foreign_draw_vote_are_named() {
     let h = hashes(&net, &all);
     assert!(h.iter().all(|x| *x == h[0]));
 }
+
+/// Votes of one phase are simultaneous: an acceptance withdrawn in the phase in which the last
+/// survivor accepts does not complete a draw, whatever the participant order.
+#[test]
+fn a_withdrawal_in_the_same_phase_prevents_the_draw() {
+    let all = [0, 1, 2];
+    let mut net = world(3, 36);
+    vote(&mut net, 0, false);
+    vote(&mut net, 1, true);
+    vote(&mut net, 2, true);
+    run_to(&mut net, &all, 1);
+    // Peer 0 (first in participant order) accepts as peer 2 withdraws.
+    vote(&mut net, 0, true);
+    submit(&mut net, 1, vec![]);
+    vote(&mut net, 2, false);
+    run_to(&mut net, &all, 2);
+    let powers = net.peers[0].seat_powers();
+    for i in all {
+        let s = state(&net, i);
+        assert_eq!(
+            (s.year, s.season, s.phase),
+            (1902, Season::Spring, Phase::Movement)
+        );
+        assert_eq!(
+            powers
+                .iter()
+                .map(|&p| s.draw[p as usize])
+                .collect::<Vec<_>>(),
+            vec![true, true, false]
+        );
+        assert_eq!(drawn_events(&net, i), 0);
+    }
+    let h = hashes(&net, &all);
+    assert!(h.iter().all(|x| *x == h[0]));
+    no_complaints(&net);
+}
