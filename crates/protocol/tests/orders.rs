@@ -715,3 +715,44 @@ fn a_withdrawal_in_the_same_phase_prevents_the_draw() {
     assert!(h.iter().all(|x| *x == h[0]));
     no_complaints(&net);
 }
+
+/// A dropped peer's powers are computer seats from then on: the acceptance they held is
+/// withdrawn, so the others' acceptances do not end the game.
+#[test]
+fn a_dropped_peers_acceptance_is_withdrawn() {
+    let mut net = world(3, 37);
+    let gone = net.peers[2].key();
+    vote(&mut net, 0, false);
+    vote(&mut net, 1, true);
+    vote(&mut net, 2, true);
+    run_to(&mut net, &[0, 1, 2], 1);
+    net.online[2] = false;
+    vote(&mut net, 0, true);
+    submit(&mut net, 1, vec![]);
+    net.run_until(net.now + 2_000, |_| false);
+    assert_eq!(net.peers[0].waiting_on(), vec![gone]);
+    for i in [0, 1] {
+        let o = net.peers[i]
+            .vote(Control::Drop {
+                peer: gone,
+                level: BotLevel::Normal,
+            })
+            .unwrap();
+        net.process(i, o);
+    }
+    run_to(&mut net, &[0, 1], 2);
+    let powers = net.peers[0].seat_powers();
+    for i in [0, 1] {
+        let s = state(&net, i);
+        assert_eq!(s.phase, Phase::Movement, "not drawn");
+        assert_eq!(
+            powers
+                .iter()
+                .map(|&p| s.draw[p as usize])
+                .collect::<Vec<_>>(),
+            vec![true, true, false]
+        );
+    }
+    let h = hashes(&net, &[0, 1]);
+    assert_eq!(h[0], h[1]);
+}
