@@ -213,7 +213,7 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
     await phase([E, F], 'Fall 1902', 5);
     for (const p of [E, F]) {
       assert.equal(await attr(p, 'data-phase'), 'orders-movement');
-      assert.match(await p.locator('#oresults').textContent(), /draw is accepted by England, France/);
+      assert.match(await p.locator('section.oresults').textContent(), /draw is accepted by England, France/);
     }
     await shot(F, '59-p2p-orders-draw-votes');
     const after = await Promise.all([E, F].map((p) => attr(p, 'data-state-hash')));
