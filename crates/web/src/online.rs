@@ -12,7 +12,6 @@
 use crate::app::{AppState, Msg, Roll};
 use crate::board::DragRef;
 use crate::store;
-use matchbox_socket::{PeerId, PeerState, RtcIceServerConfig, WebRtcSocket};
 use orbis_engine::bot;
 use orbis_engine::classic::{
     Action, BotLevel, ClassicOptions, ClassicState, Colour, Event, PlayerId,
@@ -20,9 +19,9 @@ use orbis_engine::classic::{
 use orbis_engine::codec::sha256;
 use orbis_engine::view;
 use orbis_protocol::{
-    Config, Control, Controller, Dest, LinkId, Links, Output, Peer, PeerKey, ProtocolEvent,
-    SeatSpec, SetupProposal,
+    Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
 };
+use orbis_transport::Transport;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
@@ -175,92 +174,15 @@ fn mark(kind: &str, index: u64) {
     }
 }
 
-/// The browser transport: the matchbox socket with stable link ids (as `orbis-transport`; the poll
-/// and send pumps still repeat that crate's, which does not build for wasm yet).
-struct Net {
-    socket: WebRtcSocket,
-    links: Links<PeerId>,
-    closed: Rc<RefCell<Option<String>>>,
-}
-
-impl Net {
-    fn new(room_url: &str, ice: &[String]) -> Net {
-        let (socket, fut) = WebRtcSocket::builder(room_url)
-            .ice_server(RtcIceServerConfig {
-                urls: ice.to_vec(),
-                ..Default::default()
-            })
-            .add_reliable_channel()
-            .build();
-        let closed = Rc::new(RefCell::new(None));
-        let c = closed.clone();
-        yew::platform::spawn_local(async move {
-            let r = fut.await;
-            *c.borrow_mut() = Some(match r {
-                Ok(()) => "the connection to the signalling server closed".to_string(),
-                Err(e) => format!("the signalling server could not be reached ({e})"),
-            });
-        });
-        Net {
-            socket,
-            links: Links::default(),
-            closed,
-        }
-    }
-
-    /// (connections opened, connections closed, messages received).
-    fn poll(&mut self) -> (usize, usize, Vec<(LinkId, Vec<u8>)>) {
-        let (mut up, mut down, mut msgs) = (0, 0, vec![]);
-        if self.closed.borrow().is_some() {
-            return (0, 0, msgs);
-        }
-        if let Ok(changes) = self.socket.try_update_peers() {
-            for (p, st) in changes {
-                self.links.link(p);
-                match st {
-                    PeerState::Connected => up += 1,
-                    PeerState::Disconnected => down += 1,
-                }
-            }
-        }
-        let received = match self.socket.get_channel_mut(0) {
-            Ok(ch) => ch.receive(),
-            Err(_) => vec![],
-        };
-        for (p, packet) in received {
-            let l = self.links.link(p);
-            msgs.push((l, packet.to_vec()));
-        }
-        (up, down, msgs)
-    }
-
-    fn send(&mut self, sends: Vec<(Dest, Vec<u8>)>) {
-        if self.closed.borrow().is_some() {
-            return;
-        }
-        let connected: Vec<PeerId> = self.socket.connected_peers().collect();
-        let Ok(ch) = self.socket.get_channel_mut(0) else {
-            return;
-        };
-        for (dest, bytes) in sends {
-            match dest {
-                Dest::All => {
-                    for p in &connected {
-                        let _ = ch.try_send(bytes.clone().into(), *p);
-                    }
-                }
-                Dest::Link(l) => {
-                    if let Some(p) = self.links.peer(l) {
-                        let _ = ch.try_send(bytes.into(), *p);
-                    }
-                }
-            }
-        }
-    }
-
-    fn connected(&self) -> usize {
-        self.socket.connected_peers().count()
-    }
+/// The socket (`orbis-transport`, the same adapter as the native bot peer), its message loop
+/// spawned on the page's executor.
+fn connect(room_url: &str, ice: &[String]) -> Transport {
+    let (net, fut) = Transport::with_ice_servers(room_url, Some(ice));
+    // How it ended is read back from the transport (`Transport::ended`).
+    yew::platform::spawn_local(async move {
+        let _ = fut.await;
+    });
+    net
 }
 
 /// One online session: the protocol peer, the socket, and what the lobby shows.
@@ -268,7 +190,7 @@ struct Session {
     room: String,
     room_url: String,
     peer: Peer,
-    net: Net,
+    net: Transport,
     t0: f64,
     proposals: BTreeMap<[u8; 32], SetupProposal>,
     order: Vec<[u8; 32]>,
@@ -308,7 +230,7 @@ impl Session {
         cfg.missing_ms = missing_ms();
         // Above any message number an earlier session with the same key used.
         cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
-        let net = Net::new(&room_url, ice);
+        let net = connect(&room_url, ice);
         Session {
             room: room.to_string(),
             room_url,
@@ -478,14 +400,14 @@ impl Session {
     fn step(&mut self) -> Option<Sync> {
         let t = self.t();
         let mut outs: Vec<Output> = vec![];
-        let (up, down, msgs) = self.net.poll();
-        if up + down > 0 {
+        let polled = self.net.poll();
+        if !polled.connected.is_empty() || !polled.disconnected.is_empty() {
             self.rev += 1;
         }
-        if up > 0 {
+        if !polled.connected.is_empty() {
             outs.push(self.peer.start(t));
         }
-        for (l, bytes) in msgs {
+        for (l, bytes) in polled.messages {
             outs.push(self.peer.handle(l, &bytes, t));
         }
         outs.push(self.peer.tick(t));
@@ -900,7 +822,10 @@ pub fn online(props: &Props) -> Html {
     present.sort();
     present.dedup();
     let connected = s.net.connected();
-    let closed = s.net.closed.borrow().clone();
+    let closed = s.net.ended().map(|r| match r {
+        Ok(()) => "the connection to the signalling server closed".to_string(),
+        Err(e) => format!("the signalling server could not be reached ({e})"),
+    });
     let copy = {
         Callback::from(move |_: MouseEvent| {
             let href = window().location().href().unwrap_or_default();

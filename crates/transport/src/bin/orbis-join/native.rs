@@ -1,12 +1,4 @@
-//! `orbis-join <ws-url>/<room> [--bot easy|normal] [--name N] [--players N] [--seed S]
-//! [--timeout-s T]`: joins a room as a computer player through the protocol crate.
-//!
-//! With `--players N`, a room of only `orbis-join` peers starts by itself once N peers have said
-//! hello: the peer with the smallest key proposes (default classic options, nonce `--seed`), every
-//! peer accepts a proposal whose participants are exactly the peers it knows, bots play every
-//! seat, and each peer prints one JSON line on exit with the winner, the number of turns and the
-//! final state hash.
-#![forbid(unsafe_code)]
+//! The native bot peer (see `main.rs`).
 
 use futures::{pin_mut, select, FutureExt};
 use futures_timer::Delay;
@@ -99,7 +91,7 @@ fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
     }
 }
 
-fn main() -> ExitCode {
+pub fn main() -> ExitCode {
     let args = match parse() {
         Ok(a) => a,
         Err(e) => {
