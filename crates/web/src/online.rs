@@ -191,6 +191,8 @@ struct Session {
     room_url: String,
     peer: Peer,
     net: Transport,
+    /// Whether the socket's loop had ended at the last step (its end redraws the lobby).
+    net_ended: bool,
     t0: f64,
     proposals: BTreeMap<[u8; 32], SetupProposal>,
     order: Vec<[u8; 32]>,
@@ -236,6 +238,7 @@ impl Session {
             room_url,
             peer: Peer::new(cfg),
             net,
+            net_ended: false,
             t0: now_ms(),
             proposals: BTreeMap::new(),
             order: vec![],
@@ -401,7 +404,12 @@ impl Session {
         let t = self.t();
         let mut outs: Vec<Output> = vec![];
         let polled = self.net.poll();
-        if !polled.connected.is_empty() || !polled.disconnected.is_empty() {
+        let ended = self.net.ended().is_some();
+        if !polled.connected.is_empty()
+            || !polled.disconnected.is_empty()
+            || ended != self.net_ended
+        {
+            self.net_ended = ended;
             self.rev += 1;
         }
         if !polled.connected.is_empty() {
