@@ -219,6 +219,8 @@ struct Session {
     lines: Vec<String>,
     /// Addressee of the next chat message (None: everyone).
     chat_to: Option<PeerKey>,
+    /// Ruleset of the next proposal: "classic", or an orders map id.
+    ruleset: String,
 }
 
 impl Session {
@@ -259,6 +261,7 @@ impl Session {
             dropped: BTreeSet::new(),
             lines: vec![],
             chat_to: None,
+            ruleset: "classic".into(),
         }
     }
 
@@ -1002,18 +1005,28 @@ pub fn online(props: &Props) -> Html {
         let session = session.clone();
         let rev = rev.clone();
         Callback::from(move |_: MouseEvent| {
-            let ruleset = window()
-                .document()
-                .and_then(|d| d.get_element_by_id("online-ruleset"))
-                .and_then(|e| e.dyn_into::<web_sys::HtmlSelectElement>().ok())
+            if let Some(s) = session.borrow_mut().as_mut() {
+                let ruleset = s.ruleset.clone();
+                let orders = match ruleset.as_str() {
+                    "europe-1901" | "world" => Some(ruleset.as_str()),
+                    _ => None,
+                };
+                s.propose_ruleset(orders);
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let set_ruleset = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |e: yew::Event| {
+            let v = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
                 .map(|s| s.value())
                 .unwrap_or_default();
-            let orders = match ruleset.as_str() {
-                "europe-1901" | "world" => Some(ruleset.as_str()),
-                _ => None,
-            };
             if let Some(s) = session.borrow_mut().as_mut() {
-                s.propose_ruleset(orders);
+                s.ruleset = v;
+                s.rev += 1;
             }
             rev.set(*rev + 1);
         })
@@ -1094,18 +1107,27 @@ pub fn online(props: &Props) -> Html {
                 <h2>{"Players here"}</h2>
                 <ul id="online-peers">{ for present.iter().map(|k| html!{ <li>{s.name_of(k)}</li> }) }</ul>
                 <h2>{"New game"}</h2>
-                <p class="notice" id="p2p-notice">{"Hands and missions are visible to a modified client: cards and secret missions are still in every browser's game state."}</p>
-                <label>{"Game "}<select id="online-ruleset" style="max-width:100%">
-                    <option value="classic" selected=true>{"Classic"}</option>
-                    <option value="europe-1901">{"Orders: Europe 1901"}</option>
-                    <option value="world">{"Orders: World"}</option>
+                <label>{"Game "}<select id="online-ruleset" style="max-width:100%" onchange={set_ruleset}>
+                    <option value="classic" selected={s.ruleset == "classic"}>{"Classic"}</option>
+                    <option value="europe-1901" selected={s.ruleset == "europe-1901"}>{"Orders: Europe 1901"}</option>
+                    <option value="world" selected={s.ruleset == "world"}>{"Orders: World"}</option>
                 </select></label>
-                <p class="hint">{"Orders, Europe 1901: seven powers, those without a player hold (civil disorder). World: the players plus the computer seats, 2 to 6 powers."}</p>
-                <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
-                <details class="options" id="online-options">
-                    <summary>{"Rules"}</summary>
-                    { crate::setup::options_fields(&s.options, seats_next, set_options) }
-                </details>
+                if s.ruleset == "classic" {
+                    <p class="notice" id="p2p-notice">{"Hands and missions are visible to a modified client: cards and secret missions are still in every browser's game state."}</p>
+                } else if s.ruleset == "europe-1901" {
+                    <p class="hint">{"Seven powers; those without a player are in civil disorder (they hold)."}</p>
+                } else {
+                    <p class="hint">{"The players plus the computer seats, 2 to 6 powers; computer powers are in civil disorder (they hold)."}</p>
+                }
+                if s.ruleset != "europe-1901" {
+                    <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
+                }
+                if s.ruleset == "classic" {
+                    <details class="options" id="online-options">
+                        <summary>{"Rules"}</summary>
+                        { crate::setup::options_fields(&s.options, seats_next, set_options) }
+                    </details>
+                }
                 <button class="btn" id="online-propose" onclick={propose}>{"Propose a game with everyone here"}</button>
                 <ul id="online-proposals">{ for proposals }</ul>
                 { notes }
