@@ -84,3 +84,24 @@ export async function waitFullCached(page, timeout = 60000) {
     await page.waitForTimeout(250);
   }
 }
+
+/** Polls `f` every 100 ms until it returns something truthy; throws after `timeout` ms. */
+export async function until(what, f, timeout = 60000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Opens `url` (a room link) in a new page of `context` and joins the room as `name`. */
+export async function openOnline(context, url, name) {
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(url);
+  await page.locator('#online-name').fill(name);
+  await page.click('#online-join');
+  return { page, errors };
+}

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
-import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, until, openOnline as open } from './helpers.mjs';
 
 const MATCHBOX = process.env.MATCHBOX_SERVER;
 const ready = MATCHBOX && existsSync(MATCHBOX);
@@ -43,25 +43,6 @@ after(async () => {
 
 const online = (page, a) => page.locator('#online').getAttribute(a);
 const node = (page, key) => page.locator(`svg.omap [data-key="${key}"]`).first();
-
-async function until(what, f, timeout = 60000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function open(context, url, name) {
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(url);
-  await page.locator('#online-name').fill(name);
-  await page.click('#online-join');
-  return { page, errors };
-}
 
 async function type(page, order) {
   await page.fill('#order-text', order);

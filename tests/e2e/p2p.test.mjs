@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr } from './helpers.mjs';
+import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, until, openOnline as open } from './helpers.mjs';
 
 const JOIN = process.env.ORBIS_JOIN;
 const MATCHBOX = process.env.MATCHBOX_SERVER;
@@ -47,25 +47,6 @@ after(async () => {
 });
 
 const online = (page, a) => page.locator('#online').getAttribute(a);
-
-async function until(what, f, timeout = 60000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out: ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-async function open(context, url, name) {
-  const page = await context.newPage();
-  const errors = watchErrors(page);
-  await page.goto(url);
-  await page.locator('#online-name').fill(name);
-  await page.click('#online-join');
-  return { page, errors };
-}
 
 test('two browsers and a native bot play a classic game over WebRTC; a reload rejoins', { skip: !ready && 'ORBIS_JOIN / MATCHBOX_SERVER not set', timeout: 420000 }, async () => {
   const room = `e2e-${process.pid}-${Date.now() % 100000}`;

@@ -678,6 +678,22 @@ fn input_value(id: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A click that runs a command on the session (if joined) and redraws the screen.
+fn on_session(
+    session: &Rc<RefCell<Option<Session>>>,
+    rev: &UseStateHandle<u64>,
+    command: impl Fn(&mut Session) + 'static,
+) -> Callback<MouseEvent> {
+    let session = session.clone();
+    let rev = rev.clone();
+    Callback::from(move |_: MouseEvent| {
+        if let Some(s) = session.borrow_mut().as_mut() {
+            command(s);
+        }
+        rev.set(*rev + 1);
+    })
+}
+
 /// The "Play online" screen: join form, lobby, then the board driven through the protocol.
 #[function_component(Online)]
 pub fn online(props: &Props) -> Html {
@@ -880,15 +896,8 @@ pub fn online(props: &Props) -> Html {
             let (have, need) = tally.map_or((vec![], vec![]), |(_, v, n)| (v.clone(), n.clone()));
             let voted = have.contains(&me);
             let onclick = {
-                let session = session.clone();
-                let rev = rev.clone();
                 let k = *k;
-                Callback::from(move |_: MouseEvent| {
-                    if let Some(s) = session.borrow_mut().as_mut() {
-                        s.vote_drop(k);
-                    }
-                    rev.set(*rev + 1);
-                })
+                on_session(&session, &rev, move |s| s.vote_drop(k))
             };
             html! {
                 <li class="vote" data-peer-name={name.clone()}>
@@ -973,17 +982,10 @@ pub fn online(props: &Props) -> Html {
     }
 
     if s.started.is_some() && app.game.is_some() {
-        let auto = {
-            let session = session.clone();
-            let rev = rev.clone();
-            Callback::from(move |_: MouseEvent| {
-                if let Some(s) = session.borrow_mut().as_mut() {
-                    s.autoplay = !s.autoplay;
-                    s.rev += 1;
-                }
-                rev.set(*rev + 1);
-            })
-        };
+        let auto = on_session(&session, &rev, |s| {
+            s.autoplay = !s.autoplay;
+            s.rev += 1;
+        });
         return html! {
             <div class="online-play" id="online" data-started={attrs_started} data-log-len={log_len}
                 data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
@@ -1001,21 +1003,14 @@ pub fn online(props: &Props) -> Html {
     }
 
     // Lobby.
-    let propose = {
-        let session = session.clone();
-        let rev = rev.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(s) = session.borrow_mut().as_mut() {
-                let ruleset = s.ruleset.clone();
-                let orders = match ruleset.as_str() {
-                    "europe-1901" | "world" => Some(ruleset.as_str()),
-                    _ => None,
-                };
-                s.propose_ruleset(orders);
-            }
-            rev.set(*rev + 1);
-        })
-    };
+    let propose = on_session(&session, &rev, |s| {
+        let ruleset = s.ruleset.clone();
+        let orders = match ruleset.as_str() {
+            "europe-1901" | "world" => Some(ruleset.as_str()),
+            _ => None,
+        };
+        s.propose_ruleset(orders);
+    });
     let set_ruleset = {
         let session = session.clone();
         let rev = rev.clone();
@@ -1063,15 +1058,8 @@ pub fn online(props: &Props) -> Html {
         let mine = p.participants.contains(&me);
         let accepted = s.accepted.contains(h);
         let onclick = {
-            let session = session.clone();
-            let rev = rev.clone();
             let h = *h;
-            Callback::from(move |_: MouseEvent| {
-                if let Some(s) = session.borrow_mut().as_mut() {
-                    s.accept(h);
-                }
-                rev.set(*rev + 1);
-            })
+            on_session(&session, &rev, move |s| s.accept(h))
         };
         html! {
             <li class="proposal">
