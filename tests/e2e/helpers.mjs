@@ -105,3 +105,23 @@ export async function openOnline(context, url, name) {
   await page.click('#online-join');
   return { page, errors };
 }
+
+/** Starts a matchbox_server (`bin`) on a free loopback port and waits until it accepts connections. */
+export async function startMatchbox(bin) {
+  const { createServer, connect } = await import('node:net');
+  const { spawn } = await import('node:child_process');
+  const port = await new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
+  });
+  const server = spawn(bin, [`127.0.0.1:${port}`], { stdio: 'ignore' });
+  for (let i = 0; i < 100; i++) {
+    const ok = await new Promise((res) => {
+      const c = connect(port, '127.0.0.1', () => { c.end(); res(true); });
+      c.on('error', () => res(false));
+    });
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { port, server };
+}

@@ -8,10 +8,8 @@
 // MATCHBOX_SERVER (scripts/test-web.sh sets it); skipped with a message otherwise.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, connect } from 'node:net';
-import { launch, URL_BASE, shot, attr, watchErrors, until, openOnline as open } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, until, openOnline as open, startMatchbox } from './helpers.mjs';
 
 const MATCHBOX = process.env.MATCHBOX_SERVER;
 const ready = MATCHBOX && existsSync(MATCHBOX);
@@ -21,19 +19,7 @@ let server;
 let port;
 before(async () => {
   if (!ready) return;
-  port = await new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
-  });
-  server = spawn(MATCHBOX, [`127.0.0.1:${port}`], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise((res) => {
-      const c = connect(port, '127.0.0.1', () => { c.end(); res(true); });
-      c.on('error', () => res(false));
-    });
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  ({ port, server } = await startMatchbox(MATCHBOX));
   browser = await launch();
 });
 after(async () => {

@@ -11,9 +11,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, until, openOnline as open } from './helpers.mjs';
+import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, until, openOnline as open, startMatchbox } from './helpers.mjs';
 
 const JOIN = process.env.ORBIS_JOIN;
 const MATCHBOX = process.env.MATCHBOX_SERVER;
@@ -24,21 +23,7 @@ let server;
 let port;
 before(async () => {
   if (!ready) return;
-  port = await new Promise((res) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
-  });
-  server = spawn(MATCHBOX, [`127.0.0.1:${port}`], { stdio: 'ignore' });
-  // Wait until the signalling server accepts connections.
-  const { connect } = await import('node:net');
-  for (let i = 0; i < 100; i++) {
-    const ok = await new Promise((res) => {
-      const c = connect(port, '127.0.0.1', () => { c.end(); res(true); });
-      c.on('error', () => res(false));
-    });
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  ({ port, server } = await startMatchbox(MATCHBOX));
   browser = await launch();
 });
 after(async () => {
