@@ -691,6 +691,13 @@ impl Peer {
         self.me
     }
 
+    /// The participants of the running game (empty before it starts).
+    pub fn participants(&self) -> Vec<PeerKey> {
+        self.run
+            .as_ref()
+            .map_or(vec![], |r| r.proposal.participants.clone())
+    }
+
     /// The classic game state, once started (`None` for an orders game: see [`Peer::game`]).
     pub fn state(&self) -> Option<&ClassicState> {
         match self.run.as_ref().map(|r| &r.state) {

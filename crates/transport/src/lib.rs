@@ -2,7 +2,12 @@
 //! [`orbis_protocol::Peer`]: it only maps matchbox peer ids to link ids and moves bytes. The same
 //! code runs natively (webrtc-rs, the `orbis-join` bot peer) and in the browser (the web crate's
 //! online play); the caller drives the socket's future with its own executor.
+//!
+//! Peers find each other either through a `matchbox_server` (a room URL) or through public Nostr
+//! relays ([`relay`]: what a static page with no server of ours uses).
 #![forbid(unsafe_code)]
+
+pub mod relay;
 
 use matchbox_socket::{PeerId, PeerState, RtcIceServerConfig, WebRtcSocket};
 use orbis_protocol::{Dest, LinkId, Links};
@@ -25,12 +30,39 @@ pub struct Polled {
 /// `Err` with the reason when it failed.
 pub type Ended = Result<(), String>;
 
+/// How peers find each other.
+#[derive(Clone, Debug)]
+pub enum Rendezvous {
+    /// A `matchbox_server` room URL, e.g. `ws://127.0.0.1:3536/my-room`.
+    Server(String),
+    /// Nostr relays and a room secret.
+    Relays(relay::RelayConfig),
+}
+
+/// ICE servers: STUN and TURN URLs, with the TURN server's user and credential. matchbox 0.15
+/// takes one ICE server entry, so every URL goes into it; STUN URLs ignore the credentials.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Ice {
+    pub urls: Vec<String>,
+    pub username: Option<String>,
+    pub credential: Option<String>,
+}
+
+/// Public STUN servers the page uses unless told otherwise, so peers behind ordinary NATs
+/// connect directly.
+pub const DEFAULT_STUN: [&str; 2] = [
+    "stun:stun.l.google.com:19302",
+    "stun:stun.cloudflare.com:3478",
+];
+
 /// A matchbox socket with stable link ids.
 pub struct Transport {
     socket: WebRtcSocket,
     links: Links<PeerId>,
     /// Set when the socket's future finished; the socket is not touched afterwards.
     ended: Arc<Mutex<Option<Ended>>>,
+    /// The relay rendezvous's status and quiet switch, when peers meet through relays.
+    relays: Option<Arc<relay::Shared>>,
 }
 
 impl Transport {
@@ -46,11 +78,37 @@ impl Transport {
         room_url: &str,
         ice: Option<&[String]>,
     ) -> (Transport, impl Future<Output = Result<(), Error>>) {
-        let mut builder = WebRtcSocket::builder(room_url);
-        if let Some(urls) = ice {
+        let ice = ice.map(|urls| Ice {
+            urls: urls.to_vec(),
+            ..Default::default()
+        });
+        Transport::connect(Rendezvous::Server(room_url.to_string()), ice)
+    }
+
+    /// Joins a room through a signalling server or relays, with these ICE servers (`None`:
+    /// matchbox's defaults).
+    pub fn connect(
+        rendezvous: Rendezvous,
+        ice: Option<Ice>,
+    ) -> (Transport, impl Future<Output = Result<(), Error>>) {
+        let (mut builder, relays) = match rendezvous {
+            Rendezvous::Server(url) => (WebRtcSocket::builder(url), None),
+            Rendezvous::Relays(cfg) => {
+                let (b, shared) = relay::RelaySignallerBuilder::new(cfg);
+                (
+                    WebRtcSocket::builder("")
+                        .signaller_builder(Arc::new(b))
+                        // Keep-alives exist for a signalling websocket; the relay task keeps its own.
+                        .signaling_keep_alive_interval(None),
+                    Some(shared),
+                )
+            }
+        };
+        if let Some(ice) = ice {
             builder = builder.ice_server(RtcIceServerConfig {
-                urls: urls.to_vec(),
-                ..Default::default()
+                urls: ice.urls,
+                username: ice.username,
+                credential: ice.credential,
             });
         }
         let (socket, fut) = builder.add_reliable_channel().build();
@@ -68,6 +126,7 @@ impl Transport {
                 socket,
                 links: Links::default(),
                 ended,
+                relays,
             },
             fut,
         )
@@ -126,6 +185,26 @@ impl Transport {
                 }
             }
         }
+    }
+
+    /// The relay rendezvous's status, when peers meet through relays.
+    pub fn relay_status(&self) -> Option<relay::Status> {
+        self.relays.as_ref().map(|r| r.status())
+    }
+
+    /// Stops (or resumes) the relay hellos: quiet once the game runs with every seat connected,
+    /// so an idle game sends the shared relays nothing.
+    pub fn set_quiet(&self, quiet: bool) {
+        if let Some(r) = &self.relays {
+            r.set_quiet(quiet)
+        }
+    }
+
+    /// Whether a connected link's traffic goes through a TURN relay (`None` while unknown).
+    pub fn is_relayed(&self, link: LinkId) -> Option<bool> {
+        self.links
+            .peer(link)
+            .and_then(|p| self.socket.is_relayed(*p))
     }
 
     /// Number of open connections.

@@ -1,5 +1,6 @@
-//! `orbis-join <ws-url>/<room> [--bot easy|normal] [--name N] [--players N] [--seed S]
-//! [--timeout-s T]`: joins a room as a computer player through the protocol crate.
+//! `orbis-join (<ws-url>/<room> | --relays ws://…[,…] --room <secret>) [--bot easy|normal]
+//! [--name N] [--players N] [--seed S] [--timeout-s T]`: joins a room as a computer player through
+//! the protocol crate, meeting the others through a matchbox_server or through Nostr relays.
 //!
 //! With `--players N`, a room of only `orbis-join` peers starts by itself once N peers have said
 //! hello: the peer with the smallest key proposes (default classic options, nonce `--seed`), every

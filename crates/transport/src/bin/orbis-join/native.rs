@@ -8,12 +8,17 @@ use orbis_engine::codec::sha256;
 use orbis_protocol::{
     Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
 };
-use orbis_transport::Transport;
+use orbis_transport::relay::RelayConfig;
+use orbis_transport::{Ice, Rendezvous, Transport};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 struct Args {
+    /// `ws://host:port/room` of a matchbox_server (empty when meeting through relays).
     url: String,
+    /// Nostr relays to meet through (`--relays`), with the room secret (`--room`).
+    relays: Vec<String>,
+    room: String,
     level: BotLevel,
     name: String,
     players: Option<usize>,
@@ -29,6 +34,8 @@ fn parse() -> Result<Args, String> {
     let mut it = std::env::args().skip(1);
     let mut a = Args {
         url: String::new(),
+        relays: vec![],
+        room: String::new(),
         level: BotLevel::Normal,
         name: "bot".into(),
         players: None,
@@ -48,6 +55,21 @@ fn parse() -> Result<Args, String> {
                 }
             }
             "--name" => a.name = val()?,
+            "--relays" => {
+                a.relays = val()?
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect();
+                if let Some(bad) = a
+                    .relays
+                    .iter()
+                    .find(|u| !u.starts_with("ws://") && !u.starts_with("wss://"))
+                {
+                    return Err(format!("--relays: {bad} is not a ws:// or wss:// address"));
+                }
+            }
+            "--room" => a.room = val()?,
             "--players" => {
                 let n: usize = val()?.parse().map_err(|_| "--players takes a number")?;
                 if !(2..=6).contains(&n) {
@@ -69,8 +91,13 @@ fn parse() -> Result<Args, String> {
             other => return Err(format!("unexpected argument {other}")),
         }
     }
-    if a.url.is_empty() {
-        return Err("usage: orbis-join <ws://host:port/room> [--bot easy|normal] [--name N] [--players N] [--seed S]".into());
+    match (a.url.is_empty(), a.relays.is_empty(), a.room.is_empty()) {
+        (false, true, true) => {}
+        (true, false, false) => {}
+        (false, _, _) => return Err("give either a signalling URL or --relays with --room, not both".into()),
+        (true, false, true) => return Err("--relays needs --room <secret>".into()),
+        (true, true, false) => return Err("--room needs --relays <ws://…>[,…]".into()),
+        (true, true, true) => return Err("usage: orbis-join (<ws://host:port/room> | --relays ws://…[,…] --room <secret>) [--bot easy|normal] [--name N] [--players N] [--seed S]".into()),
     }
     Ok(a)
 }
@@ -106,7 +133,13 @@ pub fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let room_hash = sha256(args.url.as_bytes());
+    // The game id names the room; through relays, the room secret (which peers share) does.
+    let room_name = if args.url.is_empty() {
+        format!("relays:{}", args.room)
+    } else {
+        args.url.clone()
+    };
+    let room_hash = sha256(room_name.as_bytes());
     let mut game_id = [0u8; 16];
     game_id.copy_from_slice(&room_hash[..16]);
     let mut cfg = Config::new(game_id, &args.name, entropy);
@@ -116,7 +149,33 @@ pub fn main() -> ExitCode {
     cfg.seq_start = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64 * 1000);
-    let (transport, socket_loop) = Transport::new(&args.url);
+    let (transport, socket_loop) = if args.url.is_empty() {
+        let mut fresh = [0u8; 32];
+        if getrandom::fill(&mut fresh).is_err() {
+            eprintln!("no operating-system randomness");
+            return ExitCode::FAILURE;
+        }
+        let cfg = RelayConfig {
+            relays: args.relays.clone(),
+            secret: args.room.clone(),
+            entropy: fresh,
+        };
+        // Loopback and LAN peers need no STUN; a relayed room on the internet would.
+        let ice = Ice {
+            urls: std::env::var("ORBIS_ICE")
+                .map(|v| {
+                    v.split(',')
+                        .filter(|s| !s.is_empty())
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            ..Ice::default()
+        };
+        Transport::connect(Rendezvous::Relays(cfg), Some(ice))
+    } else {
+        Transport::connect(Rendezvous::Server(args.url.clone()), None)
+    };
     let socket_loop = socket_loop.fuse();
     pin_mut!(socket_loop);
     let game = run(transport, Peer::new(cfg), &args).fuse();
@@ -150,6 +209,9 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             eprintln!("timed out");
             return ExitCode::FAILURE;
         }
+        // Stop the relay hellos while the game runs with everyone here; resume when one is missing.
+        let parts = peer.participants().len();
+        net.set_quiet(parts > 0 && missing.is_empty() && net.connected() + 1 >= parts);
         let mut outs: Vec<Output> = vec![];
         let polled = net.poll();
         if !polled.connected.is_empty() {

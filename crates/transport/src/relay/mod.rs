@@ -1,0 +1,529 @@
+//! Rendezvous over public Nostr relays: a matchbox custom signaller, so peers of a static page
+//! find each other with no server of ours.
+//!
+//! Each peer subscribes to the room's topic on several relays, says hello (quickly on joining,
+//! then more slowly, and not at all once the game runs with every seat connected), and sends its
+//! WebRTC offers, answers and candidates as sealed envelopes addressed to one peer. Of each pair,
+//! the peer with the larger id offers. The relay sockets live in a background task; the signaller
+//! matchbox holds only reads and writes channels (matchbox drops a pending `next_message` whenever
+//! a send completes first, so a socket read must not live there).
+//!
+//! Invariants: nothing reaches matchbox that did not arrive as a validly signed event of our kind
+//! and topic, open under the room key, and name its signer; a peer id stays bound to the first key
+//! that spoke for it; every refused event is counted by reason, never a panic.
+
+pub mod nostr;
+mod pool;
+pub mod room;
+mod rt;
+
+pub use room::{new_secret, KIND};
+
+use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
+use futures::future::LocalBoxFuture;
+use futures::{select, FutureExt, StreamExt};
+use futures_timer::Delay;
+use matchbox_socket::async_trait::async_trait;
+use matchbox_socket::{
+    PeerEvent, PeerId, PeerRequest, SignalingError, Signaller, SignallerBuilder,
+};
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use room::{Body, Envelope, Room};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The relays a page uses unless told otherwise (Settings, `?relays=`, `--relays`): public
+/// relays that accept ephemeral events from anyone.
+pub const DEFAULT_RELAYS: [&str; 4] = [
+    "wss://relay.damus.io",
+    "wss://nos.lol",
+    "wss://relay.primal.net",
+    "wss://nostr.mom",
+];
+
+/// Events older or newer than this (by their `created_at`, against our clock) are stale.
+const WINDOW_S: u64 = 600;
+/// Event ids remembered to drop the copies other relays pass on, and replays.
+const SEEN: usize = 4096;
+/// Gaps between hellos while not quiet: quick at first, then slow.
+const HELLO_GAPS_S: [u64; 6] = [2, 4, 8, 16, 30, 60];
+/// The least time between two replies to the same newcomer's hellos.
+const REPLY_GAP_S: u64 = 10;
+
+/// How a relay connection stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RelayState {
+    Connecting,
+    Open,
+    /// Down, with the reason and when it is tried again.
+    Failed(String),
+}
+
+/// One relay's line in the status.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RelayStatus {
+    pub url: String,
+    pub state: RelayState,
+    /// Frames written to it.
+    pub frames: u64,
+    /// Whether it has ever opened this session.
+    pub ever_open: bool,
+    /// The last refusal or notice it sent.
+    pub note: Option<String>,
+}
+
+/// What the rendezvous has done, for the lobby and its debug view.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Status {
+    pub relays: Vec<RelayStatus>,
+    /// Distinct events published (each goes to every relay).
+    pub events_sent: u64,
+    /// Hellos among them.
+    pub hellos_sent: u64,
+    /// Events of our room accepted.
+    pub events_accepted: u64,
+    /// Events refused, by reason.
+    pub dropped: BTreeMap<&'static str, u64>,
+    /// Peers met through the relays.
+    pub peers: usize,
+}
+
+impl Status {
+    /// Whether at least one relay is open now.
+    pub fn any_open(&self) -> bool {
+        self.relays.iter().any(|r| r.state == RelayState::Open)
+    }
+
+    /// Whether every relay has failed at least once and none is open: the room cannot be found.
+    pub fn all_failed(&self) -> bool {
+        !self.relays.is_empty()
+            && self
+                .relays
+                .iter()
+                .all(|r| matches!(r.state, RelayState::Failed(_)))
+    }
+}
+
+/// State shared between the background task and the transport's owner.
+#[derive(Debug, Default)]
+pub struct Shared {
+    status: Mutex<Status>,
+    quiet: AtomicBool,
+}
+
+impl Shared {
+    fn with(&self, f: impl FnOnce(&mut Status)) {
+        if let Ok(mut s) = self.status.lock() {
+            f(&mut s)
+        }
+    }
+    fn set_state(&self, i: usize, state: RelayState) {
+        self.with(|s| {
+            if let Some(r) = s.relays.get_mut(i) {
+                r.ever_open |= state == RelayState::Open;
+                r.state = state;
+            }
+        })
+    }
+    fn note(&self, i: usize, note: String) {
+        self.with(|s| {
+            if let Some(r) = s.relays.get_mut(i) {
+                r.note = Some(note)
+            }
+        })
+    }
+    fn count_frame(&self, i: usize) {
+        self.with(|s| {
+            if let Some(r) = s.relays.get_mut(i) {
+                r.frames += 1
+            }
+        })
+    }
+    fn drop_event(&self, why: &'static str) {
+        self.with(|s| *s.dropped.entry(why).or_default() += 1)
+    }
+
+    /// A copy of the status.
+    pub fn status(&self) -> Status {
+        self.status.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Quiet: stop saying hello (the game runs and every seat is connected). Hellos of newcomers
+    /// are still answered, so a player coming back finds the room.
+    pub fn set_quiet(&self, quiet: bool) {
+        self.quiet.store(quiet, Ordering::Relaxed)
+    }
+}
+
+/// What the relay rendezvous needs.
+#[derive(Clone, Debug)]
+pub struct RelayConfig {
+    /// `ws://` or `wss://` relay URLs.
+    pub relays: Vec<String>,
+    /// The room secret (the link's `#room=`).
+    pub secret: String,
+    /// Fresh randomness for this session's keys, peer id and nonces.
+    pub entropy: [u8; 32],
+}
+
+/// The matchbox signaller builder for a relay room.
+#[derive(Debug)]
+pub struct RelaySignallerBuilder {
+    config: RelayConfig,
+    shared: Arc<Shared>,
+}
+
+impl RelaySignallerBuilder {
+    pub fn new(config: RelayConfig) -> (RelaySignallerBuilder, Arc<Shared>) {
+        let shared = Arc::new(Shared::default());
+        shared.with(|s| {
+            s.relays = config
+                .relays
+                .iter()
+                .map(|u| RelayStatus {
+                    url: u.clone(),
+                    state: RelayState::Connecting,
+                    frames: 0,
+                    ever_open: false,
+                    note: None,
+                })
+                .collect()
+        });
+        (
+            RelaySignallerBuilder {
+                config,
+                shared: shared.clone(),
+            },
+            shared,
+        )
+    }
+}
+
+/// What matchbox holds: two channels to the background task.
+struct RelaySignaller {
+    requests: UnboundedSender<PeerRequest>,
+    events: Mutex<UnboundedReceiver<PeerEvent>>,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait(?Send))]
+impl SignallerBuilder for RelaySignallerBuilder {
+    async fn new_signaller(
+        &self,
+        _attempts: Option<u16>,
+        _room_url: String,
+    ) -> Result<Box<dyn Signaller>, SignalingError> {
+        let (req_tx, req_rx) = mpsc::unbounded();
+        let (ev_tx, ev_rx) = mpsc::unbounded();
+        let config = self.config.clone();
+        let shared = self.shared.clone();
+        rt::spawn(move || -> LocalBoxFuture<'static, ()> {
+            Box::pin(run(config, shared, req_rx, ev_tx))
+        });
+        Ok(Box::new(RelaySignaller {
+            requests: req_tx,
+            events: Mutex::new(ev_rx),
+        }))
+    }
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), async_trait)]
+#[cfg_attr(target_arch = "wasm32", async_trait(?Send))]
+impl Signaller for RelaySignaller {
+    async fn send(&mut self, request: PeerRequest) -> Result<(), SignalingError> {
+        self.requests
+            .unbounded_send(request)
+            .map_err(|_| SignalingError::StreamExhausted)
+    }
+
+    async fn next_message(&mut self) -> Result<PeerEvent, SignalingError> {
+        let next = match self.events.get_mut() {
+            Ok(rx) => rx.next().await,
+            Err(_) => None,
+        };
+        next.ok_or(SignalingError::StreamExhausted)
+    }
+}
+
+/// The rendezvous logic, apart from the sockets, so tests can drive it directly.
+pub struct Rendezvous {
+    rng: ChaCha20Rng,
+    keys: nostr::Keys,
+    room: Room,
+    /// Our matchbox peer id.
+    pub me: [u8; 16],
+    /// Peers met: their signing key and when we last answered their hello.
+    peers: BTreeMap<[u8; 16], (String, u64)>,
+    seen: BTreeSet<String>,
+    seen_order: VecDeque<String>,
+    next_hello: u64,
+    hello_step: usize,
+    was_quiet: bool,
+}
+
+/// What one relay event asks of matchbox and the relays.
+#[derive(Debug, Default, PartialEq)]
+pub struct Reaction {
+    pub to_matchbox: Vec<PeerEvent>,
+    /// Events to publish (already NIP-01 `EVENT` frames).
+    pub publish: Vec<String>,
+}
+
+impl Rendezvous {
+    pub fn new(secret: &str, entropy: [u8; 32]) -> Rendezvous {
+        let mut rng = ChaCha20Rng::from_seed(entropy);
+        let keys = loop {
+            let mut k = [0u8; 32];
+            rng.fill_bytes(&mut k);
+            if let Some(keys) = nostr::Keys::from_secret(&k) {
+                break keys;
+            }
+        };
+        let mut me = [0u8; 16];
+        rng.fill_bytes(&mut me);
+        // A version-4 UUID, as matchbox's own ids are.
+        me[6] = (me[6] & 0x0f) | 0x40;
+        me[8] = (me[8] & 0x3f) | 0x80;
+        Rendezvous {
+            rng,
+            keys,
+            room: Room::new(secret),
+            me,
+            peers: BTreeMap::new(),
+            seen: BTreeSet::new(),
+            seen_order: VecDeque::new(),
+            next_hello: 0,
+            hello_step: 0,
+            was_quiet: false,
+        }
+    }
+
+    /// Our Nostr public key (hex).
+    pub fn public_key(&self) -> &str {
+        &self.keys.public
+    }
+
+    /// The relay topic.
+    pub fn topic(&self) -> &str {
+        &self.room.topic
+    }
+
+    fn event(&mut self, to: Option<[u8; 16]>, body: Body, now: u64) -> String {
+        let env = Envelope {
+            from: self.me,
+            to,
+            signer: self.keys.public.clone(),
+            body,
+        };
+        let mut nonce = [0u8; 24];
+        self.rng.fill_bytes(&mut nonce);
+        let mut aux = [0u8; 32];
+        self.rng.fill_bytes(&mut aux);
+        let content = self.room.seal(&env, nonce);
+        let e = nostr::Event::sign(
+            &self.keys,
+            now,
+            KIND,
+            vec![vec!["t".into(), self.room.topic.clone()]],
+            content,
+            &aux,
+        );
+        self.remember(e.id.clone());
+        nostr::publish(&e)
+    }
+
+    fn remember(&mut self, id: String) -> bool {
+        if !self.seen.insert(id.clone()) {
+            return false;
+        }
+        self.seen_order.push_back(id);
+        if self.seen_order.len() > SEEN {
+            if let Some(old) = self.seen_order.pop_front() {
+                self.seen.remove(&old);
+            }
+        }
+        true
+    }
+
+    /// A hello, if one is due at `now` (seconds): quick after joining or after leaving quiet,
+    /// then slower; none while quiet.
+    pub fn tick(&mut self, now: u64, quiet: bool) -> Option<String> {
+        if quiet {
+            self.was_quiet = true;
+            return None;
+        }
+        if self.was_quiet {
+            self.was_quiet = false;
+            self.hello_step = 0;
+            self.next_hello = now;
+        }
+        if now < self.next_hello {
+            return None;
+        }
+        let gap = HELLO_GAPS_S[self.hello_step.min(HELLO_GAPS_S.len() - 1)];
+        self.hello_step += 1;
+        self.next_hello = now + gap;
+        Some(self.event(None, Body::Hello, now))
+    }
+
+    /// A signal matchbox asks us to pass to `to`.
+    pub fn signal(&mut self, to: [u8; 16], data: matchbox_socket::PeerSignal, now: u64) -> String {
+        self.event(Some(to), Body::Signal(data), now)
+    }
+
+    /// Handles an event from a relay; `Err` names why it was refused (`"duplicate"` is the
+    /// normal fate of the copies other relays pass on).
+    pub fn receive(&mut self, e: &nostr::Event, now: u64) -> Result<Reaction, &'static str> {
+        if e.kind != KIND {
+            return Err("wrong_kind");
+        }
+        if e.tag("t") != Some(self.room.topic.as_str()) {
+            return Err("foreign_topic");
+        }
+        if e.content.len() > room::MAX_CONTENT {
+            return Err("oversized");
+        }
+        if e.created_at + WINDOW_S < now || e.created_at > now + WINDOW_S {
+            return Err("stale");
+        }
+        if self.seen.contains(&e.id) {
+            return Err("duplicate");
+        }
+        e.verify().map_err(|err| match err {
+            nostr::EventError::Malformed => "malformed",
+            _ => "bad_signature",
+        })?;
+        self.remember(e.id.clone());
+        let env = self.room.open(&e.content).map_err(|err| match err {
+            room::OpenError::Foreign => "undecryptable",
+            _ => "malformed",
+        })?;
+        if env.signer != e.pubkey {
+            return Err("wrong_key");
+        }
+        if env.from == self.me {
+            return Err("own");
+        }
+        if env.to.is_some_and(|t| t != self.me) {
+            return Err("not_for_us");
+        }
+        let mut r = Reaction::default();
+        let new = match self.peers.get(&env.from) {
+            Some((key, _)) if *key != e.pubkey => return Err("wrong_key"),
+            Some(_) => false,
+            None => {
+                self.peers.insert(env.from, (e.pubkey.clone(), 0));
+                true
+            }
+        };
+        let from = PeerId(uuid::Uuid::from_bytes(env.from));
+        match env.body {
+            Body::Hello => {
+                // Of each pair the larger id offers (matchbox's NewPeer tells a peer to offer).
+                if new && env.from < self.me {
+                    r.to_matchbox.push(PeerEvent::NewPeer(from));
+                }
+                // Answer a broadcast hello so the newcomer learns of us (relays keep no history
+                // of ephemeral events), at most every REPLY_GAP_S per peer.
+                let last = self.peers.get(&env.from).map_or(0, |p| p.1);
+                if env.to.is_none() && (new || now >= last + REPLY_GAP_S) {
+                    if let Some(p) = self.peers.get_mut(&env.from) {
+                        p.1 = now;
+                    }
+                    r.publish.push(self.event(Some(env.from), Body::Hello, now));
+                }
+            }
+            Body::Signal(data) => r.to_matchbox.push(PeerEvent::Signal { sender: from, data }),
+        }
+        Ok(r)
+    }
+
+    /// Peers met so far.
+    pub fn peer_count(&self) -> usize {
+        self.peers.len()
+    }
+}
+
+/// The background task: the relay loops and the rendezvous, until matchbox drops the signaller.
+async fn run(
+    config: RelayConfig,
+    shared: Arc<Shared>,
+    mut requests: UnboundedReceiver<PeerRequest>,
+    events: UnboundedSender<PeerEvent>,
+) {
+    let mut rv = Rendezvous::new(&config.secret, config.entropy);
+    let _ = events.unbounded_send(PeerEvent::IdAssigned(PeerId(uuid::Uuid::from_bytes(rv.me))));
+    let (inbox_tx, mut inbox) = mpsc::unbounded();
+    let mut outs = vec![];
+    let mut loops = vec![];
+    for (i, url) in config.relays.iter().enumerate() {
+        let (tx, rx) = mpsc::unbounded();
+        outs.push(tx);
+        loops.push(pool::relay_loop(
+            i,
+            url.clone(),
+            rv.topic().to_string(),
+            rx,
+            inbox_tx.clone(),
+            shared.clone(),
+        ));
+    }
+    drop(inbox_tx);
+    let publish = |frame: String, shared: &Shared, hello: bool| {
+        shared.with(|s| {
+            s.events_sent += 1;
+            s.hellos_sent += u64::from(hello);
+        });
+        for o in &outs {
+            let _ = o.unbounded_send(frame.clone());
+        }
+    };
+    let main = async {
+        let mut tick = Delay::new(Duration::ZERO).fuse();
+        loop {
+            select! {
+                _ = tick => {
+                    if let Some(h) = rv.tick(rt::now_s(), shared.quiet.load(Ordering::Relaxed)) {
+                        publish(h, &shared, true);
+                    }
+                    tick = Delay::new(Duration::from_millis(500)).fuse();
+                }
+                req = requests.next() => match req {
+                    None => break,
+                    Some(PeerRequest::Signal { receiver, data }) => {
+                        let f = rv.signal(*receiver.0.as_bytes(), data, rt::now_s());
+                        publish(f, &shared, false);
+                    }
+                    Some(PeerRequest::KeepAlive) => {}
+                },
+                got = inbox.next() => {
+                    let Some((_, e)) = got else { continue };
+                    match rv.receive(&e, rt::now_s()) {
+                        Ok(r) => {
+                            shared.with(|s| { s.events_accepted += 1; s.peers = rv.peer_count(); });
+                            for ev in r.to_matchbox {
+                                let _ = events.unbounded_send(ev);
+                            }
+                            for f in r.publish {
+                                publish(f, &shared, true);
+                            }
+                        }
+                        Err("duplicate") => {}
+                        Err(why) => shared.drop_event(why),
+                    }
+                }
+            }
+        }
+    };
+    // When matchbox drops the signaller the main loop ends, and with it every relay loop.
+    futures::pin_mut!(main);
+    let relays = futures::future::join_all(loops).fuse();
+    futures::pin_mut!(relays);
+    select! {
+        _ = main.fuse() => {},
+        _ = relays => {},
+    }
+}
