@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Real-network end-to-end test of the peer-to-peer protocol: a local matchbox_server and native
-# `orbis-join` peers play whole classic games over WebRTC on loopback (one is killed and restarted
-# mid-game), and must agree on the final state hash. Installs the pinned signalling server if missing.
+# Real-network end-to-end tests of the peer-to-peer protocol: native `orbis-join` peers play whole
+# classic games over WebRTC on loopback and must agree on the final state hash, meeting through a
+# local matchbox_server (one peer is killed and restarted mid-game) and through local Nostr relays
+# with no matchbox_server (two and three peers; two relays, one killed mid-lobby). Installs the
+# pinned signalling server and relay if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 server="${MATCHBOX_SERVER:-}"
@@ -14,3 +16,4 @@ if [[ -z "$server" ]]; then
   fi
 fi
 MATCHBOX_SERVER="$server" cargo test --locked -p orbis-transport --test arena -- --ignored --nocapture
+NOSTR_RELAY="$(scripts/nostr-relay.sh)" cargo test --locked -p orbis-transport --test relays -- --ignored --nocapture

@@ -17,7 +17,7 @@ const USAGE: &str = "usage:
   orbis dice --seed <64 hex digits> --count <N>
   orbis simulate --players <2..6> --bot <easy|normal> --games <N> --seed <u64> [--max-turns T]
   orbis adjudicate < phase.json
-  orbis join <signalling-url>/<room> [--bot easy|normal] [--name N] [--players N] [--seed S]";
+  orbis join (<signalling-url>/<room> | --relays ws://…[,…] --room <secret>) [--bot easy|normal] [--name N] [--players N] [--seed S]";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,0 +1,173 @@
+//! Rendezvous through real Nostr relays, with no matchbox_server anywhere: `orbis-join` peers find
+//! each other through a relay process started here (the `nostr-relay` package from PyPI, which
+//! `scripts/nostr-relay.sh` installs), connect over real WebRTC on loopback, and play a whole
+//! classic game to one state hash. A sniffer subscribed to the relay checks that nothing it was
+//! sent carries the room secret, an SDP or a name in the clear.
+//!
+//! Set `NOSTR_RELAY` to the relay's executable. Run with
+//! `cargo test -p orbis-transport --test relays -- --ignored --nocapture`.
+
+use orbis_transport::relay::{nostr, KIND};
+use std::io::{BufRead, BufReader};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+struct Kill(Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// Starts a relay on a free port; returns it and its `ws://` URL.
+fn relay(tag: &str) -> (Kill, String) {
+    let exe = std::env::var("NOSTR_RELAY").unwrap_or_else(|_| "nostr-relay".into());
+    let port = free_port();
+    let dir = std::env::temp_dir().join(format!("orbis-relay-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let db = dir.join("events.sqlite3");
+    let _ = std::fs::remove_file(&db);
+    let conf = dir.join("relay.yaml");
+    std::fs::write(
+        &conf,
+        format!(
+            "DEBUG: false\nrelay_name: orbis test relay\nstorage:\n  sqlalchemy.url: sqlite+aiosqlite:///{}\n  validators:\n    - nostr_relay.validators.is_not_too_large\n    - nostr_relay.validators.is_signed\n    - nostr_relay.validators.is_recent\ngunicorn:\n  bind: 127.0.0.1:{port}\n  workers: 1\n  loglevel: warning\n  reload: false\nauthentication:\n  enabled: false\n",
+            db.display()
+        ),
+    )
+    .expect("relay config");
+    let child = Command::new(&exe)
+        .arg("-c")
+        .arg(&conf)
+        .arg("serve")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start nostr-relay (set NOSTR_RELAY)");
+    let addr = format!("127.0.0.1:{port}");
+    let t = Instant::now();
+    while TcpStream::connect(&addr).is_err() {
+        assert!(t.elapsed() < Duration::from_secs(30), "relay did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (Kill(child), format!("ws://{addr}"))
+}
+
+/// Subscribes to every Orbis rendezvous event the relay passes on, whatever its topic.
+fn sniff(url: &str) -> Arc<Mutex<Vec<String>>> {
+    let seen = Arc::new(Mutex::new(vec![]));
+    let (mut ws, _) = tungstenite::connect(url).expect("sniffer connects");
+    let req = format!(r#"["REQ","sniff",{{"kinds":[{KIND}]}}]"#);
+    ws.send(tungstenite::Message::text(req)).expect("sniffer subscribes");
+    let s = seen.clone();
+    std::thread::spawn(move || {
+        while let Ok(m) = ws.read() {
+            if let tungstenite::Message::Text(t) = m {
+                if let Some(nostr::RelayMsg::Event { event, .. }) = nostr::parse(t.as_str()) {
+                    s.lock().unwrap().push(serde_json::to_string(&event).unwrap());
+                }
+            }
+        }
+    });
+    seen
+}
+
+fn peer(relays: &str, room: &str, players: usize, i: usize, dir: &PathBuf) -> Kill {
+    Kill(
+        Command::new(env!("CARGO_BIN_EXE_orbis-join"))
+            .args(["--relays", relays, "--room", room, "--seed", "7", "--timeout-s", "500"])
+            .args(["--players", &players.to_string(), "--name", &format!("Sniffable{i}")])
+            .arg("--identity")
+            .arg(dir.join(format!("peer{i}.key")))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("start orbis-join"),
+    )
+}
+
+/// Waits for every peer's one JSON line and checks they agree on the end of the game.
+fn agree(peers: Vec<Kill>) {
+    let mut lines = vec![];
+    for mut p in peers {
+        let out = p.0.stdout.take().expect("stdout");
+        let line = BufReader::new(out)
+            .lines()
+            .next()
+            .expect("a result line")
+            .expect("utf-8");
+        println!("{line}");
+        assert!(p.0.wait().expect("exit").success());
+        lines.push(serde_json::from_str::<serde_json::Value>(&line).expect("json"));
+    }
+    for l in &lines[1..] {
+        for k in ["state_hash", "winner", "turns", "actions"] {
+            assert_eq!(l[k], lines[0][k], "{k}");
+        }
+    }
+}
+
+fn temp(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("orbis-relay-peers-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+fn game(players: usize) {
+    let (_relay, url) = relay(&format!("r{players}"));
+    let seen = sniff(&url);
+    let room = format!("Zk9yYmlzLXRlc3Qtcm9vbS{players}");
+    let dir = temp(&format!("g{players}"));
+    let peers = (0..players).map(|i| peer(&url, &room, players, i, &dir)).collect();
+    agree(peers);
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() >= 2 * players, "the sniffer saw the rendezvous ({} events)", seen.len());
+    for e in seen.iter() {
+        for plain in [room.as_str(), "Sniffable", "v=0", "fingerprint", "candidate", "typ host", "127.0.0.1"] {
+            assert!(!e.contains(plain), "a relay saw {plain:?} in the clear: {e}");
+        }
+    }
+}
+
+#[test]
+#[ignore = "needs a Nostr relay process (NOSTR_RELAY) and real WebRTC on loopback"]
+fn two_peers_meet_through_a_relay_and_play_a_game() {
+    game(2);
+}
+
+#[test]
+#[ignore = "needs a Nostr relay process (NOSTR_RELAY) and real WebRTC on loopback"]
+fn three_peers_meet_through_a_relay_and_play_a_game() {
+    game(3);
+}
+
+/// Two relays; the first is killed while the lobby fills: the later peers meet the first through
+/// the second relay alone.
+#[test]
+#[ignore = "needs a Nostr relay process (NOSTR_RELAY) and real WebRTC on loopback"]
+fn a_relay_killed_mid_lobby_does_not_stop_the_room() {
+    let (r1, u1) = relay("k1");
+    let (_r2, u2) = relay("k2");
+    let both = format!("{u1},{u2}");
+    let room = "a-room-with-two-relays";
+    let dir = temp("kill");
+    let first = peer(&both, room, 3, 0, &dir);
+    std::thread::sleep(Duration::from_secs(3));
+    eprintln!("killing relay 1");
+    drop(r1);
+    let mut peers = vec![first];
+    peers.extend((1..3).map(|i| peer(&both, room, 3, i, &dir)));
+    agree(peers);
+}
