@@ -9,13 +9,15 @@ cd "$ROOT"
 if [ "${BUILD:-1}" != 0 ]; then
   "$ROOT/scripts/build-web.sh"
 fi
-# Online play (tests/e2e/p2p.test.mjs): the native bot peer and the WebRTC signalling server.
-# P2P=0 skips that test.
+# Online play (tests/e2e/p2p*.test.mjs): the native bot peer, the WebRTC signalling server, and
+# a Nostr relay (pages that meet through relays, as the published page does). P2P=0 skips them.
 if [ "${P2P:-1}" != 0 ]; then
   cargo build -q --release --locked -p orbis-transport --bin orbis-join
   export ORBIS_JOIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/orbis-join"
   MATCHBOX_SERVER="$("$ROOT/scripts/matchbox-server.sh")"
   export MATCHBOX_SERVER
+  NOSTR_RELAY="$("$ROOT/scripts/nostr-relay.sh")"
+  export NOSTR_RELAY
 fi
 [ -f dist/index.html ] && [ -f dist/full/index.html ] || { echo "test-web: dist/ is missing; build first" >&2; exit 1; }
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"

@@ -125,3 +125,67 @@ export async function startMatchbox(bin) {
   }
   return { port, server };
 }
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort() {
+  const { createServer } = await import('node:net');
+  return new Promise((res) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => res(p)); });
+  });
+}
+
+/** Waits until something accepts TCP connections on 127.0.0.1:`port`. */
+export async function waitPort(port, tries = 300) {
+  const { connect } = await import('node:net');
+  for (let i = 0; i < tries; i++) {
+    const ok = await new Promise((res) => {
+      const c = connect(port, '127.0.0.1', () => { c.end(); res(true); });
+      c.on('error', () => res(false));
+    });
+    if (ok) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listens on port ${port}`);
+}
+
+/**
+ * Starts a Nostr relay (`bin`: the nostr-relay executable, scripts/nostr-relay.sh) on a free
+ * loopback port; returns { url, relay } (kill `relay` to stop it).
+ */
+export async function startRelay(bin) {
+  const { spawn } = await import('node:child_process');
+  const { mkdtempSync, writeFileSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'orbis-relay-'));
+  const conf = join(dir, 'relay.yaml');
+  writeFileSync(conf, [
+    'DEBUG: false', 'relay_name: orbis e2e relay', 'storage:',
+    `  sqlalchemy.url: sqlite+aiosqlite:///${join(dir, 'events.sqlite3')}`,
+    '  validators:', '    - nostr_relay.validators.is_not_too_large', '    - nostr_relay.validators.is_signed',
+    '    - nostr_relay.validators.is_recent', 'gunicorn:', `  bind: 127.0.0.1:${port}`, '  workers: 1',
+    '  loglevel: warning', '  reload: false', 'authentication:', '  enabled: false', '',
+  ].join('\n'));
+  const relay = spawn(bin, ['-c', conf, 'serve'], { stdio: 'ignore' });
+  await waitPort(port);
+  return { url: `ws://127.0.0.1:${port}`, relay };
+}
+
+/**
+ * Chromium as the published page meets it: the test server's pages are opened from the host name
+ * `orbis.test` (not localhost, so no localhost defaults apply), which is treated as a secure
+ * origin as the published https page is. Returns { browser, base } with the page URL to use.
+ */
+export async function launchPublished(baseUrl = URL_BASE) {
+  const u = new URL(baseUrl);
+  const origin = `http://orbis.test:${u.port}`;
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run',
+      `--host-resolver-rules=MAP orbis.test ${u.hostname}`,
+      `--unsafely-treat-insecure-origin-as-secure=${origin}`],
+  });
+  return { browser, base: `${origin}${u.pathname}` };
+}

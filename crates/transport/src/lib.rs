@@ -207,6 +207,14 @@ impl Transport {
             .and_then(|p| self.socket.is_relayed(*p))
     }
 
+    /// For each open connection, whether it goes through a TURN relay (`None` while unknown).
+    pub fn link_kinds(&self) -> Vec<Option<bool>> {
+        self.socket
+            .connected_peers()
+            .map(|p| self.socket.is_relayed(p))
+            .collect()
+    }
+
     /// Number of open connections.
     pub fn connected(&self) -> usize {
         self.socket.connected_peers().count()

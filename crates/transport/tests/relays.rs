@@ -10,7 +10,7 @@
 use orbis_transport::relay::{nostr, KIND};
 use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -70,13 +70,16 @@ fn sniff(url: &str) -> Arc<Mutex<Vec<String>>> {
     let seen = Arc::new(Mutex::new(vec![]));
     let (mut ws, _) = tungstenite::connect(url).expect("sniffer connects");
     let req = format!(r#"["REQ","sniff",{{"kinds":[{KIND}]}}]"#);
-    ws.send(tungstenite::Message::text(req)).expect("sniffer subscribes");
+    ws.send(tungstenite::Message::text(req))
+        .expect("sniffer subscribes");
     let s = seen.clone();
     std::thread::spawn(move || {
         while let Ok(m) = ws.read() {
             if let tungstenite::Message::Text(t) = m {
                 if let Some(nostr::RelayMsg::Event { event, .. }) = nostr::parse(t.as_str()) {
-                    s.lock().unwrap().push(serde_json::to_string(&event).unwrap());
+                    s.lock()
+                        .unwrap()
+                        .push(serde_json::to_string(&event).unwrap());
                 }
             }
         }
@@ -84,11 +87,25 @@ fn sniff(url: &str) -> Arc<Mutex<Vec<String>>> {
     seen
 }
 
-fn peer(relays: &str, room: &str, players: usize, i: usize, dir: &PathBuf) -> Kill {
+fn peer(relays: &str, room: &str, players: usize, i: usize, dir: &Path) -> Kill {
     Kill(
         Command::new(env!("CARGO_BIN_EXE_orbis-join"))
-            .args(["--relays", relays, "--room", room, "--seed", "7", "--timeout-s", "500"])
-            .args(["--players", &players.to_string(), "--name", &format!("Sniffable{i}")])
+            .args([
+                "--relays",
+                relays,
+                "--room",
+                room,
+                "--seed",
+                "7",
+                "--timeout-s",
+                "500",
+            ])
+            .args([
+                "--players",
+                &players.to_string(),
+                "--name",
+                &format!("Sniffable{i}"),
+            ])
             .arg("--identity")
             .arg(dir.join(format!("peer{i}.key")))
             .stdout(Stdio::piped())
@@ -130,13 +147,30 @@ fn game(players: usize) {
     let seen = sniff(&url);
     let room = format!("Zk9yYmlzLXRlc3Qtcm9vbS{players}");
     let dir = temp(&format!("g{players}"));
-    let peers = (0..players).map(|i| peer(&url, &room, players, i, &dir)).collect();
+    let peers = (0..players)
+        .map(|i| peer(&url, &room, players, i, &dir))
+        .collect();
     agree(peers);
     let seen = seen.lock().unwrap();
-    assert!(seen.len() >= 2 * players, "the sniffer saw the rendezvous ({} events)", seen.len());
+    assert!(
+        seen.len() >= 2 * players,
+        "the sniffer saw the rendezvous ({} events)",
+        seen.len()
+    );
     for e in seen.iter() {
-        for plain in [room.as_str(), "Sniffable", "v=0", "fingerprint", "candidate", "typ host", "127.0.0.1"] {
-            assert!(!e.contains(plain), "a relay saw {plain:?} in the clear: {e}");
+        for plain in [
+            room.as_str(),
+            "Sniffable",
+            "v=0",
+            "fingerprint",
+            "candidate",
+            "typ host",
+            "127.0.0.1",
+        ] {
+            assert!(
+                !e.contains(plain),
+                "a relay saw {plain:?} in the clear: {e}"
+            );
         }
     }
 }

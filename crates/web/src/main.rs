@@ -14,6 +14,10 @@ mod lite;
 #[cfg(feature = "full")]
 mod online;
 #[cfg(feature = "full")]
+mod online_form;
+#[cfg(feature = "full")]
+mod online_net;
+#[cfg(feature = "full")]
 mod online_orders;
 #[cfg(feature = "full")]
 mod orders_ui;

@@ -2,15 +2,17 @@
 //! sans-I/O protocol [`Peer`] from a timer. The game state shown on the board is the protocol's
 //! engine state; the board and panel send their actions here (`submit`) instead of applying them.
 //!
-//! Settings: the room comes from the page URL (`#room=NAME` or `?room=NAME`), the signalling server
-//! from `?signal=ws://…` or the settings field (default `ws://127.0.0.1:3536` on localhost), the
-//! ICE servers from the settings field (empty by default). The identity (key entropy) and name are
+//! Settings: the room comes from the page URL (`#room=SECRET` or `?room=SECRET`; "Create a room"
+//! makes a random 128-bit secret), how peers meet from `online_net` (public Nostr relays by
+//! default, a signalling server when one is set; STUN and TURN servers). The identity (key entropy) and name are
 //! kept in localStorage per room, so a reload rejoins with the same seat. How long a silent peer
 //! takes to count as missing (after which the others may vote to hand its seats to a bot) is
 //! `?missing_ms=N` or localStorage `orbis.p2p.missing_ms` (default 10 s; tests use a short one).
 
 use crate::app::{AppState, Msg, Roll};
 use crate::board::DragRef;
+use crate::online_form::{relay_details, short_room, JoinForm, JoinRequest};
+use crate::online_net::{self, NetSettings, Typed};
 use crate::store;
 use orbis_engine::bot;
 use orbis_engine::classic::{
@@ -85,8 +87,6 @@ pub fn room_in_url() -> Option<String> {
     param("room")
 }
 
-const SIGNAL_KEY: &str = "orbis.p2p.signal";
-const ICE_KEY: &str = "orbis.p2p.ice";
 const NAME_KEY: &str = "orbis.p2p.name";
 const MISSING_KEY: &str = "orbis.p2p.missing_ms";
 
@@ -99,19 +99,13 @@ fn missing_ms() -> u64 {
         .unwrap_or(10_000)
 }
 
-fn default_signal() -> String {
-    if let Some(s) = param("signal") {
-        return s;
+/// Fresh bytes from `crypto.getRandomValues`.
+fn random<const N: usize>() -> [u8; N] {
+    let mut e = [0u8; N];
+    if let Ok(c) = window().crypto() {
+        let _ = c.get_random_values_with_u8_array(&mut e);
     }
-    if let Some(s) = store::get(SIGNAL_KEY).filter(|s| !s.trim().is_empty()) {
-        return s;
-    }
-    let host = window().location().hostname().unwrap_or_default();
-    if host == "localhost" || host == "127.0.0.1" || host == "[::1]" {
-        "ws://127.0.0.1:3536".into()
-    } else {
-        String::new()
-    }
+    e
 }
 
 fn hex(b: &[u8]) -> String {
@@ -139,10 +133,7 @@ fn identity(room: &str) -> [u8; 32] {
     if let Some(e) = store::get(&id_key(room)).and_then(|s| unhex32(&s)) {
         return e;
     }
-    let mut e = [0u8; 32];
-    if let Ok(c) = window().crypto() {
-        let _ = c.get_random_values_with_u8_array(&mut e);
-    }
+    let e = random::<32>();
     store::set(&id_key(room), &hex(&e));
     e
 }
@@ -176,8 +167,8 @@ fn mark(kind: &str, index: u64) {
 
 /// The socket (`orbis-transport`, the same adapter as the native bot peer), its message loop
 /// spawned on the page's executor.
-fn connect(room_url: &str, ice: &[String]) -> Transport {
-    let (net, fut) = Transport::with_ice_servers(room_url, Some(ice));
+fn connect(room: &str, settings: &NetSettings) -> Transport {
+    let (net, fut) = Transport::connect(settings.rendezvous(room, random()), Some(settings.ice()));
     // How it ended is read back from the transport (`Transport::ended`).
     yew::platform::spawn_local(async move {
         let _ = fut.await;
@@ -193,6 +184,12 @@ struct Session {
     net: Transport,
     /// Whether the socket's loop had ended at the last step (its end redraws the lobby).
     net_ended: bool,
+    /// Whether peers meet through relays (else through a signalling server).
+    via_relays: bool,
+    /// What the lobby last showed of the relays (a change redraws it).
+    relay_seen: (usize, usize, bool, u64),
+    /// Since when (ms, session time) a player found through the relays is not connected.
+    unreached_since: Option<u64>,
     t0: f64,
     proposals: BTreeMap<[u8; 32], SetupProposal>,
     order: Vec<[u8; 32]>,
@@ -224,8 +221,8 @@ struct Session {
 }
 
 impl Session {
-    fn new(room: &str, name: &str, signal: &str, ice: &[String]) -> Session {
-        let room_url = format!("{}/{}", signal.trim_end_matches('/'), room);
+    fn new(room: &str, name: &str, settings: &NetSettings) -> Session {
+        let room_url = settings.room_name(room);
         let h = sha256(room_url.as_bytes());
         let mut game_id = [0u8; 16];
         game_id.copy_from_slice(&h[..16]);
@@ -234,13 +231,16 @@ impl Session {
         cfg.missing_ms = missing_ms();
         // Above any message number an earlier session with the same key used.
         cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
-        let net = connect(&room_url, ice);
+        let net = connect(room, settings);
         Session {
             room: room.to_string(),
             room_url,
             peer: Peer::new(cfg),
             net,
             net_ended: false,
+            via_relays: settings.signal.is_none(),
+            relay_seen: (0, 0, false, 0),
+            unreached_since: None,
             t0: now_ms(),
             proposals: BTreeMap::new(),
             order: vec![],
@@ -422,6 +422,7 @@ impl Session {
             outs.push(self.peer.handle(l, &bytes, t));
         }
         outs.push(self.peer.tick(t));
+        self.watch_relays(t);
         let mut lines = std::mem::take(&mut self.lines);
         let mut roll = None;
         for o in outs {
@@ -479,6 +480,37 @@ impl Session {
             roll,
             hash: s.state_hash().to_hex(),
         })
+    }
+
+    /// Relays: stop the hellos once the game runs with everyone connected (an idle game sends the
+    /// shared relays nothing), redraw the lobby when their state changes, and time how long a
+    /// player found through them has stayed unconnected.
+    fn watch_relays(&mut self, t: u64) {
+        let parts = self.peer.participants().len();
+        let connected = self.net.connected();
+        self.net
+            .set_quiet(parts > 0 && self.missing.is_empty() && connected + 1 >= parts);
+        let Some(st) = self.net.relay_status() else {
+            return;
+        };
+        let open = st
+            .relays
+            .iter()
+            .filter(|r| r.state == orbis_transport::relay::RelayState::Open)
+            .count();
+        let seen = (open, st.peers, st.all_failed(), st.hellos_sent);
+        if seen != self.relay_seen {
+            self.relay_seen = seen;
+            self.rev += 1;
+        }
+        if st.peers > connected && self.started.is_none() {
+            if self.unreached_since.is_none() {
+                self.unreached_since = Some(t);
+                self.rev += 1;
+            }
+        } else if self.unreached_since.take().is_some() {
+            self.rev += 1;
+        }
     }
 
     /// Orders game: commits queued orders and prepares the sync for the orders screens.
@@ -669,7 +701,11 @@ impl PartialEq for Props {
     }
 }
 
-fn input_value(id: &str) -> String {
+/// How long a player found through the relays may stay unconnected before the lobby says why.
+const UNREACHED_MS: u64 = 20_000;
+
+/// The value of the input with this id ("" when there is none).
+pub fn input_value(id: &str) -> String {
     window()
         .document()
         .and_then(|d| d.get_element_by_id(id))
@@ -701,59 +737,63 @@ pub fn online(props: &Props) -> Html {
     let rev = use_state(|| 0u64);
     let app = props.app.clone();
 
-    // Join a room: from the form, or at once when this browser already has a key for the room.
+    // What went wrong with the last join attempt, shown above the buttons.
+    let error = use_state(|| None::<String>);
+    // Join a room (`None`: create one with a fresh secret): from the form, or at once when this
+    // browser already has a key for the room in the link. Every click either joins or says why not.
     let join = {
         let session = session.clone();
         let rev = rev.clone();
-        Callback::from(move |(room, name): (String, String)| {
-            let room = room.trim().to_string();
-            if room.is_empty() {
-                return;
-            }
-            let signal = {
-                let s = input_value("online-signal");
-                if s.trim().is_empty() {
-                    default_signal()
+        let error = error.clone();
+        Callback::from(
+            move |(room, name, typed): (Option<String>, String, Option<Typed>)| {
+                let settings = if let Some(typed) = typed {
+                    match online_net::parse(&typed) {
+                        Ok(n) => {
+                            online_net::save(&n, param);
+                            n
+                        }
+                        Err(e) => {
+                            error.set(Some(e));
+                            return;
+                        }
+                    }
                 } else {
-                    s
-                }
-            };
-            let ice: Vec<String> = {
-                let s = input_value("online-ice");
-                let s = if s.trim().is_empty() {
-                    store::get(ICE_KEY).unwrap_or_default()
-                } else {
-                    s
+                    online_net::current(param)
                 };
-                store::set(ICE_KEY, &s);
-                s.split([',', ' '])
-                    .filter(|u| !u.is_empty())
-                    .map(String::from)
-                    .collect()
-            };
-            if signal.trim().is_empty() {
-                return;
-            }
-            if param("signal").is_none() {
-                store::set(SIGNAL_KEY, &signal);
-            }
-            let name = if name.trim().is_empty() {
-                "Player".to_string()
-            } else {
-                name.trim().to_string()
-            };
-            store::set(NAME_KEY, &name);
-            let _ = window().location().set_hash(&format!("room={room}"));
-            *session.borrow_mut() = Some(Session::new(&room, &name, &signal, &ice));
-            rev.set(*rev + 1);
-        })
+                let room = match room.map(|r| r.trim().trim_start_matches("#room=").to_string()) {
+                    Some(r) if r.is_empty() => {
+                        error.set(Some("Type the room from your friend's link (the part after #room=), or create a new room.".into()));
+                        return;
+                    }
+                    Some(r)
+                        if r.contains(char::is_whitespace) || r.contains(['#', '&', '?', '/']) =>
+                    {
+                        error.set(Some(format!("“{r}” is not a room: paste only the part of the link after #room=, or open the link itself.")));
+                        return;
+                    }
+                    Some(r) => r,
+                    None => orbis_transport::relay::new_secret(random()),
+                };
+                let name = if name.trim().is_empty() {
+                    "Player".to_string()
+                } else {
+                    name.trim().to_string()
+                };
+                store::set(NAME_KEY, &name);
+                error.set(None);
+                let _ = window().location().set_hash(&format!("room={room}"));
+                *session.borrow_mut() = Some(Session::new(&room, &name, &settings));
+                rev.set(*rev + 1);
+            },
+        )
     };
     {
         let join = join.clone();
         use_effect_with((), move |_| {
             if let Some(room) = room_in_url() {
                 if store::get(&id_key(&room)).is_some() {
-                    join.emit((room, store::get(NAME_KEY).unwrap_or_default()));
+                    join.emit((Some(room), store::get(NAME_KEY).unwrap_or_default(), None));
                 }
             }
         });
@@ -813,33 +853,10 @@ pub fn online(props: &Props) -> Html {
 
     let g = session.borrow();
     let Some(s) = g.as_ref() else {
-        let room = room_in_url().unwrap_or_default();
-        let name = store::get(NAME_KEY).unwrap_or_default();
-        let onsubmit = {
-            let join = join.clone();
-            Callback::from(move |e: SubmitEvent| {
-                e.prevent_default();
-                join.emit((input_value("online-room"), input_value("online-name")));
-            })
-        };
+        let join = join.reform(|(room, name, typed): JoinRequest| (room, name, Some(typed)));
         return html! {
-            <main class="menu online" id="online">
-                <form class="menu-card online-join" {onsubmit}>
-                    <h1>{"Play online"}</h1>
-                    <p class="tag">{"Friends open the same room link and play over a direct peer-to-peer connection; no server decides anything."}</p>
-                    <label>{"Room "}<input id="online-room" value={room} placeholder="e.g. friday-night" required=true/></label>
-                    <label>{"Your name "}<input id="online-name" value={name} maxlength="24"/></label>
-                    <details>
-                        <summary>{"Settings"}</summary>
-                        <label>{"Signalling server "}<input id="online-signal" value={default_signal()} placeholder="ws://host:3536"/></label>
-                        <label>{"ICE servers (comma-separated, empty on a LAN) "}<input id="online-ice" value={store::get(ICE_KEY).unwrap_or_default()} placeholder="stun:stun.example.org:3478"/></label>
-                    </details>
-                    <div class="menu-buttons">
-                        <button class="btn primary" id="online-join" type="submit">{"Create or join room"}</button>
-                        <button class="btn" type="button" onclick={crate::panel::send(&app, Msg::ShowMenu)}>{"Back"}</button>
-                    </div>
-                </form>
-            </main>
+            <JoinForm app={app.clone()} {join} room={room_in_url()} name={store::get(NAME_KEY).unwrap_or_default()}
+                net={online_net::current(param)} error={(*error).clone()}/>
         };
     };
 
@@ -850,13 +867,45 @@ pub fn online(props: &Props) -> Html {
     present.dedup();
     let connected = s.net.connected();
     let closed = s.net.ended().map(|r| match r {
-        Ok(()) => "the connection to the signalling server closed".to_string(),
-        Err(e) => format!("the signalling server could not be reached ({e})"),
+        Ok(()) => "The connection to the signalling server closed: check that it still runs, then reload the page.".to_string(),
+        Err(e) => format!("The signalling server could not be reached ({e}). Check its address in Settings (leave the room first), or clear it to meet through relays."),
     });
+    let relays = s.net.relay_status();
+    let (relay_line, relay_alert) = relays.as_ref().map_or((None, None), |st| {
+        let (l, a) = online_net::relay_summary(st);
+        (Some(l), a)
+    });
+    let unreached = s.unreached_since.filter(|since| s.t() >= since + UNREACHED_MS).and(relays.as_ref()).map(|st| {
+        let n = st.peers.saturating_sub(connected);
+        format!("Found {n} player{} through the relays but could not connect directly: your network or theirs may block direct connections. Add a TURN server in Settings (leave the room, open Settings, join again), or play on the same network.",
+            if n == 1 { "" } else { "s" })
+    });
+    let links = s.net.link_kinds();
+    let direct = links.iter().filter(|k| **k == Some(false)).count();
+    let relayed = links.iter().filter(|k| **k == Some(true)).count();
     let copy = {
         Callback::from(move |_: MouseEvent| {
             let href = window().location().href().unwrap_or_default();
             let _ = window().navigator().clipboard().write_text(&href);
+        })
+    };
+    // Back to the join form (to change Settings, or another room); the link's room is dropped so
+    // the form does not join it again at once.
+    let leave = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |_: MouseEvent| {
+            let loc = window().location();
+            let url = format!(
+                "{}{}",
+                loc.pathname().unwrap_or_default(),
+                loc.search().unwrap_or_default()
+            );
+            if let Ok(h) = window().history() {
+                let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+            }
+            *session.borrow_mut() = None;
+            rev.set(*rev + 1);
         })
     };
     let chat_send = {
@@ -916,9 +965,21 @@ pub fn online(props: &Props) -> Html {
     let paused = !s.missing.is_empty();
     let status = html! {
         <div class="online-status" id="online-status">
-            <span>{format!("Room {} · {} connected", s.room, connected)}</span>
+            <span>{format!("Room {} · {} connected", short_room(&s.room), connected)}</span>
             <button class="btn small" id="copy-link" onclick={copy}>{"Copy link"}</button>
-            if let Some(c) = &closed { <p class="notice" role="alert">{c}</p> }
+            if s.started.is_none() {
+                <button class="btn small" id="online-leave" onclick={leave}>{"Leave room"}</button>
+            }
+            <p class="hint" id="online-links">
+                { if connected == 0 { "Searching for players…".to_string() } else {
+                    format!("{direct} direct{}{}", if relayed > 0 { format!(", {relayed} through TURN") } else { String::new() },
+                        if direct + relayed < connected { format!(", {} connecting", connected - direct - relayed) } else { String::new() }) } }
+                if let Some(l) = &relay_line { {" · "}{l} }
+            </p>
+            if let Some(c) = &closed { <p class="notice" role="alert" id="online-error">{c}</p> }
+            if let Some(a) = &relay_alert { <p class="notice" role="alert" id="online-error">{a}</p> }
+            if let Some(u) = &unreached { <p class="notice" role="alert" id="online-unreached">{u}</p> }
+            if let Some(st) = &relays { { relay_details(st, s.via_relays) } }
             if paused {
                 <p class="notice" id="online-paused" role="status">{format!("Paused — missing: {}",
                     s.missing.iter().map(|k| s.name_of(k)).collect::<Vec<_>>().join(", "))}</p>
@@ -966,10 +1027,12 @@ pub fn online(props: &Props) -> Html {
     };
     let attrs_started = if s.started.is_some() { "1" } else { "0" };
     let log_len = s.peer.log_len().to_string();
+    // Hellos this page has sent to the relays (the e2e test checks a running game sends none).
+    let hellos = relays.as_ref().map_or(0, |r| r.hellos_sent).to_string();
 
     if s.started.is_some() && app.orders.as_ref().is_some_and(|o| o.online.is_some()) {
         return html! {
-            <div class="online-play online-orders" id="online" data-started={attrs_started} data-log-len={log_len}
+            <div class="online-play online-orders" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }}>
                 { crate::orders_view::play(&app) }
                 <aside class="online-bar">
@@ -987,7 +1050,7 @@ pub fn online(props: &Props) -> Html {
             s.rev += 1;
         });
         return html! {
-            <div class="online-play" id="online" data-started={attrs_started} data-log-len={log_len}
+            <div class="online-play" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
                 { crate::panel::play_screen(&app, props.drag.clone()) }
                 <aside class="online-bar">
@@ -1086,7 +1149,7 @@ pub fn online(props: &Props) -> Html {
         }
     });
     html! {
-        <main class="menu online" id="online" data-started={attrs_started} data-log-len={log_len}
+        <main class="menu online" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
             data-peers={present.len().to_string()} data-room-url={s.room_url.clone()}
             data-chat-pending={s.peer.chats_unacknowledged().to_string()}>
             <div class="menu-card online-lobby">

@@ -48,8 +48,9 @@ pub const DEFAULT_RELAYS: [&str; 4] = [
 const WINDOW_S: u64 = 600;
 /// Event ids remembered to drop the copies other relays pass on, and replays.
 const SEEN: usize = 4096;
-/// Gaps between hellos while not quiet: quick at first, then slow.
-const HELLO_GAPS_S: [u64; 6] = [2, 4, 8, 16, 30, 60];
+/// Gaps between hellos while not quiet: quick at first, then every 30 s (two events a minute from
+/// an idle lobby; none once the game runs with every seat connected).
+const HELLO_GAPS_S: [u64; 5] = [2, 4, 8, 16, 30];
 /// The least time between two replies to the same newcomer's hellos.
 const REPLY_GAP_S: u64 = 10;
 

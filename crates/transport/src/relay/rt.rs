@@ -71,9 +71,11 @@ pub async fn connect(url: &str) -> Result<Ws, String> {
 #[cfg(target_arch = "wasm32")]
 pub async fn connect(url: &str) -> Result<Ws, String> {
     use ws_stream_wasm::{WsMessage, WsMeta};
-    let (_meta, ws) = WsMeta::connect(url, None)
-        .await
-        .map_err(|e| e.to_string())?;
+    // The browser says no more than "failed" (a CloseEvent with code 1006) whatever the cause.
+    let (_meta, ws) = WsMeta::connect(url, None).await.map_err(|e| match e {
+        ws_stream_wasm::WsErr::ConnectionFailed { .. } => "could not connect".to_string(),
+        other => other.to_string(),
+    })?;
     let (tx, rx) = ws.split();
     let tx = tx
         .sink_map_err(|e| e.to_string())

@@ -1,0 +1,166 @@
+//! The views of online play's connection: the join form (create a room, join one, Settings) and
+//! the lobby's connection details. What they show comes from `online_net`; what the buttons do is
+//! the online screen's `join` callback.
+
+use crate::app::{AppState, Msg};
+use crate::online_net::{self, NetSettings, Typed};
+use orbis_transport::relay::Status;
+use yew::prelude::*;
+
+/// The room's secret as the lobby shows it: enough to compare links by eye.
+pub fn short_room(room: &str) -> String {
+    if room.chars().count() > 12 {
+        format!("{}…", room.chars().take(8).collect::<String>())
+    } else {
+        room.to_string()
+    }
+}
+
+/// What the join form asks of the online screen: join this room (`None`: create one) with this
+/// name and these typed settings.
+pub type JoinRequest = (Option<String>, String, Typed);
+
+#[derive(Properties, PartialEq)]
+pub struct JoinProps {
+    pub app: UseReducerHandle<AppState>,
+    pub join: Callback<JoinRequest>,
+    /// The room in the page's link, if any.
+    pub room: Option<String>,
+    pub name: String,
+    pub net: NetSettings,
+    /// What went wrong with the last attempt.
+    pub error: Option<String>,
+}
+
+/// What the player has typed so far (kept here, so a redraw, e.g. to show an error, keeps it).
+#[derive(Clone, PartialEq)]
+struct Draft {
+    name: String,
+    room: String,
+    relays: String,
+    signal: String,
+    stun: String,
+    turn: String,
+    turn_user: String,
+    turn_pass: String,
+}
+
+impl Draft {
+    fn typed(&self) -> Typed {
+        Typed {
+            relays: self.relays.clone(),
+            signal: self.signal.clone(),
+            stun: self.stun.clone(),
+            turn: self.turn.clone(),
+            turn_user: self.turn_user.clone(),
+            turn_pass: self.turn_pass.clone(),
+        }
+    }
+}
+
+/// The join form: "Create a new room", or join the room of a link; Settings for relays, a
+/// signalling server, STUN and TURN.
+#[function_component(JoinForm)]
+pub fn join_form(p: &JoinProps) -> Html {
+    let draft = use_state(|| Draft {
+        name: p.name.clone(),
+        room: p.room.clone().unwrap_or_default(),
+        relays: p.net.relays.join(", "),
+        signal: p.net.signal.clone().unwrap_or_default(),
+        stun: p.net.stun.join(", "),
+        turn: p.net.turn.clone().unwrap_or_default(),
+        turn_user: p.net.turn_user.clone(),
+        turn_pass: p.net.turn_pass.clone(),
+    });
+    // An input bound to one field of the draft.
+    let field = |id: &'static str,
+                 kind: &'static str,
+                 get: fn(&Draft) -> &String,
+                 set: fn(&mut Draft, String)| {
+        let draft2 = draft.clone();
+        let oninput = Callback::from(move |e: InputEvent| {
+            let v = e
+                .target_dyn_into::<web_sys::HtmlInputElement>()
+                .map(|i| i.value())
+                .unwrap_or_default();
+            let mut d = (*draft2).clone();
+            set(&mut d, v);
+            draft2.set(d);
+        });
+        html! { <input id={id} type={kind} value={get(&draft).clone()} {oninput} autocomplete="off"/> }
+    };
+    let create = {
+        let join = p.join.clone();
+        let draft = draft.clone();
+        Callback::from(move |_: MouseEvent| join.emit((None, draft.name.clone(), draft.typed())))
+    };
+    let onsubmit = {
+        let join = p.join.clone();
+        let draft = draft.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            join.emit((Some(draft.room.clone()), draft.name.clone(), draft.typed()))
+        })
+    };
+    let has_room = p.room.is_some();
+    html! {
+        <main class="menu online" id="online">
+            <form class="menu-card online-join" {onsubmit} novalidate=true>
+                <h1>{"Play online"}</h1>
+                <p class="tag">{"Create a room and send its link to your friends, or open a friend's link. You play over a direct peer-to-peer connection; no server decides anything."}</p>
+                <label>{"Your name "}{ field("online-name", "text", |d| &d.name, |d, v| d.name = v) }</label>
+                if let Some(e) = &p.error { <p class="notice" role="alert" id="online-error">{e}</p> }
+                if !has_room {
+                    <div class="menu-buttons">
+                        <button class="btn primary" id="online-create" type="button" onclick={create.clone()}>{"Create a new room"}</button>
+                    </div>
+                }
+                <fieldset class="online-room">
+                    <legend>{ if has_room { "Join your friend's room" } else { "Or join a friend's room" } }</legend>
+                    <label>{"Room (the part of the link after #room=) "}{ field("online-room", "text", |d| &d.room, |d, v| d.room = v) }</label>
+                    <button class={classes!("btn", has_room.then_some("primary"))} id="online-join" type="submit">{"Join room"}</button>
+                    if has_room {
+                        <button class="btn" id="online-create" type="button" onclick={create}>{"Create a new room instead"}</button>
+                    }
+                </fieldset>
+                <details id="online-settings">
+                    <summary>{"Settings"}</summary>
+                    <p class="hint">{"Players find each other through public Nostr relays, which see only an unreadable room tag and encrypted messages. Use your own relay, or on your own network a matchbox signalling server, if the defaults are blocked."}</p>
+                    <label>{"Relays (comma-separated; empty: the defaults) "}{ field("online-relays", "text", |d| &d.relays, |d, v| d.relays = v) }</label>
+                    <label>{"Signalling server (replaces the relays) "}{ field("online-signal", "text", |d| &d.signal, |d, v| d.signal = v) }</label>
+                    <label>{"STUN servers (comma-separated; empty on a network of your own) "}{ field("online-stun", "text", |d| &d.stun, |d, v| d.stun = v) }</label>
+                    <label>{"TURN server (when direct connections are blocked), e.g. turn:turn.example.org:3478 "}{ field("online-turn", "text", |d| &d.turn, |d, v| d.turn = v) }</label>
+                    <label>{"TURN user "}{ field("online-turn-user", "text", |d| &d.turn_user, |d, v| d.turn_user = v) }</label>
+                    <label>{"TURN password "}{ field("online-turn-pass", "password", |d| &d.turn_pass, |d, v| d.turn_pass = v) }</label>
+                </details>
+                <div class="menu-buttons">
+                    <button class="btn" type="button" onclick={crate::panel::send(&p.app, Msg::ShowMenu)}>{"Back"}</button>
+                </div>
+            </form>
+        </main>
+    }
+}
+
+/// The lobby's "Connection details": each relay's state and what was refused (a debug view).
+pub fn relay_details(st: &Status, via_relays: bool) -> Html {
+    if !via_relays {
+        return html! {};
+    }
+    let dropped: Vec<String> = st.dropped.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    html! {
+        <details class="online-details" id="online-details">
+            <summary>{"Connection details"}</summary>
+            <ul>
+                { for st.relays.iter().map(|r| html! {
+                    <li class="relay" data-state={online_net::relay_state(r)}>
+                        {format!("{} — {}", r.url, online_net::relay_state(r))}
+                        if let Some(n) = &r.note { {format!(" · {n}")} }
+                    </li>
+                }) }
+            </ul>
+            <p class="hint" id="online-counts">{format!("Events sent {} (hellos {}), accepted {}, dropped: {}",
+                st.events_sent, st.hellos_sent, st.events_accepted,
+                if dropped.is_empty() { "none".to_string() } else { dropped.join(", ") })}</p>
+        </details>
+    }
+}

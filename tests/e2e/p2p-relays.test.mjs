@@ -1,0 +1,130 @@
+// Online play as the published page runs it: the pages come from a host name that is not
+// localhost, under a sub-path, and there is no matchbox_server anywhere. Peers meet through a real
+// Nostr relay process on 127.0.0.1 (NOSTR_RELAY, installed by scripts/nostr-relay.sh), named by
+// `?relays=` as a player would set it in Settings. Page A creates a room, page B opens its link,
+// they play classic turns (one claim or placement by hand, then the computer for both) to the same state hash,
+// and once the game runs with everyone connected the pages stop announcing themselves on the relay.
+// The join path's failures each show a message: no relay reachable, a bad relay address, a room
+// that is not a room.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { shot, attr, watchErrors, until, startRelay, launchPublished } from './helpers.mjs';
+
+const RELAY = process.env.NOSTR_RELAY;
+const ready = RELAY && existsSync(RELAY);
+let browser;
+let base;
+let relay;
+let relayUrl;
+before(async () => {
+  if (!ready) return;
+  ({ url: relayUrl, relay } = await startRelay(RELAY));
+  ({ browser, base } = await launchPublished());
+});
+after(async () => {
+  await browser?.close();
+  relay?.kill();
+});
+
+const online = (page, a) => page.locator('#online').getAttribute(a);
+
+test('two browsers meet through a Nostr relay with no signalling server and play to one hash', { skip: !ready && 'NOSTR_RELAY not set', timeout: 300000 }, async () => {
+  assert.doesNotMatch(base, /localhost|127\.0\.0\.1/);
+  const ctxA = await browser.newContext();
+  const ctxB = await browser.newContext();
+  const A = await ctxA.newPage();
+  const errorsA = watchErrors(A);
+  const t0 = Date.now();
+  // As a new player: the first page, "Play online…", a name, "Create a new room".
+  await A.goto(`${base}?relays=${encodeURIComponent(relayUrl)}`);
+  await A.click('#play-online');
+  await A.locator('#online-create').waitFor();
+  await shot(A, '40-online-join-form');
+  await A.fill('#online-name', 'Alice');
+  await A.click('#online-create');
+  await A.locator('#online-status').waitFor();
+  const link = A.url();
+  const secret = new URL(link).hash.match(/room=([^&]+)/)[1];
+  assert.ok(secret.length >= 22, `a 128-bit room secret in the link: ${link}`);
+  assert.ok(link.includes('/orbis/full/'), link);
+
+  // Bob opens the link.
+  const B = await ctxB.newPage();
+  const errorsB = watchErrors(B);
+  const tB = Date.now();
+  await B.goto(link);
+  assert.equal(await B.locator('#online-room').inputValue(), secret);
+  await shot(B, '41-online-join-link');
+  await B.fill('#online-name', 'Bob');
+  await B.click('#online-join');
+  await until('both pages connected', async () => (await online(A, 'data-peers')) === '2' && (await online(B, 'data-peers')) === '2', 60000);
+  console.log(`relay rendezvous: link opened to connected ${Date.now() - tB} ms (first page opened ${Date.now() - t0} ms ago)`);
+  assert.match(await A.locator('#online-links').textContent(), /1 direct.*Relays: 1 of 1 open/);
+  await A.click('#online-details summary');
+  await shot(A, '42-online-lobby-relays');
+
+  await A.click('#online-propose');
+  await A.locator('.accept').click();
+  await B.locator('.accept').waitFor();
+  await B.locator('.accept').click();
+  for (const p of [A, B]) await p.locator('#map').waitFor({ timeout: 60000 });
+
+  // A claim by hand by whoever moves first, then the computer plays both seats for a while.
+  await until('a first move', async () => (await attr(A, 'data-my-turn')) === '1' || (await attr(B, 'data-my-turn')) === '1');
+  const active = (await attr(A, 'data-my-turn')) === '1' ? A : B;
+  const len0 = Number(await online(active, 'data-log-len'));
+  const target = (await attr(active, 'data-phase')) === 'claim' ? 'g.terr[data-owner="none"]' : 'g.terr[data-mine="1"]';
+  await active.locator(target).first().dispatchEvent('click');
+  await until('the claim to go through', async () => Number(await online(active, 'data-log-len')) > len0, 20000);
+  for (const p of [A, B]) await p.click('#autoplay');
+  await until('turn 3', async () => Number(await attr(A, 'data-turn')) >= 3, 180000);
+  for (const p of [A, B]) await p.click('#autoplay');
+  await until('the same state on both pages', async () => (await online(A, 'data-log-len')) === (await online(B, 'data-log-len'))
+    && (await attr(A, 'data-state-hash')) === (await attr(B, 'data-state-hash')), 30000);
+  await shot(A, '43-online-relay-game');
+
+  // A running game with everyone here says nothing more to the relay.
+  const hellos = async (p) => Number(await online(p, 'data-hellos'));
+  const h0 = [await hellos(A), await hellos(B)];
+  await A.waitForTimeout(35000);
+  const h1 = [await hellos(A), await hellos(B)];
+  console.log(`relay hellos while the game ran 35 s: ${h1[0] - h0[0]} (A), ${h1[1] - h0[1]} (B); before: ${h0}`);
+  assert.deepEqual(h1, h0, 'no hellos while the game runs with every seat connected');
+  assert.deepEqual(errorsA.filter((e) => !/favicon/.test(e)), []);
+  assert.deepEqual(errorsB.filter((e) => !/favicon/.test(e)), []);
+  await ctxA.close();
+  await ctxB.close();
+});
+
+test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_RELAY not set', timeout: 120000 }, async () => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  // No relay reachable (nothing listens on port 9).
+  await page.goto(`${base}full/?open=online&relays=${encodeURIComponent('ws://127.0.0.1:9')}`);
+  await page.click('#online-create');
+  await page.locator('#online-error').waitFor({ timeout: 30000 });
+  assert.match(await page.locator('#online-error').textContent(), /No relay could be reached.*Settings/);
+  await shot(page, '44-online-no-relay');
+  // Leaving the room brings back the form, to change Settings.
+  await page.click('#online-leave');
+  await page.locator('#online-create').waitFor();
+  assert.doesNotMatch(page.url(), /room=/);
+  // A room that is not a room, and a bad relay address: the form says so, nothing starts.
+  await page.goto(`${base}full/?open=online`);
+  await page.locator('#online-join').waitFor();
+  await page.fill('#online-room', 'two words');
+  await page.click('#online-join');
+  assert.match(await page.locator('#online-error').textContent(), /not a room/);
+  await page.fill('#online-room', '');
+  await page.click('#online-join');
+  assert.match(await page.locator('#online-error').textContent(), /Type the room/);
+  await page.click('#online-settings summary');
+  await page.fill('#online-relays', 'relay.example.org');
+  await page.click('#online-create');
+  assert.match(await page.locator('#online-error').textContent(), /not a relay address.*wss:\/\//);
+  assert.equal(await page.locator('#online-relays').inputValue(), 'relay.example.org', 'what was typed stays to be corrected');
+  assert.equal(await page.locator('#online-status').count(), 0);
+  await shot(page, '45-online-bad-relay');
+  await ctx.close();
+});
