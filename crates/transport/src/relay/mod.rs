@@ -528,3 +528,6 @@ async fn run(
         _ = relays => {},
     }
 }
+
+#[cfg(test)]
+mod tests;
