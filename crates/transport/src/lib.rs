@@ -111,7 +111,13 @@ impl Transport {
                 credential: ice.credential,
             });
         }
-        let (socket, fut) = builder.add_reliable_channel().build();
+        // Channel 0 carries the protocol; through relays, channel 1 carries rendezvous events
+        // between neighbours, so a newcomer connected to anyone meets the rest (`relay` module).
+        builder = builder.add_reliable_channel();
+        if relays.is_some() {
+            builder = builder.add_reliable_channel();
+        }
+        let (socket, fut) = builder.build();
         let ended = Arc::new(Mutex::new(None));
         let e = ended.clone();
         let fut = async move {
@@ -152,14 +158,33 @@ impl Transport {
                 }
             }
         }
-        let Ok(ch) = self.socket.get_channel_mut(0) else {
-            return out;
+        if let Ok(ch) = self.socket.get_channel_mut(0) {
+            for (p, packet) in ch.receive() {
+                let l = self.links.link(p);
+                out.messages.push((l, packet.to_vec()));
+            }
+        }
+        self.pump_mesh();
+        out
+    }
+
+    /// Moves rendezvous events between the relay task and the mesh channel.
+    fn pump_mesh(&mut self) {
+        let Some(shared) = self.relays.clone() else {
+            return;
+        };
+        let connected: Vec<PeerId> = self.socket.connected_peers().collect();
+        let Ok(ch) = self.socket.get_channel_mut(1) else {
+            return;
         };
         for (p, packet) in ch.receive() {
-            let l = self.links.link(p);
-            out.messages.push((l, packet.to_vec()));
+            shared.mesh_received(p, &packet);
         }
-        out
+        for (skip, json) in shared.take_mesh_out() {
+            for p in connected.iter().filter(|p| Some(**p) != skip) {
+                let _ = ch.try_send(json.clone().into_bytes().into(), *p);
+            }
+        }
     }
 
     /// Sends what the protocol asked for.

@@ -205,3 +205,20 @@ fn a_relay_killed_mid_lobby_does_not_stop_the_room() {
     peers.extend((1..3).map(|i| peer(&both, room, 3, i, &dir)));
     agree(peers);
 }
+
+/// Introductions through the mesh: B reaches only relay 1 and C only relay 2, so they never meet
+/// on a relay; A reaches both, connects to each, and passes their offers and answers between them
+/// over the data channels already open. All three play the game together.
+#[test]
+#[ignore = "needs a Nostr relay process (NOSTR_RELAY) and real WebRTC on loopback"]
+fn peers_on_different_relays_are_introduced_through_the_mesh() {
+    let (_r1, u1) = relay("m1");
+    let (_r2, u2) = relay("m2");
+    let room = "a-room-introduced-through-the-mesh";
+    let dir = temp("mesh");
+    let a = peer(&format!("{u1},{u2}"), room, 3, 0, &dir);
+    std::thread::sleep(Duration::from_secs(1));
+    let b = peer(&u1, room, 3, 1, &dir);
+    let c = peer(&u2, room, 3, 2, &dir);
+    agree(vec![a, b, c]);
+}

@@ -113,6 +113,19 @@ impl Status {
 pub struct Shared {
     status: Mutex<Status>,
     quiet: AtomicBool,
+    /// Events for the mesh (the data channels already open): (neighbour to skip, event JSON).
+    mesh_out: Mutex<Vec<(Option<PeerId>, String)>>,
+    /// Where events from the mesh go (the background task's inbox), once it runs.
+    mesh_in: Mutex<Option<UnboundedSender<(Source, Box<nostr::Event>)>>>,
+}
+
+/// Where an event came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Relay number i.
+    Relay(usize),
+    /// A mesh neighbour.
+    Mesh(PeerId),
 }
 
 impl Shared {
@@ -145,6 +158,40 @@ impl Shared {
     }
     fn drop_event(&self, why: &'static str) {
         self.with(|s| *s.dropped.entry(why).or_default() += 1)
+    }
+
+    /// Events to send to the mesh neighbours, each with the neighbour to leave out.
+    pub fn take_mesh_out(&self) -> Vec<(Option<PeerId>, String)> {
+        self.mesh_out
+            .lock()
+            .map(|mut m| std::mem::take(&mut *m))
+            .unwrap_or_default()
+    }
+
+    /// An event a mesh neighbour sent (the event's JSON). Oversized or malformed ones are counted
+    /// and dropped here.
+    pub fn mesh_received(&self, from: PeerId, json: &[u8]) {
+        if json.len() > 2 * room::MAX_CONTENT {
+            return self.drop_event("oversized");
+        }
+        let Ok(e) = serde_json::from_slice::<nostr::Event>(json) else {
+            return self.drop_event("malformed");
+        };
+        if let Ok(tx) = self.mesh_in.lock() {
+            if let Some(tx) = tx.as_ref() {
+                let _ = tx.unbounded_send((Source::Mesh(from), Box::new(e)));
+            }
+        }
+    }
+
+    fn to_mesh(&self, skip: Option<PeerId>, json: String) {
+        if let Ok(mut m) = self.mesh_out.lock() {
+            // Bounded: nobody polls a transport whose owner stopped, and a mesh event is only worth
+            // sending fresh.
+            if m.len() < 256 {
+                m.push((skip, json));
+            }
+        }
     }
 
     /// A copy of the status.
@@ -269,8 +316,11 @@ pub struct Rendezvous {
 #[derive(Debug, Default, PartialEq)]
 pub struct Reaction {
     pub to_matchbox: Vec<PeerEvent>,
-    /// Events to publish (already NIP-01 `EVENT` frames).
-    pub publish: Vec<String>,
+    /// Events to publish.
+    pub publish: Vec<nostr::Event>,
+    /// Pass the event on to the mesh neighbours (other than the one it came from): it is a room
+    /// event seen for the first time and not addressed to us alone.
+    pub forward: bool,
 }
 
 impl Rendezvous {
@@ -312,7 +362,7 @@ impl Rendezvous {
         &self.room.topic
     }
 
-    fn event(&mut self, to: Option<[u8; 16]>, body: Body, now: u64) -> String {
+    fn event(&mut self, to: Option<[u8; 16]>, body: Body, now: u64) -> nostr::Event {
         let env = Envelope {
             from: self.me,
             to,
@@ -333,7 +383,7 @@ impl Rendezvous {
             &aux,
         );
         self.remember(e.id.clone());
-        nostr::publish(&e)
+        e
     }
 
     fn remember(&mut self, id: String) -> bool {
@@ -351,7 +401,7 @@ impl Rendezvous {
 
     /// A hello, if one is due at `now` (seconds): quick after joining or after leaving quiet,
     /// then slower; none while quiet.
-    pub fn tick(&mut self, now: u64, quiet: bool) -> Option<String> {
+    pub fn tick(&mut self, now: u64, quiet: bool) -> Option<nostr::Event> {
         if quiet {
             self.was_quiet = true;
             return None;
@@ -371,7 +421,12 @@ impl Rendezvous {
     }
 
     /// A signal matchbox asks us to pass to `to`.
-    pub fn signal(&mut self, to: [u8; 16], data: matchbox_socket::PeerSignal, now: u64) -> String {
+    pub fn signal(
+        &mut self,
+        to: [u8; 16],
+        data: matchbox_socket::PeerSignal,
+        now: u64,
+    ) -> nostr::Event {
         self.event(Some(to), Body::Signal(data), now)
     }
 
@@ -409,9 +464,16 @@ impl Rendezvous {
             return Err("own");
         }
         if env.to.is_some_and(|t| t != self.me) {
-            return Err("not_for_us");
+            // Not for us, but a neighbour may be on the way to its addressee.
+            return Ok(Reaction {
+                forward: true,
+                ..Reaction::default()
+            });
         }
-        let mut r = Reaction::default();
+        let mut r = Reaction {
+            forward: env.to.is_none(),
+            ..Reaction::default()
+        };
         let new = match self.peers.get(&env.from) {
             Some((key, _)) if *key != e.pubkey => return Err("wrong_key"),
             Some(_) => false,
@@ -472,15 +534,22 @@ async fn run(
             shared.clone(),
         ));
     }
+    // Events from the mesh come into the same inbox as the relays'.
+    if let Ok(mut m) = shared.mesh_in.lock() {
+        *m = Some(inbox_tx.clone());
+    }
     drop(inbox_tx);
-    let publish = |frame: String, shared: &Shared, hello: bool| {
+    // Our own events go to every relay and every mesh neighbour.
+    let publish = |e: &nostr::Event, shared: &Shared, hello: bool| {
         shared.with(|s| {
             s.events_sent += 1;
             s.hellos_sent += u64::from(hello);
         });
+        let frame = nostr::publish(e);
         for o in &outs {
             let _ = o.unbounded_send(frame.clone());
         }
+        shared.to_mesh(None, serde_json::to_string(e).unwrap_or_default());
     };
     let main = async {
         let mut tick = Delay::new(Duration::ZERO).fuse();
@@ -488,28 +557,32 @@ async fn run(
             select! {
                 _ = tick => {
                     if let Some(h) = rv.tick(rt::now_s(), shared.quiet.load(Ordering::Relaxed)) {
-                        publish(h, &shared, true);
+                        publish(&h, &shared, true);
                     }
                     tick = Delay::new(Duration::from_millis(500)).fuse();
                 }
                 req = requests.next() => match req {
                     None => break,
                     Some(PeerRequest::Signal { receiver, data }) => {
-                        let f = rv.signal(*receiver.0.as_bytes(), data, rt::now_s());
-                        publish(f, &shared, false);
+                        let e = rv.signal(*receiver.0.as_bytes(), data, rt::now_s());
+                        publish(&e, &shared, false);
                     }
                     Some(PeerRequest::KeepAlive) => {}
                 },
                 got = inbox.next() => {
-                    let Some((_, e)) = got else { continue };
+                    let Some((source, e)) = got else { continue };
                     match rv.receive(&e, rt::now_s()) {
                         Ok(r) => {
                             shared.with(|s| { s.events_accepted += 1; s.peers = rv.peer_count(); });
+                            if r.forward {
+                                let skip = match source { Source::Mesh(p) => Some(p), Source::Relay(_) => None };
+                                shared.to_mesh(skip, serde_json::to_string(&*e).unwrap_or_default());
+                            }
                             for ev in r.to_matchbox {
                                 let _ = events.unbounded_send(ev);
                             }
-                            for f in r.publish {
-                                publish(f, &shared, true);
+                            for e in &r.publish {
+                                publish(e, &shared, true);
                             }
                         }
                         Err("duplicate") => {}

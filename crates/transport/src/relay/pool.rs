@@ -6,8 +6,8 @@
 
 use super::nostr::{self, RelayMsg};
 use super::rt;
-use super::Shared;
 use super::{RelayState, KIND};
+use super::{Shared, Source};
 use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
 use futures::{select, FutureExt, SinkExt, StreamExt};
 use futures_timer::Delay;
@@ -35,7 +35,7 @@ pub async fn relay_loop(
     url: String,
     topic: String,
     mut out: UnboundedReceiver<String>,
-    inbox: UnboundedSender<(usize, Box<nostr::Event>)>,
+    inbox: UnboundedSender<(Source, Box<nostr::Event>)>,
     shared: Arc<Shared>,
 ) {
     if !valid_url(&url) {
@@ -109,7 +109,7 @@ async fn session(
     i: usize,
     ws: &mut rt::Ws,
     out: &mut UnboundedReceiver<String>,
-    inbox: &UnboundedSender<(usize, Box<nostr::Event>)>,
+    inbox: &UnboundedSender<(Source, Box<nostr::Event>)>,
     shared: &Shared,
 ) -> Option<String> {
     loop {
@@ -117,7 +117,7 @@ async fn session(
             frame = ws.rx.next().fuse() => {
                 let Some(frame) = frame else { return Some("connection closed".into()) };
                 match nostr::parse(&frame) {
-                    Some(RelayMsg::Event { event, .. }) => { let _ = inbox.unbounded_send((i, event)); }
+                    Some(RelayMsg::Event { event, .. }) => { let _ = inbox.unbounded_send((Source::Relay(i), event)); }
                     Some(RelayMsg::Ok { accepted: false, message, .. }) => shared.note(i, format!("refused an event: {message}")),
                     Some(RelayMsg::Notice { message }) => shared.note(i, format!("notice: {message}")),
                     Some(RelayMsg::Closed { message, .. }) => return Some(format!("closed the subscription: {message}")),

@@ -9,11 +9,6 @@ use proptest::prelude::*;
 
 const NOW: u64 = 1_800_000_000;
 
-fn event_of(frame: &str) -> Event {
-    let v: serde_json::Value = serde_json::from_str(frame).unwrap();
-    serde_json::from_value(v[1].clone()).unwrap()
-}
-
 fn pair() -> (Rendezvous, Rendezvous) {
     let a = Rendezvous::new("room-secret", [1; 32]);
     let b = Rendezvous::new("room-secret", [2; 32]);
@@ -28,24 +23,28 @@ fn pair() -> (Rendezvous, Rendezvous) {
 fn the_larger_id_offers_and_a_newcomer_is_answered_once() {
     let (mut big, mut small) = pair();
     // The small peer says hello; the big one learns of it, is told to offer, and answers.
-    let hello = event_of(&small.tick(NOW, false).expect("a first hello at once"));
+    let hello = small.tick(NOW, false).expect("a first hello at once");
     let r = big.receive(&hello, NOW).unwrap();
     assert_eq!(
         r.to_matchbox,
         vec![PeerEvent::NewPeer(PeerId(uuid::Uuid::from_bytes(small.me)))]
     );
     assert_eq!(r.publish.len(), 1, "the newcomer is answered");
+    assert!(r.forward, "a hello goes on to the mesh neighbours");
     // The answer is addressed to the small peer, which learns of the big one but does not offer.
-    let answer = event_of(&r.publish[0]);
+    let answer = r.publish[0].clone();
     let r = small.receive(&answer, NOW).unwrap();
-    assert!(r.to_matchbox.is_empty() && r.publish.is_empty());
+    assert!(
+        r.to_matchbox.is_empty() && r.publish.is_empty() && !r.forward,
+        "addressed to it alone"
+    );
     // The same hello again (another relay's copy) is a duplicate; a fresh hello soon after is
     // not answered again before REPLY_GAP_S.
     assert_eq!(big.receive(&hello, NOW), Err("duplicate"));
-    let again = event_of(&small.tick(NOW + 2, false).expect("second hello after 2 s"));
+    let again = small.tick(NOW + 2, false).expect("second hello after 2 s");
     assert!(big.receive(&again, NOW + 2).unwrap().publish.is_empty());
     // A signal from the big peer reaches the small peer's matchbox, addressed only to it.
-    let offer = event_of(&big.signal(small.me, PeerSignal::Offer("v=0".into()), NOW));
+    let offer = big.signal(small.me, PeerSignal::Offer("v=0".into()), NOW);
     let r = small.receive(&offer, NOW).unwrap();
     assert_eq!(
         r.to_matchbox,
@@ -55,8 +54,15 @@ fn the_larger_id_offers_and_a_newcomer_is_answered_once() {
         }]
     );
     // A third peer sees it but it is not for them.
+    // A third peer passes it on towards its addressee (mesh forwarding) and does nothing else.
     let mut third = Rendezvous::new("room-secret", [3; 32]);
-    assert_eq!(third.receive(&offer, NOW), Err("not_for_us"));
+    assert_eq!(
+        third.receive(&offer, NOW),
+        Ok(Reaction {
+            forward: true,
+            ..Reaction::default()
+        })
+    );
     assert_eq!(
         big.receive(&offer, NOW),
         Err("duplicate"),
@@ -87,11 +93,11 @@ fn hellos_slow_down_and_stop_while_quiet() {
 #[test]
 fn hostile_and_stray_events_are_refused_by_reason() {
     let (mut big, mut small) = pair();
-    let hello = event_of(&small.tick(NOW, false).unwrap());
+    let hello = small.tick(NOW, false).unwrap();
     // Another room's hello, a stale one, another kind, a forged signature, a changed content.
     let mut other = Rendezvous::new("another-room", [5; 32]);
     assert_eq!(
-        big.receive(&event_of(&other.tick(NOW, false).unwrap()), NOW),
+        big.receive(&other.tick(NOW, false).unwrap(), NOW),
         Err("foreign_topic")
     );
     assert_eq!(big.receive(&hello, NOW + WINDOW_S + 1), Err("stale"));
