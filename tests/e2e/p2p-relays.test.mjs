@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { shot, attr, watchErrors, until, startRelay, launchPublished } from './helpers.mjs';
+import { shot, attr, watchErrors, until, startRelay, launchPublished, freePort } from './helpers.mjs';
 
 const RELAY = process.env.NOSTR_RELAY;
 const ready = RELAY && existsSync(RELAY);
@@ -127,4 +127,70 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   assert.equal(await page.locator('#online-status').count(), 0);
   await shot(page, '45-online-bad-relay');
   await ctx.close();
+});
+
+test('a third page that cannot reach any relay joins with invite codes and meets the others through the mesh', { skip: !ready && 'NOSTR_RELAY not set', timeout: 300000 }, async () => {
+  const ctx = [await browser.newContext(), await browser.newContext(), await browser.newContext()];
+  const [A, B, C] = await Promise.all(ctx.map((c) => c.newPage()));
+  const errors = [A, B, C].map(watchErrors);
+  await A.goto(`${base}full/?open=online&relays=${encodeURIComponent(relayUrl)}`);
+  await A.fill('#online-name', 'Alice');
+  await A.click('#online-create');
+  await A.locator('#online-status').waitFor();
+  await B.goto(A.url());
+  await B.fill('#online-name', 'Bob');
+  await B.click('#online-join');
+  await until('Alice and Bob connected', async () => (await online(A, 'data-peers')) === '2' && (await online(B, 'data-peers')) === '2', 60000);
+
+  // Carol's relays are unreachable (nothing listens there): she can only come in by code.
+  const dead = `ws://127.0.0.1:${await freePort()}`;
+  await C.goto(`${base}full/?open=online&relays=${encodeURIComponent(dead)}`);
+  await C.fill('#online-name', 'Carol');
+  await C.click('#online-by-code summary');
+  await C.fill('#online-code', 'not a code');
+  await C.click('#online-join-code');
+  assert.match(await C.locator('#online-error').textContent(), /not an Orbis invite code/);
+
+  await A.click('#invite summary');
+  await A.click('#invite-make');
+  await A.locator('#invite-code').waitFor({ timeout: 20000 });
+  const offer = await A.locator('#invite-code').inputValue();
+  console.log(`invite offer code: ${offer.length} characters`);
+  assert.ok(offer.length <= 300, `offer code of ${offer.length} characters`);
+  assert.equal(await A.locator('#invite .qr svg').count(), 1, 'shown as a QR code too');
+  await shot(A, '46-online-invite-code');
+
+  await C.fill('#online-code', offer);
+  await C.click('#online-join-code');
+  await C.locator('#invite-answer-code').waitFor({ timeout: 20000 });
+  const answer = await C.locator('#invite-answer-code').inputValue();
+  console.log(`invite answer code: ${answer.length} characters`);
+  assert.ok(answer.length <= 300, `answer code of ${answer.length} characters`);
+  await shot(C, '47-online-invite-answer');
+  // Pasting the offer where the answer goes is refused with a message.
+  await A.fill('#invite-answer', offer);
+  await A.click('#invite-connect');
+  assert.match(await A.locator('#invite-error').textContent(), /invitation \(offer\) code/);
+  await A.fill('#invite-answer', answer);
+  await A.click('#invite-connect');
+  await until('Carol connected to Alice and, through the mesh, to Bob', async () => (await online(A, 'data-peers')) === '3'
+    && (await online(B, 'data-peers')) === '3' && (await online(C, 'data-peers')) === '3', 60000);
+  assert.match(await C.locator('#online-links').textContent(), /2 direct/);
+  await shot(C, '48-online-invited-lobby');
+
+  await A.click('#online-propose');
+  await A.locator('.accept').click();
+  for (const p of [B, C]) { await p.locator('.accept').waitFor(); await p.locator('.accept').click(); }
+  for (const p of [A, B, C]) await p.locator('#map').waitFor({ timeout: 60000 });
+  for (const p of [A, B, C]) await p.click('#autoplay');
+  await until('turn 2', async () => Number(await attr(C, 'data-turn')) >= 2, 180000);
+  for (const p of [A, B, C]) await p.click('#autoplay');
+  await until('the same state on all three pages', async () => {
+    const h = await Promise.all([A, B, C].map((p) => attr(p, 'data-state-hash')));
+    const l = await Promise.all([A, B, C].map((p) => online(p, 'data-log-len')));
+    return h[0] === h[1] && h[1] === h[2] && l[0] === l[1] && l[1] === l[2];
+  }, 30000);
+  // The browser logs each failed attempt on Carol's unreachable relay; nothing else may fail.
+  for (const e of errors) assert.deepEqual(e.filter((x) => !/favicon/.test(x) && !x.includes(`WebSocket connection to '${dead}/' failed`)), []);
+  for (const c of ctx) await c.close();
 });

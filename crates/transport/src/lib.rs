@@ -63,6 +63,8 @@ pub struct Transport {
     ended: Arc<Mutex<Option<Ended>>>,
     /// The relay rendezvous's status and quiet switch, when peers meet through relays.
     relays: Option<Arc<relay::Shared>>,
+    /// The room secret, when peers meet through relays (invite codes are bound to it).
+    room: Option<String>,
 }
 
 impl Transport {
@@ -91,6 +93,10 @@ impl Transport {
         rendezvous: Rendezvous,
         ice: Option<Ice>,
     ) -> (Transport, impl Future<Output = Result<(), Error>>) {
+        let room = match &rendezvous {
+            Rendezvous::Relays(cfg) => Some(cfg.secret.clone()),
+            Rendezvous::Server(_) => None,
+        };
         let (mut builder, relays) = match rendezvous {
             Rendezvous::Server(url) => (WebRtcSocket::builder(url), None),
             Rendezvous::Relays(cfg) => {
@@ -133,6 +139,7 @@ impl Transport {
                 links: Links::default(),
                 ended,
                 relays,
+                room,
             },
             fut,
         )
@@ -150,6 +157,11 @@ impl Transport {
             return out;
         }
         if let Ok(changes) = self.socket.try_update_peers() {
+            if changes.iter().any(|(_, s)| *s == PeerState::Connected) {
+                if let Some(r) = &self.relays {
+                    r.kick();
+                }
+            }
             for (p, state) in changes {
                 let l = self.links.link(p);
                 match state {
@@ -222,6 +234,31 @@ impl Transport {
     pub fn set_quiet(&self, quiet: bool) {
         if let Some(r) = &self.relays {
             r.set_quiet(quiet)
+        }
+    }
+
+    /// Makes an invitation (through relays only): its offer code appears in the relay status.
+    pub fn invite(&self) -> Result<(), String> {
+        match &self.relays {
+            Some(r) => {
+                r.invite();
+                Ok(())
+            }
+            None => Err(
+                "Invite codes need a room that meets through relays (no signalling server set)."
+                    .into(),
+            ),
+        }
+    }
+
+    /// The guest's answer code for our invitation; `Err` says what is wrong with it.
+    pub fn answer_invite(&self, code: &str) -> Result<(), String> {
+        match (&self.relays, &self.room) {
+            (Some(r), Some(room)) => r.answer(code, room),
+            _ => Err(
+                "Invite codes need a room that meets through relays (no signalling server set)."
+                    .into(),
+            ),
         }
     }
 

@@ -326,7 +326,7 @@ impl AppState {
             }
         }
         #[cfg(feature = "full")]
-        if crate::online::room_in_url().is_some() {
+        if crate::online::online_in_url() {
             st.screen = Screen::Online;
         } else {
             // Sent here by the lite page (`lite::open_full`): show what the player chose, once.
@@ -341,7 +341,7 @@ impl AppState {
             forget_open_param();
         }
         #[cfg(not(feature = "full"))]
-        if store::url_param("room").is_some() {
+        if store::url_param("room").is_some() || store::url_param("offer").is_some() {
             st.screen = Screen::Online;
             crate::lite::open_full(crate::lite::Open::Resume, true);
         }

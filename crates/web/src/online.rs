@@ -11,8 +11,8 @@
 
 use crate::app::{AppState, Msg, Roll};
 use crate::board::DragRef;
-use crate::online_form::{relay_details, short_room, JoinForm, JoinRequest};
-use crate::online_net::{self, NetSettings, Typed};
+use crate::online_form::{invite_panel, relay_details, short_room, JoinForm, JoinRequest, Target};
+use crate::online_net::{self, NetSettings};
 use crate::store;
 use orbis_engine::bot;
 use orbis_engine::classic::{
@@ -85,6 +85,11 @@ pub fn room_in_url() -> Option<String> {
         return None;
     }
     param("room")
+}
+
+/// Whether the page URL asks for the online screen: a room, or an invite code (`#offer=…`).
+pub fn online_in_url() -> bool {
+    cfg!(target_arch = "wasm32") && (param("room").is_some() || param("offer").is_some())
 }
 
 const NAME_KEY: &str = "orbis.p2p.name";
@@ -167,8 +172,11 @@ fn mark(kind: &str, index: u64) {
 
 /// The socket (`orbis-transport`, the same adapter as the native bot peer), its message loop
 /// spawned on the page's executor.
-fn connect(room: &str, settings: &NetSettings) -> Transport {
-    let (net, fut) = Transport::connect(settings.rendezvous(room, random()), Some(settings.ice()));
+fn connect(room: &str, settings: &NetSettings, invite: Option<String>) -> Transport {
+    let (net, fut) = Transport::connect(
+        settings.rendezvous(room, random(), invite),
+        Some(settings.ice()),
+    );
     // How it ended is read back from the transport (`Transport::ended`).
     yew::platform::spawn_local(async move {
         let _ = fut.await;
@@ -187,9 +195,13 @@ struct Session {
     /// Whether peers meet through relays (else through a signalling server).
     via_relays: bool,
     /// What the lobby last showed of the relays (a change redraws it).
-    relay_seen: (usize, usize, bool, u64),
+    relay_seen: String,
     /// Since when (ms, session time) a player found through the relays is not connected.
     unreached_since: Option<u64>,
+    /// Whether this session joined by an invite code (it shows the answer code to send back).
+    guest: bool,
+    /// What is wrong with the answer code the host pasted.
+    invite_msg: Option<String>,
     t0: f64,
     proposals: BTreeMap<[u8; 32], SetupProposal>,
     order: Vec<[u8; 32]>,
@@ -221,7 +233,7 @@ struct Session {
 }
 
 impl Session {
-    fn new(room: &str, name: &str, settings: &NetSettings) -> Session {
+    fn new(room: &str, name: &str, settings: &NetSettings, invite: Option<String>) -> Session {
         let room_url = settings.room_name(room);
         let h = sha256(room_url.as_bytes());
         let mut game_id = [0u8; 16];
@@ -231,7 +243,7 @@ impl Session {
         cfg.missing_ms = missing_ms();
         // Above any message number an earlier session with the same key used.
         cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
-        let net = connect(room, settings);
+        let net = connect(room, settings, invite.clone());
         Session {
             room: room.to_string(),
             room_url,
@@ -239,8 +251,10 @@ impl Session {
             net,
             net_ended: false,
             via_relays: settings.signal.is_none(),
-            relay_seen: (0, 0, false, 0),
+            relay_seen: String::new(),
             unreached_since: None,
+            guest: invite.is_some(),
+            invite_msg: None,
             t0: now_ms(),
             proposals: BTreeMap::new(),
             order: vec![],
@@ -498,7 +512,15 @@ impl Session {
             .iter()
             .filter(|r| r.state == orbis_transport::relay::RelayState::Open)
             .count();
-        let seen = (open, st.peers, st.all_failed(), st.hellos_sent);
+        let seen = format!(
+            "{open} {} {} {} {:?} {:?} {:?}",
+            st.peers,
+            st.all_failed(),
+            st.hellos_sent,
+            st.invite,
+            st.answer,
+            st.invite_error
+        );
         if seen != self.relay_seen {
             self.relay_seen = seen;
             self.rev += 1;
@@ -746,7 +768,11 @@ pub fn online(props: &Props) -> Html {
         let rev = rev.clone();
         let error = error.clone();
         Callback::from(
-            move |(room, name, typed): (Option<String>, String, Option<Typed>)| {
+            move |JoinRequest {
+                      target,
+                      name,
+                      typed,
+                  }: JoinRequest| {
                 let settings = if let Some(typed) = typed {
                     match online_net::parse(&typed) {
                         Ok(n) => {
@@ -760,6 +786,35 @@ pub fn online(props: &Props) -> Html {
                     }
                 } else {
                     online_net::current(param)
+                };
+                let mut invite = None;
+                let room = match target {
+                    Target::Create => None,
+                    Target::Room(r) => Some(r),
+                    Target::Code(text) => {
+                        let now = (now_ms() / 1000.0) as u64;
+                        match orbis_transport::relay::invite::decode(&text, now) {
+                            Err(e) => {
+                                error.set(Some(e.to_string()));
+                                return;
+                            }
+                            Ok(c) if c.kind != orbis_transport::relay::invite::Kind::Offer => {
+                                error.set(Some(
+                                    orbis_transport::relay::invite::CodeError::WrongKind(c.kind)
+                                        .to_string(),
+                                ));
+                                return;
+                            }
+                            Ok(_) if settings.signal.is_some() => {
+                                error.set(Some("Invite codes work when players meet through relays: clear the signalling server in Settings.".into()));
+                                return;
+                            }
+                            Ok(c) => {
+                                invite = Some(text);
+                                Some(c.room)
+                            }
+                        }
+                    }
                 };
                 let room = match room.map(|r| r.trim().trim_start_matches("#room=").to_string()) {
                     Some(r) if r.is_empty() => {
@@ -783,7 +838,7 @@ pub fn online(props: &Props) -> Html {
                 store::set(NAME_KEY, &name);
                 error.set(None);
                 let _ = window().location().set_hash(&format!("room={room}"));
-                *session.borrow_mut() = Some(Session::new(&room, &name, &settings));
+                *session.borrow_mut() = Some(Session::new(&room, &name, &settings, invite));
                 rev.set(*rev + 1);
             },
         )
@@ -793,7 +848,11 @@ pub fn online(props: &Props) -> Html {
         use_effect_with((), move |_| {
             if let Some(room) = room_in_url() {
                 if store::get(&id_key(&room)).is_some() {
-                    join.emit((Some(room), store::get(NAME_KEY).unwrap_or_default(), None));
+                    join.emit(JoinRequest {
+                        target: Target::Room(room),
+                        name: store::get(NAME_KEY).unwrap_or_default(),
+                        typed: None,
+                    });
                 }
             }
         });
@@ -853,9 +912,8 @@ pub fn online(props: &Props) -> Html {
 
     let g = session.borrow();
     let Some(s) = g.as_ref() else {
-        let join = join.reform(|(room, name, typed): JoinRequest| (room, name, Some(typed)));
         return html! {
-            <JoinForm app={app.clone()} {join} room={room_in_url()} name={store::get(NAME_KEY).unwrap_or_default()}
+            <JoinForm app={app.clone()} {join} room={room_in_url()} code={param("offer")} name={store::get(NAME_KEY).unwrap_or_default()}
                 net={online_net::current(param)} error={(*error).clone()}/>
         };
     };
@@ -873,7 +931,8 @@ pub fn online(props: &Props) -> Html {
     let relays = s.net.relay_status();
     let (relay_line, relay_alert) = relays.as_ref().map_or((None, None), |st| {
         let (l, a) = online_net::relay_summary(st);
-        (Some(l), a)
+        // A guest who joined by code, or a peer already connected, does not need the relays.
+        (Some(l), a.filter(|_| !s.guest && connected == 0))
     });
     let unreached = s.unreached_since.filter(|since| s.t() >= since + UNREACHED_MS).and(relays.as_ref()).map(|st| {
         let n = st.peers.saturating_sub(connected);
@@ -907,6 +966,29 @@ pub fn online(props: &Props) -> Html {
             *session.borrow_mut() = None;
             rev.set(*rev + 1);
         })
+    };
+    let make_invite = on_session(&session, &rev, |s| {
+        s.invite_msg = s.net.invite().err();
+    });
+    let answer_invite = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |text: String| {
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.invite_msg = s.net.answer_invite(&text).err();
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    // The page without its fragment: invite links add `#offer=…` to it.
+    let page_url = {
+        let loc = window().location();
+        format!(
+            "{}{}{}",
+            loc.origin().unwrap_or_default(),
+            loc.pathname().unwrap_or_default(),
+            loc.search().unwrap_or_default()
+        )
     };
     let chat_send = {
         let session = session.clone();
@@ -979,6 +1061,9 @@ pub fn online(props: &Props) -> Html {
             if let Some(c) = &closed { <p class="notice" role="alert" id="online-error">{c}</p> }
             if let Some(a) = &relay_alert { <p class="notice" role="alert" id="online-error">{a}</p> }
             if let Some(u) = &unreached { <p class="notice" role="alert" id="online-unreached">{u}</p> }
+            if let Some(st) = relays.as_ref().filter(|_| s.via_relays) {
+                { invite_panel(st, s.guest, connected, make_invite, answer_invite, s.invite_msg.clone(), &page_url) }
+            }
             if let Some(st) = &relays { { relay_details(st, s.via_relays) } }
             if paused {
                 <p class="notice" id="online-paused" role="status">{format!("Paused — missing: {}",

@@ -156,14 +156,16 @@ impl NetSettings {
         }
     }
 
-    /// How the transport meets the room's peers; `entropy` is fresh per session.
-    pub fn rendezvous(&self, room: &str, entropy: [u8; 32]) -> Rendezvous {
+    /// How the transport meets the room's peers; `entropy` is fresh per session; `invite` is
+    /// the host's offer code when joining by code.
+    pub fn rendezvous(&self, room: &str, entropy: [u8; 32], invite: Option<String>) -> Rendezvous {
         match &self.signal {
             Some(_) => Rendezvous::Server(self.room_name(room)),
             None => Rendezvous::Relays(RelayConfig {
                 relays: self.relays.clone(),
                 secret: room.to_string(),
                 entropy,
+                invite,
             }),
         }
     }

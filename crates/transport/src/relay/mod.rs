@@ -12,6 +12,7 @@
 //! and topic, open under the room key, and name its signer; a peer id stays bound to the first key
 //! that spoke for it; every refused event is counted by reason, never a panic.
 
+pub mod invite;
 pub mod nostr;
 mod pool;
 pub mod room;
@@ -90,6 +91,12 @@ pub struct Status {
     pub dropped: BTreeMap<&'static str, u64>,
     /// Peers met through the relays.
     pub peers: usize,
+    /// As host: the offer code of the latest invitation, once made.
+    pub invite: Option<String>,
+    /// As guest: the answer code to send back to the host, once made.
+    pub answer: Option<String>,
+    /// What went wrong with an invitation or a code, for the player.
+    pub invite_error: Option<String>,
 }
 
 impl Status {
@@ -116,8 +123,25 @@ pub struct Shared {
     /// Events for the mesh (the data channels already open): (neighbour to skip, event JSON).
     mesh_out: Mutex<Vec<(Option<PeerId>, String)>>,
     /// Where events from the mesh go (the background task's inbox), once it runs.
-    mesh_in: Mutex<Option<UnboundedSender<(Source, Box<nostr::Event>)>>>,
+    mesh_in: Mutex<Option<Inbox>>,
+    /// The player's invitation commands for the background task.
+    commands: Mutex<Option<UnboundedSender<Command>>>,
+    /// A new mesh neighbour connected: say hello at once (even while quiet), so the rest of the
+    /// room hears of a newcomer that came in by an invite code.
+    kick: AtomicBool,
 }
+
+/// An invitation command.
+#[derive(Debug)]
+enum Command {
+    /// Make an offer code for a new guest.
+    Invite,
+    /// The guest's answer code, pasted by the host.
+    Answer(invite::Code),
+}
+
+/// The background task's inbox: events with where they came from.
+type Inbox = UnboundedSender<(Source, Box<nostr::Event>)>;
 
 /// Where an event came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -194,6 +218,39 @@ impl Shared {
         }
     }
 
+    fn command(&self, c: Command) {
+        if let Ok(tx) = self.commands.lock() {
+            if let Some(tx) = tx.as_ref() {
+                let _ = tx.unbounded_send(c);
+            }
+        }
+    }
+
+    /// Makes an invitation: its offer code appears in [`Status::invite`] once WebRTC has gathered
+    /// its candidates (a second or two).
+    pub fn invite(&self) {
+        self.with(|s| {
+            s.invite = None;
+            s.invite_error = None;
+        });
+        self.command(Command::Invite)
+    }
+
+    /// The guest's answer code, pasted by the host; `Err` says what is wrong with it.
+    pub fn answer(&self, text: &str, room: &str) -> Result<(), String> {
+        let code = invite::decode(text, rt::now_s()).map_err(|e| e.to_string())?;
+        if code.room != room {
+            return Err(invite::CodeError::WrongRoom.to_string());
+        }
+        self.command(Command::Answer(code));
+        Ok(())
+    }
+
+    /// A new connection opened: say hello to the mesh at once.
+    pub fn kick(&self) {
+        self.kick.store(true, Ordering::Relaxed)
+    }
+
     /// A copy of the status.
     pub fn status(&self) -> Status {
         self.status.lock().map(|s| s.clone()).unwrap_or_default()
@@ -215,6 +272,8 @@ pub struct RelayConfig {
     pub secret: String,
     /// Fresh randomness for this session's keys, peer id and nonces.
     pub entropy: [u8; 32],
+    /// As a guest: the host's offer code (the room must be the code's).
+    pub invite: Option<String>,
 }
 
 /// The matchbox signaller builder for a relay room.
@@ -324,6 +383,14 @@ pub struct Reaction {
 }
 
 impl Rendezvous {
+    /// As [`Rendezvous::new`], with this peer id (a guest takes the one its invitation names).
+    pub fn with_id(secret: &str, entropy: [u8; 32], me: [u8; 16]) -> Rendezvous {
+        Rendezvous {
+            me,
+            ..Rendezvous::new(secret, entropy)
+        }
+    }
+
     pub fn new(secret: &str, entropy: [u8; 32]) -> Rendezvous {
         let mut rng = ChaCha20Rng::from_seed(entropy);
         let keys = loop {
@@ -350,6 +417,15 @@ impl Rendezvous {
             hello_step: 0,
             was_quiet: false,
         }
+    }
+
+    /// A fresh version-4 UUID (for an invited guest).
+    pub fn fresh_id(&mut self) -> [u8; 16] {
+        let mut id = [0u8; 16];
+        self.rng.fill_bytes(&mut id);
+        id[6] = (id[6] & 0x0f) | 0x40;
+        id[8] = (id[8] & 0x3f) | 0x80;
+        id
     }
 
     /// Our Nostr public key (hex).
@@ -418,6 +494,11 @@ impl Rendezvous {
         self.hello_step += 1;
         self.next_hello = now + gap;
         Some(self.event(None, Body::Hello, now))
+    }
+
+    /// A hello now, outside the schedule (a new neighbour connected).
+    pub fn hello(&mut self, now: u64) -> nostr::Event {
+        self.event(None, Body::Hello, now)
     }
 
     /// A signal matchbox asks us to pass to `to`.
@@ -517,8 +598,38 @@ async fn run(
     mut requests: UnboundedReceiver<PeerRequest>,
     events: UnboundedSender<PeerEvent>,
 ) {
-    let mut rv = Rendezvous::new(&config.secret, config.entropy);
+    let mut invites = invite::Invites::default();
+    // A guest takes the id its invitation names and starts with the host's offer.
+    let guest = config.invite.as_deref().map(|text| {
+        invite::decode(text, rt::now_s()).and_then(|c| match c.kind {
+            invite::Kind::Offer if c.room == config.secret => Ok(c),
+            invite::Kind::Offer => Err(invite::CodeError::WrongRoom),
+            invite::Kind::Answer => Err(invite::CodeError::WrongKind(invite::Kind::Answer)),
+        })
+    });
+    let mut rv = match &guest {
+        Some(Ok(c)) => Rendezvous::with_id(&config.secret, config.entropy, c.guest),
+        _ => Rendezvous::new(&config.secret, config.entropy),
+    };
     let _ = events.unbounded_send(PeerEvent::IdAssigned(PeerId(uuid::Uuid::from_bytes(rv.me))));
+    match guest {
+        Some(Ok(c)) => {
+            invites.answering(c.host);
+            let _ = events.unbounded_send(PeerEvent::Signal {
+                sender: PeerId(uuid::Uuid::from_bytes(c.host)),
+                data: matchbox_socket::PeerSignal::Offer(invite::build_sdp(
+                    &c.sdp,
+                    invite::Kind::Offer,
+                )),
+            });
+        }
+        Some(Err(e)) => shared.with(|s| s.invite_error = Some(e.to_string())),
+        None => {}
+    }
+    let (cmd_tx, mut commands) = mpsc::unbounded();
+    if let Ok(mut c) = shared.commands.lock() {
+        *c = Some(cmd_tx);
+    }
     let (inbox_tx, mut inbox) = mpsc::unbounded();
     let mut outs = vec![];
     let mut loops = vec![];
@@ -556,7 +667,13 @@ async fn run(
         loop {
             select! {
                 _ = tick => {
-                    if let Some(h) = rv.tick(rt::now_s(), shared.quiet.load(Ordering::Relaxed)) {
+                    let now = rt::now_s();
+                    let hello = if shared.kick.swap(false, Ordering::Relaxed) {
+                        Some(rv.hello(now))
+                    } else {
+                        rv.tick(now, shared.quiet.load(Ordering::Relaxed))
+                    };
+                    if let Some(h) = hello {
                         publish(&h, &shared, true);
                     }
                     tick = Delay::new(Duration::from_millis(500)).fuse();
@@ -564,10 +681,34 @@ async fn run(
                 req = requests.next() => match req {
                     None => break,
                     Some(PeerRequest::Signal { receiver, data }) => {
-                        let e = rv.signal(*receiver.0.as_bytes(), data, rt::now_s());
-                        publish(&e, &shared, false);
+                        let to = *receiver.0.as_bytes();
+                        match invites.outgoing(&config.secret, rv.me, to, &data, rt::now_s()) {
+                            invite::Outgoing::Publish => {
+                                let e = rv.signal(to, data, rt::now_s());
+                                publish(&e, &shared, false);
+                            }
+                            invite::Outgoing::Code(invite::Kind::Offer, code) => shared.with(|s| s.invite = Some(code)),
+                            invite::Outgoing::Code(invite::Kind::Answer, code) => shared.with(|s| s.answer = Some(code)),
+                            invite::Outgoing::Swallow => {}
+                        }
                     }
                     Some(PeerRequest::KeepAlive) => {}
+                },
+                cmd = commands.next() => match cmd {
+                    Some(Command::Invite) => {
+                        let guest = rv.fresh_id();
+                        invites.start(guest, rt::now_s());
+                        // matchbox makes the offer (the larger-id rule does not apply: we chose the id).
+                        let _ = events.unbounded_send(PeerEvent::NewPeer(PeerId(uuid::Uuid::from_bytes(guest))));
+                    }
+                    Some(Command::Answer(code)) => match invites.answer(rv.me, &code) {
+                        Ok(ev) => {
+                            let _ = events.unbounded_send(ev);
+                            shared.with(|s| { s.invite = None; s.invite_error = None; });
+                        }
+                        Err(e) => shared.with(|s| s.invite_error = Some(e)),
+                    },
+                    None => {}
                 },
                 got = inbox.next() => {
                     let Some((source, e)) = got else { continue };

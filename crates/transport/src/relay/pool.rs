@@ -6,9 +6,9 @@
 
 use super::nostr::{self, RelayMsg};
 use super::rt;
+use super::{Inbox, Shared, Source};
 use super::{RelayState, KIND};
-use super::{Shared, Source};
-use futures::channel::mpsc::{UnboundedReceiver, UnboundedSender};
+use futures::channel::mpsc::UnboundedReceiver;
 use futures::{select, FutureExt, SinkExt, StreamExt};
 use futures_timer::Delay;
 use std::sync::Arc;
@@ -35,7 +35,7 @@ pub async fn relay_loop(
     url: String,
     topic: String,
     mut out: UnboundedReceiver<String>,
-    inbox: UnboundedSender<(Source, Box<nostr::Event>)>,
+    inbox: Inbox,
     shared: Arc<Shared>,
 ) {
     if !valid_url(&url) {
@@ -109,7 +109,7 @@ async fn session(
     i: usize,
     ws: &mut rt::Ws,
     out: &mut UnboundedReceiver<String>,
-    inbox: &UnboundedSender<(Source, Box<nostr::Event>)>,
+    inbox: &Inbox,
     shared: &Shared,
 ) -> Option<String> {
     loop {

@@ -159,6 +159,7 @@ pub fn main() -> ExitCode {
             relays: args.relays.clone(),
             secret: args.room.clone(),
             entropy: fresh,
+            invite: None,
         };
         // Loopback and LAN peers need no STUN; a relayed room on the internet would.
         let ice = Ice {
