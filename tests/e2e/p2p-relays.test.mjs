@@ -61,6 +61,7 @@ test('two browsers meet through a Nostr relay with no signalling server and play
   await until('both pages connected', async () => (await online(A, 'data-peers')) === '2' && (await online(B, 'data-peers')) === '2', 60000);
   console.log(`relay rendezvous: link opened to connected ${Date.now() - tB} ms (first page opened ${Date.now() - t0} ms ago)`);
   assert.match(await A.locator('#online-links').textContent(), /1 direct.*Relays: 1 of 1 open/);
+  await until('Bob shown as connected directly', async () => /Bob — direct/.test(await A.locator('#online-peers').textContent()), 10000);
   await A.click('#online-details summary');
   await shot(A, '42-online-lobby-relays');
 

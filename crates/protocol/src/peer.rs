@@ -691,6 +691,11 @@ impl Peer {
         self.me
     }
 
+    /// The link a peer's messages last came over, if any.
+    pub fn link_of(&self, k: &PeerKey) -> Option<LinkId> {
+        self.key_links.get(k).copied()
+    }
+
     /// The participants of the running game (empty before it starts).
     pub fn participants(&self) -> Vec<PeerKey> {
         self.run

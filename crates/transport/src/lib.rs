@@ -269,6 +269,16 @@ impl Transport {
             .and_then(|p| self.socket.is_relayed(*p))
     }
 
+    /// How a link stands: `None` when it is not connected; `Some(None)` while the path is not
+    /// known yet; `Some(Some(true))` through a TURN relay, `Some(Some(false))` direct.
+    pub fn link_state(&self, link: LinkId) -> Option<Option<bool>> {
+        let p = self.links.peer(link)?;
+        self.socket
+            .connected_peers()
+            .any(|c| c == *p)
+            .then(|| self.socket.is_relayed(*p))
+    }
+
     /// For each open connection, whether it goes through a TURN relay (`None` while unknown).
     pub fn link_kinds(&self) -> Vec<Option<bool>> {
         self.socket

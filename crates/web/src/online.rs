@@ -513,7 +513,8 @@ impl Session {
             .filter(|r| r.state == orbis_transport::relay::RelayState::Open)
             .count();
         let seen = format!(
-            "{open} {} {} {} {:?} {:?} {:?}",
+            "{open} {:?} {} {} {} {:?} {:?} {:?}",
+            self.net.link_kinds(),
             st.peers,
             st.all_failed(),
             st.hellos_sent,
@@ -1241,7 +1242,17 @@ pub fn online(props: &Props) -> Html {
                 <h1>{"Play online"}</h1>
                 { status }
                 <h2>{"Players here"}</h2>
-                <ul id="online-peers">{ for present.iter().map(|k| html!{ <li>{s.name_of(k)}</li> }) }</ul>
+                <ul id="online-peers">{ for present.iter().map(|k| {
+                    let how = if *k == me { String::new() } else {
+                        match s.peer.link_of(k).and_then(|l| s.net.link_state(l)) {
+                            None => " — not connected".into(),
+                            Some(None) => " — connecting".into(),
+                            Some(Some(false)) => " — direct".into(),
+                            Some(Some(true)) => " — through TURN".into(),
+                        }
+                    };
+                    html!{ <li>{s.name_of(k)}<span class="hint">{how}</span></li> }
+                }) }</ul>
                 <h2>{"New game"}</h2>
                 <label>{"Game "}<select id="online-ruleset" style="max-width:100%" onchange={set_ruleset}>
                     <option value="classic" selected={s.ruleset == "classic"}>{"Classic"}</option>
