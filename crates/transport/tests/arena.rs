@@ -5,19 +5,12 @@
 //! set `MATCHBOX_SERVER` to its path if it is not on `PATH`. Run with
 //! `cargo test -p orbis-transport -- --ignored --nocapture`.
 
-use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod common;
+use common::{agree, Kill};
 
 #[test]
 #[ignore = "needs a matchbox_server binary and real WebRTC on loopback"]
@@ -78,29 +71,5 @@ fn arena(reload: bool) {
         std::thread::sleep(Duration::from_secs(2));
         peers.push(spawn(2));
     }
-    let mut lines = vec![];
-    for mut p in peers {
-        let out = p.0.stdout.take().expect("stdout");
-        let line = BufReader::new(out)
-            .lines()
-            .next()
-            .expect("a result line")
-            .expect("utf-8");
-        println!("{line}");
-        lines.push(line);
-        assert!(p.0.wait().expect("exit").success());
-    }
-    let field = |l: &str, k: &str| -> String {
-        let i = l.find(&format!("\"{k}\":")).expect(k) + k.len() + 3;
-        l[i..]
-            .split([',', '}'])
-            .next()
-            .unwrap_or_default()
-            .to_string()
-    };
-    for l in &lines[1..] {
-        assert_eq!(field(l, "state_hash"), field(&lines[0], "state_hash"));
-        assert_eq!(field(l, "winner"), field(&lines[0], "winner"));
-        assert_eq!(field(l, "turns"), field(&lines[0], "turns"));
-    }
+    agree(peers);
 }

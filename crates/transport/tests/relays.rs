@@ -8,21 +8,14 @@
 //! `cargo test -p orbis-transport --test relays -- --ignored --nocapture`.
 
 use orbis_transport::relay::{nostr, KIND};
-use std::io::{BufRead, BufReader};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod common;
+use common::{agree, Kill};
 
 fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")
@@ -113,27 +106,6 @@ fn peer(relays: &str, room: &str, players: usize, i: usize, dir: &Path) -> Kill 
             .spawn()
             .expect("start orbis-join"),
     )
-}
-
-/// Waits for every peer's one JSON line and checks they agree on the end of the game.
-fn agree(peers: Vec<Kill>) {
-    let mut lines = vec![];
-    for mut p in peers {
-        let out = p.0.stdout.take().expect("stdout");
-        let line = BufReader::new(out)
-            .lines()
-            .next()
-            .expect("a result line")
-            .expect("utf-8");
-        println!("{line}");
-        assert!(p.0.wait().expect("exit").success());
-        lines.push(serde_json::from_str::<serde_json::Value>(&line).expect("json"));
-    }
-    for l in &lines[1..] {
-        for k in ["state_hash", "winner", "turns", "actions"] {
-            assert_eq!(l[k], lines[0][k], "{k}");
-        }
-    }
 }
 
 fn temp(tag: &str) -> PathBuf {

@@ -52,8 +52,6 @@ const SEEN: usize = 4096;
 /// Gaps between hellos while not quiet: quick at first, then every 30 s (two events a minute from
 /// an idle lobby; none once the game runs with every seat connected).
 const HELLO_GAPS_S: [u64; 5] = [2, 4, 8, 16, 30];
-/// The least time between two replies to the same newcomer's hellos.
-const REPLY_GAP_S: u64 = 10;
 
 /// How a relay connection stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -362,8 +360,8 @@ pub struct Rendezvous {
     room: Room,
     /// Our matchbox peer id.
     pub me: [u8; 16],
-    /// Peers met: their signing key and when we last answered their hello.
-    peers: BTreeMap<[u8; 16], (String, u64)>,
+    /// Peers met, with the key that signs for each.
+    peers: BTreeMap<[u8; 16], String>,
     seen: BTreeSet<String>,
     seen_order: VecDeque<String>,
     next_hello: u64,
@@ -556,10 +554,10 @@ impl Rendezvous {
             ..Reaction::default()
         };
         let new = match self.peers.get(&env.from) {
-            Some((key, _)) if *key != e.pubkey => return Err("wrong_key"),
+            Some(key) if *key != e.pubkey => return Err("wrong_key"),
             Some(_) => false,
             None => {
-                self.peers.insert(env.from, (e.pubkey.clone(), 0));
+                self.peers.insert(env.from, e.pubkey.clone());
                 true
             }
         };
@@ -570,13 +568,10 @@ impl Rendezvous {
                 if new && env.from < self.me {
                     r.to_matchbox.push(PeerEvent::NewPeer(from));
                 }
-                // Answer a broadcast hello so the newcomer learns of us (relays keep no history
-                // of ephemeral events), at most every REPLY_GAP_S per peer.
-                let last = self.peers.get(&env.from).map_or(0, |p| p.1);
-                if env.to.is_none() && (new || now >= last + REPLY_GAP_S) {
-                    if let Some(p) = self.peers.get_mut(&env.from) {
-                        p.1 = now;
-                    }
+                // Answer a newcomer's broadcast hello so it learns of us (relays keep no history
+                // of ephemeral events). Peers met before are not answered again: should our
+                // answer have been lost, our own hellos reach them.
+                if env.to.is_none() && new {
                     r.publish.push(self.event(Some(env.from), Body::Hello, now));
                 }
             }

@@ -38,8 +38,8 @@ fn the_larger_id_offers_and_a_newcomer_is_answered_once() {
         r.to_matchbox.is_empty() && r.publish.is_empty() && !r.forward,
         "addressed to it alone"
     );
-    // The same hello again (another relay's copy) is a duplicate; a fresh hello soon after is
-    // not answered again before REPLY_GAP_S.
+    // The same hello again (another relay's copy) is a duplicate; a later hello of a peer met
+    // before is not answered again.
     assert_eq!(big.receive(&hello, NOW), Err("duplicate"));
     let again = small.tick(NOW + 2, false).expect("second hello after 2 s");
     assert!(big.receive(&again, NOW + 2).unwrap().publish.is_empty());

@@ -19,6 +19,8 @@ struct Args {
     /// Nostr relays to meet through (`--relays`), with the room secret (`--room`).
     relays: Vec<String>,
     room: String,
+    /// STUN/TURN URLs (`--ice`, comma-separated; empty: host candidates only).
+    ice: Option<Vec<String>>,
     level: BotLevel,
     name: String,
     players: Option<usize>,
@@ -36,6 +38,7 @@ fn parse() -> Result<Args, String> {
         url: String::new(),
         relays: vec![],
         room: String::new(),
+        ice: None,
         level: BotLevel::Normal,
         name: "bot".into(),
         players: None,
@@ -70,6 +73,15 @@ fn parse() -> Result<Args, String> {
                 }
             }
             "--room" => a.room = val()?,
+            "--ice" => {
+                a.ice = Some(
+                    val()?
+                        .split(',')
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| !s.is_empty())
+                        .collect(),
+                )
+            }
             "--players" => {
                 let n: usize = val()?.parse().map_err(|_| "--players takes a number")?;
                 if !(2..=6).contains(&n) {
@@ -161,21 +173,22 @@ pub fn main() -> ExitCode {
             entropy: fresh,
             invite: None,
         };
-        // Loopback and LAN peers need no STUN; a relayed room on the internet would.
+        // Public STUN servers by default, as the page uses: peers met through public relays are
+        // usually behind NATs.
         let ice = Ice {
-            urls: std::env::var("ORBIS_ICE")
-                .map(|v| {
-                    v.split(',')
-                        .filter(|s| !s.is_empty())
-                        .map(str::to_string)
-                        .collect()
-                })
-                .unwrap_or_default(),
+            urls: args
+                .ice
+                .clone()
+                .unwrap_or_else(|| orbis_transport::DEFAULT_STUN.map(String::from).to_vec()),
             ..Ice::default()
         };
         Transport::connect(Rendezvous::Relays(cfg), Some(ice))
     } else {
-        Transport::connect(Rendezvous::Server(args.url.clone()), None)
+        let ice = args.ice.clone().map(|urls| Ice {
+            urls,
+            ..Ice::default()
+        });
+        Transport::connect(Rendezvous::Server(args.url.clone()), ice)
     };
     let socket_loop = socket_loop.fuse();
     pin_mut!(socket_loop);
