@@ -68,25 +68,6 @@ pub struct Transport {
 }
 
 impl Transport {
-    /// Joins `room_url` (e.g. `ws://127.0.0.1:3536/my-room`) with matchbox's default ICE servers.
-    /// The returned future drives the connections and must be polled alongside the game loop.
-    pub fn new(room_url: &str) -> (Transport, impl Future<Output = Result<(), Error>>) {
-        Transport::with_ice_servers(room_url, None)
-    }
-
-    /// As [`Transport::new`], with these ICE server URLs instead of matchbox's defaults (`Some`
-    /// empty list: host candidates only).
-    pub fn with_ice_servers(
-        room_url: &str,
-        ice: Option<&[String]>,
-    ) -> (Transport, impl Future<Output = Result<(), Error>>) {
-        let ice = ice.map(|urls| Ice {
-            urls: urls.to_vec(),
-            ..Default::default()
-        });
-        Transport::connect(Rendezvous::Server(room_url.to_string()), ice)
-    }
-
     /// Joins a room through a signalling server or relays, with these ICE servers (`None`:
     /// matchbox's defaults).
     pub fn connect(

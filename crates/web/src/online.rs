@@ -728,7 +728,7 @@ impl PartialEq for Props {
 const UNREACHED_MS: u64 = 20_000;
 
 /// The value of the input with this id ("" when there is none).
-pub fn input_value(id: &str) -> String {
+fn input_value(id: &str) -> String {
     window()
         .document()
         .and_then(|d| d.get_element_by_id(id))

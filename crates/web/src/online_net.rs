@@ -8,7 +8,7 @@
 //! `orbis_transport::DEFAULT_STUN`). A signalling server, when set, replaces the relays.
 
 use crate::store;
-use orbis_transport::relay::{RelayConfig, RelayState, Status, DEFAULT_RELAYS};
+use orbis_transport::relay::{valid_url, RelayConfig, RelayState, Status, DEFAULT_RELAYS};
 use orbis_transport::{Ice, Rendezvous, DEFAULT_STUN};
 
 const RELAYS_KEY: &str = "orbis.p2p.relays";
@@ -68,20 +68,16 @@ pub struct Typed {
     pub turn_pass: String,
 }
 
-fn ws_url(u: &str) -> bool {
-    (u.starts_with("wss://") || u.starts_with("ws://")) && u.len() > "wss://".len()
-}
-
 /// Checks what the player typed; `Err` says what is wrong and how to put it right.
 pub fn parse(t: &Typed) -> Result<NetSettings, String> {
     let relays = list(&t.relays);
-    if let Some(bad) = relays.iter().find(|u| !ws_url(u)) {
+    if let Some(bad) = relays.iter().find(|u| !valid_url(u)) {
         return Err(format!(
             "“{bad}” is not a relay address: relay addresses start with wss:// (or ws:// on your own network). Correct it in Settings, or clear the field to use the default relays."
         ));
     }
     let signal = Some(t.signal.trim().to_string()).filter(|s| !s.is_empty());
-    if let Some(bad) = signal.as_deref().filter(|s| !ws_url(s)) {
+    if let Some(bad) = signal.as_deref().filter(|s| !valid_url(s)) {
         return Err(format!(
             "“{bad}” is not a signalling server address: it starts with ws:// or wss://, e.g. ws://192.168.1.10:3536. Correct it in Settings, or clear it to meet through relays."
         ));

@@ -18,6 +18,7 @@ mod pool;
 pub mod room;
 mod rt;
 
+pub use pool::valid_url;
 pub use room::{new_secret, KIND};
 
 use futures::channel::mpsc::{self, UnboundedReceiver, UnboundedSender};
@@ -424,11 +425,6 @@ impl Rendezvous {
         id[6] = (id[6] & 0x0f) | 0x40;
         id[8] = (id[8] & 0x3f) | 0x80;
         id
-    }
-
-    /// Our Nostr public key (hex).
-    pub fn public_key(&self) -> &str {
-        &self.keys.public
     }
 
     /// The relay topic.
