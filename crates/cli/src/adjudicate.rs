@@ -6,7 +6,9 @@
 //!       "orders": {"FRANCE": ["A PAR - BUR", "F BRE H"], "GERMANY": ["A MUN - BUR"]}}
 //! out: {"units":     {"FRANCE": ["A PAR", "F BRE"], "GERMANY": ["A MUN"]},
 //!       "dislodged": {},
-//!       "results":   {"A PAR": "bounce", "F BRE": "ok", "A MUN": "bounce"}}
+//!       "results":   {"A PAR": "bounce", "F BRE": "ok", "A MUN": "bounce"},
+//!       "issued":    {"FRANCE": {"A PAR - BUR": "bounce", "F BRE H": "ok"},
+//!                     "GERMANY": {"A MUN - BUR": "bounce"}}}
 //! ```
 //!
 //! Phases: `movement`; `retreat` (input `dislodged` per power, orders `A PAR R BUR`, `A PAR - BUR`
@@ -18,13 +20,23 @@
 //!
 //! `results` are keyed by unit (`A PAR`, `F STP/SC`) in movement and retreat phases, and by order
 //! (`F STP/NC B`, `A PAR D`, including disbands forced by civil disorder) in adjustment phases.
+//! A unit's entry is the result of its own power's order: an order a power gives to another
+//! power's unit (DATC 6.A.6) is void but does not change that unit's result. An order naming no
+//! unit at all is reported `void` under the unit it names (or its raw text).
+//! `issued` keys every input order by its issuer and its text as written, with its own result
+//! word (a second order for the same unit is `void`).
 //! `units` lists each power's units in input order, at their new places.
 //!
-//! Result words: `ok`, `bounce`, `cut`, `dislodged`, `void`, `no convoy`.
+//! Result words: `ok`, `bounce`, `cut`, `dislodged`, `void`, `no convoy` (no chain of fleets was
+//! ordered to convoy the army), `disrupted` (a chain was ordered but a fleet in it was
+//! dislodged).
+//!
+//! `orbis adjudicate --lines` ([`run_lines`]) reads one phase per line and writes one result per
+//! line, `{"error": "..."}` for a line that fails, so other engines can be compared in one process.
 
-use orbis_engine::rules::orders::adjudicator::{Outcome, Piece};
+use orbis_engine::rules::orders::adjudicator::{convoy_chain, Geography, Outcome, Piece, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceId};
-use orbis_engine::rules::orders::notation::{self, Written};
+use orbis_engine::rules::orders::notation::{self, Spec, Written};
 use orbis_engine::rules::orders::{self as rules, Centres, Dislodged};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -70,6 +82,20 @@ pub fn run(stdin_text: &str) -> Result<String, String> {
         }
     };
     Ok(out.to_string())
+}
+
+/// `--lines`: one phase per input line, one JSON result per output line. Blank lines are
+/// skipped; a line that fails writes `{"error": "..."}` and the batch goes on.
+pub fn run_lines(input: impl std::io::BufRead, out: &mut dyn std::io::Write) -> Result<(), String> {
+    for (n, line) in input.lines().enumerate() {
+        let line = line.map_err(|e| format!("cannot read line {}: {e}", n + 1))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let text = run(&line).unwrap_or_else(|e| json!({ "error": e }).to_string());
+        writeln!(out, "{text}").map_err(|e| format!("cannot write output: {e}"))?;
+    }
+    Ok(())
 }
 
 fn unit_text(map: &OrdersMap, u: &Piece) -> String {
@@ -128,19 +154,56 @@ enum Read {
     Unreadable(String),
 }
 
-fn read_orders(map: &OrdersMap, v: Option<&Value>) -> Result<Vec<(PowerId, Read)>, String> {
+/// One input order: its issuer, its text as written and what it reads as.
+struct Issued {
+    power: PowerId,
+    text: String,
+    read: Read,
+}
+
+fn read_orders(map: &OrdersMap, v: Option<&Value>) -> Result<Vec<Issued>, String> {
     let mut out = vec![];
     for (power, list) in per_power(v, "orders")? {
         let p = power_of(map, power)?;
         for text in string_list(list, &format!("orders.{power}"))? {
-            let r = match notation::parse(map, text) {
+            let read = match notation::parse(map, text) {
                 Ok(w) => Read::Parsed(w),
                 Err(_) => Read::Unreadable(text.to_string()),
             };
-            out.push((p, r));
+            out.push(Issued {
+                power: p,
+                text: text.to_string(),
+                read,
+            });
         }
     }
     Ok(out)
+}
+
+/// `issued`: each input order under its issuer and text, with the word `word_of` gives its
+/// parsed form (`None`: the order did not take effect, so it is `void`).
+fn issued_json(
+    map: &OrdersMap,
+    orders: &[Issued],
+    mut word_of: impl FnMut(PowerId, &Written) -> Option<String>,
+) -> Value {
+    let mut m = Map::new();
+    for o in orders {
+        let word = match &o.read {
+            Read::Parsed(w) => word_of(o.power, w).unwrap_or_else(|| "void".into()),
+            Read::Unreadable(_) => "void".into(),
+        };
+        let key = map.powers[o.power as usize].key.clone();
+        let entry = m.entry(key).or_insert_with(|| json!({}));
+        if let Value::Object(per) = entry {
+            let mut text = o.text.clone();
+            while per.contains_key(&text) {
+                text.push_str(" (again)");
+            }
+            per.insert(text, json!(word));
+        }
+    }
+    Value::Object(m)
 }
 
 fn read_provinces(
@@ -195,22 +258,26 @@ fn read_centres(map: &OrdersMap, v: Option<&Value>) -> Result<Centres, String> {
     Ok(out)
 }
 
-/// Splits the orders: readable orders naming one of `units` (of the same power) are kept for the
-/// rules; everything else is reported void under the unit it names (or its raw text).
+/// Splits the orders: readable orders naming one of `units` of the issuer's own power are kept
+/// for the rules. An order for another power's unit is void only in `issued` (the unit's own
+/// result stands); one naming no unit, or unreadable, is reported void under the unit it names
+/// (or its raw text).
 fn sort_orders(
     map: &OrdersMap,
     units: &[Piece],
-    orders: &[(PowerId, Read)],
+    orders: &[Issued],
     results: &mut Map<String, Value>,
 ) -> Vec<(PowerId, Written)> {
     let mut kept = vec![];
-    for (p, r) in orders {
-        match r {
+    for o in orders {
+        let p = o.power;
+        match &o.read {
             Read::Parsed(w) => {
                 let owner = units.iter().find(|u| u.loc.province == w.at.province);
                 match owner {
-                    Some(u) if u.power == *p => kept.push((*p, *w)),
-                    _ => {
+                    Some(u) if u.power == p => kept.push((p, *w)),
+                    Some(_) => {}
+                    None => {
                         results.insert(notation::print_unit(map, w.kind, w.at), json!("void"));
                     }
                 }
@@ -218,16 +285,24 @@ fn sort_orders(
             Read::Unreadable(text) => {
                 // Name the unit if the order starts with one, so its result is `void`.
                 let head: Vec<&str> = text.split_whitespace().take(2).collect();
-                let key = notation::parse_unit(map, &head.join(" "))
-                    .ok()
+                let named = notation::parse_unit(map, &head.join(" ")).ok();
+                let key = named
                     .and_then(|(_, l)| {
                         units
                             .iter()
-                            .find(|u| u.loc.province == l.province && u.power == *p)
+                            .find(|u| u.loc.province == l.province && u.power == p)
                             .map(|u| unit_text(map, u))
                     })
                     .unwrap_or_else(|| text.clone());
-                results.insert(key, json!("void"));
+                // An unreadable order for another power's unit leaves that unit's result alone.
+                let foreign = named.is_some_and(|(_, l)| {
+                    units
+                        .iter()
+                        .any(|u| u.loc.province == l.province && u.power != p)
+                });
+                if !foreign {
+                    results.insert(key, json!("void"));
+                }
             }
         }
     }
@@ -257,21 +332,25 @@ fn powers_in(units: &[Piece]) -> Vec<PowerId> {
     v
 }
 
-fn movement(map: &OrdersMap, units: &[Piece], orders: &[(PowerId, Read)], detail: bool) -> Value {
+fn movement(map: &OrdersMap, units: &[Piece], orders: &[Issued], detail: bool) -> Value {
     let mut results = Map::new();
     let kept = sort_orders(map, units, orders, &mut results);
     let report = rules::movement(map, units, &kept);
     // Units keep their input order, at their new places.
     let mut after = vec![];
     let mut dislodged = vec![];
+    let mut words = vec![];
     for (i, u) in units.iter().enumerate() {
         let key = unit_text(map, u);
         let outcome = report.results[i].outcome;
         let word = if results.contains_key(&key) && outcome != Outcome::Dislodged {
             "void"
+        } else if outcome == Outcome::NoConvoy && convoy_was_ordered(map, units, &kept, u) {
+            "disrupted"
         } else {
             outcome.word()
         };
+        words.push(word);
         results.insert(key, json!(word));
         match report.positions[i] {
             Some(loc) => after.push(Piece { loc, ..*u }),
@@ -282,12 +361,20 @@ fn movement(map: &OrdersMap, units: &[Piece], orders: &[(PowerId, Read)], detail
             }
         }
     }
+    let issued = issued_json(map, orders, |p, w| {
+        let i = units
+            .iter()
+            .position(|u| u.loc.province == w.at.province && u.power == p)?;
+        let r = &report.results[i];
+        (r.power == p && r.order == *w).then(|| words[i].to_string())
+    });
     let powers = powers_in(units);
     let dislodged_pieces: Vec<Piece> = dislodged.iter().map(|d| d.piece).collect();
     let mut out = json!({
         "units": units_json(map, &after, &powers),
         "dislodged": units_json(map, &dislodged_pieces, &[]),
         "results": Value::Object(results),
+        "issued": issued,
     });
     if detail {
         let attackers: Map<String, Value> = dislodged
@@ -307,13 +394,44 @@ fn movement(map: &OrdersMap, units: &[Piece], orders: &[(PowerId, Read)], detail
     out
 }
 
+/// Whether the fleets ordered to convoy `army`'s move formed a chain before any of them was
+/// dislodged: its "no convoy" is then a disrupted convoy.
+fn convoy_was_ordered(
+    map: &OrdersMap,
+    units: &[Piece],
+    kept: &[(PowerId, Written)],
+    army: &Piece,
+) -> bool {
+    let Some(to) = kept.iter().find_map(|(p, w)| match w.spec {
+        Spec::Move { to, .. } if *p == army.power && w.at.province == army.loc.province => {
+            Some(to.province)
+        }
+        _ => None,
+    }) else {
+        return false;
+    };
+    let from = army.loc.province;
+    let seas: Vec<ProvinceId> = kept
+        .iter()
+        .filter(|(_, w)| {
+            w.kind == UnitType::Fleet
+                && matches!(w.spec, Spec::Convoy { from: a, to: b }
+                    if a.province == from && b.province == to)
+                && units.iter().any(|u| u.loc.province == w.at.province)
+                && map.is_sea(w.at.province)
+        })
+        .map(|(_, w)| w.at.province)
+        .collect();
+    convoy_chain(map, from, to, &seas)
+}
+
 fn retreat(
     map: &OrdersMap,
     units: &[Piece],
     dislodged: &[Piece],
     contested: &[ProvinceId],
     attackers: &BTreeMap<ProvinceId, ProvinceId>,
-    orders: &[(PowerId, Read)],
+    orders: &[Issued],
 ) -> Value {
     let mut results = Map::new();
     let kept = sort_orders(map, dislodged, orders, &mut results);
@@ -325,6 +443,7 @@ fn retreat(
         })
         .collect();
     let report = rules::retreats(map, units, &ds, contested, &kept);
+    let mut words = vec![];
     for (d, r) in dislodged.iter().zip(&report.results) {
         let key = unit_text(map, d);
         let word = if results.contains_key(&key) {
@@ -332,8 +451,16 @@ fn retreat(
         } else {
             r.outcome.word()
         };
+        words.push(word);
         results.insert(key, json!(word));
     }
+    let issued = issued_json(map, orders, |p, w| {
+        let i = dislodged
+            .iter()
+            .position(|u| u.loc.province == w.at.province && u.power == p)?;
+        let r = report.results.get(i)?;
+        (r.power == p && r.order == *w).then(|| words[i].to_string())
+    });
     let mut powers = powers_in(units);
     powers.extend(powers_in(dislodged));
     powers.sort_unstable();
@@ -342,20 +469,16 @@ fn retreat(
         "units": units_json(map, &report.units, &powers),
         "dislodged": {},
         "results": Value::Object(results),
+        "issued": issued,
     })
 }
 
-fn adjustment(
-    map: &OrdersMap,
-    units: &[Piece],
-    centres: &Centres,
-    orders: &[(PowerId, Read)],
-) -> Value {
+fn adjustment(map: &OrdersMap, units: &[Piece], centres: &Centres, orders: &[Issued]) -> Value {
     let mut results = Map::new();
     let mut kept = vec![];
-    for (p, r) in orders {
-        match r {
-            Read::Parsed(w) => kept.push((*p, *w)),
+    for o in orders {
+        match &o.read {
+            Read::Parsed(w) => kept.push((o.power, *w)),
             Read::Unreadable(t) => {
                 results.insert(t.clone(), json!("void"));
             }
@@ -369,6 +492,14 @@ fn adjustment(
         }
         results.insert(key, json!(r.outcome.word()));
     }
+    // Each result of the report answers the first issued order it matches.
+    let mut used = vec![false; report.results.len()];
+    let issued = issued_json(map, orders, |p, w| {
+        let k = (0..report.results.len())
+            .find(|&k| !used[k] && report.results[k].power == p && report.results[k].order == *w)?;
+        used[k] = true;
+        Some(report.results[k].outcome.word().to_string())
+    });
     let mut powers = powers_in(units);
     powers.extend(centres.values().copied());
     powers.sort_unstable();
@@ -377,6 +508,7 @@ fn adjustment(
         "units": units_json(map, &report.units, &powers),
         "dislodged": {},
         "results": Value::Object(results),
+        "issued": issued,
     })
 }
 
@@ -398,8 +530,75 @@ mod tests {
             out,
             json!({"units": {"FRANCE": ["A PAR", "F BRE"], "GERMANY": ["A MUN"]},
                    "dislodged": {},
-                   "results": {"A PAR": "bounce", "F BRE": "ok", "A MUN": "bounce"}})
+                   "results": {"A PAR": "bounce", "F BRE": "ok", "A MUN": "bounce"},
+                   "issued": {"FRANCE": {"A PAR - BUR": "bounce", "F BRE H": "ok"},
+                              "GERMANY": {"A MUN - BUR": "bounce"}}})
         );
+    }
+
+    #[test]
+    fn an_order_for_another_powers_unit_is_void_under_its_issuer_only() {
+        // DATC 6.A.6: Germany orders England's fleet; England's own order stands.
+        let out = call(
+            json!({"units": {"ENGLAND": ["F LON"], "GERMANY": ["A BER"]},
+            "orders": {"ENGLAND": ["F LON - NTH"], "GERMANY": ["F LON - ENG", "F LON H"]}}),
+        );
+        assert_eq!(out["results"], json!({"F LON": "ok", "A BER": "ok"}));
+        assert_eq!(
+            out["issued"],
+            json!({"ENGLAND": {"F LON - NTH": "ok"},
+                   "GERMANY": {"F LON - ENG": "void", "F LON H": "void"}})
+        );
+        assert_eq!(out["units"]["ENGLAND"], json!(["F NTH"]));
+        // A second order for one's own unit: one takes effect, the other is void.
+        let out = call(json!({"units": {"FRANCE": ["A PAR"]},
+            "orders": {"FRANCE": ["A PAR - BUR", "A PAR - PIC"]}}));
+        let words: Vec<&str> = out["issued"]["FRANCE"]
+            .as_object()
+            .unwrap()
+            .values()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert!(words.contains(&"ok") && words.contains(&"void"), "{out}");
+    }
+
+    #[test]
+    fn a_dislodged_convoying_fleet_disrupts_the_convoy() {
+        let out = call(json!({
+            "units": {"ENGLAND": ["A LON", "F ENG"], "FRANCE": ["F BRE", "F MAO"]},
+            "orders": {"ENGLAND": ["A LON - BRE", "F ENG C A LON - BRE"],
+                       "FRANCE": ["F BRE - ENG", "F MAO S F BRE - ENG"]}}));
+        assert_eq!(out["results"]["A LON"], "disrupted");
+        assert_eq!(out["results"]["F ENG"], "dislodged");
+        assert_eq!(out["issued"]["ENGLAND"]["A LON - BRE"], "disrupted");
+        // No fleet ordered to convoy at all: "no convoy", as before.
+        let out = call(json!({"units": {"ENGLAND": ["A LON", "F ENG"]},
+            "orders": {"ENGLAND": ["A LON - BRE", "F ENG H"]}}));
+        assert_eq!(out["results"]["A LON"], "no convoy");
+    }
+
+    #[test]
+    fn lines_mode_answers_each_line_and_goes_on_after_errors() {
+        let input = concat!(
+            r#"{"units": {"FRANCE": ["A PAR"]}, "orders": {"FRANCE": ["A PAR - BUR"]}}"#,
+            "\n\n{broken\n",
+            r#"{"units": {"GERMANY": ["A MUN"]}, "orders": {"GERMANY": ["A MUN H"]}}"#,
+            "\n"
+        );
+        let mut out = vec![];
+        super::run_lines(input.as_bytes(), &mut out).unwrap();
+        let lines: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0]["results"]["A PAR"], "ok");
+        assert!(lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("malformed JSON"));
+        assert_eq!(lines[2]["results"]["A MUN"], "ok");
     }
 
     #[test]

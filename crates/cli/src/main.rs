@@ -1,9 +1,12 @@
 //! `orbis`: command-line access to the engine for scripts. Output formats are stable.
 //!
-//! Errors print one line on stderr and exit with code 2.
+//! Arguments are parsed by clap: `orbis --help`, `orbis <command> --help` and `orbis --version`
+//! print to stdout and exit 0. A bad argument or a failed command prints one line on stderr,
+//! starting `orbis: `, and exits with code 2.
 
 mod adjudicate;
 
+use clap::{error::ErrorKind, Parser, Subcommand};
 use orbis_engine::dice::{parse_seed_hex, Dice, SeededDice};
 use orbis_engine::odds::odds;
 use orbis_engine::rules::classic::{BotLevel, ClassicOptions};
@@ -12,17 +15,90 @@ use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
 
-const USAGE: &str = "usage:
-  orbis odds <ATTACKERS> <DEFENDERS>
-  orbis dice --seed <64 hex digits> --count <N>
-  orbis simulate --players <2..6> --bot <easy|normal> --games <N> --seed <u64> [--max-turns T]
-  orbis adjudicate < phase.json
-  orbis join (<signalling-url>/<room> | --relays ws://…[,…] --room <secret>) [--bot easy|normal] [--name N] [--players N] [--seed S]";
+/// Command-line access to the Orbis engine. Every command prints JSON or plain lines for scripts.
+#[derive(Parser, Debug)]
+#[command(name = "orbis", version, max_term_width = 100)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Exact odds of a classic battle fought to the end: one JSON object.
+    Odds {
+        /// Attacking armies (0 to 10000).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=10_000))]
+        attackers: u32,
+        /// Defending armies (0 to 10000).
+        #[arg(value_parser = clap::value_parser!(u32).range(0..=10_000))]
+        defenders: u32,
+    },
+    /// Reproducible d6 rolls from a seed, one per line, as the engine's dice make them.
+    Dice {
+        /// The seed: 64 hex digits.
+        #[arg(long, value_parser = seed_hex)]
+        seed: [u8; 32],
+        /// How many rolls (0 to 100000000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
+        count: u64,
+    },
+    /// Plays whole classic games between bots: one JSON line a game, then a summary line.
+    Simulate {
+        /// Players at the table (2 to 6).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(2..=6))]
+        players: u8,
+        /// Bot strength.
+        #[arg(long, value_parser = bot_level)]
+        bot: BotLevel,
+        /// Games to play (0 to 1000000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+        games: u64,
+        /// Seed of the first game; game i plays from a seed derived from this and i.
+        #[arg(long)]
+        seed: u64,
+        /// Turns after which a game is stopped without a winner (1 to 1000000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_turns: u32,
+    },
+    /// Adjudicates orders phases: one JSON phase on stdin, or with --lines one phase a line.
+    ///
+    /// In: {"map", "phase", "units", "orders", ...}; out: {"units", "dislodged", "results",
+    /// "issued", ...}. The formats are documented at the top of crates/cli/src/adjudicate.rs.
+    Adjudicate {
+        /// Read one JSON phase per input line and write one result per output line; a line that
+        /// fails writes {"error": "..."} and the batch goes on.
+        #[arg(long)]
+        lines: bool,
+    },
+    /// Joins a peer-to-peer room as a computer player (runs `orbis-join`; see `orbis join --help`).
+    #[command(disable_help_flag = true)]
+    Join {
+        /// Arguments for `orbis-join`.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0..)]
+        args: Vec<String>,
+    },
+}
+
+fn seed_hex(s: &str) -> Result<[u8; 32], String> {
+    parse_seed_hex(s).map_err(|e| e.to_string())
+}
+
+fn bot_level(s: &str) -> Result<BotLevel, String> {
+    match s {
+        "easy" => Ok(BotLevel::Easy),
+        "normal" => Ok(BotLevel::Normal),
+        _ => Err("the bot is easy or normal".into()),
+    }
+}
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(e),
+    };
     let mut out = std::io::stdout().lock();
-    match run(&args, &mut out) {
+    match run(cli.command, &mut out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(msg) => {
             eprintln!("orbis: {msg}");
@@ -31,13 +107,50 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
+/// Help and version go to stdout with exit 0; every other clap error becomes our one line.
+fn clap_exit(e: clap::Error) -> ExitCode {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        let _ = e.print();
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("orbis: {}", one_line(&e));
+    ExitCode::from(2)
+}
+
+/// Clap's message without its usage block, on one line, pointing at the right `--help`.
+fn one_line(e: &clap::Error) -> String {
+    let sub = std::env::args()
+        .skip(1)
+        .find(|a| !a.starts_with('-'))
+        .filter(|a| {
+            use clap::CommandFactory;
+            Cli::command().find_subcommand(a).is_some()
+        });
+    let help = match sub {
+        Some(s) => format!("see `orbis {s} --help`"),
+        None => "see `orbis --help`".to_string(),
+    };
+    if e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand {
+        return format!("no command given ({help})");
+    }
+    let text = e.render().to_string();
+    let body = text.split("\n\nUsage:").next().unwrap_or(&text);
+    let body = body
+        .split("\n\nFor more information")
+        .next()
+        .unwrap_or(body);
+    let body = body.strip_prefix("error: ").unwrap_or(body);
+    let words: Vec<&str> = body.split_whitespace().collect();
+    format!("{} ({help})", words.join(" "))
+}
+
+fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
     let io = |e: std::io::Error| format!("cannot write output: {e}");
-    match args.first().map(String::as_str) {
-        Some("odds") => {
-            let [a, d] = positional::<2>(&args[1..])?;
-            let a: u32 = number(&a, "ATTACKERS", 0, 10_000)?;
-            let d: u32 = number(&d, "DEFENDERS", 0, 10_000)?;
+    match command {
+        Command::Odds {
+            attackers: a,
+            defenders: d,
+        } => {
             let o = odds(a, d);
             let v = json!({
                 "attackers": a,
@@ -48,11 +161,7 @@ fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
             });
             writeln!(out, "{v}").map_err(io)
         }
-        Some("dice") => {
-            let flags = Flags::parse(&args[1..], &["--seed", "--count"])?;
-            let seed =
-                parse_seed_hex(flags.required("--seed")?).map_err(|e| format!("--seed: {e}"))?;
-            let count: u64 = number(flags.required("--count")?, "--count", 0, 100_000_000)?;
+        Command::Dice { seed, count } => {
             let mut d = SeededDice::new(seed);
             let mut buf = String::new();
             for _ in 0..count {
@@ -65,29 +174,19 @@ fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
             }
             out.write_all(buf.as_bytes()).map_err(io)
         }
-        Some("simulate") => {
-            let flags = Flags::parse(
-                &args[1..],
-                &["--players", "--bot", "--games", "--seed", "--max-turns"],
-            )?;
-            let players: usize = number(flags.required("--players")?, "--players", 2, 6)?;
-            let level = match flags.required("--bot")? {
-                "easy" => BotLevel::Easy,
-                "normal" => BotLevel::Normal,
-                other => return Err(format!("--bot must be easy or normal, not `{other}`")),
-            };
-            let games: u64 = number(flags.required("--games")?, "--games", 0, 1_000_000)?;
-            let seed: u64 = number(flags.required("--seed")?, "--seed", 0, u64::MAX)?;
-            let max_turns: u32 = match flags.get("--max-turns") {
-                Some(t) => number(t, "--max-turns", 1, 1_000_000)?,
-                None => 1000,
-            };
+        Command::Simulate {
+            players,
+            bot,
+            games,
+            seed,
+            max_turns,
+        } => {
             let start = Instant::now();
             let mut turns = 0u64;
             for i in 0..games {
                 let r = sim::play(
-                    players,
-                    level,
+                    usize::from(players),
+                    bot,
                     ClassicOptions::default(),
                     sim::game_seed(seed, i),
                     max_turns,
@@ -102,7 +201,7 @@ fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
             let v = json!({"summary": true, "games": games, "turns": turns, "seconds": secs, "games_per_second": rate});
             writeln!(out, "{v}").map_err(io)
         }
-        Some("adjudicate") => {
+        Command::Adjudicate { lines: false } => {
             use std::io::Read;
             let mut input = String::new();
             std::io::stdin()
@@ -111,10 +210,11 @@ fn run(args: &[String], out: &mut dyn std::io::Write) -> Result<(), String> {
             let json = adjudicate::run(&input)?;
             writeln!(out, "{json}").map_err(io)
         }
-        Some("join") => join(&args[1..]),
-        Some("-h" | "--help" | "help") => writeln!(out, "{USAGE}").map_err(io),
-        Some(other) => Err(format!("unknown command `{other}`\n{USAGE}")),
-        None => Err(format!("no command given\n{USAGE}")),
+        Command::Adjudicate { lines: true } => {
+            let stdin = std::io::stdin().lock();
+            adjudicate::run_lines(stdin, out)
+        }
+        Command::Join { args } => join(&args),
     }
 }
 
@@ -140,54 +240,13 @@ fn join(args: &[String]) -> Result<(), String> {
     }
 }
 
-fn positional<const N: usize>(args: &[String]) -> Result<[String; N], String> {
-    <[String; N]>::try_from(args.to_vec())
-        .map_err(|_| format!("expected {N} arguments, got {}\n{USAGE}", args.len()))
-}
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
 
-fn number<T: std::str::FromStr + PartialOrd + std::fmt::Display + Copy>(
-    s: &str,
-    what: &str,
-    min: T,
-    max: T,
-) -> Result<T, String> {
-    let v: T = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("{what} must be a whole number, not `{s}`"))?;
-    if v < min || v > max {
-        return Err(format!("{what} must be between {min} and {max}, not {v}"));
-    }
-    Ok(v)
-}
-
-/// `--name value` pairs, each allowed name at most once.
-struct Flags<'a>(Vec<(&'a str, &'a str)>);
-
-impl<'a> Flags<'a> {
-    fn parse(args: &'a [String], allowed: &[&str]) -> Result<Self, String> {
-        let mut pairs = vec![];
-        let mut it = args.iter();
-        while let Some(name) = it.next() {
-            let name = name.as_str();
-            if !allowed.contains(&name) {
-                return Err(format!("unknown option `{name}`\n{USAGE}"));
-            }
-            let value = it.next().ok_or_else(|| format!("{name} needs a value"))?;
-            if pairs.iter().any(|(n, _)| *n == name) {
-                return Err(format!("{name} given twice"));
-            }
-            pairs.push((name, value.as_str()));
-        }
-        Ok(Flags(pairs))
-    }
-
-    fn get(&self, name: &str) -> Option<&'a str> {
-        self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
-    }
-
-    fn required(&self, name: &str) -> Result<&'a str, String> {
-        self.get(name)
-            .ok_or_else(|| format!("{name} is required\n{USAGE}"))
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
     }
 }

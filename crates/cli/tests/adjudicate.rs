@@ -35,7 +35,9 @@ fn the_issue_example() {
     let want: serde_json::Value = serde_json::from_str(
         r#"{"units":     {"FRANCE": ["A PAR", "F BRE"], "GERMANY": ["A MUN"]},
             "dislodged": {},
-            "results":   {"A PAR": "bounce", "F BRE": "ok", "A MUN": "bounce"}}"#,
+            "results":   {"A PAR": "bounce", "F BRE": "ok", "A MUN": "bounce"},
+            "issued":    {"FRANCE": {"A PAR - BUR": "bounce", "F BRE H": "ok"},
+                          "GERMANY": {"A MUN - BUR": "bounce"}}}"#,
     )
     .unwrap();
     assert_eq!(got, want);

@@ -151,3 +151,71 @@ fn join_hands_over_to_the_native_peer() {
     let err = String::from_utf8(o.stderr).unwrap();
     assert!(err.contains("--players must be 2 to 6"), "{err}");
 }
+
+#[test]
+fn every_command_has_help_and_the_tool_a_version() {
+    for sub in ["odds", "dice", "simulate", "adjudicate"] {
+        let o = orbis(&[sub, "--help"]);
+        assert!(o.status.success(), "{sub}");
+        let text = stdout(&o);
+        assert!(
+            text.contains(&format!("Usage: orbis {sub}")),
+            "{sub}: {text}"
+        );
+    }
+    // `orbis join --help` is the native peer's own help.
+    let o = orbis(&["join", "--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("Usage: orbis-join"), "{}", stdout(&o));
+    let o = orbis(&["--version"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).starts_with("orbis "));
+    let o = orbis(&["--help"]);
+    assert!(stdout(&o).contains("simulate"));
+}
+
+#[test]
+fn argument_errors_are_one_line_pointing_at_the_right_help() {
+    for (args, help) in [
+        (vec!["odds", "1"], "orbis odds --help"),
+        (vec!["simulate", "--players", "3"], "orbis simulate --help"),
+        (vec!["adjudicate", "--bogus"], "orbis adjudicate --help"),
+        (vec!["fly"], "orbis --help"),
+        (vec![], "orbis --help"),
+    ] {
+        let o = orbis(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty());
+        let err = String::from_utf8(o.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.contains(help), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn adjudicate_lines_answers_one_line_per_phase() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_orbis"))
+        .args(["adjudicate", "--lines"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let phase = r#"{"units": {"FRANCE": ["A PAR"]}, "orders": {"FRANCE": ["A PAR - BUR"]}}"#;
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        for _ in 0..3 {
+            writeln!(stdin, "{phase}").unwrap();
+        }
+        writeln!(stdin, "not json").unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    assert!(o.status.success());
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[2]["units"]["FRANCE"][0], "A BUR");
+    assert!(lines[3]["error"].is_string());
+}

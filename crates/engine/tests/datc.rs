@@ -730,7 +730,9 @@ fn d31_a_tricky_impossible_support() {
         ("AUSTRIA", &["A RUM - ARM"]),
         ("TURKEY", &["F BLA S A RUM - ARM"]),
     ]);
-    r.expect(&[("A RUM", NoConvoy)]);
+    // Preferred: the only route is through the supporting fleet, so the support is impossible
+    // and void; the move itself is possible and fails for want of a convoy.
+    r.expect(&[("A RUM", NoConvoy), ("F BLA", Void)]);
     r.stays("A RUM");
 }
 

@@ -346,6 +346,37 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
     }
 }
 
+/// Whether fleets standing in `seas` form a chain from `from` to `to`: a first fleet next to
+/// `from`, each next fleet next to the one before, a last fleet next to `to`.
+pub fn convoy_chain<G: Geography>(
+    geo: &G,
+    from: Province,
+    to: Province,
+    seas: &[Province],
+) -> bool {
+    let mut seen = vec![false; seas.len()];
+    let mut stack: Vec<usize> = vec![];
+    for (k, &p) in seas.iter().enumerate() {
+        if geo.touches(p, from) {
+            seen[k] = true;
+            stack.push(k);
+        }
+    }
+    while let Some(k) = stack.pop() {
+        let p = seas[k];
+        if geo.touches(p, to) {
+            return true;
+        }
+        for (m, &q) in seas.iter().enumerate() {
+            if !seen[m] && geo.touches(p, q) {
+                seen[m] = true;
+                stack.push(m);
+            }
+        }
+    }
+    false
+}
+
 impl<G: Geography> Resolver<'_, G> {
     fn unit_at(&self, p: Province) -> Option<usize> {
         self.at.get(p as usize).copied().flatten()
@@ -441,6 +472,7 @@ impl<G: Geography> Resolver<'_, G> {
                 Order::SupportMove { from, to, coast } => self.unit_at(from).is_some_and(|j| {
                     matches!(self.orders[j], Order::Move { to: t, .. }
                         if t.province == to && (coast.is_none() || t.coast == coast))
+                        && !self.only_convoy_is_through(j, i, &fleets_at_sea)
                 }),
                 Order::Convoy { from, to } => self.unit_at(from).is_some_and(|j| {
                     self.units[j].kind == UnitType::Army
@@ -491,6 +523,21 @@ impl<G: Geography> Resolver<'_, G> {
                 self.convoyed[i] = !adjacent || (chain && (via_convoy || self.own_convoy(i)));
             }
         }
+    }
+
+    /// The army `j` can reach its destination only by a convoy, and every possible route needs
+    /// the fleet `f` (which is busy supporting it instead): such a support is impossible, and
+    /// the DATC prefers it void (6.D.31).
+    fn only_convoy_is_through(&self, j: usize, f: usize, fleets_at_sea: &[usize]) -> bool {
+        let u = self.units[j];
+        let Order::Move { to, .. } = self.orders[j] else {
+            return false;
+        };
+        if u.kind != UnitType::Army || self.geo.can_move(u.kind, u.loc, to) {
+            return false;
+        }
+        let others: Vec<usize> = fleets_at_sea.iter().copied().filter(|&g| g != f).collect();
+        !self.chain_over(j, &others)
     }
 
     fn coastal(&self, p: Province) -> bool {
@@ -549,28 +596,8 @@ impl<G: Geography> Resolver<'_, G> {
         let Some(to) = dest(&self.orders[i]) else {
             return false;
         };
-        let from = self.origin(i);
-        let mut seen = vec![false; fleets.len()];
-        let mut stack: Vec<usize> = vec![];
-        for (k, &f) in fleets.iter().enumerate() {
-            if self.geo.touches(self.units[f].loc.province, from) {
-                seen[k] = true;
-                stack.push(k);
-            }
-        }
-        while let Some(k) = stack.pop() {
-            let p = self.units[fleets[k]].loc.province;
-            if self.geo.touches(p, to) {
-                return true;
-            }
-            for (m, &g) in fleets.iter().enumerate() {
-                if !seen[m] && self.geo.touches(p, self.units[g].loc.province) {
-                    seen[m] = true;
-                    stack.push(m);
-                }
-            }
-        }
-        false
+        let seas: Vec<Province> = fleets.iter().map(|&f| self.units[f].loc.province).collect();
+        convoy_chain(self.geo, self.origin(i), to, &seas)
     }
 
     /// The unit this move meets head to head (moving the other way, neither convoyed).

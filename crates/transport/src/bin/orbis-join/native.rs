@@ -13,103 +13,113 @@ use orbis_transport::{Ice, Rendezvous, Transport};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+/// Joins a peer-to-peer Orbis room as a computer player, meeting the others through a
+/// matchbox_server or through Nostr relays.
+#[derive(clap::Parser, Debug)]
+#[command(name = "orbis-join", version, max_term_width = 100)]
 struct Args {
-    /// `ws://host:port/room` of a matchbox_server (empty when meeting through relays).
+    /// `ws://host:port/room` of a matchbox_server (leave out when meeting through relays).
+    #[arg(
+        value_name = "SIGNALLING-URL",
+        default_value = "",
+        hide_default_value = true
+    )]
     url: String,
-    /// Nostr relays to meet through (`--relays`), with the room secret (`--room`).
+    /// Nostr relays to meet through, comma-separated (with --room).
+    #[arg(long, value_delimiter = ',', value_parser = relay_url)]
     relays: Vec<String>,
+    /// The room secret shared by everyone in the room (with --relays).
+    #[arg(long, default_value = "", hide_default_value = true)]
     room: String,
-    /// STUN/TURN URLs (`--ice`, comma-separated; empty: host candidates only).
+    /// STUN/TURN URLs, comma-separated (default: public STUN through relays, host candidates
+    /// only through a signalling server).
+    #[arg(long, value_delimiter = ',')]
     ice: Option<Vec<String>>,
+    /// Bot strength: easy or normal.
+    #[arg(long = "bot", default_value = "normal", value_parser = bot_level)]
     level: BotLevel,
+    /// The name the others see.
+    #[arg(long, default_value = "bot")]
     name: String,
+    /// Start by itself once this many `orbis-join` peers are in the room (2 to 6).
+    #[arg(long, value_parser = players)]
     players: Option<usize>,
+    /// Nonce of the proposal made with --players.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Give up after this many seconds.
+    #[arg(long = "timeout-s", default_value_t = 600)]
     timeout_s: u64,
     /// File holding this peer's secret; reused on restart so the peer can rejoin its game.
+    #[arg(long)]
     identity: Option<String>,
-    /// Pause before each of our own moves (to watch a game, or to test a reload mid-game).
+    /// Pause before each of our own moves, in milliseconds (to watch a game, or to test a
+    /// reload mid-game).
+    #[arg(long = "move-delay-ms", default_value_t = 0)]
     move_delay_ms: u64,
 }
 
-fn parse() -> Result<Args, String> {
-    let mut it = std::env::args().skip(1);
-    let mut a = Args {
-        url: String::new(),
-        relays: vec![],
-        room: String::new(),
-        ice: None,
-        level: BotLevel::Normal,
-        name: "bot".into(),
-        players: None,
-        seed: 1,
-        timeout_s: 600,
-        identity: None,
-        move_delay_ms: 0,
-    };
-    while let Some(x) = it.next() {
-        let mut val = || it.next().ok_or(format!("{x} needs a value"));
-        match x.as_str() {
-            "--bot" => {
-                a.level = match val()?.as_str() {
-                    "easy" => BotLevel::Easy,
-                    "normal" => BotLevel::Normal,
-                    other => return Err(format!("unknown bot level {other}")),
-                }
-            }
-            "--name" => a.name = val()?,
-            "--relays" => {
-                a.relays = val()?
-                    .split(',')
-                    .map(|s| s.trim().to_string())
-                    .filter(|s| !s.is_empty())
-                    .collect();
-                if let Some(bad) = a
-                    .relays
-                    .iter()
-                    .find(|u| !u.starts_with("ws://") && !u.starts_with("wss://"))
-                {
-                    return Err(format!("--relays: {bad} is not a ws:// or wss:// address"));
-                }
-            }
-            "--room" => a.room = val()?,
-            "--ice" => {
-                a.ice = Some(
-                    val()?
-                        .split(',')
-                        .map(|s| s.trim().to_string())
-                        .filter(|s| !s.is_empty())
-                        .collect(),
-                )
-            }
-            "--players" => {
-                let n: usize = val()?.parse().map_err(|_| "--players takes a number")?;
-                if !(2..=6).contains(&n) {
-                    return Err("--players must be 2 to 6".into());
-                }
-                a.players = Some(n);
-            }
-            "--seed" => a.seed = val()?.parse().map_err(|_| "--seed takes a number")?,
-            "--identity" => a.identity = Some(val()?),
-            "--move-delay-ms" => {
-                a.move_delay_ms = val()?
-                    .parse()
-                    .map_err(|_| "--move-delay-ms takes a number")?
-            }
-            "--timeout-s" => {
-                a.timeout_s = val()?.parse().map_err(|_| "--timeout-s takes a number")?
-            }
-            u if !u.starts_with("--") && a.url.is_empty() => a.url = u.to_string(),
-            other => return Err(format!("unexpected argument {other}")),
-        }
+fn relay_url(s: &str) -> Result<String, String> {
+    let s = s.trim();
+    if s.starts_with("ws://") || s.starts_with("wss://") {
+        Ok(s.to_string())
+    } else {
+        Err(format!("{s} is not a ws:// or wss:// address"))
     }
+}
+
+fn bot_level(s: &str) -> Result<BotLevel, String> {
+    match s {
+        "easy" => Ok(BotLevel::Easy),
+        "normal" => Ok(BotLevel::Normal),
+        other => Err(format!("unknown bot level {other} (easy or normal)")),
+    }
+}
+
+fn players(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(n) if (2..=6).contains(&n) => Ok(n),
+        _ => Err("--players must be 2 to 6".into()),
+    }
+}
+
+/// Parses the command line: help and version print and exit 0; a bad argument prints one line
+/// and exits 2 (`Err` carries that line).
+fn parse() -> Result<Args, String> {
+    use clap::error::ErrorKind;
+    use clap::Parser;
+    let mut a = match Args::try_parse() {
+        Ok(a) => a,
+        Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
+            let _ = e.print();
+            std::process::exit(0);
+        }
+        Err(e) => {
+            let text = e.render().to_string();
+            let body = text.split("\n\nUsage:").next().unwrap_or(&text);
+            let body = body
+                .split("\n\nFor more information")
+                .next()
+                .unwrap_or(body);
+            let body = body.strip_prefix("error: ").unwrap_or(body);
+            let words: Vec<&str> = body.split_whitespace().collect();
+            return Err(format!("{} (see `orbis-join --help`)", words.join(" ")));
+        }
+    };
+    // `--ice ''` means host candidates only.
+    a.ice = a.ice.map(|urls| {
+        urls.into_iter()
+            .map(|u| u.trim().to_string())
+            .filter(|u| !u.is_empty())
+            .collect()
+    });
     match (a.url.is_empty(), a.relays.is_empty(), a.room.is_empty()) {
         (false, true, true) => {}
         (true, false, false) => {}
         (false, _, _) => return Err("give either a signalling URL or --relays with --room, not both".into()),
         (true, false, true) => return Err("--relays needs --room <secret>".into()),
         (true, true, false) => return Err("--room needs --relays <ws://…>[,…]".into()),
-        (true, true, true) => return Err("usage: orbis-join (<ws://host:port/room> | --relays ws://…[,…] --room <secret>) [--bot easy|normal] [--name N] [--players N] [--seed S]".into()),
+        (true, true, true) => return Err("give a signalling URL (ws://host:port/room) or --relays ws://…[,…] --room <secret> (see `orbis-join --help`)".into()),
     }
     Ok(a)
 }
@@ -134,7 +144,7 @@ pub fn main() -> ExitCode {
     let args = match parse() {
         Ok(a) => a,
         Err(e) => {
-            eprintln!("{e}");
+            eprintln!("orbis-join: {e}");
             return ExitCode::from(2);
         }
     };
