@@ -1,0 +1,291 @@
+//! The peer's public vocabulary: where bytes go ([`Dest`]), what a call produced ([`Output`]),
+//! how a peer is configured ([`Config`]) and what it reports ([`ProtocolEvent`], [`Violation`],
+//! [`HaltReport`], [`CommandError`]).
+//!
+//! Invariant: nothing here holds state; every type is plain data the caller may keep or show.
+
+use super::*;
+
+/// The transport's name for a connection (the adapter maps its own peer ids to these).
+pub type LinkId = u64;
+
+/// Where to send bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dest {
+    /// Every connected peer.
+    All,
+    /// One connection.
+    Link(LinkId),
+}
+
+/// What one call produced.
+#[derive(Debug, Default)]
+pub struct Output {
+    pub send: Vec<(Dest, Vec<u8>)>,
+    pub events: Vec<ProtocolEvent>,
+}
+
+impl Output {
+    pub(crate) fn merge(&mut self, other: Output) {
+        self.send.extend(other.send);
+        self.events.extend(other.events);
+    }
+}
+
+/// Settings and caller-supplied entropy (the peer draws no randomness itself).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Room identity; messages of other games are refused.
+    pub game_id: [u8; 16],
+    pub name: String,
+    /// ed25519 secret key (kept by the caller, e.g. in localStorage, to rejoin).
+    pub identity_secret: [u8; 32],
+    /// Seed share for the lobby's commit-reveal.
+    pub seed_secret: [u8; 32],
+    /// Secret at the bottom of this peer's dice hash chain.
+    pub chain_secret: [u8; 32],
+    /// Number of rolls the chain supports.
+    pub chain_len: u32,
+    /// First message number; a reloaded peer must start above its previous session's numbers
+    /// (e.g. milliseconds since the epoch × 1000).
+    pub seq_start: u64,
+    /// Without progress for this long, ask everyone for what is missing (covers lost messages).
+    pub resend_ms: u64,
+    /// Nothing heard from a participant's connection for this long ⇒ `PeerMissing`.
+    pub missing_ms: u64,
+}
+
+impl Config {
+    /// A configuration with default timings and chain length.
+    pub fn new(game_id: [u8; 16], name: &str, entropy: [u8; 32]) -> Config {
+        let derive = |tag: &[u8]| {
+            let mut b = tag.to_vec();
+            b.extend_from_slice(&entropy);
+            sha256(&b)
+        };
+        Config {
+            game_id,
+            name: name.to_string(),
+            identity_secret: derive(b"identity"),
+            seed_secret: derive(b"seed"),
+            chain_secret: derive(b"chain"),
+            chain_len: 16_384,
+            seq_start: 0,
+            resend_ms: 1_000,
+            missing_ms: 5_000,
+        }
+    }
+}
+
+/// A message that was refused, and why. Validly signed messages name their signer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Violation {
+    Wire(WireError),
+    /// Two different messages with the same sequence number.
+    SeqReused {
+        seq: u64,
+    },
+    /// The signer is not a participant of the game.
+    NotParticipant,
+    BadProposal(String),
+    /// A seed share that does not open its commitment.
+    SeedMismatch,
+    /// An entry from a peer who does not control the seat that must act at `index`.
+    OutOfTurn {
+        index: u64,
+    },
+    /// An entry whose previous-hash is not this log's head.
+    WrongPrevHash {
+        index: u64,
+    },
+    /// An action the engine refuses.
+    Illegal {
+        index: u64,
+        error: String,
+    },
+    /// Too far ahead of this peer's log to buffer.
+    TooFarAhead {
+        index: u64,
+    },
+    /// A dice pre-image that is not the next element of the sender's committed chain.
+    BadReveal {
+        index: u64,
+        roll: u32,
+    },
+    /// A second, different orders commitment for a round.
+    OrdersCommitChanged {
+        round: u32,
+    },
+    /// Revealed orders that do not match the commitment.
+    OrdersMismatch {
+        round: u32,
+    },
+    /// Revealed orders (orders ruleset) that the engine refuses, or for a power the sender does
+    /// not play: those orders are void (the units hold) and the sender is named.
+    IllegalOrders {
+        round: u32,
+        error: String,
+    },
+    TooLong,
+    /// A private chat message addressed to someone else.
+    NotForMe,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Violation::Wire(e) => e.fmt(f),
+            Violation::SeqReused { seq } => write!(f, "reused message number {seq}"),
+            Violation::NotParticipant => f.write_str("not a participant of this game"),
+            Violation::BadProposal(e) => write!(f, "invalid setup proposal: {e}"),
+            Violation::SeedMismatch => f.write_str("seed share does not match its commitment"),
+            Violation::OutOfTurn { index } => write!(f, "acted out of turn at log index {index}"),
+            Violation::WrongPrevHash { index } => {
+                write!(f, "entry {index} does not extend this game's log")
+            }
+            Violation::Illegal { index, error } => write!(f, "illegal action at {index}: {error}"),
+            Violation::TooFarAhead { index } => write!(f, "entry {index} is too far ahead"),
+            Violation::BadReveal { index, roll } => {
+                write!(f, "forged dice reveal for roll {roll} (log index {index})")
+            }
+            Violation::OrdersCommitChanged { round } => {
+                write!(f, "changed its orders commitment in round {round}")
+            }
+            Violation::OrdersMismatch { round } => {
+                write!(
+                    f,
+                    "revealed orders that do not match its commitment in round {round}"
+                )
+            }
+            Violation::IllegalOrders { round, error } => {
+                write!(f, "revealed illegal orders in round {round}: {error}")
+            }
+            Violation::TooLong => f.write_str("message field too long"),
+            Violation::NotForMe => f.write_str("private message addressed to another peer"),
+        }
+    }
+}
+
+/// Why the game stopped for good on this peer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HaltReport {
+    /// `peer` signed two different entries (content hashes `first`, `second`) for log
+    /// position `index`. Our log up to `agreed_index` (≤ `index`; head `agreed_head`) is
+    /// shared by every honest peer: compare with [`Peer::head_at`].
+    Equivocation {
+        peer: PeerKey,
+        index: u64,
+        first: [u8; 32],
+        second: [u8; 32],
+        agreed_index: u64,
+        agreed_head: [u8; 32],
+    },
+    /// `peer` reports a different state or history after `index` entries.
+    CheckpointMismatch {
+        peer: PeerKey,
+        index: u64,
+        ours: ([u8; 32], [u8; 32]),
+        theirs: ([u8; 32], [u8; 32]),
+    },
+    /// The engine refused a bot move or the dice chain ran out: a bug, not an attack.
+    Internal(String),
+}
+
+/// Something for the UI.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProtocolEvent {
+    /// A message was dropped. `peer` is the signer when the signature verified (or the claimed
+    /// sender otherwise); `link` is where it came from.
+    Rejected {
+        link: Option<LinkId>,
+        peer: Option<PeerKey>,
+        violation: Violation,
+    },
+    PeerHello {
+        link: LinkId,
+        peer: PeerKey,
+        name: String,
+    },
+    SetupProposed {
+        by: PeerKey,
+        hash: [u8; 32],
+        proposal: SetupProposal,
+    },
+    GameStarted {
+        proposal: [u8; 32],
+        seed: [u8; 32],
+    },
+    /// Log entry `index` was applied.
+    Applied {
+        index: u64,
+        seat: PlayerId,
+        action: Action,
+        events: Vec<classic::Event>,
+    },
+    GameOver {
+        winner: PlayerId,
+    },
+    PeerMissing {
+        peer: PeerKey,
+    },
+    PeerReturned {
+        peer: PeerKey,
+    },
+    /// Orders game: the phase of round `index` was resolved with everyone's revealed orders
+    /// (the engine's events: results, centres taken, next phase...).
+    PhaseResolved {
+        index: u64,
+        events: Vec<OrdersEvent>,
+    },
+    /// Every participant committed orders for `round`.
+    OrdersCommitted {
+        round: u32,
+    },
+    /// Everyone's orders for `round`, in participant order.
+    OrdersRevealed {
+        round: u32,
+        orders: Vec<(PeerKey, Vec<u8>)>,
+    },
+    Chat {
+        from: PeerKey,
+        private: bool,
+        text: String,
+    },
+    /// Every required voter agreed: `control` took effect at log position `at`.
+    ControlApplied {
+        at: u64,
+        control: Control,
+    },
+    Halted(HaltReport),
+}
+
+/// Why a local command was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CommandError {
+    NotStarted,
+    AlreadyStarted,
+    Halted,
+    NotYourTurn,
+    /// Waiting for the dice of the previous attack.
+    RollPending,
+    Illegal(String),
+    BadProposal(String),
+    UnknownProposal,
+    NotParticipant,
+    TooLong,
+    AlreadyCommitted,
+    UnknownPeer,
+    GameOver,
+    /// The control is already in effect, or this peer does not vote on it.
+    NotAVoter,
+    /// The command belongs to the other ruleset.
+    WrongRuleset,
+}
+
+impl fmt::Display for CommandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:?}")
+    }
+}
+
+impl std::error::Error for CommandError {}

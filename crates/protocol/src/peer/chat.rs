@@ -1,0 +1,99 @@
+//! Chat: public and private messages, acknowledged per recipient and resent until each
+//! acknowledges (or [`CHAT_GIVE_UP_MS`] passes).
+//!
+//! Owns `Peer::chat_outbox` and `chats_in`.
+//!
+//! Invariant: chat never touches the game state or the log; the outbox is bounded
+//! ([`MAX_CHAT_OUTBOX`]).
+
+use super::*;
+
+/// Unacknowledged chat messages we keep resending; older ones are given up first.
+pub(super) const MAX_CHAT_OUTBOX: usize = 64;
+
+/// How long we keep resending a chat message to a recipient that does not acknowledge it.
+pub(super) const CHAT_GIVE_UP_MS: u64 = 120_000;
+
+/// A chat message of ours that some recipients have not acknowledged yet.
+#[derive(Clone, Debug)]
+pub(super) struct OutgoingChat {
+    pub(super) raw: Vec<u8>,
+    pub(super) pending: BTreeSet<PeerKey>,
+    pub(super) sent_at: u64,
+    pub(super) last_sent: u64,
+}
+
+impl Peer {
+    /// Sends a chat message to everyone or privately to one peer. It is resent to every
+    /// recipient (the peers that said hello, or the one addressed) until each acknowledges it,
+    /// so a message sent while a connection is still opening, or lost, still arrives.
+    pub fn chat(&mut self, to: Option<PeerKey>, text: &str) -> Result<Output, CommandError> {
+        if text.len() > MAX_CHAT_BYTES as usize {
+            return Err(CommandError::TooLong);
+        }
+        let (dest, pending) = match to {
+            None => (
+                Dest::All,
+                self.names
+                    .keys()
+                    .filter(|k| **k != self.me)
+                    .copied()
+                    .collect(),
+            ),
+            Some(k) => (
+                Dest::Link(*self.key_links.get(&k).ok_or(CommandError::UnknownPeer)?),
+                BTreeSet::from([k]),
+            ),
+        };
+        let raw = self.seal(&Body::Chat {
+            to,
+            text: text.to_string(),
+        });
+        if self.chat_outbox.len() >= MAX_CHAT_OUTBOX {
+            let oldest = self
+                .chat_outbox
+                .iter()
+                .min_by_key(|(_, c)| c.sent_at)
+                .map(|(id, _)| *id);
+            if let Some(id) = oldest {
+                self.chat_outbox.remove(&id);
+            }
+        }
+        self.chat_outbox.insert(
+            sha256(&raw),
+            OutgoingChat {
+                raw: raw.clone(),
+                pending,
+                sent_at: self.now,
+                last_sent: self.now,
+            },
+        );
+        Ok(Output {
+            send: vec![(dest, raw)],
+            events: vec![],
+        })
+    }
+
+    /// Resends our unacknowledged chat messages, each to the recipients that have not
+    /// acknowledged it, at most once per resend period; gives up after [`CHAT_GIVE_UP_MS`].
+    pub(super) fn resend_chats(&mut self, now: u64, out: &mut Output) {
+        self.chat_outbox
+            .retain(|_, c| !c.pending.is_empty() && now < c.sent_at + CHAT_GIVE_UP_MS);
+        for c in self.chat_outbox.values_mut() {
+            if now < c.last_sent + self.cfg.resend_ms {
+                continue;
+            }
+            c.last_sent = now;
+            for k in &c.pending {
+                if let Some(l) = self.key_links.get(k) {
+                    out.send.push((Dest::Link(*l), c.raw.clone()));
+                }
+            }
+        }
+    }
+
+    /// Number of our chat messages not yet acknowledged by every recipient.
+    pub fn chats_unacknowledged(&self) -> usize {
+        self.chat_outbox.len()
+    }
+}

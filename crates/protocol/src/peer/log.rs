@@ -1,0 +1,571 @@
+//! The log: classic entries (one signed action per position from the seat's controller),
+//! their verification and application, checkpoints, and halting with evidence.
+//!
+//! Owns `Run::log`, `heads`, `candidates`, `checkpoints`, `their_checkpoints`, and `Peer::halted`
+//! with its evidence.
+//!
+//! Invariant: a position is applied once, from the first valid entry for it; two different
+//! signed entries for one position are equivocation and halt every honest peer with both as
+//! evidence; a checkpoint that disagrees with ours halts (after a grace period in which an
+//! equivocation may explain it). Entries are relayed as received so every peer sees the same
+//! transcript.
+
+use super::*;
+
+/// How many log positions past our own we buffer entries, reveals and checkpoints for.
+pub(super) const MAX_AHEAD: u64 = 64;
+
+pub(super) fn is_random(a: &Action) -> bool {
+    matches!(a, Action::Attack { .. } | Action::Blitz { .. })
+}
+
+pub(super) fn content_hash(e: &Entry) -> [u8; 32] {
+    let mut b = b"orbis-entry".to_vec();
+    b.extend_from_slice(&codec::encode(e));
+    sha256(&b)
+}
+
+/// Log head after entry `index`, including any controls decided at that position.
+pub(super) fn next_head(
+    head: &[u8; 32],
+    index: u64,
+    controls: &[Control],
+    action: &Action,
+) -> [u8; 32] {
+    let mut b = b"orbis-log".to_vec();
+    b.extend_from_slice(head);
+    b.extend_from_slice(&codec::encode(&(index, controls, action)));
+    sha256(&b)
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct Candidate {
+    pub(super) signer: PeerKey,
+    pub(super) entry: Entry,
+    pub(super) content: [u8; 32],
+    pub(super) raw: Vec<u8>,
+    pub(super) link: Option<LinkId>,
+}
+
+/// Another peer's checkpoint: (peer, state hash, log head).
+pub(super) type TheirCheckpoint = (PeerKey, [u8; 32], [u8; 32], Vec<u8>);
+
+/// Engine legality check without consuming real dice.
+pub(super) fn legal(state: &ClassicState, action: &Action) -> Result<(), String> {
+    let mut s = state.clone();
+    s.apply_with(action, &mut SeededDice::new([0; 32]))
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+}
+
+impl Peer {
+    /// Plays an action for our seat.
+    pub fn act(&mut self, action: Action) -> Result<Output, CommandError> {
+        if self.halted.is_some() {
+            return Err(CommandError::Halted);
+        }
+        let Some(r) = &self.run else {
+            return Err(CommandError::NotStarted);
+        };
+        let Game::Classic(s) = &r.state else {
+            return Err(CommandError::WrongRuleset);
+        };
+        if r.pending.is_some() {
+            return Err(CommandError::RollPending);
+        }
+        if !self.is_my_turn() || s.actor(&action) != s.current {
+            return Err(CommandError::NotYourTurn);
+        }
+        legal(s, &action).map_err(CommandError::Illegal)?;
+        let entry = Entry {
+            index: r.next_index(),
+            prev_hash: r.head(),
+            action,
+        };
+        let raw = self.seal(&Body::Entry(entry));
+        Ok(self.local(raw))
+    }
+
+    /// Keeps a message that cannot be judged before the game starts.
+    /// Admits a message about log position `index`: before the game runs it is kept for later;
+    /// too far ahead it is too early to judge (a long resend arriving out of order) and is dropped
+    /// to come again; otherwise it records how far `sender` has got. `Some(r)`: stop, returning `r`.
+    pub(super) fn admit_at(
+        &mut self,
+        link: Option<LinkId>,
+        raw: &[u8],
+        sender: PeerKey,
+        index: u64,
+    ) -> Option<bool> {
+        if self.run.is_none() {
+            return Some(self.defer(link, raw));
+        }
+        if index >= self.log_len() + MAX_AHEAD {
+            return Some(false);
+        }
+        if let Some(r) = &mut self.run {
+            r.note_reached(sender, index);
+        }
+        None
+    }
+
+    pub(super) fn halt(&mut self, report: HaltReport, out: &mut Output) {
+        self.halt_with(report, vec![], out);
+    }
+
+    /// Halts, and hands the signed messages that prove why to everyone (now, and to anyone who
+    /// asks later), so every honest peer stops and names the same culprit even if the relays
+    /// that would have shown it were lost.
+    pub(super) fn halt_with(
+        &mut self,
+        report: HaltReport,
+        evidence: Vec<Vec<u8>>,
+        out: &mut Output,
+    ) {
+        self.suspect = None;
+        if self.halted.is_none() {
+            self.halted = Some(report.clone());
+            out.events.push(ProtocolEvent::Halted(report));
+            for raw in &evidence {
+                out.send.push((Dest::All, raw.clone()));
+            }
+            self.evidence = evidence;
+        }
+    }
+
+    pub(super) fn on_entry(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        e: Entry,
+        raw: &[u8],
+        out: &mut Output,
+    ) {
+        let Some(r) = &mut self.run else { return };
+        let content = content_hash(&e);
+        let next = r.next_index();
+        let pending_at = r.pending.as_ref().map(|p| (p.index, p.record.clone()));
+        let settled = if e.index < next {
+            r.log.get(e.index as usize).cloned()
+        } else {
+            match &pending_at {
+                Some((i, rec)) if *i == e.index => Some(rec.clone()),
+                _ => None,
+            }
+        };
+        if let Some(rec) = settled {
+            if rec.content == content {
+                return; // the same entry again (replay or resend): harmless
+            }
+            if rec.signer == Some(sender) {
+                let report = HaltReport::Equivocation {
+                    peer: sender,
+                    index: e.index,
+                    first: rec.content,
+                    second: content,
+                    agreed_index: e.index,
+                    agreed_head: r.heads.get(e.index as usize).copied().unwrap_or([0; 32]),
+                };
+                let evidence = rec.raw.into_iter().chain([raw.to_vec()]).collect();
+                self.halt_with(report, evidence, out);
+            } else {
+                Self::reject(
+                    out,
+                    link,
+                    Some(sender),
+                    Violation::OutOfTurn { index: e.index },
+                );
+            }
+            return;
+        }
+        if e.index >= next + MAX_AHEAD {
+            Self::reject(
+                out,
+                link,
+                Some(sender),
+                Violation::TooFarAhead { index: e.index },
+            );
+            return;
+        }
+        let agreed_index = e.index.min(next);
+        let agreed = r
+            .heads
+            .get(agreed_index as usize)
+            .copied()
+            .unwrap_or([0; 32]);
+        let list = r.candidates.entry(e.index).or_default();
+        if let Some(c) = list.iter().find(|c| c.signer == sender) {
+            if c.content != content {
+                let report = HaltReport::Equivocation {
+                    peer: sender,
+                    index: e.index,
+                    first: c.content,
+                    second: content,
+                    agreed_index,
+                    agreed_head: agreed,
+                };
+                let evidence = vec![c.raw.clone(), raw.to_vec()];
+                self.halt_with(report, evidence, out);
+            }
+            return;
+        }
+        list.push(Candidate {
+            signer: sender,
+            entry: e,
+            content,
+            raw: raw.to_vec(),
+            link,
+        });
+        // Echo every new entry to everyone, so one seat cannot tell different peers different
+        // things without all of them noticing.
+        if link.is_some() {
+            out.send.push((Dest::All, raw.to_vec()));
+        }
+        self.advance(out);
+    }
+
+    /// Applies everything that can be applied: bot moves, buffered entries, completed rolls.
+    pub(super) fn advance(&mut self, out: &mut Output) {
+        loop {
+            if self.halted.is_some() || self.suspect.is_some() {
+                return;
+            }
+            let Some(r) = &mut self.run else { return };
+            if r.over() {
+                return;
+            }
+            let at = r.next_index();
+            Self::apply_votes(r, at, out);
+            if Self::bound(r, at, &self.me) {
+                return;
+            }
+            if matches!(r.state, Game::Orders(_)) {
+                if self.advance_orders(out) {
+                    continue;
+                }
+                return;
+            }
+            if let Some(p) = &r.pending {
+                let have = r.reveals.get(&p.index);
+                let contributors: Vec<u8> = r.contributors().collect();
+                if !contributors
+                    .iter()
+                    .all(|i| have.is_some_and(|m| m.contains_key(i)))
+                {
+                    return;
+                }
+                // Roll seed: the declaration and the contributors' pre-images in participant order.
+                let mut b = b"orbis-roll".to_vec();
+                b.extend_from_slice(&p.decl);
+                for i in contributors {
+                    if let Some(s) = have.and_then(|m| m.get(&i)) {
+                        b.extend_from_slice(&s.preimage);
+                    }
+                }
+                let seed = sha256(&b);
+                let p = match r.pending.take() {
+                    Some(p) => p,
+                    None => return,
+                };
+                r.roll_count = p.roll;
+                match classic!(r).apply_with(&p.action, &mut SeededDice::new(seed)) {
+                    Ok(events) => {
+                        self.record(p.index, p.seat, p.action, p.record, events, out);
+                    }
+                    Err(e) => {
+                        self.halt(HaltReport::Internal(format!("roll refused: {e}")), out);
+                        return;
+                    }
+                }
+                continue;
+            }
+            let index = r.next_index();
+            let seat = classic!(r).current;
+            let (action, record) = match r.controller(seat) {
+                Some(Controller::Bot(level)) => {
+                    let Some(action) = bot::choose(classic!(r), level) else {
+                        return;
+                    };
+                    let e = Entry {
+                        index,
+                        prev_hash: r.head(),
+                        action,
+                    };
+                    let rec = Record {
+                        content: content_hash(&e),
+                        signer: None,
+                        raw: None,
+                        controls: vec![],
+                    };
+                    (action, rec)
+                }
+                Some(Controller::Peer(pi)) => {
+                    let Some(key) = r.proposal.participants.get(pi as usize).copied() else {
+                        return;
+                    };
+                    let cands = r.candidates.remove(&index).unwrap_or_default();
+                    let mut chosen = None;
+                    for c in cands {
+                        if c.signer != key {
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::OutOfTurn { index },
+                            );
+                        } else if chosen.is_some() {
+                            // A second entry by the same seat has already halted the game as
+                            // equivocation; nothing more to do with it.
+                        } else if c.entry.prev_hash != r.head() {
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::WrongPrevHash { index },
+                            );
+                        } else if classic!(r).actor(&c.entry.action) != seat {
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::OutOfTurn { index },
+                            );
+                        } else if let Err(error) = legal(classic!(r), &c.entry.action) {
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::Illegal { index, error },
+                            );
+                        } else {
+                            chosen = Some(c);
+                        }
+                    }
+                    let Some(c) = chosen else { return };
+                    let rec = Record {
+                        content: c.content,
+                        signer: Some(c.signer),
+                        raw: Some(c.raw),
+                        controls: vec![],
+                    };
+                    (c.entry.action, rec)
+                }
+                None => {
+                    self.halt(
+                        HaltReport::Internal(format!("no controller for seat {seat}")),
+                        out,
+                    );
+                    return;
+                }
+            };
+            if is_random(&action) {
+                let roll = r.roll_count + 1;
+                r.pending = Some(PendingRoll {
+                    index,
+                    roll,
+                    decl: record.content,
+                    action,
+                    seat,
+                    record,
+                });
+                // Reveals that arrived before the declaration.
+                if let Some(buf) = r.future_reveals.remove(&index) {
+                    for (p, list) in buf {
+                        for u in list {
+                            if r.reveals.get(&index).is_some_and(|m| m.contains_key(&p)) {
+                                break;
+                            }
+                            Self::verify_reveal(r, p, index, u, out);
+                        }
+                    }
+                }
+                if let Some(m) = r.me.filter(|m| !r.excluded.contains(m)) {
+                    if !r.reveals.get(&index).is_some_and(|x| x.contains_key(&m)) {
+                        let Some((x, next_tip)) = self.own_element(roll) else {
+                            self.halt(HaltReport::Internal("dice chain exhausted".into()), out);
+                            return;
+                        };
+                        let raw = Envelope::seal(
+                            &self.key,
+                            self.cfg.game_id,
+                            self.seq,
+                            &Body::Reveal {
+                                index,
+                                roll,
+                                preimage: x,
+                                next_tip,
+                            },
+                        );
+                        self.seq = self.seq.saturating_add(1);
+                        out.send.push((Dest::All, raw.clone()));
+                        let r = match &mut self.run {
+                            Some(r) => r,
+                            None => return,
+                        };
+                        // Our own reveal goes through the same bookkeeping as everyone's.
+                        let u = UnverifiedReveal {
+                            roll,
+                            preimage: x,
+                            next_tip,
+                            raw,
+                            link: None,
+                        };
+                        Self::verify_reveal(r, m, index, u, out);
+                    }
+                }
+                self.progress();
+                continue;
+            }
+            match classic!(r).apply(&action) {
+                Ok(events) => self.record(index, seat, action, record, events, out),
+                Err(e) => {
+                    // Entries were checked above, so only a bot can get here.
+                    self.halt(
+                        HaltReport::Internal(format!("bot move {action:?} refused: {e}")),
+                        out,
+                    );
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Appends an applied entry to the log, with its events and, at a turn end, a checkpoint.
+    pub(super) fn record(
+        &mut self,
+        index: u64,
+        seat: PlayerId,
+        action: Action,
+        rec: Record,
+        events: Vec<classic::Event>,
+        out: &mut Output,
+    ) {
+        let Some(r) = &mut self.run else { return };
+        let mut rec = rec;
+        rec.controls = std::mem::take(&mut r.controls_here);
+        let head = next_head(&r.head(), index, &rec.controls, &action);
+        r.log.push(rec);
+        r.heads.push(head);
+        // Checkpoints already received for positions we have now passed are kept until we
+        // reach them exactly; drop stale buffers.
+        r.future_reveals.retain(|i, _| *i > index);
+        out.events.push(ProtocolEvent::Applied {
+            index,
+            seat,
+            action,
+            events,
+        });
+        let winner = match &r.state {
+            Game::Classic(s) => s.winner(),
+            Game::Orders(_) => None,
+        };
+        let turn_end = matches!(action, Action::EndTurn) || winner.is_some();
+        self.progress();
+        self.checkpoint(turn_end, head, out);
+        if let Some(w) = winner {
+            out.events.push(ProtocolEvent::GameOver { winner: w });
+        }
+    }
+
+    /// At a turn end, signs and sends our checkpoint; then compares every checkpoint received
+    /// for a position we have now reached.
+    pub(super) fn checkpoint(&mut self, turn_end: bool, head: [u8; 32], out: &mut Output) {
+        if turn_end {
+            let Some(r) = &mut self.run else { return };
+            let at = r.next_index();
+            let state_hash = r.state_hash();
+            r.checkpoints.insert(at, state_hash);
+            if r.me.is_some() {
+                let raw = self.seal(&Body::Checkpoint {
+                    index: at,
+                    state_hash,
+                    log_head: head,
+                });
+                out.send.push((Dest::All, raw));
+            }
+        }
+        if let Some(r) = &mut self.run {
+            let later = r.their_checkpoints.split_off(&(r.next_index() + 1));
+            let due = std::mem::replace(&mut r.their_checkpoints, later);
+            for (i, list) in due {
+                for (k, s, h, raw) in list {
+                    self.compare_checkpoint(k, i, s, h, raw, out);
+                }
+            }
+        }
+    }
+
+    pub(super) fn compare_checkpoint(
+        &mut self,
+        peer: PeerKey,
+        index: u64,
+        state_hash: [u8; 32],
+        log_head: [u8; 32],
+        raw: Vec<u8>,
+        out: &mut Output,
+    ) {
+        let Some(r) = &self.run else { return };
+        if r.participant(&peer)
+            .is_some_and(|p| r.excluded.contains(&p))
+        {
+            // A dropped peer went its own way (e.g. it resolved with the reveal it withheld
+            // from us); its view no longer counts.
+            return;
+        }
+        let our_head = r.heads.get(index as usize).copied().unwrap_or([0; 32]);
+        let our_state = r.checkpoints.get(&index).copied().unwrap_or([0; 32]);
+        if (our_head != log_head || our_state != state_hash) && self.suspect.is_none() {
+            // Our histories differ. Usually that is an equivocating seat whose two entries have
+            // not both reached us yet: freeze, ask for recent history, and halt naming that seat
+            // if it shows up; name this peer only if nothing does.
+            let report = HaltReport::CheckpointMismatch {
+                peer,
+                index,
+                ours: (our_state, our_head),
+                theirs: (state_hash, log_head),
+            };
+            self.suspect = Some((report, vec![raw], self.now));
+            let body = Body::Sync {
+                started: true,
+                have_index: self.log_len(),
+                head: self.log_head().unwrap_or([0; 32]),
+            };
+            let raw = self.seal(&body);
+            out.send.push((Dest::All, raw));
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn on_checkpoint(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        index: u64,
+        state_hash: [u8; 32],
+        log_head: [u8; 32],
+        raw: &[u8],
+        out: &mut Output,
+    ) {
+        let Some(r) = &mut self.run else { return };
+        if r.participant(&sender).is_none() {
+            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+            return;
+        }
+        if sender == self.me {
+            return;
+        }
+        let next = r.next_index();
+        if index <= next {
+            self.compare_checkpoint(sender, index, state_hash, log_head, raw.to_vec(), out);
+        } else if index < next + MAX_AHEAD {
+            r.their_checkpoints.entry(index).or_default().push((
+                sender,
+                state_hash,
+                log_head,
+                raw.to_vec(),
+            ));
+        } else {
+            Self::reject(out, link, Some(sender), Violation::TooFarAhead { index });
+        }
+    }
+}

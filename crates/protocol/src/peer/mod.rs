@@ -1,0 +1,710 @@
+//! The sans-I/O peer: feed it `(link, bytes, now)` and local commands, send what it returns.
+//!
+//! Everything a peer accepts is kept as the original signed bytes, so it can relay entries (which
+//! exposes equivocation), answer `Sync` requests from lagging or rejoining peers with the
+//! transcript, and never needs anyone's word for anything.
+//!
+//! [`Peer`] is the one entry point (`handle`, `tick`, commands); this module authenticates and
+//! de-duplicates messages and routes each to the module that owns its concern:
+//!
+//! | module | owns |
+//! |---|---|
+//! | [`api`] | the public types: [`Output`], [`Config`], [`ProtocolEvent`], errors |
+//! | `run` | the running game: engine state, applied log, per-concern tables |
+//! | `lobby` | hellos' names, proposals, accepts, seed reveals, the start |
+//! | `log` | classic entries, checkpoints, halting with evidence |
+//! | `beacon` | dice chains and reveals |
+//! | `rounds` | commit-reveal of simultaneous orders (orders phases, generic rounds) |
+//! | `votes` | drop / seat-to-bot controls |
+//! | `chat` | chat and its acknowledgements |
+//! | `resync` | answering `Sync` with the transcript |
+//!
+//! Invariant kept here: a message is handled at most once (by the hash of its bytes), a sender
+//! never reuses a sequence number for different content, and a message that could not be judged
+//! yet is not marked seen, so it is handled when it comes again.
+
+use crate::chain::{step_n, HashChain};
+use crate::wire::{
+    decode_orders, encode_orders, orders_commitment, Body, Control, Controller, Entry, Envelope,
+    OrdersPayload, PeerKey, SetupProposal, WireError, MAX_CHAT_BYTES, MAX_NAME_BYTES,
+    MAX_ORDERS_BYTES,
+};
+use ed25519_dalek::SigningKey;
+use orbis_engine::bot;
+use orbis_engine::classic::{self, Action, BotLevel, ClassicState, PlayerId, SeatConfig, SeatKind};
+use orbis_engine::codec::{self, sha256};
+use orbis_engine::dice::SeededDice;
+use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
+use orbis_engine::rules::orders::{OrdersAction, OrdersEvent, OrdersState, Phase};
+use orbis_engine::rules::Game;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+/// The classic state of a run; the caller returns when the game is an orders game (classic
+/// code paths are only reached for classic games).
+macro_rules! classic {
+    ($r:expr) => {
+        match &mut $r.state {
+            Game::Classic(s) => s,
+            Game::Orders(_) => return,
+        }
+    };
+}
+
+pub mod api;
+mod beacon;
+mod chat;
+mod lobby;
+mod log;
+mod resync;
+mod rounds;
+mod run;
+mod votes;
+
+pub use api::*;
+use beacon::*;
+use chat::*;
+pub use lobby::check_proposal;
+use lobby::*;
+use log::*;
+use resync::*;
+use rounds::*;
+use run::*;
+use votes::*;
+
+/// The protocol state machine of one peer. Cloning it forks the peer (for tests and tools).
+#[derive(Clone)]
+pub struct Peer {
+    cfg: Config,
+    key: SigningKey,
+    me: PeerKey,
+    seq: u64,
+    chain: HashChain,
+    /// Our chains after the first, built when first needed.
+    later_chains: BTreeMap<u32, HashChain>,
+    links: BTreeMap<LinkId, PeerKey>,
+    key_links: BTreeMap<PeerKey, LinkId>,
+    names: BTreeMap<PeerKey, String>,
+    seen: BTreeSet<[u8; 32]>,
+    seqs: BTreeMap<(PeerKey, u64), [u8; 32]>,
+    my_hello: Option<Vec<u8>>,
+    proposals: BTreeMap<[u8; 32], (SetupProposal, Vec<u8>)>,
+    accepts: BTreeMap<[u8; 32], BTreeMap<PeerKey, Accepted>>,
+    seed_reveals: BTreeMap<[u8; 32], BTreeMap<PeerKey, SeedShare>>,
+    my_accept: Option<[u8; 32]>,
+    early: Vec<(Option<LinkId>, Vec<u8>)>,
+    run: Option<Run>,
+    halted: Option<HaltReport>,
+    last_progress: Option<u64>,
+    last_heard: BTreeMap<PeerKey, u64>,
+    missing: BTreeSet<PeerKey>,
+    now: u64,
+    in_batch: bool,
+    last_answer: BTreeMap<LinkId, u64>,
+    /// Signed messages proving why we halted.
+    evidence: Vec<Vec<u8>>,
+    /// A checkpoint disagreed: the halt report, its evidence and when, while we look for an
+    /// equivocation that explains it.
+    suspect: Option<(HaltReport, Vec<Vec<u8>>, u64)>,
+    /// Our chat messages awaiting acknowledgements, by id (hash of the signed bytes).
+    chat_outbox: BTreeMap<[u8; 32], OutgoingChat>,
+    /// Ids of chat messages delivered to us, so a resend (our ack was lost) is acknowledged again.
+    chats_in: BTreeSet<[u8; 32]>,
+    /// Messages dropped as exact duplicates (network duplication, relays, resends, replays).
+    pub duplicates: u64,
+}
+
+impl Peer {
+    /// A peer with the given configuration; nothing is sent until [`Peer::start`].
+    pub fn new(cfg: Config) -> Peer {
+        let key = SigningKey::from_bytes(&cfg.identity_secret);
+        let me = PeerKey(key.verifying_key().to_bytes());
+        let chain = HashChain::new(cfg.chain_secret, cfg.chain_len);
+        Peer {
+            seq: cfg.seq_start,
+            cfg,
+            key,
+            me,
+            chain,
+            later_chains: BTreeMap::new(),
+            links: BTreeMap::new(),
+            key_links: BTreeMap::new(),
+            names: BTreeMap::new(),
+            seen: BTreeSet::new(),
+            seqs: BTreeMap::new(),
+            my_hello: None,
+            proposals: BTreeMap::new(),
+            accepts: BTreeMap::new(),
+            seed_reveals: BTreeMap::new(),
+            my_accept: None,
+            early: vec![],
+            run: None,
+            halted: None,
+            last_progress: None,
+            last_heard: BTreeMap::new(),
+            missing: BTreeSet::new(),
+            now: 0,
+            in_batch: false,
+            last_answer: BTreeMap::new(),
+            evidence: vec![],
+            suspect: None,
+            chat_outbox: BTreeMap::new(),
+            chats_in: BTreeSet::new(),
+            duplicates: 0,
+        }
+    }
+
+    /// This peer's public key.
+    pub fn key(&self) -> PeerKey {
+        self.me
+    }
+
+    /// The link a peer's messages last came over, if any.
+    pub fn link_of(&self, k: &PeerKey) -> Option<LinkId> {
+        self.key_links.get(k).copied()
+    }
+
+    /// The participants of the running game (empty before it starts).
+    pub fn participants(&self) -> Vec<PeerKey> {
+        self.run
+            .as_ref()
+            .map_or(vec![], |r| r.proposal.participants.clone())
+    }
+
+    /// The classic game state, once started (`None` for an orders game: see [`Peer::game`]).
+    pub fn state(&self) -> Option<&ClassicState> {
+        match self.run.as_ref().map(|r| &r.state) {
+            Some(Game::Classic(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The game state of either ruleset, once started.
+    pub fn game(&self) -> Option<&Game> {
+        self.run.as_ref().map(|r| &r.state)
+    }
+
+    /// The state hash peers exchange in checkpoints (classic: `ClassicState::state_hash`;
+    /// orders: `Game::state_hash`).
+    pub fn state_hash(&self) -> Option<[u8; 32]> {
+        self.run.as_ref().map(|r| r.state_hash())
+    }
+
+    /// Number of applied log entries.
+    pub fn log_len(&self) -> u64 {
+        self.run.as_ref().map_or(0, |r| r.next_index())
+    }
+
+    /// Current log head (hash of the whole history).
+    pub fn log_head(&self) -> Option<[u8; 32]> {
+        self.run.as_ref().map(|r| r.head())
+    }
+
+    /// Why the game stopped, if it did.
+    pub fn halted(&self) -> Option<&HaltReport> {
+        self.halted.as_ref()
+    }
+
+    /// Log head after the first `index` entries (to compare halt reports between peers).
+    pub fn head_at(&self, index: u64) -> Option<[u8; 32]> {
+        self.run
+            .as_ref()
+            .and_then(|r| r.heads.get(index as usize).copied())
+    }
+
+    /// Names announced by peers.
+    pub fn names(&self) -> &BTreeMap<PeerKey, String> {
+        &self.names
+    }
+
+    /// True when the seat to act is ours and no roll is pending: call [`Peer::act`].
+    pub fn is_my_turn(&self) -> bool {
+        let Some(r) = &self.run else { return false };
+        let Game::Classic(s) = &r.state else {
+            return false;
+        };
+        if self.halted.is_some() || self.suspect.is_some() || r.pending.is_some() || r.over() {
+            return false;
+        }
+        matches!((r.controller(s.current), r.me), (Some(Controller::Peer(p)), Some(m)) if p == m)
+    }
+
+    /// Participants the game is waiting for (to act or to reveal dice).
+    pub fn waiting_on(&self) -> Vec<PeerKey> {
+        let Some(r) = &self.run else { return vec![] };
+        let parts = &r.proposal.participants;
+        if let Some(p) = &r.pending {
+            let have = r.reveals.get(&p.index);
+            return r
+                .contributors()
+                .filter(|i| have.is_none_or(|m| !m.contains_key(i)))
+                .filter_map(|i| parts.get(i as usize).copied())
+                .collect();
+        }
+        if r.over() {
+            return vec![];
+        }
+        match &r.state {
+            Game::Classic(s) => match r.controller(s.current) {
+                Some(Controller::Peer(p)) => parts.get(p as usize).copied().into_iter().collect(),
+                _ => vec![],
+            },
+            Game::Orders(_) => {
+                // Commitments first, then reveals.
+                let round = r.next_index() as u32;
+                let o = r.orders.get(&round);
+                let req = r.orders_required();
+                let committed = |i: &u8| o.is_some_and(|o| o.commits.contains_key(i));
+                let all_committed = req.iter().all(committed);
+                req.iter()
+                    .filter(|i| {
+                        if all_committed {
+                            !o.is_some_and(|o| o.reveals.contains_key(i))
+                        } else {
+                            !committed(i)
+                        }
+                    })
+                    .filter_map(|&i| parts.get(i as usize).copied())
+                    .collect()
+            }
+        }
+    }
+
+    fn seal(&mut self, body: &Body) -> Vec<u8> {
+        let raw = Envelope::seal(&self.key, self.cfg.game_id, self.seq, body);
+        self.seq = self.seq.saturating_add(1);
+        raw
+    }
+
+    /// Announces this peer; call once when the transport is up (and again after reconnecting).
+    pub fn start(&mut self, now_ms: u64) -> Output {
+        self.now = now_ms;
+        self.last_progress = Some(now_ms);
+        let raw = self.seal(&Body::Hello {
+            name: self.cfg.name.clone(),
+            answer: false,
+        });
+        self.my_hello = Some(raw.clone());
+        Output {
+            send: vec![(Dest::All, raw)],
+            events: vec![],
+        }
+    }
+
+    /// Broadcasts our own message and processes it as if received.
+    fn local(&mut self, raw: Vec<u8>) -> Output {
+        let mut out = Output {
+            send: vec![(Dest::All, raw.clone())],
+            events: vec![],
+        };
+        let now = self.now;
+        out.merge(self.receive(None, &raw, now));
+        out
+    }
+
+    /// Bytes from a connection.
+    pub fn handle(&mut self, from: LinkId, bytes: &[u8], now_ms: u64) -> Output {
+        self.now = self.now.max(now_ms);
+        self.receive(Some(from), bytes, now_ms)
+    }
+
+    /// Timers: resend requests after a stall, missing-peer detection.
+    pub fn tick(&mut self, now_ms: u64) -> Output {
+        self.now = self.now.max(now_ms);
+        let mut out = Output::default();
+        if self.halted.is_some() {
+            return out;
+        }
+        if let Some((_, _, since)) = &self.suspect {
+            if now_ms >= since.saturating_add(self.cfg.resend_ms.saturating_mul(2)) {
+                if let Some((report, evidence, _)) = self.suspect.take() {
+                    self.halt_with(report, evidence, &mut out);
+                }
+                return out;
+            }
+        }
+        self.resend_chats(now_ms, &mut out);
+        let over = self.run.as_ref().is_some_and(|r| r.over());
+        if let Some(r) = &self.run {
+            if !over {
+                for k in r.proposal.participants.clone() {
+                    if k == self.me {
+                        continue;
+                    }
+                    let heard = *self.last_heard.entry(k).or_insert(now_ms);
+                    if now_ms.saturating_sub(heard) >= self.cfg.missing_ms && self.missing.insert(k)
+                    {
+                        out.events.push(ProtocolEvent::PeerMissing { peer: k });
+                    }
+                }
+            }
+        }
+        let last = *self.last_progress.get_or_insert(now_ms);
+        if !over && now_ms.saturating_sub(last) >= self.cfg.resend_ms {
+            self.last_progress = Some(now_ms);
+            if self.run.is_none() {
+                if let Some(h) = &self.my_hello {
+                    out.send.push((Dest::All, h.clone()));
+                }
+            }
+            let body = Body::Sync {
+                started: self.run.is_some(),
+                have_index: self.log_len(),
+                head: self.log_head().unwrap_or([0; 32]),
+            };
+            let raw = self.seal(&body);
+            out.send.push((Dest::All, raw));
+        }
+        out
+    }
+
+    fn progress(&mut self) {
+        self.last_progress = Some(self.now);
+    }
+
+    fn reject(out: &mut Output, link: Option<LinkId>, peer: Option<PeerKey>, v: Violation) {
+        out.events.push(ProtocolEvent::Rejected {
+            link,
+            peer,
+            violation: v,
+        });
+    }
+
+    fn receive(&mut self, link: Option<LinkId>, bytes: &[u8], now: u64) -> Output {
+        let mut out = Output::default();
+        if self.halted.is_some() {
+            // Still answer requests, with the evidence only.
+            if let (Some(l), Ok((_, Body::Sync { .. }))) =
+                (link, Envelope::open(bytes, &self.cfg.game_id))
+            {
+                let last = self.last_answer.get(&l).copied();
+                if last.is_none_or(|t| now >= t + self.cfg.resend_ms / 2) {
+                    self.last_answer.insert(l, now);
+                    for raw in &self.evidence {
+                        out.send.push((Dest::Link(l), raw.clone()));
+                    }
+                }
+            }
+            return out;
+        }
+        let id = sha256(bytes);
+        if self.seen.contains(&id) {
+            self.duplicates += 1;
+            if let (Some(l), true) = (link, self.chats_in.contains(&id)) {
+                // A resent chat: our acknowledgement was lost (or is still on its way).
+                let raw = self.seal(&Body::ChatAck { id });
+                out.send.push((Dest::Link(l), raw));
+            }
+            return out;
+        }
+        let (env, body) = match Envelope::open(bytes, &self.cfg.game_id) {
+            Ok(x) => x,
+            Err((who, e)) => {
+                self.seen.insert(id);
+                Self::reject(&mut out, link, who, Violation::Wire(e));
+                return out;
+            }
+        };
+        let sender = env.sender;
+        let body_hash = sha256(&env.body);
+        match self.seqs.get(&(sender, env.seq)) {
+            Some(h) if *h != body_hash => {
+                self.seen.insert(id);
+                Self::reject(
+                    &mut out,
+                    link,
+                    Some(sender),
+                    Violation::SeqReused { seq: env.seq },
+                );
+                return out;
+            }
+            _ => {}
+        }
+        if sender == self.me && env.seq >= self.seq {
+            self.seq = env.seq.saturating_add(1);
+        }
+        if let Some(l) = link {
+            if self.links.get(&l) == Some(&sender) {
+                self.last_heard.insert(sender, now);
+                if self.missing.remove(&sender) {
+                    out.events
+                        .push(ProtocolEvent::PeerReturned { peer: sender });
+                }
+            }
+        }
+        if let (Some(l), false) = (link, self.in_batch) {
+            // Messages that are never relayed show which connection reaches their signer now;
+            // chat goes there (a peer can be reachable on a newer connection than its hello's).
+            if matches!(
+                body,
+                Body::Sync { .. } | Body::Batch { .. } | Body::ChatAck { .. }
+            ) {
+                self.key_links.insert(sender, l);
+            }
+        }
+        let consumed = self.dispatch(link, sender, body, bytes, &mut out);
+        if consumed {
+            self.seen.insert(id);
+            self.seqs.insert((sender, env.seq), body_hash);
+        }
+        out
+    }
+
+    /// Handles an authenticated message; false if it was neither used nor refused (it may come
+    /// again and be useful then).
+    fn dispatch(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        body: Body,
+        raw: &[u8],
+        out: &mut Output,
+    ) -> bool {
+        match body {
+            Body::Hello { name, answer } => {
+                if name.len() > MAX_NAME_BYTES as usize {
+                    Self::reject(out, link, Some(sender), Violation::TooLong);
+                    return true;
+                }
+                if let Some(l) = link {
+                    let fresh = self.links.insert(l, sender) != Some(sender);
+                    self.key_links.insert(sender, l);
+                    self.last_heard.insert(sender, self.now);
+                    self.names.insert(sender, name.clone());
+                    if fresh {
+                        out.events.push(ProtocolEvent::PeerHello {
+                            link: l,
+                            peer: sender,
+                            name,
+                        });
+                    }
+                    if !answer && sender != self.me {
+                        // Introduce ourselves back (answers are not answered, so no ping-pong).
+                        let raw = self.seal(&Body::Hello {
+                            name: self.cfg.name.clone(),
+                            answer: true,
+                        });
+                        out.send.push((Dest::Link(l), raw));
+                    }
+                }
+                // Hellos are per connection; they are not stored, so a resent one is handled again.
+                false
+            }
+            Body::Propose(p) => {
+                if let Err(e) = check_proposal(&p) {
+                    Self::reject(out, link, Some(sender), Violation::BadProposal(e));
+                    return true;
+                }
+                let hash = p.hash();
+                if self.proposals.contains_key(&hash) {
+                    return true;
+                }
+                self.proposals.insert(hash, (p.clone(), raw.to_vec()));
+                self.progress();
+                out.events.push(ProtocolEvent::SetupProposed {
+                    by: sender,
+                    hash,
+                    proposal: p,
+                });
+                self.try_lobby(out);
+                self.replay_early(out);
+                true
+            }
+            Body::Accept {
+                proposal,
+                seed_commit,
+                chain_tip,
+                chain_len,
+            } => {
+                if self.run.is_some() {
+                    return true;
+                }
+                let Some((p, _)) = self.proposals.get(&proposal) else {
+                    // Proposal not seen yet: keep the message for later.
+                    return self.defer(link, raw);
+                };
+                if !p.participants.contains(&sender) {
+                    Self::reject(out, link, Some(sender), Violation::NotParticipant);
+                    return true;
+                }
+                if sender == self.me {
+                    self.my_accept = Some(proposal);
+                }
+                self.accepts
+                    .entry(proposal)
+                    .or_default()
+                    .entry(sender)
+                    .or_insert(Accepted {
+                        seed_commit,
+                        chain_tip,
+                        chain_len,
+                        raw: raw.to_vec(),
+                    });
+                self.progress();
+                self.try_lobby(out);
+                self.replay_early(out);
+                true
+            }
+            Body::SeedReveal { proposal, secret } => {
+                if self.run.is_some() {
+                    return true;
+                }
+                let Some(acc) = self.accepts.get(&proposal).and_then(|m| m.get(&sender)) else {
+                    return self.defer(link, raw);
+                };
+                if seed_commitment(&secret) != acc.seed_commit {
+                    Self::reject(out, link, Some(sender), Violation::SeedMismatch);
+                    return true;
+                }
+                self.seed_reveals
+                    .entry(proposal)
+                    .or_default()
+                    .entry(sender)
+                    .or_insert((secret, raw.to_vec()));
+                self.progress();
+                self.try_lobby(out);
+                true
+            }
+            Body::Sync {
+                started,
+                have_index,
+                head,
+            } => {
+                if let Some(l) = link {
+                    // At most one answer per connection per half resend period: a cheap request
+                    // must not make us resend the whole game over and over.
+                    let last = self.last_answer.get(&l).copied();
+                    if last.is_none_or(|t| self.now >= t + self.cfg.resend_ms / 2) {
+                        self.last_answer.insert(l, self.now);
+                        self.answer_sync(l, started, have_index, head, out);
+                    }
+                }
+                true
+            }
+            Body::Chat { to, text } => {
+                if sender == self.me {
+                    // Our own message relayed back.
+                    return true;
+                }
+                if text.len() > MAX_CHAT_BYTES as usize {
+                    Self::reject(out, link, Some(sender), Violation::TooLong);
+                } else if to.is_some_and(|k| k != self.me) {
+                    Self::reject(out, link, Some(sender), Violation::NotForMe);
+                } else {
+                    out.events.push(ProtocolEvent::Chat {
+                        from: sender,
+                        private: to.is_some(),
+                        text,
+                    });
+                    if let Some(l) = link {
+                        let id = sha256(raw);
+                        self.chats_in.insert(id);
+                        let ack = self.seal(&Body::ChatAck { id });
+                        out.send.push((Dest::Link(l), ack));
+                    }
+                }
+                true
+            }
+            Body::ChatAck { id } => {
+                if let Some(c) = self.chat_outbox.get_mut(&id) {
+                    c.pending.remove(&sender);
+                    if c.pending.is_empty() {
+                        self.chat_outbox.remove(&id);
+                    }
+                }
+                // Acknowledgements are not stored: each is a fresh message.
+                false
+            }
+            Body::Entry(e) => {
+                if let Some(done) = self.admit_at(link, raw, sender, e.index) {
+                    return done;
+                }
+                self.on_entry(link, sender, e, raw, out);
+                self.advance(out);
+                true
+            }
+            Body::Reveal {
+                index,
+                roll,
+                preimage,
+                next_tip,
+            } => {
+                if let Some(done) = self.admit_at(link, raw, sender, index) {
+                    return done;
+                }
+                let u = UnverifiedReveal {
+                    roll,
+                    preimage,
+                    next_tip,
+                    raw: raw.to_vec(),
+                    link,
+                };
+                self.on_reveal(sender, index, u, out);
+                self.advance(out);
+                true
+            }
+            Body::Checkpoint {
+                index,
+                state_hash,
+                log_head,
+            } => {
+                if let Some(done) = self.admit_at(link, raw, sender, index) {
+                    return done;
+                }
+                self.on_checkpoint(link, sender, index, state_hash, log_head, raw, out);
+                self.advance(out);
+                true
+            }
+            Body::Vote { at, control } => {
+                if self.run.is_none() {
+                    return self.defer(link, raw);
+                }
+                if at >= self.log_len() + MAX_AHEAD {
+                    return false;
+                }
+                self.on_vote(link, sender, at, control, raw, out);
+                true
+            }
+            Body::Batch { items } => {
+                // One level only: a batch inside a batch is ignored.
+                if self.in_batch || items.len() > MAX_BATCH_ITEMS {
+                    return true;
+                }
+                self.in_batch = true;
+                for item in items {
+                    let now = self.now;
+                    let o = self.receive(link, &item, now);
+                    out.merge(o);
+                }
+                self.in_batch = false;
+                true
+            }
+            Body::OrdersCommit { round, hash } => {
+                if self.run.is_none() {
+                    return self.defer(link, raw);
+                }
+                if let Some(done) = self.admit_round(sender, round) {
+                    return done;
+                }
+                self.on_orders_commit(link, sender, round, hash, raw, out);
+                self.advance(out);
+                true
+            }
+            Body::OrdersReveal {
+                round,
+                payload,
+                salt,
+            } => {
+                if self.run.is_none() {
+                    return self.defer(link, raw);
+                }
+                if let Some(done) = self.admit_round(sender, round) {
+                    return done;
+                }
+                self.on_orders_reveal(link, sender, round, payload, salt, raw, out);
+                self.advance(out);
+                true
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! Resync: answering `Sync` requests from lagging or rejoining peers with the transcript they may
+//! miss (lobby messages, log entries with their votes and reveals, open rounds), in batches that
+//! fit one data-channel message.
+//!
+//! Owns `Peer::last_answer` (at most one answer per link per half resend period).
+//!
+//! Invariant: an answer carries only original signed bytes, so a rejoiner verifies everything
+//! itself and needs nobody's word; the groups of one position stay in one batch.
+
+use super::*;
+
+/// Positions before our log end that a `Sync` answer repeats to a requester that is ahead of us.
+pub(super) const SYNC_LOOKBACK: u64 = 4;
+
+/// Positions before the requester's log end that a `Sync` answer repeats when its head there
+/// differs from ours.
+pub(super) const FORK_LOOKBACK: u64 = 64;
+
+/// Messages in one resend batch, and the bytes we put in one (small enough for one WebRTC
+/// data-channel message everywhere).
+pub(super) const MAX_BATCH_ITEMS: usize = 8192;
+
+pub(super) const BATCH_BYTES: usize = 48 * 1024;
+
+impl Peer {
+    /// Resends to `link` whatever it may be missing: the lobby transcript, log entries from
+    /// `have`, the dice reveals of those positions and open orders rounds.
+    pub(super) fn answer_sync(
+        &mut self,
+        link: LinkId,
+        started: bool,
+        have: u64,
+        head: [u8; 32],
+        out: &mut Output,
+    ) {
+        // Groups are kept whole inside one batch, so a lagging peer sees the votes of a
+        // position before its dice and entry.
+        let mut groups: Vec<Vec<Vec<u8>>> = vec![];
+        if !started {
+            let only = self.run.as_ref().map(|r| r.proposal_hash);
+            let mut g = vec![];
+            for (h, (_, raw)) in &self.proposals {
+                if only.is_none_or(|o| o == *h) {
+                    g.push(raw.clone());
+                }
+            }
+            for (h, m) in &self.accepts {
+                if only.is_none_or(|o| o == *h) {
+                    g.extend(m.values().map(|a| a.raw.clone()));
+                }
+            }
+            for (h, m) in &self.seed_reveals {
+                if only.is_none_or(|o| o == *h) {
+                    g.extend(m.values().map(|(_, raw)| raw.clone()));
+                }
+            }
+            groups.push(g);
+        }
+        if let Some(r) = &self.run {
+            let pending = r.pending.as_ref().map(|p| p.index);
+            let orders_game = matches!(r.state, Game::Orders(_));
+            // If our histories may differ, go back a little so that an entry a seat signed
+            // differently for each of us reaches the requester, which then sees both.
+            let next = r.next_index();
+            let from = if have > next {
+                next.saturating_sub(SYNC_LOOKBACK)
+            } else if started && r.heads.get(have as usize) != Some(&head) {
+                have.saturating_sub(FORK_LOOKBACK)
+            } else {
+                have
+            };
+            for i in from..=next {
+                let mut g = vec![];
+                for (_, v) in r.votes.range((i, [0; 32])..=(i, [0xff; 32])) {
+                    g.extend(v.voters.values().cloned());
+                }
+                if let Some(m) = r.reveals.get(&i) {
+                    g.extend(m.values().map(|s| s.raw.clone()));
+                }
+                let rec = if Some(i) == pending {
+                    r.pending.as_ref().map(|p| &p.record)
+                } else {
+                    r.log.get(i as usize)
+                };
+                if let Some(raw) = rec.and_then(|x| x.raw.as_ref()) {
+                    g.push(raw.clone());
+                }
+                if orders_game {
+                    // Orders game: position i is round i.
+                    if let Some(o) = u32::try_from(i).ok().and_then(|n| r.orders.get(&n)) {
+                        g.extend(o.commits.values().map(|(_, raw)| raw.clone()));
+                        g.extend(o.reveals.values().map(|(_, raw)| raw.clone()));
+                    }
+                }
+                groups.push(g);
+            }
+            if !orders_game {
+                let mut g = vec![];
+                for o in r.orders.values() {
+                    g.extend(o.commits.values().map(|(_, raw)| raw.clone()));
+                    g.extend(o.reveals.values().map(|(_, raw)| raw.clone()));
+                }
+                groups.push(g);
+            }
+        }
+        let mut batch: Vec<Vec<u8>> = vec![];
+        let mut size = 0;
+        for g in groups {
+            let gs: usize = g.iter().map(|x| x.len()).sum();
+            if !batch.is_empty()
+                && (size + gs > BATCH_BYTES || batch.len() + g.len() > MAX_BATCH_ITEMS)
+            {
+                let raw = self.seal(&Body::Batch {
+                    items: std::mem::take(&mut batch),
+                });
+                out.send.push((Dest::Link(link), raw));
+                size = 0;
+            }
+            size += gs;
+            batch.extend(g);
+        }
+        if !batch.is_empty() {
+            let raw = self.seal(&Body::Batch { items: batch });
+            out.send.push((Dest::Link(link), raw));
+        }
+    }
+}

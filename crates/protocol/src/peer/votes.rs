@@ -1,0 +1,196 @@
+//! Votes: controls (drop a silent participant, hand a seat to a bot) that take effect at one log
+//! position once every contributor other than the target has signed the same control there.
+//!
+//! Owns `Run::votes`, `excluded`, `bot_seats`, `controls_here`.
+//!
+//! Invariant: a control is applied at the position it was voted for and recorded in that
+//! position's log head, so every peer (and every later rejoiner) applies it at the same point.
+
+use super::*;
+
+pub(super) fn control_hash(c: &Control) -> [u8; 32] {
+    let mut b = b"orbis-control".to_vec();
+    b.extend_from_slice(&codec::encode(c));
+    sha256(&b)
+}
+
+/// Votes for one control at one position.
+#[derive(Clone, Debug)]
+pub(super) struct VoteSet {
+    pub(super) control: Control,
+    pub(super) voters: BTreeMap<PeerKey, Vec<u8>>,
+    pub(super) applied: bool,
+}
+
+impl Peer {
+    /// Votes open at the position the game is on (not yet in effect): each control with the
+    /// peers that voted for it and the peers whose votes it needs, for a tally in the UI.
+    pub fn open_votes(&self) -> Vec<(Control, Vec<PeerKey>, Vec<PeerKey>)> {
+        let Some(r) = &self.run else { return vec![] };
+        let at = r.next_index();
+        r.votes
+            .range((at, [0; 32])..=(at, [0xff; 32]))
+            .filter(|(_, v)| !v.applied && r.control_valid(&v.control))
+            .map(|(_, v)| {
+                (
+                    v.control,
+                    v.voters.keys().copied().collect(),
+                    r.voters(&v.control),
+                )
+            })
+            .collect()
+    }
+
+    /// Applies every control whose votes are complete at position `at`.
+    pub(super) fn apply_votes(r: &mut Run, at: u64, out: &mut Output) {
+        loop {
+            let mut changed = false;
+            let keys: Vec<(u64, [u8; 32])> = r
+                .votes
+                .range((at, [0; 32])..=(at, [0xff; 32]))
+                .map(|(k, _)| *k)
+                .collect();
+            for k in keys {
+                let Some(v) = r.votes.get(&k) else { continue };
+                if v.applied || !r.control_valid(&v.control) {
+                    continue;
+                }
+                let c = v.control;
+                if !r.voters(&c).iter().all(|k| v.voters.contains_key(k)) {
+                    continue;
+                }
+                match c {
+                    Control::Drop { peer, level } => {
+                        if let Some(p) = r.participant(&peer) {
+                            r.excluded.insert(p);
+                            for (i, s) in r.proposal.seats.iter().enumerate() {
+                                if s.controller == Controller::Peer(p) {
+                                    r.bot_seats.insert(i as PlayerId, level);
+                                }
+                            }
+                        }
+                    }
+                    Control::SeatToBot { seat, level } => {
+                        r.bot_seats.insert(seat, level);
+                    }
+                }
+                if let Some(v) = r.votes.get_mut(&k) {
+                    v.applied = true;
+                }
+                r.controls_here.push(c);
+                out.events
+                    .push(ProtocolEvent::ControlApplied { at, control: c });
+                changed = true;
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    /// True while `me` has voted for a control at `at` that has not passed but still can: a
+    /// vote fails for good once a required voter has shown it moved past `at` without voting.
+    pub(super) fn bound(r: &Run, at: u64, me: &PeerKey) -> bool {
+        r.votes
+            .range((at, [0; 32])..=(at, [0xff; 32]))
+            .any(|(_, v)| {
+                !v.applied
+                    && v.voters.contains_key(me)
+                    && r.control_valid(&v.control)
+                    && r.voters(&v.control)
+                        .iter()
+                        .filter(|k| !v.voters.contains_key(k))
+                        .all(|k| r.reached.get(k).is_none_or(|&x| x <= at))
+            })
+    }
+
+    pub(super) fn on_vote(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        at: u64,
+        control: Control,
+        raw: &[u8],
+        out: &mut Output,
+    ) {
+        let me = self.me;
+        let Some(r) = &mut self.run else { return };
+        if r.participant(&sender).is_none() {
+            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+            return;
+        }
+        r.note_reached(sender, at);
+        let key = (at, control_hash(&control));
+        let next = r.next_index();
+        if at < next {
+            // A position we already passed. If the vote completes there and is about us, the
+            // others went on without us: our history is no longer theirs.
+            let v = r.votes.entry(key).or_insert(VoteSet {
+                control,
+                voters: BTreeMap::new(),
+                applied: false,
+            });
+            v.voters.entry(sender).or_insert_with(|| raw.to_vec());
+            let about_me = match control {
+                Control::Drop { peer, .. } => peer == me,
+                Control::SeatToBot { seat, .. } => {
+                    r.proposal.seats.get(seat as usize).map(|s| s.controller)
+                        == r.me.map(Controller::Peer)
+                }
+            };
+            let (have, applied) = (v.voters.clone(), v.applied);
+            let complete = r.voters(&control).iter().all(|k| have.contains_key(k));
+            if about_me && complete && !applied {
+                self.halt(
+                    HaltReport::Internal(format!(
+                        "the other players dropped this peer at log position {at}; reload to watch"
+                    )),
+                    out,
+                );
+            }
+            return;
+        }
+        if !r.votes.contains_key(&key) && r.votes.len() >= 4096 {
+            return;
+        }
+        r.votes
+            .entry(key)
+            .or_insert(VoteSet {
+                control,
+                voters: BTreeMap::new(),
+                applied: false,
+            })
+            .voters
+            .entry(sender)
+            .or_insert_with(|| raw.to_vec());
+        self.progress();
+        self.advance(out);
+    }
+
+    /// Votes for a control at the position the game is stuck on (typically after
+    /// [`ProtocolEvent::PeerMissing`]). It takes effect when every other contributing
+    /// participant has voted the same.
+    pub fn vote(&mut self, control: Control) -> Result<Output, CommandError> {
+        if self.halted.is_some() {
+            return Err(CommandError::Halted);
+        }
+        let Some(r) = &self.run else {
+            return Err(CommandError::NotStarted);
+        };
+        if r.over() {
+            return Err(CommandError::GameOver);
+        }
+        if !r.control_valid(&control) || !r.voters(&control).contains(&self.me) {
+            return Err(CommandError::NotAVoter);
+        }
+        let at = r.next_index();
+        if r.votes
+            .get(&(at, control_hash(&control)))
+            .is_some_and(|v| v.voters.contains_key(&self.me))
+        {
+            return Ok(Output::default());
+        }
+        let raw = self.seal(&Body::Vote { at, control });
+        Ok(self.local(raw))
+    }
+}
