@@ -61,12 +61,7 @@ pub(super) fn legal(state: &ClassicState, action: &Action) -> Result<(), String>
 impl Peer {
     /// Plays an action for our seat.
     pub fn act(&mut self, action: Action) -> Result<Output, CommandError> {
-        if self.halted.is_some() {
-            return Err(CommandError::Halted);
-        }
-        let Some(r) = &self.run else {
-            return Err(CommandError::NotStarted);
-        };
+        let r = self.running(false)?;
         let Game::Classic(s) = &r.state else {
             return Err(CommandError::WrongRuleset);
         };

@@ -276,6 +276,19 @@ impl Peer {
         raw
     }
 
+    /// The guard every game command starts with: not halted, a game running and (when
+    /// `live`) not over. Ruleset and seat checks follow in each command.
+    fn running(&self, live: bool) -> Result<&Run, CommandError> {
+        if self.halted.is_some() {
+            return Err(CommandError::Halted);
+        }
+        let r = self.run.as_ref().ok_or(CommandError::NotStarted)?;
+        if live && r.over() {
+            return Err(CommandError::GameOver);
+        }
+        Ok(r)
+    }
+
     /// Announces this peer; call once when the transport is up (and again after reconnecting).
     pub fn start(&mut self, now_ms: u64) -> Output {
         self.now = now_ms;

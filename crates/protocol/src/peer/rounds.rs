@@ -112,9 +112,7 @@ impl Peer {
         payload: Vec<u8>,
         salt: [u8; 32],
     ) -> Result<Output, CommandError> {
-        if self.halted.is_some() {
-            return Err(CommandError::Halted);
-        }
+        self.running(false)?;
         let Some(r) = &mut self.run else {
             return Err(CommandError::NotStarted);
         };
@@ -142,12 +140,7 @@ impl Peer {
         orders: OrdersPayload,
         salt: [u8; 32],
     ) -> Result<Output, CommandError> {
-        if self.halted.is_some() {
-            return Err(CommandError::Halted);
-        }
-        let Some(r) = &self.run else {
-            return Err(CommandError::NotStarted);
-        };
+        let r = self.running(false)?;
         let Game::Orders(s) = &r.state else {
             return Err(CommandError::WrongRuleset);
         };

@@ -171,15 +171,7 @@ impl Peer {
     /// [`ProtocolEvent::PeerMissing`]). It takes effect when every other contributing
     /// participant has voted the same.
     pub fn vote(&mut self, control: Control) -> Result<Output, CommandError> {
-        if self.halted.is_some() {
-            return Err(CommandError::Halted);
-        }
-        let Some(r) = &self.run else {
-            return Err(CommandError::NotStarted);
-        };
-        if r.over() {
-            return Err(CommandError::GameOver);
-        }
+        let r = self.running(true)?;
         if !r.control_valid(&control) || !r.voters(&control).contains(&self.me) {
             return Err(CommandError::NotAVoter);
         }
