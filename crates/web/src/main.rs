@@ -8,25 +8,16 @@
 //! `full`); see `lite`.
 
 mod app;
-mod board;
+mod classic;
 #[cfg(not(feature = "full"))]
 mod lite;
 #[cfg(feature = "full")]
 mod online;
 #[cfg(feature = "full")]
-mod online_form;
-#[cfg(feature = "full")]
-mod online_net;
-#[cfg(feature = "full")]
-mod online_orders;
-#[cfg(feature = "full")]
-mod orders_ui;
-#[cfg(feature = "full")]
-mod orders_view;
-mod panel;
+mod orders;
 mod savefile;
-mod setup;
 mod store;
+mod widgets;
 
 // The orders layout is drawn by the full bundle only.
 #[cfg_attr(not(feature = "full"), allow(dead_code))]

@@ -8,6 +8,15 @@
 
 use super::*;
 
+/// The chat state of a peer.
+#[derive(Clone, Debug, Default)]
+pub(super) struct ChatBox {
+    /// Our chat messages awaiting acknowledgements, by id (hash of the signed bytes).
+    pub(super) outbox: BTreeMap<[u8; 32], OutgoingChat>,
+    /// Ids of chat messages delivered to us, so a resend (our ack was lost) is acknowledged again.
+    pub(super) delivered: BTreeSet<[u8; 32]>,
+}
+
 /// Unacknowledged chat messages we keep resending; older ones are given up first.
 pub(super) const MAX_CHAT_OUTBOX: usize = 64;
 
@@ -49,17 +58,18 @@ impl Peer {
             to,
             text: text.to_string(),
         });
-        if self.chat_outbox.len() >= MAX_CHAT_OUTBOX {
+        if self.chat.outbox.len() >= MAX_CHAT_OUTBOX {
             let oldest = self
-                .chat_outbox
+                .chat
+                .outbox
                 .iter()
                 .min_by_key(|(_, c)| c.sent_at)
                 .map(|(id, _)| *id);
             if let Some(id) = oldest {
-                self.chat_outbox.remove(&id);
+                self.chat.outbox.remove(&id);
             }
         }
-        self.chat_outbox.insert(
+        self.chat.outbox.insert(
             sha256(&raw),
             OutgoingChat {
                 raw: raw.clone(),
@@ -77,9 +87,10 @@ impl Peer {
     /// Resends our unacknowledged chat messages, each to the recipients that have not
     /// acknowledged it, at most once per resend period; gives up after [`CHAT_GIVE_UP_MS`].
     pub(super) fn resend_chats(&mut self, now: u64, out: &mut Output) {
-        self.chat_outbox
+        self.chat
+            .outbox
             .retain(|_, c| !c.pending.is_empty() && now < c.sent_at + CHAT_GIVE_UP_MS);
-        for c in self.chat_outbox.values_mut() {
+        for c in self.chat.outbox.values_mut() {
             if now < c.last_sent + self.cfg.resend_ms {
                 continue;
             }
@@ -94,6 +105,52 @@ impl Peer {
 
     /// Number of our chat messages not yet acknowledged by every recipient.
     pub fn chats_unacknowledged(&self) -> usize {
-        self.chat_outbox.len()
+        self.chat.outbox.len()
+    }
+
+    /// A chat message for everyone or for us: shown and acknowledged.
+    pub(super) fn on_chat(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        to: Option<PeerKey>,
+        text: String,
+        raw: &[u8],
+        out: &mut Output,
+    ) -> bool {
+        if sender == self.me {
+            // Our own message relayed back.
+            return true;
+        }
+        if text.len() > MAX_CHAT_BYTES as usize {
+            Self::reject(out, link, Some(sender), Violation::TooLong);
+        } else if to.is_some_and(|k| k != self.me) {
+            Self::reject(out, link, Some(sender), Violation::NotForMe);
+        } else {
+            out.events.push(ProtocolEvent::Chat {
+                from: sender,
+                private: to.is_some(),
+                text,
+            });
+            if let Some(l) = link {
+                let id = sha256(raw);
+                self.chat.delivered.insert(id);
+                let ack = self.seal(&Body::ChatAck { id });
+                out.send.push((Dest::Link(l), ack));
+            }
+        }
+        true
+    }
+
+    /// An acknowledgement of one of our chat messages by one recipient.
+    pub(super) fn on_chat_ack(&mut self, sender: PeerKey, id: [u8; 32]) -> bool {
+        if let Some(c) = self.chat.outbox.get_mut(&id) {
+            c.pending.remove(&sender);
+            if c.pending.is_empty() {
+                self.chat.outbox.remove(&id);
+            }
+        }
+        // Acknowledgements are not stored: each is a fresh message.
+        false
     }
 }

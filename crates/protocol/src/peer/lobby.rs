@@ -10,6 +10,18 @@
 
 use super::*;
 
+/// The lobby state of a peer, kept after the start so a `Sync` can repeat the lobby transcript.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lobby {
+    pub(super) proposals: BTreeMap<[u8; 32], (SetupProposal, Vec<u8>)>,
+    pub(super) accepts: BTreeMap<[u8; 32], BTreeMap<PeerKey, Accepted>>,
+    pub(super) seed_reveals: BTreeMap<[u8; 32], BTreeMap<PeerKey, SeedShare>>,
+    /// The proposal we accepted (we commit to one seed share and chain only once).
+    pub(super) my_accept: Option<[u8; 32]>,
+    /// Messages that cannot be judged before the game starts (bounded by `MAX_EARLY`).
+    pub(super) early: Vec<(Option<LinkId>, Vec<u8>)>,
+}
+
 /// Buffered messages received before the game started.
 pub(super) const MAX_EARLY: usize = 4096;
 
@@ -102,16 +114,16 @@ impl Peer {
         if self.run.is_some() {
             return Err(CommandError::AlreadyStarted);
         }
-        let Some((p, _)) = self.proposals.get(&hash) else {
+        let Some((p, _)) = self.lobby.proposals.get(&hash) else {
             return Err(CommandError::UnknownProposal);
         };
         if !p.participants.contains(&self.me) {
             return Err(CommandError::NotParticipant);
         }
-        if self.my_accept.is_some_and(|h| h != hash) {
+        if self.lobby.my_accept.is_some_and(|h| h != hash) {
             return Err(CommandError::AlreadyCommitted);
         }
-        if self.my_accept == Some(hash) {
+        if self.lobby.my_accept == Some(hash) {
             return Ok(Output::default());
         }
         let raw = self.seal(&Body::Accept {
@@ -124,8 +136,8 @@ impl Peer {
     }
 
     pub(super) fn defer(&mut self, link: Option<LinkId>, raw: &[u8]) -> bool {
-        if self.early.len() < MAX_EARLY {
-            self.early.push((link, raw.to_vec()));
+        if self.lobby.early.len() < MAX_EARLY {
+            self.lobby.early.push((link, raw.to_vec()));
             true
         } else {
             false
@@ -136,13 +148,13 @@ impl Peer {
         if self.run.is_some() {
             return;
         }
-        let hashes: Vec<[u8; 32]> = self.proposals.keys().copied().collect();
+        let hashes: Vec<[u8; 32]> = self.lobby.proposals.keys().copied().collect();
         for h in hashes {
-            let Some((p, _)) = self.proposals.get(&h) else {
+            let Some((p, _)) = self.lobby.proposals.get(&h) else {
                 continue;
             };
             let p = p.clone();
-            let acc = self.accepts.get(&h);
+            let acc = self.lobby.accepts.get(&h);
             let all_accepted = p
                 .participants
                 .iter()
@@ -151,21 +163,23 @@ impl Peer {
                 continue;
             }
             let mine_revealed = self
+                .lobby
                 .seed_reveals
                 .get(&h)
                 .is_some_and(|m| m.contains_key(&self.me));
-            if self.my_accept == Some(h) && !mine_revealed {
+            if self.lobby.my_accept == Some(h) && !mine_revealed {
                 let raw = self.seal(&Body::SeedReveal {
                     proposal: h,
                     secret: self.cfg.seed_secret,
                 });
                 out.send.push((Dest::All, raw.clone()));
-                self.seed_reveals
+                self.lobby
+                    .seed_reveals
                     .entry(h)
                     .or_default()
                     .insert(self.me, (self.cfg.seed_secret, raw));
             }
-            let revs = self.seed_reveals.get(&h);
+            let revs = self.lobby.seed_reveals.get(&h);
             let all_revealed = p
                 .participants
                 .iter()
@@ -181,7 +195,7 @@ impl Peer {
         let mut b = b"orbis-game-seed".to_vec();
         b.extend_from_slice(&hash);
         for k in &p.participants {
-            if let Some((s, _)) = self.seed_reveals.get(&hash).and_then(|m| m.get(k)) {
+            if let Some((s, _)) = self.lobby.seed_reveals.get(&hash).and_then(|m| m.get(k)) {
                 b.extend_from_slice(s);
             }
         }
@@ -193,7 +207,7 @@ impl Peer {
                 return;
             }
         };
-        let acc = self.accepts.get(&hash);
+        let acc = self.lobby.accepts.get(&hash);
         let mut chains = vec![];
         let mut chain_lens = vec![];
         for k in &p.participants {
@@ -247,7 +261,7 @@ impl Peer {
     /// Runs deferred messages again now that more is known; those still premature are deferred
     /// again.
     pub(super) fn replay_early(&mut self, out: &mut Output) {
-        let early = std::mem::take(&mut self.early);
+        let early = std::mem::take(&mut self.lobby.early);
         for (l, raw) in early {
             // These were marked as consumed when deferred; let them through the dedup set again.
             self.seen.remove(&sha256(&raw));
@@ -255,5 +269,153 @@ impl Peer {
             let o = self.receive(l, &raw, now);
             out.merge(o);
         }
+    }
+
+    /// A hello names its sender and binds it to the link it came over; a first hello is answered
+    /// with ours (answers are not answered, so no ping-pong).
+    pub(super) fn on_hello(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        name: String,
+        answer: bool,
+        out: &mut Output,
+    ) -> bool {
+        if name.len() > MAX_NAME_BYTES as usize {
+            Self::reject(out, link, Some(sender), Violation::TooLong);
+            return true;
+        }
+        if let Some(l) = link {
+            let fresh = self.links.insert(l, sender) != Some(sender);
+            self.key_links.insert(sender, l);
+            self.last_heard.insert(sender, self.now);
+            self.names.insert(sender, name.clone());
+            if fresh {
+                out.events.push(ProtocolEvent::PeerHello {
+                    link: l,
+                    peer: sender,
+                    name,
+                });
+            }
+            if !answer && sender != self.me {
+                // Introduce ourselves back (answers are not answered, so no ping-pong).
+                let raw = self.seal(&Body::Hello {
+                    name: self.cfg.name.clone(),
+                    answer: true,
+                });
+                out.send.push((Dest::Link(l), raw));
+            }
+        }
+        // Hellos are per connection; they are not stored, so a resent one is handled again.
+        false
+    }
+
+    /// A setup proposal: checked like every peer checks it, then kept by its hash.
+    pub(super) fn on_propose(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        p: SetupProposal,
+        raw: &[u8],
+        out: &mut Output,
+    ) -> bool {
+        if let Err(e) = check_proposal(&p) {
+            Self::reject(out, link, Some(sender), Violation::BadProposal(e));
+            return true;
+        }
+        let hash = p.hash();
+        if self.lobby.proposals.contains_key(&hash) {
+            return true;
+        }
+        self.lobby.proposals.insert(hash, (p.clone(), raw.to_vec()));
+        self.progress();
+        out.events.push(ProtocolEvent::SetupProposed {
+            by: sender,
+            hash,
+            proposal: p,
+        });
+        self.try_lobby(out);
+        self.replay_early(out);
+        true
+    }
+
+    /// An accept: a participant's signature on a proposal with its seed and chain commitments.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn on_accept(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        proposal: [u8; 32],
+        seed_commit: [u8; 32],
+        chain_tip: [u8; 32],
+        chain_len: u32,
+        raw: &[u8],
+        out: &mut Output,
+    ) -> bool {
+        if self.run.is_some() {
+            return true;
+        }
+        let Some((p, _)) = self.lobby.proposals.get(&proposal) else {
+            // Proposal not seen yet: keep the message for later.
+            return self.defer(link, raw);
+        };
+        if !p.participants.contains(&sender) {
+            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+            return true;
+        }
+        if sender == self.me {
+            self.lobby.my_accept = Some(proposal);
+        }
+        self.lobby
+            .accepts
+            .entry(proposal)
+            .or_default()
+            .entry(sender)
+            .or_insert(Accepted {
+                seed_commit,
+                chain_tip,
+                chain_len,
+                raw: raw.to_vec(),
+            });
+        self.progress();
+        self.try_lobby(out);
+        self.replay_early(out);
+        true
+    }
+
+    /// A seed share opened: it must match the commitment in the sender's accept.
+    pub(super) fn on_seed_reveal(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        proposal: [u8; 32],
+        secret: [u8; 32],
+        raw: &[u8],
+        out: &mut Output,
+    ) -> bool {
+        if self.run.is_some() {
+            return true;
+        }
+        let Some(acc) = self
+            .lobby
+            .accepts
+            .get(&proposal)
+            .and_then(|m| m.get(&sender))
+        else {
+            return self.defer(link, raw);
+        };
+        if seed_commitment(&secret) != acc.seed_commit {
+            Self::reject(out, link, Some(sender), Violation::SeedMismatch);
+            return true;
+        }
+        self.lobby
+            .seed_reveals
+            .entry(proposal)
+            .or_default()
+            .entry(sender)
+            .or_insert((secret, raw.to_vec()));
+        self.progress();
+        self.try_lobby(out);
+        true
     }
 }

@@ -67,7 +67,6 @@ use chat::*;
 pub use lobby::check_proposal;
 use lobby::*;
 use log::*;
-use resync::*;
 use rounds::*;
 use run::*;
 use votes::*;
@@ -88,11 +87,8 @@ pub struct Peer {
     seen: BTreeSet<[u8; 32]>,
     seqs: BTreeMap<(PeerKey, u64), [u8; 32]>,
     my_hello: Option<Vec<u8>>,
-    proposals: BTreeMap<[u8; 32], (SetupProposal, Vec<u8>)>,
-    accepts: BTreeMap<[u8; 32], BTreeMap<PeerKey, Accepted>>,
-    seed_reveals: BTreeMap<[u8; 32], BTreeMap<PeerKey, SeedShare>>,
-    my_accept: Option<[u8; 32]>,
-    early: Vec<(Option<LinkId>, Vec<u8>)>,
+    /// Proposals, accepts, seed reveals and deferred messages (see `lobby`).
+    lobby: Lobby,
     run: Option<Run>,
     halted: Option<HaltReport>,
     last_progress: Option<u64>,
@@ -106,10 +102,8 @@ pub struct Peer {
     /// A checkpoint disagreed: the halt report, its evidence and when, while we look for an
     /// equivocation that explains it.
     suspect: Option<(HaltReport, Vec<Vec<u8>>, u64)>,
-    /// Our chat messages awaiting acknowledgements, by id (hash of the signed bytes).
-    chat_outbox: BTreeMap<[u8; 32], OutgoingChat>,
-    /// Ids of chat messages delivered to us, so a resend (our ack was lost) is acknowledged again.
-    chats_in: BTreeSet<[u8; 32]>,
+    /// Our chat messages awaiting acknowledgements, and the ids of those delivered to us.
+    chat: ChatBox,
     /// Messages dropped as exact duplicates (network duplication, relays, resends, replays).
     pub duplicates: u64,
 }
@@ -133,11 +127,7 @@ impl Peer {
             seen: BTreeSet::new(),
             seqs: BTreeMap::new(),
             my_hello: None,
-            proposals: BTreeMap::new(),
-            accepts: BTreeMap::new(),
-            seed_reveals: BTreeMap::new(),
-            my_accept: None,
-            early: vec![],
+            lobby: Lobby::default(),
             run: None,
             halted: None,
             last_progress: None,
@@ -148,8 +138,7 @@ impl Peer {
             last_answer: BTreeMap::new(),
             evidence: vec![],
             suspect: None,
-            chat_outbox: BTreeMap::new(),
-            chats_in: BTreeSet::new(),
+            chat: ChatBox::default(),
             duplicates: 0,
         }
     }
@@ -403,7 +392,7 @@ impl Peer {
         let id = sha256(bytes);
         if self.seen.contains(&id) {
             self.duplicates += 1;
-            if let (Some(l), true) = (link, self.chats_in.contains(&id)) {
+            if let (Some(l), true) = (link, self.chat.delivered.contains(&id)) {
                 // A resent chat: our acknowledgement was lost (or is still on its way).
                 let raw = self.seal(&Body::ChatAck { id });
                 out.send.push((Dest::Link(l), raw));
@@ -474,160 +463,33 @@ impl Peer {
         out: &mut Output,
     ) -> bool {
         match body {
-            Body::Hello { name, answer } => {
-                if name.len() > MAX_NAME_BYTES as usize {
-                    Self::reject(out, link, Some(sender), Violation::TooLong);
-                    return true;
-                }
-                if let Some(l) = link {
-                    let fresh = self.links.insert(l, sender) != Some(sender);
-                    self.key_links.insert(sender, l);
-                    self.last_heard.insert(sender, self.now);
-                    self.names.insert(sender, name.clone());
-                    if fresh {
-                        out.events.push(ProtocolEvent::PeerHello {
-                            link: l,
-                            peer: sender,
-                            name,
-                        });
-                    }
-                    if !answer && sender != self.me {
-                        // Introduce ourselves back (answers are not answered, so no ping-pong).
-                        let raw = self.seal(&Body::Hello {
-                            name: self.cfg.name.clone(),
-                            answer: true,
-                        });
-                        out.send.push((Dest::Link(l), raw));
-                    }
-                }
-                // Hellos are per connection; they are not stored, so a resent one is handled again.
-                false
-            }
-            Body::Propose(p) => {
-                if let Err(e) = check_proposal(&p) {
-                    Self::reject(out, link, Some(sender), Violation::BadProposal(e));
-                    return true;
-                }
-                let hash = p.hash();
-                if self.proposals.contains_key(&hash) {
-                    return true;
-                }
-                self.proposals.insert(hash, (p.clone(), raw.to_vec()));
-                self.progress();
-                out.events.push(ProtocolEvent::SetupProposed {
-                    by: sender,
-                    hash,
-                    proposal: p,
-                });
-                self.try_lobby(out);
-                self.replay_early(out);
-                true
-            }
+            Body::Hello { name, answer } => self.on_hello(link, sender, name, answer, out),
+            Body::Propose(p) => self.on_propose(link, sender, p, raw, out),
             Body::Accept {
                 proposal,
                 seed_commit,
                 chain_tip,
                 chain_len,
-            } => {
-                if self.run.is_some() {
-                    return true;
-                }
-                let Some((p, _)) = self.proposals.get(&proposal) else {
-                    // Proposal not seen yet: keep the message for later.
-                    return self.defer(link, raw);
-                };
-                if !p.participants.contains(&sender) {
-                    Self::reject(out, link, Some(sender), Violation::NotParticipant);
-                    return true;
-                }
-                if sender == self.me {
-                    self.my_accept = Some(proposal);
-                }
-                self.accepts
-                    .entry(proposal)
-                    .or_default()
-                    .entry(sender)
-                    .or_insert(Accepted {
-                        seed_commit,
-                        chain_tip,
-                        chain_len,
-                        raw: raw.to_vec(),
-                    });
-                self.progress();
-                self.try_lobby(out);
-                self.replay_early(out);
-                true
-            }
+            } => self.on_accept(
+                link,
+                sender,
+                proposal,
+                seed_commit,
+                chain_tip,
+                chain_len,
+                raw,
+                out,
+            ),
             Body::SeedReveal { proposal, secret } => {
-                if self.run.is_some() {
-                    return true;
-                }
-                let Some(acc) = self.accepts.get(&proposal).and_then(|m| m.get(&sender)) else {
-                    return self.defer(link, raw);
-                };
-                if seed_commitment(&secret) != acc.seed_commit {
-                    Self::reject(out, link, Some(sender), Violation::SeedMismatch);
-                    return true;
-                }
-                self.seed_reveals
-                    .entry(proposal)
-                    .or_default()
-                    .entry(sender)
-                    .or_insert((secret, raw.to_vec()));
-                self.progress();
-                self.try_lobby(out);
-                true
+                self.on_seed_reveal(link, sender, proposal, secret, raw, out)
             }
             Body::Sync {
                 started,
                 have_index,
                 head,
-            } => {
-                if let Some(l) = link {
-                    // At most one answer per connection per half resend period: a cheap request
-                    // must not make us resend the whole game over and over.
-                    let last = self.last_answer.get(&l).copied();
-                    if last.is_none_or(|t| self.now >= t + self.cfg.resend_ms / 2) {
-                        self.last_answer.insert(l, self.now);
-                        self.answer_sync(l, started, have_index, head, out);
-                    }
-                }
-                true
-            }
-            Body::Chat { to, text } => {
-                if sender == self.me {
-                    // Our own message relayed back.
-                    return true;
-                }
-                if text.len() > MAX_CHAT_BYTES as usize {
-                    Self::reject(out, link, Some(sender), Violation::TooLong);
-                } else if to.is_some_and(|k| k != self.me) {
-                    Self::reject(out, link, Some(sender), Violation::NotForMe);
-                } else {
-                    out.events.push(ProtocolEvent::Chat {
-                        from: sender,
-                        private: to.is_some(),
-                        text,
-                    });
-                    if let Some(l) = link {
-                        let id = sha256(raw);
-                        self.chats_in.insert(id);
-                        let ack = self.seal(&Body::ChatAck { id });
-                        out.send.push((Dest::Link(l), ack));
-                    }
-                }
-                true
-            }
-            Body::ChatAck { id } => {
-                if let Some(c) = self.chat_outbox.get_mut(&id) {
-                    c.pending.remove(&sender);
-                    if c.pending.is_empty() {
-                        self.chat_outbox.remove(&id);
-                    }
-                }
-                // Acknowledgements are not stored: each is a fresh message.
-                false
-            }
+            } => self.on_sync(link, started, have_index, head, out),
+            Body::Chat { to, text } => self.on_chat(link, sender, to, text, raw, out),
+            Body::ChatAck { id } => self.on_chat_ack(sender, id),
             Body::Entry(e) => {
                 if let Some(done) = self.admit_at(link, raw, sender, e.index) {
                     return done;
@@ -678,20 +540,7 @@ impl Peer {
                 self.on_vote(link, sender, at, control, raw, out);
                 true
             }
-            Body::Batch { items } => {
-                // One level only: a batch inside a batch is ignored.
-                if self.in_batch || items.len() > MAX_BATCH_ITEMS {
-                    return true;
-                }
-                self.in_batch = true;
-                for item in items {
-                    let now = self.now;
-                    let o = self.receive(link, &item, now);
-                    out.merge(o);
-                }
-                self.in_batch = false;
-                true
-            }
+            Body::Batch { items } => self.on_batch(link, items, out),
             Body::OrdersCommit { round, hash } => {
                 if self.run.is_none() {
                     return self.defer(link, raw);

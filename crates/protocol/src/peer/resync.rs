@@ -39,17 +39,17 @@ impl Peer {
         if !started {
             let only = self.run.as_ref().map(|r| r.proposal_hash);
             let mut g = vec![];
-            for (h, (_, raw)) in &self.proposals {
+            for (h, (_, raw)) in &self.lobby.proposals {
                 if only.is_none_or(|o| o == *h) {
                     g.push(raw.clone());
                 }
             }
-            for (h, m) in &self.accepts {
+            for (h, m) in &self.lobby.accepts {
                 if only.is_none_or(|o| o == *h) {
                     g.extend(m.values().map(|a| a.raw.clone()));
                 }
             }
-            for (h, m) in &self.seed_reveals {
+            for (h, m) in &self.lobby.seed_reveals {
                 if only.is_none_or(|o| o == *h) {
                     g.extend(m.values().map(|(_, raw)| raw.clone()));
                 }
@@ -123,5 +123,47 @@ impl Peer {
             let raw = self.seal(&Body::Batch { items: batch });
             out.send.push((Dest::Link(link), raw));
         }
+    }
+
+    /// A `Sync` request: answered at most once per link per half resend period.
+    pub(super) fn on_sync(
+        &mut self,
+        link: Option<LinkId>,
+        started: bool,
+        have_index: u64,
+        head: [u8; 32],
+        out: &mut Output,
+    ) -> bool {
+        if let Some(l) = link {
+            // At most one answer per connection per half resend period: a cheap request
+            // must not make us resend the whole game over and over.
+            let last = self.last_answer.get(&l).copied();
+            if last.is_none_or(|t| self.now >= t + self.cfg.resend_ms / 2) {
+                self.last_answer.insert(l, self.now);
+                self.answer_sync(l, started, have_index, head, out);
+            }
+        }
+        true
+    }
+
+    /// A batch (a `Sync` answer): each item handled as if received alone.
+    pub(super) fn on_batch(
+        &mut self,
+        link: Option<LinkId>,
+        items: Vec<Vec<u8>>,
+        out: &mut Output,
+    ) -> bool {
+        // One level only: a batch inside a batch is ignored.
+        if self.in_batch || items.len() > MAX_BATCH_ITEMS {
+            return true;
+        }
+        self.in_batch = true;
+        for item in items {
+            let now = self.now;
+            let o = self.receive(link, &item, now);
+            out.merge(o);
+        }
+        self.in_batch = false;
+        true
     }
 }

@@ -7,8 +7,39 @@
 //! The adjudicator only sees units, orders and a [`Geography`]; the rest of the ruleset
 //! (retreats, adjustments, maps, notation) lives around it.
 
-use super::map::Coast;
 use serde::{Deserialize, Serialize};
+
+/// One coast of a province with several coasts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Coast {
+    North,
+    South,
+    East,
+    West,
+}
+
+impl Coast {
+    /// Standard abbreviation: `NC`, `SC`, `EC`, `WC`.
+    pub fn abbrev(self) -> &'static str {
+        match self {
+            Coast::North => "NC",
+            Coast::South => "SC",
+            Coast::East => "EC",
+            Coast::West => "WC",
+        }
+    }
+
+    /// Parses `NC`, `SC`, `EC`, `WC` (any case).
+    pub fn parse(s: &str) -> Option<Coast> {
+        match s.to_ascii_uppercase().as_str() {
+            "NC" => Some(Coast::North),
+            "SC" => Some(Coast::South),
+            "EC" => Some(Coast::East),
+            "WC" => Some(Coast::West),
+            _ => None,
+        }
+    }
+}
 
 /// Index of a province in its map.
 pub type Province = u8;

@@ -5,7 +5,6 @@
 use super::adjudicator::{Geography, Loc, UnitType};
 use super::map_file::MapFile;
 pub use super::map_file::ProvinceKind;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
@@ -15,37 +14,8 @@ pub type ProvinceId = u8;
 /// Index of a power in its map (0-based, in file order).
 pub type PowerId = u8;
 
-/// One coast of a province with several coasts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-pub enum Coast {
-    North,
-    South,
-    East,
-    West,
-}
-
-impl Coast {
-    /// Standard abbreviation: `NC`, `SC`, `EC`, `WC`.
-    pub fn abbrev(self) -> &'static str {
-        match self {
-            Coast::North => "NC",
-            Coast::South => "SC",
-            Coast::East => "EC",
-            Coast::West => "WC",
-        }
-    }
-
-    /// Parses `NC`, `SC`, `EC`, `WC` (any case).
-    pub fn parse(s: &str) -> Option<Coast> {
-        match s.to_ascii_uppercase().as_str() {
-            "NC" => Some(Coast::North),
-            "SC" => Some(Coast::South),
-            "EC" => Some(Coast::East),
-            "WC" => Some(Coast::West),
-            _ => None,
-        }
-    }
-}
+/// One coast of a province with several coasts (defined with `Loc`, which names it).
+pub use super::adjudicator::Coast;
 
 /// A province of a loaded map.
 #[derive(Clone, Debug)]

@@ -5,6 +5,8 @@
 //! `Written` orders and checks every draft by asking the engine (`OrdersAction::Submit` on a
 //! copy of the state), so what the panel accepts is exactly what the engine accepts.
 
+pub mod view;
+
 use orbis_engine::rules::orders::adjudicator::{Loc, Piece, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceId, ProvinceKind};
 use orbis_engine::rules::orders::notation::{self, Spec, Written};
@@ -310,7 +312,7 @@ impl OrdersSession {
             if let Some(o) = self.online.as_mut() {
                 if !o.sent && !payload.orders.is_empty() {
                     o.sent = true;
-                    crate::online_orders::submit(payload);
+                    crate::online::orders::submit(payload);
                 }
             }
             self.stage = Stage::Results;
@@ -843,7 +845,7 @@ mod tests {
         s.update(OMsg::Submit);
         assert_eq!(s.stage, Stage::Results);
         assert!(s.online.as_ref().unwrap().sent);
-        let q = crate::online_orders::take_queued();
+        let q = crate::online::orders::take_queued();
         assert_eq!(q.len(), 1);
         assert_eq!(q[0].orders.len(), 1);
         assert_eq!(q[0].orders[0].0, 1);
@@ -867,7 +869,7 @@ mod tests {
         s.update(OMsg::Continue);
         assert_eq!(s.stage, Stage::Enter(1));
         assert_eq!(s.game.season, Season::Fall);
-        assert!(crate::online_orders::take_queued().is_empty());
+        assert!(crate::online::orders::take_queued().is_empty());
     }
 
     #[test]
@@ -879,7 +881,7 @@ mod tests {
         assert_eq!(s.game, g);
         assert!(s.draw_vote(1));
         s.update(OMsg::Submit);
-        let q = crate::online_orders::take_queued();
+        let q = crate::online::orders::take_queued();
         assert_eq!(q.len(), 1);
         assert_eq!(q[0].draw, vec![(1, true)]);
         // The revealed phase: France's acceptance is in the engine state and in the summary.

@@ -3,7 +3,7 @@
 //! the online screen's `join` callback.
 
 use crate::app::{AppState, Msg};
-use crate::online_net::{self, NetSettings, Typed};
+use crate::online::net::{self, NetSettings, Typed};
 use orbis_transport::relay::Status;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -193,7 +193,7 @@ pub fn join_form(p: &JoinProps) -> Html {
                     <label>{"TURN password "}{ field("online-turn-pass", "password", |d| &d.turn_pass, |d, v| d.turn_pass = v) }</label>
                 </details>
                 <div class="menu-buttons">
-                    <button class="btn" type="button" onclick={crate::panel::send(&p.app, Msg::ShowMenu)}>{"Back"}</button>
+                    <button class="btn" type="button" onclick={crate::classic::panel::send(&p.app, Msg::ShowMenu)}>{"Back"}</button>
                 </div>
             </form>
         </main>
@@ -211,8 +211,8 @@ pub fn relay_details(st: &Status, via_relays: bool) -> Html {
             <summary>{"Connection details"}</summary>
             <ul>
                 { for st.relays.iter().map(|r| html! {
-                    <li class="relay" data-state={online_net::relay_state(r)}>
-                        {format!("{} — {}", r.url, online_net::relay_state(r))}
+                    <li class="relay" data-state={net::relay_state(r)}>
+                        {format!("{} — {}", r.url, net::relay_state(r))}
                         if let Some(n) = &r.note { {format!(" · {n}")} }
                     </li>
                 }) }

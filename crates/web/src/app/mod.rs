@@ -1,6 +1,8 @@
 //! Application state: which screen is shown, the game (engine state), and UI-only state
 //! (selection, amounts, view box, log). Every game change goes through the engine's `apply`.
 
+pub mod menu;
+
 use crate::store;
 use orbis_engine::bot;
 use orbis_engine::classic::{
@@ -179,10 +181,10 @@ pub struct AppState {
     /// The setup screen shows the orders ruleset (else the classic one).
     pub setup_orders: bool,
     #[cfg(feature = "full")]
-    pub oform: crate::orders_ui::OrdersForm,
+    pub oform: crate::orders::OrdersForm,
     /// A game of the orders ruleset (then `game` is `None`).
     #[cfg(feature = "full")]
-    pub orders: Option<crate::orders_ui::OrdersSession>,
+    pub orders: Option<crate::orders::OrdersSession>,
     /// Online game: this browser's seat; actions go through the protocol, not `apply`.
     #[cfg(feature = "full")]
     pub online: Option<crate::online::Seat>,
@@ -216,15 +218,15 @@ pub enum Msg {
     DismissError,
     SetRuleset(bool),
     #[cfg(feature = "full")]
-    OrdersForm(crate::orders_ui::OrdersForm),
+    OrdersForm(crate::orders::OrdersForm),
     #[cfg(feature = "full")]
-    Orders(crate::orders_ui::OMsg),
+    Orders(crate::orders::OMsg),
     ShowOnline,
     #[cfg(feature = "full")]
     OnlineSync(Box<crate::online::Sync>),
     /// The protocol's orders game changed (state, results, who has committed).
     #[cfg(feature = "full")]
-    OnlineOrders(Box<crate::online_orders::OrdersSync>),
+    OnlineOrders(Box<crate::online::orders::OrdersSync>),
 }
 
 pub use crate::savefile::to_save as save_bytes;
@@ -360,7 +362,7 @@ impl AppState {
                 .collect::<String>(),
         );
         self.game = None;
-        self.orders = Some(crate::orders_ui::OrdersSession::new(g, human));
+        self.orders = Some(crate::orders::OrdersSession::new(g, human));
         self.screen = Screen::OrdersPlay;
         self.has_save = true;
         self.notice = None;
@@ -846,8 +848,7 @@ impl Reducible for AppState {
                         }
                     }
                     _ => {
-                        st.orders =
-                            Some(crate::orders_ui::OrdersSession::new_online(o.game, &o.mine))
+                        st.orders = Some(crate::orders::OrdersSession::new_online(o.game, &o.mine))
                     }
                 }
                 if let Some(s) = st.orders.as_mut() {
@@ -988,9 +989,8 @@ impl Reducible for AppState {
             Msg::Orders(m) => {
                 let before = st.orders.as_ref().map(|o| o.stage);
                 let changed = st.orders.as_mut().is_some_and(|o| o.update(m));
-                let shown = before == Some(crate::orders_ui::Stage::Results)
-                    || st.orders.as_ref().map(|o| o.stage)
-                        == Some(crate::orders_ui::Stage::Results);
+                let shown = before == Some(crate::orders::Stage::Results)
+                    || st.orders.as_ref().map(|o| o.stage) == Some(crate::orders::Stage::Results);
                 if changed || (shown && before != st.orders.as_ref().map(|o| o.stage)) {
                     st.save();
                 }
@@ -1004,7 +1004,7 @@ impl Reducible for AppState {
 #[function_component(App)]
 pub fn app() -> Html {
     let app = use_reducer(AppState::load);
-    let drag = use_memo((), |_| crate::board::DragRef::default());
+    let drag = use_memo((), |_| crate::classic::board::DragRef::default());
 
     // Bots (and automatic setup placement) act one engine action at a time, at a watchable pace.
     {
@@ -1063,13 +1063,13 @@ pub fn app() -> Html {
         .orders
         .as_ref()
         .map(|o| match o.stage {
-            crate::orders_ui::Stage::Curtain(p) => {
+            crate::orders::Stage::Curtain(p) => {
                 format!("curtain-{}", o.map().powers[p as usize].key)
             }
-            crate::orders_ui::Stage::Enter(p) => {
+            crate::orders::Stage::Enter(p) => {
                 format!("enter-{}", o.map().powers[p as usize].key)
             }
-            crate::orders_ui::Stage::Results => "results".into(),
+            crate::orders::Stage::Results => "results".into(),
         })
         .unwrap_or_default();
     let current = app
@@ -1078,11 +1078,11 @@ pub fn app() -> Html {
         .unwrap_or_default();
     let turn = app.state().map(|s| s.turn.to_string()).unwrap_or_default();
     let body = match app.screen {
-        Screen::Menu => crate::setup::menu(&app),
-        Screen::Setup => crate::setup::setup_screen(&app),
-        Screen::Play => crate::panel::play_screen(&app, drag),
+        Screen::Menu => crate::app::menu::menu(&app),
+        Screen::Setup => crate::app::menu::setup_screen(&app),
+        Screen::Play => crate::classic::panel::play_screen(&app, drag),
         #[cfg(feature = "full")]
-        Screen::OrdersPlay => crate::orders_view::play(&app),
+        Screen::OrdersPlay => crate::orders::view::play(&app),
         #[cfg(feature = "full")]
         Screen::Online => html! { <crate::online::Online app={app.clone()} drag={drag.clone()} /> },
         #[cfg(not(feature = "full"))]

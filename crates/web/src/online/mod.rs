@@ -9,10 +9,14 @@
 //! takes to count as missing (after which the others may vote to hand its seats to a bot) is
 //! `?missing_ms=N` or localStorage `orbis.p2p.missing_ms` (default 10 s; tests use a short one).
 
+pub mod form;
+pub mod net;
+pub mod orders;
+
 use crate::app::{AppState, Msg, Roll};
-use crate::board::DragRef;
-use crate::online_form::{invite_panel, relay_details, short_room, JoinForm, JoinRequest, Target};
-use crate::online_net::{self, NetSettings};
+use crate::classic::board::DragRef;
+use crate::online::form::{invite_panel, relay_details, short_room, JoinForm, JoinRequest, Target};
+use crate::online::net::NetSettings;
 use crate::store;
 use orbis_engine::bot;
 use orbis_engine::classic::{
@@ -216,8 +220,8 @@ struct Session {
     rev: u64,
     /// Orders game: phases resolved since the last sync, the sync for the app, and what it showed.
     resolved: Vec<Vec<orbis_engine::rules::orders::OrdersEvent>>,
-    orders_sync: Option<crate::online_orders::OrdersSync>,
-    orders_shown: Option<crate::online_orders::Shown>,
+    orders_sync: Option<crate::online::orders::OrdersSync>,
+    orders_shown: Option<crate::online::orders::Shown>,
     /// Rules of the next proposal (chosen in the lobby).
     options: ClassicOptions,
     /// Computer seats of the next proposal.
@@ -539,7 +543,7 @@ impl Session {
     /// Orders game: commits queued orders and prepares the sync for the orders screens.
     fn orders_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {
         let game = self.started.unwrap_or_default();
-        for r in crate::online_orders::commit_queued(&mut self.peer, &self.room, game) {
+        for r in crate::online::orders::commit_queued(&mut self.peer, &self.room, game) {
             match r {
                 Ok(o) => self.absorb(o, &mut lines, &mut roll),
                 Err(e) => self.notes.push(format!("Orders refused: {e}")),
@@ -558,8 +562,8 @@ impl Session {
             .map(|k| self.name_of(k))
             .collect();
         let resolved = std::mem::take(&mut self.resolved);
-        let sent = crate::online_orders::sent(&self.peer, &self.room, game);
-        if let Some(sync) = crate::online_orders::sync(
+        let sent = crate::online::orders::sent(&self.peer, &self.room, game);
+        if let Some(sync) = crate::online::orders::sync(
             &self.peer,
             sent,
             resolved,
@@ -775,9 +779,9 @@ pub fn online(props: &Props) -> Html {
                       typed,
                   }: JoinRequest| {
                 let settings = if let Some(typed) = typed {
-                    match online_net::parse(&typed) {
+                    match net::parse(&typed) {
                         Ok(n) => {
-                            online_net::save(&n, param);
+                            net::save(&n, param);
                             n
                         }
                         Err(e) => {
@@ -786,7 +790,7 @@ pub fn online(props: &Props) -> Html {
                         }
                     }
                 } else {
-                    online_net::current(param)
+                    net::current(param)
                 };
                 let mut invite = None;
                 let room = match target {
@@ -915,7 +919,7 @@ pub fn online(props: &Props) -> Html {
     let Some(s) = g.as_ref() else {
         return html! {
             <JoinForm app={app.clone()} {join} room={room_in_url()} code={param("offer")} name={store::get(NAME_KEY).unwrap_or_default()}
-                net={online_net::current(param)} error={(*error).clone()}/>
+                net={net::current(param)} error={(*error).clone()}/>
         };
     };
 
@@ -931,7 +935,7 @@ pub fn online(props: &Props) -> Html {
     });
     let relays = s.net.relay_status();
     let (relay_line, relay_alert) = relays.as_ref().map_or((None, None), |st| {
-        let (l, a) = online_net::relay_summary(st);
+        let (l, a) = net::relay_summary(st);
         // A guest who joined by code, or a peer already connected, does not need the relays.
         (Some(l), a.filter(|_| !s.guest && connected == 0))
     });
@@ -1120,7 +1124,7 @@ pub fn online(props: &Props) -> Html {
         return html! {
             <div class="online-play online-orders" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }}>
-                { crate::orders_view::play(&app) }
+                { crate::orders::view::play(&app) }
                 <aside class="online-bar">
                     { status }
                     { notes }
@@ -1138,7 +1142,7 @@ pub fn online(props: &Props) -> Html {
         return html! {
             <div class="online-play" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
-                { crate::panel::play_screen(&app, props.drag.clone()) }
+                { crate::classic::panel::play_screen(&app, props.drag.clone()) }
                 <aside class="online-bar">
                     { status }
                     <button class="btn small" id="autoplay" aria-pressed={if s.autoplay { "true" } else { "false" }} onclick={auto}>
@@ -1218,7 +1222,7 @@ pub fn online(props: &Props) -> Html {
                         orbis_engine::rules::orders::map::OrdersMap::get(&o.map).map_or(o.map.clone(), |m| m.name.clone()),
                         p.seats.len()),
                 }}</p>
-                if p.orders.is_none() { <p class="hint rules-summary">{crate::setup::options_summary(&p.options)}</p> }
+                if p.orders.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options)}</p> }
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| s.name_of(k)).unwrap_or_default(),
@@ -1272,14 +1276,14 @@ pub fn online(props: &Props) -> Html {
                 if s.ruleset == "classic" {
                     <details class="options" id="online-options">
                         <summary>{"Rules"}</summary>
-                        { crate::setup::options_fields(&s.options, seats_next, set_options) }
+                        { crate::classic::options::options_fields(&s.options, seats_next, set_options) }
                     </details>
                 }
                 <button class="btn" id="online-propose" onclick={propose}>{"Propose a game with everyone here"}</button>
                 <ul id="online-proposals">{ for proposals }</ul>
                 { notes }
                 { chat }
-                <button class="btn" type="button" onclick={crate::panel::send(&app, Msg::ShowMenu)}>{"Leave"}</button>
+                <button class="btn" type="button" onclick={crate::classic::panel::send(&app, Msg::ShowMenu)}>{"Leave"}</button>
             </div>
         </main>
     }

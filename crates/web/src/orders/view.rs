@@ -4,7 +4,7 @@
 
 use crate::app::{AppState, Msg};
 use crate::geometry::{ORDERS_LAYOUT, OUTLINES, SHAPES};
-use crate::orders_ui::{
+use crate::orders::{
     phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Stage,
 };
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
@@ -18,7 +18,7 @@ use yew::prelude::*;
 type H = UseReducerHandle<AppState>;
 
 fn om(app: &H, m: OMsg) -> Callback<MouseEvent> {
-    crate::panel::send(app, Msg::Orders(m))
+    crate::classic::panel::send(app, Msg::Orders(m))
 }
 
 /// Node positions of a map: location key → (x, y); view box; scale of the classic artwork
@@ -56,7 +56,7 @@ impl Layout {
 /// A coordinate with one decimal, without the float formatter (kilobytes in the wasm).
 fn n1(v: f32) -> String {
     let mut s = String::new();
-    crate::board::tenths(&mut s, (v * 10.0).round() as i64);
+    crate::widgets::tenths(&mut s, (v * 10.0).round() as i64);
     s
 }
 
@@ -177,7 +177,7 @@ fn art_paths() -> &'static [String] {
         SHAPES
             .iter()
             .map(|&(_, off, len, _, _)| {
-                crate::board::outline(&OUTLINES[off as usize..(off + len) as usize])
+                crate::widgets::outline(&OUTLINES[off as usize..(off + len) as usize])
             })
             .collect()
     })
@@ -944,7 +944,7 @@ pub fn play(app: &H) -> Html {
         .collect();
     let header = html! {
         <header class="bar">
-            <button class="btn small" id="menu-btn" onclick={crate::panel::send(app, Msg::ShowMenu)} aria-label="Menu">{"☰ Menu"}</button>
+            <button class="btn small" id="menu-btn" onclick={crate::classic::panel::send(app, Msg::ShowMenu)} aria-label="Menu">{"☰ Menu"}</button>
             <span class="title">{"Orbis"}</span>
             <span class="turn" id="oseason">{title}</span>
             <button class="btn small" onclick={export}>{"Export save"}</button>
@@ -1005,7 +1005,7 @@ pub fn play(app: &H) -> Html {
                 <div class="ogameover" id="ogameover" role="dialog" aria-label="Game over">
                     <h2>{text}</h2>
                     <ul class="players">{ for playing.iter().map(|&p| power_chip(s, p)) }</ul>
-                    <button class="btn primary" onclick={crate::panel::send(app, Msg::ShowSetup)}>{"New game"}</button>
+                    <button class="btn primary" onclick={crate::classic::panel::send(app, Msg::ShowSetup)}>{"New game"}</button>
                 </div>
             }
         }

@@ -2,8 +2,8 @@
 //! hand and mission, trade dialog, pass-the-device screen, log, statistics and winner screen.
 
 use crate::app::{is_setup, AppState, Msg, Speed, Tab};
-use crate::board::{board, DragRef};
-use crate::setup::colour_css;
+use crate::classic::board::{board, DragRef};
+use crate::widgets::colour_css;
 use orbis_engine::classic::{Action, ClassicState, DefendPref, Phase, PlayerId, SeatKind};
 use orbis_engine::odds::odds;
 use orbis_engine::view;

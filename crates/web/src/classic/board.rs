@@ -3,7 +3,8 @@
 
 use crate::app::{AppState, Msg};
 use crate::geometry::{ART, OUTLINES, SEA, SHAPES, VIEWBOX};
-use crate::setup::colour_css;
+use crate::widgets::colour_css;
+use crate::widgets::{outline, tenths};
 use orbis_engine::classic::{ClassicState, Owner, Phase};
 use orbis_engine::map::TerritoryId;
 use orbis_engine::view;
@@ -15,57 +16,6 @@ use yew::prelude::*;
 const CONTINENT_TINT: [&str; 6] = [
     "#e9c46a", "#e76f51", "#6c8ebf", "#a77d4f", "#7fb069", "#b084cc",
 ];
-
-/// Tenths of a unit as SVG number text ("12.5", "-.5", "3").
-pub(crate) fn tenths(out: &mut String, v: i64) {
-    use std::fmt::Write;
-    if v < 0 {
-        out.push('-');
-    }
-    let a = v.unsigned_abs();
-    let _ = match (a / 10, a % 10) {
-        (0, 0) => write!(out, "0"),
-        (0, f) => write!(out, ".{f}"),
-        (i, 0) => write!(out, "{i}"),
-        (i, f) => write!(out, "{i}.{f}"),
-    };
-}
-
-/// Decodes one territory's binary outline (see build.rs) into SVG path data.
-pub(crate) fn outline(bytes: &[u8]) -> String {
-    let mut i = 0;
-    let mut next = || {
-        let (mut v, mut shift) = (0u64, 0);
-        while i < bytes.len() {
-            let b = bytes[i];
-            i += 1;
-            v |= u64::from(b & 0x7f) << shift;
-            shift += 7;
-            if b & 0x80 == 0 {
-                break;
-            }
-        }
-        ((v >> 1) as i64) ^ -((v & 1) as i64)
-    };
-    let mut d = String::new();
-    for _ in 0..next() {
-        let n = next();
-        d.push('M');
-        tenths(&mut d, next());
-        d.push(' ');
-        tenths(&mut d, next());
-        d.push('l');
-        for k in 0..(n - 1) * 2 {
-            let v = next();
-            if k > 0 && v >= 0 {
-                d.push(' ');
-            }
-            tenths(&mut d, v);
-        }
-        d.push('z');
-    }
-    d
-}
 
 /// Geometry of each territory, in map order: (path, label x, label y). Decoded once.
 fn geometry(s: &ClassicState) -> Vec<(&'static str, f32, f32)> {

@@ -1,0 +1,122 @@
+//! Small pieces every screen draws with: player colours and SVG path text.
+
+use orbis_engine::classic::Colour;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+pub fn colour_css(c: Colour) -> &'static str {
+    match c {
+        Colour::Red => "#d62839",
+        Colour::Blue => "#1f6fe5",
+        Colour::Green => "#2a9d4b",
+        Colour::Yellow => "#f0c02f",
+        Colour::Grey => "#8d939c",
+        Colour::Black => "#2d2d33",
+    }
+}
+
+/// Tenths of a unit as SVG number text ("12.5", "-.5", "3").
+pub(crate) fn tenths(out: &mut String, v: i64) {
+    use std::fmt::Write;
+    if v < 0 {
+        out.push('-');
+    }
+    let a = v.unsigned_abs();
+    let _ = match (a / 10, a % 10) {
+        (0, 0) => write!(out, "0"),
+        (0, f) => write!(out, ".{f}"),
+        (i, 0) => write!(out, "{i}"),
+        (i, f) => write!(out, "{i}.{f}"),
+    };
+}
+
+/// Decodes one territory's binary outline (see build.rs) into SVG path data.
+pub(crate) fn outline(bytes: &[u8]) -> String {
+    let mut i = 0;
+    let mut next = || {
+        let (mut v, mut shift) = (0u64, 0);
+        while i < bytes.len() {
+            let b = bytes[i];
+            i += 1;
+            v |= u64::from(b & 0x7f) << shift;
+            shift += 7;
+            if b & 0x80 == 0 {
+                break;
+            }
+        }
+        ((v >> 1) as i64) ^ -((v & 1) as i64)
+    };
+    let mut d = String::new();
+    for _ in 0..next() {
+        let n = next();
+        d.push('M');
+        tenths(&mut d, next());
+        d.push(' ');
+        tenths(&mut d, next());
+        d.push('l');
+        for k in 0..(n - 1) * 2 {
+            let v = next();
+            if k > 0 && v >= 0 {
+                d.push(' ');
+            }
+            tenths(&mut d, v);
+        }
+        d.push('z');
+    }
+    d
+}
+
+pub fn cap(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().collect::<String>() + c.as_str())
+        .unwrap_or_default()
+}
+
+/// A labelled `<select>` over `choices`; emits the chosen value. The generic part is a thin
+/// wrapper so the markup is compiled once (smaller wasm).
+pub fn select<T: Copy + PartialEq + 'static>(
+    id: String,
+    label: &str,
+    value: T,
+    choices: Vec<(T, String)>,
+    on: Callback<T>,
+) -> Html {
+    let current = choices.iter().position(|c| c.0 == value).unwrap_or(0);
+    let vals: Vec<T> = choices.iter().map(|c| c.0).collect();
+    let names: Vec<String> = choices.into_iter().map(|c| c.1).collect();
+    select_index(
+        id,
+        label,
+        current,
+        names,
+        Callback::from(move |i: usize| on.emit(vals[i])),
+    )
+}
+
+pub fn select_index(
+    id: String,
+    label: &str,
+    current: usize,
+    names: Vec<String>,
+    on: Callback<usize>,
+) -> Html {
+    let n = names.len();
+    let onchange = Callback::from(move |e: Event| {
+        let s: HtmlSelectElement = e.target_unchecked_into();
+        if let Ok(i) = s.value().parse::<usize>() {
+            if i < n {
+                on.emit(i);
+            }
+        }
+    });
+    html! {
+        <label class="field" for={id.clone()}><span>{label}</span>
+            <select id={id} {onchange}>
+                { for names.iter().enumerate().map(|(i, name)| html! {
+                    <option value={i.to_string()} selected={i == current}>{name.clone()}</option>
+                }) }
+            </select>
+        </label>
+    }
+}

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Fails when modules of a crate import each other in a circle.
+
+usage: check-cycles.py CRATE_SRC_DIR [...]
+
+Each file is a module (`a/b.rs` and `a/b/mod.rs` are `a::b`; `main.rs`/`lib.rs` the root). A module
+depends on another when its code names it: `crate::x::y`, `super::…`, `self::…` or a child module by
+name (`use x::…` for a `mod x;` it declares). A child naming its own ancestors (`use super::*`) is how
+Rust modules share private items and is not counted; everything else must form layers: the script
+prints each cycle it finds and exits 1, or prints the layers (top first) and exits 0.
+"""
+import os
+import re
+import sys
+
+
+def modules(src):
+    mods = {}
+    for dirpath, _, files in os.walk(src):
+        for f in files:
+            if not f.endswith('.rs'):
+                continue
+            rel = os.path.relpath(os.path.join(dirpath, f), src)[:-3].split(os.sep)
+            if rel[-1] == 'mod':
+                rel = rel[:-1]
+            if rel in (['main'], ['lib']):
+                rel = []
+            mods['::'.join(rel)] = os.path.join(dirpath, f)
+    return mods
+
+
+def strip_comments(text):
+    text = re.sub(r'/\*.*?\*/', '', text, flags=re.S)
+    return re.sub(r'//[^\n]*', '', text)
+
+
+def resolve(mods, path):
+    """The longest module prefix of `path` (a list of names)."""
+    for n in range(len(path), -1, -1):
+        name = '::'.join(path[:n])
+        if name in mods:
+            return name
+    return None
+
+
+def deps(mods, name, text):
+    here = name.split('::') if name else []
+    out = set()
+    for m in re.finditer(r'\b((?:crate|super|self)(?:::\w+)+)', text):
+        parts = m.group(1).split('::')
+        base = list(here)
+        i = 0
+        if parts[0] == 'crate':
+            base, i = [], 1
+        else:
+            while i < len(parts) and parts[i] in ('super', 'self'):
+                if parts[i] == 'super':
+                    base = base[:-1]
+                i += 1
+        target = resolve(mods, base + parts[i:])
+        if target is not None:
+            out.add(target)
+    # Children named directly (`use lobby::*`, `lobby::f()`).
+    for child in re.findall(r'\bmod\s+(\w+)\s*;', text):
+        full = '::'.join(here + [child])
+        if full in mods and re.search(r'\b' + child + r'::', text):
+            out.add(full)
+    ancestors = {'::'.join(here[:k]) for k in range(len(here))}
+    return {d for d in out if d != name and d not in ancestors}
+
+
+def cycles(graph):
+    index, low, stack, on, comps = {}, {}, [], set(), []
+    counter = [0]
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            comps.append(comp)
+
+    sys.setrecursionlimit(10000)
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return [sorted(c) for c in comps if len(c) > 1]
+
+
+def main():
+    failed = False
+    for src in sys.argv[1:]:
+        mods = modules(src)
+        graph = {}
+        for name, path in mods.items():
+            with open(path, encoding='utf-8') as f:
+                graph[name] = deps(mods, name, strip_comments(f.read()))
+        bad = cycles(graph)
+        if bad:
+            failed = True
+            for c in bad:
+                print(f'{src}: modules import each other in a circle: {", ".join(c)}')
+                for v in c:
+                    inside = sorted(w for w in graph[v] if w in c)
+                    print(f'    {v or "(root)"} -> {", ".join(inside)}')
+        else:
+            # Layers: a module's layer is one more than the deepest it imports.
+            depth = {}
+
+            def d(v):
+                if v not in depth:
+                    depth[v] = 0
+                    depth[v] = 1 + max((d(w) for w in graph[v]), default=-1)
+                return depth[v]
+
+            for v in graph:
+                d(v)
+            top = max(depth.values(), default=0)
+            print(f'{src}: no cycles; layers, top first:')
+            for k in range(top, -1, -1):
+                print(f'    {k}: {", ".join(sorted(v or "(root)" for v in graph if depth[v] == k))}')
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == '__main__':
+    main()
