@@ -9,6 +9,8 @@
 
 use orbis_engine::classic::ClassicState;
 use orbis_engine::codec;
+#[cfg(feature = "full")]
+use orbis_engine::rules::Game;
 use orbis_engine::rules::{LoadError, SAVE_VERSION};
 use serde::{Deserialize, Serialize};
 
@@ -81,6 +83,33 @@ pub fn to_save(s: &ClassicState) -> Vec<u8> {
 /// Hex SHA-256 of the canonical encoding of `Game::Classic(s)`.
 pub fn state_hash(s: &ClassicState) -> String {
     codec::hash_of(&GameRef::Classic(s)).to_hex()
+}
+
+/// A save file as this bundle reads it.
+#[allow(clippy::large_enum_variant)] // short-lived, one per load
+pub enum Loaded {
+    Classic(ClassicState),
+    #[cfg(feature = "full")]
+    Orders(orbis_engine::rules::orders::OrdersState),
+    /// Lite bundle: a game of the orders ruleset, for the full page to read.
+    #[cfg(not(feature = "full"))]
+    FullPage,
+}
+
+/// Reads a save file of any ruleset, with the engine's checks and messages.
+pub fn load_bytes(bytes: &[u8]) -> Result<Loaded, String> {
+    match from_save(bytes) {
+        Ok(Some(g)) => Ok(Loaded::Classic(g)),
+        #[cfg(feature = "full")]
+        Ok(None) => match Game::from_save(bytes) {
+            Ok(Game::Orders(g)) => Ok(Loaded::Orders(g)),
+            Ok(Game::Classic(g)) => Ok(Loaded::Classic(g)),
+            Err(e) => Err(e.to_string()),
+        },
+        #[cfg(not(feature = "full"))]
+        Ok(None) => Ok(Loaded::FullPage),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[cfg(test)]

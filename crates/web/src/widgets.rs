@@ -4,6 +4,25 @@ use orbis_engine::classic::Colour;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
+/// Sends a view's messages (the shape of a reducer's dispatcher, so views read the same).
+#[derive(Clone)]
+pub struct Sender<M>(pub Callback<M>);
+
+impl<M> Sender<M> {
+    pub fn dispatch(&self, m: M) {
+        self.0.emit(m);
+    }
+}
+
+/// Where a screen asks to go; every ruleset's messages carry it and the app routes it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Nav {
+    Menu,
+    Setup,
+    /// Back to the game in progress.
+    Continue,
+}
+
 pub fn colour_css(c: Colour) -> &'static str {
     match c {
         Colour::Red => "#d62839",

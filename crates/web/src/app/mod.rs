@@ -1,18 +1,19 @@
-//! Application state: which screen is shown, the game (engine state), and UI-only state
-//! (selection, amounts, view box, log). Every game change goes through the engine's `apply`.
+//! The application: which screen is open, routing between screens, and the root component.
+//!
+//! Each ruleset keeps its own state and messages (`classic::play`, `orders`); the online screen
+//! drives them through the protocol. This module holds only what no ruleset owns: the screen, the
+//! menu's notice, whether a save exists, the setup screen's ruleset choice, and the messages that
+//! move between screens (start, continue, import, leave).
 
 pub mod menu;
 
+use crate::classic::play::{self as classic, is_setup, Classic, SetupForm};
+use crate::savefile::{load_bytes, Loaded};
 use crate::store;
-use orbis_engine::bot;
-use orbis_engine::classic::{
-    Action, BotLevel, ClassicOptions, ClassicState, Colour, DefendPref, Event, Phase, PlayerId,
-    SeatConfig, SeatKind,
-};
-use orbis_engine::map::TerritoryId;
+use crate::widgets::Nav;
+use orbis_engine::classic::{ClassicState, Phase};
 #[cfg(feature = "full")]
 use orbis_engine::rules::Game;
-use orbis_engine::view;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -23,243 +24,72 @@ pub enum Screen {
     Play,
     /// A game of the orders ruleset (lite bundle: on the way to the full page).
     OrdersPlay,
-    /// Peer-to-peer play (`online.rs`): lobby, then the board driven through the protocol
+    /// Peer-to-peer play (`online`): lobby, then the board driven through the protocol
     /// (lite bundle: on the way to the full page).
     Online,
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Speed {
-    Slow,
-    Normal,
-    Fast,
-}
-
-impl Speed {
-    pub fn delay_ms(self) -> u32 {
-        match self {
-            Speed::Slow => 900,
-            Speed::Normal => 380,
-            Speed::Fast => 90,
-        }
-    }
-    pub fn key(self) -> &'static str {
-        match self {
-            Speed::Slow => "slow",
-            Speed::Normal => "normal",
-            Speed::Fast => "fast",
-        }
-    }
-    pub fn from_key(k: &str) -> Speed {
-        match k {
-            "slow" => Speed::Slow,
-            "fast" => Speed::Fast,
-            _ => Speed::Normal,
-        }
-    }
-}
-
-/// A seat on the new-game screen.
-#[derive(Clone, PartialEq)]
-pub struct SeatForm {
-    pub name: String,
-    pub colour: Colour,
-    pub kind: SeatKind,
-    /// Defender dice preference at the start (changeable during play).
-    pub defend: DefendPref,
-}
-
-#[derive(Clone, PartialEq)]
-pub struct SetupForm {
-    pub seats: Vec<SeatForm>,
-    pub options: ClassicOptions,
-}
-
-pub const BOT_NAMES: [&str; 6] = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat"];
-
-impl Default for SetupForm {
-    fn default() -> Self {
-        SetupForm {
-            seats: vec![
-                SeatForm {
-                    name: "Player 1".into(),
-                    colour: Colour::Red,
-                    kind: SeatKind::Human,
-                    defend: DefendPref::Max,
-                },
-                SeatForm {
-                    name: BOT_NAMES[1].into(),
-                    colour: Colour::Blue,
-                    kind: SeatKind::Bot(BotLevel::Normal),
-                    defend: DefendPref::Max,
-                },
-                SeatForm {
-                    name: BOT_NAMES[2].into(),
-                    colour: Colour::Green,
-                    kind: SeatKind::Bot(BotLevel::Normal),
-                    defend: DefendPref::Max,
-                },
-            ],
-            options: ClassicOptions::default(),
-        }
-    }
-}
-
-/// The dice of the last roll, for display.
-#[derive(Clone, PartialEq)]
-pub struct Roll {
-    pub from: TerritoryId,
-    pub to: TerritoryId,
-    pub attack: Vec<u8>,
-    pub defence: Vec<u8>,
-    pub rolls: u32,
-    pub step: u32,
-}
-
-/// UI-only state.
-#[derive(Clone, PartialEq)]
-pub struct Ui {
-    pub from: Option<TerritoryId>,
-    pub to: Option<TerritoryId>,
-    pub hover: Option<TerritoryId>,
-    pub amount: u32,
-    pub dice: u8,
-    pub stop_at: u32,
-    pub trade_open: bool,
-    pub picked: Vec<u8>,
-    pub tab: Tab,
-    /// Pan/zoom: x, y, width, height of the SVG view box.
-    pub view: [f32; 4],
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Tab {
-    Log,
-    Stats,
-}
-
-impl Default for Ui {
-    fn default() -> Self {
-        Ui {
-            from: None,
-            to: None,
-            hover: None,
-            amount: 1,
-            dice: 3,
-            stop_at: 1,
-            trade_open: false,
-            picked: vec![],
-            tab: Tab::Log,
-            view: crate::geometry::VIEWBOX,
-        }
-    }
 }
 
 #[derive(Clone, PartialEq)]
 pub struct AppState {
     pub screen: Screen,
-    /// The classic game being played (saved and hashed as a `Game::Classic`).
-    pub game: Option<ClassicState>,
-    /// Hex SHA-256 of the canonical `Game` encoding, refreshed after every change.
-    pub hash: String,
-    pub form: SetupForm,
-    pub ui: Ui,
-    pub log: Vec<String>,
+    /// The classic game and its screens' state.
+    pub classic: Classic,
     /// A message on the menu (e.g. a save that could not be loaded).
     pub notice: Option<String>,
-    /// The engine's explanation of the last refused action.
-    pub error: Option<String>,
-    /// The human whose hand and mission are on screen (hot-seat privacy).
-    pub viewer: Option<PlayerId>,
-    pub roll: Option<Roll>,
-    pub speed: Speed,
-    /// Humans who asked for their setup armies to be placed automatically.
-    pub auto_setup: Vec<PlayerId>,
     pub has_save: bool,
-    /// Inside a run of many actions (skip, automatic setup): autosave once at the end.
-    pub batch: bool,
     /// The setup screen shows the orders ruleset (else the classic one).
     pub setup_orders: bool,
+    /// Hex state hash of the orders game on screen.
+    #[cfg(feature = "full")]
+    pub orders_hash: String,
     #[cfg(feature = "full")]
     pub oform: crate::orders::OrdersForm,
-    /// A game of the orders ruleset (then `game` is `None`).
+    /// A game of the orders ruleset (then the classic game is `None`).
     #[cfg(feature = "full")]
     pub orders: Option<crate::orders::OrdersSession>,
-    /// Online game: this browser's seat; actions go through the protocol, not `apply`.
-    #[cfg(feature = "full")]
-    pub online: Option<crate::online::Seat>,
 }
 
 #[derive(Clone)]
 pub enum Msg {
     ShowMenu,
     ShowSetup,
-    EditForm(SetupForm),
     QuickStart,
     Start,
     Continue,
     Import(Result<Vec<u8>, String>),
-    Click(TerritoryId),
-    Hover(Option<TerritoryId>),
-    Act(Action),
-    BotStep,
-    SkipToHuman,
-    AutoSetup,
-    Reveal,
-    SetAmount(u32),
-    SetDice(u8),
-    SetStop(u32),
-    ClearSelection,
-    OpenTrade(bool),
-    PickCard(u8),
-    SetSpeed(Speed),
-    SetTab(Tab),
-    SetView([f32; 4]),
-    DismissError,
+    ShowOnline,
     SetRuleset(bool),
+    /// A message of the classic screens.
+    Classic(classic::Msg),
     #[cfg(feature = "full")]
     OrdersForm(crate::orders::OrdersForm),
     #[cfg(feature = "full")]
     Orders(crate::orders::OMsg),
-    ShowOnline,
+    /// The protocol's classic game changed.
     #[cfg(feature = "full")]
-    OnlineSync(Box<crate::online::Sync>),
+    OnlineSync(Box<classic::Sync>),
     /// The protocol's orders game changed (state, results, who has committed).
     #[cfg(feature = "full")]
     OnlineOrders(Box<crate::online::orders::OrdersSync>),
 }
 
-pub use crate::savefile::to_save as save_bytes;
-
-/// A save file as this bundle reads it.
-#[allow(clippy::large_enum_variant)] // short-lived, one per load
-pub enum Loaded {
-    Classic(ClassicState),
-    #[cfg(feature = "full")]
-    Orders(orbis_engine::rules::orders::OrdersState),
-    /// Lite bundle: a game of the orders ruleset, for the full page to read.
-    #[cfg(not(feature = "full"))]
-    FullPage,
-}
-
-/// Reads a save file of any ruleset, with the engine's checks and messages.
-pub fn load_bytes(bytes: &[u8]) -> Result<Loaded, String> {
-    match crate::savefile::from_save(bytes) {
-        Ok(Some(g)) => Ok(Loaded::Classic(g)),
-        #[cfg(feature = "full")]
-        Ok(None) => match Game::from_save(bytes) {
-            Ok(Game::Orders(g)) => Ok(Loaded::Orders(g)),
-            Ok(Game::Classic(g)) => Ok(Loaded::Classic(g)),
-            Err(e) => Err(e.to_string()),
-        },
-        #[cfg(not(feature = "full"))]
-        Ok(None) => Ok(Loaded::FullPage),
-        Err(e) => Err(e.to_string()),
+/// The orders screens' view of the app.
+#[cfg(feature = "full")]
+pub fn orders_view(app: &UseReducerHandle<AppState>) -> crate::orders::View<'_> {
+    let d = app.dispatcher();
+    crate::orders::View {
+        orders: app.orders.as_ref(),
+        send: Callback::from(move |m| d.dispatch(Msg::Orders(m))),
     }
 }
 
-pub fn is_setup(p: Phase) -> bool {
-    matches!(p, Phase::Claim | Phase::SetupPlace)
+/// The classic screens' view of the app: the classic state, with messages wrapped for the app.
+pub fn classic_view(app: &UseReducerHandle<AppState>) -> classic::View<'_> {
+    let d = app.dispatcher();
+    classic::View {
+        st: &app.classic,
+        send: Callback::from(move |m| d.dispatch(Msg::Classic(m))),
+    }
 }
 
 impl AppState {
@@ -268,28 +98,16 @@ impl AppState {
     pub fn load() -> AppState {
         let mut st = AppState {
             screen: Screen::Menu,
-            game: None,
-            hash: String::new(),
-            form: SetupForm::default(),
-            ui: Ui::default(),
-            log: vec![],
+            classic: Classic::new(),
             notice: None,
-            error: None,
-            viewer: None,
-            roll: None,
-            speed: store::get(store::SPEED_KEY)
-                .map(|k| Speed::from_key(&k))
-                .unwrap_or(Speed::Normal),
-            auto_setup: vec![],
             has_save: false,
-            batch: false,
             setup_orders: false,
+            #[cfg(feature = "full")]
+            orders_hash: String::new(),
             #[cfg(feature = "full")]
             oform: Default::default(),
             #[cfg(feature = "full")]
             orders: None,
-            #[cfg(feature = "full")]
-            online: None,
         };
         if let Some(text) = store::get(store::SAVE_KEY) {
             let loaded = store::b64_decode(&text)
@@ -297,10 +115,10 @@ impl AppState {
                 .and_then(|b| load_bytes(&b));
             match loaded {
                 Ok(Loaded::Classic(g)) => {
-                    st.log = store::get(store::LOG_KEY)
+                    st.classic.log = store::get(store::LOG_KEY)
                         .map(|l| l.lines().map(String::from).collect())
                         .unwrap_or_default();
-                    st.start_with(g, false);
+                    st.start_classic(g, false);
                 }
                 #[cfg(not(feature = "full"))]
                 Ok(Loaded::FullPage) => {
@@ -347,7 +165,49 @@ impl AppState {
             st.screen = Screen::Online;
             crate::lite::open_full(crate::lite::Open::Resume, true);
         }
+        st.sync_screen();
         st
+    }
+
+    /// The state hash of the game on screen (`data-state-hash`).
+    pub fn hash(&self) -> String {
+        #[cfg(feature = "full")]
+        if self.orders.is_some() {
+            return self.orders_hash.clone();
+        }
+        self.classic.hash.clone()
+    }
+
+    /// Keeps the classic state told whether its play screen is the one shown.
+    fn sync_screen(&mut self) {
+        self.classic.on_screen = self.screen == Screen::Play;
+    }
+
+    /// Shows a classic game: new, loaded or the autosave.
+    fn start_classic(&mut self, g: ClassicState, fresh: bool) {
+        #[cfg(feature = "full")]
+        {
+            self.orders = None;
+        }
+        self.screen = Screen::Play;
+        self.has_save = true;
+        self.sync_screen();
+        self.classic.start_with(g, fresh);
+    }
+
+    fn new_classic_game(&mut self, form: &SetupForm) {
+        match self.classic.new_game(form) {
+            Ok(()) => {
+                #[cfg(feature = "full")]
+                {
+                    self.orders = None;
+                }
+                self.notice = None;
+                self.screen = Screen::Play;
+                self.has_save = true;
+            }
+            Err(e) => self.notice = Some(e),
+        }
     }
 
     /// Starts (or resumes) an orders game; `human` per power of the map (missing: human).
@@ -361,12 +221,12 @@ impl AppState {
                 .map(|&h| if h { '1' } else { '0' })
                 .collect::<String>(),
         );
-        self.game = None;
+        self.classic.game = None;
         self.orders = Some(crate::orders::OrdersSession::new(g, human));
         self.screen = Screen::OrdersPlay;
         self.has_save = true;
         self.notice = None;
-        self.error = None;
+        self.classic.error = None;
         self.save();
     }
 
@@ -384,116 +244,6 @@ impl AppState {
         }
     }
 
-    fn start_with(&mut self, g: ClassicState, fresh: bool) {
-        #[cfg(feature = "full")]
-        {
-            self.orders = None;
-        }
-        self.game = Some(g);
-        self.screen = Screen::Play;
-        self.ui = Ui::default();
-        self.viewer = None;
-        self.roll = None;
-        self.error = None;
-        self.auto_setup.clear();
-        self.has_save = true;
-        if fresh {
-            self.log = vec!["A new game begins.".into()];
-        }
-        self.update_viewer();
-        self.save();
-    }
-
-    pub fn state(&self) -> Option<&ClassicState> {
-        self.game.as_ref()
-    }
-
-    fn humans(&self) -> Vec<PlayerId> {
-        self.state()
-            .map(|s| {
-                (0..s.players.len() as PlayerId)
-                    .filter(|&p| s.players[p as usize].kind == SeatKind::Human)
-                    .collect()
-            })
-            .unwrap_or_default()
-    }
-
-    /// Hot-seat: keep the viewer when there is one human; otherwise a human seat must be
-    /// revealed through the pass-the-device screen.
-    fn update_viewer(&mut self) {
-        #[cfg(feature = "full")]
-        if let Some(o) = self.online {
-            self.viewer = o.me;
-            return;
-        }
-        let humans = self.humans();
-        let Some(s) = self.state() else { return };
-        if humans.len() == 1 {
-            self.viewer = Some(humans[0]);
-        } else if humans.len() >= 2
-            && is_setup(s.phase)
-            && !s.options.missions
-            && humans.contains(&s.current)
-        {
-            self.viewer = Some(s.current);
-        }
-    }
-
-    /// True when the pass-the-device screen must hide the board.
-    pub fn curtain(&self) -> Option<PlayerId> {
-        let s = self.state()?;
-        if self.is_online() {
-            return None;
-        }
-        if matches!(s.phase, Phase::GameOver { .. }) || self.screen != Screen::Play {
-            return None;
-        }
-        let humans = self.humans();
-        (humans.len() >= 2 && humans.contains(&s.current) && self.viewer != Some(s.current))
-            .then_some(s.current)
-    }
-
-    /// The seat that may act from this screen now (a human who is the viewer).
-    pub fn my_turn(&self) -> bool {
-        #[cfg(feature = "full")]
-        if let Some(o) = self.online {
-            return o.can_act && self.state().is_some_and(|s| o.me == Some(s.current));
-        }
-        match self.state() {
-            Some(s) => {
-                self.curtain().is_none()
-                    && s.players[s.current as usize].kind == SeatKind::Human
-                    && self.viewer == Some(s.current)
-                    && !matches!(s.phase, Phase::GameOver { .. })
-                    && !(is_setup(s.phase) && self.auto_setup.contains(&s.current))
-            }
-            None => false,
-        }
-    }
-
-    /// The bot level that acts for the current seat now, if the machine plays it.
-    pub fn machine_level(&self) -> Option<BotLevel> {
-        let s = self.state()?;
-        if matches!(s.phase, Phase::GameOver { .. }) {
-            return None;
-        }
-        match s.players[s.current as usize].kind {
-            SeatKind::Bot(l) => Some(l),
-            SeatKind::Human if is_setup(s.phase) && self.auto_setup.contains(&s.current) => {
-                Some(BotLevel::Normal)
-            }
-            SeatKind::Human => None,
-        }
-    }
-
-    /// An online game is on screen (never in the lite bundle).
-    fn is_online(&self) -> bool {
-        #[cfg(feature = "full")]
-        return self.online.is_some();
-        #[cfg(not(feature = "full"))]
-        false
-    }
-
     /// An orders game is loaded (never in the lite bundle).
     fn has_orders_game(&self) -> bool {
         #[cfg(feature = "full")]
@@ -502,263 +252,48 @@ impl AppState {
         false
     }
 
+    /// Autosaves the game on screen (an online one is never saved: its transcript is the record).
+    #[cfg(feature = "full")]
     fn save(&mut self) {
-        if self.is_online() {
-            return; // the transcript is the record; keep the local autosave untouched
+        if self.classic.is_online() {
+            return;
         }
-        #[cfg(feature = "full")]
         if let Some(o) = &self.orders {
             let g = Game::Orders(o.game.clone());
-            self.hash = g.state_hash().to_hex();
+            self.orders_hash = g.state_hash().to_hex();
             store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
             store::set(store::ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
             return;
         }
-        if let Some(g) = &self.game {
-            self.hash = crate::savefile::state_hash(g);
-            store::set(store::SAVE_KEY, &store::b64_encode(&save_bytes(g)));
-            let start = self.log.len().saturating_sub(300);
-            store::set(store::LOG_KEY, &self.log[start..].join("\n"));
+        self.classic.save();
+    }
+
+    fn nav(&mut self, n: Nav) {
+        match n {
+            Nav::Menu => self.show_menu(),
+            Nav::Setup => self.screen = Screen::Setup,
+            Nav::Continue => {
+                if self.has_orders_game() {
+                    self.screen = Screen::OrdersPlay;
+                } else if self.classic.game.is_some() {
+                    self.screen = Screen::Play;
+                }
+            }
         }
     }
 
-    /// Applies one engine action; records the log and the dice; autosaves.
-    fn apply(&mut self, a: Action) -> bool {
+    fn show_menu(&mut self) {
         #[cfg(feature = "full")]
-        if self.online.is_some() {
-            crate::online::submit(a);
-            return true;
-        }
-        let Some(g) = self.game.as_mut() else {
-            return false;
-        };
-        let before = g.phase;
-        // The classic state's own apply: same rules and randomness as `Game::apply`, without
-        // linking other rulesets into the browser bundle.
-        match g.apply(&a) {
-            Ok(events) => {
-                let s = &*g;
-                let mut rolls = 0;
-                for e in &events {
-                    self.log.push(view::describe(e, s));
-                    if let Event::Rolled {
-                        from,
-                        to,
-                        attack,
-                        defence,
-                        ..
-                    } = e
-                    {
-                        rolls += 1;
-                        self.roll = Some(Roll {
-                            from: *from,
-                            to: *to,
-                            attack: attack.clone(),
-                            defence: defence.clone(),
-                            rolls,
-                            step: s.step,
-                        });
-                    }
-                }
-                if self.log.len() > 600 {
-                    self.log.drain(..200);
-                }
-                self.error = None;
-                let after = s.phase;
-                self.after_change(before, after);
-                if !self.batch {
-                    self.save();
-                }
-                true
-            }
-            Err(e) => {
-                self.error = Some(e.to_string());
-                false
-            }
-        }
-    }
-
-    fn after_change(&mut self, before: Phase, after: Phase) {
-        let s = self.game.as_ref().unwrap();
-        let phase_kind = |p: Phase| std::mem::discriminant(&p);
-        if phase_kind(before) != phase_kind(after) {
-            self.ui.from = None;
-            self.ui.to = None;
-            self.ui.trade_open = false;
-            self.ui.picked.clear();
-            if let Phase::Occupy { from, moved, .. } = after {
-                self.ui.amount = moved + s.armies[from as usize] - 1;
-            }
-            if let Phase::Reinforce { .. } = after {
-                self.ui.amount = 1;
-            }
-            // After moving in, keep attacking from the conquered territory if it can.
-            if let (Phase::Occupy { to, .. }, Phase::Attack) = (before, after) {
-                if s.armies[to as usize] >= 2 && !s.attack_targets(to).is_empty() {
-                    self.ui.from = Some(to);
-                }
-            }
-        }
-        if let Some(f) = self.ui.from {
-            let mine = s.owner[f as usize] == orbis_engine::classic::Owner::Player(s.current);
-            let ok = match after {
-                Phase::Attack => mine && s.armies[f as usize] >= 2,
-                Phase::Fortify => mine && s.movable(f) > 0,
-                _ => false,
-            };
-            if !ok {
-                self.ui.from = None;
-                self.ui.to = None;
-            }
-        }
-        if let (Some(f), Some(t)) = (self.ui.from, self.ui.to) {
-            let still = match after {
-                Phase::Attack => s.attack_targets(f).contains(&t),
-                Phase::Fortify => s.fortify_targets(f).contains(&t),
-                _ => false,
-            };
-            if !still {
-                self.ui.to = None;
-            }
-        }
-        self.ui
-            .picked
-            .retain(|c| s.players[s.current as usize].hand.contains(c));
-        self.update_viewer();
-    }
-
-    fn bot_step(&mut self) -> bool {
-        let Some(level) = self.machine_level() else {
-            return false;
-        };
-        let Some(a) = bot::choose(self.state().unwrap(), level) else {
-            return false;
-        };
-        self.apply(a)
-    }
-
-    fn on_click(&mut self, t: TerritoryId) {
-        if !self.my_turn() {
+        if self.classic.is_online() || self.screen == Screen::Online {
+            let _ = web_sys::window().map(|w| w.location().set_hash(""));
+            let mut fresh = AppState::load();
+            fresh.screen = Screen::Menu;
+            fresh.has_save = fresh.classic.game.is_some();
+            *self = fresh;
             return;
         }
-        let s = self.state().unwrap().clone();
-        let me = s.current;
-        let mine = s.owner[t as usize] == orbis_engine::classic::Owner::Player(me);
-        match s.phase {
-            Phase::Claim => {
-                self.apply(Action::Claim { territory: t });
-            }
-            Phase::SetupPlace => {
-                self.apply(Action::Place {
-                    territory: t,
-                    armies: 1,
-                });
-            }
-            Phase::Reinforce { armies } => {
-                let n = self.ui.amount.clamp(1, armies.max(1));
-                self.apply(Action::Place {
-                    territory: t,
-                    armies: n,
-                });
-            }
-            Phase::Attack => {
-                if let Some(f) = self.ui.from {
-                    if s.attack_targets(f).contains(&t) {
-                        self.ui.to = Some(t);
-                        self.ui.dice = s.max_attack_dice(f);
-                        self.error = None;
-                        return;
-                    }
-                }
-                if mine && s.armies[t as usize] >= 2 {
-                    self.ui.from = if self.ui.from == Some(t) {
-                        None
-                    } else {
-                        Some(t)
-                    };
-                    self.ui.to = None;
-                    self.ui.stop_at = 1;
-                    self.error = if self.ui.from.is_some() && s.attack_targets(t).is_empty() {
-                        Some(format!("{} has no enemy neighbours.", s.map().name(t)))
-                    } else {
-                        None
-                    };
-                } else if mine {
-                    self.error = Some(format!(
-                        "{} needs at least two armies to attack (one must stay behind).",
-                        s.map().name(t)
-                    ));
-                } else if let Some(f) = self.ui.from {
-                    self.error = Some(format!(
-                        "{} does not border {}.",
-                        s.map().name(f),
-                        s.map().name(t)
-                    ));
-                } else {
-                    self.error =
-                        Some("First choose one of your territories to attack from.".into());
-                }
-            }
-            Phase::Fortify => {
-                if let Some(f) = self.ui.from {
-                    if s.fortify_targets(f).contains(&t) {
-                        self.ui.to = Some(t);
-                        self.ui.amount = s.movable(f);
-                        self.error = None;
-                        return;
-                    }
-                }
-                if mine && s.movable(t) > 0 {
-                    self.ui.from = if self.ui.from == Some(t) {
-                        None
-                    } else {
-                        Some(t)
-                    };
-                    self.ui.to = None;
-                    self.error = None;
-                } else if mine {
-                    self.error = Some(format!("No armies can leave {}.", s.map().name(t)));
-                } else {
-                    self.error = Some(format!("{} is not yours.", s.map().name(t)));
-                }
-            }
-            Phase::Occupy { .. } | Phase::GameOver { .. } => {}
-        }
-    }
-
-    fn new_game(&mut self, form: &SetupForm) {
-        #[cfg(feature = "full")]
-        {
-            self.online = None; // a local game after an online one
-        }
-        let seats = form
-            .seats
-            .iter()
-            .map(|s| SeatConfig {
-                name: if s.name.trim().is_empty() {
-                    s.colour.name().to_string()
-                } else {
-                    s.name.trim().to_string()
-                },
-                colour: s.colour,
-                kind: s.kind,
-            })
-            .collect();
-        match ClassicState::new(seats, form.options.clone(), store::new_seed()) {
-            Ok(s) => {
-                self.notice = None;
-                self.start_with(s, true);
-                for (i, seat) in form.seats.iter().enumerate() {
-                    if seat.defend != DefendPref::Max {
-                        self.apply(Action::SetDefence {
-                            player: i as PlayerId,
-                            pref: seat.defend,
-                        });
-                    }
-                }
-            }
-            Err(e) => self.notice = Some(e.to_string()),
-        }
+        self.screen = Screen::Menu;
+        self.has_save = self.classic.game.is_some() || self.has_orders_game();
     }
 }
 
@@ -801,46 +336,29 @@ impl Reducible for AppState {
     fn reduce(self: Rc<Self>, msg: Msg) -> Rc<Self> {
         let mut st = (*self).clone();
         match msg {
+            Msg::ShowMenu => st.nav(Nav::Menu),
+            Msg::ShowSetup => st.nav(Nav::Setup),
+            Msg::Continue => st.nav(Nav::Continue),
+            Msg::Classic(classic::Msg::Nav(n)) => st.nav(n),
             #[cfg(feature = "full")]
-            Msg::ShowMenu if st.online.is_some() || st.screen == Screen::Online => {
-                let _ = web_sys::window().map(|w| w.location().set_hash(""));
-                let mut fresh = AppState::load();
-                fresh.screen = Screen::Menu;
-                fresh.has_save = fresh.game.is_some();
-                st = fresh;
-            }
+            Msg::Orders(crate::orders::OMsg::Nav(n)) => st.nav(n),
+            Msg::Classic(m) => st.classic.update(m),
             Msg::ShowOnline => {
                 st.screen = Screen::Online;
                 #[cfg(not(feature = "full"))]
                 crate::lite::open_full(crate::lite::Open::Online, false);
             }
             #[cfg(feature = "full")]
-            Msg::OnlineSync(sync) => {
-                let sync = *sync;
-                let before = st.state().map(|s| s.phase);
-                st.online = Some(sync.seat);
-                st.viewer = sync.seat.me;
-                st.game = Some(sync.game);
-                st.hash = sync.hash;
-                st.log.extend(sync.lines);
-                if st.log.len() > 600 {
-                    st.log.drain(..200);
-                }
-                if sync.roll.is_some() {
-                    st.roll = sync.roll;
-                }
-                let after = st.state().map(|s| s.phase).unwrap();
-                st.after_change(before.unwrap_or(after), after);
-            }
+            Msg::OnlineSync(sync) => st.classic.online_sync(*sync),
             #[cfg(feature = "full")]
             Msg::OnlineOrders(o) => {
                 let o = *o;
-                st.online = Some(crate::online::Seat {
+                st.classic.remote = Some(classic::Seat {
                     me: None,
                     can_act: false,
                 });
-                st.game = None;
-                st.hash = o.hash;
+                st.classic.game = None;
+                st.orders_hash = o.hash;
                 match st.orders.as_mut() {
                     Some(s) if s.online.is_some() => {
                         if !o.resolved.is_empty() {
@@ -855,31 +373,18 @@ impl Reducible for AppState {
                     s.online_status(o.sent, o.committed, o.waiting);
                 }
             }
-            Msg::ShowMenu => {
-                st.screen = Screen::Menu;
-                st.has_save = st.game.is_some() || st.has_orders_game();
-            }
-            Msg::ShowSetup => st.screen = Screen::Setup,
-            Msg::EditForm(f) => st.form = f,
-            Msg::QuickStart => st.new_game(&SetupForm::default()),
+            Msg::QuickStart => st.new_classic_game(&SetupForm::default()),
             #[cfg(feature = "full")]
             Msg::Start if st.setup_orders => st.new_orders_game(),
             Msg::Start => {
-                let f = st.form.clone();
-                st.new_game(&f);
-            }
-            Msg::Continue => {
-                if st.has_orders_game() {
-                    st.screen = Screen::OrdersPlay;
-                } else if st.game.is_some() {
-                    st.screen = Screen::Play;
-                }
+                let f = st.classic.form.clone();
+                st.new_classic_game(&f);
             }
             Msg::Import(Ok(bytes)) => match load_bytes(&bytes) {
                 Ok(Loaded::Classic(g)) => {
                     st.notice = None;
-                    st.log = vec!["Game loaded from a save file.".into()];
-                    st.start_with(g, false);
+                    st.classic.log = vec!["Game loaded from a save file.".into()];
+                    st.start_classic(g, false);
                 }
                 #[cfg(feature = "full")]
                 Ok(Loaded::Orders(g)) => st.start_orders(g, vec![]),
@@ -902,79 +407,6 @@ impl Reducible for AppState {
                 st.screen = Screen::Menu;
                 st.notice = Some(format!("That file could not be read: {e}."));
             }
-            Msg::Click(t) => st.on_click(t),
-            Msg::Hover(t) => st.ui.hover = t,
-            Msg::Act(a) => {
-                if st.my_turn() || matches!(a, Action::SetDefence { .. }) {
-                    st.apply(a);
-                }
-            }
-            Msg::BotStep => {
-                st.bot_step();
-            }
-            Msg::SkipToHuman => {
-                // Many actions at once: save once at the end.
-                st.batch = true;
-                let mut n = 0;
-                while n < 20000 && st.bot_step() {
-                    n += 1;
-                }
-                st.batch = false;
-                st.save();
-            }
-            Msg::AutoSetup => {
-                if let Some(s) = st.state() {
-                    if is_setup(s.phase) && st.my_turn() {
-                        let me = s.current;
-                        st.auto_setup.push(me);
-                        st.batch = true;
-                        let mut n = 0;
-                        while n < 5000
-                            && st.state().is_some_and(|s| is_setup(s.phase))
-                            && st.bot_step()
-                        {
-                            n += 1;
-                        }
-                        st.batch = false;
-                        st.save();
-                    }
-                }
-            }
-            Msg::Reveal => {
-                if let Some(p) = st.curtain() {
-                    st.viewer = Some(p);
-                    st.ui.from = None;
-                    st.ui.to = None;
-                    st.ui.picked.clear();
-                    st.ui.trade_open = false;
-                }
-            }
-            Msg::SetAmount(n) => st.ui.amount = n,
-            Msg::SetDice(d) => st.ui.dice = d,
-            Msg::SetStop(n) => st.ui.stop_at = n.max(1),
-            Msg::ClearSelection => {
-                st.ui.from = None;
-                st.ui.to = None;
-                st.error = None;
-            }
-            Msg::OpenTrade(o) => {
-                st.ui.trade_open = o;
-                st.ui.picked.clear();
-            }
-            Msg::PickCard(c) => {
-                if let Some(i) = st.ui.picked.iter().position(|&x| x == c) {
-                    st.ui.picked.remove(i);
-                } else if st.ui.picked.len() < 3 {
-                    st.ui.picked.push(c);
-                }
-            }
-            Msg::SetSpeed(sp) => {
-                st.speed = sp;
-                store::set(store::SPEED_KEY, sp.key());
-            }
-            Msg::SetTab(t) => st.ui.tab = t,
-            Msg::SetView(v) => st.ui.view = v,
-            Msg::DismissError => st.error = None,
             Msg::SetRuleset(o) => {
                 st.setup_orders = o;
                 #[cfg(not(feature = "full"))]
@@ -996,35 +428,67 @@ impl Reducible for AppState {
                 }
             }
         }
-        // Keep the game mutable only through apply.
+        st.sync_screen();
         Rc::new(st)
     }
+}
+
+/// The online screen, with the game the protocol runs drawn by its ruleset's screen.
+#[cfg(feature = "full")]
+fn online_screen(
+    app: &UseReducerHandle<AppState>,
+    drag: Rc<crate::classic::board::DragRef>,
+) -> Html {
+    use crate::online::{Report, Showing};
+    let d = app.dispatcher();
+    let on_event = Callback::from(move |e: Report| match e {
+        Report::Classic(s) => d.dispatch(Msg::OnlineSync(s)),
+        Report::Orders(o) => d.dispatch(Msg::OnlineOrders(o)),
+        Report::Leave => d.dispatch(Msg::ShowMenu),
+    });
+    let (showing, game) = if app.orders.as_ref().is_some_and(|o| o.online.is_some()) {
+        (
+            Showing::Orders,
+            crate::orders::view::play(&orders_view(app)),
+        )
+    } else if app.classic.game.is_some() {
+        (
+            Showing::Classic,
+            crate::classic::panel::play_screen(&classic_view(app), drag),
+        )
+    } else {
+        (Showing::Nothing, html! {})
+    };
+    html! { <crate::online::Online {on_event} {showing} {game} /> }
 }
 
 #[function_component(App)]
 pub fn app() -> Html {
     let app = use_reducer(AppState::load);
     let drag = use_memo((), |_| crate::classic::board::DragRef::default());
+    let c = &app.classic;
 
     // Bots (and automatic setup placement) act one engine action at a time, at a watchable pace.
     {
         let d = app.dispatcher();
-        let step = app.state().map(|s| s.step);
-        let machine = app.screen == Screen::Play && app.machine_level().is_some();
-        let delay = if app.state().is_some_and(|s| is_setup(s.phase)) {
+        let step = c.state().map(|s| s.step);
+        let machine = app.screen == Screen::Play && c.machine_level().is_some();
+        let delay = if c.state().is_some_and(|s| is_setup(s.phase)) {
             30
         } else {
-            app.speed.delay_ms()
+            c.speed.delay_ms()
         };
         use_effect_with((step, machine, delay), move |&(_, machine, delay)| {
             let timer = machine.then(|| {
-                gloo::timers::callback::Timeout::new(delay, move || d.dispatch(Msg::BotStep))
+                gloo::timers::callback::Timeout::new(delay, move || {
+                    d.dispatch(Msg::Classic(classic::Msg::BotStep))
+                })
             });
             move || drop(timer)
         });
     }
 
-    let hash = app.hash.clone();
+    let hash = app.hash();
     #[cfg(not(feature = "full"))]
     let ophase = None;
     #[cfg(feature = "full")]
@@ -1037,7 +501,7 @@ pub fn app() -> Html {
             P::GameOver { .. } => "over",
         }
     });
-    let phase = app
+    let phase = c
         .state()
         .map(|s| match s.phase {
             Phase::Claim => "claim",
@@ -1072,19 +536,16 @@ pub fn app() -> Html {
             crate::orders::Stage::Results => "results".into(),
         })
         .unwrap_or_default();
-    let current = app
-        .state()
-        .map(|s| s.current.to_string())
-        .unwrap_or_default();
-    let turn = app.state().map(|s| s.turn.to_string()).unwrap_or_default();
+    let current = c.state().map(|s| s.current.to_string()).unwrap_or_default();
+    let turn = c.state().map(|s| s.turn.to_string()).unwrap_or_default();
     let body = match app.screen {
-        Screen::Menu => crate::app::menu::menu(&app),
-        Screen::Setup => crate::app::menu::setup_screen(&app),
-        Screen::Play => crate::classic::panel::play_screen(&app, drag),
+        Screen::Menu => menu::menu(&app),
+        Screen::Setup => menu::setup_screen(&app),
+        Screen::Play => crate::classic::panel::play_screen(&classic_view(&app), drag),
         #[cfg(feature = "full")]
-        Screen::OrdersPlay => crate::orders::view::play(&app),
+        Screen::OrdersPlay => crate::orders::view::play(&orders_view(&app)),
         #[cfg(feature = "full")]
-        Screen::Online => html! { <crate::online::Online app={app.clone()} drag={drag.clone()} /> },
+        Screen::Online => online_screen(&app, drag),
         #[cfg(not(feature = "full"))]
         Screen::OrdersPlay | Screen::Online => crate::lite::leaving(),
     };
@@ -1092,127 +553,8 @@ pub fn app() -> Html {
         <div id="root" class={classes!("app", format!("screen-{screen}"))}
             data-state-hash={hash} data-phase={phase} data-screen={screen}
             data-current={current} data-turn={turn} data-stage={stage}
-            data-my-turn={if app.my_turn() { "1" } else { "0" }}>
+            data-my-turn={if c.my_turn() { "1" } else { "0" }}>
             { body }
         </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn run(st: Rc<AppState>, msg: Msg) -> Rc<AppState> {
-        st.reduce(msg)
-    }
-
-    #[test]
-    fn quick_start_setup_and_a_human_turn() {
-        let mut st = Rc::new(AppState::load());
-        assert!(st.screen == Screen::Menu);
-        st = run(st, Msg::QuickStart);
-        assert!(st.screen == Screen::Play);
-        st = run(st, Msg::SkipToHuman);
-        st = run(st, Msg::AutoSetup);
-        st = run(st, Msg::SkipToHuman);
-        let s = st.state().unwrap().clone();
-        assert!(st.my_turn());
-        let Phase::Reinforce { armies } = s.phase else {
-            panic!("expected reinforcement, got {:?}", s.phase)
-        };
-        // Clicking an enemy territory is refused with the engine's explanation.
-        let enemy = s
-            .map()
-            .ids()
-            .find(|&t| s.owner[t as usize] != orbis_engine::classic::Owner::Player(s.current))
-            .unwrap();
-        st = run(st, Msg::Click(enemy));
-        assert!(st.error.is_some());
-        let mine = s.territories_of(s.current).next().unwrap();
-        st = run(st, Msg::SetAmount(armies));
-        st = run(st, Msg::Click(mine));
-        assert_eq!(st.state().unwrap().phase, Phase::Attack);
-        assert_eq!(
-            st.state().unwrap().armies[mine as usize],
-            s.armies[mine as usize] + armies
-        );
-        st = run(st, Msg::Act(Action::EndTurn));
-        assert!(!st.my_turn());
-        assert!(st.log.iter().any(|l| l.contains("places")));
-    }
-
-    #[test]
-    fn hot_seat_hides_the_board_between_humans() {
-        let mut form = SetupForm::default();
-        form.seats.truncate(2);
-        form.seats[1].kind = SeatKind::Human;
-        let mut st = Rc::new(AppState::load());
-        st = run(st, Msg::EditForm(form));
-        st = run(st, Msg::Start);
-        for _ in 0..4 {
-            st = run(st, Msg::AutoSetup);
-        }
-        let mut curtains = 0;
-        for _ in 0..4 {
-            if let Some(p) = st.curtain() {
-                curtains += 1;
-                assert!(!st.my_turn(), "nobody acts behind the curtain");
-                st = run(st, Msg::Reveal);
-                assert_eq!(st.viewer, Some(p));
-            }
-            let s = st.state().unwrap().clone();
-            let Phase::Reinforce { armies } = s.phase else {
-                panic!("{:?}", s.phase)
-            };
-            st = run(st, Msg::SetAmount(armies));
-            st = run(st, Msg::Click(s.territories_of(s.current).next().unwrap()));
-            st = run(st, Msg::Act(Action::EndTurn));
-        }
-        assert!(curtains >= 3);
-    }
-
-    #[test]
-    fn bots_only_game_finishes() {
-        let mut form = SetupForm::default();
-        form.seats[0].kind = SeatKind::Bot(BotLevel::Easy);
-        let mut st = Rc::new(AppState::load());
-        st = run(st, Msg::EditForm(form));
-        st = run(st, Msg::Start);
-        st = run(st, Msg::SkipToHuman);
-        assert!(matches!(st.state().unwrap().phase, Phase::GameOver { .. }));
-        assert!(st.log.iter().any(|l| l.contains("wins the game")));
-    }
-
-    /// The save used by the end-to-end trade test: a human at reinforcement holding five
-    /// cards. `ORBIS_WRITE_FIXTURES=1 cargo test -p orbis-web` rewrites it.
-    #[test]
-    fn forced_trade_fixture() {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../tests/e2e/fixtures/trade.orbis"
-        );
-        if std::env::var_os("ORBIS_WRITE_FIXTURES").is_some() {
-            let mut st = Rc::new(AppState::load());
-            st = run(st, Msg::QuickStart);
-            st = run(st, Msg::SkipToHuman);
-            st = run(st, Msg::AutoSetup);
-            st = run(st, Msg::SkipToHuman);
-            let mut g = st.game.clone().unwrap();
-            let s = &mut g;
-            let me = s.current as usize;
-            let cards: Vec<u8> = s.deck.iter().copied().filter(|&c| c < 42).take(5).collect();
-            s.deck.retain(|c| !cards.contains(c));
-            s.players[me].hand = cards;
-            std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
-            std::fs::write(path, save_bytes(&g)).unwrap();
-        }
-        let Ok(Loaded::Classic(g)) = load_bytes(&std::fs::read(path).unwrap()) else {
-            panic!("the fixture is a classic game")
-        };
-        let s = &g;
-        assert!(matches!(s.phase, Phase::Reinforce { .. }));
-        assert_eq!(s.players[s.current as usize].kind, SeatKind::Human);
-        assert_eq!(s.players[s.current as usize].hand.len(), 5);
-        assert!(!s.sets_in_hand(s.current).is_empty());
     }
 }

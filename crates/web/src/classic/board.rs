@@ -1,7 +1,7 @@
 //! The world map as SVG: owner colour plus a per-player pattern and badge shape (colour-blind
 //! safe), army counts, continent tint, sea lanes, highlights, pan/zoom, keyboard navigation.
 
-use crate::app::{AppState, Msg};
+use crate::classic::play::{Msg, View};
 use crate::geometry::{ART, OUTLINES, SEA, SHAPES, VIEWBOX};
 use crate::widgets::colour_css;
 use crate::widgets::{outline, tenths};
@@ -144,7 +144,7 @@ fn spread(p: &[(i32, f64, f64)]) -> f64 {
         .max(1.0)
 }
 
-pub fn board(app: &UseReducerHandle<AppState>, drag: Rc<DragRef>) -> Html {
+pub fn board(app: &View, drag: Rc<DragRef>) -> Html {
     let Some(g) = app.game.as_ref() else {
         return html! {};
     };

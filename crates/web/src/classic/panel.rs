@@ -1,9 +1,10 @@
 //! The play screen: header, map, the prompt and controls of the current phase, the viewer's
 //! hand and mission, trade dialog, pass-the-device screen, log, statistics and winner screen.
 
-use crate::app::{is_setup, AppState, Msg, Speed, Tab};
 use crate::classic::board::{board, DragRef};
+use crate::classic::play::{is_setup, Msg, Speed, Tab, View};
 use crate::widgets::colour_css;
+use crate::widgets::Nav;
 use orbis_engine::classic::{Action, ClassicState, DefendPref, Phase, PlayerId, SeatKind};
 use orbis_engine::odds::odds;
 use orbis_engine::view;
@@ -11,7 +12,7 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-type H = UseReducerHandle<AppState>;
+type H<'a> = View<'a>;
 
 /// A click handler that sends `msg` (one non-generic helper keeps the wasm small).
 pub fn send(app: &H, msg: Msg) -> Callback<MouseEvent> {
@@ -368,7 +369,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     let export = {
         let g = g.clone();
         Callback::from(move |_: MouseEvent| {
-            crate::store::download("orbis-game.orbis", &crate::app::save_bytes(&g))
+            crate::store::download("orbis-game.orbis", &crate::savefile::to_save(&g))
         })
     };
     let curtain = app.curtain();
@@ -387,7 +388,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
         && (app.ui.trade_open || cur.hand.len() >= 5);
     let header = html! {
         <header class="bar">
-            <button class="btn small" id="menu-btn" onclick={send(app, Msg::ShowMenu)} aria-label="Menu">{"☰ Menu"}</button>
+            <button class="btn small" id="menu-btn" onclick={send(app, Msg::Nav(Nav::Menu))} aria-label="Menu">{"☰ Menu"}</button>
             <span class="title">{"Orbis"}</span>
             <span class="turn">{format!("Turn {}", s.turn)}</span>
             <label class="speed" for="speed"><span>{"Bot speed"}</span>
@@ -434,8 +435,8 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                         <p>{reason}</p>
                         { stats_view(s) }
                         <div class="row">
-                            <button class="btn primary" onclick={send(app, Msg::ShowSetup)}>{"New game"}</button>
-                            <button class="btn" id="winner-menu" onclick={send(app, Msg::ShowMenu)}>{"Menu"}</button>
+                            <button class="btn primary" onclick={send(app, Msg::Nav(Nav::Setup))}>{"New game"}</button>
+                            <button class="btn" id="winner-menu" onclick={send(app, Msg::Nav(Nav::Menu))}>{"Menu"}</button>
                         </div>
                     </div>
                 </div>

@@ -2,7 +2,6 @@
 //! the lobby's connection details. What they show comes from `online_net`; what the buttons do is
 //! the online screen's `join` callback.
 
-use crate::app::{AppState, Msg};
 use crate::online::net::{self, NetSettings, Typed};
 use orbis_transport::relay::Status;
 use wasm_bindgen::JsCast;
@@ -37,7 +36,8 @@ pub struct JoinRequest {
 
 #[derive(Properties, PartialEq)]
 pub struct JoinProps {
-    pub app: UseReducerHandle<AppState>,
+    /// Back to the menu.
+    pub on_leave: Callback<()>,
     pub join: Callback<JoinRequest>,
     /// The room in the page's link, if any.
     pub room: Option<String>,
@@ -193,7 +193,7 @@ pub fn join_form(p: &JoinProps) -> Html {
                     <label>{"TURN password "}{ field("online-turn-pass", "password", |d| &d.turn_pass, |d, v| d.turn_pass = v) }</label>
                 </details>
                 <div class="menu-buttons">
-                    <button class="btn" type="button" onclick={crate::classic::panel::send(&p.app, Msg::ShowMenu)}>{"Back"}</button>
+                    <button class="btn" type="button" onclick={p.on_leave.reform(|_: MouseEvent| ())}>{"Back"}</button>
                 </div>
             </form>
         </main>

@@ -13,15 +13,12 @@ pub mod form;
 pub mod net;
 pub mod orders;
 
-use crate::app::{AppState, Msg, Roll};
-use crate::classic::board::DragRef;
+use crate::classic::play::{take_queued, Roll, Seat, Sync, BOT_NAMES};
 use crate::online::form::{invite_panel, relay_details, short_room, JoinForm, JoinRequest, Target};
 use crate::online::net::NetSettings;
 use crate::store;
 use orbis_engine::bot;
-use orbis_engine::classic::{
-    Action, BotLevel, ClassicOptions, ClassicState, Colour, Event, PlayerId,
-};
+use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour, Event, PlayerId};
 use orbis_engine::codec::sha256;
 use orbis_engine::view;
 use orbis_protocol::{
@@ -35,33 +32,22 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// What the app needs to know about this browser's seat in an online game.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Seat {
-    /// The seat this browser plays (its first seat), if it has one.
-    pub me: Option<PlayerId>,
-    /// The protocol lets us act now (our turn, no roll pending, not halted, not on autoplay).
-    pub can_act: bool,
+/// What the online screen tells the app.
+pub enum Report {
+    /// The protocol's classic game changed.
+    Classic(Box<Sync>),
+    /// The protocol's orders game changed.
+    Orders(Box<crate::online::orders::OrdersSync>),
+    /// The player left the online screen.
+    Leave,
 }
 
-/// A protocol state change for the app: the new engine state and what to show of it.
-#[derive(Clone)]
-pub struct Sync {
-    pub game: ClassicState,
-    pub seat: Seat,
-    pub lines: Vec<String>,
-    pub roll: Option<Roll>,
-    pub hash: String,
-}
-
-thread_local! {
-    /// Actions chosen on the board or panel, waiting for the next tick to go through `Peer::act`.
-    static QUEUE: RefCell<Vec<Action>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Called by the app instead of applying an action locally.
-pub fn submit(a: Action) {
-    QUEUE.with(|q| q.borrow_mut().push(a));
+/// Which game the app has ready to show for the running room.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Showing {
+    Nothing,
+    Classic,
+    Orders,
 }
 
 fn window() -> web_sys::Window {
@@ -451,7 +437,7 @@ impl Session {
             return None;
         }
         // Actions chosen on the board (or by autoplay), one at a time through the protocol.
-        let queued: Vec<Action> = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
+        let queued: Vec<Action> = take_queued();
         let mut todo: Vec<Action> = queued;
         if self.autoplay && todo.is_empty() && self.peer.is_my_turn() {
             if let Some(a) = self
@@ -648,7 +634,7 @@ impl Session {
         for _ in 0..bots.min(6 - seats.len()) {
             let i = seats.len();
             seats.push(SeatSpec {
-                name: crate::app::BOT_NAMES[i % 6].to_string(),
+                name: BOT_NAMES[i % 6].to_string(),
                 colour: Colour::ALL[i],
                 controller: Controller::Bot(BotLevel::Normal),
             });
@@ -716,16 +702,13 @@ impl Session {
     }
 }
 
-#[derive(Properties)]
+#[derive(Properties, PartialEq)]
 pub struct Props {
-    pub app: UseReducerHandle<AppState>,
-    pub drag: Rc<DragRef>,
-}
-
-impl PartialEq for Props {
-    fn eq(&self, o: &Self) -> bool {
-        self.app == o.app && Rc::ptr_eq(&self.drag, &o.drag)
-    }
+    /// Protocol changes and leaving, for the app.
+    pub on_event: Callback<Report>,
+    /// Which game the app has ready for the running room, and its screen (drawn by the app).
+    pub showing: Showing,
+    pub game: Html,
 }
 
 /// How long a player found through the relays may stay unconnected before the lobby says why.
@@ -762,7 +745,12 @@ fn on_session(
 pub fn online(props: &Props) -> Html {
     let session: Rc<RefCell<Option<Session>>> = use_mut_ref(|| None);
     let rev = use_state(|| 0u64);
-    let app = props.app.clone();
+    let on_event = props.on_event.clone();
+    // Back to the menu: the app leaves the online screen.
+    let to_menu = {
+        let e = on_event.clone();
+        Callback::from(move |()| e.emit(Report::Leave))
+    };
 
     // What went wrong with the last join attempt, shown above the buttons.
     let error = use_state(|| None::<String>);
@@ -866,7 +854,7 @@ pub fn online(props: &Props) -> Html {
     {
         let session = session.clone();
         let rev = rev.clone();
-        let d = app.dispatcher();
+        let d = on_event.clone();
         use_effect_with((), move |_| {
             let iv = gloo::timers::callback::Interval::new(15, move || {
                 let mut g = session.borrow_mut();
@@ -877,10 +865,10 @@ pub fn online(props: &Props) -> Html {
                 let after = s.rev;
                 drop(g);
                 if let Some(sync) = sync {
-                    d.dispatch(Msg::OnlineSync(Box::new(sync)));
+                    d.emit(Report::Classic(Box::new(sync)));
                 }
                 if let Some(o) = osync {
-                    d.dispatch(Msg::OnlineOrders(Box::new(o)));
+                    d.emit(Report::Orders(Box::new(o)));
                 }
                 if after != before {
                     rev.set(after);
@@ -918,7 +906,7 @@ pub fn online(props: &Props) -> Html {
     let g = session.borrow();
     let Some(s) = g.as_ref() else {
         return html! {
-            <JoinForm app={app.clone()} {join} room={room_in_url()} code={param("offer")} name={store::get(NAME_KEY).unwrap_or_default()}
+            <JoinForm on_leave={to_menu.clone()} {join} room={room_in_url()} code={param("offer")} name={store::get(NAME_KEY).unwrap_or_default()}
                 net={net::current(param)} error={(*error).clone()}/>
         };
     };
@@ -1120,11 +1108,11 @@ pub fn online(props: &Props) -> Html {
     // Hellos this page has sent to the relays (the e2e test checks a running game sends none).
     let hellos = relays.as_ref().map_or(0, |r| r.hellos_sent).to_string();
 
-    if s.started.is_some() && app.orders.as_ref().is_some_and(|o| o.online.is_some()) {
+    if s.started.is_some() && props.showing == Showing::Orders {
         return html! {
             <div class="online-play online-orders" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }}>
-                { crate::orders::view::play(&app) }
+                { props.game.clone() }
                 <aside class="online-bar">
                     { status }
                     { notes }
@@ -1134,7 +1122,7 @@ pub fn online(props: &Props) -> Html {
         };
     }
 
-    if s.started.is_some() && app.game.is_some() {
+    if s.started.is_some() && props.showing == Showing::Classic {
         let auto = on_session(&session, &rev, |s| {
             s.autoplay = !s.autoplay;
             s.rev += 1;
@@ -1142,7 +1130,7 @@ pub fn online(props: &Props) -> Html {
         return html! {
             <div class="online-play" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
-                { crate::classic::panel::play_screen(&app, props.drag.clone()) }
+                { props.game.clone() }
                 <aside class="online-bar">
                     { status }
                     <button class="btn small" id="autoplay" aria-pressed={if s.autoplay { "true" } else { "false" }} onclick={auto}>
@@ -1283,7 +1271,7 @@ pub fn online(props: &Props) -> Html {
                 <ul id="online-proposals">{ for proposals }</ul>
                 { notes }
                 { chat }
-                <button class="btn" type="button" onclick={crate::classic::panel::send(&app, Msg::ShowMenu)}>{"Leave"}</button>
+                <button class="btn" type="button" onclick={to_menu.reform(|_: MouseEvent| ())}>{"Leave"}</button>
             </div>
         </main>
     }

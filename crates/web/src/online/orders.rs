@@ -13,26 +13,9 @@ use orbis_engine::rules::orders::{OrdersEvent, OrdersState};
 use orbis_engine::rules::Game;
 use orbis_protocol::wire::encode_orders;
 use orbis_protocol::{CommandError, Output, Peer};
-use std::cell::RefCell;
 
 /// One browser's orders and draw votes for one phase, per power it plays.
 pub type Payload = orbis_protocol::wire::OrdersPayload;
-
-thread_local! {
-    /// Orders submitted on the screen, waiting for the next protocol step.
-    static QUEUE: RefCell<Vec<Payload>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Called by the orders screen when this browser's orders for the phase are complete.
-pub fn submit(p: Payload) {
-    QUEUE.with(|q| q.borrow_mut().push(p));
-}
-
-/// Takes the queued payloads (unit tests of the orders screens).
-#[cfg(test)]
-pub fn take_queued() -> Vec<Payload> {
-    QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
-}
 
 /// What the app needs after a protocol step of an orders game.
 #[derive(Clone, Debug)]
@@ -88,7 +71,7 @@ pub fn commit_queued(
             out.push(peer.commit_orders(round, payload, salt));
         }
     }
-    let queued: Vec<Payload> = QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()));
+    let queued: Vec<Payload> = crate::orders::take_queued();
     for p in queued {
         let s = salt();
         let r = peer.submit_orders(p.clone(), s);

@@ -7,6 +7,7 @@
 
 pub mod view;
 
+use crate::widgets::{Nav, Sender};
 use orbis_engine::rules::orders::adjudicator::{Loc, Piece, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceId, ProvinceKind};
 use orbis_engine::rules::orders::notation::{self, Spec, Written};
@@ -14,6 +15,7 @@ use orbis_engine::rules::orders::{
     OrderResult, OrdersAction, OrdersEvent, OrdersOptions, OrdersState, Phase, Season,
 };
 use orbis_protocol::wire::OrdersPayload;
+use yew::Callback;
 
 /// Colours of the powers, by index on the map (Europe: the traditional ones).
 pub const POWER_COLOURS: [&str; 7] = [
@@ -142,6 +144,36 @@ pub enum OMsg {
     Continue,
     Draw(bool),
     View(Option<[f32; 4]>),
+    /// Leave for another screen (the app's to handle).
+    Nav(Nav),
+}
+
+/// What an orders view gets: the session to draw and where its messages go.
+pub struct View<'a> {
+    pub orders: Option<&'a OrdersSession>,
+    pub send: Callback<OMsg>,
+}
+
+impl View<'_> {
+    pub fn dispatcher(&self) -> Sender<OMsg> {
+        Sender(self.send.clone())
+    }
+}
+
+thread_local! {
+    /// Orders submitted on the screen in an online game, waiting for the online screen's next
+    /// protocol step.
+    static QUEUE: std::cell::RefCell<Vec<OrdersPayload>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Online game: queues this browser's orders for the phase for the protocol.
+fn submit(p: OrdersPayload) {
+    QUEUE.with(|q| q.borrow_mut().push(p));
+}
+
+/// The orders queued since the last call (the online screen commits them).
+pub fn take_queued() -> Vec<OrdersPayload> {
+    QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
 }
 
 pub fn phase_word(p: Phase) -> &'static str {
@@ -312,7 +344,7 @@ impl OrdersSession {
             if let Some(o) = self.online.as_mut() {
                 if !o.sent && !payload.orders.is_empty() {
                     o.sent = true;
-                    crate::online::orders::submit(payload);
+                    submit(payload);
                 }
             }
             self.stage = Stage::Results;
@@ -609,6 +641,7 @@ impl OrdersSession {
             }
             OMsg::Text(t) => self.text = t,
             OMsg::View(v) => self.view = v,
+            OMsg::Nav(_) => {}
             _ if me.is_none() => {}
             OMsg::Click(k) => self.click(me.unwrap_or(0), &k),
             OMsg::SetMode(m) => {
@@ -845,7 +878,7 @@ mod tests {
         s.update(OMsg::Submit);
         assert_eq!(s.stage, Stage::Results);
         assert!(s.online.as_ref().unwrap().sent);
-        let q = crate::online::orders::take_queued();
+        let q = take_queued();
         assert_eq!(q.len(), 1);
         assert_eq!(q[0].orders.len(), 1);
         assert_eq!(q[0].orders[0].0, 1);
@@ -869,7 +902,7 @@ mod tests {
         s.update(OMsg::Continue);
         assert_eq!(s.stage, Stage::Enter(1));
         assert_eq!(s.game.season, Season::Fall);
-        assert!(crate::online::orders::take_queued().is_empty());
+        assert!(take_queued().is_empty());
     }
 
     #[test]
@@ -881,7 +914,7 @@ mod tests {
         assert_eq!(s.game, g);
         assert!(s.draw_vote(1));
         s.update(OMsg::Submit);
-        let q = crate::online::orders::take_queued();
+        let q = take_queued();
         assert_eq!(q.len(), 1);
         assert_eq!(q[0].draw, vec![(1, true)]);
         // The revealed phase: France's acceptance is in the engine state and in the summary.

@@ -2,11 +2,11 @@
 //! `web/map/orders-layout.json`, adjacency as thin edges, units as A/F badges), order entry,
 //! the pass-the-device screen and the results drawn as arrows.
 
-use crate::app::{AppState, Msg};
 use crate::geometry::{ORDERS_LAYOUT, OUTLINES, SHAPES};
 use crate::orders::{
-    phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Stage,
+    phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Stage, View,
 };
+use crate::widgets::Nav;
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceKind};
 use orbis_engine::rules::orders::notation::{self, Spec, Written};
@@ -15,10 +15,12 @@ use std::collections::BTreeMap;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-type H = UseReducerHandle<AppState>;
+type H<'a> = View<'a>;
 
+/// A click handler that sends `m` (one non-generic helper keeps the wasm small).
 fn om(app: &H, m: OMsg) -> Callback<MouseEvent> {
-    crate::classic::panel::send(app, Msg::Orders(m))
+    let d = app.dispatcher();
+    Callback::from(move |_: MouseEvent| d.dispatch(m.clone()))
 }
 
 /// Node positions of a map: location key → (x, y); view box; scale of the classic artwork
@@ -62,10 +64,10 @@ fn n1(v: f32) -> String {
 
 // ---------------------------------------------------------------- setup
 
-pub fn setup(app: &H) -> Html {
-    let f = app.oform.clone();
-    let d = app.dispatcher();
-    let edit = move |f: OrdersForm| d.dispatch(Msg::OrdersForm(f));
+/// The orders new-game form: map, players, which powers are human, house options.
+pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
+    let f = f.clone();
+    let edit = move |f: OrdersForm| on_edit.emit(f);
     let map = f.map();
     let map_cb = {
         let (f, edit) = (f.clone(), edit.clone());
@@ -599,7 +601,7 @@ fn board(app: &H, s: &OrdersSession) -> Html {
                 .and_then(|el| el.closest("[data-key]").ok().flatten())
                 .and_then(|el| el.get_attribute("data-key"));
             if let Some(k) = key {
-                d.dispatch(Msg::Orders(OMsg::Click(k)));
+                d.dispatch(OMsg::Click(k));
             }
         })
     };
@@ -624,9 +626,7 @@ fn board(app: &H, s: &OrdersSession) -> Html {
             e.prevent_default();
             let f = if e.delta_y() > 0.0 { 1.15 } else { 1.0 / 1.15 };
             let (_, fx, fy) = scale(&e, v);
-            d.dispatch(Msg::Orders(OMsg::View(zoom(
-                full, v, f, fx as f32, fy as f32,
-            ))));
+            d.dispatch(OMsg::View(zoom(full, v, f, fx as f32, fy as f32)));
         })
     };
     let onpointerdown = Callback::from(move |e: PointerEvent| {
@@ -654,7 +654,7 @@ fn board(app: &H, s: &OrdersSession) -> Html {
                 sv[2],
                 sv[3],
             ];
-            d.dispatch(Msg::Orders(OMsg::View(Some(pan(full, nv)))));
+            d.dispatch(OMsg::View(Some(pan(full, nv))));
         })
     };
     let onpointerup = Callback::from(move |_: PointerEvent| {
@@ -668,7 +668,7 @@ fn board(app: &H, s: &OrdersSession) -> Html {
             } else {
                 zoom(full, v, f, 0.5, 0.5)
             };
-            d.dispatch(Msg::Orders(OMsg::View(nv)));
+            d.dispatch(OMsg::View(nv));
         });
         html! { <button class="zbtn" aria-label={aria} title={aria} {onclick}>{label}</button> }
     };
@@ -809,16 +809,16 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
     let text_cb = {
         let d = app.dispatcher();
         Callback::from(move |e: InputEvent| {
-            d.dispatch(Msg::Orders(OMsg::Text(
+            d.dispatch(OMsg::Text(
                 e.target_unchecked_into::<HtmlInputElement>().value(),
-            )))
+            ))
         })
     };
     let key_cb = {
         let d = app.dispatcher();
         Callback::from(move |e: KeyboardEvent| {
             if e.key() == "Enter" {
-                d.dispatch(Msg::Orders(OMsg::Type))
+                d.dispatch(OMsg::Type)
             }
         })
     };
@@ -867,7 +867,7 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
                 <label class="check" for="o-draw">
                     <input type="checkbox" id="o-draw" checked={voted}
                         onchange={{ let d = app.dispatcher(); Callback::from(move |e: Event| {
-                            d.dispatch(Msg::Orders(OMsg::Draw(e.target_unchecked_into::<HtmlInputElement>().checked())))
+                            d.dispatch(OMsg::Draw(e.target_unchecked_into::<HtmlInputElement>().checked()))
                         }) }}/>{"Accept a draw"}
                 </label>
             </div>
@@ -923,7 +923,7 @@ fn online_panel(app: &H, s: &OrdersSession) -> Html {
 }
 
 pub fn play(app: &H) -> Html {
-    let Some(s) = app.orders.as_ref() else {
+    let Some(s) = app.orders else {
         return html! {};
     };
     let map = s.map();
@@ -944,7 +944,7 @@ pub fn play(app: &H) -> Html {
         .collect();
     let header = html! {
         <header class="bar">
-            <button class="btn small" id="menu-btn" onclick={crate::classic::panel::send(app, Msg::ShowMenu)} aria-label="Menu">{"☰ Menu"}</button>
+            <button class="btn small" id="menu-btn" onclick={om(app, OMsg::Nav(Nav::Menu))} aria-label="Menu">{"☰ Menu"}</button>
             <span class="title">{"Orbis"}</span>
             <span class="turn" id="oseason">{title}</span>
             <button class="btn small" onclick={export}>{"Export save"}</button>
@@ -1005,7 +1005,7 @@ pub fn play(app: &H) -> Html {
                 <div class="ogameover" id="ogameover" role="dialog" aria-label="Game over">
                     <h2>{text}</h2>
                     <ul class="players">{ for playing.iter().map(|&p| power_chip(s, p)) }</ul>
-                    <button class="btn primary" onclick={crate::classic::panel::send(app, Msg::ShowSetup)}>{"New game"}</button>
+                    <button class="btn primary" onclick={om(app, OMsg::Nav(Nav::Setup))}>{"New game"}</button>
                 </div>
             }
         }

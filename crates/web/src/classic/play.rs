@@ -1,0 +1,866 @@
+//! The classic game on screen: the engine state, UI-only state (selection, amounts, view box,
+//! log, hot-seat viewer), the classic screens' messages and how each changes that state. Every
+//! game change goes through the engine's `apply`; in an online game actions go to the protocol
+//! instead (`submit`, taken by the online screen's next tick) and come back as a [`Sync`].
+
+use crate::store;
+use crate::widgets::{Nav, Sender};
+use orbis_engine::bot;
+use orbis_engine::classic::{
+    Action, BotLevel, ClassicOptions, ClassicState, Colour, DefendPref, Event, Phase, PlayerId,
+    SeatConfig, SeatKind,
+};
+use orbis_engine::map::TerritoryId;
+use orbis_engine::view;
+#[cfg(feature = "full")]
+use std::cell::RefCell;
+use yew::prelude::*;
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Speed {
+    Slow,
+    Normal,
+    Fast,
+}
+
+impl Speed {
+    pub fn delay_ms(self) -> u32 {
+        match self {
+            Speed::Slow => 900,
+            Speed::Normal => 380,
+            Speed::Fast => 90,
+        }
+    }
+    pub fn key(self) -> &'static str {
+        match self {
+            Speed::Slow => "slow",
+            Speed::Normal => "normal",
+            Speed::Fast => "fast",
+        }
+    }
+    pub fn from_key(k: &str) -> Speed {
+        match k {
+            "slow" => Speed::Slow,
+            "fast" => Speed::Fast,
+            _ => Speed::Normal,
+        }
+    }
+}
+
+/// A seat on the new-game screen.
+#[derive(Clone, PartialEq)]
+pub struct SeatForm {
+    pub name: String,
+    pub colour: Colour,
+    pub kind: SeatKind,
+    /// Defender dice preference at the start (changeable during play).
+    pub defend: DefendPref,
+}
+
+#[derive(Clone, PartialEq)]
+pub struct SetupForm {
+    pub seats: Vec<SeatForm>,
+    pub options: ClassicOptions,
+}
+
+pub const BOT_NAMES: [&str; 6] = ["Ada", "Boole", "Curie", "Dijkstra", "Euler", "Fermat"];
+
+impl Default for SetupForm {
+    fn default() -> Self {
+        SetupForm {
+            seats: vec![
+                SeatForm {
+                    name: "Player 1".into(),
+                    colour: Colour::Red,
+                    kind: SeatKind::Human,
+                    defend: DefendPref::Max,
+                },
+                SeatForm {
+                    name: BOT_NAMES[1].into(),
+                    colour: Colour::Blue,
+                    kind: SeatKind::Bot(BotLevel::Normal),
+                    defend: DefendPref::Max,
+                },
+                SeatForm {
+                    name: BOT_NAMES[2].into(),
+                    colour: Colour::Green,
+                    kind: SeatKind::Bot(BotLevel::Normal),
+                    defend: DefendPref::Max,
+                },
+            ],
+            options: ClassicOptions::default(),
+        }
+    }
+}
+
+/// The dice of the last roll, for display.
+#[derive(Clone, PartialEq)]
+pub struct Roll {
+    pub from: TerritoryId,
+    pub to: TerritoryId,
+    pub attack: Vec<u8>,
+    pub defence: Vec<u8>,
+    pub rolls: u32,
+    pub step: u32,
+}
+
+/// UI-only state.
+#[derive(Clone, PartialEq)]
+pub struct Ui {
+    pub from: Option<TerritoryId>,
+    pub to: Option<TerritoryId>,
+    pub hover: Option<TerritoryId>,
+    pub amount: u32,
+    pub dice: u8,
+    pub stop_at: u32,
+    pub trade_open: bool,
+    pub picked: Vec<u8>,
+    pub tab: Tab,
+    /// Pan/zoom: x, y, width, height of the SVG view box.
+    pub view: [f32; 4],
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Tab {
+    Log,
+    Stats,
+}
+
+impl Default for Ui {
+    fn default() -> Self {
+        Ui {
+            from: None,
+            to: None,
+            hover: None,
+            amount: 1,
+            dice: 3,
+            stop_at: 1,
+            trade_open: false,
+            picked: vec![],
+            tab: Tab::Log,
+            view: crate::geometry::VIEWBOX,
+        }
+    }
+}
+
+pub fn is_setup(p: Phase) -> bool {
+    matches!(p, Phase::Claim | Phase::SetupPlace)
+}
+
+/// The classic game and its UI state.
+#[derive(Clone, PartialEq)]
+pub struct Classic {
+    /// The classic game being played (saved and hashed as a `Game::Classic`).
+    pub game: Option<ClassicState>,
+    /// Hex SHA-256 of the canonical `Game` encoding, refreshed after every change.
+    pub hash: String,
+    /// The new-game form.
+    pub form: SetupForm,
+    pub ui: Ui,
+    pub log: Vec<String>,
+    /// The engine's explanation of the last refused action.
+    pub error: Option<String>,
+    /// The human whose hand and mission are on screen (hot-seat privacy).
+    pub viewer: Option<PlayerId>,
+    pub roll: Option<Roll>,
+    pub speed: Speed,
+    /// Humans who asked for their setup armies to be placed automatically.
+    pub auto_setup: Vec<PlayerId>,
+    /// Inside a run of many actions (skip, automatic setup): autosave once at the end.
+    pub batch: bool,
+    /// The play screen is the one shown (the pass-the-device curtain only covers it).
+    pub on_screen: bool,
+    /// Online game: this browser's seat; actions go through the protocol, not `apply`.
+    #[cfg(feature = "full")]
+    pub remote: Option<Seat>,
+}
+
+/// Messages of the classic screens.
+#[derive(Clone)]
+pub enum Msg {
+    /// Leave for another screen (the app's to handle).
+    Nav(Nav),
+    EditForm(SetupForm),
+    Click(TerritoryId),
+    Hover(Option<TerritoryId>),
+    Act(Action),
+    BotStep,
+    SkipToHuman,
+    AutoSetup,
+    Reveal,
+    SetAmount(u32),
+    SetDice(u8),
+    SetStop(u32),
+    ClearSelection,
+    OpenTrade(bool),
+    PickCard(u8),
+    SetSpeed(Speed),
+    SetTab(Tab),
+    SetView([f32; 4]),
+    DismissError,
+}
+
+/// What a classic view gets: the state to draw and where its messages go.
+pub struct View<'a> {
+    pub st: &'a Classic,
+    pub send: Callback<Msg>,
+}
+
+impl std::ops::Deref for View<'_> {
+    type Target = Classic;
+    fn deref(&self) -> &Classic {
+        self.st
+    }
+}
+
+impl View<'_> {
+    pub fn dispatcher(&self) -> Sender<Msg> {
+        Sender(self.send.clone())
+    }
+}
+
+/// What the app needs to know about this browser's seat in an online game.
+#[cfg(feature = "full")]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Seat {
+    /// The seat this browser plays (its first seat), if it has one.
+    pub me: Option<PlayerId>,
+    /// The protocol lets us act now (our turn, no roll pending, not halted, not on autoplay).
+    pub can_act: bool,
+}
+
+/// A protocol state change for the classic screens: the new engine state and what to show.
+#[cfg(feature = "full")]
+#[derive(Clone)]
+pub struct Sync {
+    pub game: ClassicState,
+    pub seat: Seat,
+    pub lines: Vec<String>,
+    pub roll: Option<Roll>,
+    pub hash: String,
+}
+
+#[cfg(feature = "full")]
+thread_local! {
+    /// Actions chosen on the board or panel, waiting for the next tick to go through `Peer::act`.
+    static QUEUE: RefCell<Vec<Action>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Online game: queues an action for the protocol instead of applying it locally.
+#[cfg(feature = "full")]
+fn submit(a: Action) {
+    QUEUE.with(|q| q.borrow_mut().push(a));
+}
+
+/// The actions queued since the last call (the online screen's tick sends them).
+#[cfg(feature = "full")]
+pub fn take_queued() -> Vec<Action> {
+    QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
+}
+
+impl Classic {
+    /// No game yet; the speed comes from the last session.
+    pub fn new() -> Classic {
+        Classic {
+            game: None,
+            hash: String::new(),
+            form: SetupForm::default(),
+            ui: Ui::default(),
+            log: vec![],
+            error: None,
+            viewer: None,
+            roll: None,
+            speed: store::get(store::SPEED_KEY)
+                .map(|k| Speed::from_key(&k))
+                .unwrap_or(Speed::Normal),
+            auto_setup: vec![],
+            batch: false,
+            on_screen: false,
+            #[cfg(feature = "full")]
+            remote: None,
+        }
+    }
+
+    pub fn state(&self) -> Option<&ClassicState> {
+        self.game.as_ref()
+    }
+
+    pub fn humans(&self) -> Vec<PlayerId> {
+        self.state()
+            .map(|s| {
+                (0..s.players.len() as PlayerId)
+                    .filter(|&p| s.players[p as usize].kind == SeatKind::Human)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Hot-seat: keep the viewer when there is one human; otherwise a human seat must be
+    /// revealed through the pass-the-device screen.
+    pub fn update_viewer(&mut self) {
+        #[cfg(feature = "full")]
+        if let Some(o) = self.remote {
+            self.viewer = o.me;
+            return;
+        }
+        let humans = self.humans();
+        let Some(s) = self.state() else { return };
+        if humans.len() == 1 {
+            self.viewer = Some(humans[0]);
+        } else if humans.len() >= 2
+            && is_setup(s.phase)
+            && !s.options.missions
+            && humans.contains(&s.current)
+        {
+            self.viewer = Some(s.current);
+        }
+    }
+
+    /// True when the pass-the-device screen must hide the board.
+    pub fn curtain(&self) -> Option<PlayerId> {
+        let s = self.state()?;
+        if self.is_online() {
+            return None;
+        }
+        if matches!(s.phase, Phase::GameOver { .. }) || !self.on_screen {
+            return None;
+        }
+        let humans = self.humans();
+        (humans.len() >= 2 && humans.contains(&s.current) && self.viewer != Some(s.current))
+            .then_some(s.current)
+    }
+
+    /// The seat that may act from this screen now (a human who is the viewer).
+    pub fn my_turn(&self) -> bool {
+        #[cfg(feature = "full")]
+        if let Some(o) = self.remote {
+            return o.can_act && self.state().is_some_and(|s| o.me == Some(s.current));
+        }
+        match self.state() {
+            Some(s) => {
+                self.curtain().is_none()
+                    && s.players[s.current as usize].kind == SeatKind::Human
+                    && self.viewer == Some(s.current)
+                    && !matches!(s.phase, Phase::GameOver { .. })
+                    && !(is_setup(s.phase) && self.auto_setup.contains(&s.current))
+            }
+            None => false,
+        }
+    }
+
+    /// The bot level that acts for the current seat now, if the machine plays it.
+    pub fn machine_level(&self) -> Option<BotLevel> {
+        let s = self.state()?;
+        if matches!(s.phase, Phase::GameOver { .. }) {
+            return None;
+        }
+        match s.players[s.current as usize].kind {
+            SeatKind::Bot(l) => Some(l),
+            SeatKind::Human if is_setup(s.phase) && self.auto_setup.contains(&s.current) => {
+                Some(BotLevel::Normal)
+            }
+            SeatKind::Human => None,
+        }
+    }
+
+    /// An online game is on screen (never in the lite bundle).
+    pub fn is_online(&self) -> bool {
+        #[cfg(feature = "full")]
+        return self.remote.is_some();
+        #[cfg(not(feature = "full"))]
+        false
+    }
+
+    /// Autosaves the classic game (not an online one: the transcript is the record).
+    pub fn save(&mut self) {
+        if self.is_online() {
+            return; // the transcript is the record; keep the local autosave untouched
+        }
+        if let Some(g) = &self.game {
+            self.hash = crate::savefile::state_hash(g);
+            store::set(
+                store::SAVE_KEY,
+                &store::b64_encode(&crate::savefile::to_save(g)),
+            );
+            let start = self.log.len().saturating_sub(300);
+            store::set(store::LOG_KEY, &self.log[start..].join("\n"));
+        }
+    }
+
+    /// Shows `g` (a new game, a loaded save or the autosave) with fresh UI state.
+    pub fn start_with(&mut self, g: ClassicState, fresh: bool) {
+        self.game = Some(g);
+        self.ui = Ui::default();
+        self.viewer = None;
+        self.roll = None;
+        self.error = None;
+        self.auto_setup.clear();
+        if fresh {
+            self.log = vec!["A new game begins.".into()];
+        }
+        self.update_viewer();
+        self.save();
+    }
+
+    /// Applies one engine action; records the log and the dice; autosaves.
+    pub fn apply(&mut self, a: Action) -> bool {
+        #[cfg(feature = "full")]
+        if self.remote.is_some() {
+            submit(a);
+            return true;
+        }
+        let Some(g) = self.game.as_mut() else {
+            return false;
+        };
+        let before = g.phase;
+        // The classic state's own apply: same rules and randomness as `Game::apply`, without
+        // linking other rulesets into the browser bundle.
+        match g.apply(&a) {
+            Ok(events) => {
+                let s = &*g;
+                let mut rolls = 0;
+                for e in &events {
+                    self.log.push(view::describe(e, s));
+                    if let Event::Rolled {
+                        from,
+                        to,
+                        attack,
+                        defence,
+                        ..
+                    } = e
+                    {
+                        rolls += 1;
+                        self.roll = Some(Roll {
+                            from: *from,
+                            to: *to,
+                            attack: attack.clone(),
+                            defence: defence.clone(),
+                            rolls,
+                            step: s.step,
+                        });
+                    }
+                }
+                if self.log.len() > 600 {
+                    self.log.drain(..200);
+                }
+                self.error = None;
+                let after = s.phase;
+                self.after_change(before, after);
+                if !self.batch {
+                    self.save();
+                }
+                true
+            }
+            Err(e) => {
+                self.error = Some(e.to_string());
+                false
+            }
+        }
+    }
+
+    pub fn after_change(&mut self, before: Phase, after: Phase) {
+        let s = self.game.as_ref().unwrap();
+        let phase_kind = |p: Phase| std::mem::discriminant(&p);
+        if phase_kind(before) != phase_kind(after) {
+            self.ui.from = None;
+            self.ui.to = None;
+            self.ui.trade_open = false;
+            self.ui.picked.clear();
+            if let Phase::Occupy { from, moved, .. } = after {
+                self.ui.amount = moved + s.armies[from as usize] - 1;
+            }
+            if let Phase::Reinforce { .. } = after {
+                self.ui.amount = 1;
+            }
+            // After moving in, keep attacking from the conquered territory if it can.
+            if let (Phase::Occupy { to, .. }, Phase::Attack) = (before, after) {
+                if s.armies[to as usize] >= 2 && !s.attack_targets(to).is_empty() {
+                    self.ui.from = Some(to);
+                }
+            }
+        }
+        if let Some(f) = self.ui.from {
+            let mine = s.owner[f as usize] == orbis_engine::classic::Owner::Player(s.current);
+            let ok = match after {
+                Phase::Attack => mine && s.armies[f as usize] >= 2,
+                Phase::Fortify => mine && s.movable(f) > 0,
+                _ => false,
+            };
+            if !ok {
+                self.ui.from = None;
+                self.ui.to = None;
+            }
+        }
+        if let (Some(f), Some(t)) = (self.ui.from, self.ui.to) {
+            let still = match after {
+                Phase::Attack => s.attack_targets(f).contains(&t),
+                Phase::Fortify => s.fortify_targets(f).contains(&t),
+                _ => false,
+            };
+            if !still {
+                self.ui.to = None;
+            }
+        }
+        self.ui
+            .picked
+            .retain(|c| s.players[s.current as usize].hand.contains(c));
+        self.update_viewer();
+    }
+
+    pub fn bot_step(&mut self) -> bool {
+        let Some(level) = self.machine_level() else {
+            return false;
+        };
+        let Some(a) = bot::choose(self.state().unwrap(), level) else {
+            return false;
+        };
+        self.apply(a)
+    }
+
+    pub fn on_click(&mut self, t: TerritoryId) {
+        if !self.my_turn() {
+            return;
+        }
+        let s = self.state().unwrap().clone();
+        let me = s.current;
+        let mine = s.owner[t as usize] == orbis_engine::classic::Owner::Player(me);
+        match s.phase {
+            Phase::Claim => {
+                self.apply(Action::Claim { territory: t });
+            }
+            Phase::SetupPlace => {
+                self.apply(Action::Place {
+                    territory: t,
+                    armies: 1,
+                });
+            }
+            Phase::Reinforce { armies } => {
+                let n = self.ui.amount.clamp(1, armies.max(1));
+                self.apply(Action::Place {
+                    territory: t,
+                    armies: n,
+                });
+            }
+            Phase::Attack => {
+                if let Some(f) = self.ui.from {
+                    if s.attack_targets(f).contains(&t) {
+                        self.ui.to = Some(t);
+                        self.ui.dice = s.max_attack_dice(f);
+                        self.error = None;
+                        return;
+                    }
+                }
+                if mine && s.armies[t as usize] >= 2 {
+                    self.ui.from = if self.ui.from == Some(t) {
+                        None
+                    } else {
+                        Some(t)
+                    };
+                    self.ui.to = None;
+                    self.ui.stop_at = 1;
+                    self.error = if self.ui.from.is_some() && s.attack_targets(t).is_empty() {
+                        Some(format!("{} has no enemy neighbours.", s.map().name(t)))
+                    } else {
+                        None
+                    };
+                } else if mine {
+                    self.error = Some(format!(
+                        "{} needs at least two armies to attack (one must stay behind).",
+                        s.map().name(t)
+                    ));
+                } else if let Some(f) = self.ui.from {
+                    self.error = Some(format!(
+                        "{} does not border {}.",
+                        s.map().name(f),
+                        s.map().name(t)
+                    ));
+                } else {
+                    self.error =
+                        Some("First choose one of your territories to attack from.".into());
+                }
+            }
+            Phase::Fortify => {
+                if let Some(f) = self.ui.from {
+                    if s.fortify_targets(f).contains(&t) {
+                        self.ui.to = Some(t);
+                        self.ui.amount = s.movable(f);
+                        self.error = None;
+                        return;
+                    }
+                }
+                if mine && s.movable(t) > 0 {
+                    self.ui.from = if self.ui.from == Some(t) {
+                        None
+                    } else {
+                        Some(t)
+                    };
+                    self.ui.to = None;
+                    self.error = None;
+                } else if mine {
+                    self.error = Some(format!("No armies can leave {}.", s.map().name(t)));
+                } else {
+                    self.error = Some(format!("{} is not yours.", s.map().name(t)));
+                }
+            }
+            Phase::Occupy { .. } | Phase::GameOver { .. } => {}
+        }
+    }
+
+    /// Starts a new local game from `form`; `Err` is the engine's reason for refusing it.
+    pub fn new_game(&mut self, form: &SetupForm) -> Result<(), String> {
+        #[cfg(feature = "full")]
+        {
+            self.remote = None; // a local game after an online one
+        }
+        let seats = form
+            .seats
+            .iter()
+            .map(|s| SeatConfig {
+                name: if s.name.trim().is_empty() {
+                    s.colour.name().to_string()
+                } else {
+                    s.name.trim().to_string()
+                },
+                colour: s.colour,
+                kind: s.kind,
+            })
+            .collect();
+        match ClassicState::new(seats, form.options.clone(), store::new_seed()) {
+            Ok(s) => {
+                self.start_with(s, true);
+                for (i, seat) in form.seats.iter().enumerate() {
+                    if seat.defend != DefendPref::Max {
+                        self.apply(Action::SetDefence {
+                            player: i as PlayerId,
+                            pref: seat.defend,
+                        });
+                    }
+                }
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+        Ok(())
+    }
+
+    /// Handles one message of the classic screens. `Nav` is the app's to handle.
+    pub fn update(&mut self, msg: Msg) {
+        match msg {
+            Msg::Nav(_) => {}
+            Msg::EditForm(f) => self.form = f,
+            Msg::Click(t) => self.on_click(t),
+            Msg::Hover(t) => self.ui.hover = t,
+            Msg::Act(a) => {
+                if self.my_turn() || matches!(a, Action::SetDefence { .. }) {
+                    self.apply(a);
+                }
+            }
+            Msg::BotStep => {
+                self.bot_step();
+            }
+            Msg::SkipToHuman => {
+                // Many actions at once: save once at the end.
+                self.batch = true;
+                let mut n = 0;
+                while n < 20000 && self.bot_step() {
+                    n += 1;
+                }
+                self.batch = false;
+                self.save();
+            }
+            Msg::AutoSetup => {
+                if let Some(s) = self.state() {
+                    if is_setup(s.phase) && self.my_turn() {
+                        let me = s.current;
+                        self.auto_setup.push(me);
+                        self.batch = true;
+                        let mut n = 0;
+                        while n < 5000
+                            && self.state().is_some_and(|s| is_setup(s.phase))
+                            && self.bot_step()
+                        {
+                            n += 1;
+                        }
+                        self.batch = false;
+                        self.save();
+                    }
+                }
+            }
+            Msg::Reveal => {
+                if let Some(p) = self.curtain() {
+                    self.viewer = Some(p);
+                    self.ui.from = None;
+                    self.ui.to = None;
+                    self.ui.picked.clear();
+                    self.ui.trade_open = false;
+                }
+            }
+            Msg::SetAmount(n) => self.ui.amount = n,
+            Msg::SetDice(d) => self.ui.dice = d,
+            Msg::SetStop(n) => self.ui.stop_at = n.max(1),
+            Msg::ClearSelection => {
+                self.ui.from = None;
+                self.ui.to = None;
+                self.error = None;
+            }
+            Msg::OpenTrade(o) => {
+                self.ui.trade_open = o;
+                self.ui.picked.clear();
+            }
+            Msg::PickCard(c) => {
+                if let Some(i) = self.ui.picked.iter().position(|&x| x == c) {
+                    self.ui.picked.remove(i);
+                } else if self.ui.picked.len() < 3 {
+                    self.ui.picked.push(c);
+                }
+            }
+            Msg::SetSpeed(sp) => {
+                self.speed = sp;
+                store::set(store::SPEED_KEY, sp.key());
+            }
+            Msg::SetTab(t) => self.ui.tab = t,
+            Msg::SetView(v) => self.ui.view = v,
+            Msg::DismissError => self.error = None,
+        }
+    }
+
+    /// The protocol moved an online game on: its state, this browser's seat and what to show.
+    #[cfg(feature = "full")]
+    pub fn online_sync(&mut self, sync: Sync) {
+        let before = self.state().map(|s| s.phase);
+        self.remote = Some(sync.seat);
+        self.viewer = sync.seat.me;
+        self.game = Some(sync.game);
+        self.hash = sync.hash;
+        self.log.extend(sync.lines);
+        if self.log.len() > 600 {
+            self.log.drain(..200);
+        }
+        if sync.roll.is_some() {
+            self.roll = sync.roll;
+        }
+        let after = self.state().map(|s| s.phase).unwrap();
+        self.after_change(before.unwrap_or(after), after);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(mut st: Classic, msg: Msg) -> Classic {
+        st.update(msg);
+        st
+    }
+
+    /// A new game from `form`, shown on the play screen.
+    fn start(form: &SetupForm) -> Classic {
+        let mut st = Classic::new();
+        st.on_screen = true;
+        st.new_game(form).unwrap();
+        st
+    }
+
+    #[test]
+    fn quick_start_setup_and_a_human_turn() {
+        let mut st = start(&SetupForm::default());
+        st = run(st, Msg::SkipToHuman);
+        st = run(st, Msg::AutoSetup);
+        st = run(st, Msg::SkipToHuman);
+        let s = st.state().unwrap().clone();
+        assert!(st.my_turn());
+        let Phase::Reinforce { armies } = s.phase else {
+            panic!("expected reinforcement, got {:?}", s.phase)
+        };
+        // Clicking an enemy territory is refused with the engine's explanation.
+        let enemy = s
+            .map()
+            .ids()
+            .find(|&t| s.owner[t as usize] != orbis_engine::classic::Owner::Player(s.current))
+            .unwrap();
+        st = run(st, Msg::Click(enemy));
+        assert!(st.error.is_some());
+        let mine = s.territories_of(s.current).next().unwrap();
+        st = run(st, Msg::SetAmount(armies));
+        st = run(st, Msg::Click(mine));
+        assert_eq!(st.state().unwrap().phase, Phase::Attack);
+        assert_eq!(
+            st.state().unwrap().armies[mine as usize],
+            s.armies[mine as usize] + armies
+        );
+        st = run(st, Msg::Act(Action::EndTurn));
+        assert!(!st.my_turn());
+        assert!(st.log.iter().any(|l| l.contains("places")));
+    }
+
+    #[test]
+    fn hot_seat_hides_the_board_between_humans() {
+        let mut form = SetupForm::default();
+        form.seats.truncate(2);
+        form.seats[1].kind = SeatKind::Human;
+        let mut st = start(&form);
+        for _ in 0..4 {
+            st = run(st, Msg::AutoSetup);
+        }
+        let mut curtains = 0;
+        for _ in 0..4 {
+            if let Some(p) = st.curtain() {
+                curtains += 1;
+                assert!(!st.my_turn(), "nobody acts behind the curtain");
+                st = run(st, Msg::Reveal);
+                assert_eq!(st.viewer, Some(p));
+            }
+            let s = st.state().unwrap().clone();
+            let Phase::Reinforce { armies } = s.phase else {
+                panic!("{:?}", s.phase)
+            };
+            st = run(st, Msg::SetAmount(armies));
+            st = run(st, Msg::Click(s.territories_of(s.current).next().unwrap()));
+            st = run(st, Msg::Act(Action::EndTurn));
+        }
+        assert!(curtains >= 3);
+    }
+
+    #[test]
+    fn bots_only_game_finishes() {
+        let mut form = SetupForm::default();
+        form.seats[0].kind = SeatKind::Bot(BotLevel::Easy);
+        let mut st = start(&form);
+        st = run(st, Msg::SkipToHuman);
+        assert!(matches!(st.state().unwrap().phase, Phase::GameOver { .. }));
+        assert!(st.log.iter().any(|l| l.contains("wins the game")));
+    }
+
+    /// The save used by the end-to-end trade test: a human at reinforcement holding five
+    /// cards. `ORBIS_WRITE_FIXTURES=1 cargo test -p orbis-web` rewrites it.
+    #[test]
+    fn forced_trade_fixture() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/e2e/fixtures/trade.orbis"
+        );
+        if std::env::var_os("ORBIS_WRITE_FIXTURES").is_some() {
+            let mut st = start(&SetupForm::default());
+            st = run(st, Msg::SkipToHuman);
+            st = run(st, Msg::AutoSetup);
+            st = run(st, Msg::SkipToHuman);
+            let mut g = st.game.clone().unwrap();
+            let s = &mut g;
+            let me = s.current as usize;
+            let cards: Vec<u8> = s.deck.iter().copied().filter(|&c| c < 42).take(5).collect();
+            s.deck.retain(|c| !cards.contains(c));
+            s.players[me].hand = cards;
+            std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
+            std::fs::write(path, crate::savefile::to_save(&g)).unwrap();
+        }
+        let Ok(crate::savefile::Loaded::Classic(g)) =
+            crate::savefile::load_bytes(&std::fs::read(path).unwrap())
+        else {
+            panic!("the fixture is a classic game")
+        };
+        let s = &g;
+        assert!(matches!(s.phase, Phase::Reinforce { .. }));
+        assert_eq!(s.players[s.current as usize].kind, SeatKind::Human);
+        assert_eq!(s.players[s.current as usize].hand.len(), 5);
+        assert!(!s.sets_in_hand(s.current).is_empty());
+    }
+}
