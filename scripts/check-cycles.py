@@ -2,6 +2,7 @@
 """Fails when modules of a crate import each other in a circle.
 
 usage: check-cycles.py CRATE_SRC_DIR [...]
+       check-cycles.py --self-test   (a tree with a cycle fails, the same tree without passes)
 
 Each file is a module (`a/b.rs` and `a/b/mod.rs` are `a::b`; `main.rs`/`lib.rs` the root). A module
 depends on another when its code names it: `crate::x::y`, `super::…`, `self::…` or a child module by
@@ -101,7 +102,34 @@ def cycles(graph):
     return [sorted(c) for c in comps if len(c) > 1]
 
 
+def self_test():
+    import subprocess
+    import tempfile
+    with tempfile.TemporaryDirectory() as d:
+        os.makedirs(os.path.join(d, 'ui'))
+        files = {
+            'main.rs': 'mod a;\nmod ui;\n',
+            'a.rs': 'use crate::ui::b::B;\n',
+            'ui/mod.rs': 'pub mod b;\n',
+            'ui/b.rs': 'use super::*;\npub struct B;\nfn f() { crate::a::g(); }\n',
+        }
+        for name, text in files.items():
+            with open(os.path.join(d, name), 'w') as f:
+                f.write(text)
+        run = lambda: subprocess.run([sys.executable, __file__, d], capture_output=True, text=True)
+        r = run()
+        assert r.returncode == 1 and 'a, ui::b' in r.stdout, r.stdout
+        with open(os.path.join(d, 'ui/b.rs'), 'w') as f:
+            f.write('use super::*;\npub struct B;\n')
+        r = run()
+        assert r.returncode == 0, r.stdout
+    print('check-cycles: self-test passed')
+
+
 def main():
+    if sys.argv[1:] == ['--self-test']:
+        self_test()
+        return
     failed = False
     for src in sys.argv[1:]:
         mods = modules(src)
