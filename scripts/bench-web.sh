@@ -11,6 +11,18 @@ if [ "${BUILD:-1}" != 0 ]; then
   "$ROOT/scripts/build-web.sh" >/dev/null 2>&1
 fi
 ORBIS_DIST="$ROOT/dist" node tests/e2e/bench.mjs
+# What each page's wasm is made of, by crate (twiggy on cargo's output, which still has its names
+# section; sizes are before wasm-opt, so they add up to more than the published files).
+TWIGGY="$ROOT/.tools/twiggy/bin/twiggy"
+[ -x "$TWIGGY" ] || cargo install twiggy --locked --version 0.8.0 --root "$ROOT/.tools/twiggy" >/dev/null 2>&1
+T="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release-web"
+cargo build -q --locked --profile release-web --target wasm32-unknown-unknown -p orbis-web --no-default-features
+cp "$T/orbis-web.wasm" "$T/orbis-web-lite.wasm"
+cargo build -q --locked --profile release-web --target wasm32-unknown-unknown -p orbis-web
+echo "lite page:"
+python3 tools/wasm-by-crate.py "$T/orbis-web-lite.wasm" "$TWIGGY"
+echo "full page:"
+python3 tools/wasm-by-crate.py "$T/orbis-web.wasm" "$TWIGGY"
 # Online play's rendezvous through a local Nostr relay (tests/e2e/bench-relays.mjs): the pages are
 # served under a sub-path and opened from a host name other than localhost, as published.
 NOSTR_RELAY="$("$ROOT/scripts/nostr-relay.sh")"

@@ -128,7 +128,15 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
         if (!pair) { await A.page.click('#btn-end-turn'); await moved(); continue; }
         await clickTerr(A.page, pair.from);
         await clickTerr(A.page, pair.to);
-        await A.page.locator('#btn-roll').click();
+        try {
+          await A.page.locator('#btn-roll').click();
+        } catch (e) {
+          // Keep what the page showed, to tell a lost click from a refused one.
+          await A.page.screenshot({ path: `${OUT}/fail-roll.png` });
+          console.log('no roll button after choosing', pair, 'my turn', await attr(A.page, 'data-my-turn'),
+            'phase', await attr(A.page, 'data-phase'), 'messages', await A.page.locator('[role=alert]').allTextContents());
+          throw e;
+        }
         await moved();
         attacked = true;
       } else {

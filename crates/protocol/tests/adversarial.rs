@@ -716,3 +716,66 @@ mod lossy_equivocation {
         }
     }
 }
+
+#[test]
+fn a_stranger_cannot_halt_the_game_with_two_entries_for_a_future_position() {
+    // Security review, finding 1: a key that is not a participant signs two different entries
+    // for a position ahead of everyone. Before the fix both were buffered and relayed, and the
+    // honest peers halted with `Equivocation`.
+    let mut net = game_at(31, 20, NetParams::perfect());
+    let stranger = SigningKey::from_bytes(&[77; 32]);
+    let stranger_key = PeerKey(stranger.verifying_key().to_bytes());
+    let at = net.peers[0].log_len() + 3;
+    for (seq, action) in [(1, Action::EndTurn), (2, Action::EndAttack)] {
+        let e = Entry {
+            index: at,
+            prev_hash: [0; 32],
+            action,
+        };
+        let raw = Envelope::seal(&stranger, game_id(), seq, &Body::Entry(e));
+        net.inject(ATTACKER, 0, raw.clone());
+        net.inject(ATTACKER, 1, raw);
+    }
+    finish(&mut net);
+    for i in [0, 1] {
+        assert!(net.peers[i].halted().is_none(), "peer {i} halted");
+        let r = rejections(&net, i, stranger_key);
+        assert!(
+            r.iter().all(|v| matches!(v, Violation::NotParticipant)) && !r.is_empty(),
+            "peer {i}: {r:?}"
+        );
+    }
+    let h = net.hashes(&[0, 1, 2]);
+    assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2]);
+}
+
+#[test]
+fn a_replayed_hello_or_ack_does_not_move_a_peer_to_the_replayers_link() {
+    // Security review, finding 7: the attacker replays peer 1's own first hello over its link.
+    // Before the fix peer 0 then sent peer 1's private chat to the attacker.
+    let mut net = game_at(32, 3, NetParams::perfect());
+    let k1 = net.peers[1].key();
+    assert_eq!(net.peers[0].link_of(&k1), Some(1));
+    let hello = seal_as(
+        &net,
+        1,
+        net.configs[1].seq_start,
+        &Body::Hello {
+            name: net.configs[1].name.clone(),
+            answer: false,
+        },
+    );
+    net.inject(ATTACKER, 0, hello.clone());
+    net.inject(ATTACKER, 0, hello);
+    net.run_until(net.now + 20, |_| false);
+    assert_eq!(net.peers[0].link_of(&k1), Some(1), "peer 1 moved");
+    let o = net.peers[0].chat(Some(k1), "for peer 1 only").unwrap();
+    net.process(0, o);
+    net.run_until(net.now + 20, |_| false);
+    let got = |i: usize| {
+        net.events[i].iter().any(|e| {
+            matches!(e, ProtocolEvent::Chat { text, .. } if text == "for peer 1 only")
+        })
+    };
+    assert!(got(1) && !got(2));
+}

@@ -192,3 +192,60 @@ mod schedules {
         }
     }
 }
+
+#[test]
+fn junk_votes_cannot_fill_the_table_and_block_the_vote_that_drops_their_sender() {
+    // Security review, finding 3: a participant sends thousands of votes for passed positions
+    // (stored without limit before the fix) and then withholds its dice; at 4,096 stored votes
+    // the honest peers' vote to drop it was silently thrown away and the game stalled for good.
+    let mut net = Net::new(
+        3,
+        53,
+        NetParams {
+            max_delay: 20,
+            drop_pct: 0,
+            dup_pct: 0,
+        },
+    );
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 40));
+    let cheat = net.peers[2].key();
+    let key = ed25519_dalek::SigningKey::from_bytes(&net.configs[2].identity_secret);
+    let mut seq = 1u64 << 45;
+    for at in 0..12u64 {
+        for seat in 0..=255u8 {
+            for level in [BotLevel::Easy, BotLevel::Normal] {
+                seq += 1;
+                let body = Body::Vote {
+                    at,
+                    control: Control::SeatToBot { seat, level },
+                };
+                let raw = Envelope::seal(&key, common::game_id(), seq, &body);
+                net.inject(2, 0, raw.clone());
+                net.inject(2, 1, raw);
+            }
+        }
+    }
+    net.tamper = Some((
+        2,
+        Box::new(|_: &mut Peer, _, _, bytes: Vec<u8>| {
+            match Envelope::open(&bytes, &common::game_id()) {
+                Ok((_, Body::Reveal { .. } | Body::Batch { .. })) => vec![],
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    run_until_stuck_on(&mut net, cheat, 3_000);
+    vote(
+        &mut net,
+        &[0, 1],
+        Control::Drop {
+            peer: cheat,
+            level: BotLevel::Easy,
+        },
+    );
+    assert!(net.run_until(net.now + 50_000_000, |n| n.all_over(&[0, 1])));
+    let h = net.hashes(&[0, 1]);
+    assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
+}

@@ -129,6 +129,11 @@ pub enum Violation {
     TooLong,
     /// A private chat message addressed to someone else.
     NotForMe,
+    /// A vote from a peer whose vote the control does not need (not a contributor, or the
+    /// peer the control is about).
+    NotAVoter,
+    /// More open votes from one peer than [`MAX_OPEN_VOTES`](crate::peer::MAX_OPEN_VOTES).
+    TooManyVotes,
 }
 
 impl fmt::Display for Violation {
@@ -162,6 +167,8 @@ impl fmt::Display for Violation {
             }
             Violation::TooLong => f.write_str("message field too long"),
             Violation::NotForMe => f.write_str("private message addressed to another peer"),
+            Violation::NotAVoter => f.write_str("voted on a control that is not its to vote on"),
+            Violation::TooManyVotes => f.write_str("too many open votes"),
         }
     }
 }

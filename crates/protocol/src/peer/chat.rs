@@ -150,7 +150,8 @@ impl Peer {
                 self.chat.outbox.remove(&id);
             }
         }
-        // Acknowledgements are not stored: each is a fresh message.
-        false
+        // Stored like any message: each acknowledgement is sealed afresh, so a copy is a replay
+        // (which must not rebind the signer to the replayer's link).
+        true
     }
 }

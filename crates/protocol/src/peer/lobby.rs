@@ -272,11 +272,15 @@ impl Peer {
     }
 
     /// A hello names its sender and binds it to the link it came over; a first hello is answered
-    /// with ours (answers are not answered, so no ping-pong).
+    /// with ours (answers are not answered, so no ping-pong). Only a newer hello than the last
+    /// one bound (a peer says hello afresh on every new connection) or a resend on the link
+    /// already bound counts: someone replaying another peer's old hello on their own link
+    /// changes nothing, so they cannot draw that peer's private chat or make it look present.
     pub(super) fn on_hello(
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
+        seq: u64,
         name: String,
         answer: bool,
         out: &mut Output,
@@ -286,6 +290,13 @@ impl Peer {
             return true;
         }
         if let Some(l) = link {
+            let bound_here = self.key_links.get(&sender) == Some(&l);
+            let newer = self.hello_seq.get(&sender).is_none_or(|&s| seq > s);
+            if !newer && !bound_here {
+                return true; // a replay: kept as seen, so copies are dropped at once
+            }
+            let last = self.hello_seq.entry(sender).or_insert(seq);
+            *last = (*last).max(seq);
             let fresh = self.links.insert(l, sender) != Some(sender);
             self.key_links.insert(sender, l);
             self.last_heard.insert(sender, self.now);

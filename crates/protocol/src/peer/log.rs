@@ -137,6 +137,13 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
+        // Only a participant that plays a seat may put entries in the log: anyone else's are
+        // refused before they are kept, relayed or compared, so a stranger's key can neither
+        // fill our tables nor make anyone halt.
+        if !r.participant(&sender).is_some_and(|p| r.plays_a_seat(p)) {
+            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+            return;
+        }
         let content = content_hash(&e);
         let next = r.next_index();
         let pending_at = r.pending.as_ref().map(|p| (p.index, p.record.clone()));

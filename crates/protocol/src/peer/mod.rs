@@ -65,6 +65,7 @@ pub use api::*;
 use beacon::*;
 use chat::*;
 pub use lobby::check_proposal;
+pub use votes::MAX_OPEN_VOTES;
 use lobby::*;
 use log::*;
 use rounds::*;
@@ -87,6 +88,8 @@ pub struct Peer {
     seen: BTreeSet<[u8; 32]>,
     seqs: BTreeMap<(PeerKey, u64), [u8; 32]>,
     my_hello: Option<Vec<u8>>,
+    /// Sequence number of the newest hello that bound each key to a link.
+    hello_seq: BTreeMap<PeerKey, u64>,
     /// Proposals, accepts, seed reveals and deferred messages (see `lobby`).
     lobby: Lobby,
     run: Option<Run>,
@@ -127,6 +130,7 @@ impl Peer {
             seen: BTreeSet::new(),
             seqs: BTreeMap::new(),
             my_hello: None,
+            hello_seq: BTreeMap::new(),
             lobby: Lobby::default(),
             run: None,
             halted: None,
@@ -444,7 +448,7 @@ impl Peer {
                 self.key_links.insert(sender, l);
             }
         }
-        let consumed = self.dispatch(link, sender, body, bytes, &mut out);
+        let consumed = self.dispatch(link, sender, env.seq, body, bytes, &mut out);
         if consumed {
             self.seen.insert(id);
             self.seqs.insert((sender, env.seq), body_hash);
@@ -458,12 +462,13 @@ impl Peer {
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
+        seq: u64,
         body: Body,
         raw: &[u8],
         out: &mut Output,
     ) -> bool {
         match body {
-            Body::Hello { name, answer } => self.on_hello(link, sender, name, answer, out),
+            Body::Hello { name, answer } => self.on_hello(link, sender, seq, name, answer, out),
             Body::Propose(p) => self.on_propose(link, sender, p, raw, out),
             Body::Accept {
                 proposal,

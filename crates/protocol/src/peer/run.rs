@@ -82,6 +82,13 @@ impl Run {
         self.proposal.seats.get(seat as usize).map(|s| s.controller)
     }
 
+    /// Participant `p` controls a seat now and has not been dropped, so it may sign entries.
+    pub(super) fn plays_a_seat(&self, p: u8) -> bool {
+        !self.excluded.contains(&p)
+            && (0..self.proposal.seats.len())
+                .any(|i| self.controller(i as PlayerId) == Some(Controller::Peer(p)))
+    }
+
     /// Participants whose dice count.
     pub(super) fn contributors(&self) -> impl Iterator<Item = u8> + '_ {
         (0..self.proposal.participants.len() as u8).filter(|i| !self.excluded.contains(i))

@@ -22,6 +22,21 @@ pub(super) struct VoteSet {
     pub(super) applied: bool,
 }
 
+
+/// Open (not yet applied) votes one peer may have at once: enough to drop every other
+/// participant and hand every seat to a bot in a large room, far below what would slow us.
+pub const MAX_OPEN_VOTES: usize = 32;
+
+/// Whether `c` is about this peer (participant `mine`, key `me`): dropping it or taking its seat.
+fn about(mine: Option<u8>, me: PeerKey, p: &SetupProposal, c: &Control) -> bool {
+    match *c {
+        Control::Drop { peer, .. } => peer == me,
+        Control::SeatToBot { seat, .. } => {
+            p.seats.get(seat as usize).map(|s| s.controller) == mine.map(Controller::Peer)
+        }
+    }
+}
+
 impl Peer {
     /// Votes open at the position the game is on (not yet in effect): each control with the
     /// peers that voted for it and the peers whose votes it needs, for a tally in the UI.
@@ -119,28 +134,33 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::NotParticipant);
             return;
         }
+        if !r.voters(&control).contains(&sender) {
+            Self::reject(out, link, Some(sender), Violation::NotAVoter);
+            return;
+        }
         r.note_reached(sender, at);
         let key = (at, control_hash(&control));
         let next = r.next_index();
+        // Votes at passed positions that never took effect can no longer matter (except those
+        // about us, which tell us we were dropped): forget them, so the table stays small.
+        let mine = r.me;
+        r.votes
+            .retain(|(a, _), v| *a >= next || v.applied || about(mine, me, &r.proposal, &v.control));
         if at < next {
-            // A position we already passed. If the vote completes there and is about us, the
-            // others went on without us: our history is no longer theirs.
+            // A position we already passed. Only a vote about us still matters: if it completes
+            // there, the others went on without us and our history is no longer theirs.
+            if !about(r.me, me, &r.proposal, &control) {
+                return;
+            }
             let v = r.votes.entry(key).or_insert(VoteSet {
                 control,
                 voters: BTreeMap::new(),
                 applied: false,
             });
             v.voters.entry(sender).or_insert_with(|| raw.to_vec());
-            let about_me = match control {
-                Control::Drop { peer, .. } => peer == me,
-                Control::SeatToBot { seat, .. } => {
-                    r.proposal.seats.get(seat as usize).map(|s| s.controller)
-                        == r.me.map(Controller::Peer)
-                }
-            };
             let (have, applied) = (v.voters.clone(), v.applied);
             let complete = r.voters(&control).iter().all(|k| have.contains_key(k));
-            if about_me && complete && !applied {
+            if complete && !applied {
                 self.halt(
                     HaltReport::Internal(format!(
                         "the other players dropped this peer at log position {at}; reload to watch"
@@ -150,7 +170,20 @@ impl Peer {
             }
             return;
         }
-        if !r.votes.contains_key(&key) && r.votes.len() >= 4096 {
+        if !r.control_valid(&control) {
+            return; // already in effect (a late copy), or about no one: nothing to count
+        }
+        let open = r
+            .votes
+            .values()
+            .filter(|v| !v.applied && v.voters.contains_key(&sender))
+            .count();
+        let already = r
+            .votes
+            .get(&key)
+            .is_some_and(|v| v.voters.contains_key(&sender));
+        if open >= MAX_OPEN_VOTES && !already {
+            Self::reject(out, link, Some(sender), Violation::TooManyVotes);
             return;
         }
         r.votes
