@@ -773,9 +773,44 @@ fn a_replayed_hello_or_ack_does_not_move_a_peer_to_the_replayers_link() {
     net.process(0, o);
     net.run_until(net.now + 20, |_| false);
     let got = |i: usize| {
-        net.events[i].iter().any(|e| {
-            matches!(e, ProtocolEvent::Chat { text, .. } if text == "for peer 1 only")
-        })
+        net.events[i]
+            .iter()
+            .any(|e| matches!(e, ProtocolEvent::Chat { text, .. } if text == "for peer 1 only"))
     };
     assert!(got(1) && !got(2));
+}
+
+#[test]
+fn a_strangers_proposals_do_not_hold_back_our_resend_requests() {
+    // Security review, finding 6: every new proposal counted as progress, so proposals sent
+    // faster than the resend period stopped a peer from ever asking for what it missed.
+    let cfg = common::config(34, 0);
+    let resend = cfg.resend_ms;
+    let mut peer = orbis_protocol::Peer::new(cfg);
+    let _ = peer.start(0);
+    let stranger = SigningKey::from_bytes(&[78; 32]);
+    let stranger_key = PeerKey(stranger.verifying_key().to_bytes());
+    let net = Net::new(2, 34, NetParams::perfect());
+    let mut spam = net.proposal(0);
+    spam.participants = vec![stranger_key];
+    for s in spam.seats.iter_mut() {
+        s.controller = orbis_protocol::Controller::Peer(0);
+    }
+    let mut syncs = 0;
+    for k in 1..=20u64 {
+        let t = k * resend / 2;
+        spam.nonce = k;
+        let raw = Envelope::seal(&stranger, game_id(), k, &Body::Propose(spam.clone()));
+        let _ = peer.handle(9, &raw, t);
+        let out = peer.tick(t + 1);
+        syncs += out
+            .send
+            .iter()
+            .filter(|(_, b)| matches!(open(b).1, Body::Sync { .. }))
+            .count();
+    }
+    assert!(
+        syncs >= 5,
+        "only {syncs} resend requests in ten resend periods"
+    );
 }

@@ -132,6 +132,8 @@ pub enum Violation {
     /// A vote from a peer whose vote the control does not need (not a contributor, or the
     /// peer the control is about).
     NotAVoter,
+    /// More setup proposals from one peer (or in all) than a lobby keeps.
+    TooManyProposals,
     /// More open votes from one peer than [`MAX_OPEN_VOTES`](crate::peer::MAX_OPEN_VOTES).
     TooManyVotes,
 }
@@ -169,6 +171,7 @@ impl fmt::Display for Violation {
             Violation::NotForMe => f.write_str("private message addressed to another peer"),
             Violation::NotAVoter => f.write_str("voted on a control that is not its to vote on"),
             Violation::TooManyVotes => f.write_str("too many open votes"),
+            Violation::TooManyProposals => f.write_str("too many setup proposals"),
         }
     }
 }

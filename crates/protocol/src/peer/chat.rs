@@ -43,9 +43,11 @@ impl Peer {
         let (dest, pending) = match to {
             None => (
                 Dest::All,
+                // Those we can reach now: a key that said hello once and went away (or never
+                // had a connection of its own) is not waited for.
                 self.names
                     .keys()
-                    .filter(|k| **k != self.me)
+                    .filter(|k| **k != self.me && self.key_links.contains_key(k))
                     .copied()
                     .collect(),
             ),

@@ -18,12 +18,16 @@ pub(super) struct Lobby {
     pub(super) seed_reveals: BTreeMap<[u8; 32], BTreeMap<PeerKey, SeedShare>>,
     /// The proposal we accepted (we commit to one seed share and chain only once).
     pub(super) my_accept: Option<[u8; 32]>,
+    /// Hashes of the proposals kept per signer, oldest first (at most [`MAX_PROPOSALS_PER_PEER`]).
+    pub(super) proposers: BTreeMap<PeerKey, Vec<[u8; 32]>>,
     /// Messages that cannot be judged before the game starts (bounded by `MAX_EARLY`).
-    pub(super) early: Vec<(Option<LinkId>, Vec<u8>)>,
+    pub(super) early: Vec<(Option<LinkId>, PeerKey, Vec<u8>)>,
 }
 
 /// Buffered messages received before the game started.
 pub(super) const MAX_EARLY: usize = 4096;
+/// Of those, from one signer: a game's opening needs a few dozen per peer.
+pub(super) const MAX_EARLY_PER_PEER: usize = 256;
 
 pub(super) fn seed_commitment(secret: &[u8; 32]) -> [u8; 32] {
     let mut b = b"orbis-seed-commit".to_vec();
@@ -98,6 +102,14 @@ pub(super) fn new_game(p: &SetupProposal, seed: [u8; 32]) -> Result<(Game, Vec<P
     }
 }
 
+/// Setup proposals kept from one signer (its newest), and in all: a lobby needs a few; more are
+/// not kept, so a key that sends thousands cannot grow our tables.
+pub(super) const MAX_PROPOSALS_PER_PEER: usize = 4;
+pub(super) const MAX_PROPOSALS: usize = 64;
+/// Names kept from hellos: far more than a room holds, few enough that throwaway keys saying
+/// hello cannot grow the table (or the list public chat is resent to) without bound.
+pub(super) const MAX_NAMES: usize = 256;
+
 impl Peer {
     /// Proposes a setup to everyone (this peer does not accept it implicitly).
     pub fn propose_setup(&mut self, proposal: SetupProposal) -> Result<Output, CommandError> {
@@ -135,9 +147,14 @@ impl Peer {
         Ok(self.local(raw))
     }
 
-    pub(super) fn defer(&mut self, link: Option<LinkId>, raw: &[u8]) -> bool {
-        if self.lobby.early.len() < MAX_EARLY {
-            self.lobby.early.push((link, raw.to_vec()));
+    /// Keeps a message that cannot be judged before the game starts: at most
+    /// [`MAX_EARLY_PER_PEER`] per signer and [`MAX_EARLY`] in all (each is checked again
+    /// whenever the lobby moves, so the bound is also a bound on that work).
+    pub(super) fn defer(&mut self, link: Option<LinkId>, sender: PeerKey, raw: &[u8]) -> bool {
+        let early = &mut self.lobby.early;
+        let theirs = early.iter().filter(|(_, k, _)| *k == sender).count();
+        if early.len() < MAX_EARLY && theirs < MAX_EARLY_PER_PEER {
+            early.push((link, sender, raw.to_vec()));
             true
         } else {
             false
@@ -262,7 +279,7 @@ impl Peer {
     /// again.
     pub(super) fn replay_early(&mut self, out: &mut Output) {
         let early = std::mem::take(&mut self.lobby.early);
-        for (l, raw) in early {
+        for (l, _, raw) in early {
             // These were marked as consumed when deferred; let them through the dedup set again.
             self.seen.remove(&sha256(&raw));
             let now = self.now;
@@ -300,7 +317,9 @@ impl Peer {
             let fresh = self.links.insert(l, sender) != Some(sender);
             self.key_links.insert(sender, l);
             self.last_heard.insert(sender, self.now);
-            self.names.insert(sender, name.clone());
+            if self.names.len() < MAX_NAMES || self.names.contains_key(&sender) {
+                self.names.insert(sender, name.clone());
+            }
             if fresh {
                 out.events.push(ProtocolEvent::PeerHello {
                     link: l,
@@ -338,8 +357,23 @@ impl Peer {
         if self.lobby.proposals.contains_key(&hash) {
             return true;
         }
+        // A signer's newest proposals replace its oldest (a host may propose again after
+        // changing the options); the one we accepted is kept.
+        let mine = self.lobby.my_accept;
+        let older = self.lobby.proposers.entry(sender).or_default();
+        if older.len() >= MAX_PROPOSALS_PER_PEER {
+            if let Some(k) = older.iter().position(|h| Some(*h) != mine) {
+                let gone = older.remove(k);
+                self.lobby.proposals.remove(&gone);
+            }
+        }
+        if self.lobby.proposals.len() >= MAX_PROPOSALS {
+            Self::reject(out, link, Some(sender), Violation::TooManyProposals);
+            return true;
+        }
+        self.lobby.proposers.entry(sender).or_default().push(hash);
+        // Not progress: a stream of proposals must not hold back our `Sync` requests.
         self.lobby.proposals.insert(hash, (p.clone(), raw.to_vec()));
-        self.progress();
         out.events.push(ProtocolEvent::SetupProposed {
             by: sender,
             hash,
@@ -368,7 +402,7 @@ impl Peer {
         }
         let Some((p, _)) = self.lobby.proposals.get(&proposal) else {
             // Proposal not seen yet: keep the message for later.
-            return self.defer(link, raw);
+            return self.defer(link, sender, raw);
         };
         if !p.participants.contains(&sender) {
             Self::reject(out, link, Some(sender), Violation::NotParticipant);
@@ -413,7 +447,7 @@ impl Peer {
             .get(&proposal)
             .and_then(|m| m.get(&sender))
         else {
-            return self.defer(link, raw);
+            return self.defer(link, sender, raw);
         };
         if seed_commitment(&secret) != acc.seed_commit {
             Self::reject(out, link, Some(sender), Violation::SeedMismatch);

@@ -93,7 +93,7 @@ impl Peer {
         index: u64,
     ) -> Option<bool> {
         if self.run.is_none() {
-            return Some(self.defer(link, raw));
+            return Some(self.defer(link, sender, raw));
         }
         if index >= self.log_len() + MAX_AHEAD {
             return Some(false);

@@ -65,11 +65,11 @@ pub use api::*;
 use beacon::*;
 use chat::*;
 pub use lobby::check_proposal;
-pub use votes::MAX_OPEN_VOTES;
 use lobby::*;
 use log::*;
 use rounds::*;
 use run::*;
+pub use votes::MAX_OPEN_VOTES;
 use votes::*;
 
 /// The protocol state machine of one peer. Cloning it forks the peer (for tests and tools).
@@ -492,7 +492,7 @@ impl Peer {
                 started,
                 have_index,
                 head,
-            } => self.on_sync(link, started, have_index, head, out),
+            } => self.on_sync(link, sender, started, have_index, head, out),
             Body::Chat { to, text } => self.on_chat(link, sender, to, text, raw, out),
             Body::ChatAck { id } => self.on_chat_ack(sender, id),
             Body::Entry(e) => {
@@ -537,7 +537,7 @@ impl Peer {
             }
             Body::Vote { at, control } => {
                 if self.run.is_none() {
-                    return self.defer(link, raw);
+                    return self.defer(link, sender, raw);
                 }
                 if at >= self.log_len() + MAX_AHEAD {
                     return false;
@@ -548,7 +548,7 @@ impl Peer {
             Body::Batch { items } => self.on_batch(link, items, out),
             Body::OrdersCommit { round, hash } => {
                 if self.run.is_none() {
-                    return self.defer(link, raw);
+                    return self.defer(link, sender, raw);
                 }
                 if let Some(done) = self.admit_round(sender, round) {
                     return done;
@@ -563,7 +563,7 @@ impl Peer {
                 salt,
             } => {
                 if self.run.is_none() {
-                    return self.defer(link, raw);
+                    return self.defer(link, sender, raw);
                 }
                 if let Some(done) = self.admit_round(sender, round) {
                     return done;

@@ -116,8 +116,26 @@ impl Peer {
                 out.send.push((Dest::Link(link), raw));
                 size = 0;
             }
-            size += gs;
-            batch.extend(g);
+            if gs <= BATCH_BYTES && g.len() <= MAX_BATCH_ITEMS {
+                size += gs;
+                batch.extend(g);
+                continue;
+            }
+            // A group too big for one batch goes out in several, in order: a data channel
+            // refuses one message of megabytes, and the items are handled one by one anyway.
+            for item in g {
+                if !batch.is_empty()
+                    && (size + item.len() > BATCH_BYTES || batch.len() >= MAX_BATCH_ITEMS)
+                {
+                    let raw = self.seal(&Body::Batch {
+                        items: std::mem::take(&mut batch),
+                    });
+                    out.send.push((Dest::Link(link), raw));
+                    size = 0;
+                }
+                size += item.len();
+                batch.push(item);
+            }
         }
         if !batch.is_empty() {
             let raw = self.seal(&Body::Batch { items: batch });
@@ -129,11 +147,21 @@ impl Peer {
     pub(super) fn on_sync(
         &mut self,
         link: Option<LinkId>,
+        sender: PeerKey,
         started: bool,
         have_index: u64,
         head: [u8; 32],
         out: &mut Output,
     ) -> bool {
+        // Once a game runs, its transcript is for its participants only: a small request from
+        // anyone else must not make us send the whole game.
+        if self
+            .run
+            .as_ref()
+            .is_some_and(|r| r.participant(&sender).is_none())
+        {
+            return true;
+        }
         if let Some(l) = link {
             // At most one answer per connection per half resend period: a cheap request
             // must not make us resend the whole game over and over.

@@ -22,7 +22,6 @@ pub(super) struct VoteSet {
     pub(super) applied: bool,
 }
 
-
 /// Open (not yet applied) votes one peer may have at once: enough to drop every other
 /// participant and hand every seat to a bot in a large room, far below what would slow us.
 pub const MAX_OPEN_VOTES: usize = 32;
@@ -144,8 +143,9 @@ impl Peer {
         // Votes at passed positions that never took effect can no longer matter (except those
         // about us, which tell us we were dropped): forget them, so the table stays small.
         let mine = r.me;
-        r.votes
-            .retain(|(a, _), v| *a >= next || v.applied || about(mine, me, &r.proposal, &v.control));
+        r.votes.retain(|(a, _), v| {
+            *a >= next || v.applied || about(mine, me, &r.proposal, &v.control)
+        });
         if at < next {
             // A position we already passed. Only a vote about us still matters: if it completes
             // there, the others went on without us and our history is no longer theirs.
