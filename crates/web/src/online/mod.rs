@@ -94,6 +94,15 @@ fn missing_ms() -> u64 {
         .unwrap_or(10_000)
 }
 
+/// How long the others wait for a connected player's own turn before they may vote it out:
+/// `?turn_ms=`, else 3 minutes (people think).
+fn turn_ms() -> u64 {
+    param("turn_ms")
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|v| *v >= 500)
+        .unwrap_or(180_000)
+}
+
 /// Fresh bytes from `crypto.getRandomValues`.
 fn random<const N: usize>() -> [u8; N] {
     let mut e = [0u8; N];
@@ -199,6 +208,11 @@ struct Session {
     started: Option<[u8; 32]>,
     chat: Vec<(String, bool, String)>,
     missing: BTreeSet<PeerKey>,
+    /// Participants the game has been waiting on, since when (ms), and whether for their turn
+    /// (else for a dice reveal or orders, which their page sends by itself).
+    waiting_since: BTreeMap<PeerKey, (u64, bool)>,
+    /// The overdue participants last shown (a change redraws the screen).
+    overdue_shown: Vec<PeerKey>,
     notes: Vec<String>,
     synced: u64,
     last_seat: Option<Seat>,
@@ -252,6 +266,8 @@ impl Session {
             started: None,
             chat: vec![],
             missing: BTreeSet::new(),
+            waiting_since: BTreeMap::new(),
+            overdue_shown: vec![],
             notes: vec![],
             synced: 0,
             last_seat: None,
@@ -405,6 +421,48 @@ impl Session {
         self.net.send(o.send);
     }
 
+    /// Keeps when the game started waiting on each participant, so a connected peer that never
+    /// reveals, orders or plays becomes votable too (`overdue`), not only a silent one.
+    fn note_waiting(&mut self, t: u64) {
+        let waiting = self.peer.waiting_on();
+        self.waiting_since.retain(|k, _| waiting.contains(k));
+        let turn_of = self.peer.state().and_then(|g| {
+            let p = self.proposals.get(&self.started?)?;
+            match p.seats.get(g.current as usize)?.controller {
+                orbis_protocol::Controller::Peer(i) => p.participants.get(i as usize).copied(),
+                orbis_protocol::Controller::Bot(_) => None,
+            }
+        });
+        for k in waiting {
+            self.waiting_since
+                .entry(k)
+                .or_insert((t, turn_of == Some(k)));
+        }
+        let overdue = self.overdue();
+        if overdue != self.overdue_shown {
+            self.overdue_shown = overdue;
+            self.rev += 1;
+        }
+    }
+
+    /// Connected participants the game has waited on past the timeout: the usual one for what
+    /// a page does by itself (dice reveals, orders commitments and reveals), [`turn_ms`] for a
+    /// player's own turn.
+    fn overdue(&self) -> Vec<PeerKey> {
+        let now = self.t();
+        let me = self.peer.key();
+        let (limit, turn_limit) = (missing_ms(), turn_ms().max(missing_ms()));
+        self.waiting_since
+            .iter()
+            .filter(|(k, (since, turn))| {
+                **k != me
+                    && !self.missing.contains(k)
+                    && now.saturating_sub(*since) >= if *turn { turn_limit } else { limit }
+            })
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
     /// One timer step: network in, protocol tick, queued actions, network out. Returns the sync
     /// for the app when the game changed.
     fn step(&mut self) -> Option<Sync> {
@@ -427,6 +485,7 @@ impl Session {
         }
         outs.push(self.peer.tick(t));
         self.watch_relays(t);
+        self.note_waiting(t);
         let mut lines = std::mem::take(&mut self.lines);
         let mut roll = None;
         for o in outs {
@@ -1010,9 +1069,11 @@ pub fn online(props: &Props) -> Html {
     // After the timeout: vote to hand each missing participant's seats to the computer, with the
     // tally of the open vote (every other dice-rolling participant must agree).
     let open = s.peer.open_votes();
+    let overdue = s.overdue();
+    let votable: Vec<PeerKey> = s.missing.iter().chain(overdue.iter()).copied().collect();
     let votes = html! {
         <ul class="online-votes" id="online-votes">
-        { for s.missing.iter().filter(|k| !s.dropped.contains(k) && s.started.is_some() && s.peer.state().is_some_and(|g| g.winner().is_none())
+        { for votable.iter().filter(|k| !s.dropped.contains(k) && s.started.is_some() && s.peer.state().is_some_and(|g| g.winner().is_none())
             && s.proposals.get(&s.started.unwrap_or_default()).is_some_and(|p| p.participants.contains(k)))
             .map(|k| {
             let name = s.name_of(k);
@@ -1037,7 +1098,7 @@ pub fn online(props: &Props) -> Html {
         }) }
         </ul>
     };
-    let paused = !s.missing.is_empty();
+    let paused = !s.missing.is_empty() || !overdue.is_empty();
     let status = html! {
         <div class="online-status" id="online-status">
             <span>{format!("Room {} · {} connected", short_room(&s.room), connected)}</span>
@@ -1059,8 +1120,15 @@ pub fn online(props: &Props) -> Html {
             }
             if let Some(st) = &relays { { relay_details(st, s.via_relays) } }
             if paused {
-                <p class="notice" id="online-paused" role="status">{format!("Paused — missing: {}",
-                    s.missing.iter().map(|k| s.name_of(k)).collect::<Vec<_>>().join(", "))}</p>
+                if !s.missing.is_empty() {
+                    <p class="notice" id="online-paused" role="status">{format!("Paused — missing: {}",
+                        s.missing.iter().map(|k| s.name_of(k)).collect::<Vec<_>>().join(", "))}</p>
+                }
+                if !overdue.is_empty() {
+                    <p class="notice" id="online-overdue" role="status">{format!(
+                        "{}: connected but not playing for a while. You may hand the seat to the computer.",
+                        overdue.iter().map(|k| s.name_of(k)).collect::<Vec<_>>().join(", "))}</p>
+                }
                 { votes }
             }
             if let Some(h) = s.peer.halted() { <p class="notice" role="alert">{format!("Halted: {h:?}")}</p> }

@@ -1,0 +1,62 @@
+// A player who stays connected but never plays can be voted out (security review, finding 4):
+// before, the vote button showed only for silent players. Two pages over real WebRTC through a
+// local matchbox_server; Bob joins and accepts, then never moves. After the turn timeout
+// (`?turn_ms=`, short here) Alice is told he is connected but not playing, votes his seat to the
+// computer, and the game goes on.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { launch, URL_BASE, shot, attr, until, openOnline as open, startMatchbox } from './helpers.mjs';
+
+const MATCHBOX = process.env.MATCHBOX_SERVER;
+const ready = MATCHBOX && existsSync(MATCHBOX);
+let browser;
+let server;
+let port;
+before(async () => {
+  if (!ready) return;
+  ({ port, server } = await startMatchbox(MATCHBOX));
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+const online = (page, a) => page.locator('#online').getAttribute(a);
+
+test('a connected player who never plays can be voted out', { skip: !ready && 'MATCHBOX_SERVER not set', timeout: 240000 }, async () => {
+  const room = `votes-${process.pid}-${Date.now() % 100000}`;
+  const signal = `ws://127.0.0.1:${port}`;
+  const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}&missing_ms=3000&turn_ms=6000#room=${room}`;
+  const ctxA = await browser.newContext();
+  const ctxB = await browser.newContext();
+  const A = await open(ctxA, url, 'Alice');
+  const B = await open(ctxB, url, 'Bob');
+  try {
+    await until('both pages in the lobby', async () => (await online(A.page, 'data-peers')) === '2' && (await online(B.page, 'data-peers')) === '2', 60000);
+    await A.page.click('#online-propose');
+    await A.page.locator('.accept').click();
+    await B.page.locator('.accept').waitFor();
+    await B.page.locator('.accept').click();
+    for (const p of [A.page, B.page]) await p.locator('#map').waitFor({ timeout: 60000 });
+    // Alice lets the computer play her seat; Bob's page stays open and connected, and idle.
+    await A.page.click('#autoplay');
+    await until('the game to wait on Bob', async () => /Waiting for Bob/.test(await A.page.locator('#online-status').textContent()), 120000);
+    // Not at once: a player may think.
+    assert.equal(await A.page.locator('.vote[data-peer-name="Bob"]').count(), 0);
+    const vote = A.page.locator('.vote[data-peer-name="Bob"] button');
+    await vote.waitFor({ timeout: 30000 });
+    assert.match(await A.page.locator('#online-overdue').textContent(), /Bob: connected but not playing/);
+    assert.equal(await A.page.locator('#online-paused').count(), 0, 'Bob is not reported missing');
+    await shot(A.page, '34-p2p-vote-connected');
+    const len = Number(await online(A.page, 'data-log-len'));
+    await vote.click();
+    await until('the vote to pass', async () => (await A.page.locator('#log').textContent()).includes("Bob's seat is now played by the computer"), 30000);
+    await until('the game to go on', async () => Number(await online(A.page, 'data-log-len')) > len + 5, 60000);
+    assert.deepEqual(A.errors, []);
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
