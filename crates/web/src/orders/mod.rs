@@ -5,6 +5,7 @@
 //! `Written` orders and checks every draft by asking the engine (`OrdersAction::Submit` on a
 //! copy of the state), so what the panel accepts is exactly what the engine accepts.
 
+pub mod map;
 pub mod view;
 
 use crate::widgets::{Nav, Sender};

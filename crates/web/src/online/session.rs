@@ -1,0 +1,732 @@
+//! One browser's online session: the protocol peer, its transport, and what the online screen
+//! shows of them (lobby, proposals, chat, who is missing or overdue, notes). `step` runs one timer
+//! tick: network in, protocol, queued actions and orders, network out.
+
+use crate::classic::play::{take_queued, Roll, Seat, Sync, BOT_NAMES};
+use crate::online::net::NetSettings;
+use crate::store;
+use orbis_engine::bot;
+use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour, Event, PlayerId};
+use orbis_engine::codec::sha256;
+use orbis_engine::view;
+use orbis_protocol::{
+    Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
+};
+use orbis_transport::Transport;
+use std::collections::{BTreeMap, BTreeSet};
+
+pub(super) fn window() -> web_sys::Window {
+    web_sys::window().expect("window")
+}
+
+pub(super) fn param(name: &str) -> Option<String> {
+    let loc = window().location();
+    let from = |s: String| {
+        let s = s.trim_start_matches(['#', '?']).to_string();
+        web_sys::UrlSearchParams::new_with_str(&s)
+            .ok()
+            .and_then(|p| p.get(name))
+            .filter(|v| !v.is_empty())
+    };
+    loc.hash()
+        .ok()
+        .and_then(from)
+        .or_else(|| loc.search().ok().and_then(from))
+}
+
+/// The room named in the page URL, if any.
+pub fn room_in_url() -> Option<String> {
+    if cfg!(not(target_arch = "wasm32")) {
+        return None;
+    }
+    param("room")
+}
+
+/// Whether the page URL asks for the online screen: a room, or an invite code (`#offer=…`).
+pub fn online_in_url() -> bool {
+    cfg!(target_arch = "wasm32") && (param("room").is_some() || param("offer").is_some())
+}
+
+pub(super) const NAME_KEY: &str = "orbis.p2p.name";
+pub(super) const MISSING_KEY: &str = "orbis.p2p.missing_ms";
+
+/// Silence after which a peer counts as missing: `?missing_ms=`, localStorage, else 10 s.
+pub(super) fn missing_ms() -> u64 {
+    param("missing_ms")
+        .or_else(|| store::get(MISSING_KEY))
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|v| *v >= 500)
+        .unwrap_or(10_000)
+}
+
+/// How long the others wait for a connected player's own turn before they may vote it out:
+/// `?turn_ms=`, else 3 minutes (people think).
+pub(super) fn turn_ms() -> u64 {
+    param("turn_ms")
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .filter(|v| *v >= 500)
+        .unwrap_or(180_000)
+}
+
+/// Fresh bytes from `crypto.getRandomValues`.
+pub(super) fn random<const N: usize>() -> [u8; N] {
+    let mut e = [0u8; N];
+    if let Ok(c) = window().crypto() {
+        let _ = c.get_random_values_with_u8_array(&mut e);
+    }
+    e
+}
+
+pub(super) fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+pub(super) fn unhex32(s: &str) -> Option<[u8; 32]> {
+    let s = s.trim();
+    if s.len() != 64 {
+        return None;
+    }
+    let mut out = [0u8; 32];
+    for (i, o) in out.iter_mut().enumerate() {
+        *o = u8::from_str_radix(s.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+pub(super) fn id_key(room: &str) -> String {
+    format!("orbis.p2p.id.{room}")
+}
+
+/// This browser's key entropy for `room`: stored, or fresh from `crypto.getRandomValues`.
+pub(super) fn identity(room: &str) -> [u8; 32] {
+    if let Some(e) = store::get(&id_key(room)).and_then(|s| unhex32(&s)) {
+        return e;
+    }
+    let e = random::<32>();
+    store::set(&id_key(room), &hex(&e));
+    e
+}
+
+pub(super) fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Records a time stamp for the end-to-end test's latency figure (`window.__orbisP2p`).
+pub(super) fn mark(kind: &str, index: u64) {
+    let w = window();
+    let key = wasm_bindgen::JsValue::from_str("__orbisP2p");
+    let obj = js_sys::Reflect::get(&w, &key)
+        .ok()
+        .filter(|v| v.is_object())
+        .unwrap_or_else(|| {
+            let o = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&o, &"declared".into(), &js_sys::Object::new());
+            let _ = js_sys::Reflect::set(&o, &"shown".into(), &js_sys::Object::new());
+            let _ = js_sys::Reflect::set(&w, &key, &o);
+            o.into()
+        });
+    if let Ok(m) = js_sys::Reflect::get(&obj, &kind.into()) {
+        let _ = js_sys::Reflect::set(
+            &m,
+            &(index as f64).into(),
+            &wasm_bindgen::JsValue::from_f64(now_ms()),
+        );
+    }
+}
+
+/// The socket (`orbis-transport`, the same adapter as the native bot peer), its message loop
+/// spawned on the page's executor.
+pub(super) fn connect(room: &str, settings: &NetSettings, invite: Option<String>) -> Transport {
+    let (net, fut) = Transport::connect(
+        settings.rendezvous(room, random(), invite),
+        Some(settings.ice()),
+    );
+    // How it ended is read back from the transport (`Transport::ended`).
+    yew::platform::spawn_local(async move {
+        let _ = fut.await;
+    });
+    net
+}
+
+/// One online session: the protocol peer, the socket, and what the lobby shows.
+pub(super) struct Session {
+    pub(super) room: String,
+    pub(super) room_url: String,
+    pub(super) peer: Peer,
+    pub(super) net: Transport,
+    /// Whether the socket's loop had ended at the last step (its end redraws the lobby).
+    pub(super) net_ended: bool,
+    /// Whether peers meet through relays (else through a signalling server).
+    pub(super) via_relays: bool,
+    /// What the lobby last showed of the relays (a change redraws it).
+    pub(super) relay_seen: String,
+    /// Since when (ms, session time) a player found through the relays is not connected.
+    pub(super) unreached_since: Option<u64>,
+    /// Whether this session joined by an invite code (it shows the answer code to send back).
+    pub(super) guest: bool,
+    /// What is wrong with the answer code the host pasted.
+    pub(super) invite_msg: Option<String>,
+    t0: f64,
+    pub(super) proposals: BTreeMap<[u8; 32], SetupProposal>,
+    pub(super) order: Vec<[u8; 32]>,
+    pub(super) accepted: BTreeSet<[u8; 32]>,
+    pub(super) started: Option<[u8; 32]>,
+    pub(super) chat: Vec<(String, bool, String)>,
+    pub(super) missing: BTreeSet<PeerKey>,
+    /// Participants the game has been waiting on, since when (ms), and whether for their turn
+    /// (else for a dice reveal or orders, which their page sends by itself).
+    pub(super) waiting_since: BTreeMap<PeerKey, (u64, bool)>,
+    /// The overdue participants last shown (a change redraws the screen).
+    pub(super) overdue_shown: Vec<PeerKey>,
+    pub(super) notes: Vec<String>,
+    pub(super) synced: u64,
+    pub(super) last_seat: Option<Seat>,
+    pub(super) autoplay: bool,
+    pub(super) rev: u64,
+    /// Orders game: phases resolved since the last sync, the sync for the app, and what it showed.
+    pub(super) resolved: Vec<Vec<orbis_engine::rules::orders::OrdersEvent>>,
+    pub(super) orders_sync: Option<crate::online::orders::OrdersSync>,
+    pub(super) orders_shown: Option<crate::online::orders::Shown>,
+    /// Rules of the next proposal (chosen in the lobby).
+    pub(super) options: ClassicOptions,
+    /// Computer seats of the next proposal.
+    pub(super) bots: usize,
+    /// Participants voted out (their seats are played by the computer).
+    pub(super) dropped: BTreeSet<PeerKey>,
+    /// Game lines produced outside `step` (by a command), shown with the next sync.
+    pub(super) lines: Vec<String>,
+    /// Addressee of the next chat message (None: everyone).
+    pub(super) chat_to: Option<PeerKey>,
+    /// Ruleset of the next proposal: "classic", or an orders map id.
+    pub(super) ruleset: String,
+}
+
+impl Session {
+    pub(super) fn new(
+        room: &str,
+        name: &str,
+        settings: &NetSettings,
+        invite: Option<String>,
+    ) -> Session {
+        let room_url = settings.room_name(room);
+        let h = sha256(room_url.as_bytes());
+        let mut game_id = [0u8; 16];
+        game_id.copy_from_slice(&h[..16]);
+        let mut cfg = Config::new(game_id, name, identity(room));
+        cfg.resend_ms = 500;
+        cfg.missing_ms = missing_ms();
+        // Above any message number an earlier session with the same key used.
+        cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
+        let net = connect(room, settings, invite.clone());
+        Session {
+            room: room.to_string(),
+            room_url,
+            peer: Peer::new(cfg),
+            net,
+            net_ended: false,
+            via_relays: settings.signal.is_none(),
+            relay_seen: String::new(),
+            unreached_since: None,
+            guest: invite.is_some(),
+            invite_msg: None,
+            t0: now_ms(),
+            proposals: BTreeMap::new(),
+            order: vec![],
+            accepted: BTreeSet::new(),
+            started: None,
+            chat: vec![],
+            missing: BTreeSet::new(),
+            waiting_since: BTreeMap::new(),
+            overdue_shown: vec![],
+            notes: vec![],
+            synced: 0,
+            last_seat: None,
+            autoplay: false,
+            rev: 0,
+            resolved: vec![],
+            orders_sync: None,
+            orders_shown: None,
+            options: ClassicOptions::default(),
+            bots: 0,
+            dropped: BTreeSet::new(),
+            lines: vec![],
+            chat_to: None,
+            ruleset: "classic".into(),
+        }
+    }
+
+    pub(super) fn t(&self) -> u64 {
+        (now_ms() - self.t0).max(0.0) as u64
+    }
+
+    pub(super) fn name_of(&self, k: &PeerKey) -> String {
+        if *k == self.peer.key() {
+            return format!("{} (you)", self.peer_name());
+        }
+        self.peer
+            .names()
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| k.short())
+    }
+
+    pub(super) fn peer_name(&self) -> String {
+        store::get(NAME_KEY).unwrap_or_else(|| "Player".into())
+    }
+
+    /// Our participant index in the started game.
+    pub(super) fn my_index(&self) -> Option<u8> {
+        let p = self.proposals.get(&self.started?)?;
+        p.participants
+            .iter()
+            .position(|k| *k == self.peer.key())
+            .map(|i| i as u8)
+    }
+
+    pub(super) fn my_seat(&self) -> Option<PlayerId> {
+        let i = self.my_index()?;
+        let p = self.proposals.get(&self.started?)?;
+        p.seats
+            .iter()
+            .position(|s| s.controller == Controller::Peer(i))
+            .map(|s| s as PlayerId)
+    }
+
+    pub(super) fn seat(&self) -> Seat {
+        Seat {
+            me: self.my_seat(),
+            can_act: self.peer.is_my_turn() && !self.autoplay,
+        }
+    }
+
+    /// Handles the events of one output and sends its messages; returns the game lines and roll.
+    pub(super) fn absorb(&mut self, o: Output, lines: &mut Vec<String>, roll: &mut Option<Roll>) {
+        for e in o.events {
+            self.rev += 1;
+            match e {
+                ProtocolEvent::SetupProposed { hash, proposal, .. } => {
+                    if !self.proposals.contains_key(&hash) {
+                        self.order.push(hash);
+                    }
+                    self.proposals.insert(hash, proposal);
+                }
+                ProtocolEvent::GameStarted { proposal, .. } => {
+                    self.started = Some(proposal);
+                    lines.push("The online game begins.".into());
+                }
+                ProtocolEvent::Applied { index, events, .. } => {
+                    let s = self.peer.state();
+                    let mut rolls = 0;
+                    for ev in &events {
+                        if let Some(s) = s {
+                            lines.push(view::describe(ev, s));
+                        }
+                        if let Event::Rolled {
+                            from,
+                            to,
+                            attack,
+                            defence,
+                            ..
+                        } = ev
+                        {
+                            rolls += 1;
+                            *roll = Some(Roll {
+                                from: *from,
+                                to: *to,
+                                attack: attack.clone(),
+                                defence: defence.clone(),
+                                rolls,
+                                step: s.map_or(0, |s| s.step),
+                            });
+                        }
+                    }
+                    if rolls > 0 {
+                        mark("shown", index);
+                    }
+                }
+                ProtocolEvent::PhaseResolved { events, .. } => self.resolved.push(events),
+                ProtocolEvent::PeerMissing { peer } => {
+                    self.missing.insert(peer);
+                }
+                ProtocolEvent::PeerReturned { peer } => {
+                    self.missing.remove(&peer);
+                }
+                ProtocolEvent::Chat {
+                    from,
+                    private,
+                    text,
+                } => {
+                    let n = self.name_of(&from);
+                    self.chat.push((n, private, text));
+                }
+                ProtocolEvent::Rejected {
+                    peer, violation, ..
+                } => {
+                    let who = peer.map(|p| self.name_of(&p)).unwrap_or_else(|| "?".into());
+                    self.notes
+                        .push(format!("Refused a message from {who}: {violation}"));
+                }
+                ProtocolEvent::ControlApplied { control, .. } => {
+                    let what = match control {
+                        Control::Drop { peer, .. } => {
+                            self.dropped.insert(peer);
+                            format!(
+                                "{}'s seat is now played by the computer.",
+                                self.name_of(&peer)
+                            )
+                        }
+                        Control::SeatToBot { seat, .. } => {
+                            format!("Seat {} is now played by the computer.", seat + 1)
+                        }
+                    };
+                    lines.push(what.clone());
+                    self.notes.push(what);
+                }
+                ProtocolEvent::Halted(r) => {
+                    self.notes.push(format!("The game is halted: {r:?}"));
+                }
+                _ => {}
+            }
+        }
+        self.net.send(o.send);
+    }
+
+    /// Keeps when the game started waiting on each participant, so a connected peer that never
+    /// reveals, orders or plays becomes votable too (`overdue`), not only a silent one.
+    pub(super) fn note_waiting(&mut self, t: u64) {
+        let waiting = self.peer.waiting_on();
+        self.waiting_since.retain(|k, _| waiting.contains(k));
+        let turn_of = self.peer.state().and_then(|g| {
+            let p = self.proposals.get(&self.started?)?;
+            match p.seats.get(g.current as usize)?.controller {
+                orbis_protocol::Controller::Peer(i) => p.participants.get(i as usize).copied(),
+                orbis_protocol::Controller::Bot(_) => None,
+            }
+        });
+        for k in waiting {
+            self.waiting_since
+                .entry(k)
+                .or_insert((t, turn_of == Some(k)));
+        }
+        let overdue = self.overdue();
+        if overdue != self.overdue_shown {
+            self.overdue_shown = overdue;
+            self.rev += 1;
+        }
+    }
+
+    /// Connected participants the game has waited on past the timeout: the usual one for what
+    /// a page does by itself (dice reveals, orders commitments and reveals), [`turn_ms`] for a
+    /// player's own turn.
+    pub(super) fn overdue(&self) -> Vec<PeerKey> {
+        let now = self.t();
+        let me = self.peer.key();
+        let (limit, turn_limit) = (missing_ms(), turn_ms().max(missing_ms()));
+        self.waiting_since
+            .iter()
+            .filter(|(k, (since, turn))| {
+                **k != me
+                    && !self.missing.contains(k)
+                    && now.saturating_sub(*since) >= if *turn { turn_limit } else { limit }
+            })
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
+    /// One timer step: network in, protocol tick, queued actions, network out. Returns the sync
+    /// for the app when the game changed.
+    pub(super) fn step(&mut self) -> Option<Sync> {
+        let t = self.t();
+        let mut outs: Vec<Output> = vec![];
+        let polled = self.net.poll();
+        let ended = self.net.ended().is_some();
+        if !polled.connected.is_empty()
+            || !polled.disconnected.is_empty()
+            || ended != self.net_ended
+        {
+            self.net_ended = ended;
+            self.rev += 1;
+        }
+        if !polled.connected.is_empty() {
+            outs.push(self.peer.start(t));
+        }
+        for (l, bytes) in polled.messages {
+            outs.push(self.peer.handle(l, &bytes, t));
+        }
+        outs.push(self.peer.tick(t));
+        self.watch_relays(t);
+        self.note_waiting(t);
+        let mut lines = std::mem::take(&mut self.lines);
+        let mut roll = None;
+        for o in outs {
+            self.absorb(o, &mut lines, &mut roll);
+        }
+        if matches!(self.peer.game(), Some(orbis_engine::rules::Game::Orders(_))) {
+            self.orders_step(lines, roll);
+            return None;
+        }
+        // Actions chosen on the board (or by autoplay), one at a time through the protocol.
+        let queued: Vec<Action> = take_queued();
+        let mut todo: Vec<Action> = queued;
+        if self.autoplay && todo.is_empty() && self.peer.is_my_turn() {
+            if let Some(a) = self
+                .peer
+                .state()
+                .and_then(|s| bot::choose(s, BotLevel::Normal))
+            {
+                todo.push(a);
+            }
+        }
+        for a in todo {
+            if !self.peer.is_my_turn() {
+                break;
+            }
+            let index = self.peer.log_len();
+            let random = matches!(a, Action::Attack { .. } | Action::Blitz { .. });
+            match self.peer.act(a) {
+                Ok(o) => {
+                    if random {
+                        mark("declared", index);
+                    }
+                    self.absorb(o, &mut lines, &mut roll);
+                }
+                Err(e) => self.notes.push(format!("Action refused: {e}")),
+            }
+        }
+        if self.notes.len() > 20 {
+            self.notes.drain(..self.notes.len() - 20);
+        }
+        let seat = self.seat();
+        let len = self.peer.log_len();
+        let changed = len != self.synced || self.last_seat != Some(seat) || !lines.is_empty();
+        let s = self.peer.state()?;
+        if !changed {
+            return None;
+        }
+        self.synced = len;
+        self.last_seat = Some(seat);
+        self.rev += 1;
+        Some(Sync {
+            game: s.clone(),
+            seat,
+            lines,
+            roll,
+            hash: s.state_hash().to_hex(),
+        })
+    }
+
+    /// Relays: stop the hellos once the game runs with everyone connected (an idle game sends the
+    /// shared relays nothing), redraw the lobby when their state changes, and time how long a
+    /// player found through them has stayed unconnected.
+    pub(super) fn watch_relays(&mut self, t: u64) {
+        let parts = self.peer.participants().len();
+        let connected = self.net.connected();
+        self.net
+            .set_quiet(parts > 0 && self.missing.is_empty() && connected + 1 >= parts);
+        let Some(st) = self.net.relay_status() else {
+            return;
+        };
+        let open = st
+            .relays
+            .iter()
+            .filter(|r| r.state == orbis_transport::relay::RelayState::Open)
+            .count();
+        let seen = format!(
+            "{open} {:?} {} {} {} {:?} {:?} {:?}",
+            self.net.link_kinds(),
+            st.peers,
+            st.all_failed(),
+            st.hellos_sent,
+            st.invite,
+            st.answer,
+            st.invite_error
+        );
+        if seen != self.relay_seen {
+            self.relay_seen = seen;
+            self.rev += 1;
+        }
+        if st.peers > connected && self.started.is_none() {
+            if self.unreached_since.is_none() {
+                self.unreached_since = Some(t);
+                self.rev += 1;
+            }
+        } else if self.unreached_since.take().is_some() {
+            self.rev += 1;
+        }
+    }
+
+    /// Orders game: commits queued orders and prepares the sync for the orders screens.
+    pub(super) fn orders_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {
+        let game = self.started.unwrap_or_default();
+        for r in crate::online::orders::commit_queued(&mut self.peer, &self.room, game) {
+            match r {
+                Ok(o) => self.absorb(o, &mut lines, &mut roll),
+                Err(e) => self.notes.push(format!("Orders refused: {e}")),
+            }
+        }
+        let committed = self
+            .peer
+            .orders_committed()
+            .iter()
+            .map(|k| self.name_of(k))
+            .collect();
+        let waiting = self
+            .peer
+            .waiting_on()
+            .iter()
+            .map(|k| self.name_of(k))
+            .collect();
+        let resolved = std::mem::take(&mut self.resolved);
+        let sent = crate::online::orders::sent(&self.peer, &self.room, game);
+        if let Some(sync) = crate::online::orders::sync(
+            &self.peer,
+            sent,
+            resolved,
+            committed,
+            waiting,
+            &mut self.orders_shown,
+        ) {
+            self.orders_sync = Some(sync);
+            self.rev += 1;
+        }
+    }
+
+    /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
+    /// `orders`: the orders ruleset on that map (Europe: 7 seats, the others bots; world: the
+    /// players and `bots` more seats, 2 to 6).
+    pub(super) fn propose_ruleset(&mut self, orders: Option<&str>) {
+        let bots = self.bots;
+        let Some(map_id) = orders else {
+            self.propose();
+            return;
+        };
+        let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
+        keys.push(self.peer.key());
+        keys.sort();
+        keys.dedup();
+        let total = if map_id == "europe-1901" {
+            7
+        } else {
+            (keys.len() + bots).clamp(2, 6)
+        };
+        keys.truncate(total);
+        let seats: Vec<SeatSpec> = (0..total)
+            .map(|i| SeatSpec {
+                name: keys
+                    .get(i)
+                    .map(|k| self.name_of(k).trim_end_matches(" (you)").to_string())
+                    .unwrap_or_else(|| "Computer".into()),
+                colour: Colour::ALL[i % Colour::ALL.len()],
+                controller: if i < keys.len() {
+                    Controller::Peer(i as u8)
+                } else {
+                    Controller::Bot(BotLevel::Normal)
+                },
+            })
+            .collect();
+        let p = SetupProposal {
+            participants: keys,
+            seats,
+            options: ClassicOptions::default(),
+            orders: Some(orbis_protocol::wire::OrdersSetup {
+                map: map_id.to_string(),
+                options: Default::default(),
+            }),
+            nonce: now_ms() as u64,
+        };
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.propose_setup(p) {
+            Ok(o) => self.absorb(o, &mut lines, &mut roll),
+            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
+        }
+        self.rev += 1;
+    }
+
+    /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
+    pub(super) fn propose(&mut self) {
+        let bots = self.bots;
+        let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
+        keys.push(self.peer.key());
+        keys.sort();
+        keys.dedup();
+        keys.truncate(6);
+        let mut seats: Vec<SeatSpec> = keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| SeatSpec {
+                name: self.name_of(k).trim_end_matches(" (you)").to_string(),
+                colour: Colour::ALL[i],
+                controller: Controller::Peer(i as u8),
+            })
+            .collect();
+        for _ in 0..bots.min(6 - seats.len()) {
+            let i = seats.len();
+            seats.push(SeatSpec {
+                name: BOT_NAMES[i % 6].to_string(),
+                colour: Colour::ALL[i],
+                controller: Controller::Bot(BotLevel::Normal),
+            });
+        }
+        let p = SetupProposal {
+            participants: keys,
+            seats,
+            options: self.options.clone(),
+            orders: None,
+            nonce: now_ms() as u64,
+        };
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.propose_setup(p) {
+            Ok(o) => self.absorb(o, &mut lines, &mut roll),
+            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
+        }
+        self.rev += 1;
+    }
+
+    pub(super) fn accept(&mut self, h: [u8; 32]) {
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.accept_setup(h) {
+            Ok(o) => {
+                self.accepted.insert(h);
+                self.absorb(o, &mut lines, &mut roll)
+            }
+            Err(e) => self.notes.push(format!("Cannot accept: {e}")),
+        }
+        self.rev += 1;
+    }
+
+    /// Votes to hand a missing peer's seats to the computer (it stops rolling dice too).
+    pub(super) fn vote_drop(&mut self, peer: PeerKey) {
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.vote(Control::Drop {
+            peer,
+            level: BotLevel::Normal,
+        }) {
+            Ok(o) => self.absorb(o, &mut lines, &mut roll),
+            Err(e) => self.notes.push(format!("Vote not taken: {e}")),
+        }
+        self.lines.extend(lines);
+        self.rev += 1;
+    }
+
+    pub(super) fn chat(&mut self, to: Option<PeerKey>, text: &str) {
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.chat(to, text) {
+            Ok(o) => {
+                let whom = to.map(|k| format!(" → {}", self.name_of(&k)));
+                self.chat.push((
+                    format!("you{}", whom.clone().unwrap_or_default()),
+                    to.is_some(),
+                    text.to_string(),
+                ));
+                self.absorb(o, &mut lines, &mut roll);
+            }
+            Err(e) => self.notes.push(format!("Chat not sent: {e}")),
+        }
+        self.rev += 1;
+    }
+}
