@@ -124,6 +124,35 @@ fn parse() -> Result<Args, String> {
     Ok(a)
 }
 
+/// Whether this peer can play `p` as its options say: a classic game (the bot plays only that)
+/// in which it controls a seat, and with `--players N` exactly the game it would propose itself
+/// (N participants, nonce `--seed`, one seat each). Anything else is refused with the reason,
+/// so a stranger's proposal cannot put the bot into a game it was not started for.
+fn acceptable(p: &SetupProposal, me: &PeerKey, args: &Args) -> Result<(), String> {
+    let Some(i) = p.participants.iter().position(|k| k == me) else {
+        return Err("it does not include this peer".into());
+    };
+    if p.orders.is_some() {
+        return Err("the computer player plays the classic ruleset only".into());
+    }
+    if !p
+        .seats
+        .iter()
+        .any(|s| s.controller == Controller::Peer(i as u8))
+    {
+        return Err("it gives this peer no seat".into());
+    }
+    if let Some(n) = args.players {
+        if p.participants.len() != n || p.nonce != args.seed || p.seats.len() != n {
+            return Err(format!(
+                "--players {n} --seed {} expects {n} players with one seat each and nonce {}",
+                args.seed, args.seed
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
     SetupProposal {
         participants: keys.to_vec(),
@@ -300,10 +329,11 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                             roll_ms.push(t.elapsed().as_secs_f64() * 1000.0);
                         }
                     }
-                    ProtocolEvent::SetupProposed { hash, proposal, .. }
-                        if proposal.participants.contains(&peer.key()) =>
-                    {
-                        to_accept.push((*hash, proposal.participants.clone()));
+                    ProtocolEvent::SetupProposed { hash, proposal, by } => {
+                        match acceptable(proposal, &peer.key(), &args) {
+                            Ok(()) => to_accept.push((*hash, proposal.participants.clone())),
+                            Err(why) => eprintln!("not accepting the proposal of {by}: {why}"),
+                        }
                     }
                     ProtocolEvent::GameStarted { seed, .. } => {
                         eprintln!("game started, seed {}", hex(seed));
@@ -420,4 +450,42 @@ fn identity(path: Option<&str>) -> Result<[u8; 32], String> {
 
 fn hex(b: &[u8; 32]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    fn key(b: u8) -> PeerKey {
+        PeerKey([b; 32])
+    }
+
+    #[test]
+    fn accepts_only_what_its_options_allow() {
+        let args = Args::try_parse_from(["orbis-join", "ws://x/y"]).unwrap();
+        let me = key(2);
+        let p = proposal(&[key(1), me], 9);
+        assert!(acceptable(&p, &me, &args).is_ok());
+        assert!(acceptable(&p, &key(3), &args).is_err(), "not a participant");
+        let mut orders = p.clone();
+        orders.orders = Some(orbis_protocol::wire::OrdersSetup {
+            map: "europe-1901".into(),
+            options: Default::default(),
+        });
+        assert!(acceptable(&orders, &me, &args)
+            .unwrap_err()
+            .contains("classic"));
+        let mut seatless = p.clone();
+        seatless.seats[1].controller = Controller::Bot(BotLevel::Easy);
+        assert!(acceptable(&seatless, &me, &args)
+            .unwrap_err()
+            .contains("no seat"));
+        let auto =
+            Args::try_parse_from(["orbis-join", "ws://x/y", "--players", "2", "--seed", "9"])
+                .unwrap();
+        assert!(acceptable(&p, &me, &auto).is_ok());
+        let other = proposal(&[key(1), me], 10);
+        assert!(acceptable(&other, &me, &auto).is_err(), "another nonce");
+    }
 }
