@@ -330,7 +330,7 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                         }
                     }
                     ProtocolEvent::SetupProposed { hash, proposal, by } => {
-                        match acceptable(proposal, &peer.key(), &args) {
+                        match acceptable(proposal, &peer.key(), args) {
                             Ok(()) => to_accept.push((*hash, proposal.participants.clone())),
                             Err(why) => eprintln!("not accepting the proposal of {by}: {why}"),
                         }
