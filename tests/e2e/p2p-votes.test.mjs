@@ -2,7 +2,8 @@
 // before, the vote button showed only for silent players. Two pages over real WebRTC through a
 // local matchbox_server; Bob joins and accepts, then never moves. After the turn timeout
 // (`?turn_ms=`, short here) Alice is told he is connected but not playing, votes his seat to the
-// computer, and the game goes on.
+// computer, and the game goes on. Also: every name in the lobby carries its key's fingerprint, and
+// the proposer picks who is in the proposal.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -35,7 +36,18 @@ test('a connected player who never plays can be voted out', { skip: !ready && 'M
   const B = await open(ctxB, url, 'Bob');
   try {
     await until('both pages in the lobby', async () => (await online(A.page, 'data-peers')) === '2' && (await online(B.page, 'data-peers')) === '2', 60000);
+    // Names are self-chosen; each is shown with its key's fingerprint, the same on every page.
+    const fpOnA = await A.page.locator('#online-peers li', { hasText: 'Bob' }).getAttribute('data-fingerprint');
+    const fpOnB = await B.page.locator('#online-peers li', { hasText: 'Bob (you)' }).getAttribute('data-fingerprint');
+    assert.match(fpOnA, /^[0-9a-f]{4}·[0-9a-f]{4}$/);
+    assert.equal(fpOnA, fpOnB);
+    // The proposer picks who plays: unticking Bob changes the offer; ticking him again restores it.
+    await A.page.locator('#online-peers li', { hasText: 'Bob' }).locator('.pick-player').click();
+    assert.match(await A.page.locator('#online-propose').textContent(), /players ticked/);
+    await A.page.locator('#online-peers li', { hasText: 'Bob' }).locator('.pick-player').click();
+    assert.match(await A.page.locator('#online-propose').textContent(), /everyone here/);
     await A.page.click('#online-propose');
+    assert.match(await A.page.locator('#online-proposals').textContent(), new RegExp(`Bob \\[${fpOnA}\\]`));
     await A.page.locator('.accept').click();
     await B.page.locator('.accept').waitFor();
     await B.page.locator('.accept').click();

@@ -566,7 +566,7 @@ pub fn online(props: &Props) -> Html {
                 if p.orders.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options)}</p> }
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
-                        Controller::Peer(i) => p.participants.get(i as usize).map(|k| s.name_of(k)).unwrap_or_default(),
+                        Controller::Peer(i) => p.participants.get(i as usize).map(|k| format!("{} [{}]", s.name_of(k), fingerprint(k))).unwrap_or_default(),
                         Controller::Bot(_) if p.orders.is_some() => "computer (civil disorder: holds)".to_string(),
                         Controller::Bot(_) => "computer".to_string(),
                     })}</li>
@@ -596,7 +596,23 @@ pub fn online(props: &Props) -> Html {
                             Some(Some(true)) => " — through TURN".into(),
                         }
                     };
-                    html!{ <li>{s.name_of(k)}<span class="hint">{how}</span></li> }
+                    let fp = fingerprint(k);
+                    let pick = (*k != me && s.started.is_none()).then(|| {
+                        let k = *k;
+                        let on = on_session(&session, &rev, move |s| {
+                            if !s.left_out.remove(&k) {
+                                s.left_out.insert(k);
+                            }
+                            s.rev += 1;
+                        });
+                        html! {
+                            <label class="pick" title="In the next proposal">
+                                <input type="checkbox" class="pick-player" checked={!s.left_out.contains(&k)} onclick={on}/>
+                                {"play"}
+                            </label>
+                        }
+                    });
+                    html!{ <li data-fingerprint={fp.clone()}>{s.name_of(k)}<span class="fp" title="Key fingerprint: ask your friends to read theirs to you">{format!(" [{fp}]")}</span><span class="hint">{how}</span>{ for pick }</li> }
                 }) }</ul>
                 <h2>{"New game"}</h2>
                 <label>{"Game "}<select id="online-ruleset" style="max-width:100%" onchange={set_ruleset}>
@@ -620,7 +636,9 @@ pub fn online(props: &Props) -> Html {
                         { crate::classic::options::options_fields(&s.options, seats_next, set_options) }
                     </details>
                 }
-                <button class="btn" id="online-propose" onclick={propose}>{"Propose a game with everyone here"}</button>
+                <button class="btn" id="online-propose" onclick={propose}>{
+                    if s.left_out.iter().any(|k| present.contains(k)) { "Propose a game with the players ticked" } else { "Propose a game with everyone here" }
+                }</button>
                 <ul id="online-proposals">{ for proposals }</ul>
                 { notes }
                 { chat }

@@ -176,6 +176,8 @@ pub(super) struct Session {
     /// Participants the game has been waiting on, since when (ms), and whether for their turn
     /// (else for a dice reveal or orders, which their page sends by itself).
     pub(super) waiting_since: BTreeMap<PeerKey, (u64, bool)>,
+    /// Players left out of the next proposal by hand.
+    pub(super) left_out: BTreeSet<PeerKey>,
     /// The overdue participants last shown (a change redraws the screen).
     pub(super) overdue_shown: Vec<PeerKey>,
     pub(super) notes: Vec<String>,
@@ -237,6 +239,7 @@ impl Session {
             chat: vec![],
             missing: BTreeSet::new(),
             waiting_since: BTreeMap::new(),
+            left_out: BTreeSet::new(),
             overdue_shown: vec![],
             notes: vec![],
             synced: 0,
@@ -257,6 +260,31 @@ impl Session {
 
     pub(super) fn t(&self) -> u64 {
         (now_ms() - self.t0).max(0.0) as u64
+    }
+
+    /// The players the next proposal includes: this peer and those it can reach now that were
+    /// not left out by hand (a key that said hello once is not a player here).
+    pub(super) fn next_players(&self) -> Vec<PeerKey> {
+        let me = self.peer.key();
+        let mut keys: Vec<PeerKey> = self
+            .peer
+            .names()
+            .keys()
+            .filter(|k| {
+                **k != me
+                    && !self.left_out.contains(k)
+                    && self
+                        .peer
+                        .link_of(k)
+                        .and_then(|l| self.net.link_state(l))
+                        .is_some()
+            })
+            .copied()
+            .collect();
+        keys.push(me);
+        keys.sort();
+        keys.dedup();
+        keys
     }
 
     pub(super) fn name_of(&self, k: &PeerKey) -> String {
@@ -600,10 +628,7 @@ impl Session {
             self.propose();
             return;
         };
-        let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
-        keys.push(self.peer.key());
-        keys.sort();
-        keys.dedup();
+        let mut keys = self.next_players();
         let total = if map_id == "europe-1901" {
             7
         } else {
@@ -646,10 +671,7 @@ impl Session {
     /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
     pub(super) fn propose(&mut self) {
         let bots = self.bots;
-        let mut keys: Vec<PeerKey> = self.peer.names().keys().copied().collect();
-        keys.push(self.peer.key());
-        keys.sort();
-        keys.dedup();
+        let mut keys = self.next_players();
         keys.truncate(6);
         let mut seats: Vec<SeatSpec> = keys
             .iter()
@@ -729,4 +751,11 @@ impl Session {
         }
         self.rev += 1;
     }
+}
+
+/// A short fingerprint of a key ("3f9a·01c2"), shown beside each name: names are self-chosen,
+/// keys are not, so players can tell a stranger who took a friend's name (compare by voice).
+pub(super) fn fingerprint(k: &PeerKey) -> String {
+    let h = sha256(&k.0);
+    format!("{:02x}{:02x}·{:02x}{:02x}", h[0], h[1], h[2], h[3])
 }
