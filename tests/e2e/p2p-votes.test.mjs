@@ -47,7 +47,7 @@ test('a connected player who never plays can be voted out', { skip: !ready && 'M
     await A.page.locator('#online-peers li', { hasText: 'Bob' }).locator('.pick-player').click();
     assert.match(await A.page.locator('#online-propose').textContent(), /everyone here/);
     await A.page.click('#online-propose');
-    assert.match(await A.page.locator('#online-proposals').textContent(), new RegExp(`Bob \\[${fpOnA}\\]`));
+    await until('the proposal to show Bob with his fingerprint', async () => (await A.page.locator('#online-proposals').textContent()).includes(`Bob [${fpOnA}]`), 10000);
     await A.page.locator('.accept').click();
     await B.page.locator('.accept').waitFor();
     await B.page.locator('.accept').click();
