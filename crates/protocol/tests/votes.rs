@@ -249,3 +249,53 @@ fn junk_votes_cannot_fill_the_table_and_block_the_vote_that_drops_their_sender()
     let h = net.hashes(&[0, 1]);
     assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
 }
+
+#[test]
+fn in_a_two_player_room_a_vote_at_once_stops_the_game_but_does_not_take_the_seat() {
+    // Security review, finding 5: with two dice-rolling players the only voter needed to drop
+    // the other is the other player. Before the fix its vote took the opponent's seat at any
+    // time: the opponent halted ("dropped") and the voter played on against a bot to a win.
+    let mut net = Net::new(
+        2,
+        54,
+        NetParams {
+            max_delay: 20,
+            drop_pct: 0,
+            dup_pct: 0,
+        },
+    );
+    let p = net.proposal(1);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
+    // Peer 0 plays by hand and is slow; the moment its turn starts, peer 1 votes it out.
+    net.autoplay[0] = false;
+    let victim = net.peers[0].key();
+    assert!(
+        net.run_until(net.now + 10_000_000, |n| n.peers[1].waiting_on()
+            == vec![victim]
+            && n.peers[0].is_my_turn())
+    );
+    vote(
+        &mut net,
+        &[1],
+        Control::Drop {
+            peer: victim,
+            level: BotLevel::Easy,
+        },
+    );
+    // Within its turn's grace the victim does not apply the vote; it plays its turn.
+    net.run_until(net.now + 200, |_| false);
+    net.autoplay[0] = true;
+    net.run_until(net.now + 120_000, |n| n.all_over(&[0, 1]));
+    assert!(
+        !matches!(net.peers[0].halted(), Some(HaltReport::Internal(m)) if m.contains("dropped")),
+        "the victim was dropped"
+    );
+    // The two histories part at the vote: the voter gets no game against a bot out of it (its
+    // moves no longer extend the victim's log, and the victim names it), only a stopped game.
+    assert!(!net.all_over(&[0, 1]), "the game went on to an end");
+    assert!(
+        !net.complaints(0).is_empty(),
+        "the victim says what went wrong"
+    );
+}

@@ -232,12 +232,16 @@ impl Peer {
             if self.halted.is_some() || self.suspect.is_some() {
                 return;
             }
+            let (now, grace) = (self.now, self.cfg.turn_grace_ms);
             let Some(r) = &mut self.run else { return };
             if r.over() {
                 return;
             }
             let at = r.next_index();
-            Self::apply_votes(r, at, out);
+            if r.at_since.0 != at {
+                r.at_since = (at, now);
+            }
+            Self::apply_votes(r, at, now, grace, out);
             if Self::bound(r, at, &self.me) {
                 return;
             }
