@@ -612,7 +612,7 @@ pub fn online(props: &Props) -> Html {
                             </label>
                         }
                     });
-                    html!{ <li data-fingerprint={fp.clone()}>{s.name_of(k)}<span class="fp" title="Key fingerprint: ask your friends to read theirs to you">{format!(" [{fp}]")}</span><span class="hint">{how}</span>{ for pick }</li> }
+                    html!{ <li data-fingerprint={fp.clone()}>{s.name_of(k)}<span class="hint">{how}</span><span class="fp" title="Key fingerprint: ask your friends to read theirs to you">{format!(" [{fp}]")}</span>{ for pick }</li> }
                 }) }</ul>
                 <h2>{"New game"}</h2>
                 <label>{"Game "}<select id="online-ruleset" style="max-width:100%" onchange={set_ruleset}>
