@@ -53,10 +53,6 @@ pub struct Config {
     pub resend_ms: u64,
     /// Nothing heard from a participant's connection for this long ⇒ `PeerMissing`.
     pub missing_ms: u64,
-    /// A vote to take this peer's seat during its own turn is not applied here before the turn
-    /// has lasted this long (players think): a lone voter can then only stop the game, not take
-    /// the seat.
-    pub turn_grace_ms: u64,
 }
 
 impl Config {
@@ -77,7 +73,6 @@ impl Config {
             seq_start: 0,
             resend_ms: 1_000,
             missing_ms: 5_000,
-            turn_grace_ms: 180_000,
         }
     }
 }

@@ -265,7 +265,6 @@ impl Peer {
             votes: BTreeMap::new(),
             controls_here: vec![],
             reached: BTreeMap::new(),
-            at_since: (0, self.now),
         });
         self.progress();
         out.events.push(ProtocolEvent::GameStarted {

@@ -232,16 +232,12 @@ impl Peer {
             if self.halted.is_some() || self.suspect.is_some() {
                 return;
             }
-            let (now, grace) = (self.now, self.cfg.turn_grace_ms);
             let Some(r) = &mut self.run else { return };
             if r.over() {
                 return;
             }
             let at = r.next_index();
-            if r.at_since.0 != at {
-                r.at_since = (at, now);
-            }
-            Self::apply_votes(r, at, now, grace, out);
+            Self::apply_votes(r, at, out);
             if Self::bound(r, at, &self.me) {
                 return;
             }

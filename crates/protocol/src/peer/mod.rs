@@ -330,10 +330,6 @@ impl Peer {
             }
         }
         self.resend_chats(now_ms, &mut out);
-        // A vote against our seat may become applicable with time alone (`turn_grace_ms`).
-        if self.run.is_some() {
-            self.advance(&mut out);
-        }
         let over = self.run.as_ref().is_some_and(|r| r.over());
         if let Some(r) = &self.run {
             if !over {

@@ -56,8 +56,6 @@ pub(super) struct Run {
     pub(super) controls_here: Vec<Control>,
     /// Highest log position each peer has shown it reached (from any indexed message it signed).
     pub(super) reached: BTreeMap<PeerKey, u64>,
-    /// The log position we are on and when (our clock) we got there.
-    pub(super) at_since: (u64, u64),
 }
 
 impl Run {
@@ -89,59 +87,6 @@ impl Run {
         !self.excluded.contains(&p)
             && (0..self.proposal.seats.len())
                 .any(|i| self.controller(i as PlayerId) == Some(Controller::Peer(p)))
-    }
-
-    /// The participant a control is about: the dropped peer, or the player of the seat.
-    pub(super) fn target_of(&self, c: &Control) -> Option<u8> {
-        match c {
-            Control::Drop { peer, .. } => self.participant(peer),
-            Control::SeatToBot { seat, .. } => match self.controller(*seat) {
-                Some(Controller::Peer(p)) => Some(p),
-                _ => None,
-            },
-        }
-    }
-
-    /// The game waits on participant `t` at the current position: its turn, its dice reveal
-    /// for the pending roll, or its orders for the round. Only then may a vote take its seat
-    /// (checked by every peer against its own transcript, not against a clock).
-    pub(super) fn waits_on(&self, t: u8) -> bool {
-        match &self.state {
-            Game::Orders(_) => {
-                let round = self.next_index() as u32;
-                let o = self.orders.get(&round);
-                let req = self.orders_required();
-                if !req.contains(&t) {
-                    return false;
-                }
-                let committed = |i: &u8| o.is_some_and(|o| o.commits.contains_key(i));
-                if req.iter().all(committed) {
-                    !o.is_some_and(|o| o.reveals.contains_key(&t))
-                } else {
-                    !committed(&t)
-                }
-            }
-            Game::Classic(s) => match &self.pending {
-                Some(p) => {
-                    self.contributors().any(|i| i == t)
-                        && !self
-                            .reveals
-                            .get(&p.index)
-                            .is_some_and(|m| m.contains_key(&t))
-                }
-                None => self.controller(s.current) == Some(Controller::Peer(t)),
-            },
-        }
-    }
-
-    /// Whether `t` is waited on for its own turn (not for something its page sends by itself).
-    pub(super) fn turn_of(&self, t: u8) -> bool {
-        match &self.state {
-            Game::Classic(s) => {
-                self.pending.is_none() && self.controller(s.current) == Some(Controller::Peer(t))
-            }
-            Game::Orders(_) => false,
-        }
     }
 
     /// Participants whose dice count.

@@ -56,13 +56,7 @@ impl Peer {
     }
 
     /// Applies every control whose votes are complete at position `at`.
-    /// Applies the controls voted at `at` that every voter signed, and that may apply here: the
-    /// game must be waiting on the control's target at this position (its turn, its reveal or
-    /// its orders), and a vote against our own seat during our own turn waits until the turn
-    /// has lasted `grace` ms. A lone voter (two players) can therefore stop the game by voting
-    /// its opponent out early, but not take the seat: the opponent plays on, the checkpoints
-    /// differ, and both halt.
-    pub(super) fn apply_votes(r: &mut Run, at: u64, now: u64, grace: u64, out: &mut Output) {
+    pub(super) fn apply_votes(r: &mut Run, at: u64, out: &mut Output) {
         loop {
             let mut changed = false;
             let keys: Vec<(u64, [u8; 32])> = r
@@ -77,13 +71,6 @@ impl Peer {
                 }
                 let c = v.control;
                 if !r.voters(&c).iter().all(|k| v.voters.contains_key(k)) {
-                    continue;
-                }
-                let Some(t) = r.target_of(&c) else { continue };
-                if !r.waits_on(t) {
-                    continue;
-                }
-                if Some(t) == r.me && r.turn_of(t) && now.saturating_sub(r.at_since.1) < grace {
                     continue;
                 }
                 match c {
@@ -124,7 +111,6 @@ impl Peer {
                 !v.applied
                     && v.voters.contains_key(me)
                     && r.control_valid(&v.control)
-                    && r.target_of(&v.control).is_some_and(|t| r.waits_on(t))
                     && r.voters(&v.control)
                         .iter()
                         .filter(|k| !v.voters.contains_key(k))

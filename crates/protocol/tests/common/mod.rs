@@ -67,7 +67,6 @@ pub fn config(seed: u64, i: usize) -> Config {
     c.chain_len = 8192;
     c.resend_ms = 300;
     c.missing_ms = 3_000;
-    c.turn_grace_ms = 1_000;
     c
 }
 

@@ -217,7 +217,6 @@ impl Session {
         let mut cfg = Config::new(game_id, name, identity(room));
         cfg.resend_ms = 500;
         cfg.missing_ms = missing_ms();
-        cfg.turn_grace_ms = turn_ms();
         // Above any message number an earlier session with the same key used.
         cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
         let net = connect(room, settings, invite.clone());
