@@ -113,7 +113,7 @@ pub fn online(props: &Props) -> Html {
                 let settings = if let Some(typed) = typed {
                     match net::parse(&typed) {
                         Ok(n) => {
-                            net::save(&n, param);
+                            net::save(&n, store::url_param);
                             n
                         }
                         Err(e) => {
@@ -122,7 +122,7 @@ pub fn online(props: &Props) -> Html {
                         }
                     }
                 } else {
-                    net::current(param)
+                    net::current(store::url_param)
                 };
                 let mut invite = None;
                 let room = match target {
@@ -250,8 +250,8 @@ pub fn online(props: &Props) -> Html {
     let g = session.borrow();
     let Some(s) = g.as_ref() else {
         return html! {
-            <JoinForm on_leave={to_menu.clone()} {join} room={room_in_url()} code={param("offer")} name={store::get(NAME_KEY).unwrap_or_default()}
-                net={net::current(param)} error={(*error).clone()}/>
+            <JoinForm on_leave={to_menu.clone()} {join} room={room_in_url()} code={store::url_param("offer")} name={store::get(NAME_KEY).unwrap_or_default()}
+                net={net::current(store::url_param)} error={(*error).clone()}/>
         };
     };
 

@@ -19,32 +19,18 @@ pub(super) fn window() -> web_sys::Window {
     web_sys::window().expect("window")
 }
 
-pub(super) fn param(name: &str) -> Option<String> {
-    let loc = window().location();
-    let from = |s: String| {
-        let s = s.trim_start_matches(['#', '?']).to_string();
-        web_sys::UrlSearchParams::new_with_str(&s)
-            .ok()
-            .and_then(|p| p.get(name))
-            .filter(|v| !v.is_empty())
-    };
-    loc.hash()
-        .ok()
-        .and_then(from)
-        .or_else(|| loc.search().ok().and_then(from))
-}
-
 /// The room named in the page URL, if any.
 pub fn room_in_url() -> Option<String> {
     if cfg!(not(target_arch = "wasm32")) {
         return None;
     }
-    param("room")
+    store::url_param("room")
 }
 
 /// Whether the page URL asks for the online screen: a room, or an invite code (`#offer=…`).
 pub fn online_in_url() -> bool {
-    cfg!(target_arch = "wasm32") && (param("room").is_some() || param("offer").is_some())
+    cfg!(target_arch = "wasm32")
+        && (store::url_param("room").is_some() || store::url_param("offer").is_some())
 }
 
 pub(super) const NAME_KEY: &str = "orbis.p2p.name";
@@ -52,7 +38,7 @@ pub(super) const MISSING_KEY: &str = "orbis.p2p.missing_ms";
 
 /// Silence after which a peer counts as missing: `?missing_ms=`, localStorage, else 10 s.
 pub(super) fn missing_ms() -> u64 {
-    param("missing_ms")
+    store::url_param("missing_ms")
         .or_else(|| store::get(MISSING_KEY))
         .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|v| *v >= 500)
@@ -62,7 +48,7 @@ pub(super) fn missing_ms() -> u64 {
 /// How long the others wait for a connected player's own turn before they may vote it out:
 /// `?turn_ms=`, else 3 minutes (people think).
 pub(super) fn turn_ms() -> u64 {
-    param("turn_ms")
+    store::url_param("turn_ms")
         .and_then(|v| v.trim().parse::<u64>().ok())
         .filter(|v| *v >= 500)
         .unwrap_or(180_000)
