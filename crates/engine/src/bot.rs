@@ -7,7 +7,7 @@
 use crate::codec::sha256;
 use crate::dice::{Dice, SeededDice};
 use crate::map::TerritoryId;
-use crate::odds::odds;
+use crate::odds::odds_with;
 use crate::rules::classic::{Action, BotLevel, ClassicState, FortifyRule, Owner, Phase, PlayerId};
 
 /// The bot's own random stream for the current decision.
@@ -268,7 +268,7 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
             for (from, to) in attacks(s) {
                 let a = s.armies[from as usize] - 1;
                 let dfn = s.armies[to as usize];
-                let win = odds(a.min(60), dfn.min(60)).win;
+                let win = odds_with(a.min(60), dfn.min(60), s.defence_rule(to)).win;
                 let threshold = if need_card { 0.55 } else { 0.7 };
                 if win < threshold {
                     continue;

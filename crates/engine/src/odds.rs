@@ -1,10 +1,12 @@
 //! Exact battle odds by dynamic programming over (attacking armies, defending armies).
 //!
-//! The attacker always rolls the most dice allowed (min(3, attackers)); the defender rolls
-//! min(2, defenders). Per-roll loss probabilities are counted exactly over all 6^k outcomes.
+//! The attacker always rolls the most dice allowed (min(3, attackers)); the defender rolls as
+//! its [`DefenceRule`] says (min(2, defenders) by default; one die if it asked for one; two even
+//! with one army under source 001's option, where a lost second comparison costs nothing more).
+//! Per-roll loss probabilities are counted exactly over all 6^k outcomes.
 //! Floats appear only here, never in game state.
 
-use crate::rules::classic::battle_losses;
+use crate::rules::classic::{battle_losses, DefenceRule};
 use std::sync::OnceLock;
 
 /// Result of [`odds`].
@@ -54,8 +56,13 @@ fn roll_table() -> &'static [[[f64; 3]; 3]; 4] {
 }
 
 /// Exact odds of `attackers` armies (those able to attack; the one left behind is not counted)
-/// against `defenders`, fighting until one side is gone.
+/// against `defenders` rolling as many dice as they may, fighting until one side is gone.
 pub fn odds(attackers: u32, defenders: u32) -> Odds {
+    odds_with(attackers, defenders, DefenceRule::Max)
+}
+
+/// As [`odds`], with the defender rolling as `rule` says.
+pub fn odds_with(attackers: u32, defenders: u32, rule: DefenceRule) -> Odds {
     let (na, nd) = (attackers as usize, defenders as usize);
     let table = roll_table();
     // p[a][d]: probability of passing through state (a, d); processed in decreasing a + d.
@@ -78,10 +85,10 @@ pub fn odds(attackers: u32, defenders: u32) -> Odds {
                 def_end[d] += pr;
                 continue;
             }
-            let (ad, dd) = (a.min(3), d.min(2));
+            let (ad, dd) = (a.min(3), usize::from(rule.dice(d as u32)));
             let fights = ad.min(dd);
             for (al, q) in table[ad][dd].iter().enumerate().take(fights + 1) {
-                let dl = fights - al;
+                let dl = (fights - al).min(d);
                 p[a - al][d - dl] += pr * q;
             }
         }
@@ -114,9 +121,38 @@ mod tests {
     }
 
     #[test]
+    fn defence_rules_change_the_odds_as_counted_by_hand() {
+        // 1 die vs 1 die, whatever the rule caps.
+        assert!((odds_with(1, 1, DefenceRule::Two).win - 55.0 / 216.0).abs() < 1e-12);
+        // 2 attacking dice vs one army rolling two dice: the army survives only by winning both
+        // comparisons, else it falls (a second loss is void: it has only one army to lose).
+        let two = odds_with(2, 1, DefenceRule::Two);
+        let t = roll_table();
+        assert!((two.win - (1.0 - t[2][2][2])).abs() < 1e-12);
+        // One die against two armies is never better for the defender than two dice.
+        for a in 1..8 {
+            for d in 2..8 {
+                assert!(
+                    odds_with(a, d, DefenceRule::One).win >= odds_with(a, d, DefenceRule::Max).win
+                );
+            }
+        }
+        assert_eq!(odds_with(5, 1, DefenceRule::One), odds(5, 1));
+    }
+
+    #[test]
     fn distributions_sum_to_one_and_agree() {
-        for (a, d) in [(1, 1), (3, 2), (5, 5), (10, 3), (30, 30)] {
-            let o = odds(a, d);
+        for (a, d, r) in [
+            (1, 1, DefenceRule::Max),
+            (3, 2, DefenceRule::Max),
+            (5, 5, DefenceRule::Max),
+            (10, 3, DefenceRule::Max),
+            (30, 30, DefenceRule::Max),
+            (7, 5, DefenceRule::One),
+            (7, 5, DefenceRule::Two),
+            (2, 1, DefenceRule::Two),
+        ] {
+            let o = odds_with(a, d, r);
             let sa: f64 = o.attacker_survivors.iter().sum();
             let sd: f64 = o.defender_survivors.iter().sum();
             assert!((sa - 1.0).abs() < 1e-9 && (sd - 1.0).abs() < 1e-9);

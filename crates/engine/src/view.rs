@@ -104,8 +104,9 @@ pub fn describe(e: &Event, s: &ClassicState) -> String {
                 names.join(", "),
                 plural(*armies, "army", "armies")
             );
-            if let Some(b) = bonus {
-                line.push_str(&format!(" +2 armies on {}.", t(*b)));
+            if !bonus.is_empty() {
+                let names: Vec<String> = bonus.iter().map(|&b| t(b)).collect();
+                line.push_str(&format!(" +2 armies on {}.", names.join(", ")));
             }
             line
         }
@@ -173,6 +174,20 @@ pub fn describe(e: &Event, s: &ClassicState) -> String {
             match pref {
                 DefendPref::Max => "as many dice as possible",
                 DefendPref::One => "one die",
+            }
+        ),
+        Event::TerritoryDefenceSet {
+            player: p,
+            territory,
+            one,
+        } => format!(
+            "{} now defends {} with {}.",
+            player(s, *p),
+            t(*territory),
+            if *one {
+                "one die"
+            } else {
+                "their standing choice of dice"
             }
         ),
         Event::Won { player: p, reason } => format!(

@@ -12,30 +12,44 @@ fn options_strategy() -> impl Strategy<Value = ClassicOptions> {
         any::<bool>(),
         any::<bool>(),
         0u8..5,
+        (any::<bool>(), any::<bool>(), any::<bool>()),
     )
-        .prop_map(|(c, f, chosen, missions, hold, neutral)| ClassicOptions {
-            cards: [
-                CardSchedule::Escalating,
-                CardSchedule::PlusOne,
-                CardSchedule::FourThenFive,
-                CardSchedule::Constant(4),
-            ][c as usize],
-            fortify: [
-                FortifyRule::OneToOneAdjacent,
-                FortifyRule::OneToManyAdjacent,
-                FortifyRule::ManyToManyAdjacent,
-                FortifyRule::ManyToManyConnected,
-            ][f as usize],
-            selection: if chosen {
-                Selection::Chosen
-            } else {
-                Selection::Random
+        .prop_map(
+            |(c, f, chosen, missions, hold, neutral, (deck, two, each))| ClassicOptions {
+                cards: [
+                    CardSchedule::Escalating,
+                    CardSchedule::PlusOne,
+                    CardSchedule::FourThenFive,
+                    CardSchedule::Constant(4),
+                ][c as usize],
+                fortify: [
+                    FortifyRule::OneToOneAdjacent,
+                    FortifyRule::OneToManyAdjacent,
+                    FortifyRule::ManyToManyAdjacent,
+                    FortifyRule::ManyToManyConnected,
+                ][f as usize],
+                selection: if chosen {
+                    Selection::Chosen
+                } else {
+                    Selection::Random
+                },
+                missions,
+                hold_mission_full_round: hold,
+                neutral_territories: neutral,
+                neutral_armies: 2,
+                mission_deck: if deck {
+                    MissionDeck::AbsentAsTerritories
+                } else {
+                    MissionDeck::WithoutAbsentColours
+                },
+                defend_two_with_one: two,
+                card_bonus: if each {
+                    CardBonus::EachCard
+                } else {
+                    CardBonus::OnePerTurn
+                },
             },
-            missions,
-            hold_mission_full_round: hold,
-            neutral_territories: neutral,
-            neutral_armies: 2,
-        })
+        )
 }
 
 /// An arbitrary, usually illegal, action built from random numbers.
@@ -116,7 +130,7 @@ fn expected_delta(events: &[Event]) -> i64 {
         .map(|e| match e {
             Event::Claimed { .. } => 1,
             Event::Placed { armies, .. } => i64::from(*armies),
-            Event::Traded { bonus: Some(_), .. } => 2,
+            Event::Traded { bonus, .. } => 2 * bonus.len() as i64,
             Event::Rolled {
                 attacker_lost,
                 defender_lost,

@@ -82,6 +82,48 @@ pub enum DefendPref {
     One,
 }
 
+/// How many dice a territory's defender rolls, before the territory's armies cap it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DefenceRule {
+    /// One die.
+    One,
+    /// Two dice with two or more armies, one with one army.
+    Max,
+    /// Two dice even with one army (source 001, an option).
+    Two,
+}
+
+impl DefenceRule {
+    /// Dice rolled by `armies` defending armies (at least one).
+    pub fn dice(self, armies: u32) -> u8 {
+        match self {
+            DefenceRule::One => 1,
+            DefenceRule::Max => armies.clamp(1, 2) as u8,
+            DefenceRule::Two => 2,
+        }
+    }
+}
+
+/// The mission cards dealt when fewer than six colours play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MissionDeck {
+    /// Source 002: the absent colours' "destroy" cards are removed before dealing.
+    #[default]
+    WithoutAbsentColours,
+    /// The whole deck is dealt; an absent colour's card becomes "24 territories".
+    AbsentAsTerritories,
+}
+
+/// The +2 armies for traded cards showing territories you hold.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum CardBonus {
+    /// Source 001: +2 on one such territory, at most once per turn.
+    #[default]
+    OnePerTurn,
+    /// Source 003: +2 on each such territory, every trade.
+    EachCard,
+}
+
 /// Trade-in value schedules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum CardSchedule {
@@ -155,6 +197,12 @@ pub struct ClassicOptions {
     pub neutral_territories: u8,
     /// Armies on each neutral territory in games of 3+ players.
     pub neutral_armies: u8,
+    /// Which mission cards are dealt when fewer than six colours play.
+    pub mission_deck: MissionDeck,
+    /// A defender rolls two dice even with one army, unless they asked for one (source 001).
+    pub defend_two_with_one: bool,
+    /// The +2 for traded cards: once per turn, or for each card.
+    pub card_bonus: CardBonus,
 }
 
 impl Default for ClassicOptions {
@@ -167,6 +215,9 @@ impl Default for ClassicOptions {
             hold_mission_full_round: false,
             neutral_territories: 0,
             neutral_armies: 3,
+            mission_deck: MissionDeck::WithoutAbsentColours,
+            defend_two_with_one: false,
+            card_bonus: CardBonus::OnePerTurn,
         }
     }
 }
@@ -218,6 +269,9 @@ pub struct Player {
     pub colour: Colour,
     pub kind: SeatKind,
     pub defend: DefendPref,
+    /// Territories (sorted) where this player asked to defend with one die; cleared for a
+    /// territory when it changes hands.
+    pub one_die: Vec<TerritoryId>,
     pub alive: bool,
     pub hand: Vec<CardId>,
     pub mission: Option<Mission>,
@@ -291,6 +345,9 @@ pub enum Action {
     EndTurn,
     /// Change a player's standing choice of defence dice (any time, by that player).
     SetDefence { player: PlayerId, pref: DefendPref },
+    /// The owner of a territory asks to defend it with one die (or withdraws the request),
+    /// whatever their standing choice; any time, by that player.
+    SetTerritoryDefence { territory: TerritoryId, one: bool },
 }
 
 /// How a game was won.
@@ -326,7 +383,8 @@ pub enum Event {
         player: PlayerId,
         cards: [CardId; 3],
         armies: u32,
-        bonus: Option<TerritoryId>,
+        /// Territories that received +2 (at most one unless the bonus is per card).
+        bonus: Vec<TerritoryId>,
     },
     Rolled {
         from: TerritoryId,
@@ -367,6 +425,11 @@ pub enum Event {
     DefenceSet {
         player: PlayerId,
         pref: DefendPref,
+    },
+    TerritoryDefenceSet {
+        player: PlayerId,
+        territory: TerritoryId,
+        one: bool,
     },
     Won {
         player: PlayerId,
@@ -607,6 +670,7 @@ impl ClassicState {
                 colour: s.colour,
                 kind: s.kind,
                 defend: DefendPref::Max,
+                one_die: vec![],
                 alive: true,
                 hand: vec![],
                 mission: None,
@@ -676,16 +740,8 @@ impl ClassicState {
     }
 
     fn deal_missions(&mut self, map: &Map) {
-        let mut deck: Vec<Mission> = Colour::ALL.iter().map(|&c| Mission::Destroy(c)).collect();
-        for (a, b) in CONTINENT_PAIRS {
-            if let (Some(x), Some(y)) = (
-                map.continents.iter().position(|c| c.key == a),
-                map.continents.iter().position(|c| c.key == b),
-            ) {
-                deck.push(Mission::Continents(x as u8, y as u8));
-            }
-        }
-        deck.push(Mission::Territories(24));
+        let colours: Vec<Colour> = self.players.iter().map(|p| p.colour).collect();
+        let mut deck = mission_cards(map, self.options.mission_deck, &colours);
         shuffle(&mut self.rng, &mut deck);
         for (i, &dealt) in deck.iter().enumerate().take(self.players.len()) {
             let mut m = dealt;
@@ -721,6 +777,12 @@ impl ClassicState {
     pub fn actor(&self, action: &Action) -> PlayerId {
         match action {
             Action::SetDefence { player, .. } => *player,
+            Action::SetTerritoryDefence { territory, .. } => {
+                match self.owner.get(*territory as usize) {
+                    Some(Owner::Player(p)) => *p,
+                    _ => self.current,
+                }
+            }
             _ => self.current,
         }
     }
@@ -815,13 +877,25 @@ impl ClassicState {
             .map_or(0, |&a| a.saturating_sub(1).min(3) as u8)
     }
 
+    /// How the holder of `to` defends it: one die if they asked for one (standing choice or
+    /// for this territory), else as many as the armies and the options allow.
+    pub fn defence_rule(&self, to: TerritoryId) -> DefenceRule {
+        if let Some(Owner::Player(p)) = self.owner.get(to as usize) {
+            let pl = &self.players[*p as usize];
+            if pl.defend == DefendPref::One || pl.one_die.binary_search(&to).is_ok() {
+                return DefenceRule::One;
+            }
+        }
+        if self.options.defend_two_with_one {
+            DefenceRule::Two
+        } else {
+            DefenceRule::Max
+        }
+    }
+
     /// Dice the owner of `to` rolls in defence.
     pub fn defence_dice(&self, to: TerritoryId) -> u8 {
-        let a = self.armies[to as usize].min(2) as u8;
-        match self.owner[to as usize] {
-            Owner::Player(p) if self.players[p as usize].defend == DefendPref::One => 1,
-            _ => a,
-        }
+        self.defence_rule(to).dice(self.armies[to as usize])
     }
 
     /// Enemy territories `from` can attack right now.
@@ -968,6 +1042,29 @@ impl ClassicState {
                 }
                 self.players[player as usize].defend = pref;
                 ev.push(Event::DefenceSet { player, pref });
+            }
+            Action::SetTerritoryDefence { territory, one } => {
+                let Some(&owner) = self.owner.get(territory as usize) else {
+                    return Err(ClassicError::UnknownTerritory(territory));
+                };
+                let Owner::Player(player) = owner else {
+                    return Err(ClassicError::NotYours(
+                        self.map().territories[territory as usize].name.clone(),
+                    ));
+                };
+                let list = &mut self.players[player as usize].one_die;
+                match (list.binary_search(&territory), one) {
+                    (Err(i), true) => list.insert(i, territory),
+                    (Ok(i), false) => {
+                        list.remove(i);
+                    }
+                    _ => {}
+                }
+                ev.push(Event::TerritoryDefenceSet {
+                    player,
+                    territory,
+                    one,
+                });
             }
             Action::Claim { territory } => self.claim(territory, &mut ev)?,
             Action::Place { territory, armies } => self.place(territory, armies, &mut ev)?,
@@ -1165,17 +1262,18 @@ impl ClassicState {
         pl.stats.sets_traded += 1;
         pl.stats.armies_received += value;
         self.discard.extend_from_slice(&cards);
-        let mut bonus = None;
-        if !self.turn_state.bonus_used {
-            bonus = cards
-                .iter()
-                .filter_map(|&c| self.card_territory(c))
-                .find(|&t| self.owner[t as usize] == Owner::Player(p));
-            if let Some(t) = bonus {
-                self.armies[t as usize] += 2;
-                self.turn_state.bonus_used = true;
-                self.players[p as usize].stats.armies_received += 2;
-            }
+        let mut bonus: Vec<TerritoryId> = cards
+            .iter()
+            .filter_map(|&c| self.card_territory(c))
+            .filter(|&t| self.owner[t as usize] == Owner::Player(p))
+            .collect();
+        if self.options.card_bonus == CardBonus::OnePerTurn {
+            bonus.truncate(usize::from(!self.turn_state.bonus_used));
+        }
+        for &t in &bonus {
+            self.armies[t as usize] += 2;
+            self.turn_state.bonus_used = true;
+            self.players[p as usize].stats.armies_received += 2;
         }
         ev.push(Event::Traded {
             player: p,
@@ -1228,6 +1326,8 @@ impl ClassicState {
         attack.sort_unstable_by(|a, b| b.cmp(a));
         defence.sort_unstable_by(|a, b| b.cmp(a));
         let (al, dl) = battle_losses(&attack, &defence);
+        // Two dice defending one army (an option) can lose two comparisons: the army dies once.
+        let dl = dl.min(self.armies[to as usize]);
         self.armies[from as usize] -= al;
         self.armies[to as usize] -= dl;
         let me = self.current;
@@ -1254,9 +1354,13 @@ impl ClassicState {
         if self.armies[to as usize] > 0 {
             return;
         }
-        // Conquest: move in the dice just rolled (the attacker lost none on this roll).
+        // Conquest: move in the dice that survived this roll (all of them, unless two defence
+        // dice were rolled by one army).
+        if let Owner::Player(q) = loser {
+            self.players[q as usize].one_die.retain(|&t| t != to);
+        }
         self.owner[to as usize] = Owner::Player(me);
-        let moved = u32::from(n);
+        let moved = u32::from(n) - al;
         self.armies[to as usize] = moved;
         self.armies[from as usize] -= moved;
         self.turn_state.conquered = true;
@@ -1575,6 +1679,27 @@ pub fn battle_losses(attack: &[u8], defence: &[u8]) -> (u32, u32) {
         }
     }
     (al, dl)
+}
+
+/// The mission cards shuffled and dealt for a game of these colours: a "destroy" card per colour
+/// (per colour at the table with [`MissionDeck::WithoutAbsentColours`]), the continent pairs the
+/// map has, and "24 territories".
+pub fn mission_cards(map: &Map, deck: MissionDeck, colours: &[Colour]) -> Vec<Mission> {
+    let mut cards: Vec<Mission> = Colour::ALL
+        .iter()
+        .filter(|c| deck == MissionDeck::AbsentAsTerritories || colours.contains(c))
+        .map(|&c| Mission::Destroy(c))
+        .collect();
+    for (a, b) in CONTINENT_PAIRS {
+        if let (Some(x), Some(y)) = (
+            map.continents.iter().position(|c| c.key == a),
+            map.continents.iter().position(|c| c.key == b),
+        ) {
+            cards.push(Mission::Continents(x as u8, y as u8));
+        }
+    }
+    cards.push(Mission::Territories(24));
+    cards
 }
 
 /// Seats with default names and colours, all of one kind; handy for tests and the CLI.
