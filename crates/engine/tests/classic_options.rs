@@ -15,7 +15,7 @@ fn the_mission_deck_drops_absent_colours_by_default() {
     let source = mission_cards(m, MissionDeck::WithoutAbsentColours, &two);
     assert_eq!(source.len(), 2 + 6 + 1);
     assert!(source.iter().all(|c| match c {
-        Mission::Destroy(c) => two.contains(&c),
+        Mission::Destroy(c) => two.contains(c),
         _ => true,
     }));
     let whole = mission_cards(m, MissionDeck::AbsentAsTerritories, &two);

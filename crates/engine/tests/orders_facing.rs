@@ -317,6 +317,8 @@ mod v1 {
         let mut expect = s;
         expect.options.no_retreat_into_foreign_territory = true;
         expect.options.combine = true;
+        expect.territory = expect.legacy_territory();
+        assert!(!expect.territory.is_empty());
         assert_eq!(back, expect);
     }
 }

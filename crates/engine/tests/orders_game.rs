@@ -245,8 +245,8 @@ fn house_option_closes_foreign_territory_to_retreats() {
         ("FRANCE", "A BUR"),
     ]);
     s.options.no_retreat_into_foreign_territory = true;
-    // Belgium is owned by Germany, so it is closed to the French retreat.
-    s.centres
+    // Belgium is held by Germany, so it is closed to the French retreat.
+    s.territory
         .insert(map().province("BEL").unwrap(), p("GERMANY"));
     submit(&mut s, "GERMANY", &["A MUN - BUR", "A RUH S A MUN - BUR"]);
     adjudicate(&mut s);

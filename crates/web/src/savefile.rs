@@ -11,13 +11,13 @@ use orbis_engine::classic::ClassicState;
 use orbis_engine::codec;
 #[cfg(feature = "full")]
 use orbis_engine::rules::Game;
-use orbis_engine::rules::{LoadError, SAVE_VERSION};
+use orbis_engine::rules::{legacy, LoadError, SAVE_VERSION};
 use serde::{Deserialize, Serialize};
 
 const MAGIC: [u8; 5] = *b"ORBIS";
 
-/// Save formats whose classic game has today's shape (format 2 changed only the orders state).
-const CLASSIC_VERSIONS: std::ops::RangeInclusive<u16> = 1..=SAVE_VERSION;
+/// Save formats whose classic game has format 2's shape (format 2 changed only the orders state).
+const CLASSIC_V2: std::ops::RangeInclusive<u16> = 1..=2;
 
 /// `Game`, as far as the classic variant (index 0) goes.
 #[derive(Serialize)]
@@ -34,15 +34,27 @@ struct SaveRef<'a> {
 
 /// `Game` decoded as far as the classic variant goes.
 #[derive(Deserialize)]
-enum GameOwned {
-    Classic(ClassicState),
+enum GameOwned<S> {
+    Classic(S),
 }
 
 #[derive(Deserialize)]
-struct SaveOwned {
+struct SaveOwned<S> {
     _magic: [u8; 5], // checked before decoding
     version: u16,
-    game: GameOwned,
+    game: GameOwned<S>,
+}
+
+/// Decodes the classic game of a save whose version byte says it has the shape `S`.
+fn decode<S: serde::de::DeserializeOwned + Into<ClassicState>>(
+    bytes: &[u8],
+) -> Result<ClassicState, LoadError> {
+    let save: SaveOwned<S> = codec::decode(bytes).map_err(LoadError::Decode)?;
+    if save.version > SAVE_VERSION {
+        return Err(LoadError::Version(save.version));
+    }
+    let GameOwned::Classic(s) = save.game;
+    Ok(s.into())
 }
 
 /// Reads a save file with the same checks and messages as `Game::from_save`; `Ok(None)` for a
@@ -52,21 +64,21 @@ pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
         return Err(LoadError::NotASave);
     }
     // Version (a one-byte varint) then the `Game` variant index (a one-byte varint: 0 classic).
-    match bytes.get(MAGIC.len()) {
-        Some(&v) if !CLASSIC_VERSIONS.contains(&(v as u16)) => {
+    let version = match bytes.get(MAGIC.len()) {
+        Some(&v) if v == 0 || u16::from(v) > SAVE_VERSION => {
             return Err(LoadError::Version(v as u16))
         }
         None => return Err(LoadError::NotASave),
-        _ => {}
-    }
+        Some(&v) => u16::from(v),
+    };
     if bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
         return Ok(None);
     }
-    let save: SaveOwned = codec::decode(bytes).map_err(LoadError::Decode)?;
-    if !CLASSIC_VERSIONS.contains(&save.version) {
-        return Err(LoadError::Version(save.version));
-    }
-    let GameOwned::Classic(s) = save.game;
+    let s = if CLASSIC_V2.contains(&version) {
+        decode::<legacy::v2::ClassicState>(bytes)?
+    } else {
+        decode::<ClassicState>(bytes)?
+    };
     s.check_consistency().map_err(LoadError::Inconsistent)?;
     Ok(Some(s))
 }
@@ -133,6 +145,17 @@ mod tests {
             s.apply(&a).unwrap();
         }
         s
+    }
+
+    #[test]
+    fn older_formats_read_as_the_engine_reads_them() {
+        let bytes = include_bytes!("../../engine/tests/saves/v2-classic.orbis");
+        let Ok(Game::Classic(want)) = Game::from_save(bytes) else {
+            panic!("the engine reads it");
+        };
+        assert!(matches!(from_save(bytes), Ok(Some(s)) if s == want));
+        let orders = include_bytes!("../../engine/tests/saves/v2-orders.orbis");
+        assert!(matches!(from_save(orders), Ok(None)));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! wraps them so that the UI, the network layer and save files have one `apply` path.
 
 pub mod classic;
+pub mod legacy;
 pub mod orders;
 
 use crate::codec::{self, DecodeError, StateHash};
@@ -9,10 +10,12 @@ use crate::dice::Dice;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// Save-file format version; bump when a state type changes shape (and teach
-/// [`Game::from_save`] to read the older one). 2: orders units have a facing and the orders
-/// options the "fleets face a sea" house option; version 1 saves still load.
-pub const SAVE_VERSION: u16 = 2;
+/// Save-file format version; bump when a state type changes shape (and teach [`legacy`] to read
+/// the older one). 2: orders units have a facing and the orders options the "fleets face a sea"
+/// house option. 3: the classic options of the rules review (mission deck, defender dice, card
+/// bonus) and per-territory one-die choices; the orders state's territory. Versions 1 and 2 still
+/// load.
+pub const SAVE_VERSION: u16 = 3;
 
 /// A game of any ruleset.
 // One game lives per session; boxing the larger variant would buy nothing but indirection.
@@ -151,8 +154,14 @@ impl Game {
         // older save says "other version" rather than "damaged".
         match bytes.get(MAGIC.len()) {
             Some(1) => {
-                let v1: v1::SaveFile = codec::decode(bytes).map_err(LoadError::Decode)?;
+                let v1: legacy::SaveFile<legacy::v1::Game> =
+                    codec::decode(bytes).map_err(LoadError::Decode)?;
                 return Self::checked(v1.game.into());
+            }
+            Some(2) => {
+                let v2: legacy::SaveFile<legacy::v2::Game> =
+                    codec::decode(bytes).map_err(LoadError::Decode)?;
+                return Self::checked(v2.game.into());
             }
             Some(&v) if v as u16 != SAVE_VERSION => return Err(LoadError::Version(v as u16)),
             None => return Err(LoadError::NotASave),
@@ -171,107 +180,5 @@ impl Game {
             Game::Orders(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
         }
         Ok(game)
-    }
-}
-
-/// The shapes of save format 1 that changed since, read and converted on load.
-mod v1 {
-    use super::classic;
-    use super::orders::adjudicator::{Loc, UnitType};
-    use super::orders::map::{PowerId, ProvinceId};
-    use super::orders::notation::Written;
-    use super::orders::{self, Centres, Phase, Season};
-    use serde::Deserialize;
-
-    #[derive(Deserialize)]
-    pub struct SaveFile {
-        _magic: [u8; 5],
-        _version: u16,
-        pub game: Game,
-    }
-
-    #[derive(Deserialize)]
-    #[allow(clippy::large_enum_variant)]
-    pub enum Game {
-        Classic(classic::ClassicState),
-        Orders(OrdersState),
-    }
-
-    #[derive(Clone, Copy, Deserialize)]
-    struct Piece {
-        power: u8,
-        kind: UnitType,
-        loc: Loc,
-        strength: u8,
-    }
-
-    #[derive(Deserialize)]
-    struct Dislodged {
-        piece: Piece,
-        attacker_from: Option<ProvinceId>,
-    }
-
-    #[derive(Deserialize)]
-    struct Options {
-        no_retreat_into_foreign_territory: bool,
-        combine: bool,
-    }
-
-    #[derive(Deserialize)]
-    pub struct OrdersState {
-        map_id: String,
-        options: Options,
-        year: u16,
-        season: Season,
-        phase: Phase,
-        units: Vec<Piece>,
-        dislodged: Vec<Dislodged>,
-        contested: Vec<ProvinceId>,
-        centres: Centres,
-        orders: Vec<Option<Vec<Written>>>,
-        draw: Vec<bool>,
-    }
-
-    impl From<Piece> for orders::adjudicator::Piece {
-        fn from(p: Piece) -> Self {
-            orders::adjudicator::Piece {
-                strength: p.strength,
-                ..orders::adjudicator::Piece::new(p.power as PowerId, p.kind, p.loc)
-            }
-        }
-    }
-
-    impl From<Game> for super::Game {
-        fn from(g: Game) -> Self {
-            match g {
-                Game::Classic(s) => super::Game::Classic(s),
-                Game::Orders(s) => super::Game::Orders(orders::OrdersState {
-                    map_id: s.map_id,
-                    options: orders::OrdersOptions {
-                        no_retreat_into_foreign_territory: s
-                            .options
-                            .no_retreat_into_foreign_territory,
-                        combine: s.options.combine,
-                        fleet_facing: false,
-                    },
-                    year: s.year,
-                    season: s.season,
-                    phase: s.phase,
-                    units: s.units.into_iter().map(Into::into).collect(),
-                    dislodged: s
-                        .dislodged
-                        .into_iter()
-                        .map(|d| orders::Dislodged {
-                            piece: d.piece.into(),
-                            attacker_from: d.attacker_from,
-                        })
-                        .collect(),
-                    contested: s.contested,
-                    centres: s.centres,
-                    orders: s.orders,
-                    draw: s.draw,
-                }),
-            }
-        }
     }
 }

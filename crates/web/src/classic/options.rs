@@ -1,7 +1,9 @@
 //! The classic ruleset's options as a form (new game, online lobby) and as a one-line summary.
 
 use crate::widgets::select;
-use orbis_engine::classic::{CardSchedule, ClassicOptions, FortifyRule, Selection};
+use orbis_engine::classic::{
+    CardBonus, CardSchedule, ClassicOptions, FortifyRule, MissionDeck, Selection,
+};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -29,9 +31,10 @@ pub fn options_fields(
         CardSchedule::FourThenFive => 2,
         CardSchedule::Constant(_) => 3,
     };
+    // Source 002: "constant value: 4 armies".
     let constant = match o.cards {
         CardSchedule::Constant(v) => v,
-        _ => 10,
+        _ => 4,
     };
     let fort_val = match o.fortify {
         FortifyRule::OneToOneAdjacent => 0,
@@ -79,12 +82,19 @@ pub fn options_fields(
                     0 => CardSchedule::Escalating,
                     1 => CardSchedule::PlusOne,
                     2 => CardSchedule::FourThenFive,
-                    _ => CardSchedule::Constant(match f.cards { CardSchedule::Constant(c) => c, _ => 10 }),
+                    _ => CardSchedule::Constant(match f.cards { CardSchedule::Constant(c) => c, _ => 4 }),
                 })) }
                 if sched_val == 3 {
                     { num_input("opt-constant", "Constant set value", constant, 1, 60,
                         opt(|f, v| f.cards = CardSchedule::Constant(v))) }
                 }
+                { select("opt-bonus".into(), "+2 armies for traded cards you hold", o.card_bonus, vec![
+                    (CardBonus::OnePerTurn, "On one territory, once a turn".to_string()),
+                    (CardBonus::EachCard, "On each such territory, every trade".to_string()),
+                ], {
+                    let (o, on) = (options.clone(), on.clone());
+                    Callback::from(move |b| on.emit(ClassicOptions { card_bonus: b, ..o.clone() }))
+                }) }
                 { select("opt-fortify".into(), "Fortify", fort_val, vec![
                     (0u32, "One move to an adjacent territory".to_string()),
                     (1, "From one territory to any adjacent ones".to_string()),
@@ -104,7 +114,18 @@ pub fn options_fields(
                 if o.missions {
                     { check("opt-hold", "A mission must hold for a full round", o.hold_mission_full_round,
                         opt(|f, v| f.hold_mission_full_round = v == 1)) }
+                    if n < 6 {
+                        { select("opt-mission-deck".into(), "Missions to destroy absent colours", o.mission_deck, vec![
+                            (MissionDeck::WithoutAbsentColours, "Removed before dealing".to_string()),
+                            (MissionDeck::AbsentAsTerritories, "Dealt, and become \"24 territories\"".to_string()),
+                        ], {
+                            let (o, on) = (options.clone(), on.clone());
+                            Callback::from(move |d| on.emit(ClassicOptions { mission_deck: d, ..o.clone() }))
+                        }) }
+                    }
                 }
+                { check("opt-two-dice", "Defenders roll two dice even with one army", o.defend_two_with_one,
+                    opt(|f, v| f.defend_two_with_one = v == 1)) }
                 if n >= 3 {
                     { num_input("opt-neutral-t", "Neutral territories", o.neutral_territories as u32, 0, 20,
                         opt(|f, v| f.neutral_territories = v as u8)) }
@@ -113,14 +134,15 @@ pub fn options_fields(
                 } else {
                     <p class="hint">{"Two-player games always include a neutral army."}</p>
                 }
-                <p class="hint">{"Each player's defender dice can also be changed during play."}</p>
+                <p class="hint">{"Each player's defender dice can also be changed during play, for all their territories or one at a time."}</p>
+                <p class="hint rules-summary" id="opt-summary">{options_summary(options, n)}</p>
         </>
     }
 }
 
-/// The rules of a classic game in one line, so every player sees what a proposal agrees to.
-#[cfg(feature = "full")] // the online lobby
-pub fn options_summary(o: &ClassicOptions) -> String {
+/// The rules of a classic game in one line, so every player sees what a game or a proposal
+/// agrees to; `players` at the table decides whether the mission deck matters.
+pub fn options_summary(o: &ClassicOptions, players: usize) -> String {
     let cards = match o.cards {
         CardSchedule::Escalating => "escalating card sets".to_string(),
         CardSchedule::PlusOne => "card sets +1 each".to_string(),
@@ -142,7 +164,23 @@ pub fn options_summary(o: &ClassicOptions) -> String {
         (true, false) => "secret missions".to_string(),
         (true, true) => "secret missions held a full round".to_string(),
     };
-    let mut s = format!("Rules: {cards}, {fortify}, {selection}, {goal}");
+    let goal = match (o.missions && players < 6, o.mission_deck) {
+        (false, _) => goal,
+        (true, MissionDeck::WithoutAbsentColours) => goal + " (absent colours' cards removed)",
+        (true, MissionDeck::AbsentAsTerritories) => {
+            goal + " (absent colours' cards become 24 territories)"
+        }
+    };
+    let bonus = match o.card_bonus {
+        CardBonus::OnePerTurn => "+2 for one held card a turn",
+        CardBonus::EachCard => "+2 for each held card",
+    };
+    let defence = if o.defend_two_with_one {
+        "defenders roll two dice even with one army"
+    } else {
+        "defenders roll two dice, one with a single army"
+    };
+    let mut s = format!("Rules: {cards}, {bonus}, {fortify}, {selection}, {goal}, {defence}");
     if o.neutral_territories > 0 {
         s += &format!(
             ", {} neutral territories of {} armies",

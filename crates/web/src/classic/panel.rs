@@ -5,8 +5,10 @@ use crate::classic::board::{board, DragRef};
 use crate::classic::play::{is_setup, Msg, Speed, Tab, View};
 use crate::widgets::colour_css;
 use crate::widgets::Nav;
-use orbis_engine::classic::{Action, ClassicState, DefendPref, Phase, PlayerId, SeatKind};
-use orbis_engine::odds::odds;
+use orbis_engine::classic::{
+    Action, ClassicState, DefenceRule, DefendPref, Owner, Phase, PlayerId, SeatKind,
+};
+use orbis_engine::odds::odds_with;
 use orbis_engine::view;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -125,8 +127,15 @@ fn controls(app: &H, s: &ClassicState) -> Html {
                     let max = s.max_attack_dice(f);
                     let dice = ui.dice.clamp(1, max.max(1));
                     let stop = ui.stop_at.clamp(1, a.saturating_sub(1).max(1));
-                    let whole = odds(a - 1, dd).win;
-                    let blitz = odds(a.saturating_sub(stop), dd).win;
+                    // The odds assume the defender keeps its current choice of dice.
+                    let rule = s.defence_rule(t);
+                    let whole = odds_with(a - 1, dd, rule).win;
+                    let blitz = odds_with(a.saturating_sub(stop), dd, rule).win;
+                    let why = match rule {
+                        DefenceRule::One => ", by the defender's choice",
+                        DefenceRule::Two if dd == 1 => ", two even with one army",
+                        _ => "",
+                    };
                     let dchoice = (1..=max).map(|k| {
                         html! { <button class={classes!("btn", "small", (k == dice).then_some("on"))}
                             aria-pressed={(k == dice).to_string()} id={format!("dice-{k}")}
@@ -144,7 +153,7 @@ fn controls(app: &H, s: &ClassicState) -> Html {
                     });
                     html! {
                         <div class="attack-box">
-                            <div class="matchup"><b>{s.map().name(f)}</b>{format!(" ({a}) → ")}<b>{s.map().name(t)}</b>{format!(" ({dd}, {} dice)", s.defence_dice(t))}</div>
+                            <div class="matchup"><b>{s.map().name(f)}</b>{format!(" ({a}) → ")}<b>{s.map().name(t)}</b>{format!(" ({dd}, {} {}{why})", s.defence_dice(t), if s.defence_dice(t) == 1 { "die" } else { "dice" })}</div>
                             <div class="odds" id="odds">{"Chance to conquer (fighting to the end): "}<b>{pct(whole)}</b></div>
                             <div class="row"><span>{"Dice:"}</span>{ for dchoice }
                                 <button class="btn primary" id="btn-roll" onclick={act(app, Action::Attack { from: f, to: t, dice })}>{"Roll"}</button>
@@ -254,7 +263,50 @@ fn hand_view(app: &H, s: &ClassicState, p: PlayerId) -> Html {
                     <option value="one" selected={defend == DefendPref::One}>{"one die"}</option>
                 </select>
             </label>
+            if defend == DefendPref::Max { { one_die_territories(app, s, p) } }
         </section>
+    }
+}
+
+/// The territories where `p` asked to roll one die whatever their standing choice: each with a
+/// button to withdraw it, and a list to add another of theirs.
+fn one_die_territories(app: &H, s: &ClassicState, p: PlayerId) -> Html {
+    let pl = &s.players[p as usize];
+    let map = s.map();
+    let others: Vec<_> = s
+        .territories_of(p)
+        .filter(|t| pl.one_die.binary_search(t).is_err())
+        .collect();
+    let d = app.dispatcher();
+    let candidates = others.clone();
+    let onadd = Callback::from(move |e: Event| {
+        let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+        if let Some(&territory) = v.parse::<usize>().ok().and_then(|i| candidates.get(i)) {
+            d.dispatch(Msg::Act(Action::SetTerritoryDefence {
+                territory,
+                one: true,
+            }));
+        }
+    });
+    html! {
+        <div class="one-die" id="one-die">
+            <span>{"One die only in:"}</span>
+            if pl.one_die.is_empty() { <span class="hint">{" no territory"}</span> }
+            { for pl.one_die.iter().filter(|&&t| s.owner[t as usize] == Owner::Player(p)).map(|&t| html! {
+                <button class="btn small chip" title="Roll as many dice as possible here again"
+                    id={format!("one-die-{}", map.territories[t as usize].key)}
+                    onclick={act(app, Action::SetTerritoryDefence { territory: t, one: false })}>
+                    {format!("{} ×", map.name(t))}</button>
+            }) }
+            if !others.is_empty() {
+                <select id="one-die-add" aria-label="Roll one die in another territory" onchange={onadd}>
+                    <option value="" selected=true>{"Add a territory…"}</option>
+                    { for others.iter().enumerate().map(|(i, &t)| html! {
+                        <option value={i.to_string()}>{map.name(t)}</option>
+                    }) }
+                </select>
+            }
+        </div>
     }
 }
 

@@ -650,7 +650,12 @@ impl Classic {
             Msg::Click(t) => self.on_click(t),
             Msg::Hover(t) => self.ui.hover = t,
             Msg::Act(a) => {
-                if self.my_turn() || matches!(a, Action::SetDefence { .. }) {
+                if self.my_turn()
+                    || matches!(
+                        a,
+                        Action::SetDefence { .. } | Action::SetTerritoryDefence { .. }
+                    )
+                {
                     self.apply(a);
                 }
             }

@@ -25,7 +25,8 @@ pub struct Province {
     pub name: String,
     pub kind: ProvinceKind,
     pub centre: bool,
-    /// The power this is a home centre of.
+    /// The power whose home territory this is (inside its coloured edge): its home centres
+    /// and the provinces around them the rules source counts as its own.
     pub home: Option<PowerId>,
     /// Provinces an army here can move to, sorted.
     pub army: Vec<ProvinceId>,
@@ -85,7 +86,7 @@ pub enum OrdersMapError {
         to: String,
     },
     CentreAtSea(String),
-    HomeNotCentre(String),
+    HomeAtSea(String),
     BadStart {
         power: String,
         unit: String,
@@ -119,7 +120,7 @@ impl fmt::Display for OrdersMapError {
                 write!(f, "{unit}s can move from `{from}` to `{to}` but not back")
             }
             CentreAtSea(p) => write!(f, "supply centre `{p}` is at sea"),
-            HomeNotCentre(p) => write!(f, "home province `{p}` is not a supply centre"),
+            HomeAtSea(p) => write!(f, "home province `{p}` is at sea"),
             BadStart { power, unit } => write!(
                 f,
                 "starting unit `{unit}` of {power} is not a unit on a valid location"
@@ -300,8 +301,8 @@ impl OrdersMap {
             if p.centre && p.kind == ProvinceKind::Sea {
                 return Err(CentreAtSea(p.id.clone()));
             }
-            if home.is_some() && !p.centre {
-                return Err(HomeNotCentre(p.id.clone()));
+            if home.is_some() && p.kind == ProvinceKind::Sea {
+                return Err(HomeAtSea(p.id.clone()));
             }
             out.push(Province {
                 key: p.id.clone(),
@@ -605,8 +606,14 @@ impl OrdersMap {
             .map(|(i, _)| i as ProvinceId)
     }
 
-    /// Home centres of a power.
+    /// Home centres of a power (where it builds).
     pub fn homes(&self, power: PowerId) -> impl Iterator<Item = ProvinceId> + '_ {
+        self.home_territory(power)
+            .filter(|&p| self.provinces[p as usize].centre)
+    }
+
+    /// Every home province of a power, centre or not.
+    pub fn home_territory(&self, power: PowerId) -> impl Iterator<Item = ProvinceId> + '_ {
         self.provinces
             .iter()
             .enumerate()
@@ -678,7 +685,14 @@ mod tests {
         assert_eq!(count(ProvinceKind::Land), 14);
         assert_eq!(count(ProvinceKind::Coast), 42);
         assert_eq!(m.centres().count(), 34);
-        assert_eq!(m.provinces.iter().filter(|p| p.home.is_some()).count(), 22);
+        assert_eq!(m.provinces.iter().filter(|p| p.home.is_some()).count(), 42);
+        let homes: usize = (0..7).map(|p| m.homes(p).count()).sum();
+        assert_eq!(homes, 22);
+        let russia: Vec<&str> = m
+            .home_territory(5)
+            .map(|p| m.provinces[p as usize].key.as_str())
+            .collect();
+        assert_eq!(russia, ["FIN", "LVN", "MOS", "SEV", "STP", "UKR", "WAR"]);
         assert_eq!(m.victory, 18);
         let keys: Vec<&str> = m.powers.iter().map(|p| p.key.as_str()).collect();
         assert_eq!(
@@ -783,10 +797,10 @@ mod tests {
             OrdersMap::from_ron(&sea_centre),
             Err(OrdersMapError::CentreAtSea(_))
         ));
-        let home = TINY.replace(r#"centre: true, home"#, r#"home"#);
+        let home = TINY.replace(r#"kind: Sea,"#, r#"kind: Sea, home: "P","#);
         assert!(matches!(
             OrdersMap::from_ron(&home),
-            Err(OrdersMapError::HomeNotCentre(_))
+            Err(OrdersMapError::HomeAtSea(_))
         ));
         let bad_coast = TINY.replace(r#"fleet: ["AAA", "BBB"]"#, r#"fleet: ["AAA", "BBB/NC"]"#);
         assert!(matches!(

@@ -800,6 +800,10 @@ pub struct OrdersState {
     /// Orders submitted this phase, per power.
     pub orders: Vec<Option<Vec<Written>>>,
     pub draw: Vec<bool>,
+    /// Under the house option "no retreat into foreign territory" only (else empty): who holds
+    /// each province, centre or not. A power starts with its home territory and takes every
+    /// province it occupies at the end of a Fall; retreats may not enter another power's.
+    pub territory: BTreeMap<ProvinceId, PowerId>,
 }
 
 impl OrdersState {
@@ -819,6 +823,7 @@ impl OrdersState {
             .ok_or(OrdersError::PlayerCount(players))?;
         let mut units = vec![];
         let mut centres = Centres::new();
+        let mut territory = BTreeMap::new();
         for &i in &playing {
             let p = &map.powers[i as usize];
             for &(kind, loc) in &p.start {
@@ -830,6 +835,9 @@ impl OrdersState {
             }
             for h in map.homes(i) {
                 centres.insert(h, i);
+            }
+            if options.no_retreat_into_foreign_territory {
+                territory.extend(map.home_territory(i).map(|h| (h, i)));
             }
         }
         sort_units(&mut units);
@@ -845,6 +853,7 @@ impl OrdersState {
             centres,
             orders: vec![None; map.powers.len()],
             draw: vec![false; map.powers.len()],
+            territory,
         })
     }
 
@@ -856,6 +865,37 @@ impl OrdersState {
     /// Supply centres owned by a power.
     pub fn centre_count(&self, power: PowerId) -> usize {
         self.centres.values().filter(|&&p| p == power).count()
+    }
+
+    /// Whether a retreat of `power` may not enter `p` under the house option: it is another
+    /// power's territory and that power still has units (source 000: "if Russian units are all
+    /// completely destroyed, then that provinces are no longer occupied").
+    pub fn closed_to_retreat(&self, power: PowerId, p: ProvinceId) -> bool {
+        self.options.no_retreat_into_foreign_territory
+            && self.territory.get(&p).is_some_and(|&o| {
+                o != power
+                    && (self.units.iter().any(|u| u.power == o)
+                        || self.dislodged.iter().any(|d| d.piece.power == o))
+            })
+    }
+
+    /// The territory a game saved before it was tracked most likely has: with the house option,
+    /// the home territory of every power still in the game, then every owned centre.
+    pub fn legacy_territory(&self) -> BTreeMap<ProvinceId, PowerId> {
+        let mut out = BTreeMap::new();
+        if !self.options.no_retreat_into_foreign_territory {
+            return out;
+        }
+        let Some(map) = OrdersMap::get(&self.map_id) else {
+            return out; // a damaged save: `check_consistency` names the problem
+        };
+        for p in 0..map.powers.len() as PowerId {
+            if self.alive(p) {
+                out.extend(map.home_territory(p).map(|h| (h, p)));
+            }
+        }
+        out.extend(self.centres.iter().map(|(&c, &p)| (c, p)));
+        out
     }
 
     /// A power still has units or centres.
@@ -1059,15 +1099,11 @@ impl OrdersState {
                 }
             }
             Phase::Retreat => {
+                let before = self.clone();
+                let closed =
+                    move |power: PowerId, p: ProvinceId| before.closed_to_retreat(power, p);
                 let dislodged = std::mem::take(&mut self.dislodged);
                 let contested = std::mem::take(&mut self.contested);
-                let house = self.options.no_retreat_into_foreign_territory;
-                let centres = self.centres.clone();
-                let closed = move |power: PowerId, p: ProvinceId| {
-                    house
-                        && (map.provinces[p as usize].home.is_some_and(|h| h != power)
-                            || centres.get(&p).is_some_and(|&o| o != power))
-                };
                 let facing = self.options.fleet_facing;
                 let r = retreats_house(
                     map,
@@ -1127,6 +1163,9 @@ impl OrdersState {
             .collect();
         for u in &self.units {
             let p = u.loc.province;
+            if self.options.no_retreat_into_foreign_territory {
+                self.territory.insert(p, u.power);
+            }
             if map.provinces[p as usize].centre {
                 let from = self.centres.get(&p).copied();
                 if from != Some(u.power) {
@@ -1197,6 +1236,17 @@ impl OrdersState {
         for (&c, &p) in &self.centres {
             if (c as usize) >= map.len() || !map.provinces[c as usize].centre || p as usize >= n {
                 return Err("bad supply centre entry".into());
+            }
+        }
+        if !self.options.no_retreat_into_foreign_territory && !self.territory.is_empty() {
+            return Err("territory is tracked without the house option".into());
+        }
+        for (&t, &p) in &self.territory {
+            if (t as usize) >= map.len()
+                || map.provinces[t as usize].kind == ProvinceKind::Sea
+                || p as usize >= n
+            {
+                return Err("bad territory entry".into());
             }
         }
         Ok(())

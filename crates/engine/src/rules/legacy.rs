@@ -1,0 +1,281 @@
+//! The shapes of older save formats, read and converted on load. Each module mirrors only the
+//! types that changed after its format; everything else is the current type. A state converted
+//! from an older save plays on as it would have (options new since then take the values that
+//! reproduce the old behaviour).
+
+use serde::Deserialize;
+
+/// A save file of an older format: the header, then that format's `Game`.
+#[derive(Deserialize)]
+pub struct SaveFile<G> {
+    _magic: [u8; 5],
+    _version: u16,
+    pub game: G,
+}
+
+/// Format 2: before the rules review's classic options and the orders state's territory.
+pub mod v2 {
+    use crate::dice::SeededDice;
+    use crate::rules::classic::{
+        self, CardBonus, CardId, CardSchedule, Colour, DefendPref, FortifyRule, Mission,
+        MissionDeck, Owner, Phase, PlayerId, SeatKind, Selection, Stats, TurnState,
+    };
+    use crate::rules::orders::{self, Centres};
+    use crate::rules::orders::{adjudicator::Piece, notation::Written, Dislodged, OrdersOptions};
+    use crate::rules::orders::{map::ProvinceId, Phase as OPhase, Season};
+    use serde::Deserialize;
+    use std::collections::BTreeMap;
+
+    /// `Game` of format 2.
+    #[derive(Deserialize)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Game {
+        Classic(ClassicState),
+        Orders(OrdersState),
+    }
+
+    #[derive(Deserialize)]
+    struct ClassicOptions {
+        cards: CardSchedule,
+        fortify: FortifyRule,
+        selection: Selection,
+        missions: bool,
+        hold_mission_full_round: bool,
+        neutral_territories: u8,
+        neutral_armies: u8,
+    }
+
+    #[derive(Deserialize)]
+    struct Player {
+        name: String,
+        colour: Colour,
+        kind: SeatKind,
+        defend: DefendPref,
+        alive: bool,
+        hand: Vec<CardId>,
+        mission: Option<Mission>,
+        mission_since: Option<u32>,
+        setup_armies: u32,
+        stats: Stats,
+    }
+
+    /// `ClassicState` of formats 1 and 2.
+    #[derive(Deserialize)]
+    pub struct ClassicState {
+        map_id: String,
+        options: ClassicOptions,
+        players: Vec<Player>,
+        owner: Vec<Owner>,
+        armies: Vec<u32>,
+        phase: Phase,
+        current: PlayerId,
+        first: PlayerId,
+        turn: u32,
+        step: u32,
+        deck: Vec<CardId>,
+        discard: Vec<CardId>,
+        sets_traded: u32,
+        turn_state: TurnState,
+        rng: SeededDice,
+    }
+
+    /// `OrdersState` of format 2.
+    #[derive(Deserialize)]
+    pub struct OrdersState {
+        map_id: String,
+        options: OrdersOptions,
+        year: u16,
+        season: Season,
+        phase: OPhase,
+        units: Vec<Piece>,
+        dislodged: Vec<Dislodged>,
+        contested: Vec<ProvinceId>,
+        centres: Centres,
+        orders: Vec<Option<Vec<Written>>>,
+        draw: Vec<bool>,
+    }
+
+    impl From<ClassicState> for classic::ClassicState {
+        fn from(s: ClassicState) -> Self {
+            let o = s.options;
+            classic::ClassicState {
+                map_id: s.map_id,
+                options: classic::ClassicOptions {
+                    cards: o.cards,
+                    fortify: o.fortify,
+                    selection: o.selection,
+                    missions: o.missions,
+                    hold_mission_full_round: o.hold_mission_full_round,
+                    neutral_territories: o.neutral_territories,
+                    neutral_armies: o.neutral_armies,
+                    // What format 2 did (its missions are already dealt).
+                    mission_deck: MissionDeck::AbsentAsTerritories,
+                    defend_two_with_one: false,
+                    card_bonus: CardBonus::OnePerTurn,
+                },
+                players: s
+                    .players
+                    .into_iter()
+                    .map(|p| classic::Player {
+                        name: p.name,
+                        colour: p.colour,
+                        kind: p.kind,
+                        defend: p.defend,
+                        one_die: vec![],
+                        alive: p.alive,
+                        hand: p.hand,
+                        mission: p.mission,
+                        mission_since: p.mission_since,
+                        setup_armies: p.setup_armies,
+                        stats: p.stats,
+                    })
+                    .collect(),
+                owner: s.owner,
+                armies: s.armies,
+                phase: s.phase,
+                current: s.current,
+                first: s.first,
+                turn: s.turn,
+                step: s.step,
+                deck: s.deck,
+                discard: s.discard,
+                sets_traded: s.sets_traded,
+                turn_state: s.turn_state,
+                rng: s.rng,
+            }
+        }
+    }
+
+    impl From<OrdersState> for orders::OrdersState {
+        fn from(s: OrdersState) -> Self {
+            let mut out = orders::OrdersState {
+                map_id: s.map_id,
+                options: s.options,
+                year: s.year,
+                season: s.season,
+                phase: s.phase,
+                units: s.units,
+                dislodged: s.dislodged,
+                contested: s.contested,
+                centres: s.centres,
+                orders: s.orders,
+                draw: s.draw,
+                territory: BTreeMap::new(),
+            };
+            out.territory = out.legacy_territory();
+            out
+        }
+    }
+
+    impl From<Game> for crate::rules::Game {
+        fn from(g: Game) -> Self {
+            match g {
+                Game::Classic(s) => crate::rules::Game::Classic(s.into()),
+                Game::Orders(s) => crate::rules::Game::Orders(s.into()),
+            }
+        }
+    }
+}
+
+/// Format 1: before orders units faced a sea.
+pub mod v1 {
+    use super::v2;
+    use crate::rules::orders::adjudicator::{Loc, UnitType};
+    use crate::rules::orders::map::{PowerId, ProvinceId};
+    use crate::rules::orders::notation::Written;
+    use crate::rules::orders::{self, Centres, Phase, Season};
+    use serde::Deserialize;
+    use std::collections::BTreeMap;
+
+    /// `Game` of format 1.
+    #[derive(Deserialize)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Game {
+        Classic(v2::ClassicState),
+        Orders(OrdersState),
+    }
+
+    #[derive(Clone, Copy, Deserialize)]
+    struct Piece {
+        power: u8,
+        kind: UnitType,
+        loc: Loc,
+        strength: u8,
+    }
+
+    #[derive(Deserialize)]
+    struct Dislodged {
+        piece: Piece,
+        attacker_from: Option<ProvinceId>,
+    }
+
+    #[derive(Deserialize)]
+    struct Options {
+        no_retreat_into_foreign_territory: bool,
+        combine: bool,
+    }
+
+    /// `OrdersState` of format 1.
+    #[derive(Deserialize)]
+    pub struct OrdersState {
+        map_id: String,
+        options: Options,
+        year: u16,
+        season: Season,
+        phase: Phase,
+        units: Vec<Piece>,
+        dislodged: Vec<Dislodged>,
+        contested: Vec<ProvinceId>,
+        centres: Centres,
+        orders: Vec<Option<Vec<Written>>>,
+        draw: Vec<bool>,
+    }
+
+    impl From<Piece> for orders::adjudicator::Piece {
+        fn from(p: Piece) -> Self {
+            orders::adjudicator::Piece {
+                strength: p.strength,
+                ..orders::adjudicator::Piece::new(p.power as PowerId, p.kind, p.loc)
+            }
+        }
+    }
+
+    impl From<Game> for crate::rules::Game {
+        fn from(g: Game) -> Self {
+            match g {
+                Game::Classic(s) => crate::rules::Game::Classic(s.into()),
+                Game::Orders(s) => crate::rules::Game::Orders({
+                    let mut out = orders::OrdersState {
+                        map_id: s.map_id,
+                        options: orders::OrdersOptions {
+                            no_retreat_into_foreign_territory: s
+                                .options
+                                .no_retreat_into_foreign_territory,
+                            combine: s.options.combine,
+                            fleet_facing: false,
+                        },
+                        year: s.year,
+                        season: s.season,
+                        phase: s.phase,
+                        units: s.units.into_iter().map(Into::into).collect(),
+                        dislodged: s
+                            .dislodged
+                            .into_iter()
+                            .map(|d| orders::Dislodged {
+                                piece: d.piece.into(),
+                                attacker_from: d.attacker_from,
+                            })
+                            .collect(),
+                        contested: s.contested,
+                        centres: s.centres,
+                        orders: s.orders,
+                        draw: s.draw,
+                        territory: BTreeMap::new(),
+                    };
+                    out.territory = out.legacy_territory();
+                    out
+                }),
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! Saves written by earlier versions of Orbis still load and play on: `saves/v2-*.orbis` were
+//! written by format 2 (commit 5c1a1f7): a classic game with missions 40 bot actions in, and an
+//! orders game with the "no retreat into foreign territory" option after its first phase.
+
+use orbis_engine::bot;
+use orbis_engine::rules::classic::{BotLevel, CardBonus, MissionDeck};
+use orbis_engine::rules::orders::OrdersAction;
+use orbis_engine::rules::Game;
+
+#[test]
+fn a_format_2_classic_save_loads_and_plays_on() {
+    let Game::Classic(mut s) = Game::from_save(include_bytes!("saves/v2-classic.orbis")).unwrap()
+    else {
+        panic!("not a classic game");
+    };
+    assert!(s.options.missions);
+    // The deck format 2 dealt from, and the bonus it paid.
+    assert_eq!(s.options.mission_deck, MissionDeck::AbsentAsTerritories);
+    assert_eq!(s.options.card_bonus, CardBonus::OnePerTurn);
+    assert!(s.players.iter().all(|p| p.one_die.is_empty()));
+    assert_eq!(s.step, 40);
+    for _ in 0..200 {
+        let Some(a) = bot::choose(&s, BotLevel::Easy) else {
+            break;
+        };
+        s.apply(&a).unwrap();
+    }
+    // Saved again, it is a current save.
+    let again = Game::Classic(s.clone()).to_save();
+    assert_eq!(Game::from_save(&again).unwrap(), Game::Classic(s));
+}
+
+#[test]
+fn a_format_2_orders_save_loads_with_its_territory() {
+    let Game::Orders(mut s) = Game::from_save(include_bytes!("saves/v2-orders.orbis")).unwrap()
+    else {
+        panic!("not an orders game");
+    };
+    assert!(s.options.no_retreat_into_foreign_territory);
+    let m = s.map();
+    let russia = m.power("RUSSIA").unwrap();
+    assert_eq!(s.territory.get(&m.province("UKR").unwrap()), Some(&russia));
+    assert!(s.check_consistency().is_ok());
+    s.apply(&OrdersAction::Adjudicate).unwrap();
+}
