@@ -255,6 +255,10 @@ pub(super) fn board_svg(s: &OrdersSession) -> String {
     for (i, p) in map.provinces.iter().enumerate() {
         let (x, y) = lay.at(map, Loc::new(i as u8));
         let owner = s.game.centres.get(&(i as u8)).copied();
+        // Under the house option every province can be someone's territory (closed to others'
+        // retreats): tinted like a centre; a hollow star marks one taken from its home power.
+        let held = s.game.territory.get(&(i as u8)).copied();
+        let owner = owner.or(held);
         let kind = match p.kind {
             ProvinceKind::Sea => "sea",
             ProvinceKind::Land => "land",
@@ -307,6 +311,15 @@ pub(super) fn board_svg(s: &OrdersSession) -> String {
                 n1(x + 13.0),
                 n1(y + 13.0),
                 owner.map(power_colour).unwrap_or("#fff")
+            );
+        }
+        if let Some(h) = held.filter(|&h| p.home != Some(h)) {
+            let _ = write!(
+                o,
+                r#"<text class="otaken" x="{}" y="{}" fill="none" stroke="{}">☆</text>"#,
+                n1(x - 13.0),
+                n1(y + 17.0),
+                power_colour(h)
             );
         }
         o.push_str("</g>");

@@ -786,7 +786,25 @@ impl OrdersSession {
                 map.loc_name(s)
             ),
             (Some(s), Mode::Move) if self.game.phase == Phase::Retreat => {
-                format!("{}: click where it retreats, or disband it.", map.loc_name(s))
+                let open: Vec<String> = self
+                    .game
+                    .dislodged
+                    .iter()
+                    .find(|d| d.piece.loc == s)
+                    .map(|d| self.game.retreat_choices(d))
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|l| map.loc_name(l))
+                    .collect();
+                if open.is_empty() {
+                    format!("{}: nowhere to retreat to; disband it.", map.loc_name(s))
+                } else {
+                    format!(
+                        "{}: click where it retreats ({}), or disband it.",
+                        map.loc_name(s),
+                        open.join(", ")
+                    )
+                }
             }
             (Some(s), Mode::Move) => format!(
                 "{}: click where it moves (click it again to hold), or choose support / convoy.",

@@ -122,7 +122,7 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
             </section>
             <section class="panel-box options">
                 <h2>{"House options"}</h2>
-                { check("opt-noretreat", "No retreat into another power's home or owned centre", f.options.no_retreat_into_foreign_territory, |g, v| g.options.no_retreat_into_foreign_territory = v) }
+                { check("opt-noretreat", "No retreat into another power's territory (its home provinces, and what it held at the end of a Fall)", f.options.no_retreat_into_foreign_territory, |g, v| g.options.no_retreat_into_foreign_territory = v) }
                 { check("opt-combine", "Combine: two adjacent units may merge in Fall (A WAR COMBINE A LVN)", f.options.combine, |g, v| g.options.combine = v) }
                 { check("opt-facing", "Fleets face a sea: a fleet on a coast moves, supports and retreats only along its sea (build F BRE B FACING MAO)", f.options.fleet_facing, |g, v| g.options.fleet_facing = v) }
             </section>
@@ -586,7 +586,9 @@ pub fn play(app: &H) -> Html {
                     } else if s.last.is_some() && matches!(s.stage, Stage::Enter(_)) {
                         <details class="olast"><summary>{"Last results"}</summary>{results_list(s)}</details>
                     }
-                    <p class="hint olegend">{"Legend: ○ land, ▭ sea, blue ring = coast, small dot = supply centre (owner's colour); grey lines are land borders, dashed blue lines fleet-only links; arrows are moves, dashed lines supports and convoys; red ✗ = the order failed."}</p>
+                    <p class="hint olegend">{"Legend: ○ land, ▭ sea, blue ring = coast, small dot = supply centre (owner's colour); grey lines are land borders, dashed blue lines fleet-only links; arrows are moves, dashed lines supports and convoys; red ✗ = the order failed."}
+                        if s.game.options.no_retreat_into_foreign_territory { {" A tinted province is a power's territory: other powers cannot retreat into it; ☆ marks one it took over."} }
+                    </p>
                 </aside>
             </div>
         </>

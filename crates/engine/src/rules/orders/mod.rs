@@ -879,6 +879,14 @@ impl OrdersState {
             })
     }
 
+    /// Where a dislodged unit of this retreat phase may go (before other retreats are known):
+    /// empty, not the attacker's origin, not left empty by a stand-off, not closed by the house
+    /// option.
+    pub fn retreat_choices(&self, d: &Dislodged) -> Vec<Loc> {
+        let closed = |power: PowerId, p: ProvinceId| self.closed_to_retreat(power, p);
+        retreat_options(self.map(), d, &self.units, &self.contested, &closed)
+    }
+
     /// The territory a game saved before it was tracked most likely has: with the house option,
     /// the home territory of every power still in the game, then every owned centre.
     pub fn legacy_territory(&self) -> BTreeMap<ProvinceId, PowerId> {
