@@ -8,8 +8,8 @@ mod adjudicate;
 
 use clap::{error::ErrorKind, Parser, Subcommand};
 use orbis_engine::dice::{parse_seed_hex, Dice, SeededDice};
-use orbis_engine::odds::odds;
-use orbis_engine::rules::classic::{BotLevel, ClassicOptions};
+use orbis_engine::odds::odds_with;
+use orbis_engine::rules::classic::{BotLevel, ClassicOptions, DefenceRule};
 use orbis_engine::sim;
 use serde_json::json;
 use std::process::ExitCode;
@@ -33,6 +33,10 @@ enum Command {
         /// Defending armies (0 to 10000).
         #[arg(value_parser = clap::value_parser!(u32).range(0..=10_000))]
         defenders: u32,
+        /// Defender dice: `max` (two, one with a single army), `one` (the defender asked for
+        /// one), `two` (two even with one army: the source's option).
+        #[arg(long, value_enum, default_value_t = Defence::Max)]
+        defender: Defence,
     },
     /// Reproducible d6 rolls from a seed, one per line, as the engine's dice make them.
     Dice {
@@ -144,14 +148,28 @@ fn one_line(e: &clap::Error) -> String {
     format!("{} ({help})", words.join(" "))
 }
 
+/// `--defender` of `orbis odds`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+enum Defence {
+    Max,
+    One,
+    Two,
+}
+
 fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
     let io = |e: std::io::Error| format!("cannot write output: {e}");
     match command {
         Command::Odds {
             attackers: a,
             defenders: d,
+            defender,
         } => {
-            let o = odds(a, d);
+            let rule = match defender {
+                Defence::Max => DefenceRule::Max,
+                Defence::One => DefenceRule::One,
+                Defence::Two => DefenceRule::Two,
+            };
+            let o = odds_with(a, d, rule);
             let v = json!({
                 "attackers": a,
                 "defenders": d,

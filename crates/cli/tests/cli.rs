@@ -30,6 +30,28 @@ fn odds_prints_exact_json() {
 }
 
 #[test]
+fn odds_follow_the_defenders_dice() {
+    let win = |args: &[&str]| {
+        let o = orbis(args);
+        assert!(o.status.success(), "{args:?}");
+        let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+        v["win"].as_f64().unwrap()
+    };
+    // Two attacking armies against one defender rolling two dice: one roll decides, and the
+    // defender survives only by winning both comparisons (1 - 581/1296).
+    let two = win(&["odds", "2", "1", "--defender", "two"]);
+    assert!((two - (1.0 - 581.0 / 1296.0)).abs() < 1e-12, "{two}");
+    assert_eq!(
+        win(&["odds", "2", "1"]),
+        win(&["odds", "2", "1", "--defender", "one"])
+    );
+    assert!(win(&["odds", "5", "4", "--defender", "one"]) > win(&["odds", "5", "4"]));
+    let bad = orbis(&["odds", "3", "3", "--defender", "three"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("possible values: max, one, two"));
+}
+
+#[test]
 fn dice_are_reproducible_d6_values() {
     let seed = "0123456789abcdef".repeat(4);
     let a = orbis(&["dice", "--seed", &seed, "--count", "600"]);

@@ -81,9 +81,17 @@ pub mod v2 {
 
     /// `OrdersState` of format 2.
     #[derive(Deserialize)]
+    struct Options {
+        no_retreat_into_foreign_territory: bool,
+        combine: bool,
+        fleet_facing: bool,
+    }
+
+    /// `OrdersState` of format 2.
+    #[derive(Deserialize)]
     pub struct OrdersState {
         map_id: String,
-        options: OrdersOptions,
+        options: Options,
         year: u16,
         season: Season,
         phase: OPhase,
@@ -150,7 +158,12 @@ pub mod v2 {
         fn from(s: OrdersState) -> Self {
             let mut out = orders::OrdersState {
                 map_id: s.map_id,
-                options: s.options,
+                options: OrdersOptions {
+                    no_retreat_into_foreign_territory: s.options.no_retreat_into_foreign_territory,
+                    combine: s.options.combine,
+                    fleet_facing: s.options.fleet_facing,
+                    source_convoys: false,
+                },
                 year: s.year,
                 season: s.season,
                 phase: s.phase,
@@ -253,6 +266,7 @@ pub mod v1 {
                                 .no_retreat_into_foreign_territory,
                             combine: s.options.combine,
                             fleet_facing: false,
+                            source_convoys: false,
                         },
                         year: s.year,
                         season: s.season,

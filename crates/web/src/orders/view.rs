@@ -125,6 +125,7 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
                 { check("opt-noretreat", "No retreat into another power's territory (its home provinces, and what it held at the end of a Fall)", f.options.no_retreat_into_foreign_territory, |g, v| g.options.no_retreat_into_foreign_territory = v) }
                 { check("opt-combine", "Combine: two adjacent units may merge in Fall (A WAR COMBINE A LVN)", f.options.combine, |g, v| g.options.combine = v) }
                 { check("opt-facing", "Fleets face a sea: a fleet on a coast moves, supports and retreats only along its sea (build F BRE B FACING MAO)", f.options.fleet_facing, |g, v| g.options.fleet_facing = v) }
+                { check("opt-source-convoys", "Convoys as the source has them: a convoying fleet that is attacked holds and its convoy fails; a convoyed army attacks with strength 2", f.options.source_convoys, |g, v| g.options.source_convoys = v) }
             </section>
         </>
     }

@@ -92,6 +92,11 @@ pub trait Geography {
     fn can_move(&self, kind: UnitType, from: Loc, to: Loc) -> bool;
     /// A unit of this kind at `from` can move to some location of province `to` (support reach).
     fn can_reach(&self, kind: UnitType, from: Loc, to: Province) -> bool;
+    /// A unit of this kind at `from` may combine with one in `into` (house option "combine"):
+    /// where it could support, unless the map says more.
+    fn can_combine(&self, kind: UnitType, from: Loc, into: Province) -> bool {
+        self.can_reach(kind, from, into)
+    }
     /// Fleets here can convoy.
     fn is_sea(&self, p: Province) -> bool;
     /// Armies can stand here.
@@ -222,6 +227,9 @@ enum State {
 
 struct Resolver<'a, G: Geography> {
     geo: &'a G,
+    /// Added to the attack and prevent strength of an army moving by convoy (house option
+    /// "convoys as the source writes them": such an army "will have a power of 2").
+    convoy_bonus: u32,
     units: &'a [Piece],
     orders: Vec<Order>,
     void: Vec<bool>,
@@ -250,6 +258,17 @@ fn dest(o: &Order) -> Option<Province> {
 /// Adjudicates a movement phase. `orders[i]` is the order of `units[i]`; at most one unit per
 /// province is expected (later duplicates are ignored).
 pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> Resolution {
+    adjudicate_with(geo, units, orders, 0)
+}
+
+/// [`adjudicate`], with `convoy_bonus` added to the attack and prevent strength of every army
+/// that moves by convoy (0 under the standard rules).
+pub fn adjudicate_with<G: Geography>(
+    geo: &G,
+    units: &[Piece],
+    orders: &[Order],
+    convoy_bonus: u32,
+) -> Resolution {
     let n = units.len();
     let max_p = units
         .iter()
@@ -274,6 +293,7 @@ pub fn adjudicate<G: Geography>(geo: &G, units: &[Piece], orders: &[Order]) -> R
     }
     let mut r = Resolver {
         geo,
+        convoy_bonus,
         units,
         orders: orders
             .iter()
@@ -461,7 +481,7 @@ impl<G: Geography> Resolver<'_, G> {
                 Order::Combine { into } => {
                     into != here
                         && u.strength <= 1
-                        && self.geo.can_reach(u.kind, u.loc, into)
+                        && self.geo.can_combine(u.kind, u.loc, into)
                         && self.unit_at(into).is_some_and(|j| {
                             let t = self.units[j];
                             t.power == u.power && t.kind == u.kind && t.strength <= 1
@@ -824,7 +844,7 @@ impl<G: Geography> Resolver<'_, G> {
             return 0;
         }
         let to = dest(&self.orders[i]).expect("attack strength of a move");
-        let base = self.units[i].base();
+        let base = self.mover_base(i);
         let Some(j) = self.unit_at(to) else {
             return base + self.supports(i, None);
         };
@@ -882,7 +902,17 @@ impl<G: Geography> Resolver<'_, G> {
                 return 0;
             }
         }
-        self.units[k].base() + self.supports(k, None)
+        self.mover_base(k) + self.supports(k, None)
+    }
+
+    /// A moving unit's own strength: its base, plus the convoy bonus when it goes by convoy.
+    fn mover_base(&self, i: usize) -> u32 {
+        self.units[i].base()
+            + if self.convoyed[i] {
+                self.convoy_bonus
+            } else {
+                0
+            }
     }
 
     fn decide_move(&mut self, i: usize, to: Province) -> bool {

@@ -192,6 +192,17 @@ impl Geography for FacingGeo<'_> {
     fn touches(&self, a: ProvinceId, b: ProvinceId) -> bool {
         self.map.touches(a, b)
     }
+
+    /// Two fleets facing the same sea are neighbours through it (source 000's example
+    /// `Fleet Stevastopol => combine => Fleet Ankara`: "Ankara - black sea will have 1 fleet").
+    fn can_combine(&self, kind: UnitType, from: Loc, into: ProvinceId) -> bool {
+        self.can_reach(kind, from, into)
+            || (kind == UnitType::Fleet
+                && self
+                    .facing
+                    .get(&from.province)
+                    .is_some_and(|s| self.facing.get(&into) == Some(s)))
+    }
 }
 
 /// Where a fleet may go from `at` under its facing (all its neighbours without one).
@@ -213,6 +224,38 @@ pub fn movement_house(
     combine: bool,
     fleet_facing: bool,
 ) -> MovementReport {
+    let house = House {
+        combine,
+        fleet_facing,
+        source_convoys: false,
+    };
+    movement_rules(map, units, orders, house)
+}
+
+/// The house options that change a movement phase.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct House {
+    /// Combine orders are allowed (the option, in a Fall).
+    pub combine: bool,
+    /// Fleets face a sea.
+    pub fleet_facing: bool,
+    /// Convoys as source 000 writes them: a convoying fleet attacked by another power holds
+    /// (the convoy is aborted), and an army moving by convoy has strength 2.
+    pub source_convoys: bool,
+}
+
+/// A movement phase under any house options.
+pub fn movement_rules(
+    map: &OrdersMap,
+    units: &[Piece],
+    orders: &[(PowerId, Written)],
+    house: House,
+) -> MovementReport {
+    let House {
+        combine,
+        fleet_facing,
+        source_convoys,
+    } = house;
     let matched = match_orders(units, orders);
     let mut adj_orders = Vec::with_capacity(units.len());
     let mut pre_void = vec![false; units.len()];
@@ -233,16 +276,34 @@ pub fn movement_house(
         };
         adj_orders.push(o);
     }
-    let res = if fleet_facing {
-        let facing = units
-            .iter()
-            .filter(|u| u.kind == UnitType::Fleet)
-            .filter_map(|u| u.facing.map(|s| (u.loc.province, s)))
-            .collect();
-        adjudicator::adjudicate(&FacingGeo { map, facing }, units, &adj_orders)
-    } else {
-        adjudicator::adjudicate(map, units, &adj_orders)
-    };
+    let facing = units
+        .iter()
+        .filter(|u| fleet_facing && u.kind == UnitType::Fleet)
+        .filter_map(|u| u.facing.map(|s| (u.loc.province, s)))
+        .collect();
+    let geo = FacingGeo { map, facing };
+    // Source 000: "Convoy is aborted if one of the convoy fleet is attacked", and the fleet then
+    // holds. Only fleets reach a convoying fleet at sea, so who attacks it is known from the
+    // orders alone (no paradox): a legal move there by a unit of another power.
+    let mut aborted = vec![false; units.len()];
+    if source_convoys {
+        for (f, u) in units.iter().enumerate() {
+            if !matches!(adj_orders[f], Order::Convoy { .. }) {
+                continue;
+            }
+            aborted[f] = units.iter().zip(&adj_orders).any(|(a, o)| {
+                matches!(*o, Order::Move { to, .. }
+                    if to.province == u.loc.province
+                        && a.power != u.power
+                        && geo.can_move(a.kind, a.loc, to))
+            });
+            if aborted[f] {
+                adj_orders[f] = Order::Hold;
+            }
+        }
+    }
+    let bonus = u32::from(source_convoys);
+    let res = adjudicator::adjudicate_with(&geo, units, &adj_orders, bonus);
     let mut results = Vec::with_capacity(units.len());
     let mut after = Vec::new();
     let mut dislodged = Vec::new();
@@ -250,6 +311,8 @@ pub fn movement_house(
     for (i, u) in units.iter().enumerate() {
         let outcome = if pre_void[i] && res.dislodged_by[i].is_none() {
             Outcome::Void
+        } else if aborted[i] && res.dislodged_by[i].is_none() {
+            Outcome::Cut
         } else {
             res.outcomes[i]
         };
@@ -661,8 +724,13 @@ pub struct OrdersOptions {
     /// Fleets on a coast face one sea (the source's "fleet Tunisia - Ionian sea"): they move,
     /// support and combine only along that sea, retreat only to coasts on it, and a fleet built
     /// on a coast names its sea (`F BRE B FACING MAO`). Starting fleets face the first sea they
-    /// border in map order.
+    /// border in map order. Two fleets facing the same sea may combine (the source's
+    /// `Fleet Stevastopol => combine => Fleet Ankara`).
     pub fleet_facing: bool,
+    /// Convoys as source 000 writes them: a convoying fleet attacked by another power's unit
+    /// holds and its convoy is aborted; an army moving by convoy has strength 2 ("will have a
+    /// power of 2 (from the last convoy fleet)").
+    pub source_convoys: bool,
 }
 
 /// Everything a player can do.
@@ -1090,7 +1158,12 @@ impl OrdersState {
             Phase::Movement => {
                 let combine = self.options.combine && self.season == Season::Fall;
                 let facing = self.options.fleet_facing;
-                let r = movement_house(map, &self.units, &orders, combine, facing);
+                let house = House {
+                    combine,
+                    fleet_facing: facing,
+                    source_convoys: self.options.source_convoys,
+                };
+                let r = movement_rules(map, &self.units, &orders, house);
                 ev.push(OrdersEvent::Resolved {
                     year: self.year,
                     season: self.season,
