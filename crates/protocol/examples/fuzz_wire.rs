@@ -289,7 +289,12 @@ fn run(thread: u64, count: u64, base: &(Peer, Vec<Vec<u8>>, [u8; 32])) -> BTreeM
             _ => {
                 let body = random_body(&mut r, len, head, &keys);
                 let k = if kind == 2 { &participant } else { &stranger };
-                Envelope::seal(k, GAME, r.next(), &body)
+                // Game messages under the game's own id, or they are only "another game's".
+                let id = match peer.game_tag() {
+                    Some(tag) if body.is_game() => tag,
+                    _ => GAME,
+                };
+                Envelope::seal(k, id, r.next(), &body)
             }
         };
         let out = peer.handle(1 + r.below(3), &bytes, now);

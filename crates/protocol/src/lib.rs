@@ -15,4 +15,6 @@ pub use links::Links;
 pub use peer::{
     CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, Violation,
 };
-pub use wire::{Body, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal};
+pub use wire::{
+    game_tag, Body, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal,
+};

@@ -244,6 +244,36 @@ pub enum Body {
     ChatAck { id: [u8; 32] },
 }
 
+impl Body {
+    /// A message of a running game (log, dice, checkpoints, orders rounds, votes): it is signed
+    /// under the game's own id ([`game_tag`]), so it means nothing in another game of the same
+    /// room. Lobby messages, chat and resends are signed under the room's id.
+    pub fn is_game(&self) -> bool {
+        matches!(
+            self,
+            Body::Entry(_)
+                | Body::Reveal { .. }
+                | Body::Checkpoint { .. }
+                | Body::OrdersCommit { .. }
+                | Body::OrdersReveal { .. }
+                | Body::Vote { .. }
+        )
+    }
+}
+
+/// The id game messages are signed under: the room's id and the accepted proposal's hash, so
+/// two games in one room (each proposal carries a fresh nonce) never accept each other's
+/// messages.
+pub fn game_tag(room: &[u8; 16], proposal: &[u8; 32]) -> [u8; 16] {
+    let mut b = b"orbis-game-tag".to_vec();
+    b.extend_from_slice(room);
+    b.extend_from_slice(proposal);
+    let h = codec::sha256(&b);
+    let mut t = [0u8; 16];
+    t.copy_from_slice(&h[..16]);
+    t
+}
+
 /// The outer, version-stable message.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Envelope {
@@ -332,13 +362,21 @@ impl Envelope {
         bytes: &[u8],
         game_id: &[u8; 16],
     ) -> Result<(Envelope, Body), (Option<PeerKey>, WireError)> {
+        Self::open_where(bytes, |id| id == game_id)
+    }
+
+    /// [`Envelope::open`] for any id `fits` accepts (a room's id, or one of its games').
+    pub fn open_where(
+        bytes: &[u8],
+        fits: impl Fn(&[u8; 16]) -> bool,
+    ) -> Result<(Envelope, Body), (Option<PeerKey>, WireError)> {
         let env: Envelope =
             codec::decode(bytes).map_err(|e| (None, WireError::Undecodable(e.to_string())))?;
         let who = Some(env.sender);
         if env.version != PROTOCOL_VERSION {
             return Err((who, WireError::UnknownVersion(env.version)));
         }
-        if &env.game_id != game_id {
+        if !fits(&env.game_id) {
             return Err((who, WireError::WrongGame));
         }
         let vk =

@@ -13,13 +13,18 @@ use std::rc::Rc;
 
 const ATTACKER: usize = 2;
 
+/// Signs `body` as peer `i` would: game messages under the running game's id.
 fn seal_as(net: &Net, i: usize, seq: u64, body: &Body) -> Vec<u8> {
     let key = SigningKey::from_bytes(&net.configs[i].identity_secret);
-    Envelope::seal(&key, game_id(), seq, body)
+    let id = match net.peers[0].game_tag() {
+        Some(tag) if body.is_game() => tag,
+        _ => game_id(),
+    };
+    Envelope::seal(&key, id, seq, body)
 }
 
 fn open(bytes: &[u8]) -> (Envelope, Body) {
-    Envelope::open(bytes, &game_id()).expect("valid envelope")
+    Envelope::open_where(bytes, |_| true).expect("valid envelope")
 }
 
 /// A started 3-peer game that has run until `log_len` entries.
@@ -124,8 +129,13 @@ fn wrong_version_game_and_signature_are_refused() {
 
     let mut v = env.clone();
     v.version = PROTOCOL_VERSION + 1;
-    let mut g = env.clone();
-    g.game_id = [7; 16];
+    // Validly signed, but under another room's id.
+    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+    let chat = Body::Chat {
+        to: None,
+        text: "hi".into(),
+    };
+    let (g, _) = open(&Envelope::seal(&key, [7; 16], (1 << 50) + 1, &chat));
     let mut s = env.clone();
     s.signature = Sig([1; 32], [2; 32]);
     let mut b = env.clone();
@@ -312,7 +322,7 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
                     bad[0] ^= 1;
                     vec![Envelope::seal(
                         &key,
-                        game_id(),
+                        env.game_id,
                         env.seq + (1 << 40),
                         &Body::Reveal {
                             index,
@@ -364,7 +374,7 @@ fn equivocation_halts_everyone_naming_the_seat() {
                     };
                     vec![Envelope::seal(
                         &key,
-                        game_id(),
+                        env.game_id,
                         env.seq + (1 << 40),
                         &Body::Entry(other),
                     )]
@@ -424,7 +434,7 @@ fn checkpoint_mismatch_halts_naming_the_peer() {
                     state_hash[0] ^= 1;
                     vec![Envelope::seal(
                         &key,
-                        game_id(),
+                        env.game_id,
                         env.seq,
                         &Body::Checkpoint {
                             index,
@@ -514,7 +524,7 @@ fn simultaneous_orders_commit_reveal() {
             match body {
                 Body::OrdersReveal { round, salt, .. } => vec![Envelope::seal(
                     &key,
-                    game_id(),
+                    env.game_id,
                     env.seq,
                     &Body::OrdersReveal {
                         round,
@@ -687,7 +697,7 @@ mod lossy_equivocation {
                     if to == 1 && env.sender == attacker && e.action == Action::EndAttack =>
                 {
                             let other = Entry { action: Action::EndTurn, ..e };
-                            vec![Envelope::seal(&key, game_id(), env.seq + (1 << 40), &Body::Entry(other))]
+                            vec![Envelope::seal(&key, env.game_id, env.seq + (1 << 40), &Body::Entry(other))]
                         }
                         _ => vec![bytes],
                     }
@@ -732,7 +742,12 @@ fn a_stranger_cannot_halt_the_game_with_two_entries_for_a_future_position() {
             prev_hash: [0; 32],
             action,
         };
-        let raw = Envelope::seal(&stranger, game_id(), seq, &Body::Entry(e));
+        let raw = Envelope::seal(
+            &stranger,
+            net.peers[0].game_tag().expect("started"),
+            seq,
+            &Body::Entry(e),
+        );
         net.inject(ATTACKER, 0, raw.clone());
         net.inject(ATTACKER, 1, raw);
     }

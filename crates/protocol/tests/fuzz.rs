@@ -133,7 +133,11 @@ proptest! {
         let mut peer = peer.clone();
         let key = SigningKey::from_bytes(secret);
         for (i, b) in bodies.iter().enumerate() {
-            let mut raw = Envelope::seal(&key, game_id(), 1_000_000 + i as u64, b);
+            let id = match peer.game_tag() {
+                Some(tag) if b.is_game() => tag,
+                _ => game_id(),
+            };
+            let mut raw = Envelope::seal(&key, id, 1_000_000 + i as u64, b);
             for (pos, x) in &flips {
                 let n = raw.len();
                 raw[*pos as usize % n] ^= x;

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{game_id, Net, NetParams};
+use common::{Net, NetParams};
 use ed25519_dalek::SigningKey;
 use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
@@ -390,11 +390,11 @@ fn changed_commitment_and_mismatching_reveal_are_named() {
     net.tamper = Some((
         ATTACKER,
         Box::new(move |_, _, _, bytes| {
-            let (env, body) = Envelope::open(&bytes, &game_id()).expect("valid");
+            let (env, body) = Envelope::open_where(&bytes, |_| true).expect("valid");
             match body {
                 Body::OrdersReveal { round, salt, .. } => vec![Envelope::seal(
                     &key,
-                    game_id(),
+                    env.game_id,
                     env.seq,
                     &Body::OrdersReveal {
                         round,
@@ -410,7 +410,7 @@ fn changed_commitment_and_mismatching_reveal_are_named() {
     let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
     let change = Envelope::seal(
         &key,
-        game_id(),
+        net.peers[0].game_tag().expect("started"),
         1 << 50,
         &Body::OrdersCommit {
             round: 0,

@@ -225,6 +225,21 @@ pub enum ProtocolEvent {
         proposal: [u8; 32],
         seed: [u8; 32],
     },
+    /// Every participant accepted proposal `proposal` and we revealed our seed share, but these
+    /// participants have not revealed theirs for `missing_ms`: the game cannot start. Accepting
+    /// another proposal (fresh commitments) starts over; a withholder can stall a lobby but
+    /// never choose among outcomes it has seen, since every proposal gets new shares.
+    RevealWithheld {
+        proposal: [u8; 32],
+        withholders: Vec<PeerKey>,
+    },
+    /// The game of `proposal` began here but can never run: participant `by` accepted a newer
+    /// proposal before anyone else played it. We are back in the lobby (the newer proposal is
+    /// announced again with `SetupProposed`).
+    GameAbandoned {
+        proposal: [u8; 32],
+        by: PeerKey,
+    },
     /// Log entry `index` was applied.
     Applied {
         index: u64,

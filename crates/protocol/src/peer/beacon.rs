@@ -55,7 +55,11 @@ impl Peer {
             return &self.chain;
         }
         self.later_chains.retain(|k, _| k + 1 >= j);
-        let (secret, len) = (self.cfg.chain_secret, self.chain.len());
+        let secret = match self.chain_for {
+            Some(h) => self.chain_secret_of(&h),
+            None => self.cfg.chain_secret,
+        };
+        let len = self.chain.len();
         self.later_chains.entry(j).or_insert_with(|| {
             let mut b = b"orbis-next-chain".to_vec();
             b.extend_from_slice(&secret);

@@ -22,12 +22,28 @@ pub(super) struct Lobby {
     pub(super) proposers: BTreeMap<PeerKey, Vec<[u8; 32]>>,
     /// Messages that cannot be judged before the game starts (bounded by `MAX_EARLY`).
     pub(super) early: Vec<(Option<LinkId>, PeerKey, Vec<u8>)>,
+    /// Sequence number of the accept that set `my_accept` (a reloaded peer learns its own
+    /// accepts from a transcript; the newest one counts).
+    pub(super) my_accept_seq: u64,
+    /// When we revealed our share for `my_accept`, and whether a withholder was reported.
+    pub(super) revealed_at: Option<(u64, bool)>,
+    /// Proposals whose game we dropped because a participant moved on before it began.
+    pub(super) abandoned: BTreeSet<[u8; 32]>,
 }
 
 /// Buffered messages received before the game started.
 pub(super) const MAX_EARLY: usize = 4096;
 /// Of those, from one signer: a game's opening needs a few dozen per peer.
 pub(super) const MAX_EARLY_PER_PEER: usize = 256;
+
+/// A secret of ours for one proposal only (`tag` names its use): seed shares and dice chains are
+/// never reused across proposals or games, yet a reloaded peer derives the same ones again.
+pub(super) fn per_proposal(tag: &[u8], secret: &[u8; 32], proposal: &[u8; 32]) -> [u8; 32] {
+    let mut b = tag.to_vec();
+    b.extend_from_slice(secret);
+    b.extend_from_slice(proposal);
+    sha256(&b)
+}
 
 pub(super) fn seed_commitment(secret: &[u8; 32]) -> [u8; 32] {
     let mut b = b"orbis-seed-commit".to_vec();
@@ -40,10 +56,16 @@ pub(super) type SeedShare = ([u8; 32], Vec<u8>);
 
 #[derive(Clone, Debug)]
 pub(super) struct Accepted {
+    /// Its message number: a participant's newest accept is the one it stands by.
+    pub(super) seq: u64,
     pub(super) seed_commit: [u8; 32],
     pub(super) chain_tip: [u8; 32],
     pub(super) chain_len: u32,
     pub(super) raw: Vec<u8>,
+}
+
+fn me_in(p: &SetupProposal, me: PeerKey) -> bool {
+    p.participants.contains(&me)
 }
 
 pub(super) fn seat_configs(p: &SetupProposal) -> Vec<SeatConfig> {
@@ -132,19 +154,104 @@ impl Peer {
         if !p.participants.contains(&self.me) {
             return Err(CommandError::NotParticipant);
         }
-        if self.lobby.my_accept.is_some_and(|h| h != hash) {
-            return Err(CommandError::AlreadyCommitted);
-        }
         if self.lobby.my_accept == Some(hash) {
             return Ok(Output::default());
         }
+        // Accepting another proposal abandons the one accepted before (whose reveal may be
+        // withheld): this peer will only ever start the proposal it accepted last. The shares
+        // are new, so nothing seen of the old one helps anyone choose the new outcome.
+        self.use_chain_of(hash);
         let raw = self.seal(&Body::Accept {
             proposal: hash,
-            seed_commit: seed_commitment(&self.cfg.seed_secret),
+            seed_commit: seed_commitment(&self.seed_share(&hash)),
             chain_tip: self.chain.tip(),
             chain_len: self.chain.len(),
         });
         Ok(self.local(raw))
+    }
+
+    /// Our seed share for proposal `hash`.
+    pub(super) fn seed_share(&self, hash: &[u8; 32]) -> [u8; 32] {
+        per_proposal(b"orbis-seed-share", &self.cfg.seed_secret, hash)
+    }
+
+    /// Makes our dice chain the one for proposal `hash` (built once per proposal).
+    pub(super) fn use_chain_of(&mut self, hash: [u8; 32]) {
+        if self.chain_for != Some(hash) {
+            self.chain_for = Some(hash);
+            self.chain = HashChain::new(self.chain_secret_of(&hash), self.cfg.chain_len);
+            self.later_chains.clear();
+        }
+    }
+
+    /// The secret under our first dice chain for proposal `hash`.
+    pub(super) fn chain_secret_of(&self, hash: &[u8; 32]) -> [u8; 32] {
+        per_proposal(b"orbis-chain", &self.cfg.chain_secret, hash)
+    }
+
+    /// A participant of our game signed an accept for another proposal after its accept of
+    /// ours: it gave up on our game before starting it (say our last seed reveal reached us but
+    /// not it, and the room proposed again). If nobody but us has shown any sign of playing, the
+    /// game can never run: we drop it and go back to the lobby, where that proposal can be
+    /// accepted. Once anyone else has played, nothing is dropped (a seat that walks away from a
+    /// running game is voted out instead).
+    fn maybe_abandon(&mut self, sender: PeerKey, seq: u64, proposal: [u8; 32], out: &mut Output) {
+        let Some(r) = &self.run else { return };
+        let ours = r.proposal_hash;
+        if proposal == ours
+            || sender == self.me
+            || !r.proposal.participants.contains(&sender)
+            || r.reached.keys().any(|k| *k != self.me)
+        {
+            return;
+        }
+        let before = self.lobby.accepts.get(&ours).and_then(|m| m.get(&sender));
+        if before.is_none_or(|a| seq <= a.seq) {
+            return;
+        }
+        self.run = None;
+        self.lobby.abandoned.insert(ours);
+        self.lobby.my_accept = None;
+        self.lobby.revealed_at = None;
+        out.events.push(ProtocolEvent::GameAbandoned {
+            proposal: ours,
+            by: sender,
+        });
+        if let Some((p, _)) = self.lobby.proposals.get(&proposal) {
+            out.events.push(ProtocolEvent::SetupProposed {
+                by: sender,
+                hash: proposal,
+                proposal: p.clone(),
+            });
+        }
+    }
+
+    /// Names the participants who accepted our proposal but have not revealed their seed
+    /// share `missing_ms` after we revealed ours (once per accepted proposal).
+    pub(super) fn check_withheld(&mut self, out: &mut Output) {
+        let (Some(h), Some((at, false))) = (self.lobby.my_accept, self.lobby.revealed_at) else {
+            return;
+        };
+        if self.run.is_some() || self.now < at.saturating_add(self.cfg.missing_ms) {
+            return;
+        }
+        let Some((p, _)) = self.lobby.proposals.get(&h) else {
+            return;
+        };
+        let revs = self.lobby.seed_reveals.get(&h);
+        let withholders: Vec<PeerKey> = p
+            .participants
+            .iter()
+            .filter(|k| !revs.is_some_and(|m| m.contains_key(*k)))
+            .copied()
+            .collect();
+        self.lobby.revealed_at = Some((at, true));
+        if !withholders.is_empty() {
+            out.events.push(ProtocolEvent::RevealWithheld {
+                proposal: h,
+                withholders,
+            });
+        }
     }
 
     /// Keeps a message that cannot be judged before the game starts: at most
@@ -171,6 +278,12 @@ impl Peer {
                 continue;
             };
             let p = p.clone();
+            if (p.participants.contains(&self.me) && self.lobby.my_accept != Some(h))
+                || self.lobby.abandoned.contains(&h)
+            {
+                // A participant starts only the proposal it accepted last.
+                continue;
+            }
             let acc = self.lobby.accepts.get(&h);
             let all_accepted = p
                 .participants
@@ -185,16 +298,18 @@ impl Peer {
                 .get(&h)
                 .is_some_and(|m| m.contains_key(&self.me));
             if self.lobby.my_accept == Some(h) && !mine_revealed {
+                let secret = self.seed_share(&h);
                 let raw = self.seal(&Body::SeedReveal {
                     proposal: h,
-                    secret: self.cfg.seed_secret,
+                    secret,
                 });
                 out.send.push((Dest::All, raw.clone()));
                 self.lobby
                     .seed_reveals
                     .entry(h)
                     .or_default()
-                    .insert(self.me, (self.cfg.seed_secret, raw));
+                    .insert(self.me, (secret, raw));
+                self.lobby.revealed_at = Some((self.now, false));
             }
             let revs = self.lobby.seed_reveals.get(&h);
             let all_revealed = p
@@ -232,6 +347,9 @@ impl Peer {
             chains.push((0, a.map_or([0; 32], |a| a.chain_tip)));
             chain_lens.push(a.map_or(0, |a| a.chain_len));
         }
+        if me_in(&p, self.me) {
+            self.use_chain_of(hash);
+        }
         let mut g = b"orbis-log-genesis".to_vec();
         g.extend_from_slice(&hash);
         g.extend_from_slice(&seed);
@@ -241,6 +359,7 @@ impl Peer {
             .position(|k| *k == self.me)
             .map(|i| i as u8);
         self.run = Some(Run {
+            tag: game_tag(&self.cfg.game_id, &hash),
             proposal: p,
             proposal_hash: hash,
             me,
@@ -390,6 +509,7 @@ impl Peer {
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
+        seq: u64,
         proposal: [u8; 32],
         seed_commit: [u8; 32],
         chain_tip: [u8; 32],
@@ -398,7 +518,11 @@ impl Peer {
         out: &mut Output,
     ) -> bool {
         if self.run.is_some() {
-            return true;
+            self.maybe_abandon(sender, seq, proposal, out);
+            if self.run.is_some() {
+                // Kept only if it may matter later (a proposal we have not seen yet).
+                return self.lobby.proposals.contains_key(&proposal);
+            }
         }
         let Some((p, _)) = self.lobby.proposals.get(&proposal) else {
             // Proposal not seen yet: keep the message for later.
@@ -408,8 +532,10 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::NotParticipant);
             return true;
         }
-        if sender == self.me {
+        if sender == self.me && (self.lobby.my_accept.is_none() || seq >= self.lobby.my_accept_seq)
+        {
             self.lobby.my_accept = Some(proposal);
+            self.lobby.my_accept_seq = seq;
         }
         self.lobby
             .accepts
@@ -417,6 +543,7 @@ impl Peer {
             .or_default()
             .entry(sender)
             .or_insert(Accepted {
+                seq,
                 seed_commit,
                 chain_tip,
                 chain_len,

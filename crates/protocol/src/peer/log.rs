@@ -233,6 +233,7 @@ impl Peer {
                 return;
             }
             let Some(r) = &mut self.run else { return };
+            let tag = r.tag;
             if r.over() {
                 return;
             }
@@ -389,7 +390,7 @@ impl Peer {
                         };
                         let raw = Envelope::seal(
                             &self.key,
-                            self.cfg.game_id,
+                            tag,
                             self.seq,
                             &Body::Reveal {
                                 index,

@@ -24,6 +24,7 @@
 //! yet is not marked seen, so it is handled when it comes again.
 
 use crate::chain::{step_n, HashChain};
+use crate::wire::game_tag;
 use crate::wire::{
     decode_orders, encode_orders, orders_commitment, Body, Control, Controller, Entry, Envelope,
     OrdersPayload, PeerKey, SetupProposal, WireError, MAX_CHAT_BYTES, MAX_NAME_BYTES,
@@ -80,6 +81,8 @@ pub struct Peer {
     me: PeerKey,
     seq: u64,
     chain: HashChain,
+    /// The proposal `chain` belongs to (each proposal gets its own chains).
+    chain_for: Option<[u8; 32]>,
     /// Our chains after the first, built when first needed.
     later_chains: BTreeMap<u32, HashChain>,
     links: BTreeMap<LinkId, PeerKey>,
@@ -109,6 +112,8 @@ pub struct Peer {
     chat: ChatBox,
     /// Messages dropped as exact duplicates (network duplication, relays, resends, replays).
     pub duplicates: u64,
+    /// Messages of another game in this room (signed under another game's id), dropped.
+    pub other_games: u64,
 }
 
 impl Peer {
@@ -123,6 +128,7 @@ impl Peer {
             key,
             me,
             chain,
+            chain_for: None,
             later_chains: BTreeMap::new(),
             links: BTreeMap::new(),
             key_links: BTreeMap::new(),
@@ -144,6 +150,7 @@ impl Peer {
             suspect: None,
             chat: ChatBox::default(),
             duplicates: 0,
+            other_games: 0,
         }
     }
 
@@ -181,6 +188,11 @@ impl Peer {
     /// orders: `Game::state_hash`).
     pub fn state_hash(&self) -> Option<[u8; 32]> {
         self.run.as_ref().map(|r| r.state_hash())
+    }
+
+    /// The id the running game's messages are signed under ([`game_tag`]).
+    pub fn game_tag(&self) -> Option<[u8; 16]> {
+        self.run.as_ref().map(|r| r.tag)
     }
 
     /// Number of applied log entries.
@@ -264,9 +276,24 @@ impl Peer {
     }
 
     fn seal(&mut self, body: &Body) -> Vec<u8> {
-        let raw = Envelope::seal(&self.key, self.cfg.game_id, self.seq, body);
+        let id = self.id_for(body);
+        let raw = Envelope::seal(&self.key, id, self.seq, body);
         self.seq = self.seq.saturating_add(1);
         raw
+    }
+
+    /// The id `body` is signed under: the running game's tag for game messages, else the room's.
+    fn id_for(&self, body: &Body) -> [u8; 16] {
+        match &self.run {
+            Some(r) if body.is_game() => r.tag,
+            _ => self.cfg.game_id,
+        }
+    }
+
+    /// Ids a received message may carry: the room's, or (game messages) the running game's.
+    /// Game messages before a start are kept and checked again once the game is known.
+    fn id_fits(&self, id: &[u8; 16]) -> bool {
+        *id == self.cfg.game_id || self.run.as_ref().is_some_and(|r| r.tag == *id)
     }
 
     /// The guard every game command starts with: not halted, a game running and (when
@@ -330,6 +357,7 @@ impl Peer {
             }
         }
         self.resend_chats(now_ms, &mut out);
+        self.check_withheld(&mut out);
         let over = self.run.as_ref().is_some_and(|r| r.over());
         if let Some(r) = &self.run {
             if !over {
@@ -403,8 +431,19 @@ impl Peer {
             }
             return out;
         }
-        let (env, body) = match Envelope::open(bytes, &self.cfg.game_id) {
-            Ok(x) => x,
+        let room = self.cfg.game_id;
+        let (env, body) = match Envelope::open_where(bytes, |_| true) {
+            Ok(x) if x.1.is_game() || x.0.game_id == room => x,
+            Ok((env, _)) => {
+                self.seen.insert(id);
+                Self::reject(
+                    &mut out,
+                    link,
+                    Some(env.sender),
+                    Violation::Wire(WireError::WrongGame),
+                );
+                return out;
+            }
             Err((who, e)) => {
                 self.seen.insert(id);
                 Self::reject(&mut out, link, who, Violation::Wire(e));
@@ -412,6 +451,17 @@ impl Peer {
             }
         };
         let sender = env.sender;
+        if body.is_game()
+            && (env.game_id == room || (self.run.is_some() && !self.id_fits(&env.game_id)))
+        {
+            // A game message of another game: one of this room under its own id (replayed, or
+            // from an earlier session), or an old one under the room's. It is nobody's evidence
+            // of anything here: dropped without blame. (Before our game starts, game messages
+            // wait and are checked once its id is known.)
+            self.seen.insert(id);
+            self.other_games += 1;
+            return out;
+        }
         let body_hash = sha256(&env.body);
         match self.seqs.get(&(sender, env.seq)) {
             Some(h) if *h != body_hash => {
@@ -478,6 +528,7 @@ impl Peer {
             } => self.on_accept(
                 link,
                 sender,
+                seq,
                 proposal,
                 seed_commit,
                 chain_tip,

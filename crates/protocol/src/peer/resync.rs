@@ -36,7 +36,9 @@ impl Peer {
         // Groups are kept whole inside one batch, so a lagging peer sees the votes of a
         // position before its dice and entry.
         let mut groups: Vec<Vec<Vec<u8>>> = vec![];
-        if !started {
+        // A requester that started while we did not gets our lobby too: if the room moved on
+        // to a newer proposal, the accepts in it tell that requester its game is dead.
+        if !started || self.run.is_none() {
             let only = self.run.as_ref().map(|r| r.proposal_hash);
             let mut g = vec![];
             for (h, (_, raw)) in &self.lobby.proposals {

@@ -296,7 +296,7 @@ impl Peer {
             o.revealed = true;
             let raw = Envelope::seal(
                 &self.key,
-                self.cfg.game_id,
+                r.tag,
                 self.seq,
                 &Body::OrdersReveal {
                     round,

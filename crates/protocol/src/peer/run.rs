@@ -23,6 +23,8 @@ pub(super) struct Record {
 pub(super) struct Run {
     pub(super) proposal: SetupProposal,
     pub(super) proposal_hash: [u8; 32],
+    /// The id this game's messages are signed under ([`game_tag`]).
+    pub(super) tag: [u8; 16],
     pub(super) me: Option<u8>,
     pub(super) state: Game,
     /// Orders game: the power each seat plays.

@@ -399,6 +399,28 @@ impl Session {
                 ProtocolEvent::Halted(r) => {
                     self.notes.push(format!("The game is halted: {r:?}"));
                 }
+                ProtocolEvent::RevealWithheld { withholders, .. } => {
+                    let who: Vec<String> = withholders
+                        .iter()
+                        .map(|k| format!("{} [{}]", self.name_of(k), fingerprint(k)))
+                        .collect();
+                    self.notes.push(format!(
+                        "The game cannot start: {} accepted but did not reveal their seed share. \
+                         Propose the game again (everyone commits afresh), without them if they \
+                         stay silent.",
+                        who.join(", ")
+                    ));
+                }
+                ProtocolEvent::GameAbandoned { by, .. } => {
+                    self.started = None;
+                    self.accepted.clear();
+                    self.notes.push(format!(
+                        "The game could not begin: {} [{}] accepted a newer proposal before anyone \
+                         played. Accept the newer proposal to play.",
+                        self.name_of(&by),
+                        fingerprint(&by)
+                    ));
+                }
                 _ => {}
             }
         }
@@ -697,6 +719,8 @@ impl Session {
         let mut roll = None;
         match self.peer.accept_setup(h) {
             Ok(o) => {
+                // Accepting a proposal abandons the one accepted before (new commitments).
+                self.accepted.clear();
                 self.accepted.insert(h);
                 self.absorb(o, &mut lines, &mut roll)
             }

@@ -344,6 +344,14 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                         eprintln!("refused a message from {p:?}: {violation}");
                     }
                     ProtocolEvent::Halted(r) => eprintln!("game halted: {r:?}"),
+                    ProtocolEvent::RevealWithheld { withholders, .. } => {
+                        eprintln!("the game cannot start: no seed reveal from {withholders:?}")
+                    }
+                    ProtocolEvent::GameAbandoned { by, .. } => {
+                        eprintln!(
+                            "game abandoned before it began: {by:?} accepted a newer proposal"
+                        )
+                    }
                     ProtocolEvent::PeerMissing { peer: p } => {
                         eprintln!("{p} is missing");
                         missing.insert(*p);
