@@ -184,6 +184,7 @@ fn random_body(r: &mut Rng, len: u64, head: [u8; 32], keys: &[PeerKey]) -> Body 
         1 => Body::Reveal {
             index,
             roll: r.next() as u32,
+            decl: r.arr(),
             preimage: r.arr(),
             next_tip: (r.below(2) == 0).then(|| r.arr()),
         },

@@ -200,12 +200,14 @@ pub enum Body {
     },
     /// An action of the seat whose turn it is.
     Entry(Entry),
-    /// The next pre-image of the sender's dice chain, for the roll declared at log `index`.
+    /// The next pre-image of the sender's dice chain, for the roll declared at log `index` by
+    /// the entry whose content hash is `decl` (a reveal opens the dice of that declaration only).
     /// Near the end of a chain, `next_tip` commits to the tip of the sender's next chain (of the
     /// same length), which takes over after the last element: games never run out of dice.
     Reveal {
         index: u64,
         roll: u32,
+        decl: [u8; 32],
         preimage: [u8; 32],
         next_tip: Option<[u8; 32]>,
     },

@@ -314,6 +314,7 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
                 Body::Reveal {
                     index,
                     roll,
+                    decl,
                     preimage,
                     next_tip,
                 } if roll % 5 == 0 && done.insert((to, roll)) => {
@@ -327,6 +328,7 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
                         &Body::Reveal {
                             index,
                             roll,
+                            decl,
                             preimage: bad,
                             next_tip,
                         },

@@ -59,11 +59,13 @@ fn body(len: u64, head: [u8; 32]) -> impl Strategy<Value = Body> {
             0..len + 80,
             any::<u32>(),
             any::<[u8; 32]>(),
-            proptest::option::of(any::<[u8; 32]>())
+            proptest::option::of(any::<[u8; 32]>()),
+            any::<[u8; 32]>(),
         )
-            .prop_map(|(index, roll, preimage, next_tip)| Body::Reveal {
+            .prop_map(|(index, roll, preimage, next_tip, decl)| Body::Reveal {
                 index,
                 roll,
+                decl,
                 preimage,
                 next_tip,
             }),

@@ -35,12 +35,14 @@ fn bytes_per_message() {
     let reveal = seal(&Body::Reveal {
         index: 1234,
         roll: 321,
+        decl: [7; 32],
         preimage: [5; 32],
         next_tip: None,
     });
     let reveal_next = seal(&Body::Reveal {
         index: 1234,
         roll: 321,
+        decl: [7; 32],
         preimage: [5; 32],
         next_tip: Some([6; 32]),
     });

@@ -53,6 +53,9 @@ pub struct Config {
     pub resend_ms: u64,
     /// Nothing heard from a participant's connection for this long ⇒ `PeerMissing`.
     pub missing_ms: u64,
+    /// What [`Peer::memento`] returned before a reload (our own signed dice reveals): the peer
+    /// halts rather than open one of those rolls for another declaration.
+    pub remembered: Vec<Vec<u8>>,
 }
 
 impl Config {
@@ -73,6 +76,7 @@ impl Config {
             seq_start: 0,
             resend_ms: 1_000,
             missing_ms: 5_000,
+            remembered: vec![],
         }
     }
 }

@@ -29,6 +29,7 @@ pub(super) struct StoredReveal {
 #[derive(Clone, Debug)]
 pub(super) struct UnverifiedReveal {
     pub(super) roll: u32,
+    pub(super) decl: [u8; 32],
     pub(super) preimage: [u8; 32],
     pub(super) next_tip: Option<[u8; 32]>,
     pub(super) raw: Vec<u8>,
@@ -134,6 +135,13 @@ impl Peer {
         out: &mut Output,
     ) -> bool {
         let Some(pend) = &r.pending else { return false };
+        if u.decl != pend.decl {
+            // A reveal for a declaration this position no longer has (a vote changed what the
+            // position holds while the reveal was on its way) opens nothing here. It is not
+            // refused: an honest peer sends one in that race, and a seat that signed two
+            // declarations is caught as equivocation by its entries.
+            return false;
+        }
         let Some(&(mut last_k, mut last_x)) = r.chains.get(p as usize) else {
             return false;
         };

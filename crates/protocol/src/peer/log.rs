@@ -361,8 +361,20 @@ impl Peer {
                     return;
                 }
             };
+            let roll = r.roll_count + 1;
+            if let Some(report) =
+                self.pinned_conflict(index, is_random(&action).then_some(roll), &record)
+            {
+                let evidence = [self.pin_evidence(index, roll), record.raw.clone()]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                self.halt_with(report, evidence, out);
+                return;
+            }
+            let Some(r) = &mut self.run else { return };
+            let decl = record.content;
             if is_random(&action) {
-                let roll = r.roll_count + 1;
                 r.pending = Some(PendingRoll {
                     index,
                     roll,
@@ -395,6 +407,7 @@ impl Peer {
                             &Body::Reveal {
                                 index,
                                 roll,
+                                decl,
                                 preimage: x,
                                 next_tip,
                             },
@@ -408,6 +421,7 @@ impl Peer {
                         // Our own reveal goes through the same bookkeeping as everyone's.
                         let u = UnverifiedReveal {
                             roll,
+                            decl,
                             preimage: x,
                             next_tip,
                             raw,

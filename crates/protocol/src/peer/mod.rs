@@ -57,6 +57,7 @@ mod beacon;
 mod chat;
 mod lobby;
 mod log;
+mod memory;
 mod resync;
 mod rounds;
 mod run;
@@ -68,6 +69,8 @@ use chat::*;
 pub use lobby::check_proposal;
 use lobby::*;
 use log::*;
+pub use memory::MEMENTO_ROLLS;
+use memory::*;
 use rounds::*;
 use run::*;
 pub use votes::MAX_OPEN_VOTES;
@@ -83,6 +86,8 @@ pub struct Peer {
     chain: HashChain,
     /// The proposal `chain` belongs to (each proposal gets its own chains).
     chain_for: Option<[u8; 32]>,
+    /// Rolls we opened before a reload (see `memory`).
+    pins: BTreeMap<u32, Pin>,
     /// Our chains after the first, built when first needed.
     later_chains: BTreeMap<u32, HashChain>,
     links: BTreeMap<LinkId, PeerKey>,
@@ -122,6 +127,7 @@ impl Peer {
         let key = SigningKey::from_bytes(&cfg.identity_secret);
         let me = PeerKey(key.verifying_key().to_bytes());
         let chain = HashChain::new(cfg.chain_secret, cfg.chain_len);
+        let pins = load_pins(&cfg.remembered, me);
         Peer {
             seq: cfg.seq_start,
             cfg,
@@ -129,6 +135,7 @@ impl Peer {
             me,
             chain,
             chain_for: None,
+            pins,
             later_chains: BTreeMap::new(),
             links: BTreeMap::new(),
             key_links: BTreeMap::new(),
@@ -557,6 +564,7 @@ impl Peer {
             Body::Reveal {
                 index,
                 roll,
+                decl,
                 preimage,
                 next_tip,
             } => {
@@ -565,6 +573,7 @@ impl Peer {
                 }
                 let u = UnverifiedReveal {
                     roll,
+                    decl,
                     preimage,
                     next_tip,
                     raw: raw.to_vec(),

@@ -83,6 +83,29 @@ pub(super) fn id_key(room: &str) -> String {
     format!("orbis.p2p.id.{room}")
 }
 
+fn memento_key(room: &str) -> String {
+    format!("orbis.p2p.memento.{room}")
+}
+
+/// Our last signed dice reveals in `room`, as `Peer::memento` gave them (see `Config::remembered`).
+fn load_memento(room: &str) -> Vec<Vec<u8>> {
+    store::get(&memento_key(room))
+        .map(|s| {
+            s.split(',')
+                .filter_map(|h| {
+                    (h.len() % 2 == 0)
+                        .then(|| {
+                            (0..h.len() / 2)
+                                .map(|i| u8::from_str_radix(h.get(2 * i..2 * i + 2)?, 16).ok())
+                                .collect::<Option<Vec<u8>>>()
+                        })
+                        .flatten()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// This browser's key entropy for `room`: stored, or fresh from `crypto.getRandomValues`.
 pub(super) fn identity(room: &str) -> [u8; 32] {
     if let Some(e) = store::get(&id_key(room)).and_then(|s| unhex32(&s)) {
@@ -187,6 +210,8 @@ pub(super) struct Session {
     pub(super) chat_to: Option<PeerKey>,
     /// Ruleset of the next proposal: "classic", or an orders map id.
     pub(super) ruleset: String,
+    /// Hash of the newest reveal in the memento last stored (to store it only when it changes).
+    memento_last: Option<[u8; 32]>,
 }
 
 impl Session {
@@ -201,6 +226,9 @@ impl Session {
         let mut game_id = [0u8; 16];
         game_id.copy_from_slice(&h[..16]);
         let mut cfg = Config::new(game_id, name, identity(room));
+        // So that an opponent who is our only source after a reload cannot re-sign its last
+        // attacks once it knows their dice.
+        cfg.remembered = load_memento(room);
         cfg.resend_ms = 500;
         cfg.missing_ms = missing_ms();
         // Above any message number an earlier session with the same key used.
@@ -241,6 +269,7 @@ impl Session {
             lines: vec![],
             chat_to: None,
             ruleset: "classic".into(),
+            memento_last: None,
         }
     }
 
@@ -425,6 +454,13 @@ impl Session {
             }
         }
         self.net.send(o.send);
+        let memento = self.peer.memento();
+        let last = memento.last().map(|m| sha256(m));
+        if last != self.memento_last {
+            self.memento_last = last;
+            let text: Vec<String> = memento.iter().map(|m| hex(m)).collect();
+            store::set(&memento_key(&self.room), &text.join(","));
+        }
     }
 
     /// Keeps when the game started waiting on each participant, so a connected peer that never

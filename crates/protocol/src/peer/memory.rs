@@ -1,0 +1,106 @@
+//! Memory: our own dice reveals, kept by the caller across a reload ([`Peer::memento`] →
+//! [`Config::remembered`]), so a peer that rebuilds its history from the others (in a
+//! two-player room, from its only opponent) notices an entry re-signed after its dice were known.
+//!
+//! Owns `Peer::pins`.
+//!
+//! Invariant: we never open a roll for a declaration other than the one we opened it for before
+//! the reload; a history that asks us to halts, naming the entry's signer, with our earlier
+//! signed reveal and the new entry as evidence.
+
+use super::*;
+
+/// Reveals of ours a memento carries (the most recent ones): a re-signing opponent can only
+/// reach back to the rolls since our last reload anyway.
+pub const MEMENTO_ROLLS: usize = 16;
+
+/// A roll we opened before a reload: in which game, at which position, for which declaration.
+#[derive(Clone, Debug)]
+pub(super) struct Pin {
+    game: [u8; 16],
+    index: u64,
+    decl: [u8; 32],
+    raw: Vec<u8>,
+}
+
+/// Our own signed reveals among `remembered`, by roll number (others' messages are ignored).
+pub(super) fn load_pins(remembered: &[Vec<u8>], me: PeerKey) -> BTreeMap<u32, Pin> {
+    let mut pins = BTreeMap::new();
+    for raw in remembered.iter().take(4 * MEMENTO_ROLLS) {
+        if let Ok((
+            env,
+            Body::Reveal {
+                index, roll, decl, ..
+            },
+        )) = Envelope::open_where(raw, |_| true)
+        {
+            if env.sender == me {
+                pins.insert(
+                    roll,
+                    Pin {
+                        game: env.game_id,
+                        index,
+                        decl,
+                        raw: raw.clone(),
+                    },
+                );
+            }
+        }
+    }
+    pins
+}
+
+impl Peer {
+    /// Our most recent signed dice reveals in the running game: for the caller to keep (e.g. with
+    /// its autosave) and hand back in [`Config::remembered`] after a reload.
+    pub fn memento(&self) -> Vec<Vec<u8>> {
+        let (Some(r), Some(m)) = (&self.run, self.run.as_ref().and_then(|r| r.me)) else {
+            return vec![];
+        };
+        let mut out: Vec<Vec<u8>> = r
+            .reveals
+            .values()
+            .rev()
+            .filter_map(|by| by.get(&m).map(|s| s.raw.clone()))
+            .take(MEMENTO_ROLLS)
+            .collect();
+        out.reverse();
+        out
+    }
+
+    /// The entry `record` at `index` (declaring `roll` if it rolls) contradicts a reveal we made
+    /// before a reload: another declaration at that position or for that roll.
+    pub(super) fn pinned_conflict(
+        &self,
+        index: u64,
+        roll: Option<u32>,
+        record: &Record,
+    ) -> Option<HaltReport> {
+        let r = self.run.as_ref()?;
+        let here = |p: &&Pin| p.game == r.tag;
+        let by_index = self.pins.values().filter(here).find(|p| p.index == index);
+        let by_roll = roll.and_then(|k| self.pins.get(&k)).filter(here);
+        let pin = by_index.or(by_roll)?;
+        let same = pin.index == index
+            && pin.decl == record.content
+            && roll.is_some_and(|k| self.pins.get(&k).is_some_and(|p| p.decl == pin.decl));
+        (!same).then(|| HaltReport::Equivocation {
+            peer: record.signer.unwrap_or(self.me),
+            index,
+            first: pin.decl,
+            second: record.content,
+            agreed_index: index,
+            agreed_head: r.head(),
+        })
+    }
+
+    /// Our earlier signed reveal that [`Peer::pinned_conflict`] found.
+    pub(super) fn pin_evidence(&self, index: u64, roll: u32) -> Option<Vec<u8>> {
+        let tag = self.run.as_ref()?.tag;
+        self.pins
+            .values()
+            .find(|p| p.game == tag && p.index == index)
+            .or_else(|| self.pins.get(&roll).filter(|p| p.game == tag))
+            .map(|p| p.raw.clone())
+    }
+}
