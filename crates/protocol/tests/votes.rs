@@ -135,10 +135,11 @@ fn withheld_dice_reveals_pause_the_game_until_the_withholder_is_voted_out() {
     let h = net.hashes(&[0, 1]);
     assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
     assert_eq!(applied(&net, 0), applied(&net, 1));
-    // The withholder learns it was dropped.
-    assert!(
-        matches!(net.peers[2].halted(), Some(HaltReport::Internal(m)) if m.contains("dropped"))
-    );
+    // The withholder learns it was dropped (from its own view it had played that position).
+    assert!(matches!(
+        net.peers[2].halted(),
+        Some(HaltReport::VotedOutWhilePlaying { voters, .. }) if voters.len() == 2
+    ));
 }
 
 #[test]
@@ -157,7 +158,8 @@ fn a_seat_can_be_handed_to_a_bot_while_its_player_keeps_rolling_dice() {
     assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 60));
     net.autoplay[1] = false;
     let idle = net.peers[1].key();
-    run_until_stuck_on(&mut net, idle, 1_000);
+    // Longer than its player's grace for a move (2 s here): it is overdue, not just thinking.
+    run_until_stuck_on(&mut net, idle, 3_000);
     let c = Control::SeatToBot {
         seat: 1,
         level: BotLevel::Normal,
@@ -249,4 +251,49 @@ fn junk_votes_cannot_fill_the_table_and_block_the_vote_that_drops_their_sender()
     assert!(net.run_until(net.now + 50_000_000, |n| n.all_over(&[0, 1])));
     let h = net.hashes(&[0, 1]);
     assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
+}
+
+/// Security review finding 5: in a two-player room the other player is the only voter, so a
+/// vote alone cannot be the rule. A control applies only where the game waits on its target
+/// (every peer agrees where that is), and the target does not accept one sooner than its grace
+/// period after the game began waiting on it: it halts naming the voter instead.
+#[test]
+fn a_lone_voter_cannot_take_the_other_seat_in_a_two_player_room() {
+    let mut net = Net::new(2, 71, NetParams::perfect());
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
+    let (a, b) = (0, 1);
+    let victim = net.peers[b].key();
+    let drop = Control::Drop {
+        peer: victim,
+        level: BotLevel::Easy,
+    };
+    // During A's own turn the vote is inert: the game does not wait on B there.
+    net.autoplay[a] = false;
+    assert!(net.run_until(net.now + 60_000, |n| n.peers[a].is_my_turn()));
+    vote(&mut net, &[a], drop);
+    net.run_until(net.now + 500, |_| false);
+    assert!(!net.events[a]
+        .iter()
+        .any(|e| matches!(e, ProtocolEvent::ControlApplied { .. })));
+    assert!(net.peers[b].halted().is_none());
+    // A ends its turn; the moment B's turn begins A votes again. It takes effect in A's view
+    // only: B, playing, refuses it and halts naming A.
+    net.autoplay[a] = true;
+    net.autoplay[b] = false;
+    assert!(net.run_until(net.now + 60_000, |n| {
+        n.peers[b].is_my_turn() && n.peers[a].waiting_on() == vec![victim]
+    }));
+    assert!(net.peers[b].halted().is_none());
+    vote(&mut net, &[a], drop);
+    net.run_until(net.now + 500, |n| n.peers[b].halted().is_some());
+    assert!(net.events[a]
+        .iter()
+        .any(|e| matches!(e, ProtocolEvent::ControlApplied { .. })));
+    let named = matches!(
+        net.peers[b].halted(),
+        Some(HaltReport::VotedOutWhilePlaying { voters, .. }) if voters == &vec![net.peers[a].key()]
+    );
+    assert!(named, "{:?}", net.peers[b].halted());
 }

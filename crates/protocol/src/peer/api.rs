@@ -53,6 +53,10 @@ pub struct Config {
     pub resend_ms: u64,
     /// Nothing heard from a participant's connection for this long ⇒ `PeerMissing`.
     pub missing_ms: u64,
+    /// How long the game may wait on our own move before a vote that hands our seat over is
+    /// accepted by us (votes sooner than that halt us naming the voters); keep it below the time
+    /// the other players' interfaces wait before they offer the vote.
+    pub turn_grace_ms: u64,
     /// What [`Peer::memento`] returned before a reload (our own signed dice reveals): the peer
     /// halts rather than open one of those rolls for another declaration.
     pub remembered: Vec<Vec<u8>>,
@@ -76,6 +80,7 @@ impl Config {
             seq_start: 0,
             resend_ms: 1_000,
             missing_ms: 5_000,
+            turn_grace_ms: 60_000,
             remembered: vec![],
         }
     }
@@ -201,6 +206,11 @@ pub enum HaltReport {
         ours: ([u8; 32], [u8; 32]),
         theirs: ([u8; 32], [u8; 32]),
     },
+    /// `voters` voted us out at log position `at` while we were playing it: the game had
+    /// waited on us there for less than our grace period (`Config::turn_grace_ms` for a move,
+    /// half of `missing_ms` for a dice reveal). We do not hand our seat over; their votes are the
+    /// evidence.
+    VotedOutWhilePlaying { at: u64, voters: Vec<PeerKey> },
     /// The engine refused a bot move or the dice chain ran out: a bug, not an attack.
     Internal(String),
 }

@@ -384,6 +384,7 @@ impl Peer {
             votes: BTreeMap::new(),
             controls_here: vec![],
             reached: BTreeMap::new(),
+            since: (0, self.now, !self.in_batch),
         });
         self.progress();
         out.events.push(ProtocolEvent::GameStarted {

@@ -238,7 +238,17 @@ impl Peer {
                 return;
             }
             let at = r.next_index();
-            Self::apply_votes(r, at, out);
+            if r.since.0 != at {
+                r.since = (at, self.now, !self.in_batch);
+            }
+            let grace = (self.cfg.turn_grace_ms, self.cfg.missing_ms / 2);
+            if let Some((report, evidence)) =
+                Self::apply_votes(r, at, self.me, self.now, grace, out)
+            {
+                self.halt_with(report, evidence, out);
+                return;
+            }
+            let Some(r) = &mut self.run else { return };
             if Self::bound(r, at, &self.me) {
                 return;
             }

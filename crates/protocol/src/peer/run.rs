@@ -58,6 +58,18 @@ pub(super) struct Run {
     pub(super) controls_here: Vec<Control>,
     /// Highest log position each peer has shown it reached (from any indexed message it signed).
     pub(super) reached: BTreeMap<PeerKey, u64>,
+    /// The position we are on, when we reached it, and whether we reached it live (not while
+    /// catching up from a resend batch).
+    pub(super) since: (u64, u64, bool),
+}
+
+/// How the game waits on a control's target where it stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Wait {
+    /// For a move or orders: a human's time.
+    Turn,
+    /// For a dice reveal, which an honest peer sends at once.
+    Reveal,
 }
 
 impl Run {
@@ -109,6 +121,42 @@ impl Run {
             .filter_map(|i| self.proposal.participants.get(i as usize).copied())
             .filter(|k| Some(*k) != target)
             .collect()
+    }
+
+    /// Whether, at the position we are on, the game waits on the target of `c` (and how). Only
+    /// there does a control apply: nobody can be voted out while the game waits on someone else.
+    /// Every peer at this position answers the same: it depends on the log only.
+    pub(super) fn wait_on(&self, c: &Control) -> Option<Wait> {
+        let target_seat = |seat: PlayerId| match c {
+            Control::Drop { peer, .. } => {
+                matches!(self.controller(seat), Some(Controller::Peer(p)) if Some(p) == self.participant(peer))
+            }
+            Control::SeatToBot { seat: s, .. } => *s == seat,
+        };
+        match &self.state {
+            Game::Classic(s) => {
+                if let Some(p) = &self.pending {
+                    let contributor = match c {
+                        Control::Drop { peer, .. } => self
+                            .participant(peer)
+                            .is_some_and(|i| self.contributors().any(|x| x == i)),
+                        Control::SeatToBot { .. } => false,
+                    };
+                    return (p.index == self.next_index() && contributor).then_some(Wait::Reveal);
+                }
+                (s.winner().is_none() && target_seat(s.current)).then_some(Wait::Turn)
+            }
+            Game::Orders(_) => {
+                let seats = 0..self.proposal.seats.len() as PlayerId;
+                let waits = match c {
+                    Control::Drop { peer, .. } => self
+                        .participant(peer)
+                        .is_some_and(|i| self.orders_required().contains(&i)),
+                    Control::SeatToBot { .. } => seats.into_iter().any(target_seat),
+                };
+                waits.then_some(Wait::Turn)
+            }
+        }
     }
 
     /// Whether `c` still makes sense (not already in effect).

@@ -55,8 +55,18 @@ impl Peer {
             .collect()
     }
 
-    /// Applies every control whose votes are complete at position `at`.
-    pub(super) fn apply_votes(r: &mut Run, at: u64, out: &mut Output) {
+    /// Applies every control whose votes are complete at position `at`, where the game waits
+    /// on its target. A control about us, while we play this position live and the game has
+    /// waited on us for less than `grace` (move, reveal), is not applied: we halt instead,
+    /// naming the voters (returned with their votes as evidence).
+    pub(super) fn apply_votes(
+        r: &mut Run,
+        at: u64,
+        me: PeerKey,
+        now: u64,
+        grace: (u64, u64),
+        out: &mut Output,
+    ) -> Option<(HaltReport, Vec<Vec<u8>>)> {
         loop {
             let mut changed = false;
             let keys: Vec<(u64, [u8; 32])> = r
@@ -72,6 +82,21 @@ impl Peer {
                 let c = v.control;
                 if !r.voters(&c).iter().all(|k| v.voters.contains_key(k)) {
                     continue;
+                }
+                let Some(wait) = r.wait_on(&c) else {
+                    continue; // not where the game waits on its target: never here
+                };
+                let (pos, since, live) = r.since;
+                let allowed = match wait {
+                    Wait::Turn => grace.0,
+                    Wait::Reveal => grace.1,
+                };
+                if about(r.me, me, &r.proposal, &c) && live && pos == at && now < since + allowed {
+                    let report = HaltReport::VotedOutWhilePlaying {
+                        at,
+                        voters: v.voters.keys().copied().collect(),
+                    };
+                    return Some((report, v.voters.values().cloned().collect()));
                 }
                 match c {
                     Control::Drop { peer, level } => {
@@ -97,7 +122,7 @@ impl Peer {
                 changed = true;
             }
             if !changed {
-                return;
+                return None;
             }
         }
     }
@@ -115,6 +140,7 @@ impl Peer {
                         .iter()
                         .filter(|k| !v.voters.contains_key(k))
                         .all(|k| r.reached.get(k).is_none_or(|&x| x <= at))
+                    && r.wait_on(&v.control).is_some()
             })
     }
 
@@ -161,12 +187,13 @@ impl Peer {
             let (have, applied) = (v.voters.clone(), v.applied);
             let complete = r.voters(&control).iter().all(|k| have.contains_key(k));
             if complete && !applied {
-                self.halt(
-                    HaltReport::Internal(format!(
-                        "the other players dropped this peer at log position {at}; reload to watch"
-                    )),
-                    out,
-                );
+                // We played that position (we are past it); the voters went on without us. We
+                // keep our history, name them and stop: they cannot hand our seat over.
+                let report = HaltReport::VotedOutWhilePlaying {
+                    at,
+                    voters: have.keys().copied().collect(),
+                };
+                self.halt_with(report, have.into_values().collect(), out);
             }
             return;
         }

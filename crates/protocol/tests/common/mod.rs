@@ -67,6 +67,7 @@ pub fn config(seed: u64, i: usize) -> Config {
     c.chain_len = 8192;
     c.resend_ms = 300;
     c.missing_ms = 3_000;
+    c.turn_grace_ms = 2_000;
     c
 }
 

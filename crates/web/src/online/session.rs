@@ -231,6 +231,9 @@ impl Session {
         cfg.remembered = load_memento(room);
         cfg.resend_ms = 500;
         cfg.missing_ms = missing_ms();
+        // Below the time the others wait before they may vote us out of our own turn, so an
+        // honest vote (their clocks started a little before or after ours) is never refused.
+        cfg.turn_grace_ms = turn_ms() * 3 / 4;
         // Above any message number an earlier session with the same key used.
         cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
         let net = connect(room, settings, invite.clone());
@@ -425,6 +428,20 @@ impl Session {
                     lines.push(what.clone());
                     self.notes.push(what);
                 }
+                ProtocolEvent::Halted(orbis_protocol::HaltReport::VotedOutWhilePlaying {
+                    at,
+                    voters,
+                }) => {
+                    let who: Vec<String> = voters
+                        .iter()
+                        .map(|k| format!("{} [{}]", self.name_of(k), fingerprint(k)))
+                        .collect();
+                    self.notes.push(format!(
+                        "The game is halted: {} voted you out at move {at} while you were playing \
+                         it. Your seat was not handed over; this game cannot go on with them.",
+                        who.join(", ")
+                    ));
+                }
                 ProtocolEvent::Halted(r) => {
                     self.notes.push(format!("The game is halted: {r:?}"));
                 }
@@ -475,10 +492,12 @@ impl Session {
                 orbis_protocol::Controller::Bot(_) => None,
             }
         });
+        // Orders are written by people: a round waits on them like a turn.
+        let orders_game = matches!(self.peer.game(), Some(orbis_engine::rules::Game::Orders(_)));
         for k in waiting {
             self.waiting_since
                 .entry(k)
-                .or_insert((t, turn_of == Some(k)));
+                .or_insert((t, orders_game || turn_of == Some(k)));
         }
         let overdue = self.overdue();
         if overdue != self.overdue_shown {
