@@ -1180,21 +1180,20 @@ impl OrdersState {
                 }
             }
             Phase::Retreat => {
-                let before = self.clone();
-                let closed =
-                    move |power: PowerId, p: ProvinceId| before.closed_to_retreat(power, p);
-                let dislodged = std::mem::take(&mut self.dislodged);
-                let contested = std::mem::take(&mut self.contested);
-                let facing = self.options.fleet_facing;
+                // Resolved against the phase's own state (the house option counts the dislodged
+                // units as their power's), then the retreat tables are cleared.
+                let closed = |power: PowerId, p: ProvinceId| self.closed_to_retreat(power, p);
                 let r = retreats_house(
                     map,
                     &self.units,
-                    &dislodged,
-                    &contested,
+                    &self.dislodged,
+                    &self.contested,
                     &closed,
-                    facing,
+                    self.options.fleet_facing,
                     &orders,
                 );
+                self.dislodged.clear();
+                self.contested.clear();
                 self.units = r.units;
                 ev.push(OrdersEvent::Resolved {
                     year: self.year,
