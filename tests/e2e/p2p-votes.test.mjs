@@ -72,3 +72,64 @@ test('a connected player who never plays can be voted out', { skip: !ready && 'M
     await ctxB.close();
   }
 });
+
+// Issue 9 §5: a player who closed the page and was voted out opens the same link again and gets
+// the seat back (the others' pages agree by themselves; the computer hands it back between that
+// seat's turns). Same two pages over real WebRTC through a local matchbox_server.
+test('a player voted out while away comes back with the same link and plays again', { skip: !ready && 'MATCHBOX_SERVER not set', timeout: 300000 }, async () => {
+  const room = `back-${process.pid}-${Date.now() % 100000}`;
+  const signal = `ws://127.0.0.1:${port}`;
+  const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}&missing_ms=3000&turn_ms=6000#room=${room}`;
+  const ctxA = await browser.newContext();
+  const ctxB = await browser.newContext();
+  const A = await open(ctxA, url, 'Alice');
+  let B = await open(ctxB, url, 'Bob');
+  try {
+    await until('both pages in the lobby', async () => (await online(A.page, 'data-peers')) === '2' && (await online(B.page, 'data-peers')) === '2', 60000);
+    await A.page.click('#online-propose');
+    await A.page.locator('.accept').click();
+    await B.page.locator('.accept').waitFor();
+    await B.page.locator('.accept').click();
+    for (const p of [A.page, B.page]) await p.locator('#map').waitFor({ timeout: 60000 });
+    await A.page.click('#autoplay');
+    await B.page.click('#autoplay');
+    await until('a few moves', async () => Number(await online(A.page, 'data-log-len')) > 20, 120000);
+    // Bob closes his page (his key stays stored for the room in this browser profile).
+    await B.page.close();
+    const vote = A.page.locator('.vote[data-peer-name="Bob"] button');
+    await vote.waitFor({ timeout: 60000 });
+    await until('the game to wait for Bob', async () => /Waiting for Bob/.test(await A.page.locator('#online-status').textContent()), 60000);
+    await vote.click();
+    await until('the vote to pass', async () => (await A.page.locator('#log').textContent()).includes("Bob's seat is now played by the computer"), 60000);
+    const len = Number(await online(A.page, 'data-log-len'));
+    await until('the game to go on without him', async () => Number(await online(A.page, 'data-log-len')) > len + 5, 60000);
+    // Alice now plays by hand: the game waits on her between the computer's turns for Bob.
+    await A.page.click('#autoplay');
+    // Bob opens the link again.
+    const page = await ctxB.newPage();
+    B = { page, errors: [] };
+    page.on('pageerror', (e) => B.errors.push(String(e)));
+    await page.goto(url);
+    if (await page.locator('#online-join').isVisible().catch(() => false)) {
+      await page.locator('#online-name').fill('Bob');
+      await page.click('#online-join');
+    }
+    await until('Bob to be back', async () => (await page.locator('#log').textContent().catch(() => '')).includes('You are back in the game'), 120000);
+    await until('Alice to see it', async () => (await A.page.locator('#log').textContent()).includes('Bob is back and plays their seat again'), 30000);
+    assert.equal(await page.locator('#online-left-out').count(), 0);
+    // Alice plays on; the next turn of Bob's seat is his own.
+    await A.page.click('#autoplay');
+    await page.locator('.prompt.mine').waitFor({ timeout: 120000 });
+    await shot(page, '46-p2p-bob-back');
+    await page.click('#autoplay');
+    const len2 = Number(await online(page, 'data-log-len'));
+    await until('both to play on, equal', async () => Number(await online(page, 'data-log-len')) > len2 + 10
+      && (await online(A.page, 'data-log-len')) === (await online(page, 'data-log-len'))
+      && (await attr(A.page, 'data-state-hash')) === (await attr(page, 'data-state-hash')), 120000);
+    assert.deepEqual(A.errors, []);
+    assert.deepEqual(B.errors, []);
+  } finally {
+    await ctxA.close();
+    await ctxB.close();
+  }
+});

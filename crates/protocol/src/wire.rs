@@ -167,6 +167,10 @@ pub enum Control {
     Drop { peer: PeerKey, level: BotLevel },
     /// A seat played by a peer is handed to a bot (its player stays a dice contributor).
     SeatToBot { seat: u8, level: BotLevel },
+    /// `peer`, dropped or with seats handed to a bot, is back: it plays its seats again and, if
+    /// it was dropped, contributes dice again from the chain whose tip it names here (its chain
+    /// for the next roll; it signs this control itself, so the tip is its own commitment).
+    Readmit { peer: PeerKey, tip: [u8; 32] },
 }
 
 /// A signed entry of the game log.

@@ -381,6 +381,7 @@ impl Peer {
             orders: BTreeMap::new(),
             excluded: BTreeSet::new(),
             bot_seats: BTreeMap::new(),
+            readmits: BTreeMap::new(),
             votes: BTreeMap::new(),
             controls_here: vec![],
             reached: BTreeMap::new(),

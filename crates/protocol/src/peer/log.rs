@@ -242,6 +242,7 @@ impl Peer {
                 r.since = (at, self.now, !self.in_batch);
             }
             let grace = (self.cfg.turn_grace_ms, self.cfg.missing_ms / 2);
+            Self::readmit_due(r, at);
             if let Some((report, evidence)) =
                 Self::apply_votes(r, at, self.me, self.now, grace, out)
             {

@@ -61,6 +61,9 @@ pub(super) struct Run {
     /// The position we are on, when we reached it, and whether we reached it live (not while
     /// catching up from a resend batch).
     pub(super) since: (u64, u64, bool),
+    /// Orders game: readmissions decided in the phase at this position, with their tips; they
+    /// take effect when the phase is resolved, so a phase's commitments never change midway.
+    pub(super) readmits: BTreeMap<u8, (u64, [u8; 32])>,
 }
 
 /// How the game waits on a control's target where it stands.
@@ -108,7 +111,8 @@ impl Run {
         (0..self.proposal.participants.len() as u8).filter(|i| !self.excluded.contains(i))
     }
 
-    /// Who must vote for `c`: every contributing participant except the one it is about.
+    /// Who must vote for `c`: every contributing participant except the one it is about; for a
+    /// readmission, every contributor and the returning peer itself (whose dice tip it carries).
     pub(super) fn voters(&self, c: &Control) -> Vec<PeerKey> {
         let target = match c {
             Control::Drop { peer, .. } => Some(*peer),
@@ -116,6 +120,15 @@ impl Run {
                 Some(Controller::Peer(p)) => self.proposal.participants.get(p as usize).copied(),
                 _ => None,
             },
+            Control::Readmit { peer, .. } => {
+                let mut v: Vec<PeerKey> = self
+                    .contributors()
+                    .filter_map(|i| self.proposal.participants.get(i as usize).copied())
+                    .filter(|k| k != peer)
+                    .collect();
+                v.push(*peer);
+                return v;
+            }
         };
         self.contributors()
             .filter_map(|i| self.proposal.participants.get(i as usize).copied())
@@ -132,7 +145,11 @@ impl Run {
                 matches!(self.controller(seat), Some(Controller::Peer(p)) if Some(p) == self.participant(peer))
             }
             Control::SeatToBot { seat: s, .. } => *s == seat,
+            Control::Readmit { .. } => false,
         };
+        if let Control::Readmit { peer, .. } = c {
+            return self.readmit_here(peer).then_some(Wait::Turn);
+        }
         match &self.state {
             Game::Classic(s) => {
                 if let Some(p) = &self.pending {
@@ -140,7 +157,7 @@ impl Run {
                         Control::Drop { peer, .. } => self
                             .participant(peer)
                             .is_some_and(|i| self.contributors().any(|x| x == i)),
-                        Control::SeatToBot { .. } => false,
+                        Control::SeatToBot { .. } | Control::Readmit { .. } => false,
                     };
                     return (p.index == self.next_index() && contributor).then_some(Wait::Reveal);
                 }
@@ -152,7 +169,9 @@ impl Run {
                     Control::Drop { peer, .. } => self
                         .participant(peer)
                         .is_some_and(|i| self.orders_required().contains(&i)),
-                    Control::SeatToBot { .. } => seats.into_iter().any(target_seat),
+                    Control::SeatToBot { .. } | Control::Readmit { .. } => {
+                        seats.into_iter().any(target_seat)
+                    }
                 };
                 waits.then_some(Wait::Turn)
             }
@@ -167,6 +186,65 @@ impl Run {
                 .is_some_and(|p| !self.excluded.contains(&p)),
             Control::SeatToBot { seat, .. } => {
                 matches!(self.controller(*seat), Some(Controller::Peer(_)))
+            }
+            Control::Readmit { peer, .. } => self.participant(peer).is_some_and(|p| {
+                !self.readmits.contains_key(&p)
+                    && (self.excluded.contains(&p) || self.owns_a_bot(p))
+            }),
+        }
+    }
+
+    /// Participant `p` was given seats in the proposal that a bot plays now.
+    pub(super) fn owns_a_bot(&self, p: u8) -> bool {
+        self.proposal.seats.iter().enumerate().any(|(i, s)| {
+            s.controller == Controller::Peer(p) && self.bot_seats.contains_key(&(i as PlayerId))
+        })
+    }
+
+    /// Whether a readmission of `peer` may take effect at the position we are on: a classic game
+    /// waits on another human's move (never on a roll, never in the middle of the returning
+    /// seats' own turn, so the computer hands the seat back between its turns); an orders game
+    /// takes it at any phase and gives the seats back from the next phase on (see
+    /// [`Run::readmits`]).
+    fn readmit_here(&self, peer: &PeerKey) -> bool {
+        let Some(p) = self.participant(peer) else {
+            return false;
+        };
+        match &self.state {
+            Game::Classic(s) => {
+                let theirs = self
+                    .proposal
+                    .seats
+                    .get(s.current as usize)
+                    .map(|x| x.controller)
+                    == Some(Controller::Peer(p));
+                self.pending.is_none() && s.winner().is_none() && !theirs
+            }
+            Game::Orders(_) => !self.over(),
+        }
+    }
+
+    /// Gives participant `p` its seats back and, if it was dropped, counts its dice again from
+    /// the chain whose tip it named: its chain for the next roll, which stands for the roll
+    /// just before that chain's first.
+    pub(super) fn readmit(&mut self, p: u8, tip: [u8; 32]) {
+        for (i, s) in self.proposal.seats.iter().enumerate() {
+            if s.controller == Controller::Peer(p) {
+                self.bot_seats.remove(&(i as PlayerId));
+            }
+        }
+        if self.excluded.remove(&p) {
+            let i = p as usize;
+            let len = self.chain_lens.get(i).copied().unwrap_or(0).max(1);
+            let j = self.roll_count / len;
+            if let Some(c) = self.chains.get_mut(i) {
+                *c = (j * len, tip);
+            }
+            if let Some(e) = self.chain_ends.get_mut(i) {
+                *e = (j + 1) * len;
+            }
+            if let Some(n) = self.chain_next.get_mut(i) {
+                *n = None;
             }
         }
     }

@@ -1,7 +1,8 @@
-//! Votes: controls (drop a silent participant, hand a seat to a bot) that take effect at one log
-//! position once every contributor other than the target has signed the same control there.
+//! Votes: controls (drop a silent participant, hand a seat to a bot, let a returning player back
+//! in) that take effect at one log position once every voter the control needs (every
+//! contributor but its target; for a readmission, the target too) has signed it there.
 //!
-//! Owns `Run::votes`, `excluded`, `bot_seats`, `controls_here`.
+//! Owns `Run::votes`, `excluded`, `bot_seats`, `controls_here`, `readmits`.
 //!
 //! Invariant: a control is applied at the position it was voted for and recorded in that
 //! position's log head, so every peer (and every later rejoiner) applies it at the same point.
@@ -33,6 +34,8 @@ fn about(mine: Option<u8>, me: PeerKey, p: &SetupProposal, c: &Control) -> bool 
         Control::SeatToBot { seat, .. } => {
             p.seats.get(seat as usize).map(|s| s.controller) == mine.map(Controller::Peer)
         }
+        // Being let back in is never held against us.
+        Control::Readmit { .. } => false,
     }
 }
 
@@ -111,6 +114,15 @@ impl Peer {
                     }
                     Control::SeatToBot { seat, level } => {
                         r.bot_seats.insert(seat, level);
+                    }
+                    Control::Readmit { peer, tip } => {
+                        if let Some(p) = r.participant(&peer) {
+                            if matches!(r.state, Game::Orders(_)) {
+                                r.readmits.insert(p, (at, tip));
+                            } else {
+                                r.readmit(p, tip);
+                            }
+                        }
                     }
                 }
                 if let Some(v) = r.votes.get_mut(&k) {
@@ -225,6 +237,44 @@ impl Peer {
             .or_insert_with(|| raw.to_vec());
         self.progress();
         self.advance(out);
+    }
+
+    /// Readmissions of orders games decided at an earlier phase take effect once that phase is
+    /// resolved (called at every position, before its votes).
+    pub(super) fn readmit_due(r: &mut Run, at: u64) {
+        let due: Vec<(u8, [u8; 32])> = r
+            .readmits
+            .iter()
+            .filter(|(_, (pos, _))| *pos < at)
+            .map(|(p, (_, tip))| (*p, *tip))
+            .collect();
+        for (p, tip) in due {
+            r.readmits.remove(&p);
+            r.readmit(p, tip);
+        }
+    }
+
+    /// Whether this peer is out of the game it joined: dropped by vote, or a seat of its own
+    /// played by a bot. [`Peer::ask_back`] asks the others to hand it back.
+    pub fn left_out(&self) -> bool {
+        let Some(r) = &self.run else { return false };
+        let Some(m) = r.me else { return false };
+        !r.over() && (r.excluded.contains(&m) || r.owns_a_bot(m)) && !r.readmits.contains_key(&m)
+    }
+
+    /// Asks to be let back in at the position the game is on (see [`Control::Readmit`]): our
+    /// vote, carrying the tip of our dice chain for the next roll. The others' votes (the
+    /// browser gives them when it sees the request) complete it; it takes effect where the game
+    /// next waits on someone else. Call again after the game moved on without it.
+    pub fn ask_back(&mut self) -> Result<Output, CommandError> {
+        let r = self.running(true)?;
+        let Some(m) = r.me else {
+            return Err(CommandError::NotAVoter);
+        };
+        let len = r.chain_lens.get(m as usize).copied().unwrap_or(0).max(1);
+        let j = r.roll_count / len;
+        let tip = self.own_chain(j).tip();
+        self.vote(Control::Readmit { peer: self.me, tip })
     }
 
     /// Votes for a control at the position the game is stuck on (typically after

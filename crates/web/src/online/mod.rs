@@ -416,6 +416,11 @@ pub fn online(props: &Props) -> Html {
                 }
                 { votes }
             }
+            if s.peer.left_out() {
+                <p class="notice" id="online-left-out" role="status">{"The computer played your seat while you were \
+                    away. Asking the others to hand it back: it returns between your turns once every other player \
+                    has agreed (their pages do it by themselves while they are connected)."}</p>
+            }
             if let Some(h) = s.peer.halted() { <p class="notice" role="alert">{format!("Halted: {h:?}")}</p> }
             if s.started.is_some() && !waiting.is_empty() {
                 <p class="hint">{format!("Waiting for {}", waiting.join(", "))}</p>

@@ -212,6 +212,8 @@ pub(super) struct Session {
     pub(super) ruleset: String,
     /// Hash of the newest reveal in the memento last stored (to store it only when it changes).
     memento_last: Option<[u8; 32]>,
+    /// Left out of the game (voted out while away): the position we last asked to come back at.
+    asked_back: Option<u64>,
 }
 
 impl Session {
@@ -273,6 +275,7 @@ impl Session {
             chat_to: None,
             ruleset: "classic".into(),
             memento_last: None,
+            asked_back: None,
         }
     }
 
@@ -416,13 +419,30 @@ impl Session {
                     let what = match control {
                         Control::Drop { peer, .. } => {
                             self.dropped.insert(peer);
-                            format!(
-                                "{}'s seat is now played by the computer.",
-                                self.name_of(&peer)
-                            )
+                            if peer == self.peer.key() {
+                                "The others handed your seat to the computer while you were away."
+                                    .to_string()
+                            } else {
+                                format!(
+                                    "{}'s seat is now played by the computer.",
+                                    self.name_of(&peer)
+                                )
+                            }
                         }
                         Control::SeatToBot { seat, .. } => {
                             format!("Seat {} is now played by the computer.", seat + 1)
+                        }
+                        Control::Readmit { peer, .. } => {
+                            self.dropped.remove(&peer);
+                            if peer == self.peer.key() {
+                                self.asked_back = None;
+                                "You are back in the game: your seat is yours again.".to_string()
+                            } else {
+                                format!(
+                                    "{} is back and plays their seat again.",
+                                    self.name_of(&peer)
+                                )
+                            }
                         }
                     };
                     lines.push(what.clone());
@@ -545,6 +565,7 @@ impl Session {
             outs.push(self.peer.handle(l, &bytes, t));
         }
         outs.push(self.peer.tick(t));
+        outs.extend(self.readmissions());
         self.watch_relays(t);
         self.note_waiting(t);
         let mut lines = std::mem::take(&mut self.lines);
@@ -604,6 +625,41 @@ impl Session {
             roll,
             hash: s.state_hash().to_hex(),
         })
+    }
+
+    /// Coming back: while this peer is left out (voted to the computer while away), it asks to
+    /// be let back in, again at each position the game moved on to without it; and it votes for
+    /// any other player who asked (the request is signed by that player, so they are here). The
+    /// seat returns where every peer agrees, between that seat's turns.
+    fn readmissions(&mut self) -> Vec<Output> {
+        let mut outs = vec![];
+        let me = self.peer.key();
+        if self.peer.left_out() {
+            let at = self.peer.log_len();
+            if self.asked_back.is_none() {
+                self.notes.push(
+                    "The computer played your seat while you were away. Asking the others to \
+                     hand it back: it returns between your turns once they agree."
+                        .into(),
+                );
+            }
+            if self.asked_back != Some(at) {
+                self.asked_back = Some(at);
+                if let Ok(o) = self.peer.ask_back() {
+                    outs.push(o);
+                }
+            }
+        }
+        for (c, voted, _) in self.peer.open_votes() {
+            if let Control::Readmit { peer, .. } = c {
+                if peer != me && voted.contains(&peer) && !voted.contains(&me) {
+                    if let Ok(o) = self.peer.vote(c) {
+                        outs.push(o);
+                    }
+                }
+            }
+        }
+        outs
     }
 
     /// Relays: stop the hellos once the game runs with everyone connected (an idle game sends the

@@ -277,14 +277,24 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
         // A bot player seconds another player's vote to hand a missing peer's seats to a bot
         // (it never starts one: that is the humans' call). Votes seen in an earlier round; its
         // own vote goes through the event loop below, so a vote it completes is reported.
+        // It also seconds a returning player's own request to be let back in, and asks to be
+        // let back in itself when it finds its seat played by a bot.
         for (control, voters, _) in peer.open_votes() {
-            if let Control::Drop { peer: p, .. } = control {
-                if missing.contains(&p) && !voters.is_empty() && !voters.contains(&peer.key()) {
-                    match peer.vote(control) {
-                        Ok(o) => outs.push(o),
-                        Err(e) => eprintln!("cannot vote: {e}"),
-                    }
+            let second = match control {
+                Control::Drop { peer: p, .. } => missing.contains(&p) && !voters.is_empty(),
+                Control::Readmit { peer: p, .. } => voters.contains(&p),
+                Control::SeatToBot { .. } => false,
+            };
+            if second && !voters.contains(&peer.key()) {
+                match peer.vote(control) {
+                    Ok(o) => outs.push(o),
+                    Err(e) => eprintln!("cannot vote: {e}"),
                 }
+            }
+        }
+        if peer.left_out() {
+            if let Ok(o) = peer.ask_back() {
+                outs.push(o);
             }
         }
         if let Some(n) = args.players {
