@@ -831,3 +831,121 @@ fn a_strangers_proposals_do_not_hold_back_our_resend_requests() {
         "only {syncs} resend requests in ten resend periods"
     );
 }
+
+#[test]
+fn an_accept_resent_under_new_numbers_does_not_hold_back_our_resend_requests() {
+    // Security review, finding 6 (the same hole through other lobby messages): every accept
+    // counted as progress, even the same accept sealed again under a new sequence number.
+    let cfg = common::config(35, 0);
+    let resend = cfg.resend_ms;
+    let mut peer = orbis_protocol::Peer::new(cfg);
+    let me = peer.key();
+    let _ = peer.start(0);
+    let other = SigningKey::from_bytes(&[79; 32]);
+    let other_key = PeerKey(other.verifying_key().to_bytes());
+    let net = Net::new(2, 35, NetParams::perfect());
+    let mut p = net.proposal(0);
+    p.participants = vec![other_key, me];
+    let raw = Envelope::seal(&other, game_id(), 1, &Body::Propose(p));
+    let out = peer.handle(9, &raw, 1);
+    let hash = out
+        .events
+        .iter()
+        .find_map(|e| match e {
+            ProtocolEvent::SetupProposed { hash, .. } => Some(*hash),
+            _ => None,
+        })
+        .expect("the proposal is shown");
+    let accept = Body::Accept {
+        proposal: hash,
+        seed_commit: [1; 32],
+        chain_tip: [2; 32],
+        chain_len: 64,
+    };
+    let mut syncs = 0;
+    for k in 1..=20u64 {
+        let t = k * resend / 2;
+        let raw = Envelope::seal(&other, game_id(), 1 + k, &accept);
+        let _ = peer.handle(9, &raw, t);
+        let out = peer.tick(t + 1);
+        syncs += out
+            .send
+            .iter()
+            .filter(|(_, b)| matches!(open(b).1, Body::Sync { .. }))
+            .count();
+    }
+    assert!(
+        syncs >= 5,
+        "only {syncs} resend requests in ten resend periods"
+    );
+}
+
+#[test]
+fn a_flood_of_junk_leaves_every_table_bounded() {
+    // Security review, finding 8: every message ever refused was remembered (its id and its
+    // sequence number), throwaway keys grew the hello and connection tables, and so a flood
+    // grew a peer's memory without limit. Now only what changes our state is kept for good.
+    let mut net = game_at(36, 30, NetParams::perfect());
+    let before: std::collections::BTreeMap<_, _> = net.peers[0].table_sizes().into_iter().collect();
+    let tag = net.peers[0].game_tag().expect("started");
+    let now = net.now;
+    let strangers: Vec<SigningKey> = (0..600u32)
+        .map(|i| {
+            let mut b = [0u8; 32];
+            b[..4].copy_from_slice(&i.to_le_bytes());
+            b[31] = 0x5a;
+            SigningKey::from_bytes(&b)
+        })
+        .collect();
+    for k in 0..24_000u64 {
+        let key = &strangers[(k % 600) as usize];
+        let body = match k % 4 {
+            0 => Body::Hello {
+                name: format!("junk{k}"),
+                answer: false,
+            },
+            1 => Body::Sync {
+                started: true,
+                have_index: k,
+                head: [0; 32],
+            },
+            2 => Body::Entry(Entry {
+                index: 1000 + k,
+                prev_hash: [0; 32],
+                action: Action::EndTurn,
+            }),
+            _ => Body::Chat {
+                to: None,
+                text: format!("junk {k}"),
+            },
+        };
+        let id = if body.is_game() { tag } else { game_id() };
+        let raw = Envelope::seal(key, id, 1 + k, &body);
+        let _ = net.peers[0].handle(100 + k % 64, &raw, now);
+    }
+    // A participant's own flood of refused entries (out of turn, far ahead).
+    for k in 0..4_000u64 {
+        let e = Entry {
+            index: net.peers[0].log_len() + 1_000 + k,
+            prev_hash: [0; 32],
+            action: Action::EndTurn,
+        };
+        let raw = seal_as(&net, 2, (1 << 50) + k, &Body::Entry(e));
+        let _ = net.peers[0].handle(2, &raw, now);
+    }
+    let after: std::collections::BTreeMap<_, _> = net.peers[0].table_sizes().into_iter().collect();
+    eprintln!("tables before {before:?}\ntables after  {after:?}");
+    let grew = |t: &str| after[t] - before.get(t).copied().unwrap_or(0);
+    assert!(after["junk"] <= 8192, "{after:?}");
+    assert!(grew("seen") <= 600, "{after:?}"); // at most one public chat per stranger
+    assert!(grew("seqs") <= 600 + 4_000, "{after:?}");
+    for t in ["names", "hello_seq", "bind_seq", "key_links", "last_heard"] {
+        assert!(after[t] <= 256 + 3, "{t}: {after:?}");
+    }
+    assert!(
+        after["candidates"] <= before["candidates"] + 64,
+        "{after:?}"
+    );
+    finish(&mut net);
+    honest_equal(&net);
+}

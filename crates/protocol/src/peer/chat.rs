@@ -1,10 +1,10 @@
 //! Chat: public and private messages, acknowledged per recipient and resent until each
 //! acknowledges (or [`CHAT_GIVE_UP_MS`] passes).
 //!
-//! Owns `Peer::chat_outbox` and `chats_in`.
+//! Owns `Peer::chat` (the outbox and the ids delivered to us).
 //!
-//! Invariant: chat never touches the game state or the log; the outbox is bounded
-//! ([`MAX_CHAT_OUTBOX`]).
+//! Invariant: chat never touches the game state or the log; the outbox and the delivered ids
+//! are bounded ([`MAX_CHAT_OUTBOX`], [`MAX_DELIVERED`]), and only named keys are heard.
 
 use super::*;
 
@@ -13,9 +13,14 @@ use super::*;
 pub(super) struct ChatBox {
     /// Our chat messages awaiting acknowledgements, by id (hash of the signed bytes).
     pub(super) outbox: BTreeMap<[u8; 32], OutgoingChat>,
-    /// Ids of chat messages delivered to us, so a resend (our ack was lost) is acknowledged again.
+    /// Ids of chat messages delivered to us, so a resend (our ack was lost) is acknowledged again;
+    /// the newest [`MAX_DELIVERED`] (in `delivered_order`).
     pub(super) delivered: BTreeSet<[u8; 32]>,
+    pub(super) delivered_order: std::collections::VecDeque<[u8; 32]>,
 }
+
+/// Chat messages delivered to us whose ids we keep (to acknowledge a resend again).
+pub(super) const MAX_DELIVERED: usize = 4096;
 
 /// Unacknowledged chat messages we keep resending; older ones are given up first.
 pub(super) const MAX_CHAT_OUTBOX: usize = 64;
@@ -124,6 +129,16 @@ impl Peer {
             // Our own message relayed back.
             return true;
         }
+        let known = self.names.contains_key(&sender)
+            || self
+                .run
+                .as_ref()
+                .is_some_and(|r| r.participant(&sender).is_some());
+        if !known {
+            // Chat from a key that never said hello (or came when our table of names was
+            // full): nobody we could answer or show a name for.
+            return true;
+        }
         if text.len() > MAX_CHAT_BYTES as usize {
             Self::reject(out, link, Some(sender), Violation::TooLong);
         } else if to.is_some_and(|k| k != self.me) {
@@ -136,7 +151,14 @@ impl Peer {
             });
             if let Some(l) = link {
                 let id = sha256(raw);
-                self.chat.delivered.insert(id);
+                if self.chat.delivered.insert(id) {
+                    self.chat.delivered_order.push_back(id);
+                    if self.chat.delivered_order.len() > MAX_DELIVERED {
+                        if let Some(old) = self.chat.delivered_order.pop_front() {
+                            self.chat.delivered.remove(&old);
+                        }
+                    }
+                }
                 let ack = self.seal(&Body::ChatAck { id });
                 out.send.push((Dest::Link(l), ack));
             }
@@ -152,8 +174,8 @@ impl Peer {
                 self.chat.outbox.remove(&id);
             }
         }
-        // Stored like any message: each acknowledgement is sealed afresh, so a copy is a replay
-        // (which must not rebind the signer to the replayer's link).
+        // Each acknowledgement is sealed afresh, so a copy is a replay: it never rebinds its
+        // signer to the replayer's link (only a newer sequence number binds; see `receive`).
         true
     }
 }

@@ -427,11 +427,21 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::TooLong);
             return true;
         }
+        let known = self.names.contains_key(&sender)
+            || self
+                .run
+                .as_ref()
+                .is_some_and(|r| r.participant(&sender).is_some());
+        if !known && self.names.len() >= MAX_NAMES {
+            // A full table of names: a newcomer's hello binds nothing and is remembered by
+            // nothing (throwaway keys must not grow our tables; finding 8).
+            return true;
+        }
         if let Some(l) = link {
             let bound_here = self.key_links.get(&sender) == Some(&l);
             let newer = self.hello_seq.get(&sender).is_none_or(|&s| seq > s);
             if !newer && !bound_here {
-                return true; // a replay: kept as seen, so copies are dropped at once
+                return true; // a replay: remembered as junk, so copies are dropped at once
             }
             let last = self.hello_seq.entry(sender).or_insert(seq);
             *last = (*last).max(seq);
@@ -539,19 +549,19 @@ impl Peer {
             self.lobby.my_accept = Some(proposal);
             self.lobby.my_accept_seq = seq;
         }
-        self.lobby
-            .accepts
-            .entry(proposal)
-            .or_default()
-            .entry(sender)
-            .or_insert(Accepted {
+        let slot = self.lobby.accepts.entry(proposal).or_default();
+        // Only a new accept is progress: the same accept resent under new sequence numbers
+        // must not keep us from asking for what we miss (security review, finding 6).
+        if let std::collections::btree_map::Entry::Vacant(e) = slot.entry(sender) {
+            e.insert(Accepted {
                 seq,
                 seed_commit,
                 chain_tip,
                 chain_len,
                 raw: raw.to_vec(),
             });
-        self.progress();
+            self.progress();
+        }
         self.try_lobby(out);
         self.replay_early(out);
         true
@@ -582,13 +592,11 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::SeedMismatch);
             return true;
         }
-        self.lobby
-            .seed_reveals
-            .entry(proposal)
-            .or_default()
-            .entry(sender)
-            .or_insert((secret, raw.to_vec()));
-        self.progress();
+        let slot = self.lobby.seed_reveals.entry(proposal).or_default();
+        if let std::collections::btree_map::Entry::Vacant(e) = slot.entry(sender) {
+            e.insert((secret, raw.to_vec()));
+            self.progress();
+        }
         self.try_lobby(out);
         true
     }

@@ -76,6 +76,12 @@ use run::*;
 pub use votes::MAX_OPEN_VOTES;
 use votes::*;
 
+/// Messages kept in the junk window (see `Peer::junk`): about 0.5 MB at most.
+pub(super) const MAX_JUNK: usize = 8192;
+
+/// Refused messages per participant whose sequence numbers are kept taken.
+pub(super) const MAX_REFUSED_SEQS: u32 = 65_536;
+
 /// The protocol state machine of one peer. Cloning it forks the peer (for tests and tools).
 #[derive(Clone)]
 pub struct Peer {
@@ -94,10 +100,19 @@ pub struct Peer {
     key_links: BTreeMap<PeerKey, LinkId>,
     names: BTreeMap<PeerKey, String>,
     seen: BTreeSet<[u8; 32]>,
+    /// Messages refused, dropped or kept for nothing (hellos, sync requests, batches, chat):
+    /// remembered so that a copy costs no signature check, in a window of [`MAX_JUNK`] (oldest
+    /// forgotten first), so a flood of them does not grow our memory.
+    junk: BTreeSet<[u8; 32]>,
+    junk_order: std::collections::VecDeque<[u8; 32]>,
     seqs: BTreeMap<(PeerKey, u64), [u8; 32]>,
     my_hello: Option<Vec<u8>>,
     /// Sequence number of the newest hello that bound each key to a link.
     hello_seq: BTreeMap<PeerKey, u64>,
+    /// Refused messages of each participant whose sequence numbers we keep (bounded).
+    refused_seqs: BTreeMap<PeerKey, u32>,
+    /// Sequence number of the last message that bound each named key to a connection.
+    bind_seq: BTreeMap<PeerKey, u64>,
     /// Proposals, accepts, seed reveals and deferred messages (see `lobby`).
     lobby: Lobby,
     run: Option<Run>,
@@ -141,9 +156,13 @@ impl Peer {
             key_links: BTreeMap::new(),
             names: BTreeMap::new(),
             seen: BTreeSet::new(),
+            junk: BTreeSet::new(),
+            junk_order: std::collections::VecDeque::new(),
             seqs: BTreeMap::new(),
             my_hello: None,
             hello_seq: BTreeMap::new(),
+            bind_seq: BTreeMap::new(),
+            refused_seqs: BTreeMap::new(),
             lobby: Lobby::default(),
             run: None,
             halted: None,
@@ -222,6 +241,35 @@ impl Peer {
         self.run
             .as_ref()
             .and_then(|r| r.heads.get(index as usize).copied())
+    }
+
+    /// Entries in each of our tables, for a debug view and for tests that check a flood of
+    /// hostile messages leaves them bounded.
+    pub fn table_sizes(&self) -> Vec<(&'static str, usize)> {
+        let mut t = vec![
+            ("seen", self.seen.len()),
+            ("junk", self.junk.len()),
+            ("seqs", self.seqs.len()),
+            ("names", self.names.len()),
+            ("hello_seq", self.hello_seq.len()),
+            ("bind_seq", self.bind_seq.len()),
+            ("key_links", self.key_links.len()),
+            ("last_heard", self.last_heard.len()),
+            ("proposals", self.lobby.proposals.len()),
+            ("proposers", self.lobby.proposers.len()),
+            ("early", self.lobby.early.len()),
+        ];
+        if let Some(r) = &self.run {
+            t.extend([
+                ("log", r.log.len()),
+                ("votes", r.votes.len()),
+                ("candidates", r.candidates.values().map(Vec::len).sum()),
+                ("future_reveals", r.future_reveals.len()),
+                ("rounds", r.orders.len()),
+                ("their_checkpoints", r.their_checkpoints.len()),
+            ]);
+        }
+        t
     }
 
     /// Names announced by peers.
@@ -429,7 +477,7 @@ impl Peer {
             return out;
         }
         let id = sha256(bytes);
-        if self.seen.contains(&id) {
+        if self.seen.contains(&id) || self.junk.contains(&id) {
             self.duplicates += 1;
             if let (Some(l), true) = (link, self.chat.delivered.contains(&id)) {
                 // A resent chat: our acknowledgement was lost (or is still on its way).
@@ -442,7 +490,7 @@ impl Peer {
         let (env, body) = match Envelope::open_where(bytes, |_| true) {
             Ok(x) if x.1.is_game() || x.0.game_id == room => x,
             Ok((env, _)) => {
-                self.seen.insert(id);
+                self.remember_junk(id);
                 Self::reject(
                     &mut out,
                     link,
@@ -452,7 +500,7 @@ impl Peer {
                 return out;
             }
             Err((who, e)) => {
-                self.seen.insert(id);
+                self.remember_junk(id);
                 Self::reject(&mut out, link, who, Violation::Wire(e));
                 return out;
             }
@@ -465,14 +513,14 @@ impl Peer {
             // from an earlier session), or an old one under the room's. It is nobody's evidence
             // of anything here: dropped without blame. (Before our game starts, game messages
             // wait and are checked once its id is known.)
-            self.seen.insert(id);
+            self.remember_junk(id);
             self.other_games += 1;
             return out;
         }
         let body_hash = sha256(&env.body);
         match self.seqs.get(&(sender, env.seq)) {
             Some(h) if *h != body_hash => {
-                self.seen.insert(id);
+                self.remember_junk(id);
                 Self::reject(
                     &mut out,
                     link,
@@ -501,16 +549,66 @@ impl Peer {
             if matches!(
                 body,
                 Body::Sync { .. } | Body::Batch { .. } | Body::ChatAck { .. }
-            ) {
-                self.key_links.insert(sender, l);
+            ) && self.names.contains_key(&sender)
+            {
+                // Only a message newer than the last that did so: a replayed copy (from a
+                // replayer's connection) must not rebind its signer there (finding 7).
+                if self.bind_seq.get(&sender).is_none_or(|&s| env.seq > s) {
+                    self.bind_seq.insert(sender, env.seq);
+                    self.key_links.insert(sender, l);
+                }
             }
         }
+        // Only what changes our state is remembered for good; the rest (and anything refused)
+        // goes to the bounded junk window (security review, finding 8).
+        let keep = !matches!(
+            body,
+            Body::Hello { .. }
+                | Body::Sync { .. }
+                | Body::Batch { .. }
+                | Body::Chat { .. }
+                | Body::ChatAck { .. }
+        );
+        let before = out.events.len();
         let consumed = self.dispatch(link, sender, env.seq, body, bytes, &mut out);
         if consumed {
-            self.seen.insert(id);
-            self.seqs.insert((sender, env.seq), body_hash);
+            let refused = out.events[before..].iter().any(
+                |e| matches!(e, ProtocolEvent::Rejected { peer: Some(p), .. } if *p == sender),
+            );
+            if keep && !refused {
+                self.seen.insert(id);
+                self.seqs.insert((sender, env.seq), body_hash);
+            } else {
+                self.remember_junk(id);
+                // A participant's refused message keeps its sequence number taken, so it
+                // cannot send other bytes under that number later (up to a bound per
+                // participant; a stranger's refused messages are not worth any memory).
+                let participant = self
+                    .run
+                    .as_ref()
+                    .is_some_and(|r| r.participant(&sender).is_some());
+                if refused && participant {
+                    let n = self.refused_seqs.entry(sender).or_insert(0);
+                    if *n < MAX_REFUSED_SEQS {
+                        *n += 1;
+                        self.seqs.insert((sender, env.seq), body_hash);
+                    }
+                }
+            }
         }
         out
+    }
+
+    /// Remembers a message in the bounded junk window.
+    fn remember_junk(&mut self, id: [u8; 32]) {
+        if self.junk.insert(id) {
+            self.junk_order.push_back(id);
+            while self.junk_order.len() > MAX_JUNK {
+                if let Some(old) = self.junk_order.pop_front() {
+                    self.junk.remove(&old);
+                }
+            }
+        }
     }
 
     /// Handles an authenticated message; false if it was neither used nor refused (it may come

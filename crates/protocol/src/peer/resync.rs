@@ -105,42 +105,8 @@ impl Peer {
                 groups.push(g);
             }
         }
-        let mut batch: Vec<Vec<u8>> = vec![];
-        let mut size = 0;
-        for g in groups {
-            let gs: usize = g.iter().map(|x| x.len()).sum();
-            if !batch.is_empty()
-                && (size + gs > BATCH_BYTES || batch.len() + g.len() > MAX_BATCH_ITEMS)
-            {
-                let raw = self.seal(&Body::Batch {
-                    items: std::mem::take(&mut batch),
-                });
-                out.send.push((Dest::Link(link), raw));
-                size = 0;
-            }
-            if gs <= BATCH_BYTES && g.len() <= MAX_BATCH_ITEMS {
-                size += gs;
-                batch.extend(g);
-                continue;
-            }
-            // A group too big for one batch goes out in several, in order: a data channel
-            // refuses one message of megabytes, and the items are handled one by one anyway.
-            for item in g {
-                if !batch.is_empty()
-                    && (size + item.len() > BATCH_BYTES || batch.len() >= MAX_BATCH_ITEMS)
-                {
-                    let raw = self.seal(&Body::Batch {
-                        items: std::mem::take(&mut batch),
-                    });
-                    out.send.push((Dest::Link(link), raw));
-                    size = 0;
-                }
-                size += item.len();
-                batch.push(item);
-            }
-        }
-        if !batch.is_empty() {
-            let raw = self.seal(&Body::Batch { items: batch });
+        for items in pack(groups, BATCH_BYTES, MAX_BATCH_ITEMS) {
+            let raw = self.seal(&Body::Batch { items });
             out.send.push((Dest::Link(link), raw));
         }
     }
@@ -195,5 +161,96 @@ impl Peer {
         }
         self.in_batch = false;
         true
+    }
+}
+
+/// Packs groups of messages into batches of at most `max_bytes` (unless one message alone is
+/// larger) and `max_items`, in order. A group stays whole inside one batch when it fits one; a
+/// larger group is spread over several batches in order (a data channel refuses one message of
+/// megabytes, and a batch's items are handled one by one anyway).
+pub(super) fn pack(
+    groups: Vec<Vec<Vec<u8>>>,
+    max_bytes: usize,
+    max_items: usize,
+) -> Vec<Vec<Vec<u8>>> {
+    let mut batches = vec![];
+    let mut batch: Vec<Vec<u8>> = vec![];
+    let mut size = 0;
+    for g in groups {
+        let gs: usize = g.iter().map(|x| x.len()).sum();
+        if !batch.is_empty() && (size + gs > max_bytes || batch.len() + g.len() > max_items) {
+            batches.push(std::mem::take(&mut batch));
+            size = 0;
+        }
+        if gs <= max_bytes && g.len() <= max_items {
+            size += gs;
+            batch.extend(g);
+            continue;
+        }
+        for item in g {
+            if !batch.is_empty() && (size + item.len() > max_bytes || batch.len() >= max_items) {
+                batches.push(std::mem::take(&mut batch));
+                size = 0;
+            }
+            size += item.len();
+            batch.push(item);
+        }
+    }
+    if !batch.is_empty() {
+        batches.push(batch);
+    }
+    batches
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pack;
+
+    fn msgs(n: usize, len: usize, tag: u8) -> Vec<Vec<u8>> {
+        (0..n)
+            .map(|i| {
+                vec![tag, i as u8]
+                    .into_iter()
+                    .chain(std::iter::repeat_n(0, len - 2))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Security review, finding 6: one position's messages went out in one batch (4.8 MB for a
+    /// position with many large messages, which no data channel delivers), so a rejoiner could
+    /// never catch up past it.
+    #[test]
+    fn a_position_larger_than_a_batch_is_spread_over_several_in_order() {
+        let groups = vec![msgs(3, 100, 1), msgs(200, 24 * 1024, 2), msgs(2, 100, 3)];
+        let flat: Vec<Vec<u8>> = groups.iter().flatten().cloned().collect();
+        let batches = pack(groups, 48 * 1024, 8192);
+        assert!(batches.len() >= 100, "{} batches", batches.len());
+        for b in &batches {
+            let bytes: usize = b.iter().map(|x| x.len()).sum();
+            assert!(bytes <= 48 * 1024, "a batch of {bytes} bytes");
+        }
+        assert_eq!(batches.concat(), flat, "order and content kept");
+    }
+
+    #[test]
+    fn small_groups_stay_whole_and_one_huge_message_goes_alone() {
+        let groups = vec![
+            msgs(3, 7_000, 1),
+            msgs(3, 7_000, 2),
+            msgs(1, 100_000, 3),
+            msgs(2, 10, 4),
+        ];
+        let batches = pack(groups.clone(), 48 * 1024, 8192);
+        // 3 + 3 messages of 7 kB fit together; the 100 kB one goes alone; the last two after.
+        let sizes: Vec<usize> = batches.iter().map(|b| b.len()).collect();
+        assert_eq!(sizes, vec![6, 1, 2]);
+        assert_eq!(batches.concat(), groups.concat());
+        // A limit on items splits too, without breaking a group that fits.
+        let batches = pack(vec![msgs(3, 10, 1), msgs(3, 10, 2)], 48 * 1024, 4);
+        assert_eq!(
+            batches.iter().map(|b| b.len()).collect::<Vec<_>>(),
+            vec![3, 3]
+        );
     }
 }

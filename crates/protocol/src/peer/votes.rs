@@ -225,16 +225,15 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::TooManyVotes);
             return;
         }
-        r.votes
-            .entry(key)
-            .or_insert(VoteSet {
-                control,
-                voters: BTreeMap::new(),
-                applied: false,
-            })
-            .voters
-            .entry(sender)
-            .or_insert_with(|| raw.to_vec());
+        let v = r.votes.entry(key).or_insert(VoteSet {
+            control,
+            voters: BTreeMap::new(),
+            applied: false,
+        });
+        if already {
+            return; // the same vote again (under a new sequence number): not progress
+        }
+        v.voters.insert(sender, raw.to_vec());
         self.progress();
         self.advance(out);
     }
