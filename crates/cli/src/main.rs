@@ -5,6 +5,7 @@
 //! starting `orbis: `, and exits with code 2.
 
 mod adjudicate;
+mod tournament;
 
 use clap::{error::ErrorKind, Parser, Subcommand};
 use orbis_engine::dice::{parse_seed_hex, Dice, SeededDice};
@@ -61,6 +62,32 @@ enum Command {
         /// Seed of the first game; game i plays from a seed derived from this and i.
         #[arg(long)]
         seed: u64,
+        /// Turns after which a game is stopped without a winner (1 to 1000000).
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_turns: u32,
+    },
+    /// Games between computer players of different levels, seats rotated between games: one
+    /// JSON line a game, then a summary with each level's win rate, 95 % interval and time per
+    /// decision.
+    Tournament {
+        /// Ruleset: `classic` (computer players for `orders` are not written yet).
+        #[arg(long, default_value = "classic")]
+        ruleset: String,
+        /// Map (orders only).
+        #[arg(long)]
+        map: Option<String>,
+        /// The level of each seat, comma-separated (2 to 6 seats), e.g. `normal,easy,easy,easy`.
+        #[arg(long, value_delimiter = ',', value_parser = bot_level, required = true)]
+        seats: Vec<BotLevel>,
+        /// Games to play (0 to 1000000).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+        games: u64,
+        /// Seed of the run; game i plays from a seed derived from this and i.
+        #[arg(long)]
+        seed: u64,
+        /// Games played at once (1 to 64); the output is the same whatever this is.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+        jobs: u16,
         /// Turns after which a game is stopped without a winner (1 to 1000000).
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         max_turns: u32,
@@ -218,6 +245,28 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             let rate = if secs > 0.0 { games as f64 / secs } else { 0.0 };
             let v = json!({"summary": true, "games": games, "turns": turns, "seconds": secs, "games_per_second": rate});
             writeln!(out, "{v}").map_err(io)
+        }
+        Command::Tournament {
+            ruleset,
+            map,
+            seats,
+            games,
+            seed,
+            jobs,
+            max_turns,
+        } => {
+            if ruleset != "classic" {
+                return Err(format!(
+                    "no computer players for the {ruleset} ruleset yet: `--ruleset classic` only"
+                ));
+            }
+            if map.is_some() {
+                return Err("--map is for the orders ruleset".into());
+            }
+            if !(2..=6).contains(&seats.len()) {
+                return Err("--seats takes 2 to 6 levels".into());
+            }
+            tournament::classic(&seats, games, seed, usize::from(jobs), max_turns, out)
         }
         Command::Adjudicate { lines: false } => {
             use std::io::Read;

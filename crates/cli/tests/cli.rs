@@ -176,7 +176,7 @@ fn join_hands_over_to_the_native_peer() {
 
 #[test]
 fn every_command_has_help_and_the_tool_a_version() {
-    for sub in ["odds", "dice", "simulate", "adjudicate"] {
+    for sub in ["odds", "dice", "simulate", "tournament", "adjudicate"] {
         let o = orbis(&[sub, "--help"]);
         assert!(o.status.success(), "{sub}");
         let text = stdout(&o);
@@ -240,4 +240,99 @@ fn adjudicate_lines_answers_one_line_per_phase() {
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[2]["units"]["FRANCE"][0], "A BUR");
     assert!(lines[3]["error"].is_string());
+}
+
+#[test]
+fn tournament_prints_a_line_a_game_and_a_summary_per_level() {
+    let args = [
+        "tournament",
+        "--seats",
+        "normal,easy,easy",
+        "--games",
+        "6",
+        "--seed",
+        "3",
+    ];
+    let one = orbis(&args);
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    let text = stdout(&one);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 7);
+    for (g, l) in lines[..6].iter().enumerate() {
+        assert_eq!(l["game"], g);
+        let seats = l["seats"].as_array().unwrap();
+        assert_eq!(seats.len(), 3);
+        // Seats rotate: the normal bot sits in seat g mod 3 ... counted from the right.
+        assert_eq!(seats[(3 - g % 3) % 3], "normal", "{l}");
+        match l["winner"].as_u64() {
+            Some(w) => assert_eq!(l["winner_bot"], seats[w as usize]),
+            None => assert!(l["winner_bot"].is_null()),
+        }
+    }
+    let s = &lines[6];
+    assert_eq!(s["summary"], true);
+    let bots = s["bots"].as_object().unwrap();
+    assert_eq!(bots["normal"]["games"], 6);
+    assert_eq!(bots["easy"]["games"], 12);
+    let wins: u64 = bots.values().map(|b| b["wins"].as_u64().unwrap()).sum();
+    assert_eq!(wins, s["ended"].as_u64().unwrap());
+    for b in bots.values() {
+        let (lo, hi) = (
+            b["ci95"][0].as_f64().unwrap(),
+            b["ci95"][1].as_f64().unwrap(),
+        );
+        let r = b["win_rate"].as_f64().unwrap();
+        assert!(lo <= r && r <= hi, "{b}");
+        assert!(b["ms_per_decision"].as_f64().is_some());
+    }
+    // Same arguments, more jobs: the same games (only timings may differ).
+    let mut more = args.to_vec();
+    more.extend(["--jobs", "3"]);
+    let two = stdout(&orbis(&more));
+    let games = |t: &str| t.lines().take(6).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(games(&text), games(&two));
+    // Bad arguments: one line, exit 2.
+    for bad in [
+        vec![
+            "tournament",
+            "--seats",
+            "normal",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "tournament",
+            "--seats",
+            "normal,hard",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "tournament",
+            "--ruleset",
+            "orders",
+            "--seats",
+            "normal,easy",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ],
+    ] {
+        let o = orbis(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
 }

@@ -81,7 +81,7 @@ fn reinforce_left(s: &ClassicState) -> Option<u32> {
     }
 }
 
-/// Random legal play, with a lean towards ending phases so games finish.
+/// Mostly random legal play that attacks only with the odds on its side, so games finish.
 fn easy(s: &ClassicState, d: &mut dyn Dice) -> Action {
     let p = me(s);
     match s.phase {
@@ -98,6 +98,7 @@ fn easy(s: &ClassicState, d: &mut dyn Dice) -> Action {
             if !sets.is_empty() && (hand >= 5 || armies == 0 || d.below(2) == 0) {
                 return Action::Trade { cards: sets[0] };
             }
+            // A random share on a random border territory: no plan, armies spread thin.
             let borders: Vec<_> = mine(s).into_iter().filter(|&t| is_border(s, t)).collect();
             let t = pick(d, &borders).or_else(|| pick(d, &mine(s))).unwrap_or(0);
             Action::Place {
@@ -106,9 +107,20 @@ fn easy(s: &ClassicState, d: &mut dyn Dice) -> Action {
             }
         }
         Phase::Attack => {
-            let opts = attacks(s);
-            match pick(d, &opts) {
-                Some((from, to)) if d.below(3) != 0 => Action::Attack {
+            // Attacks where the odds favour it (the exact odds of fighting the battle to the
+            // end), picked at random among those (one roll per action, so a big battle takes
+            // many: no random stop here), and ends its attacks when none is left. Beginner-
+            // friendly (no plan, no continent or card sense), but its games end.
+            let favoured: Vec<_> = attacks(s)
+                .into_iter()
+                .filter(|&(from, to)| {
+                    let a = s.armies[from as usize] - 1;
+                    let dfn = s.armies[to as usize];
+                    odds_with(a.min(60), dfn.min(60), s.defence_rule(to)).win > 0.5
+                })
+                .collect();
+            match pick(d, &favoured) {
+                Some((from, to)) => Action::Attack {
                     from,
                     to,
                     dice: s.max_attack_dice(from),
@@ -117,9 +129,10 @@ fn easy(s: &ClassicState, d: &mut dyn Dice) -> Action {
             }
         }
         Phase::Occupy { .. } => {
-            let (_, _, lo, hi) = occupy_range(s).expect("occupy phase");
+            // The heap follows its conquest while the new territory faces enemies.
+            let (_, to, lo, hi) = occupy_range(s).expect("occupy phase");
             Action::Occupy {
-                armies: lo + d.below(hi - lo + 1),
+                armies: if is_border(s, to) { hi } else { lo },
             }
         }
         Phase::Fortify => {
@@ -249,7 +262,16 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
                     .map(|&n| desire(s, p, n))
                     .max()
                     .unwrap_or(0);
-                best_target * 2 + i64::from(threat(s, t)) - i64::from(s.armies[t as usize]) / 2
+                // Where an attack pays: the most wanted weak neighbour, next to armies of ours.
+                let strike = s.map().territories[t as usize]
+                    .adjacent
+                    .iter()
+                    .filter(|&&n| s.owner[n as usize] != Owner::Player(p))
+                    .map(|&n| desire(s, p, n) * 2 - 3 * i64::from(s.armies[n as usize]))
+                    .max()
+                    .unwrap_or(0);
+                let _ = best_target;
+                strike + i64::from(s.armies[t as usize])
             })
             .unwrap_or(0);
             let armies = reinforce_left(s).unwrap_or(1);
@@ -269,7 +291,7 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
                 let a = s.armies[from as usize] - 1;
                 let dfn = s.armies[to as usize];
                 let win = odds_with(a.min(60), dfn.min(60), s.defence_rule(to)).win;
-                let threshold = if need_card { 0.55 } else { 0.7 };
+                let threshold = if need_card { 0.5 } else { 0.6 };
                 if win < threshold {
                     continue;
                 }
@@ -288,15 +310,21 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
             }
         }
         Phase::Occupy { .. } => {
-            let (from, _, lo, hi) = occupy_range(s).expect("occupy phase");
-            let from_exposed = is_border(s, from);
-            Action::Occupy {
-                armies: if from_exposed {
-                    lo.max((lo + hi) / 2)
-                } else {
-                    hi
-                },
-            }
+            // Push on with the stack while the conquest faces enemies; leave at home only what
+            // its own threats call for.
+            let (from, to, lo, hi) = occupy_range(s).expect("occupy phase");
+            let keep = if is_border(s, from) {
+                threat(s, from) / 2
+            } else {
+                0
+            };
+            let armies = if is_border(s, to) {
+                hi.saturating_sub(keep).max(lo)
+            } else {
+                lo
+            };
+            let _ = from;
+            Action::Occupy { armies }
         }
         Phase::Fortify => {
             if s.turn_state.fortify_source.is_some()

@@ -626,7 +626,7 @@ pub fn online(props: &Props) -> Html {
                     <option value="world" selected={s.ruleset == "world"}>{"Orders: World"}</option>
                 </select></label>
                 if s.ruleset == "classic" {
-                    <p class="notice" id="p2p-notice">{"Hands and missions are visible to a modified client: cards and secret missions are still in every browser's game state."}</p>
+                    <p class="notice" id="p2p-notice">{"Hands, missions and the deck order are visible to a modified client: cards, secret missions and the shuffled deck are still in every browser's game state."}</p>
                 } else if s.ruleset == "europe-1901" {
                     <p class="hint">{"Seven powers; those without a player are in civil disorder (they hold)."}</p>
                 } else {
