@@ -124,3 +124,26 @@ test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, re
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Issue 13: the new-game form offers the hard computer player; a game between it and a normal
+// one plays itself in the browser (every decision within the page's own bot clock).
+test('a hard computer player can be chosen and plays', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + '?seed=e2e-hard-1');
+  await page.click('#new-game');
+  await page.selectOption('#seat-count', '0'); // 2 players
+  const labels = await page.locator('#seat-kind-0 option').allTextContents();
+  assert.ok(labels.includes('Computer (hard)'), labels.join(', '));
+  await page.selectOption('#seat-kind-0', { label: 'Computer (hard)' });
+  await page.selectOption('#seat-kind-1', { label: 'Computer (normal)' });
+  await shot(page, '47-new-game-hard');
+  await page.click('#start-game');
+  await page.locator('#map').waitFor();
+  await page.selectOption('#speed', 'fast');
+  await page.waitForFunction(() => Number(document.querySelector('[data-turn]')?.dataset.turn) >= 6, null, { timeout: 120000 });
+  await shot(page, '48-hard-vs-normal');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -119,7 +119,8 @@ fn bot_level(s: &str) -> Result<BotLevel, String> {
     match s {
         "easy" => Ok(BotLevel::Easy),
         "normal" => Ok(BotLevel::Normal),
-        _ => Err("the bot is easy or normal".into()),
+        "hard" => Ok(BotLevel::Hard),
+        _ => Err("the bot is easy, normal or hard".into()),
     }
 }
 

@@ -19,6 +19,7 @@ pub fn level_name(l: BotLevel) -> &'static str {
     match l {
         BotLevel::Easy => "easy",
         BotLevel::Normal => "normal",
+        BotLevel::Hard => "hard",
     }
 }
 
@@ -28,7 +29,7 @@ struct Played {
     line: Value,
     seats: Vec<BotLevel>,
     winner: Option<usize>,
-    decisions: Vec<(u64, f64)>,
+    decisions: Vec<(u64, f64, f64)>,
 }
 
 /// Seat `i` of game `g` is played by `levels[(i + g) mod n]`: over n games every level sits in
@@ -47,7 +48,7 @@ fn play_one(levels: &[BotLevel], g: u64, seed: u64, max_turns: u32) -> Result<Pl
     }
     let mut s = ClassicState::new(cfg, ClassicOptions::default(), sim::game_seed(seed, g))
         .map_err(|e| format!("game {g}: {e}"))?;
-    let mut decisions = vec![(0u64, 0f64); seats.len()];
+    let mut decisions = vec![(0u64, 0f64, 0f64); seats.len()];
     while s.winner().is_none() && s.turn <= max_turns {
         let seat = s.current as usize;
         let level = seats[seat];
@@ -57,6 +58,7 @@ fn play_one(levels: &[BotLevel], g: u64, seed: u64, max_turns: u32) -> Result<Pl
         if let Some(d) = decisions.get_mut(seat) {
             d.0 += 1;
             d.1 += ms;
+            d.2 = d.2.max(ms);
         }
         s.apply(&action)
             .map_err(|e| format!("game {g}: {} chose {action:?}: {e}", level_name(level)))?;
@@ -110,8 +112,8 @@ pub fn classic(
 ) -> Result<(), String> {
     let io = |e: std::io::Error| format!("cannot write: {e}");
     let jobs = jobs.max(1) as u64;
-    // Per level: seat-games, wins, decisions, milliseconds.
-    let mut tally: std::collections::BTreeMap<&str, (u64, u64, u64, f64)> = Default::default();
+    // Per level: seat-games, wins, decisions, milliseconds, slowest decision.
+    let mut tally: std::collections::BTreeMap<&str, (u64, u64, u64, f64, f64)> = Default::default();
     let mut ended = 0u64;
     let mut turns = 0u64;
     let mut next = 0u64;
@@ -139,11 +141,12 @@ pub fn classic(
                 t.1 += u64::from(p.winner == Some(i));
                 t.2 += p.decisions[i].0;
                 t.3 += p.decisions[i].1;
+                t.4 = t.4.max(p.decisions[i].2);
             }
         }
     }
     let mut bots = Map::new();
-    for (name, (n, wins, decisions, ms)) in tally {
+    for (name, (n, wins, decisions, ms, slowest)) in tally {
         let (lo, hi) = wilson(wins, n);
         let rate = if n > 0 { wins as f64 / n as f64 } else { 0.0 };
         let per = if decisions > 0 {
@@ -154,7 +157,8 @@ pub fn classic(
         bots.insert(
             name.to_string(),
             json!({"games": n, "wins": wins, "win_rate": round4(rate),
-                   "ci95": [round4(lo), round4(hi)], "ms_per_decision": round4(per)}),
+                   "ci95": [round4(lo), round4(hi)], "ms_per_decision": round4(per),
+                   "ms_slowest_decision": round4(slowest)}),
         );
     }
     let v = json!({"summary": true, "ruleset": "classic", "games": games, "ended": ended,

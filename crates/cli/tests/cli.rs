@@ -136,7 +136,7 @@ fn bad_arguments_exit_2_with_a_message() {
             "--players",
             "3",
             "--bot",
-            "hard",
+            "expert",
             "--games",
             "1",
             "--seed",
@@ -312,7 +312,7 @@ fn tournament_prints_a_line_a_game_and_a_summary_per_level() {
         vec![
             "tournament",
             "--seats",
-            "normal,hard",
+            "normal,expert",
             "--games",
             "1",
             "--seed",

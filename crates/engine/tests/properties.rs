@@ -157,10 +157,11 @@ proptest! {
             if s.winner().is_some() {
                 break;
             }
-            // Mostly legal bot moves (both levels), sometimes arbitrary actions.
-            let action = match kind % 4 {
-                0 => wild_action(kind / 4, a, b, n),
-                1 => bot::choose(&s, BotLevel::Easy).unwrap(),
+            // Mostly legal bot moves (every level), sometimes arbitrary actions.
+            let action = match kind % 8 {
+                0 | 4 => wild_action(kind / 4, a, b, n),
+                1 | 5 => bot::choose(&s, BotLevel::Easy).unwrap(),
+                7 => bot::choose(&s, BotLevel::Hard).unwrap(),
                 _ => bot::choose(&s, BotLevel::Normal).unwrap(),
             };
             let before = s.clone();

@@ -36,3 +36,21 @@ fn easy_bots_play_only_legal_moves_for_many_turns() {
         assert!(r.actions > 300);
     }
 }
+
+#[test]
+fn every_level_finishes_four_player_games_with_legal_moves_only() {
+    // (Strength is measured by `orbis tournament`, not asserted here.)
+    for level in [BotLevel::Easy, BotLevel::Normal, BotLevel::Hard] {
+        for seed in 0..3 {
+            let r = play(
+                4,
+                level,
+                ClassicOptions::default(),
+                game_seed(seed, 40),
+                500,
+            )
+            .unwrap();
+            assert!(r.winner.is_some(), "{level:?} seed {seed}: {r:?}");
+        }
+    }
+}

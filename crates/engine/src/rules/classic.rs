@@ -63,6 +63,9 @@ pub enum BotLevel {
     Easy,
     /// Heuristic play using exact odds.
     Normal,
+    /// Plans its armies: every capture valued (continents, eliminations, cards) and weighed by
+    /// the exact odds.
+    Hard,
 }
 
 /// Who plays a seat.

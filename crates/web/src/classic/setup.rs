@@ -92,6 +92,7 @@ pub fn setup_form(app: &View) -> Html {
                     (SeatKind::Human, "Human".to_string()),
                     (SeatKind::Bot(BotLevel::Easy), "Computer (easy)".to_string()),
                     (SeatKind::Bot(BotLevel::Normal), "Computer (normal)".to_string()),
+                    (SeatKind::Bot(BotLevel::Hard), "Computer (hard)".to_string()),
                 ], kind_cb) }
                 { select(format!("seat-colour-{i}"), "Colour", seat.colour,
                     Colour::ALL.iter().map(|&c| (c, cap(c.name()))).collect(), colour_cb) }

@@ -1,4 +1,4 @@
-//! `orbis-join (<ws-url>/<room> | --relays ws://…[,…] --room <secret>) [--bot easy|normal]
+//! `orbis-join (<ws-url>/<room> | --relays ws://…[,…] --room <secret>) [--bot easy|normal|hard]
 //! [--name N] [--players N] [--seed S] [--ice stun:…[,…]] [--timeout-s T]`: joins a room as a computer player through
 //! the protocol crate, meeting the others through a matchbox_server or through Nostr relays.
 //!

@@ -35,7 +35,7 @@ struct Args {
     /// only through a signalling server).
     #[arg(long, value_delimiter = ',')]
     ice: Option<Vec<String>>,
-    /// Bot strength: easy or normal.
+    /// Bot strength: easy, normal or hard.
     #[arg(long = "bot", default_value = "normal", value_parser = bot_level)]
     level: BotLevel,
     /// The name the others see.
@@ -72,7 +72,8 @@ fn bot_level(s: &str) -> Result<BotLevel, String> {
     match s {
         "easy" => Ok(BotLevel::Easy),
         "normal" => Ok(BotLevel::Normal),
-        other => Err(format!("unknown bot level {other} (easy or normal)")),
+        "hard" => Ok(BotLevel::Hard),
+        other => Err(format!("unknown bot level {other} (easy, normal or hard)")),
     }
 }
 

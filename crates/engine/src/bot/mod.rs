@@ -7,8 +7,10 @@
 use crate::codec::sha256;
 use crate::dice::{Dice, SeededDice};
 use crate::map::TerritoryId;
-use crate::odds::odds_with;
+use crate::odds::win_chance;
 use crate::rules::classic::{Action, BotLevel, ClassicState, FortifyRule, Owner, Phase, PlayerId};
+
+mod hard;
 
 /// The bot's own random stream for the current decision.
 fn bot_dice(s: &ClassicState) -> SeededDice {
@@ -32,6 +34,7 @@ pub fn choose(s: &ClassicState, level: BotLevel) -> Option<Action> {
     Some(match level {
         BotLevel::Easy => easy(s, &mut d),
         BotLevel::Normal => normal(s, &mut d),
+        BotLevel::Hard => hard::hard(s, &mut d),
     })
 }
 
@@ -116,7 +119,7 @@ fn easy(s: &ClassicState, d: &mut dyn Dice) -> Action {
                 .filter(|&(from, to)| {
                     let a = s.armies[from as usize] - 1;
                     let dfn = s.armies[to as usize];
-                    odds_with(a.min(60), dfn.min(60), s.defence_rule(to)).win > 0.5
+                    win_chance(a, dfn, s.defence_rule(to)) > 0.5
                 })
                 .collect();
             match pick(d, &favoured) {
@@ -290,7 +293,7 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
             for (from, to) in attacks(s) {
                 let a = s.armies[from as usize] - 1;
                 let dfn = s.armies[to as usize];
-                let win = odds_with(a.min(60), dfn.min(60), s.defence_rule(to)).win;
+                let win = win_chance(a, dfn, s.defence_rule(to));
                 let threshold = if need_card { 0.5 } else { 0.6 };
                 if win < threshold {
                     continue;
