@@ -86,6 +86,9 @@ test('a player voted out while away comes back with the same link and plays agai
   let B = await open(ctxB, url, 'Bob');
   try {
     await until('both pages in the lobby', async () => (await online(A.page, 'data-peers')) === '2' && (await online(B.page, 'data-peers')) === '2', 60000);
+    // Computer seats of a classic proposal play at the level chosen here (none in this game).
+    await A.page.selectOption('#online-bot-level', 'hard');
+    await shot(A.page, '45-p2p-lobby-bot-level');
     await A.page.click('#online-propose');
     await A.page.locator('.accept').click();
     await B.page.locator('.accept').waitFor();

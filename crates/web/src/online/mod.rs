@@ -540,6 +540,23 @@ pub fn online(props: &Props) -> Html {
             rev.set(*rev + 1);
         })
     };
+    let set_bot_level = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |e: yew::Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.bot_level = match v.as_str() {
+                    "easy" => orbis_engine::classic::BotLevel::Easy,
+                    "hard" => orbis_engine::classic::BotLevel::Hard,
+                    _ => orbis_engine::classic::BotLevel::Normal,
+                };
+            }
+            rev.set(*rev + 1);
+        })
+    };
     let set_options = {
         let session = session.clone();
         let rev = rev.clone();
@@ -573,7 +590,11 @@ pub fn online(props: &Props) -> Html {
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| format!("{} [{}]", s.name_of(k), fingerprint(k))).unwrap_or_default(),
                         Controller::Bot(_) if p.orders.is_some() => "computer (civil disorder: holds)".to_string(),
-                        Controller::Bot(_) => "computer".to_string(),
+                        Controller::Bot(l) => format!("computer ({})", match l {
+                            orbis_engine::classic::BotLevel::Easy => "easy",
+                            orbis_engine::classic::BotLevel::Normal => "normal",
+                            orbis_engine::classic::BotLevel::Hard => "hard",
+                        }),
                     })}</li>
                 }) }</ol>
                 if mine && !accepted {
@@ -634,6 +655,17 @@ pub fn online(props: &Props) -> Html {
                 }
                 if s.ruleset != "europe-1901" {
                     <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
+                }
+                if s.ruleset == "classic" {
+                    <label>{"Computer level "}<select id="online-bot-level" onchange={set_bot_level}>
+                        { for [("easy", "easy"), ("normal", "normal"), ("hard", "hard")].iter().map(|(v, l)| {
+                            let cur = matches!((*v, s.bot_level),
+                                ("easy", orbis_engine::classic::BotLevel::Easy)
+                                | ("normal", orbis_engine::classic::BotLevel::Normal)
+                                | ("hard", orbis_engine::classic::BotLevel::Hard));
+                            html! { <option value={*v} selected={cur}>{*l}</option> }
+                        }) }
+                    </select></label>
                 }
                 if s.ruleset == "classic" {
                     <details class="options" id="online-options">

@@ -200,8 +200,9 @@ pub(super) struct Session {
     pub(super) orders_shown: Option<crate::online::orders::Shown>,
     /// Rules of the next proposal (chosen in the lobby).
     pub(super) options: ClassicOptions,
-    /// Computer seats of the next proposal.
+    /// Computer seats of the next proposal, and their level (classic).
     pub(super) bots: usize,
+    pub(super) bot_level: BotLevel,
     /// Participants voted out (their seats are played by the computer).
     pub(super) dropped: BTreeSet<PeerKey>,
     /// Game lines produced outside `step` (by a command), shown with the next sync.
@@ -270,6 +271,7 @@ impl Session {
             orders_shown: None,
             options: ClassicOptions::default(),
             bots: 0,
+            bot_level: BotLevel::Normal,
             dropped: BTreeSet::new(),
             lines: vec![],
             chat_to: None,
@@ -806,7 +808,7 @@ impl Session {
             seats.push(SeatSpec {
                 name: BOT_NAMES[i % 6].to_string(),
                 colour: Colour::ALL[i],
-                controller: Controller::Bot(BotLevel::Normal),
+                controller: Controller::Bot(self.bot_level),
             });
         }
         let p = SetupProposal {
