@@ -144,6 +144,11 @@ test('a hard computer player can be chosen and plays', async () => {
   await page.selectOption('#speed', 'fast');
   await page.waitForFunction(() => Number(document.querySelector('[data-turn]')?.dataset.turn) >= 6, null, { timeout: 120000 });
   await shot(page, '48-hard-vs-normal');
+  // A figure for the note, not an assertion: decision times of each level in this page's wasm.
+  const times = await page.evaluate(() => window.__orbisBots || {});
+  for (const [level, t] of Object.entries(times)) {
+    console.log(`browser bot ${level}: ${t.decisions} decisions, mean ${(t.ms / t.decisions).toFixed(3)} ms, slowest ${t.slowest_ms.toFixed(1)} ms`);
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });
