@@ -21,4 +21,16 @@ test('wasm and native builds reach the same state hash', async () => {
     assert.equal(wasmHex, nativeHex, `seed ${seed}`);
     console.log(`seed ${seed}: ${wasmHex}`);
   }
+  // The hard bot's look-ahead (rollouts with its own dice, float odds tables) decides the same.
+  const { reference_hash_hard } = instance.exports;
+  for (const seed of [0n, 3n]) {
+    const ptr = reference_hash_hard(seed);
+    const wasmHex = Buffer.from(new Uint8Array(memory.buffer, ptr, 64)).toString('ascii');
+    const out = execFileSync(orbis, ['simulate', '--players', '4', '--bot', 'hard', '--games', '1',
+      '--seed', String(seed), '--max-turns', '40']).toString();
+    const nativeHex = JSON.parse(out.split('\n')[0]).state_hash;
+    assert.match(wasmHex, /^[0-9a-f]{64}$/);
+    assert.equal(wasmHex, nativeHex, `hard, seed ${seed}`);
+    console.log(`hard, seed ${seed}: ${wasmHex}`);
+  }
 });

@@ -68,12 +68,18 @@ pub fn run(s: &mut ClassicState, level: BotLevel, max_turns: u32) -> Result<(), 
 
 /// The reference game compared between native and wasm builds: hex state hash.
 pub fn reference_hash(seed: u64) -> String {
+    reference_hash_with(seed, BotLevel::Normal, 200)
+}
+
+/// A reference game of four `level` bots stopped after `max_turns`: hex state hash (as
+/// `orbis simulate --players 4 --bot <level> --games 1 --seed <seed> --max-turns <max_turns>`).
+pub fn reference_hash_with(seed: u64, level: BotLevel, max_turns: u32) -> String {
     match play(
         4,
-        BotLevel::Normal,
+        level,
         ClassicOptions::default(),
         game_seed(seed, 0),
-        200,
+        max_turns,
     ) {
         Ok(r) => r.state_hash.to_hex(),
         Err(e) => format!("error: {e}"),
