@@ -66,6 +66,10 @@ test('a connected player who never plays can be voted out', { skip: !ready && 'M
     await vote.click();
     await until('the vote to pass', async () => (await A.page.locator('#log').textContent()).includes("Bob's seat is now played by the computer"), 30000);
     await until('the game to go on', async () => Number(await online(A.page, 'data-log-len')) > len + 5, 60000);
+    // Bob's page stays open: it never asks for his seat back unasked (an idle player voted out
+    // must not be handed the seat again by his own page).
+    await new Promise((r) => setTimeout(r, 5000));
+    assert.ok(!(await A.page.locator('#log').textContent()).includes('Bob is back'));
     assert.deepEqual(A.errors, []);
   } finally {
     await ctxA.close();
@@ -117,6 +121,10 @@ test('a player voted out while away comes back with the same link and plays agai
       await page.locator('#online-name').fill('Bob');
       await page.click('#online-join');
     }
+    // He is told the computer plays his seat, and takes it back.
+    await page.locator('#take-seat-back').waitFor({ timeout: 120000 });
+    await shot(page, '46a-p2p-bob-left-out');
+    await page.click('#take-seat-back');
     await until('Bob to be back', async () => (await page.locator('#log').textContent().catch(() => '')).includes('You are back in the game'), 120000);
     await until('Alice to see it', async () => (await A.page.locator('#log').textContent()).includes('Bob is back and plays their seat again'), 30000);
     assert.equal(await page.locator('#online-left-out').count(), 0);

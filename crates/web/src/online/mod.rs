@@ -279,6 +279,16 @@ pub fn online(props: &Props) -> Html {
     let links = s.net.link_kinds();
     let direct = links.iter().filter(|k| **k == Some(false)).count();
     let relayed = links.iter().filter(|k| **k == Some(true)).count();
+    let take_back = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.take_seat_back();
+            }
+            rev.set(*rev + 1);
+        })
+    };
     let copy = {
         Callback::from(move |_: MouseEvent| {
             let href = window().location().href().unwrap_or_default();
@@ -417,9 +427,15 @@ pub fn online(props: &Props) -> Html {
                 { votes }
             }
             if s.peer.left_out() {
-                <p class="notice" id="online-left-out" role="status">{"The computer played your seat while you were \
-                    away. Asking the others to hand it back: it returns between your turns once every other player \
-                    has agreed (their pages do it by themselves while they are connected)."}</p>
+                <div class="notice" id="online-left-out" role="status">
+                    if s.asking_back() {
+                        <p>{"Asking the others to hand your seat back: it returns between your turns once every \
+                            other player has agreed (their pages do it by themselves while they are connected)."}</p>
+                    } else {
+                        <p>{"The computer plays your seat: the others handed it over while you were away."}</p>
+                        <button class="btn small" id="take-seat-back" onclick={take_back}>{"Take my seat back"}</button>
+                    }
+                </div>
             }
             if let Some(h) = s.peer.halted() { <p class="notice" role="alert">{format!("Halted: {h:?}")}</p> }
             if s.started.is_some() && !waiting.is_empty() {

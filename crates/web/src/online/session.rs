@@ -213,7 +213,8 @@ pub(super) struct Session {
     pub(super) ruleset: String,
     /// Hash of the newest reveal in the memento last stored (to store it only when it changes).
     memento_last: Option<[u8; 32]>,
-    /// Left out of the game (voted out while away): the position we last asked to come back at.
+    /// Left out of the game (voted out while away) and the player asked to come back: the
+    /// position we last asked at (`u64::MAX` until the first request goes out).
     asked_back: Option<u64>,
 }
 
@@ -629,23 +630,18 @@ impl Session {
         })
     }
 
-    /// Coming back: while this peer is left out (voted to the computer while away), it asks to
-    /// be let back in, again at each position the game moved on to without it; and it votes for
-    /// any other player who asked (the request is signed by that player, so they are here). The
-    /// seat returns where every peer agrees, between that seat's turns.
+    /// Coming back: once the player asked for it ("Take my seat back", which sets
+    /// `asked_back`), a left-out peer asks to be let back in, again at each position the game
+    /// moved on to without it. Never by itself: a player voted out for idling at an open page
+    /// must not be handed the seat again unasked. It also votes for any other player who asked
+    /// (the request is signed by that player, so they are here). The seat returns where every
+    /// peer agrees, between that seat's turns.
     fn readmissions(&mut self) -> Vec<Output> {
         let mut outs = vec![];
         let me = self.peer.key();
-        if self.peer.left_out() {
+        if let (true, Some(last)) = (self.peer.left_out(), self.asked_back) {
             let at = self.peer.log_len();
-            if self.asked_back.is_none() {
-                self.notes.push(
-                    "The computer played your seat while you were away. Asking the others to \
-                     hand it back: it returns between your turns once they agree."
-                        .into(),
-                );
-            }
-            if self.asked_back != Some(at) {
+            if last != at {
                 self.asked_back = Some(at);
                 if let Ok(o) = self.peer.ask_back() {
                     outs.push(o);
@@ -838,6 +834,24 @@ impl Session {
                 self.absorb(o, &mut lines, &mut roll)
             }
             Err(e) => self.notes.push(format!("Cannot accept: {e}")),
+        }
+        self.rev += 1;
+    }
+
+    /// Whether the player asked for its seat back and the request is out.
+    pub(super) fn asking_back(&self) -> bool {
+        self.asked_back.is_some()
+    }
+
+    /// The player asks for its seat back (see `readmissions`).
+    pub(super) fn take_seat_back(&mut self) {
+        if self.peer.left_out() && self.asked_back.is_none() {
+            self.asked_back = Some(u64::MAX);
+            self.notes.push(
+                "Asking the others to hand your seat back: it returns between your turns once \
+                 they agree."
+                    .into(),
+            );
         }
         self.rev += 1;
     }
