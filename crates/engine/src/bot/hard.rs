@@ -201,14 +201,7 @@ pub(super) fn hard(s: &ClassicState, d: &mut dyn Dice) -> Action {
                 })
                 .filter(|&(sc, _, _)| sc > 0)
                 .max_by_key(|&(sc, f, t)| (sc, std::cmp::Reverse((f, t))));
-            match best {
-                Some((_, from, to)) => Action::Attack {
-                    from,
-                    to,
-                    dice: s.max_attack_dice(from),
-                },
-                None => Action::EndAttack,
-            }
+            attack_or_end(s, best.map(|(_, from, to)| (from, to)))
         }
         _ => normal(s, d),
     }

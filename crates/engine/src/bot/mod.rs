@@ -77,6 +77,18 @@ fn occupy_range(s: &ClassicState) -> Option<(TerritoryId, TerritoryId, u32, u32)
     }
 }
 
+/// Attacks `from → to` with every die allowed, or ends the attacks when there is no choice.
+fn attack_or_end(s: &ClassicState, choice: Option<(TerritoryId, TerritoryId)>) -> Action {
+    match choice {
+        Some((from, to)) => Action::Attack {
+            from,
+            to,
+            dice: s.max_attack_dice(from),
+        },
+        None => Action::EndAttack,
+    }
+}
+
 fn reinforce_left(s: &ClassicState) -> Option<u32> {
     match s.phase {
         Phase::Reinforce { armies } => Some(armies),
@@ -122,14 +134,7 @@ fn easy(s: &ClassicState, d: &mut dyn Dice) -> Action {
                     win_chance(a, dfn, s.defence_rule(to)) > 0.5
                 })
                 .collect();
-            match pick(d, &favoured) {
-                Some((from, to)) => Action::Attack {
-                    from,
-                    to,
-                    dice: s.max_attack_dice(from),
-                },
-                _ => Action::EndAttack,
-            }
+            attack_or_end(s, pick(d, &favoured))
         }
         Phase::Occupy { .. } => {
             // The heap follows its conquest while the new territory faces enemies.
@@ -258,13 +263,6 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
                 borders
             };
             let t = best_by(&cands, |t| {
-                let best_target = s.map().territories[t as usize]
-                    .adjacent
-                    .iter()
-                    .filter(|&&n| s.owner[n as usize] != Owner::Player(p))
-                    .map(|&n| desire(s, p, n))
-                    .max()
-                    .unwrap_or(0);
                 // Where an attack pays: the most wanted weak neighbour, next to armies of ours.
                 let strike = s.map().territories[t as usize]
                     .adjacent
@@ -273,7 +271,6 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
                     .map(|&n| desire(s, p, n) * 2 - 3 * i64::from(s.armies[n as usize]))
                     .max()
                     .unwrap_or(0);
-                let _ = best_target;
                 strike + i64::from(s.armies[t as usize])
             })
             .unwrap_or(0);
@@ -303,14 +300,7 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
                     best = Some((score, from, to));
                 }
             }
-            match best {
-                Some((_, from, to)) => Action::Attack {
-                    from,
-                    to,
-                    dice: s.max_attack_dice(from),
-                },
-                None => Action::EndAttack,
-            }
+            attack_or_end(s, best.map(|(_, from, to)| (from, to)))
         }
         Phase::Occupy { .. } => {
             // Push on with the stack while the conquest faces enemies; leave at home only what
@@ -326,7 +316,6 @@ fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
             } else {
                 lo
             };
-            let _ = from;
             Action::Occupy { armies }
         }
         Phase::Fortify => {
