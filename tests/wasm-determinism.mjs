@@ -33,4 +33,17 @@ test('wasm and native builds reach the same state hash', async () => {
     assert.equal(wasmHex, nativeHex, `hard, seed ${seed}`);
     console.log(`hard, seed ${seed}: ${wasmHex}`);
   }
+  // The orders ruleset's computer powers (integer values, seeded choices) order the same.
+  const { reference_hash_orders } = instance.exports;
+  for (const [seed, level] of [[0n, 'normal'], [5n, 'normal'], [1n, 'easy']]) {
+    const ptr = reference_hash_orders(seed, level === 'easy' ? 1 : 0);
+    const wasmHex = Buffer.from(new Uint8Array(memory.buffer, ptr, 64)).toString('ascii');
+    const seats = Array(7).fill(level).join(',');
+    const out = execFileSync(orbis, ['tournament', '--ruleset', 'orders', '--seats', seats,
+      '--games', '1', '--seed', String(seed), '--max-year', '1915']).toString();
+    const nativeHex = JSON.parse(out.split('\n')[0]).state_hash;
+    assert.match(wasmHex, /^[0-9a-f]{64}$/);
+    assert.equal(wasmHex, nativeHex, `orders ${level}, seed ${seed}`);
+    console.log(`orders ${level}, seed ${seed}: ${wasmHex}`);
+  }
 });

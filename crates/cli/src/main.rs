@@ -11,6 +11,7 @@ use clap::{error::ErrorKind, Parser, Subcommand};
 use orbis_engine::dice::{parse_seed_hex, Dice, SeededDice};
 use orbis_engine::odds::odds_with;
 use orbis_engine::rules::classic::{BotLevel, ClassicOptions, DefenceRule};
+use orbis_engine::rules::orders::map::OrdersMap;
 use orbis_engine::sim;
 use serde_json::json;
 use std::process::ExitCode;
@@ -70,13 +71,14 @@ enum Command {
     /// JSON line a game, then a summary with each level's win rate, 95 % interval and time per
     /// decision.
     Tournament {
-        /// Ruleset: `classic` (computer players for `orders` are not written yet).
+        /// Ruleset: `classic` or `orders`.
         #[arg(long, default_value = "classic")]
         ruleset: String,
-        /// Map (orders only).
+        /// Map (orders only): `europe-1901` (7 seats, the default) or `world` (2 to 6 seats).
         #[arg(long)]
         map: Option<String>,
-        /// The level of each seat, comma-separated (2 to 6 seats), e.g. `normal,easy,easy,easy`.
+        /// The level of each seat, comma-separated, e.g. `normal,easy,easy,easy` (classic: 2 to 6
+        /// seats; orders: one per power, in the map's order).
         #[arg(long, value_delimiter = ',', value_parser = bot_level, required = true)]
         seats: Vec<BotLevel>,
         /// Games to play (0 to 1000000).
@@ -88,9 +90,13 @@ enum Command {
         /// Games played at once (1 to 64); the output is the same whatever this is.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         jobs: u16,
-        /// Turns after which a game is stopped without a winner (1 to 1000000).
+        /// Turns after which a game is stopped without a winner (1 to 1000000; classic).
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         max_turns: u32,
+        /// Orders: the last year played before a game is stopped without a result (1901 to
+        /// 3000; computer powers accept a draw from 1931 on, so games end before that).
+        #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u16).range(1901..=3000))]
+        max_year: u16,
     },
     /// Adjudicates orders phases: one JSON phase on stdin, or with --lines one phase a line.
     ///
@@ -255,20 +261,43 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             seed,
             jobs,
             max_turns,
-        } => {
-            if ruleset != "classic" {
-                return Err(format!(
-                    "no computer players for the {ruleset} ruleset yet: `--ruleset classic` only"
-                ));
+            max_year,
+        } => match ruleset.as_str() {
+            "classic" => {
+                if map.is_some() {
+                    return Err("--map is for the orders ruleset".into());
+                }
+                if !(2..=6).contains(&seats.len()) {
+                    return Err("--seats takes 2 to 6 levels".into());
+                }
+                tournament::classic(&seats, games, seed, usize::from(jobs), max_turns, out)
             }
-            if map.is_some() {
-                return Err("--map is for the orders ruleset".into());
+            "orders" => {
+                let map_id = map.unwrap_or_else(|| "europe-1901".into());
+                let Some(m) = OrdersMap::get(&map_id) else {
+                    return Err(format!("unknown map `{map_id}`: `europe-1901` or `world`"));
+                };
+                if m.powers_for(seats.len() as u8).is_none() || seats.len() > m.powers.len() {
+                    let counts: Vec<String> = m.setups.iter().map(|(n, _)| n.to_string()).collect();
+                    return Err(format!(
+                        "--seats: {} takes {} seats, not {}",
+                        map_id,
+                        counts.join(" or "),
+                        seats.len()
+                    ));
+                }
+                tournament::orders(
+                    &map_id,
+                    &seats,
+                    games,
+                    seed,
+                    usize::from(jobs),
+                    max_year,
+                    out,
+                )
             }
-            if !(2..=6).contains(&seats.len()) {
-                return Err("--seats takes 2 to 6 levels".into());
-            }
-            tournament::classic(&seats, games, seed, usize::from(jobs), max_turns, out)
-        }
+            other => Err(format!("unknown ruleset `{other}`: `classic` or `orders`")),
+        },
         Command::Adjudicate { lines: false } => {
             use std::io::Read;
             let mut input = String::new();

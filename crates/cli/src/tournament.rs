@@ -1,6 +1,7 @@
 //! `orbis tournament`: games between computer players of different levels, seats rotated
 //! between games, one JSON line per game and a summary line with each level's win rate, its 95 %
-//! interval and its time per decision. The instrument for measuring bot strength.
+//! interval and its time per decision (orders: also solos, draws and mean centres at the end).
+//! The instrument for measuring bot strength, in both rulesets.
 //!
 //! Same arguments ⇒ the same lines, apart from the summary's timings: games are played in
 //! order of their index whatever `--jobs` is, each from its own seed.
@@ -9,6 +10,9 @@ use orbis_engine::bot;
 use orbis_engine::rules::classic::{
     default_seats, BotLevel, ClassicOptions, ClassicState, SeatKind,
 };
+use orbis_engine::rules::orders::map::PowerId;
+use orbis_engine::rules::orders::{OrdersAction, OrdersOptions, OrdersState, Phase};
+use orbis_engine::rules::Game;
 use orbis_engine::sim;
 use serde_json::{json, Map, Value};
 use std::io::Write;
@@ -23,13 +27,16 @@ pub fn level_name(l: BotLevel) -> &'static str {
     }
 }
 
-/// One game's result: its JSON line, the level of each seat, the winning seat, and per seat
-/// the decisions taken and the time they took.
+/// One game's result: its JSON line, the level of each seat, the winning seat, per seat the
+/// decisions taken and the time they took, and (orders) whether it was drawn and each seat's
+/// supply centres at the end.
 struct Played {
     line: Value,
     seats: Vec<BotLevel>,
     winner: Option<usize>,
     decisions: Vec<(u64, f64, f64)>,
+    drawn: bool,
+    centres: Vec<u64>,
 }
 
 /// Seat `i` of game `g` is played by `levels[(i + g) mod n]`: over n games every level sits in
@@ -79,6 +86,87 @@ fn play_one(levels: &[BotLevel], g: u64, seed: u64, max_turns: u32) -> Result<Pl
         seats,
         winner,
         decisions,
+        drawn: false,
+        centres: vec![],
+    })
+}
+
+/// Plays orders game `g`: one computer power per seat, in the order of the map's setup for
+/// that many players; the game ends by a solo, a draw every computer power accepts (see
+/// `bot::orders::accepts_draw`), or after `max_year`.
+fn play_orders(
+    map_id: &str,
+    levels: &[BotLevel],
+    g: u64,
+    seed: u64,
+    max_year: u16,
+) -> Result<Played, String> {
+    let seats = seats_of(levels, g);
+    let err = |e: String| format!("game {g}: {e}");
+    let mut s = OrdersState::new_for(map_id, OrdersOptions::default(), seats.len() as u8)
+        .map_err(|e| err(e.to_string()))?;
+    let map = s.map();
+    let powers = map
+        .powers_for(seats.len() as u8)
+        .ok_or_else(|| err("no setup for that many players".into()))?;
+    let bots: Vec<(PowerId, BotLevel)> =
+        powers.iter().copied().zip(seats.iter().copied()).collect();
+    let game_seed = sim::game_seed(seed, g);
+    let mut decisions = vec![(0u64, 0f64, 0f64); seats.len()];
+    let mut phase = 0u32;
+    while !matches!(s.phase, Phase::GameOver { .. }) && s.year <= max_year {
+        let salt = sim::orders_salt(game_seed, phase);
+        let mut actions = vec![];
+        for (i, bot) in bots.iter().enumerate() {
+            let t0 = Instant::now();
+            let mine = bot::orders::phase_actions(&s, std::slice::from_ref(bot), &salt);
+            let ms = t0.elapsed().as_secs_f64() * 1000.0;
+            if mine
+                .iter()
+                .any(|a| matches!(a, OrdersAction::Submit { .. }))
+            {
+                decisions[i].0 += 1;
+                decisions[i].1 += ms;
+                decisions[i].2 = decisions[i].2.max(ms);
+            }
+            actions.extend(mine);
+        }
+        // Every power's orders before any draw vote (a vote may end the game).
+        actions.sort_by_key(|a| matches!(a, OrdersAction::Draw { .. }));
+        sim::orders_resolve(&mut s, &actions, &powers).map_err(|e| err(e.to_string()))?;
+        phase += 1;
+    }
+    let (winner, drawn) = match s.phase {
+        Phase::GameOver { winner: Some(w) } => (powers.iter().position(|&p| p == w), false),
+        Phase::GameOver { winner: None } => (None, true),
+        _ => (None, false),
+    };
+    let names: Vec<&str> = seats.iter().map(|l| level_name(*l)).collect();
+    let centres: Vec<u64> = powers.iter().map(|&p| s.centre_count(p) as u64).collect();
+    let power_names: Vec<&str> = powers
+        .iter()
+        .map(|&p| map.powers[p as usize].key.as_str())
+        .collect();
+    let line = json!({
+        "game": g,
+        "map": map_id,
+        "seats": names,
+        "powers": power_names,
+        "winner": winner,
+        "winner_bot": winner.map(|w| names[w]),
+        "drawn": drawn,
+        "year": s.year,
+        "phases": phase,
+        "centres": centres,
+        "state_hash": Game::Orders(s).state_hash().to_hex(),
+    });
+    Ok(Played {
+        line,
+        seats,
+        winner,
+        decisions,
+        drawn,
+        centres,
     })
 }
 
@@ -110,22 +198,56 @@ pub fn classic(
     max_turns: u32,
     out: &mut dyn Write,
 ) -> Result<(), String> {
+    run(games, jobs, "classic", out, &|g| {
+        play_one(levels, g, seed, max_turns)
+    })
+}
+
+/// Plays the orders tournament on `map_id` and writes its lines.
+pub fn orders(
+    map_id: &str,
+    levels: &[BotLevel],
+    games: u64,
+    seed: u64,
+    jobs: usize,
+    max_year: u16,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    run(games, jobs, "orders", out, &|g| {
+        play_orders(map_id, levels, g, seed, max_year)
+    })
+}
+
+/// Per level: seat-games, wins, decisions, milliseconds, slowest decision, draws, centres.
+#[derive(Default)]
+struct Tally {
+    games: u64,
+    wins: u64,
+    decisions: u64,
+    ms: f64,
+    slowest: f64,
+    draws: u64,
+    centres: u64,
+}
+
+/// Plays `games` games, `jobs` at a time, and prints their lines in order, then the summary.
+fn run(
+    games: u64,
+    jobs: usize,
+    ruleset: &str,
+    out: &mut dyn Write,
+    play: &(dyn Fn(u64) -> Result<Played, String> + Sync),
+) -> Result<(), String> {
     let io = |e: std::io::Error| format!("cannot write: {e}");
     let jobs = jobs.max(1) as u64;
-    // Per level: seat-games, wins, decisions, milliseconds, slowest decision.
-    let mut tally: std::collections::BTreeMap<&str, (u64, u64, u64, f64, f64)> = Default::default();
-    let mut ended = 0u64;
-    let mut turns = 0u64;
-    let mut next = 0u64;
+    let mut tally: std::collections::BTreeMap<&str, Tally> = Default::default();
+    let (mut ended, mut drawn, mut turns, mut next) = (0u64, 0u64, 0u64, 0u64);
     while next < games {
         // One wave of `jobs` games at a time, printed in order.
         let wave: Vec<u64> = (next..games.min(next + jobs)).collect();
         next += wave.len() as u64;
         let results: Vec<Result<Played, String>> = std::thread::scope(|sc| {
-            let hs: Vec<_> = wave
-                .iter()
-                .map(|&g| sc.spawn(move || play_one(levels, g, seed, max_turns)))
-                .collect();
+            let hs: Vec<_> = wave.iter().map(|&g| sc.spawn(move || play(g))).collect();
             hs.into_iter()
                 .map(|h| h.join().unwrap_or_else(|_| Err("a game panicked".into())))
                 .collect()
@@ -133,36 +255,51 @@ pub fn classic(
         for r in results {
             let p = r?;
             writeln!(out, "{}", p.line).map_err(io)?;
-            turns += p.line["turns"].as_u64().unwrap_or(0);
-            ended += u64::from(p.winner.is_some());
+            turns += p.line["turns"]
+                .as_u64()
+                .or(p.line["phases"].as_u64())
+                .unwrap_or(0);
+            ended += u64::from(p.winner.is_some() || p.drawn);
+            drawn += u64::from(p.drawn);
             for (i, l) in p.seats.iter().enumerate() {
                 let t = tally.entry(level_name(*l)).or_default();
-                t.0 += 1;
-                t.1 += u64::from(p.winner == Some(i));
-                t.2 += p.decisions[i].0;
-                t.3 += p.decisions[i].1;
-                t.4 = t.4.max(p.decisions[i].2);
+                t.games += 1;
+                t.wins += u64::from(p.winner == Some(i));
+                t.decisions += p.decisions[i].0;
+                t.ms += p.decisions[i].1;
+                t.slowest = t.slowest.max(p.decisions[i].2);
+                t.draws += u64::from(p.drawn);
+                t.centres += p.centres.get(i).copied().unwrap_or(0);
             }
         }
     }
     let mut bots = Map::new();
-    for (name, (n, wins, decisions, ms, slowest)) in tally {
-        let (lo, hi) = wilson(wins, n);
-        let rate = if n > 0 { wins as f64 / n as f64 } else { 0.0 };
-        let per = if decisions > 0 {
-            ms / decisions as f64
+    for (name, t) in tally {
+        let (lo, hi) = wilson(t.wins, t.games);
+        let per = |x: f64| if t.games > 0 { x / t.games as f64 } else { 0.0 };
+        let ms = if t.decisions > 0 {
+            t.ms / t.decisions as f64
         } else {
             0.0
         };
-        bots.insert(
-            name.to_string(),
-            json!({"games": n, "wins": wins, "win_rate": round4(rate),
-                   "ci95": [round4(lo), round4(hi)], "ms_per_decision": round4(per),
-                   "ms_slowest_decision": round4(slowest)}),
-        );
+        let mut v = json!({"games": t.games, "wins": t.wins, "win_rate": round4(per(t.wins as f64)),
+                   "ci95": [round4(lo), round4(hi)], "ms_per_decision": round4(ms),
+                   "ms_slowest_decision": round4(t.slowest)});
+        if ruleset == "orders" {
+            v["solos"] = json!(t.wins);
+            v["draws"] = json!(t.draws);
+            v["mean_centres"] = json!(round4(per(t.centres as f64)));
+        }
+        bots.insert(name.to_string(), v);
     }
-    let v = json!({"summary": true, "ruleset": "classic", "games": games, "ended": ended,
-                   "turns": turns, "bots": bots});
+    let mut v = json!({"summary": true, "ruleset": ruleset, "games": games, "ended": ended,
+                   "bots": bots});
+    if ruleset == "orders" {
+        v["drawn"] = json!(drawn);
+        v["phases"] = json!(turns);
+    } else {
+        v["turns"] = json!(turns);
+    }
     writeln!(out, "{v}").map_err(io)
 }
 

@@ -164,3 +164,22 @@ fn absent_powers_hold_nothing_on_the_world_map() {
     assert!(plain.territory.is_empty());
     assert!(plain.check_consistency().is_ok());
 }
+
+/// Found by the orders bots' property test: a fleet at sea at the end of a Fall made the sea
+/// "territory", and the game then failed its own consistency check (a save that would not load).
+#[test]
+fn a_fleet_at_sea_at_the_end_of_a_fall_holds_no_territory() {
+    let mut s = game(&[("ENGLAND", "F LON")]);
+    s.season = orbis_engine::rules::orders::Season::Fall;
+    submit(&mut s, "ENGLAND", &["F LON - NTH"]);
+    s.apply(&OrdersAction::Adjudicate).unwrap();
+    assert!(s.units.iter().any(|u| u.loc.province == prov("NTH")));
+    assert!(!s.territory.contains_key(&prov("NTH")));
+    s.check_consistency().unwrap();
+    // A save written before the fix, with the sea in the table, loads without it.
+    let mut old = s.clone();
+    old.territory.insert(prov("NTH"), p("ENGLAND"));
+    let loaded =
+        orbis_engine::rules::Game::from_save(&orbis_engine::rules::Game::Orders(old).to_save());
+    assert_eq!(loaded.unwrap(), orbis_engine::rules::Game::Orders(s));
+}

@@ -7,7 +7,7 @@ use common::{Net, NetParams};
 use ed25519_dalek::SigningKey;
 use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
-use orbis_engine::rules::orders::notation;
+use orbis_engine::rules::orders::notation::{self, Spec};
 use orbis_engine::rules::orders::{OrdersEvent, OrdersOptions, Phase, Season};
 use orbis_engine::rules::Game;
 use orbis_protocol::wire::{encode_orders, OrdersPayload, OrdersSetup};
@@ -448,19 +448,26 @@ fn changed_commitment_and_mismatching_reveal_are_named() {
         net.process(i, o);
     }
     run_to(&mut net, &[0, 1], 1);
-    let s = state(&net, 0);
-    let mun = s.map().province("MUN").expect("MUN");
-    assert!(
-        s.units
-            .iter()
-            .any(|u| u.loc.province == mun && u.power == GERMANY),
-        "the dropped peer's army held"
-    );
-    let bur = s.map().province("BUR").expect("BUR");
-    assert!(s
-        .units
+    // Germany's seat went to the computer: its units got the computer's orders (DumbBot-style
+    // moves in Spring 1901, not the hold of civil disorder), the same on both peers.
+    let german: Vec<Spec> = net.events[0]
         .iter()
-        .any(|u| u.loc.province == bur && u.power == FRANCE));
+        .find_map(|e| match e {
+            ProtocolEvent::PhaseResolved { events, .. } => events.iter().find_map(|e| match e {
+                OrdersEvent::Resolved { results, .. } => Some(
+                    results
+                        .iter()
+                        .filter(|r| r.power == GERMANY)
+                        .map(|r| r.order.spec)
+                        .collect(),
+                ),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .expect("the phase was resolved");
+    assert_eq!(german.len(), 3, "{german:?}");
+    assert!(german.iter().any(|o| *o != Spec::Hold), "{german:?}");
     let h = hashes(&net, &[0, 1]);
     assert_eq!(h[0], h[1]);
     // Next phase: Germany is a bot now, the honest peers play on.
@@ -716,8 +723,9 @@ fn a_withdrawal_in_the_same_phase_prevents_the_draw() {
     no_complaints(&net);
 }
 
-/// A dropped peer's powers are computer seats from then on: the acceptance they held is
-/// withdrawn, so the others' acceptances do not end the game.
+/// A dropped peer's powers are computer powers from then on: they decline a draw while their
+/// position is not hopeless (`bot::orders::accepts_draw`), so the acceptance they held is
+/// withdrawn and the others' acceptances do not end the game.
 #[test]
 fn a_dropped_peers_acceptance_is_withdrawn() {
     let mut net = world(3, 37);
@@ -744,7 +752,7 @@ fn a_dropped_peers_acceptance_is_withdrawn() {
     let powers = net.peers[0].seat_powers();
     for i in [0, 1] {
         let s = state(&net, i);
-        assert_eq!(s.phase, Phase::Movement, "not drawn");
+        assert!(!matches!(s.phase, Phase::GameOver { .. }), "not drawn");
         assert_eq!(
             powers
                 .iter()
@@ -755,4 +763,44 @@ fn a_dropped_peers_acceptance_is_withdrawn() {
     }
     let h = hashes(&net, &[0, 1]);
     assert_eq!(h[0], h[1]);
+}
+
+/// Seats without a player are computer powers: every peer computes the same orders for them
+/// from the board and the revealed orders, and they move (no civil disorder).
+#[test]
+fn computer_powers_play_and_every_peer_computes_them_alike() {
+    let all = [0, 1, 2];
+    let lossy = NetParams {
+        max_delay: 40,
+        drop_pct: 10,
+        dup_pct: 10,
+    };
+    let mut net = europe(3, 5, lossy);
+    for phase in 1..=4u64 {
+        for i in all {
+            if net.peers[i]
+                .orders_due()
+                .is_some_and(|(_, p)| !p.is_empty())
+            {
+                submit(&mut net, i, vec![]);
+            }
+        }
+        run_to(&mut net, &all, phase);
+        let h = hashes(&net, &all);
+        assert!(h.iter().all(|x| *x == h[0]), "phase {phase}: {h:?}");
+    }
+    // Every computer power gave orders of its own (civil disorder gives only holds).
+    for power in 3..7 {
+        let ordered = net.events[0].iter().any(|e| match e {
+            ProtocolEvent::PhaseResolved { events, .. } => events.iter().any(|e| match e {
+                OrdersEvent::Resolved { results, .. } => results
+                    .iter()
+                    .any(|r| r.power == power && r.order.spec != Spec::Hold),
+                _ => false,
+            }),
+            _ => false,
+        });
+        assert!(ordered, "computer power {power} only held");
+    }
+    no_complaints(&net);
 }

@@ -21,6 +21,20 @@ pub extern "C" fn reference_hash_hard(seed: u64) -> *const u8 {
     ))
 }
 
+/// An orders game of seven computer powers on Europe 1901 until the end of 1915: `easy` when
+/// `easy` is non-zero, else `normal` (as `orbis tournament --ruleset orders --seats <level>×7
+/// --games 1 --seed <seed> --max-year 1915`).
+#[unsafe(no_mangle)]
+pub extern "C" fn reference_hash_orders(seed: u64, easy: u32) -> *const u8 {
+    use orbis_engine::rules::classic::BotLevel;
+    let level = if easy != 0 {
+        BotLevel::Easy
+    } else {
+        BotLevel::Normal
+    };
+    put(&orbis_engine::sim::orders_reference_hash(seed, level, 1915))
+}
+
 fn put(hex: &str) -> *const u8 {
     let mut out = OUT.lock().unwrap_or_else(|e| e.into_inner());
     let bytes = hex.as_bytes();

@@ -5,7 +5,7 @@ use wasm_bindgen::JsCast;
 pub const SAVE_KEY: &str = "orbis.save";
 pub const LOG_KEY: &str = "orbis.log";
 pub const SPEED_KEY: &str = "orbis.speed";
-/// Key of the hot-seat seats of an orders game ("1" human, "0" civil disorder, per power).
+/// Key of the hot-seat seats of an orders game, a character per power (`orders::Seat::code`).
 pub const ORDERS_SEATS_KEY: &str = "orbis.orders.seats";
 /// Key of the last results of an orders game (UI state, see `OrdersSession::ui_bytes`).
 pub const ORDERS_UI_KEY: &str = "orbis.orders.ui";

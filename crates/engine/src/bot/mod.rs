@@ -1,4 +1,5 @@
-//! Computer opponents for the classic ruleset.
+//! Computer opponents: the classic ruleset's here (`easy`, `normal`, `hard`), the orders
+//! ruleset's in [`orders`].
 //!
 //! A bot picks one action at a time from the state alone. Its randomness comes from a ChaCha
 //! stream seeded by the game seed and the action counter, so every peer that runs the same game
@@ -11,6 +12,7 @@ use crate::odds::win_chance;
 use crate::rules::classic::{Action, BotLevel, ClassicState, FortifyRule, Owner, Phase, PlayerId};
 
 mod hard;
+pub mod orders;
 
 /// The bot's own random stream for the current decision.
 fn bot_dice(s: &ClassicState) -> SeededDice {

@@ -174,7 +174,10 @@ impl Game {
         Self::checked(save.game)
     }
 
-    fn checked(game: Game) -> Result<Game, LoadError> {
+    fn checked(mut game: Game) -> Result<Game, LoadError> {
+        if let Game::Orders(s) = &mut game {
+            s.forget_sea_territory();
+        }
         match &game {
             Game::Classic(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
             Game::Orders(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,

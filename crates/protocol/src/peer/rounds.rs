@@ -395,6 +395,13 @@ impl Peer {
             })
             .collect();
         let parts = r.proposal.participants.clone();
+        // Computer powers: seats of the proposal given to a computer, or handed to one since.
+        let computers: Vec<(PowerId, BotLevel)> = (0..r.proposal.seats.len())
+            .filter_map(|i| match r.controller(i as PlayerId) {
+                Some(Controller::Bot(level)) => r.powers.get(i).map(|&p| (p, level)),
+                _ => None,
+            })
+            .collect();
         let Game::Orders(s) = &mut r.state else {
             return false;
         };
@@ -470,13 +477,38 @@ impl Peer {
                 }
             }
         }
+        // Computer powers order after every reveal, from the board and the revealed payloads:
+        // every peer computes the same orders, and nobody could foresee their random part
+        // before committing. Their draw votes follow `bot::orders::accepts_draw`.
+        let salt = sha256(&content);
+        let waiting = s.waiting_for();
+        for &(power, level) in &computers {
+            if waiting.contains(&power) {
+                let orders = bot::orders::orders_for(s, power, level, &salt);
+                if let Err(e) = s.apply(&OrdersAction::Submit { power, orders }) {
+                    self.halt(
+                        HaltReport::Internal(format!("computer orders refused: {e}")),
+                        out,
+                    );
+                    return false;
+                }
+            }
+            if s.alive(power) {
+                draws.retain(|&(q, _)| q != power);
+                draws.push((power, bot::orders::accepts_draw(s, power)));
+            }
+        }
         // Draw votes, after the orders (so illegal ones are still named) and before the
         // adjudication: a draw every survivor accepts ends the game in the phase they accept it.
-        // A surviving power no peer plays now (a computer seat: civil disorder) cannot accept,
-        // as in hot-seat play, so an acceptance it held while it had a player is withdrawn.
+        // A surviving power nobody plays (neither a peer nor a computer) cannot accept, as in
+        // hot-seat civil disorder, so an acceptance it held while it had a player is withdrawn.
         // Declines go first, then acceptances (each in participant order): the votes of a phase
         // are simultaneous, so a standing acceptance withdrawn now cannot complete a draw.
-        let played: Vec<PowerId> = plays.iter().flat_map(|(now, _)| now.clone()).collect();
+        let played: Vec<PowerId> = plays
+            .iter()
+            .flat_map(|(now, _)| now.clone())
+            .chain(computers.iter().map(|c| c.0))
+            .collect();
         let n = s.map().powers.len() as PowerId;
         let withdrawn: Vec<(PowerId, bool)> = (0..n)
             .filter(|p| !played.contains(p) && s.alive(*p) && s.draw[*p as usize])

@@ -130,7 +130,10 @@ impl AppState {
                 Ok(Loaded::Orders(g)) => {
                     let seats = store::get(store::ORDERS_SEATS_KEY).unwrap_or_default();
                     let ui = store::get(store::ORDERS_UI_KEY).and_then(|t| store::b64_decode(&t));
-                    st.start_orders(g, seats.chars().map(|c| c != '0').collect());
+                    st.start_orders(
+                        g,
+                        seats.chars().map(crate::orders::Seat::from_code).collect(),
+                    );
                     if let (Some(o), Some(b)) = (st.orders.as_mut(), ui) {
                         o.restore_ui(&b);
                         st.save();
@@ -210,19 +213,18 @@ impl AppState {
         }
     }
 
-    /// Starts (or resumes) an orders game; `human` per power of the map (missing: human).
+    /// Starts (or resumes) an orders game; `seats` per power of the map (missing: human).
     #[cfg(feature = "full")]
-    fn start_orders(&mut self, g: orbis_engine::rules::orders::OrdersState, mut human: Vec<bool>) {
-        human.resize(g.map().powers.len(), true);
-        store::set(
-            store::ORDERS_SEATS_KEY,
-            &human
-                .iter()
-                .map(|&h| if h { '1' } else { '0' })
-                .collect::<String>(),
-        );
+    fn start_orders(
+        &mut self,
+        g: orbis_engine::rules::orders::OrdersState,
+        seats: Vec<crate::orders::Seat>,
+    ) {
+        let o = crate::orders::OrdersSession::new(g, seats);
+        let codes: String = o.seats.iter().map(|s| s.code()).collect();
+        store::set(store::ORDERS_SEATS_KEY, &codes);
         self.classic.game = None;
-        self.orders = Some(crate::orders::OrdersSession::new(g, human));
+        self.orders = Some(o);
         self.screen = Screen::OrdersPlay;
         self.has_save = true;
         self.notice = None;
@@ -239,7 +241,7 @@ impl AppState {
             f.players,
         );
         match g {
-            Ok(g) => self.start_orders(g, f.human.clone()),
+            Ok(g) => self.start_orders(g, f.seats.clone()),
             Err(e) => self.notice = Some(e.to_string()),
         }
     }

@@ -605,7 +605,6 @@ pub fn online(props: &Props) -> Html {
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| format!("{} [{}]", s.name_of(k), fingerprint(k))).unwrap_or_default(),
-                        Controller::Bot(_) if p.orders.is_some() => "computer (civil disorder: holds)".to_string(),
                         Controller::Bot(l) => format!("computer ({})", match l {
                             orbis_engine::classic::BotLevel::Easy => "easy",
                             orbis_engine::classic::BotLevel::Normal => "normal",
@@ -665,24 +664,27 @@ pub fn online(props: &Props) -> Html {
                 if s.ruleset == "classic" {
                     <p class="notice" id="p2p-notice">{"Hands, missions and the deck order are visible to a modified client: cards, secret missions and the shuffled deck are still in every browser's game state."}</p>
                 } else if s.ruleset == "europe-1901" {
-                    <p class="hint">{"Seven powers; those without a player are in civil disorder (they hold)."}</p>
+                    <p class="hint">{"Seven powers; those without a player are computer powers, computed alike by every page."}</p>
                 } else {
-                    <p class="hint">{"The players plus the computer seats, 2 to 6 powers; computer powers are in civil disorder (they hold)."}</p>
+                    <p class="hint">{"The players plus the computer seats, 2 to 6 powers; every page computes the computer powers' orders alike."}</p>
                 }
                 if s.ruleset != "europe-1901" {
                     <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
                 }
-                if s.ruleset == "classic" {
-                    <label>{"Computer level "}<select id="online-bot-level" onchange={set_bot_level}>
-                        { for [("easy", "easy"), ("normal", "normal"), ("hard", "hard")].iter().map(|(v, l)| {
+                <label>{"Computer level "}<select id="online-bot-level" onchange={set_bot_level}>
+                        { for [("easy", "easy"), ("normal", "normal"), ("hard", "hard")].iter()
+                            // The orders ruleset has no hard computer player.
+                            .filter(|(v, _)| s.ruleset == "classic" || *v != "hard").map(|(v, l)| {
                             let cur = matches!((*v, s.bot_level),
                                 ("easy", orbis_engine::classic::BotLevel::Easy)
                                 | ("normal", orbis_engine::classic::BotLevel::Normal)
-                                | ("hard", orbis_engine::classic::BotLevel::Hard));
+                                | ("hard", orbis_engine::classic::BotLevel::Hard))
+                                // Orders: a hard choice made for classic plays as normal.
+                                || (*v == "normal" && s.ruleset != "classic"
+                                    && s.bot_level == orbis_engine::classic::BotLevel::Hard);
                             html! { <option value={*v} selected={cur}>{*l}</option> }
                         }) }
                     </select></label>
-                }
                 if s.ruleset == "classic" {
                     <details class="options" id="online-options">
                         <summary>{"Rules"}</summary>

@@ -762,7 +762,11 @@ impl Session {
                 controller: if i < keys.len() {
                     Controller::Peer(i as u8)
                 } else {
-                    Controller::Bot(BotLevel::Normal)
+                    // The orders ruleset's computer levels: easy and normal.
+                    Controller::Bot(match self.bot_level {
+                        BotLevel::Easy => BotLevel::Easy,
+                        _ => BotLevel::Normal,
+                    })
                 },
             })
             .collect();

@@ -9,6 +9,8 @@ pub mod map;
 pub mod view;
 
 use crate::widgets::{Nav, Sender};
+use orbis_engine::bot;
+use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::orders::adjudicator::{Loc, Piece, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceId, ProvinceKind};
 use orbis_engine::rules::orders::notation::{self, Spec, Written};
@@ -33,9 +35,41 @@ pub struct OrdersForm {
     pub map_id: String,
     /// Players on the world map (2–6); Europe always has 7 powers.
     pub players: u8,
-    /// Per power of the map: a human (true) or civil disorder (false).
-    pub human: Vec<bool>,
+    /// Per power of the map: who plays it.
+    pub seats: Vec<Seat>,
     pub options: OrdersOptions,
+}
+
+/// Who plays a power in a hot-seat orders game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seat {
+    Human,
+    /// A computer player (`orbis_engine::bot::orders`).
+    Computer(BotLevel),
+    /// Nobody: civil disorder, the units hold.
+    Idle,
+}
+
+impl Seat {
+    /// One character per seat in `localStorage` ("1" human and "0" civil disorder, as saves
+    /// before computer powers wrote them; "e" and "n" computer levels).
+    pub fn code(self) -> char {
+        match self {
+            Seat::Human => '1',
+            Seat::Idle => '0',
+            Seat::Computer(BotLevel::Easy) => 'e',
+            Seat::Computer(_) => 'n',
+        }
+    }
+
+    pub fn from_code(c: char) -> Seat {
+        match c {
+            '0' => Seat::Idle,
+            'e' => Seat::Computer(BotLevel::Easy),
+            'n' => Seat::Computer(BotLevel::Normal),
+            _ => Seat::Human,
+        }
+    }
 }
 
 impl Default for OrdersForm {
@@ -43,7 +77,7 @@ impl Default for OrdersForm {
         OrdersForm {
             map_id: "europe-1901".into(),
             players: 7,
-            human: vec![true; 7],
+            seats: vec![Seat::Human; 7],
             options: OrdersOptions::default(),
         }
     }
@@ -96,7 +130,8 @@ pub struct Resolved {
 #[derive(Clone, PartialEq)]
 pub struct OrdersSession {
     pub game: OrdersState,
-    pub human: Vec<bool>,
+    /// Per power of the map: who plays it (online: `Human` for this browser's powers only).
+    pub seats: Vec<Seat>,
     pub stage: Stage,
     pub draft: Vec<Written>,
     /// The selected unit (or, in adjustments, the home centre to build in).
@@ -194,10 +229,11 @@ pub fn season_word(s: Season) -> &'static str {
 }
 
 impl OrdersSession {
-    pub fn new(game: OrdersState, human: Vec<bool>) -> OrdersSession {
+    pub fn new(game: OrdersState, mut seats: Vec<Seat>) -> OrdersSession {
+        seats.resize(game.map().powers.len(), Seat::Human);
         let mut s = OrdersSession {
             game,
-            human,
+            seats,
             stage: Stage::Results,
             draft: vec![],
             sel: None,
@@ -215,8 +251,13 @@ impl OrdersSession {
     /// An online session: this browser writes the orders of `mine` only.
     pub fn new_online(game: OrdersState, mine: &[PowerId]) -> OrdersSession {
         let n = game.map().powers.len();
-        let human = (0..n).map(|p| mine.contains(&(p as PowerId))).collect();
-        let mut s = OrdersSession::new(game, human);
+        let seats = (0..n)
+            .map(|p| match mine.contains(&(p as PowerId)) {
+                true => Seat::Human,
+                false => Seat::Idle,
+            })
+            .collect();
+        let mut s = OrdersSession::new(game, seats);
         s.online = Some(OnlineOrders {
             draw: s.game.draw.clone(),
             ..OnlineOrders::default()
@@ -312,7 +353,19 @@ impl OrdersSession {
     }
 
     fn is_human(&self, p: PowerId) -> bool {
-        self.human.get(p as usize).copied().unwrap_or(false)
+        self.seats.get(p as usize) == Some(&Seat::Human)
+    }
+
+    /// The computer powers of a hot-seat game, with their levels.
+    pub fn computers(&self) -> Vec<(PowerId, BotLevel)> {
+        self.seats
+            .iter()
+            .enumerate()
+            .filter_map(|(p, s)| match s {
+                Seat::Computer(l) => Some((p as PowerId, *l)),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The first power played here that still owes orders this phase.
@@ -356,7 +409,28 @@ impl OrdersSession {
             return false;
         }
         let (year, season) = (self.game.year, self.game.season);
-        match self.game.apply(&OrdersAction::Adjudicate) {
+        // The computer powers order now, after every human: their random part is drawn from
+        // the humans' orders (as online from the revealed orders), the rest from the board.
+        let salt = orbis_engine::codec::encode(&self.game.orders);
+        let mut events = vec![];
+        for a in bot::orders::phase_actions(&self.game, &self.computers(), &salt) {
+            if matches!(self.game.phase, Phase::GameOver { .. }) {
+                break;
+            }
+            match self.game.apply(&a) {
+                Ok(ev) => events.extend(ev),
+                Err(e) => self.error = Some(format!("A computer power's orders were refused: {e}")),
+            }
+        }
+        let adjudicated = if matches!(self.game.phase, Phase::GameOver { .. }) {
+            Ok(vec![])
+        } else {
+            self.game.apply(&OrdersAction::Adjudicate)
+        };
+        match adjudicated.map(|ev| {
+            events.extend(ev);
+            events
+        }) {
             Ok(events) => {
                 self.last = Some(self.summarise(year, season, &events));
                 self.stage = Stage::Results;
@@ -832,218 +906,4 @@ impl OrdersSession {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn s() -> OrdersSession {
-        let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
-        OrdersSession::new(g, vec![true; 7])
-    }
-
-    #[test]
-    fn clicks_and_text_make_orders_and_phases_advance() {
-        let mut s = s();
-        assert_eq!(s.stage, Stage::Curtain(0));
-        // England: clicks.
-        s.update(OMsg::Reveal);
-        s.update(OMsg::Click("LON".into()));
-        s.update(OMsg::Click("NTH".into()));
-        assert_eq!(s.draft.len(), 1);
-        s.update(OMsg::Text("A LVP - XYZ".into()));
-        s.update(OMsg::Type);
-        assert!(s.error.as_deref().unwrap().contains("XYZ"));
-        s.update(OMsg::Text("A LVP - YOR; F EDI - NWG".into()));
-        s.update(OMsg::Type);
-        assert_eq!(s.draft.len(), 3, "{:?}", s.error);
-        assert!(s.update(OMsg::Submit));
-        assert_eq!(s.stage, Stage::Curtain(1));
-        for p in 1..7 {
-            s.update(OMsg::Reveal);
-            assert_eq!(s.stage, Stage::Enter(p));
-            s.update(OMsg::Submit);
-        }
-        assert_eq!(s.stage, Stage::Results);
-        let last = s.last.clone().unwrap();
-        assert_eq!(last.phase, Phase::Movement);
-        assert_eq!(last.results.len(), 22);
-        s.update(OMsg::Continue);
-        assert_eq!(s.stage, Stage::Curtain(0));
-        assert_eq!(s.game.season, Season::Fall);
-    }
-
-    #[test]
-    fn everybody_accepting_a_draw_ends_the_game() {
-        let mut s = s();
-        for p in 0..7 {
-            assert_eq!(s.stage, Stage::Curtain(p));
-            s.update(OMsg::Reveal);
-            assert!(s.update(OMsg::Draw(true)));
-            if p < 6 {
-                s.update(OMsg::Submit);
-            }
-        }
-        assert_eq!(s.stage, Stage::Results);
-        assert_eq!(s.game.phase, Phase::GameOver { winner: None });
-    }
-
-    #[test]
-    fn online_entry_commits_only_our_power_and_shows_revealed_results() {
-        let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
-        let mut s = OrdersSession::new_online(g.clone(), &[1]);
-        // No pass-the-device screen: France enters at once.
-        assert_eq!(s.stage, Stage::Enter(1));
-        s.update(OMsg::Text("A PAR - BUR".into()));
-        s.update(OMsg::Type);
-        s.update(OMsg::Submit);
-        assert_eq!(s.stage, Stage::Results);
-        assert!(s.online.as_ref().unwrap().sent);
-        let q = take_queued();
-        assert_eq!(q.len(), 1);
-        assert_eq!(q[0].orders.len(), 1);
-        assert_eq!(q[0].orders[0].0, 1);
-        assert_eq!(q[0].draw, vec![(1, false)]);
-        // Nothing is adjudicated locally; Continue waits for the others.
-        assert_eq!(s.game.season, Season::Spring);
-        s.update(OMsg::Continue);
-        assert_eq!(s.stage, Stage::Results);
-        // The protocol resolves the phase with everyone's orders.
-        let mut next = g.clone();
-        next.apply(&OrdersAction::Submit {
-            power: 1,
-            orders: q[0].orders[0].1.clone(),
-        })
-        .unwrap();
-        let ev = next.apply(&OrdersAction::Adjudicate).unwrap();
-        s.online_resolved(next, &[ev]);
-        assert_eq!(s.stage, Stage::Results);
-        assert!(!s.online.as_ref().unwrap().sent);
-        assert_eq!(s.last.as_ref().unwrap().results.len(), 22);
-        s.update(OMsg::Continue);
-        assert_eq!(s.stage, Stage::Enter(1));
-        assert_eq!(s.game.season, Season::Fall);
-        assert!(take_queued().is_empty());
-    }
-
-    #[test]
-    fn online_draw_vote_goes_out_with_the_orders() {
-        let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
-        let mut s = OrdersSession::new_online(g.clone(), &[1]);
-        assert!(s.update(OMsg::Draw(true)));
-        // Secret until the reveal: the engine state does not change here.
-        assert_eq!(s.game, g);
-        assert!(s.draw_vote(1));
-        s.update(OMsg::Submit);
-        let q = take_queued();
-        assert_eq!(q.len(), 1);
-        assert_eq!(q[0].draw, vec![(1, true)]);
-        // The revealed phase: France's acceptance is in the engine state and in the summary.
-        let mut next = g.clone();
-        let mut ev = next
-            .apply(&OrdersAction::Draw {
-                power: 1,
-                accept: true,
-            })
-            .unwrap();
-        ev.extend(next.apply(&OrdersAction::Adjudicate).unwrap());
-        s.online_resolved(next, &[ev]);
-        assert!(s.draw_vote(1));
-        let notes = &s.last.as_ref().unwrap().notes;
-        assert!(
-            notes.iter().any(|n| n.contains("accepted by France")),
-            "{notes:?}"
-        );
-    }
-
-    #[test]
-    fn support_by_clicks() {
-        let mut s = s();
-        for _ in 0..1 {
-            s.update(OMsg::Reveal);
-            s.update(OMsg::Submit);
-        }
-        s.update(OMsg::Reveal); // France
-        s.update(OMsg::Click("MAR".into()));
-        s.update(OMsg::SetMode(Mode::SupportPick));
-        s.update(OMsg::Click("PAR".into()));
-        s.update(OMsg::Click("BUR".into()));
-        assert_eq!(
-            notation::print(s.map(), &s.draft[0]),
-            "A MAR S A PAR - BUR",
-            "{:?}",
-            s.error
-        );
-    }
-
-    fn session(options: OrdersOptions) -> OrdersSession {
-        let g = OrdersState::new("europe-1901", options).unwrap();
-        OrdersSession::new(g, vec![true; 7])
-    }
-
-    #[test]
-    fn combine_by_clicks() {
-        let mut s = session(OrdersOptions {
-            combine: true,
-            ..OrdersOptions::default()
-        });
-        s.game.season = Season::Fall;
-        assert!(s.can_combine());
-        for _ in 0..5 {
-            s.update(OMsg::Reveal);
-            s.update(OMsg::Submit);
-        }
-        s.update(OMsg::Reveal); // Russia
-        s.update(OMsg::Click("WAR".into()));
-        s.update(OMsg::SetMode(Mode::CombinePick));
-        assert!(s.prompt().contains("Combine WAR"), "{}", s.prompt());
-        s.update(OMsg::Click("XYZ".into()));
-        s.update(OMsg::Click("MOS".into()));
-        assert_eq!(
-            notation::print(s.map(), &s.draft[0]),
-            "A WAR COMBINE A MOS",
-            "{:?}",
-            s.error
-        );
-        // An empty province is no unit to merge into.
-        s.update(OMsg::Click("SEV".into()));
-        s.update(OMsg::SetMode(Mode::CombinePick));
-        s.update(OMsg::Click("UKR".into()));
-        assert!(s.error.as_deref().unwrap().contains("Combine"));
-        assert_eq!(s.draft.len(), 1);
-        // In Spring (or without the option) the engine refuses the combine.
-        let mut s = session(OrdersOptions {
-            combine: true,
-            ..OrdersOptions::default()
-        });
-        assert!(!s.can_combine());
-        s.update(OMsg::Reveal);
-        s.update(OMsg::Click("LVP".into()));
-        s.update(OMsg::SetMode(Mode::CombinePick));
-        s.update(OMsg::Click("EDI".into()));
-        assert!(s.draft.is_empty());
-        assert!(s.error.as_deref().unwrap().contains("combine"));
-    }
-
-    #[test]
-    fn a_fleet_build_facing_a_sea() {
-        let mut s = session(OrdersOptions {
-            fleet_facing: true,
-            ..OrdersOptions::default()
-        });
-        let fr = s.map().power("FRANCE").unwrap();
-        s.game.units.retain(|u| u.power != fr);
-        s.game.phase = Phase::Adjustment;
-        s.game.season = Season::Fall;
-        s = OrdersSession::new(s.game.clone(), vec![true; 7]);
-        s.update(OMsg::Reveal);
-        assert_eq!(s.stage, Stage::Enter(fr));
-        let bre = s.map().parse_loc("BRE").unwrap();
-        let mao = s.map().province("MAO").unwrap();
-        s.update(OMsg::Build(UnitType::Fleet, bre));
-        assert!(s.error.as_deref().unwrap().contains("ENG, MAO"));
-        s.update(OMsg::BuildFacing(bre, mao));
-        assert_eq!(notation::print(s.map(), &s.draft[0]), "F BRE B FACING MAO");
-        s.update(OMsg::Submit);
-        let fleet = s.game.units.iter().find(|u| u.loc == bre).unwrap();
-        assert_eq!(fleet.facing, Some(mao));
-    }
-}
+mod tests;

@@ -4,9 +4,10 @@
 
 use crate::orders::map::{board_svg, layout, pan, zoom};
 use crate::orders::{
-    phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Stage, View,
+    phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Seat, Stage, View,
 };
 use crate::widgets::Nav;
+use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceKind};
 use orbis_engine::rules::orders::notation::{self};
@@ -24,7 +25,8 @@ fn om(app: &H, m: OMsg) -> Callback<MouseEvent> {
 
 // ---------------------------------------------------------------- setup
 
-/// The orders new-game form: map, players, which powers are human, house options.
+/// The orders new-game form: map, players, who plays each power (a human, a computer or
+/// nobody), house options.
 pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
     let f = f.clone();
     let edit = move |f: OrdersForm| on_edit.emit(f);
@@ -41,7 +43,7 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
             } else {
                 m.setups.iter().map(|s| s.0).max().unwrap_or(2)
             };
-            g.human = vec![true; m.powers.len()];
+            g.seats = vec![Seat::Human; m.powers.len()];
             edit(g);
         })
     };
@@ -60,19 +62,26 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
             Callback::from(move |e: Event| {
                 let v = e.target_unchecked_into::<HtmlSelectElement>().value();
                 let mut g = f.clone();
-                g.human[p as usize] = v == "human";
+                if let Some(seat) = g.seats.get_mut(p as usize) {
+                    *seat = Seat::from_code(v.chars().next().unwrap_or('1'));
+                }
                 edit(g);
             })
         };
-        let human = f.human.get(p as usize).copied().unwrap_or(true);
+        let seat = f.seats.get(p as usize).copied().unwrap_or(Seat::Human);
+        let opt = |s: Seat, label: &'static str| {
+            html! { <option value={s.code().to_string()} selected={seat == s}>{label}</option> }
+        };
         let pw = &map.powers[p as usize];
         html! {
             <fieldset class="seat" style={format!("--seat:{}", power_colour(p))}>
                 <legend>{pw.name.clone()}</legend>
                 <label class="field" for={format!("opower-{}", pw.key)}><span>{"Played by"}</span>
                     <select id={format!("opower-{}", pw.key)} onchange={cb}>
-                        <option value="human" selected={human}>{"Human (hot-seat)"}</option>
-                        <option value="cd" selected={!human}>{"Nobody (civil disorder: units hold)"}</option>
+                        { opt(Seat::Human, "Human (hot-seat)") }
+                        { opt(Seat::Computer(BotLevel::Normal), "Computer (normal)") }
+                        { opt(Seat::Computer(BotLevel::Easy), "Computer (easy)") }
+                        { opt(Seat::Idle, "Nobody (civil disorder: units hold)") }
                     </select>
                 </label>
             </fieldset>

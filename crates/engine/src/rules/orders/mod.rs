@@ -1243,7 +1243,11 @@ impl OrdersState {
             .collect();
         for u in &self.units {
             let p = u.loc.province;
-            if self.options.no_retreat_into_foreign_territory {
+            // Only land is territory: a fleet at sea holds nothing (and a save with a sea in
+            // the territory table would be refused on load).
+            if self.options.no_retreat_into_foreign_territory
+                && map.provinces[p as usize].kind != ProvinceKind::Sea
+            {
                 self.territory.insert(p, u.power);
             }
             if map.provinces[p as usize].centre {
@@ -1279,6 +1283,19 @@ impl OrdersState {
             self.year += 1;
             self.season = Season::Spring;
             self.start(Phase::Movement, ev);
+        }
+    }
+
+    /// Drops seas from the territory table. Saves made before fleets at sea stopped taking
+    /// territory hold such entries; they meant nothing (no army retreats to sea), so a save
+    /// that has them loads without them.
+    pub fn forget_sea_territory(&mut self) {
+        if let Some(map) = OrdersMap::get(&self.map_id) {
+            self.territory.retain(|&p, _| {
+                map.provinces
+                    .get(p as usize)
+                    .is_none_or(|x| x.kind != ProvinceKind::Sea)
+            });
         }
     }
 

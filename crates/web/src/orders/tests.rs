@@ -1,0 +1,278 @@
+//! Tests of the hot-seat and online orders flow (`OrdersSession::update`).
+use super::*;
+
+fn s() -> OrdersSession {
+    let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    OrdersSession::new(g, vec![Seat::Human; 7])
+}
+
+#[test]
+fn clicks_and_text_make_orders_and_phases_advance() {
+    let mut s = s();
+    assert_eq!(s.stage, Stage::Curtain(0));
+    // England: clicks.
+    s.update(OMsg::Reveal);
+    s.update(OMsg::Click("LON".into()));
+    s.update(OMsg::Click("NTH".into()));
+    assert_eq!(s.draft.len(), 1);
+    s.update(OMsg::Text("A LVP - XYZ".into()));
+    s.update(OMsg::Type);
+    assert!(s.error.as_deref().unwrap().contains("XYZ"));
+    s.update(OMsg::Text("A LVP - YOR; F EDI - NWG".into()));
+    s.update(OMsg::Type);
+    assert_eq!(s.draft.len(), 3, "{:?}", s.error);
+    assert!(s.update(OMsg::Submit));
+    assert_eq!(s.stage, Stage::Curtain(1));
+    for p in 1..7 {
+        s.update(OMsg::Reveal);
+        assert_eq!(s.stage, Stage::Enter(p));
+        s.update(OMsg::Submit);
+    }
+    assert_eq!(s.stage, Stage::Results);
+    let last = s.last.clone().unwrap();
+    assert_eq!(last.phase, Phase::Movement);
+    assert_eq!(last.results.len(), 22);
+    s.update(OMsg::Continue);
+    assert_eq!(s.stage, Stage::Curtain(0));
+    assert_eq!(s.game.season, Season::Fall);
+}
+
+#[test]
+fn everybody_accepting_a_draw_ends_the_game() {
+    let mut s = s();
+    for p in 0..7 {
+        assert_eq!(s.stage, Stage::Curtain(p));
+        s.update(OMsg::Reveal);
+        assert!(s.update(OMsg::Draw(true)));
+        if p < 6 {
+            s.update(OMsg::Submit);
+        }
+    }
+    assert_eq!(s.stage, Stage::Results);
+    assert_eq!(s.game.phase, Phase::GameOver { winner: None });
+}
+
+#[test]
+fn online_entry_commits_only_our_power_and_shows_revealed_results() {
+    let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    let mut s = OrdersSession::new_online(g.clone(), &[1]);
+    // No pass-the-device screen: France enters at once.
+    assert_eq!(s.stage, Stage::Enter(1));
+    s.update(OMsg::Text("A PAR - BUR".into()));
+    s.update(OMsg::Type);
+    s.update(OMsg::Submit);
+    assert_eq!(s.stage, Stage::Results);
+    assert!(s.online.as_ref().unwrap().sent);
+    let q = take_queued();
+    assert_eq!(q.len(), 1);
+    assert_eq!(q[0].orders.len(), 1);
+    assert_eq!(q[0].orders[0].0, 1);
+    assert_eq!(q[0].draw, vec![(1, false)]);
+    // Nothing is adjudicated locally; Continue waits for the others.
+    assert_eq!(s.game.season, Season::Spring);
+    s.update(OMsg::Continue);
+    assert_eq!(s.stage, Stage::Results);
+    // The protocol resolves the phase with everyone's orders.
+    let mut next = g.clone();
+    next.apply(&OrdersAction::Submit {
+        power: 1,
+        orders: q[0].orders[0].1.clone(),
+    })
+    .unwrap();
+    let ev = next.apply(&OrdersAction::Adjudicate).unwrap();
+    s.online_resolved(next, &[ev]);
+    assert_eq!(s.stage, Stage::Results);
+    assert!(!s.online.as_ref().unwrap().sent);
+    assert_eq!(s.last.as_ref().unwrap().results.len(), 22);
+    s.update(OMsg::Continue);
+    assert_eq!(s.stage, Stage::Enter(1));
+    assert_eq!(s.game.season, Season::Fall);
+    assert!(take_queued().is_empty());
+}
+
+#[test]
+fn online_draw_vote_goes_out_with_the_orders() {
+    let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    let mut s = OrdersSession::new_online(g.clone(), &[1]);
+    assert!(s.update(OMsg::Draw(true)));
+    // Secret until the reveal: the engine state does not change here.
+    assert_eq!(s.game, g);
+    assert!(s.draw_vote(1));
+    s.update(OMsg::Submit);
+    let q = take_queued();
+    assert_eq!(q.len(), 1);
+    assert_eq!(q[0].draw, vec![(1, true)]);
+    // The revealed phase: France's acceptance is in the engine state and in the summary.
+    let mut next = g.clone();
+    let mut ev = next
+        .apply(&OrdersAction::Draw {
+            power: 1,
+            accept: true,
+        })
+        .unwrap();
+    ev.extend(next.apply(&OrdersAction::Adjudicate).unwrap());
+    s.online_resolved(next, &[ev]);
+    assert!(s.draw_vote(1));
+    let notes = &s.last.as_ref().unwrap().notes;
+    assert!(
+        notes.iter().any(|n| n.contains("accepted by France")),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn support_by_clicks() {
+    let mut s = s();
+    for _ in 0..1 {
+        s.update(OMsg::Reveal);
+        s.update(OMsg::Submit);
+    }
+    s.update(OMsg::Reveal); // France
+    s.update(OMsg::Click("MAR".into()));
+    s.update(OMsg::SetMode(Mode::SupportPick));
+    s.update(OMsg::Click("PAR".into()));
+    s.update(OMsg::Click("BUR".into()));
+    assert_eq!(
+        notation::print(s.map(), &s.draft[0]),
+        "A MAR S A PAR - BUR",
+        "{:?}",
+        s.error
+    );
+}
+
+fn session(options: OrdersOptions) -> OrdersSession {
+    let g = OrdersState::new("europe-1901", options).unwrap();
+    OrdersSession::new(g, vec![Seat::Human; 7])
+}
+
+#[test]
+fn combine_by_clicks() {
+    let mut s = session(OrdersOptions {
+        combine: true,
+        ..OrdersOptions::default()
+    });
+    s.game.season = Season::Fall;
+    assert!(s.can_combine());
+    for _ in 0..5 {
+        s.update(OMsg::Reveal);
+        s.update(OMsg::Submit);
+    }
+    s.update(OMsg::Reveal); // Russia
+    s.update(OMsg::Click("WAR".into()));
+    s.update(OMsg::SetMode(Mode::CombinePick));
+    assert!(s.prompt().contains("Combine WAR"), "{}", s.prompt());
+    s.update(OMsg::Click("XYZ".into()));
+    s.update(OMsg::Click("MOS".into()));
+    assert_eq!(
+        notation::print(s.map(), &s.draft[0]),
+        "A WAR COMBINE A MOS",
+        "{:?}",
+        s.error
+    );
+    // An empty province is no unit to merge into.
+    s.update(OMsg::Click("SEV".into()));
+    s.update(OMsg::SetMode(Mode::CombinePick));
+    s.update(OMsg::Click("UKR".into()));
+    assert!(s.error.as_deref().unwrap().contains("Combine"));
+    assert_eq!(s.draft.len(), 1);
+    // In Spring (or without the option) the engine refuses the combine.
+    let mut s = session(OrdersOptions {
+        combine: true,
+        ..OrdersOptions::default()
+    });
+    assert!(!s.can_combine());
+    s.update(OMsg::Reveal);
+    s.update(OMsg::Click("LVP".into()));
+    s.update(OMsg::SetMode(Mode::CombinePick));
+    s.update(OMsg::Click("EDI".into()));
+    assert!(s.draft.is_empty());
+    assert!(s.error.as_deref().unwrap().contains("combine"));
+}
+
+#[test]
+fn a_fleet_build_facing_a_sea() {
+    let mut s = session(OrdersOptions {
+        fleet_facing: true,
+        ..OrdersOptions::default()
+    });
+    let fr = s.map().power("FRANCE").unwrap();
+    s.game.units.retain(|u| u.power != fr);
+    s.game.phase = Phase::Adjustment;
+    s.game.season = Season::Fall;
+    s = OrdersSession::new(s.game.clone(), vec![Seat::Human; 7]);
+    s.update(OMsg::Reveal);
+    assert_eq!(s.stage, Stage::Enter(fr));
+    let bre = s.map().parse_loc("BRE").unwrap();
+    let mao = s.map().province("MAO").unwrap();
+    s.update(OMsg::Build(UnitType::Fleet, bre));
+    assert!(s.error.as_deref().unwrap().contains("ENG, MAO"));
+    s.update(OMsg::BuildFacing(bre, mao));
+    assert_eq!(notation::print(s.map(), &s.draft[0]), "F BRE B FACING MAO");
+    s.update(OMsg::Submit);
+    let fleet = s.game.units.iter().find(|u| u.loc == bre).unwrap();
+    assert_eq!(fleet.facing, Some(mao));
+}
+
+#[test]
+fn computer_powers_order_after_the_humans_and_the_phase_resolves() {
+    let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    let mut seats = vec![Seat::Computer(BotLevel::Normal); 7];
+    seats[1] = Seat::Human;
+    seats[3] = Seat::Computer(BotLevel::Easy);
+    seats[6] = Seat::Idle;
+    let mut s = OrdersSession::new(g.clone(), seats);
+    // Only France is asked for orders.
+    assert_eq!(s.stage, Stage::Curtain(1));
+    s.update(OMsg::Reveal);
+    s.update(OMsg::Text("A PAR - BUR".into()));
+    s.update(OMsg::Type);
+    assert!(s.update(OMsg::Submit));
+    assert_eq!(s.stage, Stage::Results);
+    assert_eq!(
+        (s.game.season, s.game.phase),
+        (Season::Fall, Phase::Movement)
+    );
+    let last = s.last.clone().unwrap();
+    // Every unit of the computer powers had an order of its own (not the default hold of
+    // civil disorder): 22 units but Turkey's 3 and France's 3.
+    let given = last
+        .results
+        .iter()
+        .filter(|r| r.power != 1 && r.power != 6)
+        .count();
+    assert_eq!(given, 16);
+    let moved = s
+        .game
+        .units
+        .iter()
+        .filter(|u| u.power != 1 && u.power != 6 && !g.units.contains(u))
+        .count();
+    assert!(moved > 0, "no computer unit moved");
+    // Turkey (nobody) held.
+    for u in g.units.iter().filter(|u| u.power == 6) {
+        assert!(s.game.units.contains(u));
+    }
+    // The same human orders give the same computer orders.
+    let mut t = OrdersSession::new(g, s.seats.clone());
+    t.update(OMsg::Reveal);
+    t.update(OMsg::Text("A PAR - BUR".into()));
+    t.update(OMsg::Type);
+    t.update(OMsg::Submit);
+    assert_eq!(t.game, s.game);
+}
+
+#[test]
+fn seat_codes_read_old_and_new_saves() {
+    let seats: Vec<Seat> = "10en".chars().map(Seat::from_code).collect();
+    assert_eq!(
+        seats,
+        [
+            Seat::Human,
+            Seat::Idle,
+            Seat::Computer(BotLevel::Easy),
+            Seat::Computer(BotLevel::Normal)
+        ]
+    );
+    let codes: String = seats.iter().map(|s| s.code()).collect();
+    assert_eq!(codes, "10en");
+}
