@@ -304,3 +304,46 @@ test('orders: house options "fleets face a sea" and combine by clicks', async ()
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('orders: one human against six computer powers, who order by themselves; a reload keeps them', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//);
+  const computers = ['ENGLAND', 'GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY'];
+  for (const power of computers) {
+    await page.selectOption(`#opower-${power}`, power === 'TURKEY' ? 'easy' : 'normal');
+  }
+  await shot(page, '52a-orders-computer-setup');
+  await page.click('#start-game');
+  // Only France is asked for orders; the chips say who plays the others.
+  await reveal(page, 'FRANCE');
+  assert.match(await page.locator('#ocentres li[data-power="ENGLAND"]').textContent(), /computer, normal/);
+  assert.match(await page.locator('#ocentres li[data-power="TURKEY"]').textContent(), /computer, easy/);
+  await type(page, 'A PAR - BUR');
+  await submit(page);
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  // Every unit on the board had an order, and the computer powers gave some besides holds.
+  const results = await page.locator('#oresults li code').allTextContents();
+  assert.equal(results.length, 22, results.join('\n'));
+  const moves = results.filter((o) => / - |\sS\s/.test(o) && !o.startsWith('A PAR'));
+  assert.ok(moves.length >= 6, `computer orders: ${results.join('; ')}`);
+  await shot(page, '52-orders-computer-results');
+  const hash = await attr(page, 'data-state-hash');
+  await page.reload();
+  await page.locator('#root[data-stage="results"]').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'the reload resumes the same game');
+  await page.click('#o-continue');
+  // Fall 1901: still France alone at the device, the computers kept across the reload.
+  assert.equal(await attr(page, 'data-stage'), 'curtain-FRANCE');
+  await reveal(page, 'FRANCE');
+  await submit(page);
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  assert.notEqual(await attr(page, 'data-state-hash'), hash);
+  assert.match(await page.locator('#oseason').textContent(), /1901|1902/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,6 +1,6 @@
 // The orders ruleset online over real WebRTC on 127.0.0.1: a local matchbox_server and two
-// Chromium pages (separate contexts) agree an orders game on the Europe 1901 map (the five other
-// powers hold), then each page enters only its own power's orders through the orders screen (by
+// Chromium pages (separate contexts) agree an orders game on the Europe 1901 map (Alice picks
+// England and France for the two of them; the five other powers are computer powers), then each page enters only its own power's orders through the orders screen (by
 // clicking and by typing); every phase is committed and revealed through the protocol and
 // adjudicated on both pages: Spring 1901, a Fall in which England dislodges the French fleet, the
 // French retreat, and the winter builds; England's page is reloaded between its commitment and
@@ -63,14 +63,25 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
   try {
     await until('two peers in the lobby', async () => (await online(A.page, 'data-peers')) === '2' && (await online(B.page, 'data-peers')) === '2');
     await A.page.selectOption('#online-ruleset', 'europe-1901');
+    // Alice picks the powers: the first player (by key) England, the second France; the five
+    // computer powers are drawn at random from the shared seed.
+    const picks = A.page.locator('select.pick-power');
+    assert.equal(await picks.count(), 2);
+    await picks.nth(0).selectOption('0');
+    await picks.nth(1).selectOption('1');
+    await shot(A.page, '50a-p2p-orders-pick-powers');
     await A.page.click('#online-propose');
     await A.page.locator('.accept').click();
     await B.page.locator('.accept').waitFor();
-    assert.match(await B.page.locator('#online-proposals').textContent(), /Orders game on the Europe 1901 map, 7 seats/);
+    const proposal = await B.page.locator('#online-proposals').textContent();
+    assert.match(proposal, /Orders game on the Europe 1901 map, 7 seats/);
+    assert.match(proposal, /England/);
+    assert.match(proposal, /France/);
+    assert.match(proposal, /random power\) — computer \(normal\)/);
     await shot(B.page, '50-p2p-orders-lobby');
     await B.page.locator('.accept').click();
 
-    // Each page plays one of the first two powers (England, France), by the order of the keys.
+    // Each page plays the power Alice picked for it (England, France).
     const stage = (p) => attr(p, 'data-stage');
     await until('both pages enter orders', async () => (await stage(A.page))?.startsWith('enter-') && (await stage(B.page))?.startsWith('enter-'));
     const E = (await stage(A.page)) === 'enter-ENGLAND' ? A.page : B.page;
@@ -168,8 +179,8 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
     await shot(F, '58-p2p-orders-france-1902');
     console.log('p2p orders: state hash', hashes[0]);
 
-    // --- Spring 1902: both accept a draw, but the five civil-disorder powers cannot (as in
-    // hot-seat play), so the phase is resolved and the game goes on with both votes revealed.
+    // --- Spring 1902: both accept a draw, but the five computer powers decline (their position
+    // is not hopeless), so the phase is resolved and the game goes on with both votes revealed.
     for (const [p, power] of [[E, 'ENGLAND'], [F, 'FRANCE']]) {
       await enter(p, power);
       await p.check('#o-draw');

@@ -336,3 +336,77 @@ fn tournament_prints_a_line_a_game_and_a_summary_per_level() {
         assert_eq!(err.trim().lines().count(), 1, "{err}");
     }
 }
+
+/// Each of these argument lines fails with one line on stderr and exit code 2.
+fn assert_refused(lines: &[&str]) {
+    for line in lines {
+        let args: Vec<&str> = line.split_whitespace().collect();
+        let o = orbis(&args);
+        assert_eq!(o.status.code(), Some(2), "{line}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{line}: {err}");
+    }
+}
+
+#[test]
+fn orders_tournament_prints_solos_draws_and_centres() {
+    let args =
+        "tournament --ruleset orders --map world --seats normal,easy,easy --games 3 --seed 2";
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let one = orbis(&args);
+    assert!(
+        one.status.success(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+    let text = stdout(&one);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 4);
+    for (g, l) in lines[..3].iter().enumerate() {
+        assert_eq!(l["game"], g);
+        assert_eq!(l["map"], "world");
+        assert_eq!(l["seats"].as_array().unwrap().len(), 3);
+        assert_eq!(l["powers"].as_array().unwrap().len(), 3);
+        let centres = l["centres"].as_array().unwrap();
+        assert_eq!(centres.len(), 3);
+        let drawn = l["drawn"].as_bool().unwrap();
+        match l["winner"].as_u64() {
+            Some(w) => {
+                assert!(!drawn);
+                assert_eq!(l["winner_bot"], l["seats"][w as usize]);
+            }
+            None => assert!(l["winner_bot"].is_null()),
+        }
+        assert!(l["year"].as_u64().unwrap() >= 1901);
+        assert_eq!(l["state_hash"].as_str().unwrap().len(), 64);
+    }
+    let s = &lines[3];
+    assert_eq!(
+        (s["summary"].as_bool(), s["ruleset"].as_str()),
+        (Some(true), Some("orders"))
+    );
+    let bots = s["bots"].as_object().unwrap();
+    assert_eq!(bots["normal"]["games"], 3);
+    assert_eq!(bots["easy"]["games"], 6);
+    for b in bots.values() {
+        assert_eq!(b["solos"], b["wins"]);
+        assert!(b["draws"].as_u64().is_some() && b["mean_centres"].as_f64().is_some());
+        assert!(b["ms_per_decision"].as_f64().is_some());
+    }
+    let mut more = args.clone();
+    more.extend(["--jobs", "2"]);
+    let two = stdout(&orbis(&more));
+    let games = |t: &str| t.lines().take(3).map(str::to_string).collect::<Vec<_>>();
+    assert_eq!(games(&text), games(&two));
+    assert_refused(&[
+        "tournament --ruleset orders --seats normal,easy --games 1 --seed 1",
+        "tournament --ruleset orders --map mars --seats normal,easy --games 1 --seed 1",
+        "tournament --ruleset orders --map world --seats normal --games 1 --seed 1",
+        "tournament --ruleset economy --seats normal,easy --games 1 --seed 1",
+        "tournament --ruleset orders --seats normal,easy --games 1 --seed 1 --max-year 1800",
+        "tournament --map world --seats normal,easy --games 1 --seed 1",
+    ]);
+}

@@ -106,6 +106,10 @@ pub struct OrdersSetup {
     /// A built-in map id (`"europe-1901"`, `"world"`).
     pub map: String,
     pub options: OrdersOptions,
+    /// The power of each seat, chosen in the lobby; `None`: drawn at random, by the game's
+    /// shared seed, from the powers nobody chose. Empty: every seat plays the power the map's
+    /// setup lists at its position.
+    pub powers: Vec<Option<PowerId>>,
 }
 
 /// What one participant reveals in an orders-game round, per power it plays: the written orders,

@@ -43,6 +43,7 @@ fn europe(n_peers: usize, seed: u64, params: NetParams) -> Net {
         orders: Some(OrdersSetup {
             map: "europe-1901".into(),
             options: OrdersOptions::default(),
+            powers: vec![],
         }),
         nonce: 7,
     };
@@ -283,6 +284,7 @@ fn world(n: usize, seed: u64) -> Net {
         orders: Some(OrdersSetup {
             map: "world".into(),
             options: OrdersOptions::default(),
+            powers: vec![],
         }),
         nonce: 1,
     };
@@ -320,12 +322,14 @@ fn a_proposal_for_a_missing_setup_is_refused() {
     p.orders = Some(OrdersSetup {
         map: "europe-1901".into(),
         options: OrdersOptions::default(),
+        powers: vec![],
     });
     let e = orbis_protocol::peer::check_proposal(&p).unwrap_err();
     assert!(e.contains("no setup for 2"), "{e}");
     p.orders = Some(OrdersSetup {
         map: "mars".into(),
         options: OrdersOptions::default(),
+        powers: vec![],
     });
     assert!(orbis_protocol::peer::check_proposal(&p).is_err());
 }
@@ -619,10 +623,11 @@ fn one_declines_and_the_game_goes_on() {
     no_complaints(&net);
 }
 
-/// Computer seats (civil disorder) cannot accept, as in hot-seat play: with the four bot powers
-/// of a three-peer Europe game surviving, the peers' acceptances do not end the game.
+/// Computer powers accept a draw only when their position is hopeless (or from 1931), as in
+/// hot-seat play: with the four computer powers of a three-peer Europe game surviving in 1901,
+/// the peers' acceptances do not end the game.
 #[test]
-fn civil_disorder_powers_block_a_draw() {
+fn computer_powers_decline_a_draw_in_1901() {
     let all = [0, 1, 2];
     let mut net = europe(3, 34, NetParams::perfect());
     for i in all {
@@ -803,4 +808,74 @@ fn computer_powers_play_and_every_peer_computes_them_alike() {
         assert!(ordered, "computer power {power} only held");
     }
     no_complaints(&net);
+}
+
+/// Players choose their powers in the lobby; the seats left to chance are drawn with the shared
+/// game seed, the same on every peer. A proposal naming a power twice, or one not in play, is
+/// refused.
+#[test]
+fn chosen_powers_are_kept_and_the_rest_drawn_alike_everywhere() {
+    let mut net = Net::new(3, 41, NetParams::perfect());
+    let seats = (0..7)
+        .map(|i| SeatSpec {
+            name: format!("S{i}"),
+            colour: Colour::ALL[i % Colour::ALL.len()],
+            controller: if i < 3 {
+                Controller::Peer(i as u8)
+            } else {
+                Controller::Bot(BotLevel::Easy)
+            },
+        })
+        .collect();
+    let turkey = 6;
+    let mut chosen = vec![None; 7];
+    chosen[0] = Some(turkey);
+    chosen[2] = Some(ENGLAND);
+    let p = SetupProposal {
+        participants: net.keys(),
+        seats,
+        options: ClassicOptions::default(),
+        orders: Some(OrdersSetup {
+            map: "europe-1901".into(),
+            options: OrdersOptions::default(),
+            powers: chosen.clone(),
+        }),
+        nonce: 3,
+    };
+    let mut twice = p.clone();
+    if let Some(o) = twice.orders.as_mut() {
+        o.powers[1] = Some(turkey);
+    }
+    let e = orbis_protocol::peer::check_proposal(&twice).unwrap_err();
+    assert!(e.contains("two seats"), "{e}");
+    let mut short = p.clone();
+    if let Some(o) = short.orders.as_mut() {
+        o.powers.pop();
+    }
+    assert!(orbis_protocol::peer::check_proposal(&short).is_err());
+    net.start(p);
+    assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    let powers = net.peers[0].seat_powers();
+    assert_eq!((powers[0], powers[2]), (turkey, ENGLAND));
+    let mut sorted = powers.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, (0..7).collect::<Vec<_>>());
+    for i in 1..3 {
+        assert_eq!(net.peers[i].seat_powers(), powers);
+    }
+    // Peer 0 orders Turkey.
+    assert_eq!(net.peers[0].orders_due(), Some((0, vec![turkey])));
+}
+
+#[test]
+fn a_power_outside_the_game_cannot_be_chosen() {
+    let net = Net::new(2, 3, NetParams::perfect());
+    let mut p = net.proposal(0);
+    p.orders = Some(OrdersSetup {
+        map: "world".into(),
+        options: OrdersOptions::default(),
+        powers: vec![Some(5), None],
+    });
+    let e = orbis_protocol::peer::check_proposal(&p).unwrap_err();
+    assert!(e.contains("not in play"), "{e}");
 }

@@ -117,11 +117,64 @@ pub(super) fn new_game(p: &SetupProposal, seed: [u8; 32]) -> Result<(Game, Vec<P
             let powers = map
                 .powers_for(n)
                 .ok_or_else(|| format!("the {} map has no setup for {n} players", map.name))?;
+            let powers = seat_powers(map, &powers, &o.powers, seed)?;
             let s =
                 OrdersState::new_for(&o.map, o.options.clone(), n).map_err(|e| e.to_string())?;
             Ok((Game::Orders(s), powers))
         }
     }
+}
+
+/// The power of each seat: those the proposal names (each one of the map's powers in play, no
+/// two alike), the others drawn from the rest by a shuffle seeded with the game seed, which is
+/// committed and revealed by every participant, so nobody chooses the draw.
+pub(super) fn seat_powers(
+    map: &OrdersMap,
+    in_play: &[PowerId],
+    chosen: &[Option<PowerId>],
+    seed: [u8; 32],
+) -> Result<Vec<PowerId>, String> {
+    if chosen.is_empty() {
+        return Ok(in_play.to_vec());
+    }
+    if chosen.len() != in_play.len() {
+        return Err(format!(
+            "{} powers chosen for {} seats",
+            chosen.len(),
+            in_play.len()
+        ));
+    }
+    let named: Vec<PowerId> = chosen.iter().flatten().copied().collect();
+    for (i, p) in named.iter().enumerate() {
+        let name = || {
+            map.powers
+                .get(*p as usize)
+                .map_or(format!("power {p}"), |x| x.name.clone())
+        };
+        if !in_play.contains(p) {
+            return Err(format!(
+                "{} is not in play with {} seats",
+                name(),
+                in_play.len()
+            ));
+        }
+        if named[..i].contains(p) {
+            return Err(format!("{} is chosen for two seats", name()));
+        }
+    }
+    let mut free: Vec<PowerId> = in_play
+        .iter()
+        .copied()
+        .filter(|p| !named.contains(p))
+        .collect();
+    let mut b = b"orbis-seat-powers".to_vec();
+    b.extend_from_slice(&seed);
+    orbis_engine::dice::shuffle(&mut SeededDice::new(sha256(&b)), &mut free);
+    let mut free = free.into_iter();
+    Ok(chosen
+        .iter()
+        .map(|c| c.or_else(|| free.next()).unwrap_or_default())
+        .collect())
 }
 
 /// Setup proposals kept from one signer (its newest), and in all: a lobby needs a few; more are

@@ -12,6 +12,7 @@
 pub mod form;
 pub mod net;
 pub mod orders;
+mod powers;
 mod session;
 
 use crate::classic::play::Sync;
@@ -685,6 +686,9 @@ pub fn online(props: &Props) -> Html {
                             html! { <option value={*v} selected={cur}>{*l}</option> }
                         }) }
                     </select></label>
+                if s.ruleset != "classic" {
+                    { powers::picker(s, &session, &rev) }
+                }
                 if s.ruleset == "classic" {
                     <details class="options" id="online-options">
                         <summary>{"Rules"}</summary>
@@ -713,8 +717,13 @@ fn seat_label(p: &SetupProposal, i: usize) -> String {
             .map_or(String::new(), |s| s.colour.name().to_string()),
         Some(o) => OrdersMap::get(&o.map)
             .and_then(|m| {
-                let powers = m.powers_for(p.seats.len() as u8)?;
-                Some(m.powers.get(*powers.get(i)? as usize)?.name.clone())
+                let power = match o.powers.get(i) {
+                    Some(Some(p)) => *p,
+                    // Drawn when the game starts, from the shared seed.
+                    Some(None) => return Some("random power".into()),
+                    None => *m.powers_for(p.seats.len() as u8)?.get(i)?,
+                };
+                Some(m.powers.get(power as usize)?.name.clone())
             })
             .unwrap_or_default(),
     }

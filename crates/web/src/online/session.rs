@@ -8,6 +8,7 @@ use crate::store;
 use orbis_engine::bot;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour, Event, PlayerId};
 use orbis_engine::codec::sha256;
+use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
 use orbis_engine::view;
 use orbis_protocol::{
     Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
@@ -187,6 +188,8 @@ pub(super) struct Session {
     pub(super) waiting_since: BTreeMap<PeerKey, (u64, bool)>,
     /// Players left out of the next proposal by hand.
     pub(super) left_out: BTreeSet<PeerKey>,
+    /// Orders games: the power picked for each player in the lobby (absent: random).
+    pub(super) power_pick: BTreeMap<PeerKey, PowerId>,
     /// The overdue participants last shown (a change redraws the screen).
     pub(super) overdue_shown: Vec<PeerKey>,
     pub(super) notes: Vec<String>,
@@ -261,6 +264,7 @@ impl Session {
             missing: BTreeSet::new(),
             waiting_since: BTreeMap::new(),
             left_out: BTreeSet::new(),
+            power_pick: BTreeMap::new(),
             overdue_shown: vec![],
             notes: vec![],
             synced: 0,
@@ -746,12 +750,11 @@ impl Session {
             return;
         };
         let mut keys = self.next_players();
-        let total = if map_id == "europe-1901" {
-            7
-        } else {
-            (keys.len() + bots).clamp(2, 6)
-        };
+        let total = crate::online::powers::seat_count(map_id, keys.len(), bots);
         keys.truncate(total);
+        let powers = OrdersMap::get(map_id).map_or(vec![], |m| {
+            crate::online::powers::chosen(m, total, &keys, &self.power_pick)
+        });
         let seats: Vec<SeatSpec> = (0..total)
             .map(|i| SeatSpec {
                 name: keys
@@ -777,6 +780,7 @@ impl Session {
             orders: Some(orbis_protocol::wire::OrdersSetup {
                 map: map_id.to_string(),
                 options: Default::default(),
+                powers,
             }),
             nonce: now_ms() as u64,
         };

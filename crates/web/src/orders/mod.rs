@@ -62,6 +62,25 @@ impl Seat {
         }
     }
 
+    /// The value of the setup form's option (`human`, `normal`, `easy`, `cd`).
+    pub fn form_value(self) -> &'static str {
+        match self {
+            Seat::Human => "human",
+            Seat::Idle => "cd",
+            Seat::Computer(BotLevel::Easy) => "easy",
+            Seat::Computer(_) => "normal",
+        }
+    }
+
+    pub fn from_form(v: &str) -> Seat {
+        match v {
+            "cd" => Seat::Idle,
+            "easy" => Seat::Computer(BotLevel::Easy),
+            "normal" => Seat::Computer(BotLevel::Normal),
+            _ => Seat::Human,
+        }
+    }
+
     pub fn from_code(c: char) -> Seat {
         match c {
             '0' => Seat::Idle,

@@ -63,14 +63,14 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
                 let v = e.target_unchecked_into::<HtmlSelectElement>().value();
                 let mut g = f.clone();
                 if let Some(seat) = g.seats.get_mut(p as usize) {
-                    *seat = Seat::from_code(v.chars().next().unwrap_or('1'));
+                    *seat = Seat::from_form(&v);
                 }
                 edit(g);
             })
         };
         let seat = f.seats.get(p as usize).copied().unwrap_or(Seat::Human);
         let opt = |s: Seat, label: &'static str| {
-            html! { <option value={s.code().to_string()} selected={seat == s}>{label}</option> }
+            html! { <option value={s.form_value()} selected={seat == s}>{label}</option> }
         };
         let pw = &map.powers[p as usize];
         html! {
@@ -261,6 +261,13 @@ fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
         <li class={classes!((!s.game.alive(p)).then_some("dead"))} data-power={map.powers[p as usize].key.clone()}>
             <span class="swatch" style={format!("background:{}", power_colour(p))}></span>
             {map.powers[p as usize].name.clone()}
+            { match s.seats.get(p as usize) {
+                Some(Seat::Computer(l)) if s.online.is_none() => html! {
+                    <span class="hint ocomputer">{format!(" (computer, {})", if *l == BotLevel::Easy { "easy" } else { "normal" })}</span>
+                },
+                Some(Seat::Idle) if s.online.is_none() => html! { <span class="hint">{" (nobody: holds)"}</span> },
+                _ => html! {},
+            } }
             <b class="osc" title="supply centres">{s.game.centre_count(p)}</b>
             <span class="hint">{format!("{units} unit{}", if units == 1 { "" } else { "s" })}</span>
         </li>

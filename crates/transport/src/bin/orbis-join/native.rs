@@ -491,6 +491,7 @@ mod tests {
         orders.orders = Some(orbis_protocol::wire::OrdersSetup {
             map: "europe-1901".into(),
             options: Default::default(),
+            powers: vec![],
         });
         assert!(acceptable(&orders, &me, &args)
             .unwrap_err()
