@@ -344,6 +344,9 @@ test('orders: one human against six computer powers, who order by themselves; a 
   assert.equal(await attr(page, 'data-stage'), 'results');
   assert.notEqual(await attr(page, 'data-state-hash'), hash);
   assert.match(await page.locator('#oseason').textContent(), /1901|1902/);
+  // A figure, not an assertion: the six computer powers' orders for a phase, in wasm.
+  const times = await page.evaluate(() => (window.__orbisBots || {})['orders-phase']);
+  console.log('orders computer powers per phase (ms):', JSON.stringify(times));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -139,3 +139,61 @@ pub fn select_index(
         </label>
     }
 }
+
+/// The page's high-resolution clock in milliseconds (`performance.now()`; 0 natively, where
+/// the unit tests run).
+pub fn clock_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use wasm_bindgen::JsCast;
+        let perf = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).ok();
+        let now = perf
+            .as_ref()
+            .and_then(|p| js_sys::Reflect::get(p, &"now".into()).ok())
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
+        if let (Some(p), Some(f)) = (perf, now) {
+            return f.call0(&p).ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+        }
+    }
+    0.0
+}
+
+/// Keeps, per computer player (`name`: a level, or `orders-<level>` for the orders ruleset's
+/// phase orders), the decisions taken, their total and the slowest time in
+/// `window.__orbisBots` (read by the end-to-end harness, which prints it: a figure, never an
+/// assertion).
+pub fn record_bot_ms(name: &str, ms: f64) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        use js_sys::Reflect;
+        let g = js_sys::global();
+        let key = wasm_bindgen::JsValue::from_str("__orbisBots");
+        let all = Reflect::get(&g, &key)
+            .ok()
+            .filter(|v| v.is_object())
+            .unwrap_or_else(|| {
+                let o: wasm_bindgen::JsValue = js_sys::Object::new().into();
+                let _ = Reflect::set(&g, &key, &o);
+                o
+            });
+        let entry = Reflect::get(&all, &name.into())
+            .ok()
+            .filter(|v| v.is_object())
+            .unwrap_or_else(|| {
+                let o: wasm_bindgen::JsValue = js_sys::Object::new().into();
+                let _ = Reflect::set(&all, &name.into(), &o);
+                o
+            });
+        let num = |k: &str| {
+            Reflect::get(&entry, &k.into())
+                .ok()
+                .and_then(|v| v.as_f64())
+                .unwrap_or(0.0)
+        };
+        let (n, total, max) = (num("decisions"), num("ms"), num("slowest_ms"));
+        let _ = Reflect::set(&entry, &"decisions".into(), &(n + 1.0).into());
+        let _ = Reflect::set(&entry, &"ms".into(), &(total + ms).into());
+        let _ = Reflect::set(&entry, &"slowest_ms".into(), &max.max(ms).into());
+    }
+    let _ = (name, ms);
+}

@@ -4,7 +4,7 @@
 //! instead (`submit`, taken by the online screen's next tick) and come back as a [`Sync`].
 
 use crate::store;
-use crate::widgets::{Nav, Sender};
+use crate::widgets::{clock_ms, record_bot_ms, Nav, Sender};
 use orbis_engine::bot;
 use orbis_engine::classic::{
     Action, BotLevel, ClassicOptions, ClassicState, Colour, DefendPref, Event, Phase, PlayerId,
@@ -515,7 +515,7 @@ impl Classic {
         let Some(a) = bot::choose(self.state().unwrap(), level) else {
             return false;
         };
-        record_bot_ms(level, clock_ms() - t0);
+        record_bot_ms(&format!("{level:?}").to_lowercase(), clock_ms() - t0);
         self.apply(a)
     }
 
@@ -748,64 +748,6 @@ impl Classic {
         let after = self.state().map(|s| s.phase).unwrap();
         self.after_change(before.unwrap_or(after), after);
     }
-}
-
-/// The page's high-resolution clock in milliseconds (`performance.now()`; 0 natively, where
-/// the unit tests run).
-fn clock_ms() -> f64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        use wasm_bindgen::JsCast;
-        let perf = js_sys::Reflect::get(&js_sys::global(), &"performance".into()).ok();
-        let now = perf
-            .as_ref()
-            .and_then(|p| js_sys::Reflect::get(p, &"now".into()).ok())
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok());
-        if let (Some(p), Some(f)) = (perf, now) {
-            return f.call0(&p).ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
-        }
-    }
-    0.0
-}
-
-/// Keeps, per computer level, the decisions taken, their total and the slowest time in
-/// `window.__orbisBots` (read by the end-to-end harness, which prints it: a figure, never an
-/// assertion).
-fn record_bot_ms(level: BotLevel, ms: f64) {
-    #[cfg(target_arch = "wasm32")]
-    {
-        use js_sys::Reflect;
-        let g = js_sys::global();
-        let key = wasm_bindgen::JsValue::from_str("__orbisBots");
-        let all = Reflect::get(&g, &key)
-            .ok()
-            .filter(|v| v.is_object())
-            .unwrap_or_else(|| {
-                let o: wasm_bindgen::JsValue = js_sys::Object::new().into();
-                let _ = Reflect::set(&g, &key, &o);
-                o
-            });
-        let name = format!("{level:?}").to_lowercase();
-        let entry = Reflect::get(&all, &name.as_str().into())
-            .ok()
-            .filter(|v| v.is_object())
-            .unwrap_or_else(|| {
-                let o: wasm_bindgen::JsValue = js_sys::Object::new().into();
-                let _ = Reflect::set(&all, &name.as_str().into(), &o);
-                o
-            });
-        let num = |k: &str| {
-            Reflect::get(&entry, &k.into())
-                .ok()
-                .and_then(|v| v.as_f64())
-                .unwrap_or(0.0)
-        };
-        let (n, total, max) = (num("decisions"), num("ms"), num("slowest_ms"));
-        let _ = Reflect::set(&entry, &"decisions".into(), &(n + 1.0).into());
-        let _ = Reflect::set(&entry, &"ms".into(), &(total + ms).into());
-        let _ = Reflect::set(&entry, &"slowest_ms".into(), &max.max(ms).into());
-    }
-    let _ = (level, ms);
 }
 
 #[cfg(test)]

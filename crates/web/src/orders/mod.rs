@@ -8,7 +8,7 @@
 pub mod map;
 pub mod view;
 
-use crate::widgets::{Nav, Sender};
+use crate::widgets::{clock_ms, record_bot_ms, Nav, Sender};
 use orbis_engine::bot;
 use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::orders::adjudicator::{Loc, Piece, UnitType};
@@ -432,7 +432,14 @@ impl OrdersSession {
         // the humans' orders (as online from the revealed orders), the rest from the board.
         let salt = orbis_engine::codec::encode(&self.game.orders);
         let mut events = vec![];
-        for a in bot::orders::phase_actions(&self.game, &self.computers(), &salt) {
+        let t0 = clock_ms();
+        let actions = bot::orders::phase_actions(&self.game, &self.computers(), &salt);
+        if !self.computers().is_empty() {
+            // Every computer power's orders for the phase, together: a figure for the e2e
+            // harness (`window.__orbisBots["orders-phase"]`).
+            record_bot_ms("orders-phase", clock_ms() - t0);
+        }
+        for a in actions {
             if matches!(self.game.phase, Phase::GameOver { .. }) {
                 break;
             }
