@@ -3,44 +3,11 @@
 //! are drawn by every peer alike from the game's shared seed (`orbis_protocol` lobby), so
 //! nobody picks the draw.
 
-use super::session::{fingerprint, Session};
+use super::session::{fingerprint, seat_count, Session};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
-use orbis_protocol::PeerKey;
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// Seats of the next orders proposal on `map_id` (Europe: 7; world: the players and the
-/// computer seats, 2 to 6).
-pub(super) fn seat_count(map_id: &str, players: usize, bots: usize) -> usize {
-    if map_id == "europe-1901" {
-        7
-    } else {
-        (players + bots).clamp(2, 6)
-    }
-}
-
-/// The power of each seat as the proposal names it: the players' picks (seats in `keys` order,
-/// then the computer seats), `None` for "random", for a power not in play with that many
-/// seats, and for a power already picked by an earlier seat.
-pub(super) fn chosen(
-    map: &OrdersMap,
-    seats: usize,
-    keys: &[PeerKey],
-    picks: &BTreeMap<PeerKey, PowerId>,
-) -> Vec<Option<PowerId>> {
-    let in_play = map.powers_for(seats as u8).unwrap_or_default();
-    let mut taken = vec![];
-    (0..seats)
-        .map(|i| {
-            let p = keys.get(i).and_then(|k| picks.get(k)).copied();
-            let p = p.filter(|p| in_play.contains(p) && !taken.contains(p));
-            taken.extend(p);
-            p
-        })
-        .collect()
-}
 
 /// A select per player of the next proposal: "Random" or one of the powers in play.
 pub(super) fn picker(

@@ -750,11 +750,10 @@ impl Session {
             return;
         };
         let mut keys = self.next_players();
-        let total = crate::online::powers::seat_count(map_id, keys.len(), bots);
+        let total = seat_count(map_id, keys.len(), bots);
         keys.truncate(total);
-        let powers = OrdersMap::get(map_id).map_or(vec![], |m| {
-            crate::online::powers::chosen(m, total, &keys, &self.power_pick)
-        });
+        let powers = OrdersMap::get(map_id)
+            .map_or(vec![], |m| chosen_powers(m, total, &keys, &self.power_pick));
         let seats: Vec<SeatSpec> = (0..total)
             .map(|i| SeatSpec {
                 name: keys
@@ -900,6 +899,37 @@ impl Session {
 
 /// A short fingerprint of a key ("3f9a·01c2"), shown beside each name: names are self-chosen,
 /// keys are not, so players can tell a stranger who took a friend's name (compare by voice).
+/// Seats of the next orders proposal on `map_id` (Europe: 7; world: the players and the
+/// computer seats, 2 to 6).
+pub(super) fn seat_count(map_id: &str, players: usize, bots: usize) -> usize {
+    if map_id == "europe-1901" {
+        7
+    } else {
+        (players + bots).clamp(2, 6)
+    }
+}
+
+/// The power of each seat as the proposal names it: the players' picks (seats in `keys` order,
+/// then the computer seats), `None` for "random", for a power not in play with that many
+/// seats, and for a power already picked by an earlier seat.
+pub(super) fn chosen_powers(
+    map: &OrdersMap,
+    seats: usize,
+    keys: &[PeerKey],
+    picks: &BTreeMap<PeerKey, PowerId>,
+) -> Vec<Option<PowerId>> {
+    let in_play = map.powers_for(seats as u8).unwrap_or_default();
+    let mut taken = vec![];
+    (0..seats)
+        .map(|i| {
+            let p = keys.get(i).and_then(|k| picks.get(k)).copied();
+            let p = p.filter(|p| in_play.contains(p) && !taken.contains(p));
+            taken.extend(p);
+            p
+        })
+        .collect()
+}
+
 pub(super) fn fingerprint(k: &PeerKey) -> String {
     let h = sha256(&k.0);
     format!("{:02x}{:02x}·{:02x}{:02x}", h[0], h[1], h[2], h[3])
