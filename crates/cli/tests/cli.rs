@@ -253,17 +253,7 @@ fn tournament_prints_a_line_a_game_and_a_summary_per_level() {
         "--seed",
         "3",
     ];
-    let one = orbis(&args);
-    assert!(
-        one.status.success(),
-        "{}",
-        String::from_utf8_lossy(&one.stderr)
-    );
-    let text = stdout(&one);
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
+    let (text, lines) = json_run(&args);
     assert_eq!(lines.len(), 7);
     for (g, l) in lines[..6].iter().enumerate() {
         assert_eq!(l["game"], g);
@@ -337,6 +327,22 @@ fn tournament_prints_a_line_a_game_and_a_summary_per_level() {
     }
 }
 
+/// Runs `orbis` with `args`, which must succeed: its output and that output's JSON lines.
+fn json_run(args: &[&str]) -> (String, Vec<serde_json::Value>) {
+    let out = orbis(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = stdout(&out);
+    let lines = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    (text, lines)
+}
+
 /// Each of these argument lines fails with one line on stderr and exit code 2.
 fn assert_refused(lines: &[&str]) {
     for line in lines {
@@ -353,17 +359,7 @@ fn orders_tournament_prints_solos_draws_and_centres() {
     let args =
         "tournament --ruleset orders --map world --seats normal,easy,easy --games 3 --seed 2";
     let args: Vec<&str> = args.split_whitespace().collect();
-    let one = orbis(&args);
-    assert!(
-        one.status.success(),
-        "{}",
-        String::from_utf8_lossy(&one.stderr)
-    );
-    let text = stdout(&one);
-    let lines: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
+    let (text, lines) = json_run(&args);
     assert_eq!(lines.len(), 4);
     for (g, l) in lines[..3].iter().enumerate() {
         assert_eq!(l["game"], g);

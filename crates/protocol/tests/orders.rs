@@ -19,12 +19,14 @@ const ENGLAND: PowerId = 0;
 const FRANCE: PowerId = 1;
 const GERMANY: PowerId = 2;
 
-/// Europe 1901 with peers 0, 1, 2 as England, France, Germany and the other four powers bots.
-fn europe(n_peers: usize, seed: u64, params: NetParams) -> Net {
-    let mut net = Net::new(n_peers, seed, params);
-    for a in net.autoplay.iter_mut() {
-        *a = false;
-    }
+/// A Europe 1901 proposal: peers `0..n_peers` on the first seats, computer powers of `level` on
+/// the rest; `powers`: the lobby's choice of power per seat (empty: in seat order).
+fn europe_proposal(
+    net: &Net,
+    n_peers: usize,
+    level: BotLevel,
+    powers: Vec<Option<PowerId>>,
+) -> SetupProposal {
     let seats = (0..7)
         .map(|i| SeatSpec {
             name: format!("S{i}"),
@@ -32,21 +34,30 @@ fn europe(n_peers: usize, seed: u64, params: NetParams) -> Net {
             controller: if i < n_peers {
                 Controller::Peer(i as u8)
             } else {
-                Controller::Bot(BotLevel::Normal)
+                Controller::Bot(level)
             },
         })
         .collect();
-    let p = SetupProposal {
+    SetupProposal {
         participants: net.keys(),
         seats,
         options: ClassicOptions::default(),
         orders: Some(OrdersSetup {
             map: "europe-1901".into(),
             options: OrdersOptions::default(),
-            powers: vec![],
+            powers,
         }),
         nonce: 7,
-    };
+    }
+}
+
+/// Europe 1901 with peers 0, 1, 2 as England, France, Germany and the other four powers bots.
+fn europe(n_peers: usize, seed: u64, params: NetParams) -> Net {
+    let mut net = Net::new(n_peers, seed, params);
+    for a in net.autoplay.iter_mut() {
+        *a = false;
+    }
+    let p = europe_proposal(&net, n_peers, BotLevel::Normal, vec![]);
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
     net
@@ -816,32 +827,11 @@ fn computer_powers_play_and_every_peer_computes_them_alike() {
 #[test]
 fn chosen_powers_are_kept_and_the_rest_drawn_alike_everywhere() {
     let mut net = Net::new(3, 41, NetParams::perfect());
-    let seats = (0..7)
-        .map(|i| SeatSpec {
-            name: format!("S{i}"),
-            colour: Colour::ALL[i % Colour::ALL.len()],
-            controller: if i < 3 {
-                Controller::Peer(i as u8)
-            } else {
-                Controller::Bot(BotLevel::Easy)
-            },
-        })
-        .collect();
     let turkey = 6;
     let mut chosen = vec![None; 7];
     chosen[0] = Some(turkey);
     chosen[2] = Some(ENGLAND);
-    let p = SetupProposal {
-        participants: net.keys(),
-        seats,
-        options: ClassicOptions::default(),
-        orders: Some(OrdersSetup {
-            map: "europe-1901".into(),
-            options: OrdersOptions::default(),
-            powers: chosen.clone(),
-        }),
-        nonce: 3,
-    };
+    let p = europe_proposal(&net, 3, BotLevel::Easy, chosen);
     let mut twice = p.clone();
     if let Some(o) = twice.orders.as_mut() {
         o.powers[1] = Some(turkey);
