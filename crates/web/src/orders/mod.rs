@@ -432,9 +432,10 @@ impl OrdersSession {
         // the humans' orders (as online from the revealed orders), the rest from the board.
         let salt = orbis_engine::codec::encode(&self.game.orders);
         let mut events = vec![];
+        let computers = self.computers();
         let t0 = clock_ms();
-        let actions = bot::orders::phase_actions(&self.game, &self.computers(), &salt);
-        if !self.computers().is_empty() {
+        let actions = bot::orders::phase_actions(&self.game, &computers, &salt);
+        if !computers.is_empty() {
             // Every computer power's orders for the phase, together: a figure for the e2e
             // harness (`window.__orbisBots["orders-phase"]`).
             record_bot_ms("orders-phase", clock_ms() - t0);

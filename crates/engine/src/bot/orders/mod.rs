@@ -134,14 +134,6 @@ fn sort_best_first<T: Ord + Copy>(items: &mut [(T, i64)]) {
     items.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
 }
 
-fn my_units(s: &OrdersState, power: PowerId) -> Vec<Piece> {
-    s.units
-        .iter()
-        .filter(|u| u.power == power)
-        .copied()
-        .collect()
-}
-
 fn reaches(map: &OrdersMap, u: &Piece, province: ProvinceId) -> bool {
     moves_from(map, u.kind, u.loc, u.facing)
         .iter()
@@ -167,7 +159,7 @@ fn normal(s: &OrdersState, power: PowerId, d: &mut dyn Dice) -> Vec<Written> {
 
 fn normal_moves(s: &OrdersState, power: PowerId, v: &Values, d: &mut dyn Dice) -> Vec<Written> {
     let map = s.map();
-    let units = my_units(s, power);
+    let units = s.orderable_units(power);
     let at: BTreeMap<ProvinceId, usize> = units
         .iter()
         .enumerate()
@@ -433,10 +425,7 @@ type Build = (UnitType, Loc, Option<ProvinceId>);
 fn build_slots(s: &OrdersState, power: PowerId) -> Vec<Build> {
     let map = s.map();
     let mut out = vec![];
-    for h in map.homes(power) {
-        if s.centres.get(&h) != Some(&power) || s.units.iter().any(|u| u.loc.province == h) {
-            continue;
-        }
+    for h in s.build_sites(power) {
         out.push((UnitType::Army, Loc::new(h), None));
         if map.provinces[h as usize].kind == ProvinceKind::Coast {
             for loc in map.fleet_locs(h) {
@@ -490,7 +479,8 @@ fn adjust(
             cands.retain(|((_, l, _), _)| l.province != at.province);
         }
     } else if n < 0 {
-        let mut cands: Vec<(Piece, i64)> = my_units(s, power)
+        let mut cands: Vec<(Piece, i64)> = s
+            .orderable_units(power)
             .into_iter()
             .map(|u| (u, -value(u.kind, u.loc)))
             .collect();
@@ -511,7 +501,8 @@ fn easy(s: &OrdersState, power: PowerId, d: &mut dyn Dice) -> Vec<Written> {
     let foreign_centre =
         |p: ProvinceId| map.provinces[p as usize].centre && s.centres.get(&p) != Some(&power);
     match s.phase {
-        Phase::Movement => my_units(s, power)
+        Phase::Movement => s
+            .orderable_units(power)
             .iter()
             .map(|u| {
                 let targets = moves_from(map, u.kind, u.loc, u.facing);
@@ -535,17 +526,17 @@ fn easy(s: &OrdersState, power: PowerId, d: &mut dyn Dice) -> Vec<Written> {
                 written(u, spec)
             })
             .collect(),
-        Phase::Retreat => {
+        Phase::Retreat | Phase::Adjustment => {
+            // A random value per province, drawn once for the phase.
             let r = d.next_u32();
-            retreats(s, power, d, move |_, l| {
+            let random = move |_: UnitType, l: Loc| {
                 i64::from(sha256(&[&r.to_le_bytes()[..], &[l.province]].concat())[0])
-            })
-        }
-        Phase::Adjustment => {
-            let r = d.next_u32();
-            adjust(s, power, d, move |_, l| {
-                i64::from(sha256(&[&r.to_le_bytes()[..], &[l.province]].concat())[0])
-            })
+            };
+            if s.phase == Phase::Retreat {
+                retreats(s, power, d, random)
+            } else {
+                adjust(s, power, d, random)
+            }
         }
         Phase::GameOver { .. } => vec![],
     }
@@ -575,7 +566,7 @@ mod tests {
         for p in 0..7 {
             let a = orders_for(&s, p, BotLevel::Normal, b"x");
             assert_eq!(a, orders_for(&s, p, BotLevel::Normal, b"x"));
-            assert_eq!(a.len(), my_units(&s, p).len());
+            assert_eq!(a.len(), s.orderable_units(p).len());
             let mut t = s.clone();
             t.apply(&OrdersAction::Submit {
                 power: p,
