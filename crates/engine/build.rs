@@ -6,6 +6,9 @@
 #[path = "src/map_file.rs"]
 #[allow(dead_code)]
 mod classic_file;
+#[path = "src/rules/economy/map_file.rs"]
+#[allow(dead_code)]
+mod economy_file;
 #[path = "src/rules/orders/map_file.rs"]
 #[allow(dead_code)]
 mod orders_file;
@@ -27,7 +30,9 @@ fn convert<T: serde::de::DeserializeOwned + serde::Serialize>(name: &str) {
 fn main() {
     println!("cargo:rerun-if-changed=src/map_file.rs");
     println!("cargo:rerun-if-changed=src/rules/orders/map_file.rs");
+    println!("cargo:rerun-if-changed=src/rules/economy/map_file.rs");
     convert::<classic_file::MapFile>("classic");
     convert::<orders_file::MapFile>("europe-1901");
     convert::<orders_file::MapFile>("world");
+    convert::<economy_file::MapFile>("economy");
 }

@@ -2,6 +2,7 @@
 //! wraps them so that the UI, the network layer and save files have one `apply` path.
 
 pub mod classic;
+pub mod economy;
 pub mod legacy;
 pub mod orders;
 
