@@ -1,0 +1,281 @@
+//! What an economy game holds between actions, as far as built so far: who owns each region,
+//! whose units stand there, infrastructure, each player's money and capital, alliances. Phases,
+//! plans and battles are added with their rules (issue 11).
+//!
+//! Invariants: one `RegionState` per region of the map, in map order; `forces` never holds an
+//! empty `Force`; infrastructure stands only in countries.
+
+use super::map::{EconomyMap, RegionId, RegionKind};
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One player's units in one region.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Force {
+    pub armies: u32,
+    pub navies: u32,
+}
+
+impl Force {
+    /// Armies and navies together.
+    pub fn units(self) -> u32 {
+        self.armies.saturating_add(self.navies)
+    }
+}
+
+/// Infrastructure in a country.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Infrastructure {
+    pub roads: bool,
+    pub fortifications: bool,
+    pub canal: bool,
+    pub army_bases: u8,
+    /// Navy bases, each named by the water territory it recruits into.
+    pub navy_bases: Vec<RegionId>,
+}
+
+/// A region during a game.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegionState {
+    /// Who owns it: the player whose forces alone occupy it, or were the last to.
+    pub owner: Option<PlayerId>,
+    /// Each player's units here.
+    pub forces: BTreeMap<PlayerId, Force>,
+    /// Neutral armies here (they only defend).
+    pub neutral: u32,
+    pub infra: Infrastructure,
+    /// The round in which the owner gained it from a player who was not its ally: its units are
+    /// exempt from upkeep that round.
+    pub conquered_in: Option<u32>,
+    /// Hostile units besiege the owner's defenders in fortifications: not linked to anything.
+    pub besieged: bool,
+}
+
+/// A player during a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EconomyPlayer {
+    pub name: String,
+    pub mu: u32,
+    pub capital: Option<RegionId>,
+}
+
+/// The advanced rules in play that this part of the engine reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EconomyOptions {
+    pub continent_bonuses: bool,
+    /// The Middle East counts as its own continent (only with continent bonuses).
+    pub middle_east: bool,
+    pub capitals: bool,
+    pub roads: bool,
+}
+
+impl Default for EconomyOptions {
+    fn default() -> Self {
+        EconomyOptions {
+            continent_bonuses: true,
+            middle_east: false,
+            capitals: true,
+            roads: true,
+        }
+    }
+}
+
+/// An economy game's state (so far: the board, money and alliances).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EconomyState {
+    pub options: EconomyOptions,
+    pub players: Vec<EconomyPlayer>,
+    pub regions: Vec<RegionState>,
+    /// Pairs of allied players, the lower id first.
+    pub alliances: BTreeSet<(PlayerId, PlayerId)>,
+    /// Rounds started so far.
+    pub round: u32,
+}
+
+/// What a player gains in the Get phase, by source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Income {
+    /// 1 MU per land territory owned.
+    pub countries: u32,
+    /// 1 MU per road owned.
+    pub roads: u32,
+    /// Continent bonuses (an option).
+    pub bonuses: u32,
+}
+
+impl Income {
+    pub fn total(self) -> u32 {
+        self.countries + self.roads + self.bonuses
+    }
+}
+
+/// Upkeep a player owes for one country in the Get phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Upkeep {
+    pub country: RegionId,
+    pub units: u32,
+    /// 1 MU per unit over 5 (over 10 where the capital stands); 0 when exempt.
+    pub due: u32,
+    /// Linked to the capital through friendly territory: only then can it be paid.
+    pub linked: bool,
+}
+
+impl EconomyState {
+    /// An empty board for `players` on `map`: nobody owns anything yet.
+    pub fn empty(map: &EconomyMap, players: &[&str], options: EconomyOptions) -> EconomyState {
+        EconomyState {
+            options,
+            players: players
+                .iter()
+                .map(|n| EconomyPlayer {
+                    name: (*n).into(),
+                    mu: 0,
+                    capital: None,
+                })
+                .collect(),
+            regions: vec![RegionState::default(); map.regions.len()],
+            alliances: BTreeSet::new(),
+            round: 0,
+        }
+    }
+
+    /// True when `a` and `b` are the same player or allies.
+    pub fn friends(&self, a: PlayerId, b: PlayerId) -> bool {
+        a == b || self.alliances.contains(&(a.min(b), a.max(b)))
+    }
+
+    /// Friendly territory of `p`: owned by `p` or an ally.
+    pub fn friendly(&self, p: PlayerId, r: RegionId) -> bool {
+        self.regions
+            .get(r as usize)
+            .and_then(|x| x.owner)
+            .is_some_and(|o| self.friends(p, o))
+    }
+
+    /// Contested: units of players who are not allies stand here (neutral units count).
+    pub fn contested(&self, r: RegionId) -> bool {
+        let Some(x) = self.regions.get(r as usize) else {
+            return false;
+        };
+        let present: Vec<PlayerId> = x.forces.keys().copied().collect();
+        let players_clash = present
+            .iter()
+            .enumerate()
+            .any(|(i, &a)| present[i + 1..].iter().any(|&b| !self.friends(a, b)));
+        players_clash || (x.neutral > 0 && !present.is_empty())
+    }
+
+    /// What `p` gains in the Get phase.
+    pub fn income(&self, map: &EconomyMap, p: PlayerId) -> Income {
+        let owns = |r: RegionId| self.regions[r as usize].owner == Some(p);
+        let countries: Vec<RegionId> = (0..map.countries() as RegionId)
+            .filter(|&r| owns(r))
+            .collect();
+        let roads = if self.options.roads {
+            countries
+                .iter()
+                .filter(|&&r| self.regions[r as usize].infra.roads)
+                .count() as u32
+        } else {
+            0
+        };
+        let mut bonuses = 0;
+        if self.options.continent_bonuses {
+            let me = map.middle_east.0;
+            for (c, cont) in map.base.continents.iter().enumerate() {
+                let mut members = cont
+                    .territories
+                    .iter()
+                    .copied()
+                    .filter(|&t| !(self.options.middle_east && t == me));
+                if members.all(owns) {
+                    bonuses += map.bonuses[c];
+                }
+            }
+            if self.options.middle_east && owns(me) {
+                bonuses += map.middle_east.1;
+            }
+        }
+        Income {
+            countries: countries.len() as u32,
+            roads,
+            bonuses,
+        }
+    }
+
+    /// Regions whose units are linked to `p`'s capital: friendly territory reached from the
+    /// capital through friendly territory, and contested regions next to one of those (they are
+    /// linked but pass no link on). Besieged regions are linked to nothing. Without the capitals
+    /// rule every region is linked; without a capital, none is.
+    pub fn linked(&self, map: &EconomyMap, p: PlayerId) -> Vec<bool> {
+        let n = map.regions.len();
+        if !self.options.capitals {
+            return vec![true; n];
+        }
+        let mut linked = vec![false; n];
+        let Some(capital) = self.players.get(p as usize).and_then(|x| x.capital) else {
+            return linked;
+        };
+        let passes = |r: RegionId| {
+            self.friendly(p, r) && !self.contested(r) && !self.regions[r as usize].besieged
+        };
+        if !passes(capital) {
+            // A capital under siege or contested links only itself (when not besieged).
+            linked[capital as usize] = !self.regions[capital as usize].besieged;
+            return linked;
+        }
+        linked[capital as usize] = true;
+        let mut stack = vec![capital];
+        while let Some(r) = stack.pop() {
+            for &nb in map.neighbours(r) {
+                if linked[nb as usize] || self.regions[nb as usize].besieged {
+                    continue;
+                }
+                if passes(nb) {
+                    linked[nb as usize] = true;
+                    stack.push(nb);
+                } else if self.contested(nb) {
+                    linked[nb as usize] = true;
+                }
+            }
+        }
+        linked
+    }
+
+    /// The upkeep `p` owes, country by country, in the Get phase: 1 MU for each unit over 5 in a
+    /// country it controls (over 10 where its capital stands), none for units in a country it
+    /// conquered this round.
+    pub fn upkeep(&self, map: &EconomyMap, p: PlayerId) -> Vec<Upkeep> {
+        let linked = self.linked(map, p);
+        let capital = self.players.get(p as usize).and_then(|x| x.capital);
+        (0..map.countries() as RegionId)
+            .filter(|&r| matches!(map.regions[r as usize].kind, RegionKind::Land { .. }))
+            .filter(|&r| self.regions[r as usize].owner == Some(p))
+            .filter_map(|r| {
+                let x = &self.regions[r as usize];
+                let units = x.forces.get(&p).map_or(0, |f| f.units());
+                let free = if self.options.capitals && capital == Some(r) {
+                    10
+                } else {
+                    5
+                };
+                let exempt = x.conquered_in == Some(self.round);
+                let due = if exempt {
+                    0
+                } else {
+                    units.saturating_sub(free)
+                };
+                (due > 0).then_some(Upkeep {
+                    country: r,
+                    units,
+                    due,
+                    linked: linked[r as usize],
+                })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests;
