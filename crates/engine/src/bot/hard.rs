@@ -105,17 +105,15 @@ pub(super) fn hard(s: &ClassicState, d: &mut dyn Dice) -> Action {
     let Phase::Reinforce { armies } = s.phase else {
         return planned(s, d, HARD);
     };
-    let a = planned(s, d, HARD);
-    if matches!(a, Action::Trade { .. }) || armies == 0 {
-        return a;
+    if let Some(trade) = trade(s, p) {
+        return trade;
     }
-    let mut cands: Vec<(i64, TerritoryId)> = mine(s)
+    if armies == 0 {
+        return planned(s, d, HARD);
+    }
+    let mut cands: Vec<(i64, TerritoryId)> = plan::paths(s, HARD, p, armies)
         .into_iter()
-        .filter(|&t| is_border(s, t))
-        .map(|t| {
-            let worth = plan::path_from(s, HARD, p, t, armies).map_or(-1000, |x| x.value);
-            (worth, t)
-        })
+        .map(|(t, x)| (x.map_or(-1000, |x| x.value), t))
         .collect();
     cands.sort_by_key(|&(worth, t)| (std::cmp::Reverse(worth), t));
     cands.truncate(CANDIDATES);
@@ -137,6 +135,6 @@ pub(super) fn hard(s: &ClassicState, d: &mut dyn Dice) -> Action {
             territory: t,
             armies,
         },
-        None => a,
+        None => planned(s, d, HARD),
     }
 }

@@ -220,6 +220,26 @@ fn best_by<T: Copy>(items: &[T], mut key: impl FnMut(T) -> i64) -> Option<T> {
     best.map(|(_, x)| x)
 }
 
+/// The set `p` trades now, if it holds one: whenever a set is available (set values only grow,
+/// and armies now beat armies later), the one with most of its own territories and fewest wilds.
+fn trade(s: &ClassicState, p: PlayerId) -> Option<Action> {
+    let sets = s.sets_in_hand(p);
+    let set = best_by(&sets, |set| {
+        set.iter()
+            .filter(|&&c| {
+                s.card_territory(c)
+                    .is_some_and(|t| s.owner[t as usize] == Owner::Player(p))
+            })
+            .count() as i64
+            - set
+                .iter()
+                .filter(|&&c| s.card_territory(c).is_none())
+                .count() as i64
+                * 2
+    })?;
+    Some(Action::Trade { cards: set })
+}
+
 /// Planned play: reinforcements where the best chain of conquests starts, attacks along it at
 /// exact odds (see [`plan`]), the stack moving on with each conquest, sensible trades.
 fn normal(s: &ClassicState, d: &mut dyn Dice) -> Action {
@@ -246,22 +266,8 @@ fn planned(s: &ClassicState, d: &mut dyn Dice, w: plan::Weights) -> Action {
         }
         Phase::SetupPlace | Phase::Reinforce { .. } => {
             if let Some(left) = reinforce_left(s) {
-                let sets = s.sets_in_hand(p);
-                // Trade whenever a set is available: set values only grow, and armies now beat armies later.
-                if let Some(set) = best_by(&sets, |set| {
-                    set.iter()
-                        .filter(|&&c| {
-                            s.card_territory(c)
-                                .is_some_and(|t| s.owner[t as usize] == Owner::Player(p))
-                        })
-                        .count() as i64
-                        - set
-                            .iter()
-                            .filter(|&&c| s.card_territory(c).is_none())
-                            .count() as i64
-                            * 2
-                }) {
-                    return Action::Trade { cards: set };
+                if let Some(trade) = trade(s, p) {
+                    return trade;
                 }
                 if left == 0 {
                     return Action::EndAttack; // unreachable in practice: Reinforce{0} always holds a set

@@ -29,8 +29,6 @@ pub(super) struct Weights {
     pub knockout_per_card: i64,
     pub min_odds: i64,
     pub going_on: i64,
-    /// Nodes searched from one launch territory at most.
-    pub nodes: u32,
 }
 
 /// `normal`'s weights. Measured against three easy bots: a bar to go on of 20 or 80 does worse
@@ -44,7 +42,6 @@ pub(super) const NORMAL: Weights = Weights {
     knockout_per_card: 40,
     min_odds: 500,
     going_on: 40,
-    nodes: PATH_NODES,
 };
 
 /// A chain of conquests from one of our territories: its worth (expected, in points) and the
@@ -169,7 +166,7 @@ impl Search<'_, '_> {
                 self.best_first = chain.first().copied();
             }
         }
-        if chain.len() >= PATH_DEPTH || self.nodes >= b.w.nodes {
+        if chain.len() >= PATH_DEPTH || self.nodes >= PATH_NODES {
             return;
         }
         let s = b.s;
@@ -231,15 +228,19 @@ fn search_from(b: &Board, launch: TerritoryId, extra: u32) -> Option<Path> {
     })
 }
 
-/// The best chain of conquests from `launch` with `extra` more armies there.
-pub(super) fn path_from(
+/// Each border territory of ours with its best chain of conquests (with `extra` armies placed
+/// on it first), if it has one.
+pub(super) fn paths(
     s: &ClassicState,
     w: Weights,
     p: PlayerId,
-    launch: TerritoryId,
     extra: u32,
-) -> Option<Path> {
-    search_from(&Board::new(s, w, p), launch, extra)
+) -> Vec<(TerritoryId, Option<Path>)> {
+    let b = Board::new(s, w, p);
+    s.territories_of(p)
+        .filter(|&t| is_border(s, t))
+        .map(|t| (t, search_from(&b, t, extra)))
+        .collect()
 }
 
 /// The first battle of the best chain of conquests from where our armies stand; once the
@@ -257,9 +258,8 @@ pub(super) fn next_attack(
 /// The best chain of conquests over every territory of ours (with `extra` armies placed on its
 /// launch first).
 pub(super) fn best_path(s: &ClassicState, w: Weights, p: PlayerId, extra: u32) -> Option<Path> {
-    let b = Board::new(s, w, p);
-    s.territories_of(p)
-        .filter(|&t| is_border(s, t))
-        .filter_map(|t| search_from(&b, t, extra))
+    paths(s, w, p, extra)
+        .into_iter()
+        .filter_map(|(_, x)| x)
         .max_by_key(|x| (x.value, std::cmp::Reverse(x.launch)))
 }
