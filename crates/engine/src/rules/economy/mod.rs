@@ -3,16 +3,27 @@
 //! - [`map`]: its board, the classic countries plus water territories;
 //! - [`roll`]: one roll of a battle with its modifiers;
 //! - [`initiative`]: the roll for initiative;
-//! - [`state`]: the state as far as it goes (ownership, units, infrastructure, money, alliances)
-//!   with the Get phase's income and upkeep.
+//! - [`state`]: the state (ownership, units, infrastructure, money, cards, alliances) with the
+//!   Get phase's income and upkeep;
+//! - [`phase`]: where a round stands, and each player's progress through the Get phase;
+//! - [`action`] and [`error`]: what players do, what the engine reports, why it refuses;
+//! - [`game`]: `apply`, the one way the state changes;
+//! - [`setup`]: the four setups and the standard start;
+//! - [`get`]: the Get phase (ownership, income, upkeep, recruiting, infrastructure, cards).
 //!
-//! Its actions and phases come next (issue 11); until then no game of this ruleset can be
-//! started, and nothing outside this module uses it.
+//! Planning, movement and combat come next (issue 11); until then no game of this ruleset can be
+//! started from outside this module.
 //!
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
+pub mod action;
+pub mod error;
+pub mod game;
+pub mod get;
 pub mod initiative;
 pub mod map;
 pub mod map_file;
+pub mod phase;
 pub mod roll;
+pub mod setup;
 pub mod state;

@@ -1,11 +1,15 @@
-//! What an economy game holds between actions, as far as built so far: who owns each region,
-//! whose units stand there, infrastructure, each player's money and capital, alliances. Phases,
-//! plans and battles are added with their rules (issue 11).
+//! What an economy game holds between actions: who owns each region, whose units stand there,
+//! infrastructure, each player's money, capital and influence cards, alliances, the phase and
+//! each player's progress through it. Plans and battles are added with their rules (issue 11).
 //!
 //! Invariants: one `RegionState` per region of the map, in map order; `forces` never holds an
-//! empty `Force`; infrastructure stands only in countries.
+//! empty `Force`; infrastructure stands only in countries; every influence card is in exactly one
+//! of the deck, the discard pile or a hand.
 
-use super::map::{EconomyMap, RegionId, RegionKind};
+use super::map::{EconomyMap, RegionId};
+use super::phase::{GetTurn, Phase};
+use super::setup::Setup;
+use crate::dice::SeededDice;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +54,20 @@ pub struct RegionState {
     pub conquered_in: Option<u32>,
     /// Hostile units besiege the owner's defenders in fortifications: not linked to anything.
     pub besieged: bool,
+    /// Who owned it until hostile forces took that away in combat; whoever gains it next round
+    /// gains it from them (for the upkeep exemption).
+    pub lost_by: Option<PlayerId>,
+}
+
+/// Whether a player still takes part.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Standing {
+    #[default]
+    Playing,
+    /// Gave up: their units became neutral.
+    Surrendered,
+    /// Lost every unit and every territory.
+    Eliminated,
 }
 
 /// A player during a game.
@@ -58,6 +76,9 @@ pub struct EconomyPlayer {
     pub name: String,
     pub mu: u32,
     pub capital: Option<RegionId>,
+    /// Influence cards held: each pictures a country.
+    pub cards: Vec<RegionId>,
+    pub standing: Standing,
 }
 
 /// The advanced rules in play that this part of the engine reads.
@@ -68,6 +89,21 @@ pub struct EconomyOptions {
     pub middle_east: bool,
     pub capitals: bool,
     pub roads: bool,
+    /// Army and navy bases: cheap recruiting within their capacity.
+    pub bases: bool,
+    pub fortifications: bool,
+    /// Canals in the countries the map allows (they need roads).
+    pub canals: bool,
+    /// Influence cards: won by more victories than losses, traded three for 50 MU, or spent
+    /// on revolutions.
+    pub influence_cards: bool,
+    pub setup: Setup,
+    /// European capitals and continents are dealt at random instead of picked.
+    pub random_picks: bool,
+    /// Countries nobody gets at the start hold one neutral army each.
+    pub neutrals: bool,
+    /// Iceland may be picked as a European capital ("Iceland may be excluded").
+    pub iceland_capital: bool,
 }
 
 impl Default for EconomyOptions {
@@ -77,11 +113,29 @@ impl Default for EconomyOptions {
             middle_east: false,
             capitals: true,
             roads: true,
+            bases: true,
+            fortifications: true,
+            canals: true,
+            influence_cards: true,
+            setup: Setup::EuropeanCapitals,
+            random_picks: false,
+            neutrals: true,
+            iceland_capital: false,
         }
     }
 }
 
-/// An economy game's state (so far: the board, money and alliances).
+/// A navy unit blockading a navy base: the base recruits nothing while it lasts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Blockade {
+    pub by: PlayerId,
+    /// The country whose navy base is blockaded.
+    pub country: RegionId,
+    /// The water territory the base recruits into, where the blockading navy stands.
+    pub water: RegionId,
+}
+
+/// An economy game's state.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EconomyState {
     pub options: EconomyOptions,
@@ -91,10 +145,25 @@ pub struct EconomyState {
     pub alliances: BTreeSet<(PlayerId, PlayerId)>,
     /// Rounds started so far.
     pub round: u32,
+    pub phase: Phase,
+    /// Each player's progress through the Get phase of this round (indexed by player).
+    pub get: Vec<GetTurn>,
+    /// Influence cards to draw, top last.
+    pub deck: Vec<RegionId>,
+    pub discard: Vec<RegionId>,
+    pub blockades: BTreeSet<Blockade>,
+    /// Who holds initiative, or held it last.
+    pub initiative: Option<PlayerId>,
+    /// Who picks after the current picker in this round of selection.
+    pub pick_queue: Vec<PlayerId>,
+    /// Players who have made their standard start.
+    pub placed: Vec<PlayerId>,
+    /// The game's own random stream.
+    pub rng: SeededDice,
 }
 
 /// What a player gains in the Get phase, by source.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Income {
     /// 1 MU per land territory owned.
     pub countries: u32,
@@ -111,7 +180,7 @@ impl Income {
 }
 
 /// Upkeep a player owes for one country in the Get phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Upkeep {
     pub country: RegionId,
     pub units: u32,
@@ -132,11 +201,22 @@ impl EconomyState {
                     name: (*n).into(),
                     mu: 0,
                     capital: None,
+                    cards: vec![],
+                    standing: Standing::Playing,
                 })
                 .collect(),
             regions: vec![RegionState::default(); map.regions.len()],
             alliances: BTreeSet::new(),
             round: 0,
+            phase: Phase::Get,
+            get: vec![GetTurn::default(); players.len()],
+            deck: (0..map.countries() as RegionId).rev().collect(),
+            discard: vec![],
+            blockades: BTreeSet::new(),
+            initiative: None,
+            pick_queue: vec![],
+            placed: vec![],
+            rng: SeededDice::new([0; 32]),
         }
     }
 
@@ -250,7 +330,6 @@ impl EconomyState {
         let linked = self.linked(map, p);
         let capital = self.players.get(p as usize).and_then(|x| x.capital);
         (0..map.countries() as RegionId)
-            .filter(|&r| matches!(map.regions[r as usize].kind, RegionKind::Land { .. }))
             .filter(|&r| self.regions[r as usize].owner == Some(p))
             .filter_map(|r| {
                 let x = &self.regions[r as usize];

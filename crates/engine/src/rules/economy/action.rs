@@ -1,0 +1,188 @@
+//! What players do in an economy game ([`EconomyAction`]) and what the engine reports back
+//! ([`EconomyEvent`]). Every action names the player taking it: most phases are played by
+//! everyone at once, so the engine cannot infer who acts from whose turn it is.
+
+use super::map::RegionId;
+use super::setup::SetupAction;
+use super::state::{Force, Income};
+use crate::map::ContinentId;
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+
+/// A piece of infrastructure, with its price in MU (source 004, "Advanced Rules").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Item {
+    Roads,
+    Fortifications,
+    /// Needs roads, and a canal site on the map.
+    Canal,
+    ArmyBase,
+    /// A navy base on the border between its country and `water`, one of that country's coasts.
+    NavyBase {
+        water: RegionId,
+    },
+    /// Builds the capital here; a capital standing elsewhere moves here.
+    Capital,
+}
+
+impl Item {
+    /// What it costs to build.
+    pub fn price(self) -> u32 {
+        match self {
+            Item::Roads => 5,
+            Item::Fortifications | Item::Canal => 10,
+            Item::ArmyBase | Item::NavyBase { .. } => 20,
+            Item::Capital => 30,
+        }
+    }
+
+    /// What destroying it in the Get phase gives back: half the price, rounded down.
+    pub fn refund(self) -> u32 {
+        self.price() / 2
+    }
+
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Item::Roads => "roads",
+            Item::Fortifications => "fortifications",
+            Item::Canal => "a canal",
+            Item::ArmyBase => "an army base",
+            Item::NavyBase { .. } => "a navy base",
+            Item::Capital => "a capital",
+        }
+    }
+}
+
+/// An action of the economy ruleset.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EconomyAction {
+    /// A choice while the game is set up.
+    Setup {
+        player: PlayerId,
+        choice: SetupAction,
+    },
+    /// Pays this round's upkeep. `losses` lists, per country owed, the units given up instead of
+    /// paying (one unit per MU not paid); every other MU owed is paid.
+    SettleUpkeep {
+        player: PlayerId,
+        losses: Vec<(RegionId, Force)>,
+    },
+    /// Recruits `count` units in `country`: armies there, or navies into `navy_into`, one of
+    /// its coasts.
+    Recruit {
+        player: PlayerId,
+        country: RegionId,
+        navy_into: Option<RegionId>,
+        count: u32,
+    },
+    Build {
+        player: PlayerId,
+        country: RegionId,
+        item: Item,
+    },
+    /// Destroys one's own infrastructure for half its price.
+    Destroy {
+        player: PlayerId,
+        country: RegionId,
+        item: Item,
+    },
+    /// Turns in three influence cards for 50 MU.
+    TradeCards {
+        player: PlayerId,
+        cards: [RegionId; 3],
+    },
+    /// Done with the Get phase for this round.
+    FinishGet { player: PlayerId },
+}
+
+impl EconomyAction {
+    /// The player taking the action.
+    pub fn player(&self) -> PlayerId {
+        use EconomyAction::*;
+        match *self {
+            Setup { player, .. }
+            | SettleUpkeep { player, .. }
+            | Recruit { player, .. }
+            | Build { player, .. }
+            | Destroy { player, .. }
+            | TradeCards { player, .. }
+            | FinishGet { player } => player,
+        }
+    }
+}
+
+/// Something that happened in an economy game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EconomyEvent {
+    /// The roll for initiative: each roll-off's dice, and who won.
+    InitiativeRolled {
+        rolls: Vec<Vec<(PlayerId, u8)>>,
+        holder: PlayerId,
+    },
+    CountryPicked {
+        player: PlayerId,
+        country: RegionId,
+    },
+    ContinentPicked {
+        player: PlayerId,
+        continent: ContinentId,
+    },
+    /// The picks are over: every player places their standard start.
+    PlacingBegan,
+    Placed {
+        player: PlayerId,
+    },
+    /// A round began with its Get phase.
+    RoundBegan {
+        round: u32,
+    },
+    /// A player gained a region that now holds only their units.
+    Gained {
+        player: PlayerId,
+        region: RegionId,
+    },
+    Income {
+        player: PlayerId,
+        income: Income,
+    },
+    /// Upkeep owed this round (before it is settled).
+    UpkeepDue {
+        player: PlayerId,
+        due: u32,
+    },
+    UpkeepSettled {
+        player: PlayerId,
+        paid: u32,
+        lost: Vec<(RegionId, Force)>,
+    },
+    Recruited {
+        player: PlayerId,
+        /// Where the units stand: the country, or the water territory for navies.
+        region: RegionId,
+        navies: bool,
+        count: u32,
+        cost: u32,
+    },
+    Built {
+        player: PlayerId,
+        country: RegionId,
+        item: Item,
+    },
+    Destroyed {
+        player: PlayerId,
+        country: RegionId,
+        item: Item,
+        refund: u32,
+    },
+    CardsTraded {
+        player: PlayerId,
+        cards: [RegionId; 3],
+        mu: u32,
+    },
+    GetFinished {
+        player: PlayerId,
+    },
+    /// Everyone finished the Get phase: plans are written now.
+    PlanningBegan,
+}

@@ -1,0 +1,195 @@
+//! Why an economy action was refused, in words a player understands. The state is unchanged
+//! whenever one of these is returned.
+
+use super::action::Item;
+use super::map::{EconomyMap, RegionId};
+use super::phase::Phase;
+use crate::map::ContinentId;
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// An advanced rule that can be switched off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rule {
+    Capitals,
+    Roads,
+    Bases,
+    Fortifications,
+    Canals,
+    InfluenceCards,
+}
+
+/// Why an economy action was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EconomyError {
+    /// An economy game seats 2 to 6 players.
+    PlayerCount(u32),
+    /// Another player picks now.
+    NotYourPick(PlayerId),
+    /// A country picked where a continent is asked for, or the other way round.
+    WrongPick,
+    CountryNotOpen(RegionId),
+    ContinentNotOpen(ContinentId),
+    ChooseCapital,
+    /// The standard start places this many army bases.
+    ChooseBases(u32),
+    PlaceArmies {
+        placed: u32,
+        want: u32,
+    },
+    UnknownPlayer(PlayerId),
+    UnknownRegion(RegionId),
+    /// The player surrendered or was eliminated.
+    NotPlaying(PlayerId),
+    WrongPhase(Phase),
+    /// The player already finished this phase.
+    AlreadyDone,
+    /// Recruiting and building wait until the upkeep is settled.
+    UpkeepFirst,
+    UpkeepAlreadySettled,
+    /// Losses listed for a country that owes no upkeep.
+    NoUpkeepThere(RegionId),
+    /// A country listed twice.
+    Repeated(RegionId),
+    /// More units given up in a country than MU owed there.
+    TooManyLosses {
+        country: RegionId,
+        due: u32,
+    },
+    /// Units given up that are not there.
+    NotThere(RegionId),
+    /// Upkeep cannot be paid for units not linked to the capital: they must be given up.
+    Unlinked(RegionId),
+    CannotAfford {
+        cost: u32,
+        have: u32,
+    },
+    NotYours(RegionId),
+    NotACountry(RegionId),
+    /// A navy recruited into a water territory that is not a coast of the country.
+    NotACoast {
+        country: RegionId,
+        water: RegionId,
+    },
+    /// Navies recruited without a base go only into friendly or contested water.
+    HostileWater(RegionId),
+    /// The navy base there is blockaded.
+    Blockaded {
+        country: RegionId,
+        water: RegionId,
+    },
+    ZeroUnits,
+    RuleOff(Rule),
+    AlreadyBuilt {
+        country: RegionId,
+        item: Item,
+    },
+    NotBuilt {
+        country: RegionId,
+        item: Item,
+    },
+    NoCanalSite(RegionId),
+    CanalNeedsRoads(RegionId),
+    /// Capitals are moved by building one elsewhere, never sold.
+    CapitalNotForSale,
+    TooManyBases(RegionId),
+    CardNotHeld(RegionId),
+    SameCardTwice(RegionId),
+}
+
+fn name(r: RegionId) -> String {
+    EconomyMap::get()
+        .regions
+        .get(r as usize)
+        .map_or_else(|| format!("region {r}"), |x| x.name.clone())
+}
+
+impl fmt::Display for EconomyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use EconomyError::*;
+        match self {
+            PlayerCount(n) => write!(f, "An economy game needs 2 to 6 players, not {n}."),
+            NotYourPick(p) => write!(f, "It is player {}'s turn to pick.", p + 1),
+            WrongPick => write!(f, "This setup asks for the other kind of pick (a country or a continent)."),
+            CountryNotOpen(r) => write!(f, "{} cannot be picked: choose one of the free countries offered.", name(*r)),
+            ContinentNotOpen(c) => write!(
+                f,
+                "{} cannot be picked: choose a continent nobody holds yet.",
+                EconomyMap::get().base.continents.get(*c as usize).map_or("That continent", |x| x.name.as_str())
+            ),
+            ChooseCapital => write!(f, "Choose the country of your capital."),
+            ChooseBases(n) => write!(f, "Choose the countries of your {n} army bases."),
+            PlaceArmies { placed, want } => write!(f, "Place {want} armies, not {placed}."),
+            UnknownPlayer(p) => write!(f, "There is no player number {p} in this game."),
+            UnknownRegion(r) => write!(f, "There is no region number {r} on this map."),
+            NotPlaying(_) => write!(f, "You are no longer in this game."),
+            WrongPhase(p) => write!(f, "You can't do that during {p}."),
+            AlreadyDone => write!(f, "You have finished this phase; wait for the others."),
+            UpkeepFirst => write!(f, "Settle your upkeep first, then recruit or build."),
+            UpkeepAlreadySettled => write!(f, "Your upkeep for this round is already settled."),
+            NoUpkeepThere(r) => write!(f, "{} owes no upkeep this round.", name(*r)),
+            Repeated(r) => write!(f, "{} is listed twice.", name(*r)),
+            TooManyLosses { country, due } => write!(
+                f,
+                "{} owes {due} MU: give up at most {due} units there.",
+                name(*country)
+            ),
+            NotThere(r) => write!(f, "You do not have those units in {}.", name(*r)),
+            Unlinked(r) => write!(
+                f,
+                "{} is cut off from your capital: its upkeep cannot be paid, so give up the units it owes.",
+                name(*r)
+            ),
+            CannotAfford { cost, have } => {
+                write!(f, "That costs {cost} MU and you have {have} MU.")
+            }
+            NotYours(r) => write!(f, "You do not own {}.", name(*r)),
+            NotACountry(r) => write!(f, "{} is water: choose a country.", name(*r)),
+            NotACoast { country, water } => {
+                write!(f, "{} is not a coast of {}.", name(*water), name(*country))
+            }
+            HostileWater(r) => write!(
+                f,
+                "{} is neither friendly nor contested: navies go there only from a navy base on it.",
+                name(*r)
+            ),
+            Blockaded { country, water } => write!(
+                f,
+                "The navy base of {} on {} is blockaded and recruits nothing.",
+                name(*country),
+                name(*water)
+            ),
+            ZeroUnits => write!(f, "Choose at least one unit."),
+            RuleOff(rule) => write!(
+                f,
+                "This game is played without {}.",
+                match rule {
+                    Rule::Capitals => "capitals",
+                    Rule::Roads => "roads",
+                    Rule::Bases => "bases",
+                    Rule::Fortifications => "fortifications",
+                    Rule::Canals => "canals",
+                    Rule::InfluenceCards => "influence cards",
+                }
+            ),
+            AlreadyBuilt { country, item } => {
+                write!(f, "{} already has {}.", name(*country), item.name())
+            }
+            NotBuilt { country, item } => {
+                write!(f, "{} has no {} of yours.", name(*country), item.name().trim_start_matches("a ").trim_start_matches("an "))
+            }
+            NoCanalSite(r) => write!(f, "No canal can be built in {}.", name(*r)),
+            CanalNeedsRoads(r) => write!(f, "Build roads in {} before a canal.", name(*r)),
+            CapitalNotForSale => write!(
+                f,
+                "A capital cannot be destroyed; build a new one elsewhere to move it."
+            ),
+            TooManyBases(r) => write!(f, "{} has as many bases as it can hold.", name(*r)),
+            CardNotHeld(r) => write!(f, "You do not hold the {} card.", name(*r)),
+            SameCardTwice(r) => write!(f, "The {} card is listed twice.", name(*r)),
+        }
+    }
+}
+
+impl std::error::Error for EconomyError {}

@@ -1,0 +1,61 @@
+//! Where a round of the economy ruleset stands: its phase, and each player's progress through
+//! the Get phase, which every player plays at their own pace (source 004: "all players must be
+//! completed with the Get Phase before any player can move on").
+//!
+//! Invariant: `GetTurn::done` is only set once the player's upkeep is settled, and the game moves
+//! to planning exactly when every player still playing is done.
+
+use super::map::RegionId;
+use super::state::Upkeep;
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The phase of a round.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    /// The setup: this player picks a country or a continent.
+    Pick(PlayerId),
+    /// The standard start: every player places a capital, bases and armies.
+    Place,
+    /// Income, upkeep, recruiting, infrastructure and trading cards, each player at their own pace.
+    #[default]
+    Get,
+    /// Secret, simultaneous plans of non-friendly movement.
+    Planning,
+}
+
+impl fmt::Display for Phase {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Phase::Pick(_) => "the picks of the setup",
+            Phase::Place => "the placing of the start",
+            Phase::Get => "the Get phase",
+            Phase::Planning => "the planning phase",
+        })
+    }
+}
+
+/// A base that recruits: army bases by country, navy bases by country and the water territory
+/// they recruit into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum BaseKey {
+    Army(RegionId),
+    Navy(RegionId, RegionId),
+}
+
+/// One player's progress through this round's Get phase.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GetTurn {
+    /// The upkeep owed when the round began, country by country.
+    pub owed: Vec<Upkeep>,
+    /// The upkeep has been paid (or its units lost); recruiting and building come after.
+    pub settled: bool,
+    /// Units recruited at each base's normal price this round.
+    pub base_recruits: BTreeMap<BaseKey, u8>,
+    /// Bases built this round: they recruit nothing until next round.
+    pub new_bases: BTreeMap<BaseKey, u8>,
+    /// Finished with the Get phase.
+    pub done: bool,
+}
