@@ -3,11 +3,13 @@
 //! everyone at once, so the engine cannot infer who acts from whose turn it is.
 
 use super::map::RegionId;
+use super::plan::PlannedMove;
 use super::setup::SetupAction;
 use super::state::{Force, Income};
 use crate::map::ContinentId;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// A piece of infrastructure, with its price in MU (source 004, "Advanced Rules").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
@@ -94,6 +96,20 @@ pub enum EconomyAction {
     },
     /// Done with the Get phase for this round.
     FinishGet { player: PlayerId },
+    /// The round's plans of non-friendly movement, final once submitted.
+    SubmitPlans {
+        player: PlayerId,
+        moves: Vec<PlannedMove>,
+    },
+    /// Moves units not in a plan within friendly territory.
+    MoveFriendly {
+        player: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+    },
+    /// Done with friendly movement for this round.
+    FinishMoving { player: PlayerId },
 }
 
 impl EconomyAction {
@@ -107,7 +123,10 @@ impl EconomyAction {
             | Build { player, .. }
             | Destroy { player, .. }
             | TradeCards { player, .. }
-            | FinishGet { player } => player,
+            | FinishGet { player }
+            | SubmitPlans { player, .. }
+            | MoveFriendly { player, .. }
+            | FinishMoving { player } => player,
         }
     }
 }
@@ -185,4 +204,23 @@ pub enum EconomyEvent {
     },
     /// Everyone finished the Get phase: plans are written now.
     PlanningBegan,
+    /// A player's plans are in (how many moves; what they are stays secret until all are in).
+    PlansSubmitted {
+        player: PlayerId,
+        count: u32,
+    },
+    /// Everyone's plans, shown once all are in; friendly movement begins.
+    PlansRevealed {
+        plans: BTreeMap<PlayerId, Vec<PlannedMove>>,
+    },
+    MovedFriendly {
+        player: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+    },
+    MovingFinished {
+        player: PlayerId,
+    },
+    CombatBegan,
 }

@@ -3,6 +3,7 @@
 
 use super::action::Item;
 use super::map::{EconomyMap, RegionId};
+use super::movement::Kind;
 use super::phase::Phase;
 use crate::map::ContinentId;
 use crate::rules::classic::PlayerId;
@@ -95,6 +96,23 @@ pub enum EconomyError {
     CapitalNotForSale,
     TooManyBases(RegionId),
     CardNotHeld(RegionId),
+    OutOfReach {
+        from: RegionId,
+        to: RegionId,
+        kind: Kind,
+    },
+    PlanRepeated {
+        from: RegionId,
+        to: RegionId,
+    },
+    /// Units in contested regions take no plans: they are active in combat anyway.
+    ContestedNoPlans(RegionId),
+    /// A move within friendly territory is made in friendly movement, not planned.
+    FriendlyNeedsNoPlan(RegionId),
+    /// Friendly movement starts and ends in friendly territory that is not contested.
+    NotFriendly(RegionId),
+    /// Those units are in a plan, moved already, or not there.
+    NotFree(RegionId),
     SameCardTwice(RegionId),
 }
 
@@ -186,6 +204,42 @@ impl fmt::Display for EconomyError {
                 "A capital cannot be destroyed; build a new one elsewhere to move it."
             ),
             TooManyBases(r) => write!(f, "{} has as many bases as it can hold.", name(*r)),
+            OutOfReach { from, to, kind } => write!(
+                f,
+                "{} cannot reach {} from {} this round.",
+                match kind {
+                    Kind::Army => "Armies",
+                    Kind::Navy => "Navies",
+                },
+                name(*to),
+                name(*from)
+            ),
+            PlanRepeated { from, to } => write!(
+                f,
+                "The move from {} to {} is planned twice: plan it once with all its units.",
+                name(*from),
+                name(*to)
+            ),
+            ContestedNoPlans(r) => write!(
+                f,
+                "Units in {} are in a fight: they take no plans, and are active in combat anyway.",
+                name(*r)
+            ),
+            FriendlyNeedsNoPlan(r) => write!(
+                f,
+                "{} is friendly: move there during friendly movement, without a plan.",
+                name(*r)
+            ),
+            NotFriendly(r) => write!(
+                f,
+                "{} is not friendly territory at peace: friendly movement stays within your own and your allies' territory.",
+                name(*r)
+            ),
+            NotFree(r) => write!(
+                f,
+                "You do not have that many units in {} free to move: some are in plans or have moved already.",
+                name(*r)
+            ),
             CardNotHeld(r) => write!(f, "You do not hold the {} card.", name(*r)),
             SameCardTwice(r) => write!(f, "The {} card is listed twice.", name(*r)),
         }

@@ -59,6 +59,11 @@ impl EconomyState {
             &Destroy { country, item, .. } => self.destroy(map, p, country, item),
             &TradeCards { cards, .. } => self.trade_cards(p, cards),
             FinishGet { .. } => self.finish_get(p),
+            SubmitPlans { moves, .. } => self.submit_plans(map, p, moves),
+            &MoveFriendly {
+                from, to, force, ..
+            } => self.move_friendly(map, p, from, to, force),
+            FinishMoving { .. } => self.finish_moving(p),
         }
     }
 }

@@ -30,6 +30,9 @@ impl EconomyState {
     /// the upkeep each player owes.
     pub(super) fn begin_round(&mut self, map: &EconomyMap) -> Vec<EconomyEvent> {
         self.round += 1;
+        self.plans.clear();
+        self.moved.clear();
+        self.moving_done.clear();
         let mut events = vec![EconomyEvent::RoundBegan { round: self.round }];
         for r in 0..self.regions.len() {
             let x = &self.regions[r];

@@ -9,7 +9,9 @@
 //! - [`action`] and [`error`]: what players do, what the engine reports, why it refuses;
 //! - [`game`]: `apply`, the one way the state changes;
 //! - [`setup`]: the four setups and the standard start;
-//! - [`get`]: the Get phase (ownership, income, upkeep, recruiting, infrastructure, cards).
+//! - [`get`]: the Get phase (ownership, income, upkeep, recruiting, infrastructure, cards);
+//! - [`movement`]: how far units go in a round (thirds of a move, roads, canals);
+//! - [`plan`]: the planning phase and friendly movement.
 //!
 //! Planning, movement and combat come next (issue 11); until then no game of this ruleset can be
 //! started from outside this module.
@@ -23,7 +25,9 @@ pub mod get;
 pub mod initiative;
 pub mod map;
 pub mod map_file;
+pub mod movement;
 pub mod phase;
+pub mod plan;
 pub mod roll;
 pub mod setup;
 pub mod state;

@@ -24,6 +24,10 @@ pub enum Phase {
     Get,
     /// Secret, simultaneous plans of non-friendly movement.
     Planning,
+    /// Friendly movement by units not in a plan, each player at their own pace.
+    Moving,
+    /// Initiative and battles.
+    Combat,
 }
 
 impl fmt::Display for Phase {
@@ -33,6 +37,8 @@ impl fmt::Display for Phase {
             Phase::Place => "the placing of the start",
             Phase::Get => "the Get phase",
             Phase::Planning => "the planning phase",
+            Phase::Moving => "friendly movement",
+            Phase::Combat => "the combat phase",
         })
     }
 }

@@ -8,6 +8,7 @@
 
 use super::map::{EconomyMap, RegionId};
 use super::phase::{GetTurn, Phase};
+use super::plan::PlannedMove;
 use super::setup::Setup;
 use crate::dice::SeededDice;
 use crate::rules::classic::PlayerId;
@@ -158,6 +159,12 @@ pub struct EconomyState {
     pub pick_queue: Vec<PlayerId>,
     /// Players who have made their standard start.
     pub placed: Vec<PlayerId>,
+    /// Each player's plans for this round, once submitted.
+    pub plans: BTreeMap<PlayerId, Vec<PlannedMove>>,
+    /// Units that arrived in a region by friendly movement this round: they move no more.
+    pub moved: BTreeMap<(PlayerId, RegionId), Force>,
+    /// Players done with friendly movement this round.
+    pub moving_done: BTreeSet<PlayerId>,
     /// The game's own random stream.
     pub rng: SeededDice,
 }
@@ -216,6 +223,9 @@ impl EconomyState {
             initiative: None,
             pick_queue: vec![],
             placed: vec![],
+            plans: BTreeMap::new(),
+            moved: BTreeMap::new(),
+            moving_done: BTreeSet::new(),
             rng: SeededDice::new([0; 32]),
         }
     }

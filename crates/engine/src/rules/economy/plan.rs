@@ -1,0 +1,218 @@
+//! The planning phase and friendly movement (source 004, "Planning Phase", "Friendly Movement").
+//!
+//! Planning: every player writes, in secret and at the same time, the non-friendly movements of
+//! the round: from where, to which non-friendly region, how many armies and navies. A plan is
+//! final once submitted (the peer-to-peer layer commits to it before anyone reveals theirs).
+//! Friendly movement follows: units not in a plan move freely within friendly territory; they
+//! then stay put for the round.
+//!
+//! Invariants: a player's plans never move more units out of a region than stood there when
+//! they were written, and never start in a contested region; a unit moved in friendly movement is
+//! never in a plan and moves once.
+
+use super::action::EconomyEvent;
+use super::error::EconomyError;
+use super::map::{EconomyMap, RegionId};
+use super::movement::{Allowance, Kind};
+use super::phase::Phase;
+use super::state::{EconomyState, Force};
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// One planned non-friendly movement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlannedMove {
+    pub from: RegionId,
+    /// The first non-friendly region the units enter.
+    pub to: RegionId,
+    pub armies: u32,
+    pub navies: u32,
+}
+
+impl PlannedMove {
+    fn force(&self) -> Force {
+        Force {
+            armies: self.armies,
+            navies: self.navies,
+        }
+    }
+}
+
+type Events = Result<Vec<EconomyEvent>, EconomyError>;
+
+impl EconomyState {
+    fn check_region(map: &EconomyMap, r: RegionId) -> Result<(), EconomyError> {
+        if (r as usize) < map.regions.len() {
+            Ok(())
+        } else {
+            Err(EconomyError::UnknownRegion(r))
+        }
+    }
+
+    /// Units of `p` in `r`.
+    pub fn units_of(&self, p: PlayerId, r: RegionId) -> Force {
+        self.regions
+            .get(r as usize)
+            .and_then(|x| x.forces.get(&p))
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Units of `p` in `r` that may still move in friendly movement: neither in a plan nor
+    /// moved already.
+    pub fn free_units(&self, p: PlayerId, r: RegionId) -> Force {
+        let mut out = self.units_of(p, r);
+        for m in self.plans.get(&p).into_iter().flatten() {
+            if m.from == r {
+                out.armies = out.armies.saturating_sub(m.armies);
+                out.navies = out.navies.saturating_sub(m.navies);
+            }
+        }
+        if let Some(moved) = self.moved.get(&(p, r)) {
+            out.armies = out.armies.saturating_sub(moved.armies);
+            out.navies = out.navies.saturating_sub(moved.navies);
+        }
+        out
+    }
+
+    /// Checks that `force` can go from `from` to `to` passing only where `pass` holds: armies
+    /// and navies each by their own way.
+    fn can_move(
+        &self,
+        map: &EconomyMap,
+        p: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+        pass: impl Fn(RegionId) -> bool + Copy,
+    ) -> Result<(), EconomyError> {
+        for (n, kind) in [(force.armies, Kind::Army), (force.navies, Kind::Navy)] {
+            if n > 0 && !self.reaches(map, p, kind, from, to, Allowance::FRESH, pass) {
+                return Err(EconomyError::OutOfReach { from, to, kind });
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn submit_plans(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        moves: &[PlannedMove],
+    ) -> Events {
+        if self.phase != Phase::Planning {
+            return Err(EconomyError::WrongPhase(self.phase));
+        }
+        if self.plans.contains_key(&p) {
+            return Err(EconomyError::AlreadyDone);
+        }
+        let mut leaving: BTreeMap<RegionId, Force> = BTreeMap::new();
+        for (i, m) in moves.iter().enumerate() {
+            Self::check_region(map, m.from)?;
+            Self::check_region(map, m.to)?;
+            if m.armies == 0 && m.navies == 0 {
+                return Err(EconomyError::ZeroUnits);
+            }
+            if moves[..i].iter().any(|x| (x.from, x.to) == (m.from, m.to)) {
+                return Err(EconomyError::PlanRepeated {
+                    from: m.from,
+                    to: m.to,
+                });
+            }
+            if self.contested(m.from) {
+                return Err(EconomyError::ContestedNoPlans(m.from));
+            }
+            if self.passable(p, m.from) && self.passable(p, m.to) {
+                return Err(EconomyError::FriendlyNeedsNoPlan(m.to));
+            }
+            let out = leaving.entry(m.from).or_default();
+            out.armies = out.armies.saturating_add(m.armies);
+            out.navies = out.navies.saturating_add(m.navies);
+            let here = self.units_of(p, m.from);
+            if out.armies > here.armies || out.navies > here.navies {
+                return Err(EconomyError::NotThere(m.from));
+            }
+            self.can_move(map, p, m.from, m.to, m.force(), |r| self.passable(p, r))?;
+        }
+        self.plans.insert(p, moves.to_vec());
+        let mut events = vec![EconomyEvent::PlansSubmitted {
+            player: p,
+            count: moves.len() as u32,
+        }];
+        if self.everyone(|q| self.plans.contains_key(&q)) {
+            self.phase = Phase::Moving;
+            events.push(EconomyEvent::PlansRevealed {
+                plans: self.plans.clone(),
+            });
+        }
+        Ok(events)
+    }
+
+    /// True when `f` holds for every player still playing.
+    pub(super) fn everyone(&self, f: impl Fn(PlayerId) -> bool) -> bool {
+        (0..self.players.len() as PlayerId)
+            .filter(|&q| self.players[q as usize].standing == super::state::Standing::Playing)
+            .all(f)
+    }
+
+    pub(super) fn move_friendly(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+    ) -> Events {
+        if self.phase != Phase::Moving {
+            return Err(EconomyError::WrongPhase(self.phase));
+        }
+        if self.moving_done.contains(&p) {
+            return Err(EconomyError::AlreadyDone);
+        }
+        Self::check_region(map, from)?;
+        Self::check_region(map, to)?;
+        if force.units() == 0 {
+            return Err(EconomyError::ZeroUnits);
+        }
+        for r in [from, to] {
+            if !self.passable(p, r) {
+                return Err(EconomyError::NotFriendly(r));
+            }
+        }
+        let free = self.free_units(p, from);
+        if force.armies > free.armies || force.navies > free.navies {
+            return Err(EconomyError::NotFree(from));
+        }
+        self.can_move(map, p, from, to, force, |r| self.passable(p, r))?;
+        self.remove_units(p, from, force);
+        self.add_units(p, to, force);
+        let moved = self.moved.entry((p, to)).or_default();
+        moved.armies = moved.armies.saturating_add(force.armies);
+        moved.navies = moved.navies.saturating_add(force.navies);
+        Ok(vec![EconomyEvent::MovedFriendly {
+            player: p,
+            from,
+            to,
+            force,
+        }])
+    }
+
+    pub(super) fn finish_moving(&mut self, p: PlayerId) -> Events {
+        if self.phase != Phase::Moving {
+            return Err(EconomyError::WrongPhase(self.phase));
+        }
+        if !self.moving_done.insert(p) {
+            return Err(EconomyError::AlreadyDone);
+        }
+        let mut events = vec![EconomyEvent::MovingFinished { player: p }];
+        if self.everyone(|q| self.moving_done.contains(&q)) {
+            self.phase = Phase::Combat;
+            events.push(EconomyEvent::CombatBegan);
+        }
+        Ok(events)
+    }
+}
+
+#[cfg(test)]
+mod tests;
