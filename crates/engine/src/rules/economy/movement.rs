@@ -149,23 +149,6 @@ impl EconomyState {
         seen
     }
 
-    /// True when `kind` units of `p` in `from` with `left` can end in `to`, passing only through
-    /// regions where `pass` holds.
-    pub fn reaches(
-        &self,
-        map: &EconomyMap,
-        p: PlayerId,
-        kind: Kind,
-        from: RegionId,
-        to: RegionId,
-        left: Allowance,
-        pass: impl Fn(RegionId) -> bool,
-    ) -> bool {
-        self.reach(map, p, kind, from, left, pass)
-            .iter()
-            .any(|&(r, _)| r == to)
-    }
-
     /// Friendly territory `p` moves through freely: owned by `p` or an ally, and not contested.
     pub fn passable(&self, p: PlayerId, r: RegionId) -> bool {
         self.friendly(p, r) && !self.contested(r)

@@ -88,7 +88,12 @@ impl EconomyState {
         pass: impl Fn(RegionId) -> bool + Copy,
     ) -> Result<(), EconomyError> {
         for (n, kind) in [(force.armies, Kind::Army), (force.navies, Kind::Navy)] {
-            if n > 0 && !self.reaches(map, p, kind, from, to, Allowance::FRESH, pass) {
+            let reached = || {
+                self.reach(map, p, kind, from, Allowance::FRESH, pass)
+                    .iter()
+                    .any(|&(r, _)| r == to)
+            };
+            if n > 0 && !reached() {
                 return Err(EconomyError::OutOfReach { from, to, kind });
             }
         }
