@@ -2,8 +2,12 @@
 //! ([`EconomyEvent`]). Every action names the player taking it: most phases are played by
 //! everyone at once, so the engine cannot infer who acts from whose turn it is.
 
+use super::battle::{BattleAction, Foe};
+use super::combat::Site;
 use super::map::RegionId;
+use super::movement::Kind;
 use super::plan::PlannedMove;
+use super::roll::Loser;
 use super::setup::SetupAction;
 use super::state::{Force, Income};
 use crate::map::ContinentId;
@@ -110,6 +114,15 @@ pub enum EconomyAction {
     },
     /// Done with friendly movement for this round.
     FinishMoving { player: PlayerId },
+    /// The initiative holder picks the next battle.
+    PickBattle { player: PlayerId, site: Site },
+    /// An action in the battle under way, or `None` to declare none.
+    Declare {
+        player: PlayerId,
+        action: Option<BattleAction>,
+    },
+    /// The initiative holder picks whose declared action resolves first.
+    ChooseAction { player: PlayerId, actor: PlayerId },
 }
 
 impl EconomyAction {
@@ -126,7 +139,10 @@ impl EconomyAction {
             | FinishGet { player }
             | SubmitPlans { player, .. }
             | MoveFriendly { player, .. }
-            | FinishMoving { player } => player,
+            | FinishMoving { player }
+            | PickBattle { player, .. }
+            | Declare { player, .. }
+            | ChooseAction { player, .. } => player,
         }
     }
 }
@@ -223,4 +239,92 @@ pub enum EconomyEvent {
         player: PlayerId,
     },
     CombatBegan,
+    /// The revolution step: a player without a capital rolls for a country they own.
+    RevolutionRoll {
+        player: PlayerId,
+        country: RegionId,
+        die: u8,
+    },
+    /// A roll of revolutionary units against a player's army.
+    RebelRoll {
+        country: RegionId,
+        against: PlayerId,
+        dice: (u8, u8),
+        rebels_lost: bool,
+        lost: bool,
+    },
+    /// A revolution ended; its survivors are neutral.
+    Revolution {
+        country: RegionId,
+        neutral: u32,
+    },
+    OnBorder {
+        player: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+    },
+    Arrived {
+        player: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+    },
+    BattleTokens {
+        sites: Vec<Site>,
+    },
+    /// Armies in water without enough navies died.
+    Sunk {
+        player: PlayerId,
+        region: RegionId,
+        armies: u32,
+    },
+    BattlePicked {
+        site: Site,
+    },
+    Declared {
+        player: PlayerId,
+        action: Option<BattleAction>,
+    },
+    ActionChosen {
+        actor: PlayerId,
+    },
+    BattleRoll {
+        attacker: PlayerId,
+        target: Foe,
+        kind: Kind,
+        /// The attacker's die and the target's.
+        dice: (u8, u8),
+        /// The totals with modifiers.
+        totals: (i32, i32),
+        loser: Loser,
+    },
+    BattleClosed {
+        site: Site,
+        victories: Vec<PlayerId>,
+        losses: Vec<PlayerId>,
+    },
+    OwnershipLost {
+        player: PlayerId,
+        region: RegionId,
+    },
+    CardDrawn {
+        player: PlayerId,
+        card: RegionId,
+    },
+    /// Nothing left to draw: a card taken at random from another player's hand.
+    CardStolen {
+        player: PlayerId,
+        from: PlayerId,
+        card: RegionId,
+    },
+    /// A capital was taken: its money and influence cards go to the taker.
+    CapitalTaken {
+        player: PlayerId,
+        from: PlayerId,
+        country: RegionId,
+        mu: u32,
+        cards: u32,
+    },
+    CombatEnded,
 }

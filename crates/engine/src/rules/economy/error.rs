@@ -2,6 +2,7 @@
 //! whenever one of these is returned.
 
 use super::action::Item;
+use super::combat::Site;
 use super::map::{EconomyMap, RegionId};
 use super::movement::Kind;
 use super::phase::Phase;
@@ -96,6 +97,14 @@ pub enum EconomyError {
     CapitalNotForSale,
     TooManyBases(RegionId),
     CardNotHeld(RegionId),
+    /// Only the initiative holder does that.
+    NotInitiative(PlayerId),
+    BattleUnderway,
+    NoBattleThere(Site),
+    NoBattle,
+    NothingToDeclare,
+    ActionNotPossible,
+    NoChoiceToMake,
     OutOfReach {
         from: RegionId,
         to: RegionId,
@@ -240,6 +249,20 @@ impl fmt::Display for EconomyError {
                 "You do not have that many units in {} free to move: some are in plans or have moved already.",
                 name(*r)
             ),
+            NotInitiative(p) => write!(f, "Player {} holds initiative and decides that.", p + 1),
+            BattleUnderway => write!(f, "Finish the battle under way first."),
+            NoBattleThere(site) => write!(
+                f,
+                "There is no battle to fight {}.",
+                match site {
+                    Site::Region(r) => format!("in {}", name(*r)),
+                    Site::Border(a, b) => format!("on the border of {} and {}", name(*a), name(*b)),
+                }
+            ),
+            NoBattle => write!(f, "No battle is being fought: the initiative holder picks one first."),
+            NothingToDeclare => write!(f, "You have nothing to declare in this battle now."),
+            ActionNotPossible => write!(f, "That action is not possible in this battle now."),
+            NoChoiceToMake => write!(f, "There is no choice between declared actions to make now."),
             CardNotHeld(r) => write!(f, "You do not hold the {} card.", name(*r)),
             SameCardTwice(r) => write!(f, "The {} card is listed twice.", name(*r)),
         }

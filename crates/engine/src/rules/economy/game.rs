@@ -36,7 +36,7 @@ impl EconomyState {
         &mut self,
         map: &EconomyMap,
         action: &EconomyAction,
-        _dice: &mut dyn Dice,
+        dice: &mut dyn Dice,
     ) -> Result<Vec<EconomyEvent>, EconomyError> {
         use EconomyAction::*;
         let p = action.player();
@@ -63,7 +63,10 @@ impl EconomyState {
             &MoveFriendly {
                 from, to, force, ..
             } => self.move_friendly(map, p, from, to, force),
-            FinishMoving { .. } => self.finish_moving(p),
+            FinishMoving { .. } => self.finish_moving(map, p, dice),
+            &PickBattle { site, .. } => self.pick_battle(map, p, site, dice),
+            &Declare { action, .. } => self.declare(map, p, action, dice),
+            &ChooseAction { actor, .. } => self.choose_action(map, p, actor, dice),
         }
     }
 }

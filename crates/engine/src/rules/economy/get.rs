@@ -45,6 +45,9 @@ impl EconomyState {
             }
             let from = x.owner.or(x.lost_by);
             let from_enemy = from.is_some_and(|o| !self.friends(p, o));
+            if let Some(o) = from.filter(|_| from_enemy) {
+                self.take_capital(p, o, r as RegionId, &mut events);
+            }
             let x = &mut self.regions[r];
             x.owner = Some(p);
             x.lost_by = None;
@@ -85,6 +88,35 @@ impl EconomyState {
         }
         self.phase = Phase::Get;
         events
+    }
+
+    /// "When a player takes your capital they take all your money and influence cards": `p`
+    /// gains `r`, which was `o`'s capital; `o` has none any more.
+    fn take_capital(
+        &mut self,
+        p: PlayerId,
+        o: PlayerId,
+        r: RegionId,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        if self.players[o as usize].capital != Some(r) {
+            return;
+        }
+        let loser = &mut self.players[o as usize];
+        loser.capital = None;
+        let mu = std::mem::take(&mut loser.mu);
+        let cards = std::mem::take(&mut loser.cards);
+        let n = cards.len() as u32;
+        let taker = &mut self.players[p as usize];
+        taker.mu = taker.mu.saturating_add(mu);
+        taker.cards.extend(cards);
+        events.push(EconomyEvent::CapitalTaken {
+            player: p,
+            from: o,
+            country: r,
+            mu,
+            cards: n,
+        });
     }
 
     /// The plain way to settle `p`'s upkeep: pay where the money reaches and the country is

@@ -11,7 +11,8 @@
 //! - [`setup`]: the four setups and the standard start;
 //! - [`get`]: the Get phase (ownership, income, upkeep, recruiting, infrastructure, cards);
 //! - [`movement`]: how far units go in a round (thirds of a move, roads, canals);
-//! - [`plan`]: the planning phase and friendly movement.
+//! - [`plan`]: the planning phase and friendly movement;
+//! - [`combat`] and [`battle`]: the combat phase, and one battle in it.
 //!
 //! Planning, movement and combat come next (issue 11); until then no game of this ruleset can be
 //! started from outside this module.
@@ -19,6 +20,8 @@
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
 pub mod action;
+pub mod battle;
+pub mod combat;
 pub mod error;
 pub mod game;
 pub mod get;

@@ -16,6 +16,7 @@ use super::map::{EconomyMap, RegionId};
 use super::movement::{Allowance, Kind};
 use super::phase::Phase;
 use super::state::{EconomyState, Force};
+use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -203,7 +204,12 @@ impl EconomyState {
         }])
     }
 
-    pub(super) fn finish_moving(&mut self, p: PlayerId) -> Events {
+    pub(super) fn finish_moving(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        dice: &mut dyn Dice,
+    ) -> Events {
         if self.phase != Phase::Moving {
             return Err(EconomyError::WrongPhase(self.phase));
         }
@@ -212,8 +218,7 @@ impl EconomyState {
         }
         let mut events = vec![EconomyEvent::MovingFinished { player: p }];
         if self.everyone(|q| self.moving_done.contains(&q)) {
-            self.phase = Phase::Combat;
-            events.push(EconomyEvent::CombatBegan);
+            events.extend(self.begin_combat(map, dice));
         }
         Ok(events)
     }

@@ -43,7 +43,7 @@ impl Side {
 }
 
 /// Who loses a roll.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Loser {
     First,
     Second,

@@ -6,6 +6,7 @@
 //! empty `Force`; infrastructure stands only in countries; every influence card is in exactly one
 //! of the deck, the discard pile or a hand.
 
+use super::combat::Combat;
 use super::map::{EconomyMap, RegionId};
 use super::phase::{GetTurn, Phase};
 use super::plan::PlannedMove;
@@ -165,6 +166,8 @@ pub struct EconomyState {
     pub moved: BTreeMap<(PlayerId, RegionId), Force>,
     /// Players done with friendly movement this round.
     pub moving_done: BTreeSet<PlayerId>,
+    /// The combat phase under way.
+    pub combat: Option<Combat>,
     /// The game's own random stream.
     pub rng: SeededDice,
 }
@@ -226,6 +229,7 @@ impl EconomyState {
             plans: BTreeMap::new(),
             moved: BTreeMap::new(),
             moving_done: BTreeSet::new(),
+            combat: None,
             rng: SeededDice::new([0; 32]),
         }
     }

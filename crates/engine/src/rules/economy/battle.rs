@@ -1,0 +1,534 @@
+//! One battle of the combat phase (source 004, "Battle Step", "Attack"): the players in it declare
+//! actions until nobody declares one; when several are declared, the initiative holder picks
+//! which resolves first. An attack is fought roll by roll, one unit against one unit of the same
+//! kind, until one side has no unit of that kind left in the battle.
+//!
+//! Which unit fights is the attacker's choice in the source. The engine makes it for them the
+//! way that is never worse for the roll at hand: the attacker rolls with units that are not
+//! amphibious first, and strikes first at the target's weakest units (amphibious, then other
+//! newcomers, then defenders). RULES.md lists this reading.
+//!
+//! Invariants: every roll removes exactly the units that lost it; a declaration is accepted
+//! only from a player who can take that action now; a battle closes exactly when a round of
+//! declarations has none.
+
+use super::action::EconomyEvent;
+use super::combat::Site;
+use super::error::EconomyError;
+use super::map::{EconomyMap, RegionId};
+use super::movement::Kind;
+use super::phase::Phase;
+use super::roll::{self, Loser, Side};
+use super::state::{EconomyState, Force};
+use crate::dice::Dice;
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Whom a unit fights: a player, or the neutral units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Foe {
+    Player(PlayerId),
+    Neutral,
+}
+
+/// An action declared in a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BattleAction {
+    /// Attack `target`'s units of `kind` with one's own of that kind.
+    Attack { target: Foe, kind: Kind },
+}
+
+/// A battle being fought.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    pub site: Site,
+    /// This round of declarations: each player's action, or `None` for none.
+    pub declared: BTreeMap<PlayerId, Option<BattleAction>>,
+    /// Who fought whom here, for victories and losses.
+    pub fought: BTreeSet<(PlayerId, Foe)>,
+}
+
+impl Battle {
+    pub fn new(site: Site) -> Battle {
+        Battle {
+            site,
+            declared: BTreeMap::new(),
+            fought: BTreeSet::new(),
+        }
+    }
+}
+
+/// Which of a player's units in a battle: they differ in their modifiers and records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unit {
+    /// From this arrival (index into the combat's arrivals).
+    Arrival(usize),
+    /// Moved in during friendly movement.
+    Moved,
+    /// There since the planning phase.
+    Defender,
+    /// From this group on a border (index into the combat's border groups).
+    Group(usize),
+}
+
+fn of(f: Force, kind: Kind) -> u32 {
+    match kind {
+        Kind::Army => f.armies,
+        Kind::Navy => f.navies,
+    }
+}
+
+fn minus(f: &mut Force, kind: Kind) {
+    match kind {
+        Kind::Army => f.armies = f.armies.saturating_sub(1),
+        Kind::Navy => f.navies = f.navies.saturating_sub(1),
+    }
+}
+
+type Events = Result<Vec<EconomyEvent>, EconomyError>;
+
+impl EconomyState {
+    /// The units `who` has in the battle at `site`.
+    pub fn site_force(&self, site: Site, who: Foe) -> Force {
+        match (site, who) {
+            (Site::Region(r), Foe::Player(p)) => self.units_of(p, r),
+            (Site::Region(r), Foe::Neutral) => Force {
+                armies: self.regions[r as usize].neutral,
+                navies: 0,
+            },
+            (Site::Border(..), Foe::Neutral) => Force::default(),
+            (Site::Border(a, b), Foe::Player(p)) => {
+                let mut f = Force::default();
+                for g in self.groups_at(a, b).filter(|g| g.player == p) {
+                    f.armies += g.force.armies;
+                    f.navies += g.force.navies;
+                }
+                f
+            }
+        }
+    }
+
+    fn groups_at(&self, a: RegionId, b: RegionId) -> impl Iterator<Item = &super::combat::Group> {
+        self.combat
+            .iter()
+            .flat_map(|c| &c.border)
+            .filter(move |g| Site::border(g.from, g.to) == Site::Border(a, b))
+    }
+
+    /// `p`'s units in `r` that have been there since the planning phase.
+    pub fn defenders(&self, p: PlayerId, r: RegionId) -> Force {
+        let mut f = self.units_of(p, r);
+        let arrived = self.combat.iter().flat_map(|c| &c.arrivals);
+        for a in arrived.filter(|a| a.player == p && a.region == r) {
+            f.armies = f.armies.saturating_sub(a.force.armies);
+            f.navies = f.navies.saturating_sub(a.force.navies);
+        }
+        if let Some(m) = self.moved.get(&(p, r)) {
+            f.armies = f.armies.saturating_sub(m.armies);
+            f.navies = f.navies.saturating_sub(m.navies);
+        }
+        f
+    }
+
+    /// The players with units in the battle at `site`.
+    fn present(&self, site: Site) -> Vec<PlayerId> {
+        (0..self.players.len() as PlayerId)
+            .filter(|&p| self.site_force(site, Foe::Player(p)).units() > 0)
+            .collect()
+    }
+
+    /// The attacks `p` can declare at `site`.
+    pub fn possible_actions(&self, site: Site, p: PlayerId) -> Vec<BattleAction> {
+        let mine = self.site_force(site, Foe::Player(p));
+        let mut foes: Vec<Foe> = self
+            .present(site)
+            .into_iter()
+            .filter(|&q| !self.friends(p, q))
+            .map(Foe::Player)
+            .collect();
+        foes.push(Foe::Neutral);
+        let mut out = vec![];
+        for foe in foes {
+            let theirs = self.site_force(site, foe);
+            for kind in [Kind::Army, Kind::Navy] {
+                if of(mine, kind) > 0 && of(theirs, kind) > 0 {
+                    out.push(BattleAction::Attack { target: foe, kind });
+                }
+            }
+        }
+        out
+    }
+
+    /// The players who can declare an action at `site`.
+    pub fn declarers(&self, site: Site) -> Vec<PlayerId> {
+        self.present(site)
+            .into_iter()
+            .filter(|&p| !self.possible_actions(site, p).is_empty())
+            .collect()
+    }
+
+    /// The unit of `q` the attacker strikes at: the weakest first. Returns it and whether it
+    /// is a defender.
+    pub(super) fn pick_target(&self, site: Site, q: PlayerId, kind: Kind) -> (Unit, bool) {
+        let Some(c) = &self.combat else {
+            return (Unit::Defender, true);
+        };
+        match site {
+            Site::Border(a, b) => {
+                let i = c
+                    .border
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| {
+                        g.player == q && Site::border(g.from, g.to) == Site::Border(a, b)
+                    })
+                    .filter(|(_, g)| of(g.force, kind) > 0)
+                    .min_by_key(|(_, g)| of(g.force, kind))
+                    .map_or(0, |(i, _)| i);
+                (Unit::Group(i), false)
+            }
+            Site::Region(r) => {
+                let arrivals = c
+                    .arrivals
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| a.player == q && a.region == r && of(a.force, kind) > 0);
+                let weakest = arrivals.min_by_key(|(_, a)| {
+                    (!(a.amphibious && kind == Kind::Army), of(a.force, kind))
+                });
+                if let Some((i, _)) = weakest {
+                    return (Unit::Arrival(i), false);
+                }
+                if self.moved.get(&(q, r)).is_some_and(|m| of(*m, kind) > 0) {
+                    return (Unit::Moved, false);
+                }
+                (Unit::Defender, true)
+            }
+        }
+    }
+
+    /// The unit `p` attacks with: not amphibious first, from the largest arrival (to keep its
+    /// flanks). Returns it and whether it is amphibious.
+    fn pick_attacker(&self, site: Site, p: PlayerId, kind: Kind) -> (Unit, bool) {
+        let Some(c) = &self.combat else {
+            return (Unit::Defender, false);
+        };
+        match site {
+            Site::Border(a, b) => {
+                let i = c
+                    .border
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| {
+                        g.player == p && Site::border(g.from, g.to) == Site::Border(a, b)
+                    })
+                    .filter(|(_, g)| of(g.force, kind) > 0)
+                    .max_by_key(|(_, g)| of(g.force, kind))
+                    .map_or(0, |(i, _)| i);
+                (Unit::Group(i), false)
+            }
+            Site::Region(r) => {
+                let amph = |a: &super::combat::Arrival| a.amphibious && kind == Kind::Army;
+                let arrivals: Vec<(usize, bool, u32)> = c
+                    .arrivals
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, a)| a.player == p && a.region == r && of(a.force, kind) > 0)
+                    .map(|(i, a)| (i, amph(a), of(a.force, kind)))
+                    .collect();
+                let best = |amphibious: bool| {
+                    arrivals
+                        .iter()
+                        .filter(|x| x.1 == amphibious)
+                        .max_by_key(|x| x.2)
+                        .map(|x| x.0)
+                };
+                if let Some(i) = best(false) {
+                    return (Unit::Arrival(i), false);
+                }
+                if self.moved.get(&(p, r)).is_some_and(|m| of(*m, kind) > 0) {
+                    return (Unit::Moved, false);
+                }
+                if of(self.defenders(p, r), kind) > 0 {
+                    return (Unit::Defender, false);
+                }
+                (best(true).map_or(Unit::Defender, Unit::Arrival), true)
+            }
+        }
+    }
+
+    /// Removes one unit of `kind` of `p` from `site`, keeping the records of where it came from.
+    pub(super) fn take_unit(&mut self, site: Site, p: PlayerId, kind: Kind, unit: Unit) {
+        let one = match kind {
+            Kind::Army => Force {
+                armies: 1,
+                navies: 0,
+            },
+            Kind::Navy => Force {
+                armies: 0,
+                navies: 1,
+            },
+        };
+        match (site, unit) {
+            (Site::Border(..), Unit::Group(i)) => {
+                if let Some(g) = self.combat_mut().border.get_mut(i) {
+                    minus(&mut g.force, kind);
+                }
+            }
+            (Site::Region(r), unit) => {
+                self.remove_units(p, r, one);
+                match unit {
+                    Unit::Arrival(i) => {
+                        if let Some(a) = self.combat_mut().arrivals.get_mut(i) {
+                            minus(&mut a.force, kind);
+                        }
+                    }
+                    Unit::Moved => {
+                        if let Some(m) = self.moved.get_mut(&(p, r)) {
+                            minus(m, kind);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Countries `p` attacks `site` from, counting friendly units that have held it since the
+    /// planning phase as one more; at least one.
+    fn flanks(&self, site: Site, p: PlayerId) -> u32 {
+        let Site::Region(r) = site else { return 1 };
+        let froms: BTreeSet<RegionId> = self
+            .combat
+            .iter()
+            .flat_map(|c| &c.arrivals)
+            .filter(|a| a.player == p && a.region == r && a.force.units() > 0)
+            .map(|a| a.from)
+            .collect();
+        let held = (0..self.players.len() as PlayerId)
+            .any(|q| self.friends(p, q) && self.defenders(q, r).units() > 0);
+        (froms.len() as u32 + u32::from(held)).max(1)
+    }
+
+    pub(super) fn declare(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        action: Option<BattleAction>,
+        dice: &mut dyn Dice,
+    ) -> Events {
+        let battle = self.battle()?;
+        let site = battle.site;
+        if battle.declared.contains_key(&p) {
+            return Err(EconomyError::AlreadyDone);
+        }
+        if !self.declarers(site).contains(&p) {
+            return Err(EconomyError::NothingToDeclare);
+        }
+        if let Some(a) = action {
+            if !self.possible_actions(site, p).contains(&a) {
+                return Err(EconomyError::ActionNotPossible);
+            }
+        }
+        self.battle_mut().declared.insert(p, action);
+        let mut events = vec![EconomyEvent::Declared { player: p, action }];
+        self.after_declarations(map, dice, &mut events);
+        Ok(events)
+    }
+
+    pub(super) fn choose_action(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        actor: PlayerId,
+        dice: &mut dyn Dice,
+    ) -> Events {
+        let battle = self.battle()?;
+        let holder = self.combat.as_ref().map_or(0, |c| c.holder);
+        if p != holder {
+            return Err(EconomyError::NotInitiative(holder));
+        }
+        if !self.waiting_for_choice() {
+            return Err(EconomyError::NoChoiceToMake);
+        }
+        let Some(&Some(action)) = battle.declared.get(&actor) else {
+            return Err(EconomyError::NoChoiceToMake);
+        };
+        let mut events = vec![EconomyEvent::ActionChosen { actor }];
+        self.resolve(map, actor, action, dice, &mut events);
+        self.after_declarations(map, dice, &mut events);
+        Ok(events)
+    }
+
+    fn battle(&self) -> Result<&Battle, EconomyError> {
+        if self.phase != Phase::Combat {
+            return Err(EconomyError::WrongPhase(self.phase));
+        }
+        self.combat
+            .as_ref()
+            .and_then(|c| c.battle.as_ref())
+            .ok_or(EconomyError::NoBattle)
+    }
+
+    fn battle_mut(&mut self) -> &mut Battle {
+        self.combat_mut()
+            .battle
+            .as_mut()
+            .expect("a battle is under way")
+    }
+
+    /// Every declarer has declared, and more than one action waits for the holder's choice.
+    pub fn waiting_for_choice(&self) -> bool {
+        let Some(b) = self.combat.as_ref().and_then(|c| c.battle.as_ref()) else {
+            return false;
+        };
+        let declarers = self.declarers(b.site);
+        declarers.iter().all(|p| b.declared.contains_key(p))
+            && declarers
+                .iter()
+                .filter(|p| matches!(b.declared.get(p), Some(Some(_))))
+                .count()
+                > 1
+    }
+
+    /// Moves the battle on once declarations are in: closes it when nobody acts, resolves a
+    /// lone action, or waits for the holder's choice among several.
+    pub(super) fn after_declarations(
+        &mut self,
+        map: &EconomyMap,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        loop {
+            let Some(b) = self.combat.as_ref().and_then(|c| c.battle.as_ref()) else {
+                return;
+            };
+            let site = b.site;
+            let declarers = self.declarers(site);
+            if !declarers.iter().all(|p| b.declared.contains_key(p)) {
+                return;
+            }
+            let actions: Vec<(PlayerId, BattleAction)> = declarers
+                .iter()
+                .filter_map(|&p| b.declared.get(&p).copied().flatten().map(|a| (p, a)))
+                .collect();
+            match actions.as_slice() {
+                [] => {
+                    let fought = b.fought.clone();
+                    self.close_battle(map, site, &fought, events);
+                    self.lift_idle_tokens(map, dice, events);
+                    return;
+                }
+                [(p, a)] => {
+                    let (p, a) = (*p, *a);
+                    self.resolve(map, p, a, dice, events);
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Resolves `p`'s action and opens a new round of declarations.
+    fn resolve(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        action: BattleAction,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let site = self.battle_mut().site;
+        match action {
+            BattleAction::Attack { target, kind } => {
+                self.attack(map, site, p, target, kind, dice, events)
+            }
+        }
+        self.battle_mut().declared.clear();
+    }
+
+    /// An attack, fought until one side has no unit of `kind` left here.
+    #[allow(clippy::too_many_arguments)]
+    fn attack(
+        &mut self,
+        map: &EconomyMap,
+        site: Site,
+        p: PlayerId,
+        target: Foe,
+        kind: Kind,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let fought = &mut self.battle_mut().fought;
+        fought.insert((p, target));
+        if let Foe::Player(q) = target {
+            fought.insert((q, Foe::Player(p)));
+        }
+        let region = match site {
+            Site::Region(r) => Some(r),
+            Site::Border(..) => None,
+        };
+        loop {
+            let mine = self.site_force(site, Foe::Player(p));
+            let theirs = self.site_force(site, target);
+            if of(mine, kind) == 0 || of(theirs, kind) == 0 {
+                break;
+            }
+            let (au, amphibious) = self.pick_attacker(site, p, kind);
+            let a = Side {
+                flanks: self.flanks(site, p),
+                amphibious,
+                ..Side::plain(dice.d6(), mine.units())
+            };
+            let (tu, defender) = match target {
+                Foe::Neutral => (Unit::Defender, true),
+                Foe::Player(q) => self.pick_target(site, q, kind),
+            };
+            let target_amphibious = match (tu, &self.combat) {
+                (Unit::Arrival(i), Some(c)) => c
+                    .arrivals
+                    .get(i)
+                    .is_some_and(|x| x.amphibious && kind == Kind::Army),
+                _ => false,
+            };
+            let d = Side {
+                defender,
+                fortified: defender && region.is_some_and(|r| self.fortified(r)),
+                amphibious: target_amphibious,
+                ..Side::plain(dice.d6(), theirs.units())
+            };
+            let loser = roll::resolve(&a, &d);
+            if matches!(loser, Loser::First | Loser::Both) {
+                self.take_unit(site, p, kind, au);
+            }
+            if matches!(loser, Loser::Second | Loser::Both) {
+                match (target, region) {
+                    (Foe::Neutral, Some(r)) => {
+                        let x = &mut self.regions[r as usize];
+                        x.neutral = x.neutral.saturating_sub(1);
+                    }
+                    (Foe::Player(q), _) => self.take_unit(site, q, kind, tu),
+                    _ => {}
+                }
+            }
+            events.push(EconomyEvent::BattleRoll {
+                attacker: p,
+                target,
+                kind,
+                dice: (a.die, d.die),
+                totals: (
+                    i32::from(a.die) + roll::modifier(&a, &d),
+                    i32::from(d.die) + roll::modifier(&d, &a),
+                ),
+                loser,
+            });
+            if let Some(r) = region {
+                self.sink(map, r, events);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,559 @@
+//! The combat phase (source 004, "Combat Phase"): the revolution step for players without a
+//! capital, the roll for initiative, units moving onto their planned borders, battle tokens, the
+//! initiative holder picking battles one at a time, and the end of combat (influence cards for
+//! more victories than losses, then the next round). One battle's declarations and rolls are in
+//! [`super::battle`].
+//!
+//! Invariants: a battle token lies on every planned destination not yet fought over, every
+//! contested region and every border two hostile plans cross in opposite directions; a token
+//! where nobody can take any action is lifted at once; the next round begins exactly when the
+//! last token is lifted.
+
+use super::action::EconomyEvent;
+use super::battle::{Battle, Foe};
+use super::error::EconomyError;
+use super::initiative::{self, Contender};
+use super::map::{EconomyMap, RegionId};
+use super::movement::{Allowance, Kind};
+use super::phase::Phase;
+use super::roll::{self, Loser, Side};
+use super::state::{EconomyState, Force, Standing};
+use crate::dice::Dice;
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a battle is fought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Site {
+    Region(RegionId),
+    /// The border between two regions (the lower id first), where hostile units crossing it in
+    /// opposite directions meet.
+    Border(RegionId, RegionId),
+}
+
+impl Site {
+    /// The border between `a` and `b`.
+    pub fn border(a: RegionId, b: RegionId) -> Site {
+        Site::Border(a.min(b), a.max(b))
+    }
+}
+
+/// Units that entered a region during this combat phase: they are not its defenders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arrival {
+    pub player: PlayerId,
+    pub region: RegionId,
+    pub from: RegionId,
+    pub force: Force,
+    /// Movement left after arriving.
+    pub left: Allowance,
+    /// Armies that came ashore from water: amphibious units (−1).
+    pub amphibious: bool,
+}
+
+/// Units standing on a border, in a border battle, on their way from `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    pub player: PlayerId,
+    pub from: RegionId,
+    pub to: RegionId,
+    pub force: Force,
+    pub left: Allowance,
+}
+
+/// Victories and losses in this round's battles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub victories: u32,
+    pub losses: u32,
+}
+
+/// The state of a combat phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combat {
+    /// Who holds initiative.
+    pub holder: PlayerId,
+    pub tokens: BTreeSet<Site>,
+    pub border: Vec<Group>,
+    pub arrivals: Vec<Arrival>,
+    /// The battle being fought, if the holder has picked one.
+    pub battle: Option<Battle>,
+    pub record: BTreeMap<PlayerId, Record>,
+}
+
+/// Revolutionary units that appear in a revolution.
+pub const REVOLUTIONARIES: u32 = 2;
+
+type Events = Result<Vec<EconomyEvent>, EconomyError>;
+
+impl EconomyState {
+    /// The combat phase begins: revolutions, initiative, plans carried out, battle tokens.
+    pub(super) fn begin_combat(
+        &mut self,
+        map: &EconomyMap,
+        dice: &mut dyn Dice,
+    ) -> Vec<EconomyEvent> {
+        let mut events = vec![EconomyEvent::CombatBegan];
+        self.revolution_step(map, dice, &mut events);
+        let contenders: Vec<Contender> = (0..self.players.len() as PlayerId)
+            .filter(|&p| self.players[p as usize].standing == Standing::Playing)
+            .map(|player| Contender {
+                player,
+                has_capital: !self.options.capitals
+                    || self.players[player as usize].capital.is_some(),
+            })
+            .collect();
+        let holder = match initiative::roll(&contenders, self.initiative, dice) {
+            Some(i) => {
+                events.push(EconomyEvent::InitiativeRolled {
+                    rolls: i.rolls,
+                    holder: i.holder,
+                });
+                i.holder
+            }
+            None => 0,
+        };
+        self.initiative = Some(holder);
+        self.phase = Phase::Combat;
+        self.combat = Some(Combat {
+            holder,
+            tokens: BTreeSet::new(),
+            border: vec![],
+            arrivals: vec![],
+            battle: None,
+            record: BTreeMap::new(),
+        });
+        self.carry_out_plans(map, &mut events);
+        self.lift_idle_tokens(map, dice, &mut events);
+        events
+    }
+
+    /// "If a player has no capital they are subject to the Revolution Step": a 6 for any country
+    /// they own starts a revolution there.
+    fn revolution_step(
+        &mut self,
+        map: &EconomyMap,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        if !self.options.capitals {
+            return;
+        }
+        for p in 0..self.players.len() as PlayerId {
+            let me = &self.players[p as usize];
+            if me.standing != Standing::Playing || me.capital.is_some() {
+                continue;
+            }
+            for c in 0..map.countries() as RegionId {
+                if self.regions[c as usize].owner != Some(p) {
+                    continue;
+                }
+                let die = dice.d6();
+                events.push(EconomyEvent::RevolutionRoll {
+                    player: p,
+                    country: c,
+                    die,
+                });
+                if die == 6 {
+                    self.uprising(c, dice, events);
+                }
+            }
+        }
+    }
+
+    /// A revolution of the revolution step in `c`: two revolutionary units each take one roll
+    /// without risk, then attack the armies there until they are destroyed or nobody else is
+    /// left; survivors become neutral.
+    fn uprising(&mut self, c: RegionId, dice: &mut dyn Dice, events: &mut Vec<EconomyEvent>) {
+        let mut rebels = REVOLUTIONARIES;
+        let mut surprise = REVOLUTIONARIES;
+        loop {
+            let target = self.regions[c as usize]
+                .forces
+                .iter()
+                .find(|(_, f)| f.armies > 0)
+                .map(|(&q, _)| q);
+            let Some(q) = target else { break };
+            if rebels == 0 {
+                break;
+            }
+            let site = Site::Region(c);
+            let theirs = self.site_force(site, Foe::Player(q));
+            let (unit, defender) = self.pick_target(site, q, Kind::Army);
+            let rebel = Side::plain(dice.d6(), rebels);
+            let other = Side {
+                defender,
+                fortified: defender && self.fortified(c),
+                ..Side::plain(dice.d6(), theirs.units())
+            };
+            let loser = roll::resolve(&rebel, &other);
+            let risk_free = surprise > 0;
+            surprise = surprise.saturating_sub(1);
+            let (rebel_lost, they_lost) = match loser {
+                Loser::First => (!risk_free, false),
+                Loser::Second => (false, true),
+                Loser::Both => (!risk_free, true),
+            };
+            if they_lost {
+                self.take_unit(site, q, Kind::Army, unit);
+            }
+            if rebel_lost {
+                rebels -= 1;
+            }
+            events.push(EconomyEvent::RebelRoll {
+                country: c,
+                against: q,
+                dice: (rebel.die, other.die),
+                rebels_lost: rebel_lost,
+                lost: they_lost,
+            });
+        }
+        self.regions[c as usize].neutral = self.regions[c as usize].neutral.saturating_add(rebels);
+        events.push(EconomyEvent::Revolution {
+            country: c,
+            neutral: rebels,
+        });
+    }
+
+    /// Every plan is carried out: units leave, meet on borders crossed both ways by hostile
+    /// plans, or arrive at their destination; tokens go on destinations and contested regions.
+    fn carry_out_plans(&mut self, map: &EconomyMap, events: &mut Vec<EconomyEvent>) {
+        let plans: Vec<(PlayerId, super::plan::PlannedMove)> = self
+            .plans
+            .iter()
+            .flat_map(|(&p, ms)| ms.iter().map(move |&m| (p, m)))
+            .collect();
+        let mut groups = vec![];
+        for &(p, m) in &plans {
+            // Units lost in the revolution step cannot move.
+            let here = self.units_of(p, m.from);
+            let force = Force {
+                armies: m.armies.min(here.armies),
+                navies: m.navies.min(here.navies),
+            };
+            if force.units() == 0 {
+                continue;
+            }
+            self.remove_units(p, m.from, force);
+            let left = self.left_after(map, p, m.from, m.to, force);
+            groups.push(Group {
+                player: p,
+                from: m.from,
+                to: m.to,
+                force,
+                left,
+            });
+        }
+        let mut tokens = BTreeSet::new();
+        for g in &groups {
+            let crossed = groups
+                .iter()
+                .any(|h| h.from == g.to && h.to == g.from && !self.friends(g.player, h.player));
+            tokens.insert(Site::Region(g.to));
+            if crossed {
+                tokens.insert(Site::border(g.from, g.to));
+            }
+        }
+        for g in groups {
+            if tokens.contains(&Site::border(g.from, g.to)) {
+                self.combat_mut().border.push(g);
+                events.push(EconomyEvent::OnBorder {
+                    player: g.player,
+                    from: g.from,
+                    to: g.to,
+                    force: g.force,
+                });
+            } else {
+                self.arrive(map, g, events);
+            }
+        }
+        for r in 0..map.regions.len() as RegionId {
+            if self.contested(r) {
+                tokens.insert(Site::Region(r));
+            }
+        }
+        let combat = self.combat.as_mut().expect("combat has begun");
+        combat.tokens = tokens.clone();
+        events.push(EconomyEvent::BattleTokens {
+            sites: tokens.into_iter().collect(),
+        });
+        for r in 0..map.regions.len() as RegionId {
+            self.sink(map, r, events);
+        }
+    }
+
+    /// The combat under way (callers check the phase first).
+    pub(super) fn combat_mut(&mut self) -> &mut Combat {
+        self.combat.as_mut().expect("combat has begun")
+    }
+
+    /// The best movement `force` can have left on reaching `to` from `from` along a plan.
+    fn left_after(
+        &self,
+        map: &EconomyMap,
+        p: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+    ) -> Allowance {
+        let best = |kind| {
+            self.reach(map, p, kind, from, Allowance::FRESH, |r| {
+                self.passable(p, r)
+            })
+            .into_iter()
+            .filter(|&(r, _)| r == to)
+            .map(|(_, l)| l)
+            .max()
+            .unwrap_or(Allowance {
+                thirds: 0,
+                road: false,
+            })
+        };
+        match (force.armies > 0, force.navies > 0) {
+            (true, true) => best(Kind::Army).min(best(Kind::Navy)),
+            (true, false) => best(Kind::Army),
+            _ => best(Kind::Navy),
+        }
+    }
+
+    /// `g` enters its destination.
+    pub(super) fn arrive(&mut self, map: &EconomyMap, g: Group, events: &mut Vec<EconomyEvent>) {
+        self.add_units(g.player, g.to, g.force);
+        let amphibious = map.is_water(g.from) && !map.is_water(g.to) && g.force.armies > 0;
+        self.combat_mut().arrivals.push(Arrival {
+            player: g.player,
+            region: g.to,
+            from: g.from,
+            force: g.force,
+            left: g.left,
+            amphibious,
+        });
+        events.push(EconomyEvent::Arrived {
+            player: g.player,
+            from: g.from,
+            to: g.to,
+            force: g.force,
+        });
+    }
+
+    /// "If at any point you have less navy units than army units in a water territory the excess
+    /// army units immediately die" (in water the player does not control).
+    pub(super) fn sink(&mut self, map: &EconomyMap, r: RegionId, events: &mut Vec<EconomyEvent>) {
+        if !map.is_water(r) {
+            return;
+        }
+        let players: Vec<(PlayerId, Force)> = self.regions[r as usize]
+            .forces
+            .iter()
+            .map(|(&p, &f)| (p, f))
+            .collect();
+        for (p, f) in players {
+            if self.friendly(p, r) || f.armies <= f.navies {
+                continue;
+            }
+            let excess = f.armies - f.navies;
+            for _ in 0..excess {
+                let (unit, _) = self.pick_target(Site::Region(r), p, Kind::Army);
+                self.take_unit(Site::Region(r), p, Kind::Army, unit);
+            }
+            events.push(EconomyEvent::Sunk {
+                player: p,
+                region: r,
+                armies: excess,
+            });
+        }
+    }
+
+    /// Fortifications in `r` help its defenders (with the rule on).
+    pub(super) fn fortified(&self, r: RegionId) -> bool {
+        self.options.fortifications
+            && self
+                .regions
+                .get(r as usize)
+                .is_some_and(|x| x.infra.fortifications)
+    }
+
+    pub(super) fn pick_battle(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        site: Site,
+        dice: &mut dyn Dice,
+    ) -> Events {
+        let Some(combat) = self.combat.as_ref().filter(|_| self.phase == Phase::Combat) else {
+            return Err(EconomyError::WrongPhase(self.phase));
+        };
+        if combat.holder != p {
+            return Err(EconomyError::NotInitiative(combat.holder));
+        }
+        if combat.battle.is_some() {
+            return Err(EconomyError::BattleUnderway);
+        }
+        if !combat.tokens.contains(&site) {
+            return Err(EconomyError::NoBattleThere(site));
+        }
+        self.combat.as_mut().expect("checked").battle = Some(Battle::new(site));
+        let mut events = vec![EconomyEvent::BattlePicked { site }];
+        self.after_declarations(map, dice, &mut events);
+        Ok(events)
+    }
+
+    /// Closes the battle at `site`: victories and losses, units on a border go on, ownership is
+    /// lost where hostile forces stand, the token is lifted.
+    pub(super) fn close_battle(
+        &mut self,
+        map: &EconomyMap,
+        site: Site,
+        fought: &BTreeSet<(PlayerId, Foe)>,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let mut victories = vec![];
+        let mut losses = vec![];
+        let fighters: BTreeSet<PlayerId> = fought.iter().map(|&(p, _)| p).collect();
+        for &p in &fighters {
+            let gone = |foe: Foe| self.site_force(site, foe).units() == 0;
+            if fought
+                .iter()
+                .filter(|(q, _)| *q == p)
+                .all(|&(_, foe)| gone(foe))
+            {
+                victories.push(p);
+            }
+            if gone(Foe::Player(p)) {
+                losses.push(p);
+            }
+        }
+        let combat = self.combat.as_mut().expect("combat has begun");
+        for &p in &victories {
+            combat.record.entry(p).or_default().victories += 1;
+        }
+        for &p in &losses {
+            combat.record.entry(p).or_default().losses += 1;
+        }
+        combat.tokens.remove(&site);
+        combat.battle = None;
+        events.push(EconomyEvent::BattleClosed {
+            site,
+            victories,
+            losses,
+        });
+        match site {
+            Site::Border(a, b) => {
+                let combat = self.combat.as_mut().expect("combat has begun");
+                let (here, rest): (Vec<Group>, Vec<Group>) = combat
+                    .border
+                    .drain(..)
+                    .partition(|g| Site::border(g.from, g.to) == Site::border(a, b));
+                combat.border = rest;
+                for g in here.into_iter().filter(|g| g.force.units() > 0) {
+                    self.arrive(map, g, events);
+                    // Units going on into hostile or contested ground fight there too.
+                    if !self.passable(g.player, g.to) || self.contested(g.to) {
+                        self.combat_mut().tokens.insert(Site::Region(g.to));
+                    }
+                    self.sink(map, g.to, events);
+                }
+            }
+            Site::Region(r) => {
+                self.lose_ownership(r, events);
+                // Armies on water that is no longer theirs need navies.
+                self.sink(map, r, events);
+            }
+        }
+    }
+
+    /// "Players loose ownership of any countries that they previously owned but now contain
+    /// hostile forces."
+    fn lose_ownership(&mut self, r: RegionId, events: &mut Vec<EconomyEvent>) {
+        let x = &self.regions[r as usize];
+        let Some(o) = x.owner else { return };
+        let hostile = x.neutral > 0 || x.forces.keys().any(|&q| !self.friends(o, q));
+        if hostile {
+            let x = &mut self.regions[r as usize];
+            x.owner = None;
+            x.lost_by = Some(o);
+            events.push(EconomyEvent::OwnershipLost {
+                player: o,
+                region: r,
+            });
+        }
+    }
+
+    /// Lifts every token where nobody can take any action, and ends the combat phase when no
+    /// token is left.
+    pub(super) fn lift_idle_tokens(
+        &mut self,
+        map: &EconomyMap,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let tokens: Vec<Site> = self
+            .combat
+            .as_ref()
+            .map(|c| c.tokens.iter().copied().collect())
+            .unwrap_or_default();
+        for site in tokens {
+            if self.declarers(site).is_empty() {
+                self.close_battle(map, site, &BTreeSet::new(), events);
+            }
+        }
+        let done = self
+            .combat
+            .as_ref()
+            .is_some_and(|c| c.tokens.is_empty() && c.battle.is_none());
+        if done {
+            self.end_combat(map, dice, events);
+        }
+    }
+
+    /// The end of combat: an influence card for more victories than losses, then a new round.
+    fn end_combat(
+        &mut self,
+        map: &EconomyMap,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let combat = self.combat.take().expect("combat has begun");
+        if self.options.influence_cards {
+            for (&p, r) in &combat.record {
+                if r.victories > r.losses && self.players[p as usize].standing == Standing::Playing
+                {
+                    self.draw_card(p, dice, events);
+                }
+            }
+        }
+        events.push(EconomyEvent::CombatEnded);
+        events.extend(self.begin_round(map));
+    }
+
+    /// `p` draws an influence card: from the pile, else from the reshuffled discards, else one
+    /// at random from the player holding the most.
+    fn draw_card(&mut self, p: PlayerId, dice: &mut dyn Dice, events: &mut Vec<EconomyEvent>) {
+        if self.deck.is_empty() && !self.discard.is_empty() {
+            self.deck = std::mem::take(&mut self.discard);
+            crate::dice::shuffle(dice, &mut self.deck);
+        }
+        if let Some(card) = self.deck.pop() {
+            self.players[p as usize].cards.push(card);
+            events.push(EconomyEvent::CardDrawn { player: p, card });
+            return;
+        }
+        let richest = (0..self.players.len())
+            .filter(|&q| q != p as usize)
+            .max_by_key(|&q| (self.players[q].cards.len(), std::cmp::Reverse(q)));
+        if let Some(q) = richest.filter(|&q| !self.players[q].cards.is_empty()) {
+            let i = dice.below(self.players[q].cards.len() as u32) as usize;
+            let card = self.players[q].cards.remove(i);
+            self.players[p as usize].cards.push(card);
+            events.push(EconomyEvent::CardStolen {
+                player: p,
+                from: q as PlayerId,
+                card,
+            });
+        }
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests;
