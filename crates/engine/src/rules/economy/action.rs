@@ -327,4 +327,11 @@ pub enum EconomyEvent {
         cards: u32,
     },
     CombatEnded,
+    /// A player has neither units nor territory left.
+    Eliminated {
+        player: PlayerId,
+    },
+    GameOver {
+        winner: Option<PlayerId>,
+    },
 }

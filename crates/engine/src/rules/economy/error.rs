@@ -151,6 +151,7 @@ impl fmt::Display for EconomyError {
             UnknownPlayer(p) => write!(f, "There is no player number {p} in this game."),
             UnknownRegion(r) => write!(f, "There is no region number {r} on this map."),
             NotPlaying(_) => write!(f, "You are no longer in this game."),
+            WrongPhase(Phase::Over) => write!(f, "The game is over."),
             WrongPhase(p) => write!(f, "You can't do that during {p}."),
             AlreadyDone => write!(f, "You have finished this phase; wait for the others."),
             UpkeepFirst => write!(f, "Settle your upkeep first, then recruit or build."),

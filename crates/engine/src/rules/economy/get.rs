@@ -59,6 +59,9 @@ impl EconomyState {
                 region: r as RegionId,
             });
         }
+        if self.check_end(map, &mut events) {
+            return events;
+        }
         for p in 0..self.players.len() {
             let pid = p as PlayerId;
             if self.players[p].standing != Standing::Playing {

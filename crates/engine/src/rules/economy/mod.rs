@@ -12,7 +12,8 @@
 //! - [`get`]: the Get phase (ownership, income, upkeep, recruiting, infrastructure, cards);
 //! - [`movement`]: how far units go in a round (thirds of a move, roads, canals);
 //! - [`plan`]: the planning phase and friendly movement;
-//! - [`combat`] and [`battle`]: the combat phase, and one battle in it.
+//! - [`combat`] and [`battle`]: the combat phase, and one battle in it;
+//! - [`end`]: elimination, the last player standing, the round limit and its score.
 //!
 //! Planning, movement and combat come next (issue 11); until then no game of this ruleset can be
 //! started from outside this module.
@@ -22,6 +23,7 @@
 pub mod action;
 pub mod battle;
 pub mod combat;
+pub mod end;
 pub mod error;
 pub mod game;
 pub mod get;

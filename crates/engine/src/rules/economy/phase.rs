@@ -28,6 +28,8 @@ pub enum Phase {
     Moving,
     /// Initiative and battles.
     Combat,
+    /// The game has ended.
+    Over,
 }
 
 impl fmt::Display for Phase {
@@ -39,6 +41,7 @@ impl fmt::Display for Phase {
             Phase::Planning => "the planning phase",
             Phase::Moving => "friendly movement",
             Phase::Combat => "the combat phase",
+            Phase::Over => "a finished game",
         })
     }
 }

@@ -106,6 +106,8 @@ pub struct EconomyOptions {
     pub neutrals: bool,
     /// Iceland may be picked as a European capital ("Iceland may be excluded").
     pub iceland_capital: bool,
+    /// The game ends after this many rounds, on the best score.
+    pub round_limit: Option<u32>,
 }
 
 impl Default for EconomyOptions {
@@ -123,6 +125,7 @@ impl Default for EconomyOptions {
             random_picks: false,
             neutrals: true,
             iceland_capital: false,
+            round_limit: None,
         }
     }
 }
@@ -166,6 +169,8 @@ pub struct EconomyState {
     pub moved: BTreeMap<(PlayerId, RegionId), Force>,
     /// Players done with friendly movement this round.
     pub moving_done: BTreeSet<PlayerId>,
+    /// Who won, once the game is over (nobody when no player is left).
+    pub winner: Option<PlayerId>,
     /// The combat phase under way.
     pub combat: Option<Combat>,
     /// The game's own random stream.
@@ -229,6 +234,7 @@ impl EconomyState {
             plans: BTreeMap::new(),
             moved: BTreeMap::new(),
             moving_done: BTreeSet::new(),
+            winner: None,
             combat: None,
             rng: SeededDice::new([0; 32]),
         }

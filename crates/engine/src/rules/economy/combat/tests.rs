@@ -102,6 +102,8 @@ pub(crate) fn act(
 #[test]
 fn an_attack_takes_a_country_and_its_capital() {
     let mut s = game(&["Ann", "Bob"]);
+    // Bob also has Ukraine, so he is still in the game after losing his capital.
+    hold(&mut s, 1, "ukraine", 1, 0);
     // Initiative: Ann 6, Bob 1.
     let ev = to_combat(
         &mut s,

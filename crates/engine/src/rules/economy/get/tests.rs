@@ -13,7 +13,11 @@ fn r(k: &str) -> RegionId {
 /// Ann (0) has 12 armies in Western Europe, her capital, and 8 in Southern Europe; Bob (1) has 3
 /// in Egypt, his capital. Both have 20 MU before income. Nobody owns anything until a round begins.
 fn game() -> EconomyState {
-    let mut s = EconomyState::empty(map(), &["Ann", "Bob"], EconomyOptions::default());
+    game_of(&["Ann", "Bob"])
+}
+
+fn game_of(names: &[&str]) -> EconomyState {
+    let mut s = EconomyState::empty(map(), names, EconomyOptions::default());
     place(&mut s, 0, "western_europe", 12);
     place(&mut s, 0, "southern_europe", 8);
     place(&mut s, 1, "egypt", 3);
@@ -622,7 +626,8 @@ fn planning_begins_when_everyone_still_playing_is_done() {
         EconomyError::WrongPhase(Phase::Planning),
     );
     // A player who surrendered is not waited for, and cannot act.
-    let mut t = game();
+    let mut t = game_of(&["Ann", "Bob", "Cy"]);
+    place(&mut t, 2, "peru", 1);
     t.players[1].standing = Standing::Surrendered;
     let mut t = settled(begun(t));
     refused(
@@ -630,6 +635,7 @@ fn planning_begins_when_everyone_still_playing_is_done() {
         A::FinishGet { player: 1 },
         EconomyError::NotPlaying(1),
     );
+    t.apply(&A::FinishGet { player: 2 }).unwrap();
     t.apply(&A::FinishGet { player: 0 }).unwrap();
     assert_eq!(t.phase, Phase::Planning);
     refused(
