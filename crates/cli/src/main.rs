@@ -11,6 +11,7 @@ use clap::{error::ErrorKind, Parser, Subcommand};
 use orbis_engine::dice::{parse_seed_hex, Dice, SeededDice};
 use orbis_engine::odds::odds_with;
 use orbis_engine::rules::classic::{BotLevel, ClassicOptions, DefenceRule};
+use orbis_engine::rules::economy::state::EconomyOptions;
 use orbis_engine::rules::orders::map::OrdersMap;
 use orbis_engine::sim;
 use serde_json::json;
@@ -49,8 +50,11 @@ enum Command {
         #[arg(long, value_parser = clap::value_parser!(u64).range(0..=100_000_000))]
         count: u64,
     },
-    /// Plays whole classic games between bots: one JSON line a game, then a summary line.
+    /// Plays whole games between bots: one JSON line a game, then a summary line.
     Simulate {
+        /// Ruleset: `classic` or `economy` (the economy has only the `easy` bot so far).
+        #[arg(long, default_value = "classic")]
+        ruleset: String,
         /// Players at the table (2 to 6).
         #[arg(long, value_parser = clap::value_parser!(u8).range(2..=6))]
         players: u8,
@@ -63,7 +67,8 @@ enum Command {
         /// Seed of the first game; game i plays from a seed derived from this and i.
         #[arg(long)]
         seed: u64,
-        /// Turns after which a game is stopped without a winner (1 to 1000000).
+        /// Turns after which a game is stopped without a winner (1 to 1000000). For the
+        /// economy, rounds after which the game ends on the best score.
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         max_turns: u32,
     },
@@ -227,16 +232,32 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             out.write_all(buf.as_bytes()).map_err(io)
         }
         Command::Simulate {
+            ruleset,
             players,
             bot,
             games,
             seed,
             max_turns,
         } => {
+            let play = match ruleset.as_str() {
+                "classic" => sim::play,
+                "economy" => {
+                    if bot != BotLevel::Easy {
+                        return Err(
+                            "--bot: the economy ruleset has only the easy computer player so far"
+                                .into(),
+                        );
+                    }
+                    |n, bot, _, seed, rounds| {
+                        sim::economy_play(n, bot, EconomyOptions::default(), seed, rounds)
+                    }
+                }
+                other => return Err(format!("unknown ruleset `{other}`: `classic` or `economy`")),
+            };
             let start = Instant::now();
             let mut turns = 0u64;
             for i in 0..games {
-                let r = sim::play(
+                let r = play(
                     usize::from(players),
                     bot,
                     ClassicOptions::default(),

@@ -111,6 +111,47 @@ fn simulate_is_deterministic_apart_from_timing() {
 }
 
 #[test]
+fn economy_games_are_simulated_with_the_same_contract() {
+    let args = [
+        "simulate",
+        "--ruleset",
+        "economy",
+        "--players",
+        "4",
+        "--bot",
+        "easy",
+        "--games",
+        "3",
+        "--seed",
+        "5",
+        "--max-turns",
+        "30",
+    ];
+    let a = stdout(&orbis(&args));
+    let b = stdout(&orbis(&args));
+    let games = |s: &str| {
+        s.lines()
+            .filter(|l| !l.contains("\"summary\""))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(games(&a), games(&b));
+    let lines: Vec<serde_json::Value> = a
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    for g in &lines[..3] {
+        assert_eq!(g["state_hash"].as_str().unwrap().len(), 64);
+        // Rounds played: at most the limit, then the round that would begin ends the game.
+        let rounds = g["turns"].as_u64().unwrap();
+        assert!((1..=31).contains(&rounds), "{g}");
+        assert!(g["winner"].as_u64().unwrap() < 4);
+    }
+    assert_eq!(lines[3]["games"], 3);
+}
+
+#[test]
 fn bad_arguments_exit_2_with_a_message() {
     for args in [
         vec![],
@@ -154,6 +195,45 @@ fn bad_arguments_exit_2_with_a_message() {
             "-1",
         ],
         vec!["simulate", "--players", "3", "--players", "3"],
+        vec![
+            "simulate",
+            "--ruleset",
+            "chess",
+            "--players",
+            "3",
+            "--bot",
+            "easy",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "simulate",
+            "--ruleset",
+            "economy",
+            "--players",
+            "3",
+            "--bot",
+            "normal",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ],
+        vec![
+            "simulate",
+            "--ruleset",
+            "economy",
+            "--players",
+            "7",
+            "--bot",
+            "easy",
+            "--games",
+            "1",
+            "--seed",
+            "1",
+        ],
     ] {
         let o = orbis(&args);
         assert_eq!(o.status.code(), Some(2), "{args:?}");

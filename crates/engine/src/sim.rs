@@ -5,6 +5,8 @@ use crate::codec::{sha256, StateHash};
 use crate::rules::classic::{
     default_seats, BotLevel, ClassicOptions, ClassicState, PlayerId, SeatKind,
 };
+use crate::rules::economy::phase::Phase as EconomyPhase;
+use crate::rules::economy::state::{EconomyOptions, EconomyState};
 use crate::rules::orders::adjudicator::Outcome;
 use crate::rules::orders::map::{OrdersMap, PowerId as OrdersPower};
 use crate::rules::orders::notation;
@@ -187,6 +189,64 @@ pub fn orders_play(
 pub fn orders_reference_hash(seed: u64, level: BotLevel, max_year: u16) -> String {
     match orders_play("europe-1901", &[level; 7], game_seed(seed, 0), max_year) {
         Ok((s, _)) => crate::rules::Game::Orders(s).state_hash().to_hex(),
+        Err(e) => format!("error: {e}"),
+    }
+}
+
+/// Plays an economy game between `players` bots of `level` until one is left standing or
+/// `max_rounds` rounds have been played (then the best score wins). Only `easy` exists so far.
+pub fn economy_play(
+    players: usize,
+    level: BotLevel,
+    options: EconomyOptions,
+    seed: [u8; 32],
+    max_rounds: u32,
+) -> Result<SimResult, SimError> {
+    if level != BotLevel::Easy {
+        return Err(SimError(
+            "the economy ruleset has only the easy computer player so far".into(),
+        ));
+    }
+    let names: Vec<String> = (1..=players).map(|i| format!("Bot {i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let options = EconomyOptions {
+        round_limit: Some(max_rounds),
+        ..options
+    };
+    let (mut s, _) =
+        EconomyState::new(&names, options, seed).map_err(|e| SimError(e.to_string()))?;
+    while s.phase != EconomyPhase::Over {
+        let p = *s
+            .to_act()
+            .first()
+            .ok_or_else(|| SimError(format!("nobody can act in {}", s.phase)))?;
+        let action = bot::economy::easy(&s, p).ok_or_else(|| {
+            SimError(format!(
+                "the bot of seat {p} found no action in {}",
+                s.phase
+            ))
+        })?;
+        s.apply(&action)
+            .map_err(|e| SimError(format!("bot chose {action:?} at step {}: {e}", s.steps)))?;
+    }
+    Ok(SimResult {
+        winner: s.winner,
+        turns: s.round,
+        actions: s.steps,
+        state_hash: crate::codec::hash_of(&s),
+    })
+}
+
+/// The reference economy game compared between native and wasm builds: hex state hash.
+pub fn economy_reference_hash(seed: u64, max_rounds: u32) -> String {
+    match economy_play(
+        4,
+        BotLevel::Easy,
+        EconomyOptions::default(),
+        game_seed(seed, 0),
+        max_rounds,
+    ) {
+        Ok(r) => r.state_hash.to_hex(),
         Err(e) => format!("error: {e}"),
     }
 }

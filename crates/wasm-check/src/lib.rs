@@ -35,6 +35,13 @@ pub extern "C" fn reference_hash_orders(seed: u64, easy: u32) -> *const u8 {
     put(&orbis_engine::sim::orders_reference_hash(seed, level, 1915))
 }
 
+/// An economy game of four easy computer players for `rounds` rounds (as `orbis simulate
+/// --ruleset economy --players 4 --bot easy --games 1 --seed <seed> --max-turns <rounds>`).
+#[unsafe(no_mangle)]
+pub extern "C" fn reference_hash_economy(seed: u64, rounds: u32) -> *const u8 {
+    put(&orbis_engine::sim::economy_reference_hash(seed, rounds))
+}
+
 fn put(hex: &str) -> *const u8 {
     let mut out = OUT.lock().unwrap_or_else(|e| e.into_inner());
     let bytes = hex.as_bytes();

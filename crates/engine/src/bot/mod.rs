@@ -1,5 +1,5 @@
 //! Computer opponents: the classic ruleset's here (`easy`, `normal`, `hard`), the orders
-//! ruleset's in [`orders`].
+//! ruleset's in [`orders`], the economy's in [`economy`].
 //!
 //! A bot picks one action at a time from the state alone. Its randomness comes from a ChaCha
 //! stream seeded by the game seed and the action counter, so every peer that runs the same game
@@ -11,6 +11,7 @@ use crate::map::TerritoryId;
 use crate::odds::win_chance;
 use crate::rules::classic::{Action, BotLevel, ClassicState, FortifyRule, Owner, Phase, PlayerId};
 
+pub mod economy;
 mod hard;
 pub mod orders;
 mod plan;

@@ -5,8 +5,10 @@
 use super::action::{EconomyAction, EconomyEvent};
 use super::error::EconomyError;
 use super::map::EconomyMap;
+use super::phase::Phase;
 use super::state::{EconomyState, Standing};
 use crate::dice::Dice;
+use crate::rules::classic::PlayerId;
 
 impl EconomyState {
     /// Applies `action`, drawing randomness from the game's own stream. On an error the state
@@ -16,6 +18,7 @@ impl EconomyState {
         let mut rng = next.rng.clone();
         let events = next.step(EconomyMap::get(), action, &mut rng)?;
         next.rng = rng;
+        next.steps += 1;
         *self = next;
         Ok(events)
     }
@@ -28,8 +31,36 @@ impl EconomyState {
     ) -> Result<Vec<EconomyEvent>, EconomyError> {
         let mut next = self.clone();
         let events = next.step(EconomyMap::get(), action, dice)?;
+        next.steps += 1;
         *self = next;
         Ok(events)
+    }
+
+    /// The players who have something to do now: whose pick it is, who has not finished the
+    /// phase, who must declare in the battle under way, or the initiative holder.
+    pub fn to_act(&self) -> Vec<PlayerId> {
+        let playing = |p: &PlayerId| self.players[*p as usize].standing == Standing::Playing;
+        let all = (0..self.players.len() as PlayerId).filter(playing);
+        match self.phase {
+            Phase::Pick(p) => vec![p],
+            Phase::Place => all.filter(|p| !self.placed.contains(p)).collect(),
+            Phase::Get => all.filter(|&p| !self.get[p as usize].done).collect(),
+            Phase::Planning => all.filter(|p| !self.plans.contains_key(p)).collect(),
+            Phase::Moving => all.filter(|p| !self.moving_done.contains(p)).collect(),
+            Phase::Combat => {
+                let Some(c) = &self.combat else { return vec![] };
+                match &c.battle {
+                    None => vec![c.holder],
+                    Some(_) if self.waiting_for_choice() => vec![c.holder],
+                    Some(b) => self
+                        .declarers(b.site)
+                        .into_iter()
+                        .filter(|p| !b.declared.contains_key(p))
+                        .collect(),
+                }
+            }
+            Phase::Over => vec![],
+        }
     }
 
     fn step(

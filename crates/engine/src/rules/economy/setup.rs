@@ -128,7 +128,7 @@ impl EconomyState {
 
     /// What is left to pick: European countries, continents or any country (the draft), as
     /// region ids or continent ids.
-    fn choices(&self, map: &EconomyMap) -> Vec<u32> {
+    pub fn choices(&self, map: &EconomyMap) -> Vec<u32> {
         let free = |&c: &RegionId| self.regions[c as usize].owner.is_none();
         match self.options.setup {
             Setup::EuropeanCapitals => {

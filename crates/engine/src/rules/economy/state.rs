@@ -173,6 +173,8 @@ pub struct EconomyState {
     pub winner: Option<PlayerId>,
     /// The combat phase under way.
     pub combat: Option<Combat>,
+    /// Actions applied so far: seeds computer players' choices.
+    pub steps: u32,
     /// The game's own random stream.
     pub rng: SeededDice,
 }
@@ -236,6 +238,7 @@ impl EconomyState {
             moving_done: BTreeSet::new(),
             winner: None,
             combat: None,
+            steps: 0,
             rng: SeededDice::new([0; 32]),
         }
     }

@@ -1,0 +1,238 @@
+//! Computer players for the economy ruleset. So far `easy`: a random legal action for whatever
+//! the player has to do now. Every candidate is checked by applying it to a copy of the state,
+//! so the bot never sends an illegal action.
+//!
+//! Its randomness comes from a ChaCha stream seeded by the game seed, the action counter and the
+//! seat, so every peer computes the same moves.
+
+use super::pick;
+use crate::codec::sha256;
+use crate::dice::{Dice, SeededDice};
+use crate::rules::classic::PlayerId;
+use crate::rules::economy::action::{EconomyAction as A, Item};
+use crate::rules::economy::battle::BattleAction;
+use crate::rules::economy::map::{EconomyMap, RegionId};
+use crate::rules::economy::movement::{Allowance, Kind};
+use crate::rules::economy::phase::Phase;
+use crate::rules::economy::plan::PlannedMove;
+use crate::rules::economy::setup::{Setup, SetupAction, START_ARMIES, START_BASES};
+use crate::rules::economy::state::EconomyState;
+use std::collections::BTreeMap;
+
+/// The bot's own random stream for seat `p`'s next decision.
+fn bot_dice(s: &EconomyState, p: PlayerId) -> SeededDice {
+    let mut input = Vec::with_capacity(48);
+    input.extend_from_slice(&s.rng.seed());
+    input.extend_from_slice(b"orbis-economy-bot");
+    input.extend_from_slice(&s.steps.to_le_bytes());
+    input.push(p);
+    SeededDice::new(sha256(&input))
+}
+
+/// What seat `p`'s easy bot does now, if it has anything to do.
+pub fn easy(s: &EconomyState, p: PlayerId) -> Option<A> {
+    if !s.to_act().contains(&p) {
+        return None;
+    }
+    let map = EconomyMap::get();
+    let d = &mut bot_dice(s, p);
+    let legal = |a: &A| s.clone().apply(a).is_ok();
+    let action = match s.phase {
+        Phase::Pick(_) => {
+            let c = pick(d, &s.choices(map))?;
+            let choice = match s.options.setup {
+                Setup::Continents => SetupAction::Continent(c as u8),
+                _ => SetupAction::Country(c as RegionId),
+            };
+            A::Setup { player: p, choice }
+        }
+        Phase::Place => place(s, p, d),
+        Phase::Get => get(s, p, d, legal),
+        Phase::Planning => {
+            let moves = plans(s, map, p, d);
+            let a = A::SubmitPlans { player: p, moves };
+            if legal(&a) {
+                a
+            } else {
+                A::SubmitPlans {
+                    player: p,
+                    moves: vec![],
+                }
+            }
+        }
+        Phase::Moving => A::FinishMoving { player: p },
+        Phase::Combat => combat(s, p, d)?,
+        Phase::Over => return None,
+    };
+    Some(action)
+}
+
+fn countries(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<RegionId> {
+    s.owned(p).filter(|&r| !map.is_water(r)).collect()
+}
+
+fn place(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> A {
+    let map = EconomyMap::get();
+    let mine = countries(s, map, p);
+    let capital = if s.options.capitals {
+        pick(d, &mine)
+    } else {
+        None
+    };
+    let bases = if s.options.bases {
+        (0..START_BASES).filter_map(|_| pick(d, &mine)).collect()
+    } else {
+        vec![]
+    };
+    let mut armies: BTreeMap<RegionId, u32> = BTreeMap::new();
+    for _ in 0..START_ARMIES {
+        if let Some(c) = pick(d, &mine) {
+            *armies.entry(c).or_default() += 1;
+        }
+    }
+    A::Setup {
+        player: p,
+        choice: SetupAction::Place {
+            capital,
+            bases,
+            armies: armies.into_iter().collect(),
+        },
+    }
+}
+
+fn get(s: &EconomyState, p: PlayerId, d: &mut dyn Dice, legal: impl Fn(&A) -> bool) -> A {
+    let map = EconomyMap::get();
+    if !s.get[p as usize].settled {
+        return A::SettleUpkeep {
+            player: p,
+            losses: s.plain_settlement(p),
+        };
+    }
+    let finish = A::FinishGet { player: p };
+    if d.below(3) == 0 {
+        return finish;
+    }
+    let mine = countries(s, map, p);
+    for _ in 0..10 {
+        let Some(c) = pick(d, &mine) else { break };
+        let coasts = &map.regions[c as usize].shore;
+        let a = match d.below(4) {
+            0 => A::Recruit {
+                player: p,
+                country: c,
+                navy_into: None,
+                count: 1 + d.below(3),
+            },
+            1 => A::Recruit {
+                player: p,
+                country: c,
+                navy_into: pick(d, coasts),
+                count: 1,
+            },
+            2 => {
+                let items = [
+                    Item::Roads,
+                    Item::Fortifications,
+                    Item::Canal,
+                    Item::ArmyBase,
+                    Item::Capital,
+                ];
+                let mut item = pick(d, &items).unwrap_or(Item::Roads);
+                if let (Some(w), true) = (pick(d, coasts), d.below(4) == 0) {
+                    item = Item::NavyBase { water: w };
+                }
+                A::Build {
+                    player: p,
+                    country: c,
+                    item,
+                }
+            }
+            _ => {
+                let cards = &s.players[p as usize].cards;
+                if cards.len() < 3 {
+                    continue;
+                }
+                A::TradeCards {
+                    player: p,
+                    cards: [cards[0], cards[1], cards[2]],
+                }
+            }
+        };
+        if legal(&a) {
+            return a;
+        }
+    }
+    finish
+}
+
+fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, d: &mut dyn Dice) -> Vec<PlannedMove> {
+    let mut moves = vec![];
+    for from in 0..map.regions.len() as RegionId {
+        let here = s.units_of(p, from);
+        if here.units() == 0 || s.contested(from) || d.below(2) == 0 {
+            continue;
+        }
+        let (kind, n) = if here.armies > 0 && (here.navies == 0 || d.below(2) == 0) {
+            (Kind::Army, here.armies)
+        } else {
+            (Kind::Navy, here.navies)
+        };
+        let from_friendly = s.passable(p, from);
+        let targets: Vec<RegionId> = s
+            .reach(map, p, kind, from, Allowance::FRESH, |r| s.passable(p, r))
+            .into_iter()
+            .map(|(r, _)| r)
+            .filter(|&r| !(from_friendly && s.passable(p, r)))
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let Some(to) = pick(d, &targets) else {
+            continue;
+        };
+        let count = 1 + d.below(n);
+        let (armies, navies) = match kind {
+            Kind::Army => (count, 0),
+            Kind::Navy => (0, count),
+        };
+        moves.push(PlannedMove {
+            from,
+            to,
+            armies,
+            navies,
+        });
+    }
+    moves
+}
+
+fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
+    let c = s.combat.as_ref()?;
+    let Some(b) = &c.battle else {
+        let tokens: Vec<_> = c.tokens.iter().copied().collect();
+        return Some(A::PickBattle {
+            player: p,
+            site: pick(d, &tokens)?,
+        });
+    };
+    if s.waiting_for_choice() {
+        let actors: Vec<PlayerId> = b
+            .declared
+            .iter()
+            .filter(|(_, a)| a.is_some())
+            .map(|(&q, _)| q)
+            .collect();
+        return Some(A::ChooseAction {
+            player: p,
+            actor: pick(d, &actors)?,
+        });
+    }
+    let mut options: Vec<Option<BattleAction>> = s
+        .possible_actions(b.site, p)
+        .into_iter()
+        .map(Some)
+        .collect();
+    options.push(None);
+    Some(A::Declare {
+        player: p,
+        action: pick(d, &options)?,
+    })
+}

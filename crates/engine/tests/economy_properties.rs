@@ -1,0 +1,220 @@
+//! Properties of the economy ruleset over many random games between easy bots, with hostile
+//! actions thrown in at every step:
+//! - an illegal action is refused and leaves the state untouched;
+//! - units appear or vanish only through recruiting, the standard start, upkeep, battle rolls,
+//!   drowning and revolutions, and exactly as many as those events say;
+//! - phases follow each other in the source's order, none skipped;
+//! - the state survives a save and load unchanged.
+
+use orbis_engine::codec;
+use orbis_engine::dice::{Dice, SeededDice};
+use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent as E, Item};
+use orbis_engine::rules::economy::battle::{BattleAction, Foe};
+use orbis_engine::rules::economy::combat::Site;
+use orbis_engine::rules::economy::movement::Kind;
+use orbis_engine::rules::economy::phase::Phase;
+use orbis_engine::rules::economy::plan::PlannedMove;
+use orbis_engine::rules::economy::roll::Loser;
+use orbis_engine::rules::economy::setup::{Setup, SetupAction};
+use orbis_engine::rules::economy::state::{EconomyOptions, EconomyState, Force};
+use orbis_engine::sim::game_seed;
+
+/// Every unit on the board, neutral ones and those standing on borders included.
+fn units(s: &EconomyState) -> i64 {
+    let on_board: i64 = s
+        .regions
+        .iter()
+        .map(|x| {
+            i64::from(x.neutral) + x.forces.values().map(|f| i64::from(f.units())).sum::<i64>()
+        })
+        .sum();
+    let on_borders: i64 = s
+        .combat
+        .iter()
+        .flat_map(|c| &c.border)
+        .map(|g| i64::from(g.force.units()))
+        .sum();
+    on_board + on_borders
+}
+
+/// The change in units the events account for.
+fn accounted(events: &[E]) -> i64 {
+    events
+        .iter()
+        .map(|e| match e {
+            E::Recruited { count, .. } => i64::from(*count),
+            E::Placed { .. } => 20,
+            E::CountryPicked { .. } => 0,
+            E::UpkeepSettled { lost, .. } => {
+                -lost.iter().map(|(_, f)| i64::from(f.units())).sum::<i64>()
+            }
+            E::BattleRoll { loser, .. } => match loser {
+                Loser::Both => -2,
+                _ => -1,
+            },
+            E::Sunk { armies, .. } => -i64::from(*armies),
+            E::RebelRoll { lost, .. } => -i64::from(*lost),
+            E::Revolution { neutral, .. } => i64::from(*neutral),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The phases that may follow `a`.
+fn follows(a: Phase, b: Phase) -> bool {
+    use Phase::*;
+    a == b
+        || matches!(
+            (a, b),
+            (Pick(_), Pick(_) | Place | Get)
+                | (Place, Get)
+                | (Get, Planning | Over)
+                | (Planning, Moving)
+                | (Moving, Combat | Get | Over)
+                | (Combat, Get | Over)
+        )
+}
+
+/// A random action, most often illegal: wrong player, wrong phase, garbage numbers.
+fn hostile(d: &mut SeededDice, players: u8) -> A {
+    let p = d.below(u32::from(players) + 1) as u8;
+    let r = d.below(100) as u8;
+    let n = d.below(30);
+    match d.below(12) {
+        0 => A::SettleUpkeep {
+            player: p,
+            losses: vec![(
+                r,
+                Force {
+                    armies: n,
+                    navies: 0,
+                },
+            )],
+        },
+        1 => A::Recruit {
+            player: p,
+            country: r,
+            navy_into: Some(r.wrapping_add(42)),
+            count: n,
+        },
+        2 => A::Build {
+            player: p,
+            country: r,
+            item: Item::NavyBase { water: r },
+        },
+        3 => A::Destroy {
+            player: p,
+            country: r,
+            item: Item::Capital,
+        },
+        4 => A::TradeCards {
+            player: p,
+            cards: [r, r, r.wrapping_add(1)],
+        },
+        5 => A::SubmitPlans {
+            player: p,
+            moves: vec![PlannedMove {
+                from: r,
+                to: r.wrapping_add(1),
+                armies: n,
+                navies: 0,
+            }],
+        },
+        6 => A::MoveFriendly {
+            player: p,
+            from: r,
+            to: r.wrapping_add(1),
+            force: Force {
+                armies: n,
+                navies: n,
+            },
+        },
+        7 => A::PickBattle {
+            player: p,
+            site: Site::Border(r, r),
+        },
+        8 => A::Declare {
+            player: p,
+            action: Some(BattleAction::Attack {
+                target: Foe::Player(p),
+                kind: Kind::Navy,
+            }),
+        },
+        9 => A::ChooseAction {
+            player: p,
+            actor: p,
+        },
+        10 => A::Setup {
+            player: p,
+            choice: SetupAction::Place {
+                capital: Some(r),
+                bases: vec![r],
+                armies: vec![(r, n)],
+            },
+        },
+        _ => A::FinishGet { player: p },
+    }
+}
+
+fn check_game(index: u64, setup: Setup, players: usize) {
+    let names: Vec<String> = (0..players).map(|i| format!("P{i}")).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let options = EconomyOptions {
+        setup,
+        round_limit: Some(15),
+        ..EconomyOptions::default()
+    };
+    let (mut s, _) = EconomyState::new(&names, options, game_seed(99, index)).unwrap();
+    let mut d = SeededDice::new(game_seed(7, index));
+    let mut steps = 0;
+    while s.phase != Phase::Over {
+        steps += 1;
+        assert!(steps < 100_000, "game {index} does not end");
+        for _ in 0..2 {
+            let a = hostile(&mut d, players as u8);
+            let before = s.clone();
+            match s.apply(&a) {
+                Err(_) => assert_eq!(s, before, "a refused {a:?} changed the state"),
+                // A legal random action (rare) must keep the count honest too.
+                Ok(events) => {
+                    if !matches!(before.phase, Phase::Pick(_) | Phase::Place) {
+                        assert_eq!(units(&s) - units(&before), accounted(&events), "{a:?}");
+                    }
+                    assert!(follows(before.phase, s.phase));
+                }
+            }
+        }
+        let p = s.to_act()[0];
+        let a = orbis_engine::bot::economy::easy(&s, p).expect("the bot has an action");
+        let (before, phase) = (units(&s), s.phase);
+        let events = s.apply(&a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
+        if !matches!(phase, Phase::Pick(_) | Phase::Place) {
+            assert_eq!(
+                units(&s) - before,
+                accounted(&events),
+                "game {index}: {a:?} gave {events:?}"
+            );
+        }
+        assert!(follows(phase, s.phase), "{phase:?} then {:?}", s.phase);
+    }
+    let bytes = codec::encode(&s);
+    let back: EconomyState = codec::decode(&bytes).expect("the state decodes");
+    assert_eq!(back, s);
+}
+
+#[test]
+fn random_games_keep_the_rules() {
+    for (i, setup) in [
+        Setup::EuropeanCapitals,
+        Setup::Continents,
+        Setup::Cards,
+        Setup::Draft,
+    ]
+    .into_iter()
+    .cycle()
+    .take(40)
+    .enumerate()
+    {
+        check_game(i as u64, setup, 2 + i % 5);
+    }
+}
