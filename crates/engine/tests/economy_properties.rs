@@ -1,8 +1,8 @@
 //! Properties of the economy ruleset over many random games between easy bots, with hostile
 //! actions thrown in at every step:
 //! - an illegal action is refused and leaves the state untouched;
-//! - units appear or vanish only through recruiting, the standard start, upkeep, battle rolls,
-//!   drowning and revolutions, and exactly as many as those events say;
+//! - units appear or vanish only through recruiting, the standard start, upkeep, battle and
+//!   interception rolls, drowning and revolutions, and exactly as many as those events say;
 //! - phases follow each other in the source's order, none skipped;
 //! - the state survives a save and load unchanged.
 
@@ -48,7 +48,7 @@ fn accounted(events: &[E]) -> i64 {
             E::UpkeepSettled { lost, .. } => {
                 -lost.iter().map(|(_, f)| i64::from(f.units())).sum::<i64>()
             }
-            E::BattleRoll { loser, .. } => match loser {
+            E::BattleRoll { loser, .. } | E::InterceptRoll { loser, .. } => match loser {
                 Loser::Both => -2,
                 _ => -1,
             },

@@ -206,6 +206,7 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, d: &mut dyn Dice) -> V
 
 fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
     let c = s.combat.as_ref()?;
+    let map = EconomyMap::get();
     let Some(b) = &c.battle else {
         let tokens: Vec<_> = c.tokens.iter().copied().collect();
         return Some(A::PickBattle {
@@ -213,6 +214,12 @@ fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
             site: pick(d, &tokens)?,
         });
     };
+    if b.pending.is_some() {
+        return Some(A::Intercept {
+            player: p,
+            yes: d.below(2) == 0,
+        });
+    }
     if s.waiting_for_choice() {
         let actors: Vec<PlayerId> = b
             .declared
@@ -230,6 +237,9 @@ fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
         .into_iter()
         .map(Some)
         .collect();
+    if let Some((to, force)) = pick(d, &s.withdraw_options(map, b.site, p)) {
+        options.push(Some(BattleAction::Withdraw { force, to }));
+    }
     options.push(None);
     Some(A::Declare {
         player: p,

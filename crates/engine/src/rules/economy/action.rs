@@ -10,6 +10,7 @@ use super::plan::PlannedMove;
 use super::roll::Loser;
 use super::setup::SetupAction;
 use super::state::{Force, Income};
+use super::withdraw::Retreat;
 use crate::map::ContinentId;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
@@ -123,6 +124,13 @@ pub enum EconomyAction {
     },
     /// The initiative holder picks whose declared action resolves first.
     ChooseAction { player: PlayerId, actor: PlayerId },
+    /// A standing order to withdraw from the battle under way (or `None` to cancel it).
+    SetRetreat {
+        player: PlayerId,
+        retreat: Option<Retreat>,
+    },
+    /// Whether to intercept the withdraw under way.
+    Intercept { player: PlayerId, yes: bool },
 }
 
 impl EconomyAction {
@@ -142,7 +150,9 @@ impl EconomyAction {
             | FinishMoving { player }
             | PickBattle { player, .. }
             | Declare { player, .. }
-            | ChooseAction { player, .. } => player,
+            | ChooseAction { player, .. }
+            | SetRetreat { player, .. }
+            | Intercept { player, .. } => player,
         }
     }
 }
@@ -325,6 +335,34 @@ pub enum EconomyEvent {
         country: RegionId,
         mu: u32,
         cards: u32,
+    },
+    WithdrawDeclared {
+        player: PlayerId,
+        force: Force,
+        to: RegionId,
+    },
+    InterceptAnswered {
+        player: PlayerId,
+        yes: bool,
+    },
+    /// A withdrawing unit against an interceptor; the withdrawing player's die first.
+    InterceptRoll {
+        player: PlayerId,
+        interceptor: PlayerId,
+        kind: Kind,
+        dice: (u8, u8),
+        loser: Loser,
+    },
+    /// The withdraw is over: units that got away, units lost.
+    Withdrew {
+        player: PlayerId,
+        to: RegionId,
+        away: Force,
+        lost: Force,
+    },
+    RetreatSet {
+        player: PlayerId,
+        retreat: Option<Retreat>,
     },
     CombatEnded,
     /// A player has neither units nor territory left.

@@ -20,6 +20,7 @@ use super::movement::Kind;
 use super::phase::Phase;
 use super::roll::{self, Loser, Side};
 use super::state::{EconomyState, Force};
+use super::withdraw::{Retreat, Withdrawal};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,8 @@ pub enum Foe {
 pub enum BattleAction {
     /// Attack `target`'s units of `kind` with one's own of that kind.
     Attack { target: Foe, kind: Kind },
+    /// Withdraw `force` to `to` (see [`super::withdraw`]).
+    Withdraw { force: Force, to: RegionId },
 }
 
 /// A battle being fought.
@@ -47,6 +50,12 @@ pub struct Battle {
     pub declared: BTreeMap<PlayerId, Option<BattleAction>>,
     /// Who fought whom here, for victories and losses.
     pub fought: BTreeSet<(PlayerId, Foe)>,
+    /// Players who withdrew after fighting here: the battle is their loss.
+    pub withdrew: BTreeSet<PlayerId>,
+    /// Standing orders to withdraw.
+    pub retreats: BTreeMap<PlayerId, Retreat>,
+    /// A withdraw waiting for the interceptors' answers.
+    pub pending: Option<Withdrawal>,
 }
 
 impl Battle {
@@ -55,6 +64,9 @@ impl Battle {
             site,
             declared: BTreeMap::new(),
             fought: BTreeSet::new(),
+            withdrew: BTreeSet::new(),
+            retreats: BTreeMap::new(),
+            pending: None,
         }
     }
 }
@@ -138,7 +150,7 @@ impl EconomyState {
             .collect()
     }
 
-    /// The attacks `p` can declare at `site`.
+    /// The attacks `p` can declare at `site` (withdraws are in [`Self::withdraw_options`]).
     pub fn possible_actions(&self, site: Site, p: PlayerId) -> Vec<BattleAction> {
         let mine = self.site_force(site, Foe::Player(p));
         let mut foes: Vec<Foe> = self
@@ -160,11 +172,15 @@ impl EconomyState {
         out
     }
 
-    /// The players who can declare an action at `site`.
+    /// The players who can declare an action at `site`: an attack or a withdraw.
     pub fn declarers(&self, site: Site) -> Vec<PlayerId> {
+        let map = EconomyMap::get();
         self.present(site)
             .into_iter()
-            .filter(|&p| !self.possible_actions(site, p).is_empty())
+            .filter(|&p| {
+                !self.possible_actions(site, p).is_empty()
+                    || !self.withdraw_options(map, site, p).is_empty()
+            })
             .collect()
     }
 
@@ -210,7 +226,7 @@ impl EconomyState {
 
     /// The unit `p` attacks with: not amphibious first, from the largest arrival (to keep its
     /// flanks). Returns it and whether it is amphibious.
-    fn pick_attacker(&self, site: Site, p: PlayerId, kind: Kind) -> (Unit, bool) {
+    pub(super) fn pick_attacker(&self, site: Site, p: PlayerId, kind: Kind) -> (Unit, bool) {
         let Some(c) = &self.combat else {
             return (Unit::Defender, false);
         };
@@ -298,7 +314,7 @@ impl EconomyState {
 
     /// Countries `p` attacks `site` from, counting friendly units that have held it since the
     /// planning phase as one more; at least one.
-    fn flanks(&self, site: Site, p: PlayerId) -> u32 {
+    pub(super) fn flanks(&self, site: Site, p: PlayerId) -> u32 {
         let Site::Region(r) = site else { return 1 };
         let froms: BTreeSet<RegionId> = self
             .combat
@@ -327,10 +343,16 @@ impl EconomyState {
         if !self.declarers(site).contains(&p) {
             return Err(EconomyError::NothingToDeclare);
         }
-        if let Some(a) = action {
-            if !self.possible_actions(site, p).contains(&a) {
-                return Err(EconomyError::ActionNotPossible);
-            }
+        let ok = match action {
+            None => true,
+            Some(BattleAction::Withdraw { force, to }) => self.can_withdraw(site, p, force, to),
+            Some(a) => self.possible_actions(site, p).contains(&a),
+        };
+        if !ok {
+            return Err(EconomyError::ActionNotPossible);
+        }
+        if battle.pending.is_some() {
+            return Err(EconomyError::WithdrawalUnderway);
         }
         self.battle_mut().declared.insert(p, action);
         let mut events = vec![EconomyEvent::Declared { player: p, action }];
@@ -362,7 +384,7 @@ impl EconomyState {
         Ok(events)
     }
 
-    fn battle(&self) -> Result<&Battle, EconomyError> {
+    pub(super) fn battle(&self) -> Result<&Battle, EconomyError> {
         if self.phase != Phase::Combat {
             return Err(EconomyError::WrongPhase(self.phase));
         }
@@ -372,7 +394,7 @@ impl EconomyState {
             .ok_or(EconomyError::NoBattle)
     }
 
-    fn battle_mut(&mut self) -> &mut Battle {
+    pub(super) fn battle_mut(&mut self) -> &mut Battle {
         self.combat_mut()
             .battle
             .as_mut()
@@ -385,7 +407,8 @@ impl EconomyState {
             return false;
         };
         let declarers = self.declarers(b.site);
-        declarers.iter().all(|p| b.declared.contains_key(p))
+        b.pending.is_none()
+            && declarers.iter().all(|p| b.declared.contains_key(p))
             && declarers
                 .iter()
                 .filter(|p| matches!(b.declared.get(p), Some(Some(_))))
@@ -406,6 +429,9 @@ impl EconomyState {
                 return;
             };
             let site = b.site;
+            if b.pending.is_some() {
+                return;
+            }
             let declarers = self.declarers(site);
             if !declarers.iter().all(|p| b.declared.contains_key(p)) {
                 return;
@@ -416,8 +442,8 @@ impl EconomyState {
                 .collect();
             match actions.as_slice() {
                 [] => {
-                    let fought = b.fought.clone();
-                    self.close_battle(map, site, &fought, events);
+                    let (fought, withdrew) = (b.fought.clone(), b.withdrew.clone());
+                    self.close_battle(map, site, &fought, &withdrew, events);
                     self.lift_idle_tokens(map, dice, events);
                     return;
                 }
@@ -443,6 +469,9 @@ impl EconomyState {
         match action {
             BattleAction::Attack { target, kind } => {
                 self.attack(map, site, p, target, kind, dice, events)
+            }
+            BattleAction::Withdraw { force, to } => {
+                self.start_withdrawal(map, site, Withdrawal::new(p, force, to), dice, events)
             }
         }
         self.battle_mut().declared.clear();
@@ -525,6 +554,13 @@ impl EconomyState {
             });
             if let Some(r) = region {
                 self.sink(map, r, events);
+            }
+            let involved: Vec<PlayerId> = match target {
+                Foe::Player(q) => vec![p, q],
+                Foe::Neutral => vec![p],
+            };
+            if self.retreat_due(map, site, &involved, dice, events) {
+                break;
             }
         }
     }

@@ -406,13 +406,18 @@ impl EconomyState {
         map: &EconomyMap,
         site: Site,
         fought: &BTreeSet<(PlayerId, Foe)>,
+        withdrew: &BTreeSet<PlayerId>,
         events: &mut Vec<EconomyEvent>,
     ) {
         let mut victories = vec![];
         let mut losses = vec![];
         let fighters: BTreeSet<PlayerId> = fought.iter().map(|&(p, _)| p).collect();
         for &p in &fighters {
-            let gone = |foe: Foe| self.site_force(site, foe).units() == 0;
+            // A foe destroyed, or one who withdrew after fighting, is beaten.
+            let gone = |foe: Foe| {
+                self.site_force(site, foe).units() == 0
+                    || matches!(foe, Foe::Player(q) if withdrew.contains(&q))
+            };
             if fought
                 .iter()
                 .filter(|(q, _)| *q == p)
@@ -495,7 +500,7 @@ impl EconomyState {
             .unwrap_or_default();
         for site in tokens {
             if self.declarers(site).is_empty() {
-                self.close_battle(map, site, &BTreeSet::new(), events);
+                self.close_battle(map, site, &BTreeSet::new(), &BTreeSet::new(), events);
             }
         }
         let done = self

@@ -105,6 +105,10 @@ pub enum EconomyError {
     NothingToDeclare,
     ActionNotPossible,
     NoChoiceToMake,
+    NoWithdrawal,
+    WithdrawalUnderway,
+    NotInBattle,
+    CannotWithdrawThere(RegionId),
     OutOfReach {
         from: RegionId,
         to: RegionId,
@@ -264,6 +268,14 @@ impl fmt::Display for EconomyError {
             NothingToDeclare => write!(f, "You have nothing to declare in this battle now."),
             ActionNotPossible => write!(f, "That action is not possible in this battle now."),
             NoChoiceToMake => write!(f, "There is no choice between declared actions to make now."),
+            NoWithdrawal => write!(f, "There is no withdraw for you to intercept now."),
+            WithdrawalUnderway => write!(f, "Wait until the withdraw under way is over."),
+            NotInBattle => write!(f, "You have no units in this battle."),
+            CannotWithdrawThere(r) => write!(
+                f,
+                "Your units here cannot withdraw to {}: units go back where they came from, or, if they have not moved this round, to a bordering region.",
+                name(*r)
+            ),
             CardNotHeld(r) => write!(f, "You do not hold the {} card.", name(*r)),
             SameCardTwice(r) => write!(f, "The {} card is listed twice.", name(*r)),
         }

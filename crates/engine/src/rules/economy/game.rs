@@ -51,6 +51,13 @@ impl EconomyState {
                 let Some(c) = &self.combat else { return vec![] };
                 match &c.battle {
                     None => vec![c.holder],
+                    Some(b) if b.pending.is_some() => {
+                        let w = b.pending.as_ref().expect("checked");
+                        self.interceptors(b.site, w)
+                            .into_iter()
+                            .filter(|q| !w.answers.contains_key(q))
+                            .collect()
+                    }
                     Some(_) if self.waiting_for_choice() => vec![c.holder],
                     Some(b) => self
                         .declarers(b.site)
@@ -98,6 +105,8 @@ impl EconomyState {
             &PickBattle { site, .. } => self.pick_battle(map, p, site, dice),
             &Declare { action, .. } => self.declare(map, p, action, dice),
             &ChooseAction { actor, .. } => self.choose_action(map, p, actor, dice),
+            &SetRetreat { retreat, .. } => self.set_retreat(p, retreat),
+            &Intercept { yes, .. } => self.intercept(map, p, yes, dice),
         }
     }
 }

@@ -13,6 +13,7 @@
 //! - [`movement`]: how far units go in a round (thirds of a move, roads, canals);
 //! - [`plan`]: the planning phase and friendly movement;
 //! - [`combat`] and [`battle`]: the combat phase, and one battle in it;
+//! - [`withdraw`]: withdrawing from a battle, standing orders to, and interception;
 //! - [`end`]: elimination, the last player standing, the round limit and its score.
 //!
 //! Planning, movement and combat come next (issue 11); until then no game of this ruleset can be
@@ -36,3 +37,4 @@ pub mod plan;
 pub mod roll;
 pub mod setup;
 pub mod state;
+pub mod withdraw;

@@ -162,7 +162,7 @@ fn armies_fight_armies_and_navies_fight_navies() {
     let mut s = game(&["Ann", "Bob"]);
     hold(&mut s, 0, "western_europe_coast", 0, 2);
     hold(&mut s, 1, "northern_europe_coast", 1, 0);
-    let ev = to_combat(
+    to_combat(
         &mut s,
         vec![
             vec![mv("western_europe_coast", "northern_europe_coast", 0, 2)],
@@ -170,17 +170,42 @@ fn armies_fight_armies_and_navies_fight_navies() {
         ],
         vec![6, 1],
     );
+    // Ann's navies meet Bob's army at sea: neither can attack the other, but either may
+    // withdraw, so both are asked; neither does, and the battle is over as is.
+    let coast = Site::Region(r("northern_europe_coast"));
+    assert_eq!(s.possible_actions(coast, 0), vec![]);
+    act(
+        &mut s,
+        A::PickBattle {
+            player: 0,
+            site: coast,
+        },
+        vec![],
+    )
+    .unwrap();
+    act(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    let ev = act(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
     assert!(ev.contains(&EconomyEvent::Sunk {
         player: 1,
         region: r("northern_europe_coast"),
         armies: 1
     }));
-    // Ann's navies meet Bob's army at sea: no attack is possible either way, so the token was
-    // lifted at once and, with nothing else to fight, the next round began.
-    assert_eq!(
-        s.possible_actions(Site::Region(r("northern_europe_coast")), 0),
-        vec![]
-    );
     assert_eq!(s.phase, Phase::Get);
     // Bob lost the water to hostile navies, and his army there has no navy: it drowned.
     assert_eq!(s.units_of(1, r("northern_europe_coast")), Force::default());

@@ -1,0 +1,401 @@
+//! Withdrawing from a battle (source 004, "Withdraw"): a player declares a withdraw, or sets a
+//! standing order to withdraw when their units in the battle fall to a number (the way an
+//! attack "ends when one of the players ... withdraws"). Every hostile player with units of the
+//! same kind there may intercept, which counts as an attack: each withdrawing unit rolls against
+//! each interceptor in turn, dies if it loses and gets away if it does not. Units that get away
+//! move: back to where they came from, or, if they have not moved this round, to any bordering
+//! region; into hostile ground, they bring a battle token with them.
+//!
+//! Invariants: a withdraw is possible only while hostile units stand in the battle (a battle won
+//! is over); every withdrawing unit leaves the battle, dead or away; a player who withdraws
+//! after fighting counts the battle as a loss, and those who fought them as a victory.
+
+use super::action::EconomyEvent;
+use super::battle::{Foe, Unit};
+use super::combat::{Arrival, Site};
+use super::error::EconomyError;
+use super::map::{EconomyMap, RegionId};
+use super::movement::{Allowance, Kind};
+use super::roll::{self, Loser, Side};
+use super::state::{EconomyState, Force};
+use crate::dice::Dice;
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A standing order: withdraw to `to` once one's units in the battle are `at` or fewer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retreat {
+    pub at: u32,
+    pub to: RegionId,
+}
+
+/// A withdraw waiting for the hostile players to say whether they intercept it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Withdrawal {
+    pub player: PlayerId,
+    pub force: Force,
+    pub to: RegionId,
+    /// Each possible interceptor's answer so far.
+    pub answers: BTreeMap<PlayerId, bool>,
+}
+
+impl Withdrawal {
+    /// `player` withdraws `force` to `to`; nobody has answered yet.
+    pub fn new(player: PlayerId, force: Force, to: RegionId) -> Withdrawal {
+        Withdrawal {
+            player,
+            force,
+            to,
+            answers: BTreeMap::new(),
+        }
+    }
+}
+
+type Events = Result<Vec<EconomyEvent>, EconomyError>;
+
+fn of(f: Force, kind: Kind) -> u32 {
+    match kind {
+        Kind::Army => f.armies,
+        Kind::Navy => f.navies,
+    }
+}
+
+fn add(f: &mut Force, kind: Kind, n: u32) {
+    match kind {
+        Kind::Army => f.armies += n,
+        Kind::Navy => f.navies += n,
+    }
+}
+
+impl EconomyState {
+    /// Hostile units (of another player who is not an ally, or neutral) stand in the battle.
+    pub fn hostile_present(&self, site: Site, p: PlayerId) -> bool {
+        let players = (0..self.players.len() as PlayerId)
+            .any(|q| !self.friends(p, q) && self.site_force(site, Foe::Player(q)).units() > 0);
+        players || self.site_force(site, Foe::Neutral).units() > 0
+    }
+
+    /// Where `p`'s units in the battle at `site` may withdraw to, and how many of each kind may
+    /// go to each place: units that came from somewhere go back there; units there since the
+    /// planning phase go to any bordering region their kind can enter.
+    pub fn withdraw_options(
+        &self,
+        map: &EconomyMap,
+        site: Site,
+        p: PlayerId,
+    ) -> Vec<(RegionId, Force)> {
+        if !self.hostile_present(site, p) {
+            return vec![];
+        }
+        let mut out: BTreeMap<RegionId, Force> = BTreeMap::new();
+        let Some(c) = &self.combat else { return vec![] };
+        match site {
+            Site::Border(a, b) => {
+                for g in c
+                    .border
+                    .iter()
+                    .filter(|g| g.player == p && Site::border(g.from, g.to) == Site::Border(a, b))
+                {
+                    let x = out.entry(g.from).or_default();
+                    x.armies += g.force.armies;
+                    x.navies += g.force.navies;
+                }
+            }
+            Site::Region(r) => {
+                for a in c.arrivals.iter().filter(|a| a.player == p && a.region == r) {
+                    let x = out.entry(a.from).or_default();
+                    x.armies += a.force.armies;
+                    x.navies += a.force.navies;
+                }
+                let def = self.defenders(p, r);
+                let region = &map.regions[r as usize];
+                if def.armies > 0 {
+                    let army_ways = region.land.iter().chain(&region.shore);
+                    for &nb in army_ways {
+                        add(out.entry(nb).or_default(), Kind::Army, def.armies);
+                    }
+                }
+                if def.navies > 0 {
+                    let navy_ways = if map.is_water(r) {
+                        &region.water
+                    } else {
+                        &region.shore
+                    };
+                    for &nb in navy_ways {
+                        add(out.entry(nb).or_default(), Kind::Navy, def.navies);
+                    }
+                }
+            }
+        }
+        out.into_iter().filter(|(_, f)| f.units() > 0).collect()
+    }
+
+    /// True when `p` may withdraw `force` from `site` to `to`.
+    pub(super) fn can_withdraw(&self, site: Site, p: PlayerId, force: Force, to: RegionId) -> bool {
+        force.units() > 0
+            && self
+                .withdraw_options(EconomyMap::get(), site, p)
+                .iter()
+                .any(|&(r, f)| r == to && force.armies <= f.armies && force.navies <= f.navies)
+    }
+
+    /// Begins the withdraw `w`: asks the possible interceptors, or carries it out at once when
+    /// there are none.
+    pub(super) fn start_withdrawal(
+        &mut self,
+        map: &EconomyMap,
+        site: Site,
+        w: Withdrawal,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        events.push(EconomyEvent::WithdrawDeclared {
+            player: w.player,
+            force: w.force,
+            to: w.to,
+        });
+        if self.interceptors(site, &w).is_empty() {
+            self.finish_withdrawal(map, site, w, dice, events);
+        } else {
+            self.battle_mut().pending = Some(w);
+        }
+    }
+
+    /// The hostile players who could intercept `w`: they have units of a kind that withdraws.
+    pub fn interceptors(&self, site: Site, w: &Withdrawal) -> Vec<PlayerId> {
+        (0..self.players.len() as PlayerId)
+            .filter(|&q| !self.friends(w.player, q))
+            .filter(|&q| {
+                let theirs = self.site_force(site, Foe::Player(q));
+                [Kind::Army, Kind::Navy]
+                    .into_iter()
+                    .any(|k| of(w.force, k) > 0 && of(theirs, k) > 0)
+            })
+            .collect()
+    }
+
+    pub(super) fn intercept(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        yes: bool,
+        dice: &mut dyn Dice,
+    ) -> Events {
+        let battle = self.battle()?;
+        let site = battle.site;
+        let Some(w) = &battle.pending else {
+            return Err(EconomyError::NoWithdrawal);
+        };
+        if !self.interceptors(site, w).contains(&p) || w.answers.contains_key(&p) {
+            return Err(EconomyError::NoWithdrawal);
+        }
+        let mut events = vec![EconomyEvent::InterceptAnswered { player: p, yes }];
+        let w = self.battle_mut().pending.as_mut().expect("checked");
+        w.answers.insert(p, yes);
+        let w = w.clone();
+        if self
+            .interceptors(site, &w)
+            .iter()
+            .all(|q| w.answers.contains_key(q))
+        {
+            self.battle_mut().pending = None;
+            self.finish_withdrawal(map, site, w, dice, &mut events);
+            self.battle_mut().declared.clear();
+            self.after_declarations(map, dice, &mut events);
+        }
+        Ok(events)
+    }
+
+    /// The unit of `p` that withdraws next toward `to`: one that came from there, else a
+    /// defender. Returns it and whether it is a defender.
+    fn withdrawing_unit(&self, site: Site, p: PlayerId, kind: Kind, to: RegionId) -> (Unit, bool) {
+        let Some(c) = &self.combat else {
+            return (Unit::Defender, true);
+        };
+        match site {
+            Site::Border(a, b) => {
+                let i = c.border.iter().position(|g| {
+                    g.player == p
+                        && g.from == to
+                        && Site::border(g.from, g.to) == Site::Border(a, b)
+                        && of(g.force, kind) > 0
+                });
+                (Unit::Group(i.unwrap_or(0)), false)
+            }
+            Site::Region(r) => {
+                let i = c.arrivals.iter().position(|a| {
+                    a.player == p && a.region == r && a.from == to && of(a.force, kind) > 0
+                });
+                match i {
+                    Some(i) => (Unit::Arrival(i), false),
+                    None => (Unit::Defender, true),
+                }
+            }
+        }
+    }
+
+    /// Carries out `w`: interception rolls unit by unit, then the survivors move.
+    fn finish_withdrawal(
+        &mut self,
+        map: &EconomyMap,
+        site: Site,
+        w: Withdrawal,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let p = w.player;
+        let interceptors: Vec<PlayerId> = self
+            .interceptors(site, &w)
+            .into_iter()
+            .filter(|q| w.answers.get(q) == Some(&true))
+            .collect();
+        let region = match site {
+            Site::Region(r) => Some(r),
+            Site::Border(..) => None,
+        };
+        let mut away = Force::default();
+        let mut lost = Force::default();
+        for kind in [Kind::Army, Kind::Navy] {
+            for _ in 0..of(w.force, kind) {
+                let (unit, defender) = self.withdrawing_unit(site, p, kind, w.to);
+                let mut alive = true;
+                for &q in &interceptors {
+                    let theirs = self.site_force(site, Foe::Player(q));
+                    if of(theirs, kind) == 0 {
+                        continue;
+                    }
+                    let (qu, amphibious) = self.pick_attacker(site, q, kind);
+                    // Only a defender in fortifications keeps its defender status as it
+                    // withdraws (RULES.md).
+                    let fortified = defender && region.is_some_and(|r| self.fortified(r));
+                    let me = Side {
+                        defender: fortified,
+                        fortified,
+                        ..Side::plain(dice.d6(), self.site_force(site, Foe::Player(p)).units())
+                    };
+                    let them = Side {
+                        flanks: self.flanks(site, q),
+                        amphibious,
+                        ..Side::plain(dice.d6(), theirs.units())
+                    };
+                    let loser = roll::resolve(&me, &them);
+                    if matches!(loser, Loser::Second | Loser::Both) {
+                        self.take_unit(site, q, kind, qu);
+                    }
+                    // An interception counts as an attack.
+                    let fought = &mut self.battle_mut().fought;
+                    fought.insert((q, Foe::Player(p)));
+                    fought.insert((p, Foe::Player(q)));
+                    events.push(EconomyEvent::InterceptRoll {
+                        player: p,
+                        interceptor: q,
+                        kind,
+                        dice: (me.die, them.die),
+                        loser,
+                    });
+                    if matches!(loser, Loser::First | Loser::Both) {
+                        alive = false;
+                        break;
+                    }
+                }
+                self.take_unit(site, p, kind, unit);
+                add(if alive { &mut away } else { &mut lost }, kind, 1);
+            }
+        }
+        let came_from = match site {
+            Site::Region(r) => r,
+            Site::Border(a, b) => {
+                if w.to == a {
+                    b
+                } else {
+                    a
+                }
+            }
+        };
+        if away.units() > 0 {
+            self.add_units(p, w.to, away);
+            self.combat_mut().arrivals.push(Arrival {
+                player: p,
+                region: w.to,
+                from: came_from,
+                force: away,
+                left: Allowance {
+                    thirds: 0,
+                    road: false,
+                },
+                amphibious: false,
+            });
+            if !self.passable(p, w.to) || self.contested(w.to) {
+                self.combat_mut().tokens.insert(Site::Region(w.to));
+            }
+        }
+        let battle = self.battle_mut();
+        if battle.fought.iter().any(|&(q, _)| q == p) {
+            battle.withdrew.insert(p);
+        }
+        events.push(EconomyEvent::Withdrew {
+            player: p,
+            to: w.to,
+            away,
+            lost,
+        });
+        self.sink(map, w.to, events);
+        if let Some(r) = region {
+            self.sink(map, r, events);
+        }
+    }
+
+    pub(super) fn set_retreat(&mut self, p: PlayerId, retreat: Option<Retreat>) -> Events {
+        let site = self.battle()?.site;
+        if self.site_force(site, Foe::Player(p)).units() == 0 {
+            return Err(EconomyError::NotInBattle);
+        }
+        if let Some(rt) = retreat {
+            let options = self.withdraw_options(EconomyMap::get(), site, p);
+            if !options.iter().any(|&(r, _)| r == rt.to) {
+                return Err(EconomyError::CannotWithdrawThere(rt.to));
+            }
+        }
+        let battle = self.battle_mut();
+        match retreat {
+            Some(rt) => battle.retreats.insert(p, rt),
+            None => battle.retreats.remove(&p),
+        };
+        Ok(vec![EconomyEvent::RetreatSet { player: p, retreat }])
+    }
+
+    /// After a roll of an attack: the first of `players` whose standing order to withdraw is
+    /// now due withdraws. True when one did (the attack is over).
+    pub(super) fn retreat_due(
+        &mut self,
+        map: &EconomyMap,
+        site: Site,
+        players: &[PlayerId],
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) -> bool {
+        for &q in players {
+            let Some(rt) = self.battle_mut().retreats.get(&q).copied() else {
+                continue;
+            };
+            if self.site_force(site, Foe::Player(q)).units() > rt.at {
+                continue;
+            }
+            self.battle_mut().retreats.remove(&q);
+            let force = self
+                .withdraw_options(map, site, q)
+                .into_iter()
+                .find(|&(r, _)| r == rt.to)
+                .map(|(_, f)| f);
+            if let Some(force) = force {
+                self.start_withdrawal(map, site, Withdrawal::new(q, force, rt.to), dice, events);
+                return true;
+            }
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests;
