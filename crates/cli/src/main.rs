@@ -11,7 +11,7 @@ use clap::{error::ErrorKind, Parser, Subcommand};
 use orbis_engine::dice::{parse_seed_hex, Dice, SeededDice};
 use orbis_engine::odds::odds_with;
 use orbis_engine::rules::classic::{BotLevel, ClassicOptions, DefenceRule};
-use orbis_engine::rules::economy::state::EconomyOptions;
+use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::orders::map::OrdersMap;
 use orbis_engine::sim;
 use serde_json::json;

@@ -5,8 +5,9 @@ use crate::codec::{sha256, StateHash};
 use crate::rules::classic::{
     default_seats, BotLevel, ClassicOptions, ClassicState, PlayerId, SeatKind,
 };
+use crate::rules::economy::options::EconomyOptions;
 use crate::rules::economy::phase::Phase as EconomyPhase;
-use crate::rules::economy::state::{EconomyOptions, EconomyState};
+use crate::rules::economy::state::EconomyState;
 use crate::rules::orders::adjudicator::Outcome;
 use crate::rules::orders::map::{OrdersMap, PowerId as OrdersPower};
 use crate::rules::orders::notation;

@@ -8,15 +8,15 @@
 
 use orbis_engine::codec;
 use orbis_engine::dice::{Dice, SeededDice};
-use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent as E, Item};
-use orbis_engine::rules::economy::battle::{BattleAction, Foe};
-use orbis_engine::rules::economy::combat::Site;
-use orbis_engine::rules::economy::movement::Kind;
+use orbis_engine::rules::economy::action::{
+    EconomyAction as A, EconomyEvent as E, Item, SetupAction,
+};
+use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site};
+use orbis_engine::rules::economy::options::{EconomyOptions, Setup};
 use orbis_engine::rules::economy::phase::Phase;
-use orbis_engine::rules::economy::plan::PlannedMove;
 use orbis_engine::rules::economy::roll::Loser;
-use orbis_engine::rules::economy::setup::{Setup, SetupAction};
-use orbis_engine::rules::economy::state::{EconomyOptions, EconomyState, Force};
+use orbis_engine::rules::economy::state::EconomyState;
+use orbis_engine::rules::economy::units::{Force, Kind, PlannedMove};
 use orbis_engine::sim::game_seed;
 
 /// Every unit on the board, neutral ones and those standing on borders included.

@@ -9,14 +9,14 @@ use super::pick;
 use crate::codec::sha256;
 use crate::dice::{Dice, SeededDice};
 use crate::rules::classic::PlayerId;
-use crate::rules::economy::action::{EconomyAction as A, Item};
-use crate::rules::economy::battle::BattleAction;
+use crate::rules::economy::action::{EconomyAction as A, Item, SetupAction};
+use crate::rules::economy::battlefield::BattleAction;
 use crate::rules::economy::map::{EconomyMap, RegionId};
-use crate::rules::economy::movement::{Allowance, Kind};
+use crate::rules::economy::options::Setup;
 use crate::rules::economy::phase::Phase;
-use crate::rules::economy::plan::PlannedMove;
-use crate::rules::economy::setup::{Setup, SetupAction, START_ARMIES, START_BASES};
+use crate::rules::economy::setup::{START_ARMIES, START_BASES};
 use crate::rules::economy::state::EconomyState;
+use crate::rules::economy::units::{Allowance, Kind, PlannedMove};
 use std::collections::BTreeMap;
 
 /// The bot's own random stream for seat `p`'s next decision.

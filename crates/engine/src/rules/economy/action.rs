@@ -2,15 +2,11 @@
 //! ([`EconomyEvent`]). Every action names the player taking it: most phases are played by
 //! everyone at once, so the engine cannot infer who acts from whose turn it is.
 
-use super::battle::{BattleAction, Foe};
-use super::combat::Site;
+use super::battlefield::{BattleAction, Foe, Retreat, Site};
 use super::map::RegionId;
-use super::movement::Kind;
-use super::plan::PlannedMove;
+use super::phase::Income;
 use super::roll::Loser;
-use super::setup::SetupAction;
-use super::state::{Force, Income};
-use super::withdraw::Retreat;
+use super::units::{Force, Kind, PlannedMove};
 use crate::map::ContinentId;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
@@ -371,5 +367,20 @@ pub enum EconomyEvent {
     },
     GameOver {
         winner: Option<PlayerId>,
+    },
+}
+
+/// What players choose while the game is set up.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SetupAction {
+    /// A country: a European capital, or the next country of the draft.
+    Country(RegionId),
+    Continent(ContinentId),
+    /// The standard start: the capital (with the capitals rule), two army bases (with the bases
+    /// rule) and 20 armies, all in the player's own countries.
+    Place {
+        capital: Option<RegionId>,
+        bases: Vec<RegionId>,
+        armies: Vec<(RegionId, u32)>,
     },
 }

@@ -13,90 +13,16 @@
 //! declarations has none.
 
 use super::action::EconomyEvent;
-use super::combat::Site;
+use super::battlefield::{Arrival, Battle, BattleAction, Foe, Site, Unit, Withdrawal};
 use super::error::EconomyError;
 use super::map::{EconomyMap, RegionId};
-use super::movement::Kind;
 use super::phase::Phase;
 use super::roll::{self, Loser, Side};
-use super::state::{EconomyState, Force};
-use super::withdraw::{Retreat, Withdrawal};
+use super::state::EconomyState;
+use super::units::{Force, Kind};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
-
-/// Whom a unit fights: a player, or the neutral units.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Foe {
-    Player(PlayerId),
-    Neutral,
-}
-
-/// An action declared in a battle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum BattleAction {
-    /// Attack `target`'s units of `kind` with one's own of that kind.
-    Attack { target: Foe, kind: Kind },
-    /// Withdraw `force` to `to` (see [`super::withdraw`]).
-    Withdraw { force: Force, to: RegionId },
-}
-
-/// A battle being fought.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Battle {
-    pub site: Site,
-    /// This round of declarations: each player's action, or `None` for none.
-    pub declared: BTreeMap<PlayerId, Option<BattleAction>>,
-    /// Who fought whom here, for victories and losses.
-    pub fought: BTreeSet<(PlayerId, Foe)>,
-    /// Players who withdrew after fighting here: the battle is their loss.
-    pub withdrew: BTreeSet<PlayerId>,
-    /// Standing orders to withdraw.
-    pub retreats: BTreeMap<PlayerId, Retreat>,
-    /// A withdraw waiting for the interceptors' answers.
-    pub pending: Option<Withdrawal>,
-}
-
-impl Battle {
-    pub fn new(site: Site) -> Battle {
-        Battle {
-            site,
-            declared: BTreeMap::new(),
-            fought: BTreeSet::new(),
-            withdrew: BTreeSet::new(),
-            retreats: BTreeMap::new(),
-            pending: None,
-        }
-    }
-}
-
-/// Which of a player's units in a battle: they differ in their modifiers and records.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Unit {
-    /// From this arrival (index into the combat's arrivals).
-    Arrival(usize),
-    /// Moved in during friendly movement.
-    Moved,
-    /// There since the planning phase.
-    Defender,
-    /// From this group on a border (index into the combat's border groups).
-    Group(usize),
-}
-
-fn of(f: Force, kind: Kind) -> u32 {
-    match kind {
-        Kind::Army => f.armies,
-        Kind::Navy => f.navies,
-    }
-}
-
-fn minus(f: &mut Force, kind: Kind) {
-    match kind {
-        Kind::Army => f.armies = f.armies.saturating_sub(1),
-        Kind::Navy => f.navies = f.navies.saturating_sub(1),
-    }
-}
+use std::collections::BTreeSet;
 
 type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
@@ -121,7 +47,11 @@ impl EconomyState {
         }
     }
 
-    fn groups_at(&self, a: RegionId, b: RegionId) -> impl Iterator<Item = &super::combat::Group> {
+    fn groups_at(
+        &self,
+        a: RegionId,
+        b: RegionId,
+    ) -> impl Iterator<Item = &super::battlefield::Group> {
         self.combat
             .iter()
             .flat_map(|c| &c.border)
@@ -164,7 +94,7 @@ impl EconomyState {
         for foe in foes {
             let theirs = self.site_force(site, foe);
             for kind in [Kind::Army, Kind::Navy] {
-                if of(mine, kind) > 0 && of(theirs, kind) > 0 {
+                if mine.of(kind) > 0 && theirs.of(kind) > 0 {
                     out.push(BattleAction::Attack { target: foe, kind });
                 }
             }
@@ -199,8 +129,8 @@ impl EconomyState {
                     .filter(|(_, g)| {
                         g.player == q && Site::border(g.from, g.to) == Site::Border(a, b)
                     })
-                    .filter(|(_, g)| of(g.force, kind) > 0)
-                    .min_by_key(|(_, g)| of(g.force, kind))
+                    .filter(|(_, g)| g.force.of(kind) > 0)
+                    .min_by_key(|(_, g)| g.force.of(kind))
                     .map_or(0, |(i, _)| i);
                 (Unit::Group(i), false)
             }
@@ -209,14 +139,13 @@ impl EconomyState {
                     .arrivals
                     .iter()
                     .enumerate()
-                    .filter(|(_, a)| a.player == q && a.region == r && of(a.force, kind) > 0);
-                let weakest = arrivals.min_by_key(|(_, a)| {
-                    (!(a.amphibious && kind == Kind::Army), of(a.force, kind))
-                });
+                    .filter(|(_, a)| a.player == q && a.region == r && a.force.of(kind) > 0);
+                let weakest = arrivals
+                    .min_by_key(|(_, a)| (!(a.amphibious && kind == Kind::Army), a.force.of(kind)));
                 if let Some((i, _)) = weakest {
                     return (Unit::Arrival(i), false);
                 }
-                if self.moved.get(&(q, r)).is_some_and(|m| of(*m, kind) > 0) {
+                if self.moved.get(&(q, r)).is_some_and(|m| m.of(kind) > 0) {
                     return (Unit::Moved, false);
                 }
                 (Unit::Defender, true)
@@ -239,19 +168,19 @@ impl EconomyState {
                     .filter(|(_, g)| {
                         g.player == p && Site::border(g.from, g.to) == Site::Border(a, b)
                     })
-                    .filter(|(_, g)| of(g.force, kind) > 0)
-                    .max_by_key(|(_, g)| of(g.force, kind))
+                    .filter(|(_, g)| g.force.of(kind) > 0)
+                    .max_by_key(|(_, g)| g.force.of(kind))
                     .map_or(0, |(i, _)| i);
                 (Unit::Group(i), false)
             }
             Site::Region(r) => {
-                let amph = |a: &super::combat::Arrival| a.amphibious && kind == Kind::Army;
+                let amph = |a: &Arrival| a.amphibious && kind == Kind::Army;
                 let arrivals: Vec<(usize, bool, u32)> = c
                     .arrivals
                     .iter()
                     .enumerate()
-                    .filter(|(_, a)| a.player == p && a.region == r && of(a.force, kind) > 0)
-                    .map(|(i, a)| (i, amph(a), of(a.force, kind)))
+                    .filter(|(_, a)| a.player == p && a.region == r && a.force.of(kind) > 0)
+                    .map(|(i, a)| (i, amph(a), a.force.of(kind)))
                     .collect();
                 let best = |amphibious: bool| {
                     arrivals
@@ -263,10 +192,10 @@ impl EconomyState {
                 if let Some(i) = best(false) {
                     return (Unit::Arrival(i), false);
                 }
-                if self.moved.get(&(p, r)).is_some_and(|m| of(*m, kind) > 0) {
+                if self.moved.get(&(p, r)).is_some_and(|m| m.of(kind) > 0) {
                     return (Unit::Moved, false);
                 }
-                if of(self.defenders(p, r), kind) > 0 {
+                if self.defenders(p, r).of(kind) > 0 {
                     return (Unit::Defender, false);
                 }
                 (best(true).map_or(Unit::Defender, Unit::Arrival), true)
@@ -289,7 +218,7 @@ impl EconomyState {
         match (site, unit) {
             (Site::Border(..), Unit::Group(i)) => {
                 if let Some(g) = self.combat_mut().border.get_mut(i) {
-                    minus(&mut g.force, kind);
+                    g.force.minus_one(kind);
                 }
             }
             (Site::Region(r), unit) => {
@@ -297,12 +226,12 @@ impl EconomyState {
                 match unit {
                     Unit::Arrival(i) => {
                         if let Some(a) = self.combat_mut().arrivals.get_mut(i) {
-                            minus(&mut a.force, kind);
+                            a.force.minus_one(kind);
                         }
                     }
                     Unit::Moved => {
                         if let Some(m) = self.moved.get_mut(&(p, r)) {
-                            minus(m, kind);
+                            m.minus_one(kind);
                         }
                     }
                     _ => {}
@@ -501,7 +430,7 @@ impl EconomyState {
         loop {
             let mine = self.site_force(site, Foe::Player(p));
             let theirs = self.site_force(site, target);
-            if of(mine, kind) == 0 || of(theirs, kind) == 0 {
+            if mine.of(kind) == 0 || theirs.of(kind) == 0 {
                 break;
             }
             let (au, amphibious) = self.pick_attacker(site, p, kind);

@@ -10,77 +10,17 @@
 //! last token is lifted.
 
 use super::action::EconomyEvent;
-use super::battle::{Battle, Foe};
+use super::battlefield::{Arrival, Battle, Combat, Foe, Group, Site};
 use super::error::EconomyError;
 use super::initiative::{self, Contender};
 use super::map::{EconomyMap, RegionId};
-use super::movement::{Allowance, Kind};
 use super::phase::Phase;
 use super::roll::{self, Loser, Side};
-use super::state::{EconomyState, Force, Standing};
+use super::state::{EconomyState, Standing};
+use super::units::{Allowance, Force, Kind, PlannedMove};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
-use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Where a battle is fought.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Site {
-    Region(RegionId),
-    /// The border between two regions (the lower id first), where hostile units crossing it in
-    /// opposite directions meet.
-    Border(RegionId, RegionId),
-}
-
-impl Site {
-    /// The border between `a` and `b`.
-    pub fn border(a: RegionId, b: RegionId) -> Site {
-        Site::Border(a.min(b), a.max(b))
-    }
-}
-
-/// Units that entered a region during this combat phase: they are not its defenders.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Arrival {
-    pub player: PlayerId,
-    pub region: RegionId,
-    pub from: RegionId,
-    pub force: Force,
-    /// Movement left after arriving.
-    pub left: Allowance,
-    /// Armies that came ashore from water: amphibious units (−1).
-    pub amphibious: bool,
-}
-
-/// Units standing on a border, in a border battle, on their way from `from` to `to`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Group {
-    pub player: PlayerId,
-    pub from: RegionId,
-    pub to: RegionId,
-    pub force: Force,
-    pub left: Allowance,
-}
-
-/// Victories and losses in this round's battles.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Record {
-    pub victories: u32,
-    pub losses: u32,
-}
-
-/// The state of a combat phase.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Combat {
-    /// Who holds initiative.
-    pub holder: PlayerId,
-    pub tokens: BTreeSet<Site>,
-    pub border: Vec<Group>,
-    pub arrivals: Vec<Arrival>,
-    /// The battle being fought, if the holder has picked one.
-    pub battle: Option<Battle>,
-    pub record: BTreeMap<PlayerId, Record>,
-}
 
 /// Revolutionary units that appear in a revolution.
 pub const REVOLUTIONARIES: u32 = 2;
@@ -219,7 +159,7 @@ impl EconomyState {
     /// Every plan is carried out: units leave, meet on borders crossed both ways by hostile
     /// plans, or arrive at their destination; tokens go on destinations and contested regions.
     fn carry_out_plans(&mut self, map: &EconomyMap, events: &mut Vec<EconomyEvent>) {
-        let plans: Vec<(PlayerId, super::plan::PlannedMove)> = self
+        let plans: Vec<(PlayerId, PlannedMove)> = self
             .plans
             .iter()
             .flat_map(|(&p, ms)| ms.iter().map(move |&m| (p, m)))

@@ -83,10 +83,10 @@ impl EconomyState {
 #[cfg(test)]
 mod tests {
     use super::super::action::EconomyAction as A;
-    use super::super::battle::{BattleAction, Foe};
+    use super::super::battlefield::Site;
+    use super::super::battlefield::{BattleAction, Foe};
     use super::super::combat::tests::{act, game, mv, r, to_combat};
-    use super::super::combat::Site;
-    use super::super::movement::Kind;
+    use super::super::units::Kind;
     use super::*;
 
     #[test]

@@ -2,10 +2,10 @@
 //! whenever one of these is returned.
 
 use super::action::Item;
-use super::combat::Site;
+use super::battlefield::Site;
 use super::map::{EconomyMap, RegionId};
-use super::movement::Kind;
 use super::phase::Phase;
+use super::units::Kind;
 use crate::map::ContinentId;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};

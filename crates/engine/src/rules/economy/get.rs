@@ -12,7 +12,8 @@ use super::action::{EconomyEvent, Item};
 use super::error::{EconomyError, Rule};
 use super::map::{EconomyMap, RegionId};
 use super::phase::{BaseKey, GetTurn, Phase};
-use super::state::{EconomyState, Force, Standing};
+use super::state::{EconomyState, Standing};
+use super::units::Force;
 use crate::rules::classic::PlayerId;
 use std::collections::BTreeSet;
 

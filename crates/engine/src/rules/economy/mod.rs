@@ -1,28 +1,28 @@
 //! The economy ruleset (source 004: money, upkeep, simultaneous plans, initiative, battles and
-//! infrastructure), in progress. So far:
-//! - [`map`]: its board, the classic countries plus water territories;
-//! - [`roll`]: one roll of a battle with its modifiers;
-//! - [`initiative`]: the roll for initiative;
-//! - [`state`]: the state (ownership, units, infrastructure, money, cards, alliances) with the
-//!   Get phase's income and upkeep;
-//! - [`phase`]: where a round stands, and each player's progress through the Get phase;
-//! - [`action`] and [`error`]: what players do, what the engine reports, why it refuses;
-//! - [`game`]: `apply`, the one way the state changes;
-//! - [`setup`]: the four setups and the standard start;
-//! - [`get`]: the Get phase (ownership, income, upkeep, recruiting, infrastructure, cards);
-//! - [`movement`]: how far units go in a round (thirds of a move, roads, canals);
-//! - [`plan`]: the planning phase and friendly movement;
-//! - [`combat`] and [`battle`]: the combat phase, and one battle in it;
-//! - [`withdraw`]: withdrawing from a battle, standing orders to, and interception;
-//! - [`end`]: elimination, the last player standing, the round limit and its score.
+//! infrastructure), in progress. Data first, then the rules that change it:
+//! - data: [`map`] (the board: countries and water territories), [`units`] (forces, kinds of
+//!   unit, movement left, planned moves), [`options`] (setup, advanced rules, round limit),
+//!   [`phase`] (where a round stands, the Get phase's ledger), [`battlefield`] (what a combat
+//!   phase holds), [`action`] and [`error`] (what players do, what the engine reports, why it
+//!   refuses), [`state`] (the whole game, with income, upkeep and links to the capital);
+//! - rules: [`game`] (`apply`, the one way the state changes, and who acts now), [`setup`] (the
+//!   four setups and the standard start), [`get`] (ownership, income, upkeep, recruiting,
+//!   infrastructure, cards), [`movement`] (how far units go: thirds of a move, roads, canals),
+//!   [`plan`] (planning and friendly movement), [`combat`] (revolutions, initiative, plans carried
+//!   out, battle tokens, the end of combat), [`battle`] (declarations and attacks), [`withdraw`]
+//!   (withdraws, standing orders, interception), [`end`] (elimination, last player standing,
+//!   round limit), with [`roll`] (one roll and its modifiers) and [`initiative`].
 //!
-//! Planning, movement and combat come next (issue 11); until then no game of this ruleset can be
-//! started from outside this module.
+//! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
+//! Not built yet (issue 11): siege, amphibious landings, attacks on infrastructure, revolutions
+//! by influence card, blockades set in combat, alliances and surrender, moves after a battle, the
+//! `normal` computer player, and the `Game` variant that lets the browser and the network play it.
 //!
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
 pub mod action;
 pub mod battle;
+pub mod battlefield;
 pub mod combat;
 pub mod end;
 pub mod error;
@@ -32,9 +32,11 @@ pub mod initiative;
 pub mod map;
 pub mod map_file;
 pub mod movement;
+pub mod options;
 pub mod phase;
 pub mod plan;
 pub mod roll;
 pub mod setup;
 pub mod state;
+pub mod units;
 pub mod withdraw;

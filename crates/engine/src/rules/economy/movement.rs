@@ -13,41 +13,9 @@
 
 use super::map::{EconomyMap, RegionId};
 use super::state::EconomyState;
+use super::units::{Allowance, Kind, FULL};
 use crate::rules::classic::PlayerId;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
-
-/// A whole move, in thirds.
-pub const FULL: u8 = 3;
-
-/// Which kind of unit moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Kind {
-    Army,
-    Navy,
-}
-
-/// What movement a unit has left this round.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub struct Allowance {
-    /// Thirds of the normal move left.
-    pub thirds: u8,
-    /// The road movement is still unused (armies only).
-    pub road: bool,
-}
-
-impl Allowance {
-    /// A unit that has not moved this round.
-    pub const FRESH: Allowance = Allowance {
-        thirds: FULL,
-        road: true,
-    };
-
-    /// True when no step at all is left.
-    pub fn spent(self) -> bool {
-        self.thirds == 0 && !self.road
-    }
-}
 
 impl EconomyState {
     /// The steps `kind` units of `p` standing in `a` with `left` can take: each neighbour with

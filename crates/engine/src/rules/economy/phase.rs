@@ -6,7 +6,6 @@
 //! to planning exactly when every player still playing is done.
 
 use super::map::RegionId;
-use super::state::Upkeep;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -67,4 +66,32 @@ pub struct GetTurn {
     pub new_bases: BTreeMap<BaseKey, u8>,
     /// Finished with the Get phase.
     pub done: bool,
+}
+
+/// What a player gains in the Get phase, by source.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Income {
+    /// 1 MU per land territory owned.
+    pub countries: u32,
+    /// 1 MU per road owned.
+    pub roads: u32,
+    /// Continent bonuses (an option).
+    pub bonuses: u32,
+}
+
+impl Income {
+    pub fn total(self) -> u32 {
+        self.countries + self.roads + self.bonuses
+    }
+}
+
+/// Upkeep a player owes for one country in the Get phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Upkeep {
+    pub country: RegionId,
+    pub units: u32,
+    /// 1 MU per unit over 5 (over 10 where the capital stands); 0 when exempt.
+    pub due: u32,
+    /// Linked to the capital through friendly territory: only then can it be paid.
+    pub linked: bool,
 }

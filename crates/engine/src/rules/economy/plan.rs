@@ -13,32 +13,12 @@
 use super::action::EconomyEvent;
 use super::error::EconomyError;
 use super::map::{EconomyMap, RegionId};
-use super::movement::{Allowance, Kind};
 use super::phase::Phase;
-use super::state::{EconomyState, Force};
+use super::state::EconomyState;
+use super::units::{Allowance, Force, Kind, PlannedMove};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// One planned non-friendly movement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PlannedMove {
-    pub from: RegionId,
-    /// The first non-friendly region the units enter.
-    pub to: RegionId,
-    pub armies: u32,
-    pub navies: u32,
-}
-
-impl PlannedMove {
-    fn force(&self) -> Force {
-        Force {
-            armies: self.armies,
-            navies: self.navies,
-        }
-    }
-}
 
 type Events = Result<Vec<EconomyEvent>, EconomyError>;
 

@@ -14,16 +14,17 @@
 //! Invariants: a country is picked at most once; the first round begins exactly when every
 //! player still to choose has chosen.
 
-use super::action::EconomyEvent;
+use super::action::{EconomyEvent, SetupAction};
 use super::error::EconomyError;
 use super::initiative::{self, Contender};
 use super::map::{EconomyMap, RegionId, RegionKind};
+use super::options::{EconomyOptions, Setup};
 use super::phase::Phase;
-use super::state::{EconomyOptions, EconomyState, Force};
+use super::state::EconomyState;
+use super::units::Force;
 use crate::dice::{shuffle, SeededDice};
 use crate::map::ContinentId;
 use crate::rules::classic::PlayerId;
-use serde::{Deserialize, Serialize};
 
 /// Players an economy game seats.
 pub const PLAYERS: std::ops::RangeInclusive<usize> = 2..=6;
@@ -35,35 +36,6 @@ pub const START_ARMIES: u32 = 20;
 pub const CAPITAL_ARMIES: u32 = 5;
 /// Army bases each player places in the standard start (and finds in a European capital).
 pub const START_BASES: usize = 2;
-
-/// The four setups of the source.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub enum Setup {
-    /// Each player picks a country in Europe for a fully built capital.
-    #[default]
-    EuropeanCapitals,
-    /// Each player gets a continent, then the standard start.
-    Continents,
-    /// The country cards are dealt evenly, then the standard start.
-    Cards,
-    /// Countries are drafted in initiative order, then the standard start.
-    Draft,
-}
-
-/// What players choose while the game is set up.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub enum SetupAction {
-    /// A country: a European capital, or the next country of the draft.
-    Country(RegionId),
-    Continent(ContinentId),
-    /// The standard start: the capital (with the capitals rule), two army bases (with the bases
-    /// rule) and 20 armies, all in the player's own countries.
-    Place {
-        capital: Option<RegionId>,
-        bases: Vec<RegionId>,
-        armies: Vec<(RegionId, u32)>,
-    },
-}
 
 impl EconomyState {
     /// A new game for `players` with `options`, its randomness drawn from `seed`.

@@ -6,29 +6,15 @@
 //! empty `Force`; infrastructure stands only in countries; every influence card is in exactly one
 //! of the deck, the discard pile or a hand.
 
-use super::combat::Combat;
+use super::battlefield::Combat;
 use super::map::{EconomyMap, RegionId};
-use super::phase::{GetTurn, Phase};
-use super::plan::PlannedMove;
-use super::setup::Setup;
+use super::options::EconomyOptions;
+use super::phase::{GetTurn, Income, Phase, Upkeep};
+use super::units::{Force, PlannedMove};
 use crate::dice::SeededDice;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// One player's units in one region.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Force {
-    pub armies: u32,
-    pub navies: u32,
-}
-
-impl Force {
-    /// Armies and navies together.
-    pub fn units(self) -> u32 {
-        self.armies.saturating_add(self.navies)
-    }
-}
 
 /// Infrastructure in a country.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -83,53 +69,6 @@ pub struct EconomyPlayer {
     pub standing: Standing,
 }
 
-/// The advanced rules in play that this part of the engine reads.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct EconomyOptions {
-    pub continent_bonuses: bool,
-    /// The Middle East counts as its own continent (only with continent bonuses).
-    pub middle_east: bool,
-    pub capitals: bool,
-    pub roads: bool,
-    /// Army and navy bases: cheap recruiting within their capacity.
-    pub bases: bool,
-    pub fortifications: bool,
-    /// Canals in the countries the map allows (they need roads).
-    pub canals: bool,
-    /// Influence cards: won by more victories than losses, traded three for 50 MU, or spent
-    /// on revolutions.
-    pub influence_cards: bool,
-    pub setup: Setup,
-    /// European capitals and continents are dealt at random instead of picked.
-    pub random_picks: bool,
-    /// Countries nobody gets at the start hold one neutral army each.
-    pub neutrals: bool,
-    /// Iceland may be picked as a European capital ("Iceland may be excluded").
-    pub iceland_capital: bool,
-    /// The game ends after this many rounds, on the best score.
-    pub round_limit: Option<u32>,
-}
-
-impl Default for EconomyOptions {
-    fn default() -> Self {
-        EconomyOptions {
-            continent_bonuses: true,
-            middle_east: false,
-            capitals: true,
-            roads: true,
-            bases: true,
-            fortifications: true,
-            canals: true,
-            influence_cards: true,
-            setup: Setup::EuropeanCapitals,
-            random_picks: false,
-            neutrals: true,
-            iceland_capital: false,
-            round_limit: None,
-        }
-    }
-}
-
 /// A navy unit blockading a navy base: the base recruits nothing while it lasts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Blockade {
@@ -177,34 +116,6 @@ pub struct EconomyState {
     pub steps: u32,
     /// The game's own random stream.
     pub rng: SeededDice,
-}
-
-/// What a player gains in the Get phase, by source.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Income {
-    /// 1 MU per land territory owned.
-    pub countries: u32,
-    /// 1 MU per road owned.
-    pub roads: u32,
-    /// Continent bonuses (an option).
-    pub bonuses: u32,
-}
-
-impl Income {
-    pub fn total(self) -> u32 {
-        self.countries + self.roads + self.bonuses
-    }
-}
-
-/// Upkeep a player owes for one country in the Get phase.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Upkeep {
-    pub country: RegionId,
-    pub units: u32,
-    /// 1 MU per unit over 5 (over 10 where the capital stands); 0 when exempt.
-    pub due: u32,
-    /// Linked to the capital through friendly territory: only then can it be paid.
-    pub linked: bool,
 }
 
 impl EconomyState {

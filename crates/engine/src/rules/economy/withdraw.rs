@@ -11,62 +11,17 @@
 //! after fighting counts the battle as a loss, and those who fought them as a victory.
 
 use super::action::EconomyEvent;
-use super::battle::{Foe, Unit};
-use super::combat::{Arrival, Site};
+use super::battlefield::{Arrival, Foe, Retreat, Site, Unit, Withdrawal};
 use super::error::EconomyError;
 use super::map::{EconomyMap, RegionId};
-use super::movement::{Allowance, Kind};
 use super::roll::{self, Loser, Side};
-use super::state::{EconomyState, Force};
+use super::state::EconomyState;
+use super::units::{Allowance, Force, Kind};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
-use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
-/// A standing order: withdraw to `to` once one's units in the battle are `at` or fewer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Retreat {
-    pub at: u32,
-    pub to: RegionId,
-}
-
-/// A withdraw waiting for the hostile players to say whether they intercept it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Withdrawal {
-    pub player: PlayerId,
-    pub force: Force,
-    pub to: RegionId,
-    /// Each possible interceptor's answer so far.
-    pub answers: BTreeMap<PlayerId, bool>,
-}
-
-impl Withdrawal {
-    /// `player` withdraws `force` to `to`; nobody has answered yet.
-    pub fn new(player: PlayerId, force: Force, to: RegionId) -> Withdrawal {
-        Withdrawal {
-            player,
-            force,
-            to,
-            answers: BTreeMap::new(),
-        }
-    }
-}
-
 type Events = Result<Vec<EconomyEvent>, EconomyError>;
-
-fn of(f: Force, kind: Kind) -> u32 {
-    match kind {
-        Kind::Army => f.armies,
-        Kind::Navy => f.navies,
-    }
-}
-
-fn add(f: &mut Force, kind: Kind, n: u32) {
-    match kind {
-        Kind::Army => f.armies += n,
-        Kind::Navy => f.navies += n,
-    }
-}
 
 impl EconomyState {
     /// Hostile units (of another player who is not an ally, or neutral) stand in the battle.
@@ -113,7 +68,7 @@ impl EconomyState {
                 if def.armies > 0 {
                     let army_ways = region.land.iter().chain(&region.shore);
                     for &nb in army_ways {
-                        add(out.entry(nb).or_default(), Kind::Army, def.armies);
+                        out.entry(nb).or_default().add(Kind::Army, def.armies);
                     }
                 }
                 if def.navies > 0 {
@@ -123,7 +78,7 @@ impl EconomyState {
                         &region.shore
                     };
                     for &nb in navy_ways {
-                        add(out.entry(nb).or_default(), Kind::Navy, def.navies);
+                        out.entry(nb).or_default().add(Kind::Navy, def.navies);
                     }
                 }
             }
@@ -170,7 +125,7 @@ impl EconomyState {
                 let theirs = self.site_force(site, Foe::Player(q));
                 [Kind::Army, Kind::Navy]
                     .into_iter()
-                    .any(|k| of(w.force, k) > 0 && of(theirs, k) > 0)
+                    .any(|k| w.force.of(k) > 0 && theirs.of(k) > 0)
             })
             .collect()
     }
@@ -219,13 +174,13 @@ impl EconomyState {
                     g.player == p
                         && g.from == to
                         && Site::border(g.from, g.to) == Site::Border(a, b)
-                        && of(g.force, kind) > 0
+                        && g.force.of(kind) > 0
                 });
                 (Unit::Group(i.unwrap_or(0)), false)
             }
             Site::Region(r) => {
                 let i = c.arrivals.iter().position(|a| {
-                    a.player == p && a.region == r && a.from == to && of(a.force, kind) > 0
+                    a.player == p && a.region == r && a.from == to && a.force.of(kind) > 0
                 });
                 match i {
                     Some(i) => (Unit::Arrival(i), false),
@@ -257,12 +212,12 @@ impl EconomyState {
         let mut away = Force::default();
         let mut lost = Force::default();
         for kind in [Kind::Army, Kind::Navy] {
-            for _ in 0..of(w.force, kind) {
+            for _ in 0..w.force.of(kind) {
                 let (unit, defender) = self.withdrawing_unit(site, p, kind, w.to);
                 let mut alive = true;
                 for &q in &interceptors {
                     let theirs = self.site_force(site, Foe::Player(q));
-                    if of(theirs, kind) == 0 {
+                    if theirs.of(kind) == 0 {
                         continue;
                     }
                     let (qu, amphibious) = self.pick_attacker(site, q, kind);
@@ -300,7 +255,11 @@ impl EconomyState {
                     }
                 }
                 self.take_unit(site, p, kind, unit);
-                add(if alive { &mut away } else { &mut lost }, kind, 1);
+                if alive {
+                    away.add(kind, 1)
+                } else {
+                    lost.add(kind, 1)
+                }
             }
         }
         let came_from = match site {

@@ -1,7 +1,7 @@
 use super::super::action::EconomyAction as A;
-use super::super::battle::BattleAction;
-use super::super::plan::PlannedMove;
-use super::super::state::EconomyOptions;
+use super::super::battlefield::BattleAction;
+use super::super::options::EconomyOptions;
+use super::super::units::PlannedMove;
 use super::*;
 
 /// Dice that show the given faces in order, and fail the test when asked for more.

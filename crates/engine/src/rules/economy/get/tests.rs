@@ -1,5 +1,6 @@
 use super::super::action::EconomyAction as A;
-use super::super::state::{Blockade, EconomyOptions};
+use super::super::options::EconomyOptions;
+use super::super::state::Blockade;
 use super::*;
 
 fn map() -> &'static EconomyMap {

@@ -1,5 +1,5 @@
 use super::*;
-use crate::rules::economy::state::EconomyOptions;
+use crate::rules::economy::options::EconomyOptions;
 
 fn map() -> &'static EconomyMap {
     EconomyMap::get()

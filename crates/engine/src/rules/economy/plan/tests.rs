@@ -1,5 +1,5 @@
 use super::super::action::EconomyAction as A;
-use super::super::state::EconomyOptions;
+use super::super::options::EconomyOptions;
 use super::*;
 
 fn map() -> &'static EconomyMap {

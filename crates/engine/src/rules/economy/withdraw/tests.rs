@@ -1,5 +1,5 @@
 use super::super::action::EconomyAction as A;
-use super::super::battle::BattleAction;
+use super::super::battlefield::BattleAction;
 use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
 use super::super::phase::Phase;
 use super::*;

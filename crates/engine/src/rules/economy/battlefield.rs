@@ -1,0 +1,156 @@
+//! What a combat phase holds, as data: battle sites, units that arrived or stand on borders,
+//! victories and losses, the battle under way with its declarations, standing orders to withdraw
+//! and a withdraw waiting for interceptors. The rules that change them are in [`super::combat`],
+//! [`super::battle`] and [`super::withdraw`].
+
+use super::map::RegionId;
+use super::units::{Allowance, Force, Kind};
+use crate::rules::classic::PlayerId;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a battle is fought.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Site {
+    Region(RegionId),
+    /// The border between two regions (the lower id first), where hostile units crossing it in
+    /// opposite directions meet.
+    Border(RegionId, RegionId),
+}
+
+impl Site {
+    /// The border between `a` and `b`.
+    pub fn border(a: RegionId, b: RegionId) -> Site {
+        Site::Border(a.min(b), a.max(b))
+    }
+}
+
+/// Units that entered a region during this combat phase: they are not its defenders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Arrival {
+    pub player: PlayerId,
+    pub region: RegionId,
+    pub from: RegionId,
+    pub force: Force,
+    /// Movement left after arriving.
+    pub left: Allowance,
+    /// Armies that came ashore from water: amphibious units (−1).
+    pub amphibious: bool,
+}
+
+/// Units standing on a border, in a border battle, on their way from `from` to `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Group {
+    pub player: PlayerId,
+    pub from: RegionId,
+    pub to: RegionId,
+    pub force: Force,
+    pub left: Allowance,
+}
+
+/// Victories and losses in this round's battles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    pub victories: u32,
+    pub losses: u32,
+}
+
+/// The state of a combat phase.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Combat {
+    /// Who holds initiative.
+    pub holder: PlayerId,
+    pub tokens: BTreeSet<Site>,
+    pub border: Vec<Group>,
+    pub arrivals: Vec<Arrival>,
+    /// The battle being fought, if the holder has picked one.
+    pub battle: Option<Battle>,
+    pub record: BTreeMap<PlayerId, Record>,
+}
+
+/// Whom a unit fights: a player, or the neutral units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Foe {
+    Player(PlayerId),
+    Neutral,
+}
+
+/// An action declared in a battle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BattleAction {
+    /// Attack `target`'s units of `kind` with one's own of that kind.
+    Attack { target: Foe, kind: Kind },
+    /// Withdraw `force` to `to` (see [`super::withdraw`]).
+    Withdraw { force: Force, to: RegionId },
+}
+
+/// A battle being fought.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Battle {
+    pub site: Site,
+    /// This round of declarations: each player's action, or `None` for none.
+    pub declared: BTreeMap<PlayerId, Option<BattleAction>>,
+    /// Who fought whom here, for victories and losses.
+    pub fought: BTreeSet<(PlayerId, Foe)>,
+    /// Players who withdrew after fighting here: the battle is their loss.
+    pub withdrew: BTreeSet<PlayerId>,
+    /// Standing orders to withdraw.
+    pub retreats: BTreeMap<PlayerId, Retreat>,
+    /// A withdraw waiting for the interceptors' answers.
+    pub pending: Option<Withdrawal>,
+}
+
+impl Battle {
+    pub fn new(site: Site) -> Battle {
+        Battle {
+            site,
+            declared: BTreeMap::new(),
+            fought: BTreeSet::new(),
+            withdrew: BTreeSet::new(),
+            retreats: BTreeMap::new(),
+            pending: None,
+        }
+    }
+}
+
+/// Which of a player's units in a battle: they differ in their modifiers and records.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unit {
+    /// From this arrival (index into the combat's arrivals).
+    Arrival(usize),
+    /// Moved in during friendly movement.
+    Moved,
+    /// There since the planning phase.
+    Defender,
+    /// From this group on a border (index into the combat's border groups).
+    Group(usize),
+}
+
+/// A standing order: withdraw to `to` once one's units in the battle are `at` or fewer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retreat {
+    pub at: u32,
+    pub to: RegionId,
+}
+
+/// A withdraw waiting for the hostile players to say whether they intercept it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Withdrawal {
+    pub player: PlayerId,
+    pub force: Force,
+    pub to: RegionId,
+    /// Each possible interceptor's answer so far.
+    pub answers: BTreeMap<PlayerId, bool>,
+}
+
+impl Withdrawal {
+    /// `player` withdraws `force` to `to`; nobody has answered yet.
+    pub fn new(player: PlayerId, force: Force, to: RegionId) -> Withdrawal {
+        Withdrawal {
+            player,
+            force,
+            to,
+            answers: BTreeMap::new(),
+        }
+    }
+}
