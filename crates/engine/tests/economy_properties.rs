@@ -8,10 +8,9 @@
 
 use orbis_engine::codec;
 use orbis_engine::dice::{Dice, SeededDice};
-use orbis_engine::rules::economy::action::{
-    EconomyAction as A, EconomyEvent as E, Item, SetupAction,
-};
+use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent as E, SetupAction};
 use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site};
+use orbis_engine::rules::economy::infra::Item;
 use orbis_engine::rules::economy::options::{EconomyOptions, Setup};
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::roll::Loser;

@@ -9,8 +9,9 @@ use super::pick;
 use crate::codec::sha256;
 use crate::dice::{Dice, SeededDice};
 use crate::rules::classic::PlayerId;
-use crate::rules::economy::action::{EconomyAction as A, Item, SetupAction};
+use crate::rules::economy::action::{EconomyAction as A, SetupAction};
 use crate::rules::economy::battlefield::BattleAction;
+use crate::rules::economy::infra::Item;
 use crate::rules::economy::map::{EconomyMap, RegionId};
 use crate::rules::economy::options::Setup;
 use crate::rules::economy::phase::Phase;
@@ -239,6 +240,9 @@ fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
         .collect();
     if let Some((to, force)) = pick(d, &s.withdraw_options(map, b.site, p)) {
         options.push(Some(BattleAction::Withdraw { force, to }));
+    }
+    if let Some(item) = pick(d, &s.infrastructure_targets(b.site, p)) {
+        options.push(Some(BattleAction::AttackInfrastructure { item }));
     }
     options.push(None);
     Some(A::Declare {

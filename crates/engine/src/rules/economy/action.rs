@@ -3,6 +3,7 @@
 //! everyone at once, so the engine cannot infer who acts from whose turn it is.
 
 use super::battlefield::{BattleAction, Foe, Retreat, Site};
+use super::infra::Item;
 use super::map::RegionId;
 use super::phase::Income;
 use super::roll::Loser;
@@ -11,51 +12,6 @@ use crate::map::ContinentId;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
-
-/// A piece of infrastructure, with its price in MU (source 004, "Advanced Rules").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
-pub enum Item {
-    Roads,
-    Fortifications,
-    /// Needs roads, and a canal site on the map.
-    Canal,
-    ArmyBase,
-    /// A navy base on the border between its country and `water`, one of that country's coasts.
-    NavyBase {
-        water: RegionId,
-    },
-    /// Builds the capital here; a capital standing elsewhere moves here.
-    Capital,
-}
-
-impl Item {
-    /// What it costs to build.
-    pub fn price(self) -> u32 {
-        match self {
-            Item::Roads => 5,
-            Item::Fortifications | Item::Canal => 10,
-            Item::ArmyBase | Item::NavyBase { .. } => 20,
-            Item::Capital => 30,
-        }
-    }
-
-    /// What destroying it in the Get phase gives back: half the price, rounded down.
-    pub fn refund(self) -> u32 {
-        self.price() / 2
-    }
-
-    /// Its name in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Item::Roads => "roads",
-            Item::Fortifications => "fortifications",
-            Item::Canal => "a canal",
-            Item::ArmyBase => "an army base",
-            Item::NavyBase { .. } => "a navy base",
-            Item::Capital => "a capital",
-        }
-    }
-}
 
 /// An action of the economy ruleset.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -355,6 +311,17 @@ pub enum EconomyEvent {
         to: RegionId,
         away: Force,
         lost: Force,
+    },
+    InfrastructureAttackDeclared {
+        player: PlayerId,
+        item: Item,
+    },
+    /// The roll against infrastructure (none for one's own, destroyed outright).
+    InfrastructureRoll {
+        player: PlayerId,
+        item: Item,
+        die: Option<u8>,
+        destroyed: bool,
     },
     RetreatSet {
         player: PlayerId,

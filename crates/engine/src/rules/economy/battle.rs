@@ -13,7 +13,7 @@
 //! declarations has none.
 
 use super::action::EconomyEvent;
-use super::battlefield::{Arrival, Battle, BattleAction, Foe, Site, Unit, Withdrawal};
+use super::battlefield::{Arrival, Battle, BattleAction, Foe, Intercepted, Pending, Site, Unit};
 use super::error::EconomyError;
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
@@ -110,6 +110,7 @@ impl EconomyState {
             .filter(|&p| {
                 !self.possible_actions(site, p).is_empty()
                     || !self.withdraw_options(map, site, p).is_empty()
+                    || !self.infrastructure_targets(site, p).is_empty()
             })
             .collect()
     }
@@ -275,13 +276,16 @@ impl EconomyState {
         let ok = match action {
             None => true,
             Some(BattleAction::Withdraw { force, to }) => self.can_withdraw(site, p, force, to),
+            Some(BattleAction::AttackInfrastructure { item }) => {
+                self.infrastructure_targets(site, p).contains(&item)
+            }
             Some(a) => self.possible_actions(site, p).contains(&a),
         };
         if !ok {
             return Err(EconomyError::ActionNotPossible);
         }
         if battle.pending.is_some() {
-            return Err(EconomyError::WithdrawalUnderway);
+            return Err(EconomyError::InterceptionUnderway);
         }
         self.battle_mut().declared.insert(p, action);
         let mut events = vec![EconomyEvent::Declared { player: p, action }];
@@ -400,7 +404,12 @@ impl EconomyState {
                 self.attack(map, site, p, target, kind, dice, events)
             }
             BattleAction::Withdraw { force, to } => {
-                self.start_withdrawal(map, site, Withdrawal::new(p, force, to), dice, events)
+                let what = Intercepted::Withdraw { force, to };
+                self.start_intercepted(map, site, Pending::new(p, what), dice, events)
+            }
+            BattleAction::AttackInfrastructure { item } => {
+                let what = Intercepted::Infrastructure { item };
+                self.start_intercepted(map, site, Pending::new(p, what), dice, events)
             }
         }
         self.battle_mut().declared.clear();

@@ -3,6 +3,7 @@
 //! and a withdraw waiting for interceptors. The rules that change them are in [`super::combat`],
 //! [`super::battle`] and [`super::withdraw`].
 
+use super::infra::Item;
 use super::map::RegionId;
 use super::units::{Allowance, Force, Kind};
 use crate::rules::classic::PlayerId;
@@ -82,6 +83,8 @@ pub enum BattleAction {
     Attack { target: Foe, kind: Kind },
     /// Withdraw `force` to `to` (see [`super::withdraw`]).
     Withdraw { force: Force, to: RegionId },
+    /// An army attacks a piece of infrastructure here (see [`super::sabotage`]).
+    AttackInfrastructure { item: Item },
 }
 
 /// A battle being fought.
@@ -97,7 +100,7 @@ pub struct Battle {
     /// Standing orders to withdraw.
     pub retreats: BTreeMap<PlayerId, Retreat>,
     /// A withdraw waiting for the interceptors' answers.
-    pub pending: Option<Withdrawal>,
+    pub pending: Option<Pending>,
 }
 
 impl Battle {
@@ -133,24 +136,46 @@ pub struct Retreat {
     pub to: RegionId,
 }
 
-/// A withdraw waiting for the hostile players to say whether they intercept it.
+/// An action that hostile players may intercept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Intercepted {
+    Withdraw {
+        force: Force,
+        to: RegionId,
+    },
+    /// An army attacks a piece of infrastructure.
+    Infrastructure {
+        item: Item,
+    },
+}
+
+/// An action waiting for the hostile players to say whether they intercept it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Withdrawal {
+pub struct Pending {
     pub player: PlayerId,
-    pub force: Force,
-    pub to: RegionId,
+    pub what: Intercepted,
     /// Each possible interceptor's answer so far.
     pub answers: BTreeMap<PlayerId, bool>,
 }
 
-impl Withdrawal {
-    /// `player` withdraws `force` to `to`; nobody has answered yet.
-    pub fn new(player: PlayerId, force: Force, to: RegionId) -> Withdrawal {
-        Withdrawal {
+impl Pending {
+    /// `player`'s `what`; nobody has answered yet.
+    pub fn new(player: PlayerId, what: Intercepted) -> Pending {
+        Pending {
             player,
-            force,
-            to,
+            what,
             answers: BTreeMap::new(),
+        }
+    }
+
+    /// The units that can be intercepted: the withdrawing ones, or the one attacking army.
+    pub fn units(&self) -> Force {
+        match self.what {
+            Intercepted::Withdraw { force, .. } => force,
+            Intercepted::Infrastructure { .. } => Force {
+                armies: 1,
+                navies: 0,
+            },
         }
     }
 }

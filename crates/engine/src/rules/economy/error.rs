@@ -1,8 +1,8 @@
 //! Why an economy action was refused, in words a player understands. The state is unchanged
 //! whenever one of these is returned.
 
-use super::action::Item;
 use super::battlefield::Site;
+use super::infra::Item;
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
 use super::units::Kind;
@@ -105,8 +105,8 @@ pub enum EconomyError {
     NothingToDeclare,
     ActionNotPossible,
     NoChoiceToMake,
-    NoWithdrawal,
-    WithdrawalUnderway,
+    NothingToIntercept,
+    InterceptionUnderway,
     NotInBattle,
     CannotWithdrawThere(RegionId),
     OutOfReach {
@@ -268,8 +268,8 @@ impl fmt::Display for EconomyError {
             NothingToDeclare => write!(f, "You have nothing to declare in this battle now."),
             ActionNotPossible => write!(f, "That action is not possible in this battle now."),
             NoChoiceToMake => write!(f, "There is no choice between declared actions to make now."),
-            NoWithdrawal => write!(f, "There is no withdraw for you to intercept now."),
-            WithdrawalUnderway => write!(f, "Wait until the withdraw under way is over."),
+            NothingToIntercept => write!(f, "There is nothing for you to intercept now."),
+            InterceptionUnderway => write!(f, "Wait until the players asked about intercepting have answered."),
             NotInBattle => write!(f, "You have no units in this battle."),
             CannotWithdrawThere(r) => write!(
                 f,

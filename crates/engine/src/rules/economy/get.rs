@@ -8,8 +8,9 @@
 //! infrastructure, trading cards) may come first; a base recruits at the normal price at most once
 //! per round, and not in the round it was built.
 
-use super::action::{EconomyEvent, Item};
+use super::action::EconomyEvent;
 use super::error::{EconomyError, Rule};
+use super::infra::Item;
 use super::map::{EconomyMap, RegionId};
 use super::phase::{BaseKey, GetTurn, Phase};
 use super::state::{EconomyState, Standing};

@@ -2,21 +2,23 @@
 //! infrastructure), in progress. Data first, then the rules that change it:
 //! - data: [`map`] (the board: countries and water territories), [`units`] (forces, kinds of
 //!   unit, movement left, planned moves), [`options`] (setup, advanced rules, round limit),
-//!   [`phase`] (where a round stands, the Get phase's ledger), [`battlefield`] (what a combat
-//!   phase holds), [`action`] and [`error`] (what players do, what the engine reports, why it
-//!   refuses), [`state`] (the whole game, with income, upkeep and links to the capital);
+//!   [`infra`] (infrastructure and its prices), [`phase`] (where a round stands, the Get phase's
+//!   ledger), [`battlefield`] (what a combat phase holds), [`action`] and [`error`] (what players
+//!   do, what the engine reports, why it refuses), [`state`] (the whole game, with income,
+//!   upkeep and links to the capital);
 //! - rules: [`game`] (`apply`, the one way the state changes, and who acts now), [`setup`] (the
 //!   four setups and the standard start), [`get`] (ownership, income, upkeep, recruiting,
 //!   infrastructure, cards), [`movement`] (how far units go: thirds of a move, roads, canals),
 //!   [`plan`] (planning and friendly movement), [`combat`] (revolutions, initiative, plans carried
 //!   out, battle tokens, the end of combat), [`battle`] (declarations and attacks), [`withdraw`]
-//!   (withdraws, standing orders, interception), [`end`] (elimination, last player standing,
-//!   round limit), with [`roll`] (one roll and its modifiers) and [`initiative`].
+//!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure),
+//!   [`end`] (elimination, last player standing, round limit), with [`roll`] (one roll and its
+//!   modifiers) and [`initiative`].
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
-//! Not built yet (issue 11): siege, amphibious landings, attacks on infrastructure, revolutions
-//! by influence card, blockades set in combat, alliances and surrender, moves after a battle, the
-//! `normal` computer player, and the `Game` variant that lets the browser and the network play it.
+//! Not built yet (issue 11): siege, amphibious landings, revolutions by influence card, blockades
+//! set in combat, alliances and surrender, moves after a battle, the `normal` computer player,
+//! and the `Game` variant that lets the browser and the network play it.
 //!
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
@@ -28,6 +30,7 @@ pub mod end;
 pub mod error;
 pub mod game;
 pub mod get;
+pub mod infra;
 pub mod initiative;
 pub mod map;
 pub mod map_file;
@@ -36,6 +39,7 @@ pub mod options;
 pub mod phase;
 pub mod plan;
 pub mod roll;
+pub mod sabotage;
 pub mod setup;
 pub mod state;
 pub mod units;

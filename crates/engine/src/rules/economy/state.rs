@@ -7,6 +7,7 @@
 //! of the deck, the discard pile or a hand.
 
 use super::battlefield::Combat;
+use super::infra::Infrastructure;
 use super::map::{EconomyMap, RegionId};
 use super::options::EconomyOptions;
 use super::phase::{GetTurn, Income, Phase, Upkeep};
@@ -15,17 +16,6 @@ use crate::dice::SeededDice;
 use crate::rules::classic::PlayerId;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Infrastructure in a country.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Infrastructure {
-    pub roads: bool,
-    pub fortifications: bool,
-    pub canal: bool,
-    pub army_bases: u8,
-    /// Navy bases, each named by the water territory it recruits into.
-    pub navy_bases: Vec<RegionId>,
-}
 
 /// A region during a game.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,7 +11,7 @@
 //! after fighting counts the battle as a loss, and those who fought them as a victory.
 
 use super::action::EconomyEvent;
-use super::battlefield::{Arrival, Foe, Retreat, Site, Unit, Withdrawal};
+use super::battlefield::{Arrival, Foe, Intercepted, Pending, Retreat, Site, Unit};
 use super::error::EconomyError;
 use super::map::{EconomyMap, RegionId};
 use super::roll::{self, Loser, Side};
@@ -95,37 +95,78 @@ impl EconomyState {
                 .any(|&(r, f)| r == to && force.armies <= f.armies && force.navies <= f.navies)
     }
 
-    /// Begins the withdraw `w`: asks the possible interceptors, or carries it out at once when
-    /// there are none.
-    pub(super) fn start_withdrawal(
+    /// Begins an action that may be intercepted: asks the possible interceptors, or carries
+    /// it out at once when there are none.
+    pub(super) fn start_intercepted(
         &mut self,
         map: &EconomyMap,
         site: Site,
-        w: Withdrawal,
+        pending: Pending,
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
     ) {
-        events.push(EconomyEvent::WithdrawDeclared {
-            player: w.player,
-            force: w.force,
-            to: w.to,
+        let player = pending.player;
+        events.push(match pending.what {
+            Intercepted::Withdraw { force, to } => {
+                EconomyEvent::WithdrawDeclared { player, force, to }
+            }
+            Intercepted::Infrastructure { item } => {
+                EconomyEvent::InfrastructureAttackDeclared { player, item }
+            }
         });
-        if self.interceptors(site, &w).is_empty() {
-            self.finish_withdrawal(map, site, w, dice, events);
+        if self.interceptors(site, &pending).is_empty() {
+            self.finish_intercepted(map, site, pending, dice, events);
         } else {
-            self.battle_mut().pending = Some(w);
+            self.battle_mut().pending = Some(pending);
         }
     }
 
-    /// The hostile players who could intercept `w`: they have units of a kind that withdraws.
-    pub fn interceptors(&self, site: Site, w: &Withdrawal) -> Vec<PlayerId> {
+    /// Carries out `pending` once every possible interceptor has answered.
+    fn finish_intercepted(
+        &mut self,
+        map: &EconomyMap,
+        site: Site,
+        pending: Pending,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let interceptors: Vec<PlayerId> = self
+            .interceptors(site, &pending)
+            .into_iter()
+            .filter(|q| pending.answers.get(q) == Some(&true))
+            .collect();
+        match pending.what {
+            Intercepted::Withdraw { force, to } => self.finish_withdrawal(
+                map,
+                site,
+                pending.player,
+                force,
+                to,
+                &interceptors,
+                dice,
+                events,
+            ),
+            Intercepted::Infrastructure { item } => self.finish_infrastructure_attack(
+                site,
+                pending.player,
+                item,
+                &interceptors,
+                dice,
+                events,
+            ),
+        }
+    }
+
+    /// The hostile players who could intercept `pending`: they have units of a kind it moves.
+    pub fn interceptors(&self, site: Site, pending: &Pending) -> Vec<PlayerId> {
+        let units = pending.units();
         (0..self.players.len() as PlayerId)
-            .filter(|&q| !self.friends(w.player, q))
+            .filter(|&q| !self.friends(pending.player, q))
             .filter(|&q| {
                 let theirs = self.site_force(site, Foe::Player(q));
                 [Kind::Army, Kind::Navy]
                     .into_iter()
-                    .any(|k| w.force.of(k) > 0 && theirs.of(k) > 0)
+                    .any(|k| units.of(k) > 0 && theirs.of(k) > 0)
             })
             .collect()
     }
@@ -140,10 +181,10 @@ impl EconomyState {
         let battle = self.battle()?;
         let site = battle.site;
         let Some(w) = &battle.pending else {
-            return Err(EconomyError::NoWithdrawal);
+            return Err(EconomyError::NothingToIntercept);
         };
         if !self.interceptors(site, w).contains(&p) || w.answers.contains_key(&p) {
-            return Err(EconomyError::NoWithdrawal);
+            return Err(EconomyError::NothingToIntercept);
         }
         let mut events = vec![EconomyEvent::InterceptAnswered { player: p, yes }];
         let w = self.battle_mut().pending.as_mut().expect("checked");
@@ -155,11 +196,57 @@ impl EconomyState {
             .all(|q| w.answers.contains_key(q))
         {
             self.battle_mut().pending = None;
-            self.finish_withdrawal(map, site, w, dice, &mut events);
+            self.finish_intercepted(map, site, w, dice, &mut events);
             self.battle_mut().declared.clear();
             self.after_declarations(map, dice, &mut events);
         }
         Ok(events)
+    }
+
+    /// One interception roll: `p`'s unit of `kind`, rolling as `me` (its die is rolled here),
+    /// against one of `q`'s, a defender when `q_defends`. `q`'s unit dies if it loses; the
+    /// caller removes `p`'s. Counts as an attack between them.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn interception_roll(
+        &mut self,
+        site: Site,
+        p: PlayerId,
+        q: PlayerId,
+        kind: Kind,
+        me: Side,
+        q_defends: bool,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) -> Loser {
+        let theirs = self.site_force(site, Foe::Player(q));
+        let (qu, amphibious) = self.pick_attacker(site, q, kind);
+        let me = Side {
+            die: dice.d6(),
+            units: self.site_force(site, Foe::Player(p)).units(),
+            ..me
+        };
+        let them = Side {
+            flanks: if q_defends { 1 } else { self.flanks(site, q) },
+            amphibious,
+            defender: q_defends,
+            fortified: q_defends,
+            ..Side::plain(dice.d6(), theirs.units())
+        };
+        let loser = roll::resolve(&me, &them);
+        if matches!(loser, Loser::Second | Loser::Both) {
+            self.take_unit(site, q, kind, qu);
+        }
+        let fought = &mut self.battle_mut().fought;
+        fought.insert((q, Foe::Player(p)));
+        fought.insert((p, Foe::Player(q)));
+        events.push(EconomyEvent::InterceptRoll {
+            player: p,
+            interceptor: q,
+            kind,
+            dice: (me.die, them.die),
+            loser,
+        });
+        loser
     }
 
     /// The unit of `p` that withdraws next toward `to`: one that came from there, else a
@@ -190,21 +277,19 @@ impl EconomyState {
         }
     }
 
-    /// Carries out `w`: interception rolls unit by unit, then the survivors move.
+    /// Carries out a withdraw: interception rolls unit by unit, then the survivors move.
+    #[allow(clippy::too_many_arguments)]
     fn finish_withdrawal(
         &mut self,
         map: &EconomyMap,
         site: Site,
-        w: Withdrawal,
+        p: PlayerId,
+        force: Force,
+        to: RegionId,
+        interceptors: &[PlayerId],
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
     ) {
-        let p = w.player;
-        let interceptors: Vec<PlayerId> = self
-            .interceptors(site, &w)
-            .into_iter()
-            .filter(|q| w.answers.get(q) == Some(&true))
-            .collect();
         let region = match site {
             Site::Region(r) => Some(r),
             Site::Border(..) => None,
@@ -212,43 +297,22 @@ impl EconomyState {
         let mut away = Force::default();
         let mut lost = Force::default();
         for kind in [Kind::Army, Kind::Navy] {
-            for _ in 0..w.force.of(kind) {
-                let (unit, defender) = self.withdrawing_unit(site, p, kind, w.to);
+            for _ in 0..force.of(kind) {
+                let (unit, defender) = self.withdrawing_unit(site, p, kind, to);
                 let mut alive = true;
-                for &q in &interceptors {
-                    let theirs = self.site_force(site, Foe::Player(q));
-                    if theirs.of(kind) == 0 {
+                for &q in interceptors {
+                    if self.site_force(site, Foe::Player(q)).of(kind) == 0 {
                         continue;
                     }
-                    let (qu, amphibious) = self.pick_attacker(site, q, kind);
                     // Only a defender in fortifications keeps its defender status as it
                     // withdraws (RULES.md).
                     let fortified = defender && region.is_some_and(|r| self.fortified(r));
                     let me = Side {
                         defender: fortified,
                         fortified,
-                        ..Side::plain(dice.d6(), self.site_force(site, Foe::Player(p)).units())
+                        ..Side::plain(0, 0)
                     };
-                    let them = Side {
-                        flanks: self.flanks(site, q),
-                        amphibious,
-                        ..Side::plain(dice.d6(), theirs.units())
-                    };
-                    let loser = roll::resolve(&me, &them);
-                    if matches!(loser, Loser::Second | Loser::Both) {
-                        self.take_unit(site, q, kind, qu);
-                    }
-                    // An interception counts as an attack.
-                    let fought = &mut self.battle_mut().fought;
-                    fought.insert((q, Foe::Player(p)));
-                    fought.insert((p, Foe::Player(q)));
-                    events.push(EconomyEvent::InterceptRoll {
-                        player: p,
-                        interceptor: q,
-                        kind,
-                        dice: (me.die, them.die),
-                        loser,
-                    });
+                    let loser = self.interception_roll(site, p, q, kind, me, false, dice, events);
                     if matches!(loser, Loser::First | Loser::Both) {
                         alive = false;
                         break;
@@ -265,7 +329,7 @@ impl EconomyState {
         let came_from = match site {
             Site::Region(r) => r,
             Site::Border(a, b) => {
-                if w.to == a {
+                if to == a {
                     b
                 } else {
                     a
@@ -273,10 +337,10 @@ impl EconomyState {
             }
         };
         if away.units() > 0 {
-            self.add_units(p, w.to, away);
+            self.add_units(p, to, away);
             self.combat_mut().arrivals.push(Arrival {
                 player: p,
-                region: w.to,
+                region: to,
                 from: came_from,
                 force: away,
                 left: Allowance {
@@ -285,8 +349,8 @@ impl EconomyState {
                 },
                 amphibious: false,
             });
-            if !self.passable(p, w.to) || self.contested(w.to) {
-                self.combat_mut().tokens.insert(Site::Region(w.to));
+            if !self.passable(p, to) || self.contested(to) {
+                self.combat_mut().tokens.insert(Site::Region(to));
             }
         }
         let battle = self.battle_mut();
@@ -295,11 +359,11 @@ impl EconomyState {
         }
         events.push(EconomyEvent::Withdrew {
             player: p,
-            to: w.to,
+            to,
             away,
             lost,
         });
-        self.sink(map, w.to, events);
+        self.sink(map, to, events);
         if let Some(r) = region {
             self.sink(map, r, events);
         }
@@ -348,7 +412,8 @@ impl EconomyState {
                 .find(|&(r, _)| r == rt.to)
                 .map(|(_, f)| f);
             if let Some(force) = force {
-                self.start_withdrawal(map, site, Withdrawal::new(q, force, rt.to), dice, events);
+                let what = Intercepted::Withdraw { force, to: rt.to };
+                self.start_intercepted(map, site, Pending::new(q, what), dice, events);
                 return true;
             }
         }
