@@ -241,6 +241,9 @@ fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
     if let Some((to, force)) = pick(d, &s.withdraw_options(map, b.site, p)) {
         options.push(Some(BattleAction::Withdraw { force, to }));
     }
+    if let Some(target) = pick(d, &s.siege_targets(b.site, p)) {
+        options.push(Some(BattleAction::Siege { target }));
+    }
     if let Some(item) = pick(d, &s.infrastructure_targets(b.site, p)) {
         options.push(Some(BattleAction::AttackInfrastructure { item }));
     }

@@ -323,6 +323,16 @@ pub enum EconomyEvent {
         die: Option<u8>,
         destroyed: bool,
     },
+    SiegeLaid {
+        player: PlayerId,
+        target: PlayerId,
+        region: RegionId,
+    },
+    SiegeEnded {
+        player: PlayerId,
+        target: PlayerId,
+        region: RegionId,
+    },
     RetreatSet {
         player: PlayerId,
         retreat: Option<Retreat>,

@@ -111,6 +111,7 @@ impl EconomyState {
                 !self.possible_actions(site, p).is_empty()
                     || !self.withdraw_options(map, site, p).is_empty()
                     || !self.infrastructure_targets(site, p).is_empty()
+                    || !self.siege_targets(site, p).is_empty()
             })
             .collect()
     }
@@ -279,6 +280,7 @@ impl EconomyState {
             Some(BattleAction::AttackInfrastructure { item }) => {
                 self.infrastructure_targets(site, p).contains(&item)
             }
+            Some(BattleAction::Siege { target }) => self.siege_targets(site, p).contains(&target),
             Some(a) => self.possible_actions(site, p).contains(&a),
         };
         if !ok {
@@ -286,6 +288,12 @@ impl EconomyState {
         }
         if battle.pending.is_some() {
             return Err(EconomyError::InterceptionUnderway);
+        }
+        // "A siege does not end until the units performing the siege declare another action."
+        if let (Some(a), Site::Region(r)) = (action, site) {
+            if !matches!(a, BattleAction::Siege { .. }) {
+                self.end_sieges_by(p, r, &mut vec![]);
+            }
         }
         self.battle_mut().declared.insert(p, action);
         let mut events = vec![EconomyEvent::Declared { player: p, action }];
@@ -401,7 +409,13 @@ impl EconomyState {
         let site = self.battle_mut().site;
         match action {
             BattleAction::Attack { target, kind } => {
+                self.battle_mut().attacked.insert(p);
                 self.attack(map, site, p, target, kind, dice, events)
+            }
+            BattleAction::Siege { target } => {
+                if let Site::Region(r) = site {
+                    self.lay_siege(r, p, target, events);
+                }
             }
             BattleAction::Withdraw { force, to } => {
                 let what = Intercepted::Withdraw { force, to };
@@ -461,7 +475,12 @@ impl EconomyState {
             };
             let d = Side {
                 defender,
-                fortified: defender && region.is_some_and(|r| self.fortified(r)),
+                fortified: defender
+                    && match (target, region) {
+                        (Foe::Player(q), Some(r)) => self.fortified_for(q, r),
+                        (Foe::Neutral, Some(r)) => self.fortified(r),
+                        _ => false,
+                    },
                 amphibious: target_amphibious,
                 ..Side::plain(dice.d6(), theirs.units())
             };

@@ -67,6 +67,8 @@ pub struct Combat {
     /// The battle being fought, if the holder has picked one.
     pub battle: Option<Battle>,
     pub record: BTreeMap<PlayerId, Record>,
+    /// Sieges that stood at some point this round: (region, besieger, besieged).
+    pub sieged: BTreeSet<(RegionId, PlayerId, PlayerId)>,
 }
 
 /// Whom a unit fights: a player, or the neutral units.
@@ -85,6 +87,8 @@ pub enum BattleAction {
     Withdraw { force: Force, to: RegionId },
     /// An army attacks a piece of infrastructure here (see [`super::sabotage`]).
     AttackInfrastructure { item: Item },
+    /// Besiege `target`'s defenders in fortifications (see [`super::siege`]).
+    Siege { target: PlayerId },
 }
 
 /// A battle being fought.
@@ -97,6 +101,8 @@ pub struct Battle {
     pub fought: BTreeSet<(PlayerId, Foe)>,
     /// Players who withdrew after fighting here: the battle is their loss.
     pub withdrew: BTreeSet<PlayerId>,
+    /// Players who have attacked in this battle (besieged units must, before withdrawing).
+    pub attacked: BTreeSet<PlayerId>,
     /// Standing orders to withdraw.
     pub retreats: BTreeMap<PlayerId, Retreat>,
     /// A withdraw waiting for the interceptors' answers.
@@ -110,6 +116,7 @@ impl Battle {
             declared: BTreeMap::new(),
             fought: BTreeSet::new(),
             withdrew: BTreeSet::new(),
+            attacked: BTreeSet::new(),
             retreats: BTreeMap::new(),
             pending: None,
         }

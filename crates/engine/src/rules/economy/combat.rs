@@ -63,6 +63,12 @@ impl EconomyState {
             arrivals: vec![],
             battle: None,
             record: BTreeMap::new(),
+            sieged: self
+                .regions
+                .iter()
+                .enumerate()
+                .flat_map(|(r, x)| x.sieges.iter().map(move |&(a, b)| (r as RegionId, a, b)))
+                .collect(),
         });
         self.carry_out_plans(map, &mut events);
         self.lift_idle_tokens(map, dice, &mut events);
@@ -124,7 +130,7 @@ impl EconomyState {
             let rebel = Side::plain(dice.d6(), rebels);
             let other = Side {
                 defender,
-                fortified: defender && self.fortified(c),
+                fortified: defender && self.fortified_for(q, c),
                 ..Side::plain(dice.d6(), theirs.units())
             };
             let loser = roll::resolve(&rebel, &other);
@@ -220,6 +226,8 @@ impl EconomyState {
         });
         for r in 0..map.regions.len() as RegionId {
             self.sink(map, r, events);
+            // Besiegers or besieged who left with a plan end their siege.
+            self.prune_sieges(r, events);
         }
     }
 
@@ -401,6 +409,7 @@ impl EconomyState {
                 }
             }
             Site::Region(r) => {
+                self.prune_sieges(r, events);
                 self.lose_ownership(r, events);
                 // Armies on water that is no longer theirs need navies.
                 self.sink(map, r, events);

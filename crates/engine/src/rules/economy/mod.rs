@@ -11,12 +11,12 @@
 //!   infrastructure, cards), [`movement`] (how far units go: thirds of a move, roads, canals),
 //!   [`plan`] (planning and friendly movement), [`combat`] (revolutions, initiative, plans carried
 //!   out, battle tokens, the end of combat), [`battle`] (declarations and attacks), [`withdraw`]
-//!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure),
+//!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure), [`siege`],
 //!   [`end`] (elimination, last player standing, round limit), with [`roll`] (one roll and its
 //!   modifiers) and [`initiative`].
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
-//! Not built yet (issue 11): siege, amphibious landings, revolutions by influence card, blockades
+//! Not built yet (issue 11): amphibious landings, revolutions by influence card, blockades
 //! set in combat, alliances and surrender, moves after a battle, the `normal` computer player,
 //! and the `Game` variant that lets the browser and the network play it.
 //!
@@ -41,6 +41,7 @@ pub mod plan;
 pub mod roll;
 pub mod sabotage;
 pub mod setup;
+pub mod siege;
 pub mod state;
 pub mod units;
 pub mod withdraw;

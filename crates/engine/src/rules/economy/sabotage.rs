@@ -81,12 +81,12 @@ impl EconomyState {
             }
             let me = Side {
                 defender: own,
-                fortified: own && self.fortified(r),
+                fortified: own && self.fortified_for(p, r),
                 against_infrastructure: true,
                 ..Side::plain(0, 0)
             };
             // Interceptors who defend fortifications keep their status and bonus.
-            let q_defends = self.fortified(r) && self.defenders(q, r).armies > 0;
+            let q_defends = self.fortified_for(q, r) && self.defenders(q, r).armies > 0;
             let loser = self.interception_roll(site, p, q, Kind::Army, me, q_defends, dice, events);
             if matches!(loser, Loser::First | Loser::Both) {
                 alive = false;

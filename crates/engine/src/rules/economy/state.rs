@@ -31,7 +31,11 @@ pub struct RegionState {
     /// exempt from upkeep that round.
     pub conquered_in: Option<u32>,
     /// Hostile units besiege the owner's defenders in fortifications: not linked to anything.
+    /// Kept equal to "some siege here is against the owner" (see `sieges`).
     pub besieged: bool,
+    /// Sieges standing here: (besieger, besieged). A siege lasts until its besieger declares
+    /// another action or either side is gone.
+    pub sieges: BTreeSet<(PlayerId, PlayerId)>,
     /// Who owned it until hostile forces took that away in combat; whoever gains it next round
     /// gains it from them (for the upkeep exemption).
     pub lost_by: Option<PlayerId>,

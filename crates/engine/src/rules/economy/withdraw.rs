@@ -40,6 +40,15 @@ impl EconomyState {
         site: Site,
         p: PlayerId,
     ) -> Vec<(RegionId, Force)> {
+        if self.must_attack_first(site, p) {
+            return vec![];
+        }
+        self.withdraw_ways(map, site, p)
+    }
+
+    /// As [`Self::withdraw_options`], leaving aside whether a siege holds the units back for now
+    /// (a standing order may name a way out they can use once they have attacked).
+    fn withdraw_ways(&self, map: &EconomyMap, site: Site, p: PlayerId) -> Vec<(RegionId, Force)> {
         if !self.hostile_present(site, p) {
             return vec![];
         }
@@ -306,7 +315,7 @@ impl EconomyState {
                     }
                     // Only a defender in fortifications keeps its defender status as it
                     // withdraws (RULES.md).
-                    let fortified = defender && region.is_some_and(|r| self.fortified(r));
+                    let fortified = defender && region.is_some_and(|r| self.fortified_for(p, r));
                     let me = Side {
                         defender: fortified,
                         fortified,
@@ -375,8 +384,8 @@ impl EconomyState {
             return Err(EconomyError::NotInBattle);
         }
         if let Some(rt) = retreat {
-            let options = self.withdraw_options(EconomyMap::get(), site, p);
-            if !options.iter().any(|&(r, _)| r == rt.to) {
+            let ways = self.withdraw_ways(EconomyMap::get(), site, p);
+            if !ways.iter().any(|&(r, _)| r == rt.to) {
                 return Err(EconomyError::CannotWithdrawThere(rt.to));
             }
         }

@@ -1,0 +1,183 @@
+use super::super::action::EconomyAction as A;
+use super::super::battlefield::BattleAction;
+use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
+use super::super::phase::Phase;
+use super::super::units::{Force, Kind};
+use super::*;
+
+/// Ann's 4 armies have arrived in Northern Europe, Bob's fortified capital, held by 2 of his
+/// armies; the battle there is picked.
+fn at_the_walls() -> EconomyState {
+    let mut s = game(&["Ann", "Bob"]);
+    hold(&mut s, 1, "northern_europe", 2, 0);
+    hold(&mut s, 1, "scandinavia", 1, 0);
+    s.regions[r("northern_europe") as usize]
+        .infra
+        .fortifications = true;
+    to_combat(
+        &mut s,
+        vec![vec![mv("western_europe", "northern_europe", 4, 0)], vec![]],
+        vec![6, 1],
+    );
+    let site = Site::Region(r("northern_europe"));
+    act(&mut s, A::PickBattle { player: 0, site }, vec![]).unwrap();
+    s
+}
+
+fn siege(s: &mut EconomyState) {
+    act(
+        s,
+        A::Declare {
+            player: 1,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    act(
+        s,
+        A::Declare {
+            player: 0,
+            action: Some(BattleAction::Siege { target: 1 }),
+        },
+        vec![],
+    )
+    .unwrap();
+}
+
+#[test]
+fn the_besieged_must_attack_before_they_withdraw() {
+    let mut s = at_the_walls();
+    let site = Site::Region(r("northern_europe"));
+    let map = super::super::map::EconomyMap::get();
+    assert_eq!(s.siege_targets(site, 0), vec![1]);
+    assert!(!s.withdraw_options(map, site, 1).is_empty());
+    siege(&mut s);
+    let ne = &s.regions[r("northern_europe") as usize];
+    assert!(ne.sieges.contains(&(0, 1)) && ne.besieged);
+    assert!(s.withdraw_options(map, site, 1).is_empty());
+    // Ann cannot use the fortifications there; Bob still can.
+    assert!(!s.fortified_for(0, r("northern_europe")));
+    assert!(s.fortified_for(1, r("northern_europe")));
+    // Bob orders a withdraw to Scandinavia once down to one army (he may give the order now;
+    // it can only be carried out once he has attacked). He attacks and loses a roll (1 against
+    // 6 + 1): down to one, he withdraws; Ann lets him go.
+    act(
+        &mut s,
+        A::SetRetreat {
+            player: 1,
+            retreat: Some(super::super::battlefield::Retreat {
+                at: 1,
+                to: r("scandinavia"),
+            }),
+        },
+        vec![],
+    )
+    .unwrap();
+    act(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    let attack = Some(BattleAction::Attack {
+        target: Foe::Player(0),
+        kind: Kind::Army,
+    });
+    act(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: attack,
+        },
+        vec![1, 6],
+    )
+    .unwrap();
+    assert_eq!(s.to_act(), vec![0]);
+    act(
+        &mut s,
+        A::Intercept {
+            player: 0,
+            yes: false,
+        },
+        vec![],
+    )
+    .unwrap();
+    assert_eq!(s.units_of(1, r("scandinavia")).armies, 2);
+    // With the besieged gone, so is the siege.
+    assert!(s.regions[r("northern_europe") as usize].sieges.is_empty());
+}
+
+#[test]
+fn a_siege_ends_when_the_besieger_declares_another_action() {
+    let mut s = at_the_walls();
+    siege(&mut s);
+    act(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    let attack = Some(BattleAction::Attack {
+        target: Foe::Player(1),
+        kind: Kind::Army,
+    });
+    // Ann attacks: the siege is over, and her attack is fought (Bob: 2 + 1 + 1 fortified).
+    let ev = act(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: attack,
+        },
+        vec![6, 1, 6, 1],
+    )
+    .unwrap();
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, EconomyEvent::BattleClosed { .. })));
+    assert!(s.regions[r("northern_europe") as usize].sieges.is_empty());
+    assert_eq!(
+        s.units_of(0, r("northern_europe")),
+        Force {
+            armies: 4,
+            navies: 0
+        }
+    );
+}
+
+#[test]
+fn a_siege_lasts_into_the_next_round() {
+    let mut s = at_the_walls();
+    siege(&mut s);
+    // Nobody acts further: the battle is over as is, and the round ends.
+    act(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    act(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    assert_eq!(s.phase, Phase::Get);
+    let ne = &s.regions[r("northern_europe") as usize];
+    assert!(ne.sieges.contains(&(0, 1)));
+    // Bob lost the country to the hostile forces in it; it is contested.
+    assert_eq!(ne.owner, None);
+    assert!(s.contested(r("northern_europe")));
+}
