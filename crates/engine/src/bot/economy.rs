@@ -209,6 +209,23 @@ fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
     let c = s.combat.as_ref()?;
     let map = EconomyMap::get();
     let Some(b) = &c.battle else {
+        if c.tokens.is_empty() {
+            // Move on after the battles, or stop.
+            let from = pick(d, &s.movable(map, p));
+            let moves = from.map(|f| (f, s.onward_options(map, p, f)));
+            return Some(match moves {
+                Some((from, options)) if d.below(2) == 0 && !options.is_empty() => {
+                    let (to, force) = pick(d, &options)?;
+                    A::MoveOn {
+                        player: p,
+                        from,
+                        to,
+                        force,
+                    }
+                }
+                _ => A::StopMoving { player: p },
+            });
+        }
         let tokens: Vec<_> = c.tokens.iter().copied().collect();
         return Some(A::PickBattle {
             player: p,

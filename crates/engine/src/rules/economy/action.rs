@@ -81,8 +81,17 @@ pub enum EconomyAction {
         player: PlayerId,
         retreat: Option<Retreat>,
     },
-    /// Whether to intercept the withdraw under way.
+    /// Whether to intercept the withdraw or attack on infrastructure under way.
     Intercept { player: PlayerId, yes: bool },
+    /// Moves active units with movement left on from a region whose battle is over.
+    MoveOn {
+        player: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+    },
+    /// Done moving units on after battles this round.
+    StopMoving { player: PlayerId },
 }
 
 impl EconomyAction {
@@ -104,7 +113,9 @@ impl EconomyAction {
             | Declare { player, .. }
             | ChooseAction { player, .. }
             | SetRetreat { player, .. }
-            | Intercept { player, .. } => player,
+            | Intercept { player, .. }
+            | MoveOn { player, .. }
+            | StopMoving { player } => player,
         }
     }
 }
@@ -332,6 +343,15 @@ pub enum EconomyEvent {
         player: PlayerId,
         target: PlayerId,
         region: RegionId,
+    },
+    MovedOn {
+        player: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        force: Force,
+    },
+    StoppedMoving {
+        player: PlayerId,
     },
     RetreatSet {
         player: PlayerId,

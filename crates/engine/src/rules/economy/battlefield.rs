@@ -69,6 +69,10 @@ pub struct Combat {
     pub record: BTreeMap<PlayerId, Record>,
     /// Sieges that stood at some point this round: (region, besieger, besieged).
     pub sieged: BTreeSet<(RegionId, PlayerId, PlayerId)>,
+    /// Regions contested when combat began: the units holding them are active.
+    pub contested_at_start: BTreeSet<RegionId>,
+    /// Players who have stopped moving units on after battles this round.
+    pub onward_done: BTreeSet<PlayerId>,
 }
 
 /// Whom a unit fights: a player, or the neutral units.

@@ -69,6 +69,10 @@ impl EconomyState {
                 .enumerate()
                 .flat_map(|(r, x)| x.sieges.iter().map(move |&(a, b)| (r as RegionId, a, b)))
                 .collect(),
+            contested_at_start: (0..map.regions.len() as RegionId)
+                .filter(|&r| self.contested(r))
+                .collect(),
+            onward_done: BTreeSet::new(),
         });
         self.carry_out_plans(map, &mut events);
         self.lift_idle_tokens(map, dice, &mut events);
@@ -456,7 +460,8 @@ impl EconomyState {
             .combat
             .as_ref()
             .is_some_and(|c| c.tokens.is_empty() && c.battle.is_none());
-        if done {
+        // Players with units able to move on after their battles are asked first.
+        if done && self.to_move_on(map).is_empty() {
             self.end_combat(map, dice, events);
         }
     }

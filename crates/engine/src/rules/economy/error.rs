@@ -109,6 +109,10 @@ pub enum EconomyError {
     InterceptionUnderway,
     NotInBattle,
     CannotWithdrawThere(RegionId),
+    CannotMoveOn {
+        from: RegionId,
+        to: RegionId,
+    },
     OutOfReach {
         from: RegionId,
         to: RegionId,
@@ -275,6 +279,12 @@ impl fmt::Display for EconomyError {
                 f,
                 "Your units here cannot withdraw to {}: units go back where they came from, or, if they have not moved this round, to a bordering region.",
                 name(*r)
+            ),
+            CannotMoveOn { from, to } => write!(
+                f,
+                "Those units cannot move on from {} to {}: only units that came with a plan or held contested ground, with movement left, move on after their battle is over.",
+                name(*from),
+                name(*to)
             ),
             CardNotHeld(r) => write!(f, "You do not hold the {} card.", name(*r)),
             SameCardTwice(r) => write!(f, "The {} card is listed twice.", name(*r)),

@@ -50,6 +50,7 @@ impl EconomyState {
             Phase::Combat => {
                 let Some(c) = &self.combat else { return vec![] };
                 match &c.battle {
+                    None if c.tokens.is_empty() => self.to_move_on(EconomyMap::get()),
                     None => vec![c.holder],
                     Some(b) if b.pending.is_some() => {
                         let w = b.pending.as_ref().expect("checked");
@@ -107,6 +108,10 @@ impl EconomyState {
             &ChooseAction { actor, .. } => self.choose_action(map, p, actor, dice),
             &SetRetreat { retreat, .. } => self.set_retreat(p, retreat),
             &Intercept { yes, .. } => self.intercept(map, p, yes, dice),
+            &MoveOn {
+                from, to, force, ..
+            } => self.move_on(map, p, from, to, force, dice),
+            StopMoving { .. } => self.stop_moving(map, p, dice),
         }
     }
 }

@@ -11,14 +11,14 @@
 //!   infrastructure, cards), [`movement`] (how far units go: thirds of a move, roads, canals),
 //!   [`plan`] (planning and friendly movement), [`combat`] (revolutions, initiative, plans carried
 //!   out, battle tokens, the end of combat), [`battle`] (declarations and attacks), [`withdraw`]
-//!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure), [`siege`],
-//!   [`end`] (elimination, last player standing, round limit), with [`roll`] (one roll and its
-//!   modifiers) and [`initiative`].
+//!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure),
+//!   [`siege`], [`onward`] (moves after a battle), [`end`] (elimination, last player standing,
+//!   round limit), with [`roll`] (one roll and its modifiers) and [`initiative`].
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
-//! Not built yet (issue 11): amphibious landings, revolutions by influence card, blockades
-//! set in combat, alliances and surrender, moves after a battle, the `normal` computer player,
-//! and the `Game` variant that lets the browser and the network play it.
+//! Not built yet (issue 11): amphibious landings, revolutions by influence card, blockades set in
+//! combat, alliances and surrender, the `normal` computer player, and the `Game` variant that lets
+//! the browser and the network play it.
 //!
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
@@ -35,6 +35,7 @@ pub mod initiative;
 pub mod map;
 pub mod map_file;
 pub mod movement;
+pub mod onward;
 pub mod options;
 pub mod phase;
 pub mod plan;

@@ -206,6 +206,12 @@ fn armies_fight_armies_and_navies_fight_navies() {
         region: r("northern_europe_coast"),
         armies: 1
     }));
+    // Ann's navies, a water step in, have two thirds of a move left: she may sail on; she stops.
+    assert_eq!(s.to_act(), vec![0]);
+    assert!(!s
+        .onward_options(EconomyMap::get(), 0, r("northern_europe_coast"))
+        .is_empty());
+    act(&mut s, A::StopMoving { player: 0 }, vec![]).unwrap();
     assert_eq!(s.phase, Phase::Get);
     // Bob lost the water to hostile navies, and his army there has no navy: it drowned.
     assert_eq!(s.units_of(1, r("northern_europe_coast")), Force::default());
