@@ -54,6 +54,8 @@ fn accounted(events: &[E]) -> i64 {
             E::Sunk { armies, .. } => -i64::from(*armies),
             E::RebelRoll { lost, .. } => -i64::from(*lost),
             E::Revolution { neutral, .. } => i64::from(*neutral),
+            E::RevolutionIncited { .. } => 2,
+            E::IncitedRoll { hit, .. } => -i64::from(*hit),
             _ => 0,
         })
         .sum()

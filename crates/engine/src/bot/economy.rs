@@ -10,7 +10,7 @@ use crate::codec::sha256;
 use crate::dice::{Dice, SeededDice};
 use crate::rules::classic::PlayerId;
 use crate::rules::economy::action::{EconomyAction as A, SetupAction};
-use crate::rules::economy::battlefield::BattleAction;
+use crate::rules::economy::battlefield::{BattleAction, Foe};
 use crate::rules::economy::infra::Item;
 use crate::rules::economy::map::{EconomyMap, RegionId};
 use crate::rules::economy::options::Setup;
@@ -207,6 +207,23 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, d: &mut dyn Dice) -> V
 
 fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
     let c = s.combat.as_ref()?;
+    let pending = c.battle.as_ref().is_some_and(|b| b.pending.is_some());
+    let cards = &s.players[p as usize].cards;
+    if !pending && !cards.is_empty() && d.below(10) == 0 {
+        let country = pick(d, cards)?;
+        let site = crate::rules::economy::battlefield::Site::Region(country);
+        let foes: Vec<Foe> = (0..s.players.len() as PlayerId)
+            .filter(|&q| !s.friends(p, q))
+            .map(Foe::Player)
+            .chain([Foe::Neutral])
+            .filter(|&f| s.site_force(site, f).armies > 0)
+            .collect();
+        return Some(A::IncitRevolution {
+            player: p,
+            country,
+            target: pick(d, &foes),
+        });
+    }
     let map = EconomyMap::get();
     let Some(b) = &c.battle else {
         if c.tokens.is_empty() {

@@ -92,6 +92,13 @@ pub enum EconomyAction {
     },
     /// Done moving units on after battles this round.
     StopMoving { player: PlayerId },
+    /// Turns in the influence card of `country` to incite a revolution there: two armies of the
+    /// player appear, and each takes one risk-free roll against `target`'s armies.
+    IncitRevolution {
+        player: PlayerId,
+        country: RegionId,
+        target: Option<Foe>,
+    },
 }
 
 impl EconomyAction {
@@ -115,7 +122,8 @@ impl EconomyAction {
             | SetRetreat { player, .. }
             | Intercept { player, .. }
             | MoveOn { player, .. }
-            | StopMoving { player } => player,
+            | StopMoving { player }
+            | IncitRevolution { player, .. } => player,
         }
     }
 }
@@ -352,6 +360,18 @@ pub enum EconomyEvent {
     },
     StoppedMoving {
         player: PlayerId,
+    },
+    RevolutionIncited {
+        player: PlayerId,
+        country: RegionId,
+    },
+    /// A revolutionary unit's surprise roll: it risks nothing; `hit` when the target lost a unit.
+    IncitedRoll {
+        player: PlayerId,
+        country: RegionId,
+        target: Foe,
+        dice: (u8, u8),
+        hit: bool,
     },
     RetreatSet {
         player: PlayerId,

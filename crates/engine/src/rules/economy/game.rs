@@ -112,6 +112,9 @@ impl EconomyState {
                 from, to, force, ..
             } => self.move_on(map, p, from, to, force, dice),
             StopMoving { .. } => self.stop_moving(map, p, dice),
+            &IncitRevolution {
+                country, target, ..
+            } => self.incite(map, p, country, target, dice),
         }
     }
 }

@@ -12,13 +12,14 @@
 //!   [`plan`] (planning and friendly movement), [`combat`] (revolutions, initiative, plans carried
 //!   out, battle tokens, the end of combat), [`battle`] (declarations and attacks), [`withdraw`]
 //!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure),
-//!   [`siege`], [`onward`] (moves after a battle), [`end`] (elimination, last player standing,
-//!   round limit), with [`roll`] (one roll and its modifiers) and [`initiative`].
+//!   [`siege`], [`onward`] (moves after a battle), [`revolt`] (revolutions by influence card),
+//!   [`end`] (elimination, last player standing, round limit), with [`roll`] (one roll and its
+//!   modifiers) and [`initiative`].
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
-//! Not built yet (issue 11): amphibious landings, revolutions by influence card, blockades set in
-//! combat, alliances and surrender, the `normal` computer player, and the `Game` variant that lets
-//! the browser and the network play it.
+//! Not built yet (issue 11): amphibious landings, blockades set in combat, alliances and
+//! surrender, the `normal` computer player, and the `Game` variant that lets the browser and the
+//! network play it.
 //!
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
@@ -39,6 +40,7 @@ pub mod onward;
 pub mod options;
 pub mod phase;
 pub mod plan;
+pub mod revolt;
 pub mod roll;
 pub mod sabotage;
 pub mod setup;
