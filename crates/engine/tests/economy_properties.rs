@@ -55,6 +55,8 @@ fn accounted(events: &[E]) -> i64 {
             E::RebelRoll { lost, .. } => -i64::from(*lost),
             E::Revolution { neutral, .. } => i64::from(*neutral),
             E::RevolutionIncited { .. } => 2,
+            // Engaged navies lost beside the armies (those are in the interception rolls).
+            E::Landed { lost, .. } => -i64::from(lost.navies),
             E::IncitedRoll { hit, .. } => -i64::from(*hit),
             _ => 0,
         })

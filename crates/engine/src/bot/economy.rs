@@ -275,6 +275,14 @@ fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
     if let Some((to, force)) = pick(d, &s.withdraw_options(map, b.site, p)) {
         options.push(Some(BattleAction::Withdraw { force, to }));
     }
+    if let Some((to, armies)) = pick(d, &s.landing_options(map, b.site, p)) {
+        let navies_engaged = s.site_force(b.site, Foe::Player(p)).navies > 0 && d.below(2) == 0;
+        options.push(Some(BattleAction::Land {
+            armies: 1 + d.below(armies),
+            to,
+            navies_engaged,
+        }));
+    }
     if let Some(target) = pick(d, &s.siege_targets(b.site, p)) {
         options.push(Some(BattleAction::Siege { target }));
     }

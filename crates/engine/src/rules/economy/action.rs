@@ -331,6 +331,19 @@ pub enum EconomyEvent {
         away: Force,
         lost: Force,
     },
+    LandingDeclared {
+        player: PlayerId,
+        armies: u32,
+        to: RegionId,
+        navies_engaged: bool,
+    },
+    /// A landing is over: armies ashore, units lost.
+    Landed {
+        player: PlayerId,
+        to: RegionId,
+        ashore: u32,
+        lost: Force,
+    },
     InfrastructureAttackDeclared {
         player: PlayerId,
         item: Item,

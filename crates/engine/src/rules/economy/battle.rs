@@ -112,6 +112,7 @@ impl EconomyState {
                     || !self.withdraw_options(map, site, p).is_empty()
                     || !self.infrastructure_targets(site, p).is_empty()
                     || !self.siege_targets(site, p).is_empty()
+                    || !self.landing_options(map, site, p).is_empty()
             })
             .collect()
     }
@@ -281,6 +282,18 @@ impl EconomyState {
                 self.infrastructure_targets(site, p).contains(&item)
             }
             Some(BattleAction::Siege { target }) => self.siege_targets(site, p).contains(&target),
+            Some(BattleAction::Land {
+                armies,
+                to,
+                navies_engaged,
+            }) => {
+                armies > 0
+                    && (!navies_engaged || self.site_force(site, Foe::Player(p)).navies > 0)
+                    && self
+                        .landing_options(EconomyMap::get(), site, p)
+                        .iter()
+                        .any(|&(c, n)| c == to && armies <= n)
+            }
             Some(a) => self.possible_actions(site, p).contains(&a),
         };
         if !ok {
@@ -411,6 +424,18 @@ impl EconomyState {
             BattleAction::Attack { target, kind } => {
                 self.battle_mut().attacked.insert(p);
                 self.attack(map, site, p, target, kind, dice, events)
+            }
+            BattleAction::Land {
+                armies,
+                to,
+                navies_engaged,
+            } => {
+                let what = Intercepted::Landing {
+                    armies,
+                    to,
+                    navies_engaged,
+                };
+                self.start_intercepted(map, site, Pending::new(p, what), dice, events)
             }
             BattleAction::Siege { target } => {
                 if let Site::Region(r) = site {

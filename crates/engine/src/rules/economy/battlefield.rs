@@ -93,6 +93,12 @@ pub enum BattleAction {
     AttackInfrastructure { item: Item },
     /// Besiege `target`'s defenders in fortifications (see [`super::siege`]).
     Siege { target: PlayerId },
+    /// Land `armies` from this water onto `to` (see [`super::landing`]).
+    Land {
+        armies: u32,
+        to: RegionId,
+        navies_engaged: bool,
+    },
 }
 
 /// A battle being fought.
@@ -158,6 +164,12 @@ pub enum Intercepted {
     Infrastructure {
         item: Item,
     },
+    /// Armies land from water onto `to`, their navies engaged or not.
+    Landing {
+        armies: u32,
+        to: RegionId,
+        navies_engaged: bool,
+    },
 }
 
 /// An action waiting for the hostile players to say whether they intercept it.
@@ -186,6 +198,11 @@ impl Pending {
             Intercepted::Infrastructure { .. } => Force {
                 armies: 1,
                 navies: 0,
+            },
+            // Only navies intercept a landing.
+            Intercepted::Landing { .. } => Force {
+                armies: 0,
+                navies: 1,
             },
         }
     }

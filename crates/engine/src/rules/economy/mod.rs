@@ -12,14 +12,13 @@
 //!   [`plan`] (planning and friendly movement), [`combat`] (revolutions, initiative, plans carried
 //!   out, battle tokens, the end of combat), [`battle`] (declarations and attacks), [`withdraw`]
 //!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure),
-//!   [`siege`], [`onward`] (moves after a battle), [`revolt`] (revolutions by influence card),
-//!   [`end`] (elimination, last player standing, round limit), with [`roll`] (one roll and its
-//!   modifiers) and [`initiative`].
+//!   [`siege`], [`landing`] (amphibious landings), [`onward`] (moves after a battle), [`revolt`]
+//!   (revolutions by influence card), [`end`] (elimination, last player standing, round limit),
+//!   with [`roll`] (one roll and its modifiers) and [`initiative`].
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
-//! Not built yet (issue 11): amphibious landings, blockades set in combat, alliances and
-//! surrender, the `normal` computer player, and the `Game` variant that lets the browser and the
-//! network play it.
+//! Not built yet (issue 11): blockades set in combat, alliances and surrender, the `normal`
+//! computer player, and the `Game` variant that lets the browser and the network play it.
 //!
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
@@ -33,6 +32,7 @@ pub mod game;
 pub mod get;
 pub mod infra;
 pub mod initiative;
+pub mod landing;
 pub mod map;
 pub mod map_file;
 pub mod movement;

@@ -122,6 +122,16 @@ impl EconomyState {
             Intercepted::Infrastructure { item } => {
                 EconomyEvent::InfrastructureAttackDeclared { player, item }
             }
+            Intercepted::Landing {
+                armies,
+                to,
+                navies_engaged,
+            } => EconomyEvent::LandingDeclared {
+                player,
+                armies,
+                to,
+                navies_engaged,
+            },
         });
         if self.interceptors(site, &pending).is_empty() {
             self.finish_intercepted(map, site, pending, dice, events);
@@ -151,6 +161,21 @@ impl EconomyState {
                 pending.player,
                 force,
                 to,
+                &interceptors,
+                dice,
+                events,
+            ),
+            Intercepted::Landing {
+                armies,
+                to,
+                navies_engaged,
+            } => self.finish_landing(
+                map,
+                site,
+                pending.player,
+                armies,
+                to,
+                navies_engaged,
                 &interceptors,
                 dice,
                 events,
