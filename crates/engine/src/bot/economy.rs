@@ -61,7 +61,22 @@ pub fn easy(s: &EconomyState, p: PlayerId) -> Option<A> {
                 }
             }
         }
-        Phase::Moving => A::FinishMoving { player: p },
+        Phase::Moving => {
+            // Now and then a navy blockades a hostile navy base on its water.
+            let candidates: Vec<(RegionId, RegionId)> = (0..map.regions.len() as RegionId)
+                .filter(|&w| map.is_water(w) && s.units_of(p, w).navies > s.blockading(p, w))
+                .flat_map(|w| map.regions[w as usize].shore.iter().map(move |&c| (c, w)))
+                .collect();
+            let a = pick(d, &candidates).map(|(country, water)| A::Blockade {
+                player: p,
+                country,
+                water,
+            });
+            match a {
+                Some(a) if d.below(2) == 0 && legal(&a) => a,
+                _ => A::FinishMoving { player: p },
+            }
+        }
         Phase::Combat => combat(s, p, d)?,
         Phase::Over => return None,
     };

@@ -83,6 +83,17 @@ pub enum EconomyAction {
     },
     /// Whether to intercept the withdraw or attack on infrastructure under way.
     Intercept { player: PlayerId, yes: bool },
+    /// A navy in `water` blockades the navy base of `country` on it.
+    Blockade {
+        player: PlayerId,
+        country: RegionId,
+        water: RegionId,
+    },
+    EndBlockade {
+        player: PlayerId,
+        country: RegionId,
+        water: RegionId,
+    },
     /// Moves active units with movement left on from a region whose battle is over.
     MoveOn {
         player: PlayerId,
@@ -123,6 +134,8 @@ impl EconomyAction {
             | Intercept { player, .. }
             | MoveOn { player, .. }
             | StopMoving { player }
+            | Blockade { player, .. }
+            | EndBlockade { player, .. }
             | IncitRevolution { player, .. } => player,
         }
     }
@@ -330,6 +343,16 @@ pub enum EconomyEvent {
         to: RegionId,
         away: Force,
         lost: Force,
+    },
+    BlockadeSet {
+        player: PlayerId,
+        country: RegionId,
+        water: RegionId,
+    },
+    BlockadeEnded {
+        player: PlayerId,
+        country: RegionId,
+        water: RegionId,
     },
     LandingDeclared {
         player: PlayerId,

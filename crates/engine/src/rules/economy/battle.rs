@@ -82,7 +82,11 @@ impl EconomyState {
 
     /// The attacks `p` can declare at `site` (withdraws are in [`Self::withdraw_options`]).
     pub fn possible_actions(&self, site: Site, p: PlayerId) -> Vec<BattleAction> {
-        let mine = self.site_force(site, Foe::Player(p));
+        // Blockading navies take no naval action but their own defence.
+        let mine = Force {
+            navies: self.free_navies(site, p),
+            ..self.site_force(site, Foe::Player(p))
+        };
         let mut foes: Vec<Foe> = self
             .present(site)
             .into_iter()

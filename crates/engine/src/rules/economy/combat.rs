@@ -233,6 +233,8 @@ impl EconomyState {
             // Besiegers or besieged who left with a plan end their siege.
             self.prune_sieges(r, events);
         }
+        // So do blockading navies.
+        self.prune_blockades(events);
     }
 
     /// The combat under way (callers check the phase first).
@@ -414,6 +416,7 @@ impl EconomyState {
             }
             Site::Region(r) => {
                 self.prune_sieges(r, events);
+                self.prune_blockades(events);
                 self.lose_ownership(r, events);
                 // Armies on water that is no longer theirs need navies.
                 self.sink(map, r, events);

@@ -113,6 +113,11 @@ pub enum EconomyError {
         from: RegionId,
         to: RegionId,
     },
+    NoBaseToBlockade {
+        country: RegionId,
+        water: RegionId,
+    },
+    NoNavyFree(RegionId),
     OutOfReach {
         from: RegionId,
         to: RegionId,
@@ -285,6 +290,17 @@ impl fmt::Display for EconomyError {
                 "Those units cannot move on from {} to {}: only units that came with a plan or held contested ground, with movement left, move on after their battle is over.",
                 name(*from),
                 name(*to)
+            ),
+            NoBaseToBlockade { country, water } => write!(
+                f,
+                "There is no hostile navy base of {} on {} for you to blockade (or end a blockade of).",
+                name(*country),
+                name(*water)
+            ),
+            NoNavyFree(w) => write!(
+                f,
+                "You have no navy in {} free to blockade: each blockade takes one navy.",
+                name(*w)
             ),
             CardNotHeld(r) => write!(f, "You do not hold the {} card.", name(*r)),
             SameCardTwice(r) => write!(f, "The {} card is listed twice.", name(*r)),

@@ -112,6 +112,8 @@ impl EconomyState {
                 from, to, force, ..
             } => self.move_on(map, p, from, to, force, dice),
             StopMoving { .. } => self.stop_moving(map, p, dice),
+            &Blockade { country, water, .. } => self.blockade(map, p, country, water),
+            &EndBlockade { country, water, .. } => self.end_blockade(p, country, water),
             &IncitRevolution {
                 country, target, ..
             } => self.incite(map, p, country, target, dice),

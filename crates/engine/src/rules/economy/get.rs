@@ -36,6 +36,7 @@ impl EconomyState {
         self.moved.clear();
         self.moving_done.clear();
         let mut events = vec![EconomyEvent::RoundBegan { round: self.round }];
+        self.prune_blockades(&mut events);
         for r in 0..self.regions.len() {
             let x = &self.regions[r];
             let mut present = x.forces.keys().copied();

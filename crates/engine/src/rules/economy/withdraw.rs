@@ -197,7 +197,10 @@ impl EconomyState {
         (0..self.players.len() as PlayerId)
             .filter(|&q| !self.friends(pending.player, q))
             .filter(|&q| {
-                let theirs = self.site_force(site, Foe::Player(q));
+                let theirs = Force {
+                    navies: self.free_navies(site, q),
+                    ..self.site_force(site, Foe::Player(q))
+                };
                 [Kind::Army, Kind::Navy]
                     .into_iter()
                     .any(|k| units.of(k) > 0 && theirs.of(k) > 0)
