@@ -55,6 +55,7 @@ fn accounted(events: &[E]) -> i64 {
             E::RebelRoll { lost, .. } => -i64::from(*lost),
             E::Revolution { neutral, .. } => i64::from(*neutral),
             E::RevolutionIncited { .. } => 2,
+            E::Surrendered { scuttled, .. } => -i64::from(*scuttled),
             // Engaged navies lost beside the armies (those are in the interception rolls).
             E::Landed { lost, .. } => -i64::from(lost.navies),
             E::IncitedRoll { hit, .. } => -i64::from(*hit),
@@ -143,9 +144,24 @@ fn hostile(d: &mut SeededDice, players: u8) -> A {
                 kind: Kind::Navy,
             }),
         },
-        9 => A::ChooseAction {
-            player: p,
-            actor: p,
+        9 => match d.below(4) {
+            0 => A::OfferAlliance {
+                player: p,
+                with: r % 7,
+            },
+            1 => A::BreakAlliance {
+                player: p,
+                with: r % 7,
+            },
+            2 => A::Forfeit {
+                player: p,
+                region: r,
+                to: r % 7,
+            },
+            _ => A::ChooseAction {
+                player: p,
+                actor: p,
+            },
         },
         10 => A::Setup {
             player: p,

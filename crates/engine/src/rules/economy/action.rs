@@ -83,6 +83,18 @@ pub enum EconomyAction {
     },
     /// Whether to intercept the withdraw or attack on infrastructure under way.
     Intercept { player: PlayerId, yes: bool },
+    /// Offers `with` an alliance, or accepts the one they offered.
+    OfferAlliance { player: PlayerId, with: PlayerId },
+    /// Ends the alliance with `with`, or withdraws an offer.
+    BreakAlliance { player: PlayerId, with: PlayerId },
+    /// Gives `region` to the ally `to`, whose units stand there.
+    Forfeit {
+        player: PlayerId,
+        region: RegionId,
+        to: PlayerId,
+    },
+    /// Leaves the game: armies become neutral.
+    Surrender { player: PlayerId },
     /// A navy in `water` blockades the navy base of `country` on it.
     Blockade {
         player: PlayerId,
@@ -134,6 +146,10 @@ impl EconomyAction {
             | Intercept { player, .. }
             | MoveOn { player, .. }
             | StopMoving { player }
+            | OfferAlliance { player, .. }
+            | BreakAlliance { player, .. }
+            | Forfeit { player, .. }
+            | Surrender { player }
             | Blockade { player, .. }
             | EndBlockade { player, .. }
             | IncitRevolution { player, .. } => player,
@@ -343,6 +359,32 @@ pub enum EconomyEvent {
         to: RegionId,
         away: Force,
         lost: Force,
+    },
+    AllianceOffered {
+        from: PlayerId,
+        to: PlayerId,
+    },
+    AllianceOfferWithdrawn {
+        from: PlayerId,
+        to: PlayerId,
+    },
+    AllianceMade {
+        a: PlayerId,
+        b: PlayerId,
+    },
+    AllianceBroken {
+        by: PlayerId,
+        with: PlayerId,
+    },
+    Forfeited {
+        player: PlayerId,
+        region: RegionId,
+        to: PlayerId,
+    },
+    /// A player left the game: armies neutral, `scuttled` navies gone.
+    Surrendered {
+        player: PlayerId,
+        scuttled: u32,
     },
     BlockadeSet {
         player: PlayerId,

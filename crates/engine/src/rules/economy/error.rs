@@ -118,6 +118,10 @@ pub enum EconomyError {
         water: RegionId,
     },
     NoNavyFree(RegionId),
+    AlreadyAllies(PlayerId),
+    NotAllies(PlayerId),
+    /// A territory is forfeited only to an ally whose units stand in it.
+    NoAllyThere(RegionId),
     OutOfReach {
         from: RegionId,
         to: RegionId,
@@ -301,6 +305,13 @@ impl fmt::Display for EconomyError {
                 f,
                 "You have no navy in {} free to blockade: each blockade takes one navy.",
                 name(*w)
+            ),
+            AlreadyAllies(q) => write!(f, "You are already allied with player {}.", q + 1),
+            NotAllies(q) => write!(f, "You are not allied with player {}.", q + 1),
+            NoAllyThere(r) => write!(
+                f,
+                "Your ally has no units in {}: a territory is forfeited only to an ally who stands in it.",
+                name(*r)
             ),
             CardNotHeld(r) => write!(f, "You do not hold the {} card.", name(*r)),
             SameCardTwice(r) => write!(f, "The {} card is listed twice.", name(*r)),

@@ -113,6 +113,10 @@ impl EconomyState {
             } => self.move_on(map, p, from, to, force, dice),
             StopMoving { .. } => self.stop_moving(map, p, dice),
             &Blockade { country, water, .. } => self.blockade(map, p, country, water),
+            &OfferAlliance { with, .. } => self.offer_alliance(p, with),
+            &BreakAlliance { with, .. } => self.break_alliance(p, with),
+            &Forfeit { region, to, .. } => self.forfeit(map, p, region, to),
+            Surrender { .. } => self.surrender(map, p, dice),
             &EndBlockade { country, water, .. } => self.end_blockade(p, country, water),
             &IncitRevolution {
                 country, target, ..

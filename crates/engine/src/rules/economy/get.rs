@@ -565,11 +565,16 @@ impl EconomyState {
         self.spending(p)?;
         self.get[p as usize].done = true;
         let mut events = vec![EconomyEvent::GetFinished { player: p }];
-        if self.get.iter().all(|t| t.done) {
+        self.advance_get(&mut events);
+        Ok(events)
+    }
+
+    /// Planning begins once everyone still playing is done with the Get phase.
+    pub(super) fn advance_get(&mut self, events: &mut Vec<EconomyEvent>) {
+        if self.phase == Phase::Get && self.everyone(|q| self.get[q as usize].done) {
             self.phase = Phase::Planning;
             events.push(EconomyEvent::PlanningBegan);
         }
-        Ok(events)
     }
 }
 

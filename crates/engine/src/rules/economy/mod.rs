@@ -13,12 +13,13 @@
 //!   out, battle tokens, the end of combat), [`battle`] (declarations and attacks), [`withdraw`]
 //!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure),
 //!   [`siege`], [`landing`] (amphibious landings), [`onward`] (moves after a battle), [`revolt`]
-//!   (revolutions by influence card), [`end`] (elimination, last player standing, round limit),
-//!   [`blockade`], with [`roll`] (one roll and its modifiers) and [`initiative`].
+//!   (revolutions by influence card), [`blockade`], [`diplomacy`] (alliances, forfeits,
+//!   surrender), [`end`] (elimination, last player standing, round limit), with [`roll`] (one
+//!   roll and its modifiers) and [`initiative`].
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
-//! Not built yet (issue 11): alliances and surrender, the `normal` computer player, and the `Game`
-//! variant that lets the browser and the network play it.
+//! Not built yet (issue 11): the `normal` computer player, and the `Game` variant that lets the
+//! browser and the network play it.
 //!
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
@@ -27,6 +28,7 @@ pub mod battle;
 pub mod battlefield;
 pub mod blockade;
 pub mod combat;
+pub mod diplomacy;
 pub mod end;
 pub mod error;
 pub mod game;

@@ -126,13 +126,18 @@ impl EconomyState {
             player: p,
             count: moves.len() as u32,
         }];
-        if self.everyone(|q| self.plans.contains_key(&q)) {
+        self.advance_planning(&mut events);
+        Ok(events)
+    }
+
+    /// Friendly movement begins once everyone still playing has submitted plans.
+    pub(super) fn advance_planning(&mut self, events: &mut Vec<EconomyEvent>) {
+        if self.phase == Phase::Planning && self.everyone(|q| self.plans.contains_key(&q)) {
             self.phase = Phase::Moving;
             events.push(EconomyEvent::PlansRevealed {
                 plans: self.plans.clone(),
             });
         }
-        Ok(events)
     }
 
     /// True when `f` holds for every player still playing.
@@ -197,10 +202,20 @@ impl EconomyState {
             return Err(EconomyError::AlreadyDone);
         }
         let mut events = vec![EconomyEvent::MovingFinished { player: p }];
-        if self.everyone(|q| self.moving_done.contains(&q)) {
+        self.advance_moving(map, dice, &mut events);
+        Ok(events)
+    }
+
+    /// Combat begins once everyone still playing is done with friendly movement.
+    pub(super) fn advance_moving(
+        &mut self,
+        map: &EconomyMap,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        if self.phase == Phase::Moving && self.everyone(|q| self.moving_done.contains(&q)) {
             events.extend(self.begin_combat(map, dice));
         }
-        Ok(events)
     }
 }
 

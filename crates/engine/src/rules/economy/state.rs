@@ -81,6 +81,8 @@ pub struct EconomyState {
     pub regions: Vec<RegionState>,
     /// Pairs of allied players, the lower id first.
     pub alliances: BTreeSet<(PlayerId, PlayerId)>,
+    /// Alliances offered and not yet accepted: (from, to).
+    pub alliance_offers: BTreeSet<(PlayerId, PlayerId)>,
     /// Rounds started so far.
     pub round: u32,
     pub phase: Phase,
@@ -129,6 +131,7 @@ impl EconomyState {
                 .collect(),
             regions: vec![RegionState::default(); map.regions.len()],
             alliances: BTreeSet::new(),
+            alliance_offers: BTreeSet::new(),
             round: 0,
             phase: Phase::Get,
             get: vec![GetTurn::default(); players.len()],
