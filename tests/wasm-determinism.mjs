@@ -46,16 +46,16 @@ test('wasm and native builds reach the same state hash', async () => {
     assert.equal(wasmHex, nativeHex, `orders ${level}, seed ${seed}`);
     console.log(`orders ${level}, seed ${seed}: ${wasmHex}`);
   }
-  // The economy ruleset (initiative, battles, revolutions, the easy bot) plays the same.
+  // The economy ruleset (initiative, battles, revolutions, both bots) plays the same.
   const { reference_hash_economy } = instance.exports;
-  for (const seed of [0n, 2n, 9n]) {
-    const ptr = reference_hash_economy(seed, 40);
+  for (const [seed, level] of [[0n, 'easy'], [2n, 'easy'], [9n, 'easy'], [1n, 'normal'], [4n, 'normal']]) {
+    const ptr = reference_hash_economy(seed, 40, level === 'normal' ? 1 : 0);
     const wasmHex = Buffer.from(new Uint8Array(memory.buffer, ptr, 64)).toString('ascii');
     const out = execFileSync(orbis, ['simulate', '--ruleset', 'economy', '--players', '4',
-      '--bot', 'easy', '--games', '1', '--seed', String(seed), '--max-turns', '40']).toString();
+      '--bot', level, '--games', '1', '--seed', String(seed), '--max-turns', '40']).toString();
     const nativeHex = JSON.parse(out.split('\n')[0]).state_hash;
     assert.match(wasmHex, /^[0-9a-f]{64}$/);
-    assert.equal(wasmHex, nativeHex, `economy, seed ${seed}`);
-    console.log(`economy, seed ${seed}: ${wasmHex}`);
+    assert.equal(wasmHex, nativeHex, `economy ${level}, seed ${seed}`);
+    console.log(`economy ${level}, seed ${seed}: ${wasmHex}`);
   }
 });

@@ -52,7 +52,7 @@ enum Command {
     },
     /// Plays whole games between bots: one JSON line a game, then a summary line.
     Simulate {
-        /// Ruleset: `classic` or `economy` (the economy has only the `easy` bot so far).
+        /// Ruleset: `classic` or `economy` (easy and normal bots).
         #[arg(long, default_value = "classic")]
         ruleset: String,
         /// Players at the table (2 to 6).
@@ -76,7 +76,7 @@ enum Command {
     /// JSON line a game, then a summary with each level's win rate, 95 % interval and time per
     /// decision.
     Tournament {
-        /// Ruleset: `classic` or `orders`.
+        /// Ruleset: `classic`, `orders` or `economy`.
         #[arg(long, default_value = "classic")]
         ruleset: String,
         /// Map (orders only): `europe-1901` (7 seats, the default) or `world` (2 to 6 seats).
@@ -95,7 +95,8 @@ enum Command {
         /// Games played at once (1 to 64); the output is the same whatever this is.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         jobs: u16,
-        /// Turns after which a game is stopped without a winner (1 to 1000000; classic).
+        /// Turns after which a game is stopped without a winner (1 to 1000000; classic), or the
+        /// round limit (economy).
         #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
         max_turns: u32,
         /// Orders: the last year played before a game is stopped without a result (1901 to
@@ -242,14 +243,14 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             let play = match ruleset.as_str() {
                 "classic" => sim::play,
                 "economy" => {
-                    if bot != BotLevel::Easy {
+                    if bot == BotLevel::Hard {
                         return Err(
-                            "--bot: the economy ruleset has only the easy computer player so far"
+                            "--bot: the economy ruleset has easy and normal computer players"
                                 .into(),
                         );
                     }
                     |n, bot, _, seed, rounds| {
-                        sim::economy_play(n, bot, EconomyOptions::default(), seed, rounds)
+                        sim::economy_play(&vec![bot; n], EconomyOptions::default(), seed, rounds)
                     }
                 }
                 other => return Err(format!("unknown ruleset `{other}`: `classic` or `economy`")),
@@ -317,7 +318,18 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                     out,
                 )
             }
-            other => Err(format!("unknown ruleset `{other}`: `classic` or `orders`")),
+            "economy" => {
+                if map.is_some() {
+                    return Err("--map is for the orders ruleset".into());
+                }
+                if !(2..=6).contains(&seats.len()) || seats.contains(&BotLevel::Hard) {
+                    return Err("--seats takes 2 to 6 levels, easy or normal".into());
+                }
+                tournament::economy(&seats, games, seed, usize::from(jobs), max_turns, out)
+            }
+            other => Err(format!(
+                "unknown ruleset `{other}`: `classic`, `orders` or `economy`"
+            )),
         },
         Command::Adjudicate { lines: false } => {
             use std::io::Read;

@@ -10,6 +10,8 @@ use orbis_engine::bot;
 use orbis_engine::rules::classic::{
     default_seats, BotLevel, ClassicOptions, ClassicState, SeatKind,
 };
+use orbis_engine::rules::economy::options::EconomyOptions;
+use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::orders::map::PowerId;
 use orbis_engine::rules::orders::{OrdersAction, OrdersOptions, OrdersState, Phase};
 use orbis_engine::rules::Game;
@@ -187,6 +189,65 @@ pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
 
 fn round4(x: f64) -> f64 {
     (x * 10_000.0).round() / 10_000.0
+}
+
+/// Plays economy game `g`: one computer player per seat, until one is left standing or the round
+/// limit ends it on the best score.
+fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Result<Played, String> {
+    let seats = seats_of(levels, g);
+    let mut decisions = vec![(0u64, 0f64, 0f64); seats.len()];
+    let mut decide = |s: &EconomyState, p: u8, level: BotLevel| {
+        let t0 = Instant::now();
+        let a = bot::economy::choose(s, p, level);
+        let ms = t0.elapsed().as_secs_f64() * 1000.0;
+        if let Some(d) = decisions.get_mut(usize::from(p)) {
+            d.0 += 1;
+            d.1 += ms;
+            d.2 = d.2.max(ms);
+        }
+        a
+    };
+    let r = sim::economy_run(
+        &seats,
+        EconomyOptions::default(),
+        sim::game_seed(seed, g),
+        max_rounds,
+        &mut decide,
+    )
+    .map_err(|e| format!("game {g}: {e}"))?;
+    let names: Vec<&str> = seats.iter().map(|l| level_name(*l)).collect();
+    let winner = r.winner.map(usize::from);
+    let line = json!({
+        "game": g,
+        "seats": names,
+        "winner": winner,
+        "winner_bot": winner.map(|w| names[w]),
+        "turns": r.turns,
+        "actions": r.actions,
+        "state_hash": r.state_hash.to_hex(),
+    });
+    Ok(Played {
+        line,
+        seats,
+        winner,
+        decisions,
+        drawn: false,
+        centres: vec![],
+    })
+}
+
+/// Plays the economy tournament and writes its lines (`max_rounds`: the round limit).
+pub fn economy(
+    levels: &[BotLevel],
+    games: u64,
+    seed: u64,
+    jobs: usize,
+    max_rounds: u32,
+    out: &mut dyn Write,
+) -> Result<(), String> {
+    run(games, jobs, "economy", out, &|g| {
+        play_economy(levels, g, seed, max_rounds)
+    })
 }
 
 /// Plays the classic tournament and writes its lines.

@@ -215,7 +215,7 @@ fn bad_arguments_exit_2_with_a_message() {
             "--players",
             "3",
             "--bot",
-            "normal",
+            "hard",
             "--games",
             "1",
             "--seed",
@@ -435,6 +435,24 @@ fn assert_refused(lines: &[&str]) {
 }
 
 #[test]
+fn economy_tournament_rotates_seats_and_names_the_winner() {
+    let args =
+        "tournament --ruleset economy --seats normal,easy,easy --games 3 --seed 2 --max-turns 20";
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let (_, lines) = json_run(&args);
+    assert_eq!(lines.len(), 4);
+    for (g, l) in lines[..3].iter().enumerate() {
+        let seats = l["seats"].as_array().unwrap();
+        assert_eq!(seats[(3 - g % 3) % 3], "normal", "{l}");
+        assert!(l["winner"].as_u64().unwrap() < 3);
+    }
+    let s = &lines[3];
+    assert_eq!(s["ruleset"], "economy");
+    assert_eq!(s["games"], 3);
+    assert_eq!(s["bots"]["normal"]["games"], 3);
+}
+
+#[test]
 fn orders_tournament_prints_solos_draws_and_centres() {
     let args =
         "tournament --ruleset orders --map world --seats normal,easy,easy --games 3 --seed 2";
@@ -481,7 +499,8 @@ fn orders_tournament_prints_solos_draws_and_centres() {
         "tournament --ruleset orders --seats normal,easy --games 1 --seed 1",
         "tournament --ruleset orders --map mars --seats normal,easy --games 1 --seed 1",
         "tournament --ruleset orders --map world --seats normal --games 1 --seed 1",
-        "tournament --ruleset economy --seats normal,easy --games 1 --seed 1",
+        "tournament --ruleset chess --seats normal,easy --games 1 --seed 1",
+        "tournament --ruleset economy --seats hard,easy --games 1 --seed 1",
         "tournament --ruleset orders --seats normal,easy --games 1 --seed 1 --max-year 1800",
         "tournament --map world --seats normal,easy --games 1 --seed 1",
     ]);

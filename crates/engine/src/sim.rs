@@ -5,6 +5,7 @@ use crate::codec::{sha256, StateHash};
 use crate::rules::classic::{
     default_seats, BotLevel, ClassicOptions, ClassicState, PlayerId, SeatKind,
 };
+use crate::rules::economy::action::EconomyAction;
 use crate::rules::economy::options::EconomyOptions;
 use crate::rules::economy::phase::Phase as EconomyPhase;
 use crate::rules::economy::state::EconomyState;
@@ -194,21 +195,27 @@ pub fn orders_reference_hash(seed: u64, level: BotLevel, max_year: u16) -> Strin
     }
 }
 
-/// Plays an economy game between `players` bots of `level` until one is left standing or
-/// `max_rounds` rounds have been played (then the best score wins). Only `easy` exists so far.
+/// Plays an economy game between bots, one per seat at the level given for it, until one is
+/// left standing or `max_rounds` rounds have been played (then the best score wins).
 pub fn economy_play(
-    players: usize,
-    level: BotLevel,
+    seats: &[BotLevel],
     options: EconomyOptions,
     seed: [u8; 32],
     max_rounds: u32,
 ) -> Result<SimResult, SimError> {
-    if level != BotLevel::Easy {
-        return Err(SimError(
-            "the economy ruleset has only the easy computer player so far".into(),
-        ));
-    }
-    let names: Vec<String> = (1..=players).map(|i| format!("Bot {i}")).collect();
+    economy_run(seats, options, seed, max_rounds, &mut bot::economy::choose)
+}
+
+/// As [`economy_play`], each decision made by `decide` (state, seat, level): the tournament
+/// wraps the bots to time them.
+pub fn economy_run(
+    seats: &[BotLevel],
+    options: EconomyOptions,
+    seed: [u8; 32],
+    max_rounds: u32,
+    decide: &mut dyn FnMut(&EconomyState, PlayerId, BotLevel) -> Option<EconomyAction>,
+) -> Result<SimResult, SimError> {
+    let names: Vec<String> = (1..=seats.len()).map(|i| format!("Bot {i}")).collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let options = EconomyOptions {
         round_limit: Some(max_rounds),
@@ -221,7 +228,7 @@ pub fn economy_play(
             .to_act()
             .first()
             .ok_or_else(|| SimError(format!("nobody can act in {}", s.phase)))?;
-        let action = bot::economy::easy(&s, p).ok_or_else(|| {
+        let action = decide(&s, p, seats[p as usize]).ok_or_else(|| {
             SimError(format!(
                 "the bot of seat {p} found no action in {}",
                 s.phase
@@ -238,11 +245,12 @@ pub fn economy_play(
     })
 }
 
-/// The reference economy game compared between native and wasm builds: hex state hash.
-pub fn economy_reference_hash(seed: u64, max_rounds: u32) -> String {
+/// The reference economy game compared between native and wasm builds: four bots of `level`
+/// for `max_rounds` rounds (as `orbis simulate --ruleset economy --players 4 --bot <level>
+/// --games 1 --seed <seed> --max-turns <max_rounds>`); hex state hash.
+pub fn economy_reference_hash(seed: u64, level: BotLevel, max_rounds: u32) -> String {
     match economy_play(
-        4,
-        BotLevel::Easy,
+        &[level; 4],
         EconomyOptions::default(),
         game_seed(seed, 0),
         max_rounds,

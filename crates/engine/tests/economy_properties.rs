@@ -1,5 +1,5 @@
-//! Properties of the economy ruleset over many random games between easy bots, with hostile
-//! actions thrown in at every step:
+//! Properties of the economy ruleset over many random games between easy and normal bots, with
+//! hostile actions thrown in at every step:
 //! - an illegal action is refused and leaves the state untouched;
 //! - units appear or vanish only through recruiting, the standard start, upkeep, battle and
 //!   interception rolls, drowning and revolutions, and exactly as many as those events say;
@@ -8,6 +8,7 @@
 
 use orbis_engine::codec;
 use orbis_engine::dice::{Dice, SeededDice};
+use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent as E, SetupAction};
 use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site};
 use orbis_engine::rules::economy::infra::Item;
@@ -204,7 +205,13 @@ fn check_game(index: u64, setup: Setup, players: usize) {
             }
         }
         let p = s.to_act()[0];
-        let a = orbis_engine::bot::economy::easy(&s, p).expect("the bot has an action");
+        // Even seats are played by the normal bot, odd ones by the easy bot.
+        let level = if p % 2 == 0 {
+            BotLevel::Normal
+        } else {
+            BotLevel::Easy
+        };
+        let a = orbis_engine::bot::economy::choose(&s, p, level).expect("the bot has an action");
         let (before, phase) = (units(&s), s.phase);
         let events = s.apply(&a).unwrap_or_else(|e| panic!("{a:?}: {e}"));
         if !matches!(phase, Phase::Pick(_) | Phase::Place) {

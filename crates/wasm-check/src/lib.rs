@@ -35,11 +35,20 @@ pub extern "C" fn reference_hash_orders(seed: u64, easy: u32) -> *const u8 {
     put(&orbis_engine::sim::orders_reference_hash(seed, level, 1915))
 }
 
-/// An economy game of four easy computer players for `rounds` rounds (as `orbis simulate
-/// --ruleset economy --players 4 --bot easy --games 1 --seed <seed> --max-turns <rounds>`).
+/// An economy game of four computer players for `rounds` rounds: `normal` when `normal` is
+/// non-zero, else `easy` (as `orbis simulate --ruleset economy --players 4 --bot <level> --games 1
+/// --seed <seed> --max-turns <rounds>`).
 #[unsafe(no_mangle)]
-pub extern "C" fn reference_hash_economy(seed: u64, rounds: u32) -> *const u8 {
-    put(&orbis_engine::sim::economy_reference_hash(seed, rounds))
+pub extern "C" fn reference_hash_economy(seed: u64, rounds: u32, normal: u32) -> *const u8 {
+    use orbis_engine::rules::classic::BotLevel;
+    let level = if normal != 0 {
+        BotLevel::Normal
+    } else {
+        BotLevel::Easy
+    };
+    put(&orbis_engine::sim::economy_reference_hash(
+        seed, level, rounds,
+    ))
 }
 
 fn put(hex: &str) -> *const u8 {

@@ -1,6 +1,7 @@
-//! Computer players for the economy ruleset. So far `easy`: a random legal action for whatever
-//! the player has to do now. Every candidate is checked by applying it to a copy of the state,
-//! so the bot never sends an illegal action.
+//! Computer players for the economy ruleset: `easy` here, a random legal action for whatever the
+//! player has to do now, and `normal` in [`normal`], a heuristic (income, upkeep, weak
+//! neighbours, a guarded capital). Every candidate is checked by applying it to a copy of the
+//! state, so a bot never sends an illegal action.
 //!
 //! Its randomness comes from a ChaCha stream seeded by the game seed, the action counter and the
 //! seat, so every peer computes the same moves.
@@ -8,7 +9,7 @@
 use super::pick;
 use crate::codec::sha256;
 use crate::dice::{Dice, SeededDice};
-use crate::rules::classic::PlayerId;
+use crate::rules::classic::{BotLevel, PlayerId};
 use crate::rules::economy::action::{EconomyAction as A, SetupAction};
 use crate::rules::economy::battlefield::{BattleAction, Foe};
 use crate::rules::economy::infra::Item;
@@ -19,6 +20,17 @@ use crate::rules::economy::setup::{START_ARMIES, START_BASES};
 use crate::rules::economy::state::EconomyState;
 use crate::rules::economy::units::{Allowance, Kind, PlannedMove};
 use std::collections::BTreeMap;
+
+mod normal;
+
+/// What seat `p`'s bot of `level` does now, if it has anything to do (`hard` plays as `normal`
+/// until it has a level of its own in this ruleset).
+pub fn choose(s: &EconomyState, p: PlayerId, level: BotLevel) -> Option<A> {
+    match level {
+        BotLevel::Easy => easy(s, p),
+        BotLevel::Normal | BotLevel::Hard => normal::normal(s, p),
+    }
+}
 
 /// The bot's own random stream for seat `p`'s next decision.
 fn bot_dice(s: &EconomyState, p: PlayerId) -> SeededDice {
