@@ -195,6 +195,9 @@ pub fn orders_reference_hash(seed: u64, level: BotLevel, max_year: u16) -> Strin
     }
 }
 
+/// Actions after which a simulated economy game is reported as stuck.
+const ECONOMY_MAX_STEPS: u32 = 5_000_000;
+
 /// Plays an economy game between bots, one per seat at the level given for it, until one is
 /// left standing or `max_rounds` rounds have been played (then the best score wins).
 pub fn economy_play(
@@ -224,6 +227,13 @@ pub fn economy_run(
     let (mut s, _) =
         EconomyState::new(&names, options, seed).map_err(|e| SimError(e.to_string()))?;
     while s.phase != EconomyPhase::Over {
+        // Every phase ends in finitely many actions; a game that does not is a bug, reported.
+        if s.steps > ECONOMY_MAX_STEPS {
+            return Err(SimError(format!(
+                "the game did not end within {ECONOMY_MAX_STEPS} actions (round {}, {})",
+                s.round, s.phase
+            )));
+        }
         let p = *s
             .to_act()
             .first()

@@ -37,6 +37,8 @@ pub struct Arrival {
     pub left: Allowance,
     /// Armies that came ashore from water: amphibious units (−1).
     pub amphibious: bool,
+    /// They got here by withdrawing: they have crossed their last border this round.
+    pub withdrawn: bool,
 }
 
 /// Units standing on a border, in a border battle, on their way from `from` to `to`.

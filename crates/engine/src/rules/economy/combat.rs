@@ -282,6 +282,7 @@ impl EconomyState {
             force: g.force,
             left: g.left,
             amphibious,
+            withdrawn: false,
         });
         events.push(EconomyEvent::Arrived {
             player: g.player,

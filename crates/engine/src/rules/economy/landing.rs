@@ -98,6 +98,7 @@ impl EconomyState {
                     road: false,
                 },
                 amphibious: true,
+                withdrawn: false,
             });
             if !self.passable(p, to) || self.contested(to) {
                 self.combat_mut().tokens.insert(Site::Region(to));

@@ -177,6 +177,7 @@ impl EconomyState {
                     force: moved,
                     left: arrive_with,
                     amphibious: kind == Kind::Army && map.is_water(from) && !map.is_water(to),
+                    withdrawn: false,
                 });
             }
         }

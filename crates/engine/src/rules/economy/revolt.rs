@@ -76,6 +76,7 @@ impl EconomyState {
                 road: false,
             },
             amphibious: false,
+            withdrawn: false,
         });
         let mut events = vec![EconomyEvent::RevolutionIncited { player: p, country }];
         // Each revolutionary unit takes one roll, at no risk to itself.

@@ -67,7 +67,11 @@ impl EconomyState {
                 }
             }
             Site::Region(r) => {
-                for a in c.arrivals.iter().filter(|a| a.player == p && a.region == r) {
+                // Units that withdrew here have crossed their last border this round; units
+                // raised here (revolutionaries) came from nowhere else.
+                let back =
+                    |a: &&Arrival| a.player == p && a.region == r && !a.withdrawn && a.from != r;
+                for a in c.arrivals.iter().filter(back) {
                     let x = out.entry(a.from).or_default();
                     x.armies += a.force.armies;
                     x.navies += a.force.navies;
@@ -304,7 +308,11 @@ impl EconomyState {
             }
             Site::Region(r) => {
                 let i = c.arrivals.iter().position(|a| {
-                    a.player == p && a.region == r && a.from == to && a.force.of(kind) > 0
+                    a.player == p
+                        && a.region == r
+                        && a.from == to
+                        && !a.withdrawn
+                        && a.force.of(kind) > 0
                 });
                 match i {
                     Some(i) => (Unit::Arrival(i), false),
@@ -385,6 +393,7 @@ impl EconomyState {
                     road: false,
                 },
                 amphibious: false,
+                withdrawn: true,
             });
             if !self.passable(p, to) || self.contested(to) {
                 self.combat_mut().tokens.insert(Site::Region(to));

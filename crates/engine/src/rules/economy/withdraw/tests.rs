@@ -212,3 +212,49 @@ fn a_standing_order_ends_an_attack_with_a_withdraw() {
     }));
     assert_eq!(s.units_of(0, we).armies, 4);
 }
+
+#[test]
+fn units_that_withdrew_do_not_withdraw_again() {
+    // Bob's defenders withdraw from Northern Europe into Ukraine, held by a neutral army.
+    let mut s = battle(3);
+    s.regions[r("ukraine") as usize].neutral = 1;
+    act(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    let away = BattleAction::Withdraw {
+        force: Force {
+            armies: 3,
+            navies: 0,
+        },
+        to: r("ukraine"),
+    };
+    act(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: Some(away),
+        },
+        vec![],
+    )
+    .unwrap();
+    act(
+        &mut s,
+        A::Intercept {
+            player: 0,
+            yes: false,
+        },
+        vec![],
+    )
+    .unwrap();
+    // A battle awaits them in Ukraine, and they cannot withdraw from it: they have crossed
+    // their last border this round.
+    let uk = Site::Region(r("ukraine"));
+    assert!(s.combat.as_ref().unwrap().tokens.contains(&uk));
+    assert!(s.withdraw_options(EconomyMap::get(), uk, 1).is_empty());
+}
