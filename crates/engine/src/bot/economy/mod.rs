@@ -234,6 +234,12 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, d: &mut dyn Dice) -> V
 
 fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
     let c = s.combat.as_ref()?;
+    if c.cards_dealt {
+        return Some(A::StealCard {
+            player: p,
+            from: pick(d, &s.steal_victims(p))?,
+        });
+    }
     let pending = c.battle.as_ref().is_some_and(|b| b.pending.is_some());
     let cards = &s.players[p as usize].cards;
     if !pending && !cards.is_empty() && d.below(10) == 0 {

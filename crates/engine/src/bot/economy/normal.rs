@@ -327,6 +327,14 @@ fn combat(
     legal: &dyn Fn(&A) -> bool,
 ) -> Option<A> {
     let c = s.combat.as_ref()?;
+    if c.cards_dealt {
+        // Steal from the fullest hand.
+        let from = s
+            .steal_victims(p)
+            .into_iter()
+            .max_by_key(|&q| (s.players[q as usize].cards.len(), std::cmp::Reverse(q)))?;
+        return Some(A::StealCard { player: p, from });
+    }
     let pending = c.battle.as_ref().is_some_and(|b| b.pending.is_some());
     // A revolution in a weakly held country whose card it holds.
     if !pending {

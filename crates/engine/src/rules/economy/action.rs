@@ -93,6 +93,8 @@ pub enum EconomyAction {
         region: RegionId,
         to: PlayerId,
     },
+    /// Steals a random influence card from `from` (owed a card, with none left to draw).
+    StealCard { player: PlayerId, from: PlayerId },
     /// Leaves the game: armies become neutral.
     Surrender { player: PlayerId },
     /// A navy in `water` blockades the navy base of `country` on it.
@@ -150,6 +152,7 @@ impl EconomyAction {
             | BreakAlliance { player, .. }
             | Forfeit { player, .. }
             | Surrender { player }
+            | StealCard { player, .. }
             | Blockade { player, .. }
             | EndBlockade { player, .. }
             | IncitRevolution { player, .. } => player,
@@ -322,7 +325,7 @@ pub enum EconomyEvent {
         player: PlayerId,
         card: RegionId,
     },
-    /// Nothing left to draw: a card taken at random from another player's hand.
+    /// Nothing left to draw: a card taken at random from the hand of a player of one's choice.
     CardStolen {
         player: PlayerId,
         from: PlayerId,

@@ -75,6 +75,10 @@ pub struct Combat {
     pub contested_at_start: BTreeSet<RegionId>,
     /// Players who have stopped moving units on after battles this round.
     pub onward_done: BTreeSet<PlayerId>,
+    /// The round's influence cards have been handed out.
+    pub cards_dealt: bool,
+    /// Players owed a card with none left to draw, who choose whom to steal from, in turn.
+    pub steals: Vec<PlayerId>,
 }
 
 /// Whom a unit fights: a player, or the neutral units.

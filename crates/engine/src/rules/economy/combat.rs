@@ -73,6 +73,8 @@ impl EconomyState {
                 .filter(|&r| self.contested(r))
                 .collect(),
             onward_done: BTreeSet::new(),
+            cards_dealt: false,
+            steals: vec![],
         });
         self.carry_out_plans(map, &mut events);
         self.lift_idle_tokens(map, dice, &mut events);
@@ -477,44 +479,96 @@ impl EconomyState {
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
     ) {
-        let combat = self.combat.take().expect("combat has begun");
-        if self.options.influence_cards {
-            for (&p, r) in &combat.record {
-                if r.victories > r.losses && self.players[p as usize].standing == Standing::Playing
-                {
-                    self.draw_card(p, dice, events);
+        let combat = self.combat.as_ref().expect("combat has begun");
+        if self.options.influence_cards && !combat.cards_dealt {
+            let owed: Vec<PlayerId> = combat
+                .record
+                .iter()
+                .filter(|(_, r)| r.victories > r.losses)
+                .map(|(&p, _)| p)
+                .filter(|&p| self.players[p as usize].standing == Standing::Playing)
+                .collect();
+            let mut steals = vec![];
+            for p in owed {
+                if !self.draw_card(p, dice, events) {
+                    steals.push(p);
                 }
             }
+            let c = self.combat_mut();
+            c.cards_dealt = true;
+            c.steals = steals;
         }
+        self.next_steal(map, events);
+    }
+
+    /// Asks the next player owed a card with nothing left to draw whom to steal from; ends the
+    /// combat phase once nobody is owed one.
+    fn next_steal(&mut self, map: &EconomyMap, events: &mut Vec<EconomyEvent>) {
+        while let Some(&p) = self.combat.as_ref().and_then(|c| c.steals.first()) {
+            if !self.steal_victims(p).is_empty() {
+                return;
+            }
+            self.combat_mut().steals.remove(0);
+        }
+        self.combat = None;
         events.push(EconomyEvent::CombatEnded);
         events.extend(self.begin_round(map));
     }
 
-    /// `p` draws an influence card: from the pile, else from the reshuffled discards, else one
-    /// at random from the player holding the most.
-    fn draw_card(&mut self, p: PlayerId, dice: &mut dyn Dice, events: &mut Vec<EconomyEvent>) {
+    /// The players `p` may steal an influence card from: anyone else holding one.
+    pub fn steal_victims(&self, p: PlayerId) -> Vec<PlayerId> {
+        (0..self.players.len() as PlayerId)
+            .filter(|&q| q != p && !self.players[q as usize].cards.is_empty())
+            .collect()
+    }
+
+    /// "If there are no cards in the influence card pile or the discard pile, steal a random
+    /// influence card from any player of your choice."
+    pub(super) fn steal_card(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        from: PlayerId,
+        dice: &mut dyn Dice,
+    ) -> Events {
+        let owed = self.combat.as_ref().and_then(|c| c.steals.first()).copied();
+        if self.phase != Phase::Combat || owed != Some(p) {
+            return Err(EconomyError::NoCardToSteal);
+        }
+        if !self.steal_victims(p).contains(&from) {
+            return Err(EconomyError::NoCardsToSteal(from));
+        }
+        let hand = &mut self.players[from as usize].cards;
+        let card = hand.remove(dice.below(hand.len() as u32) as usize);
+        self.players[p as usize].cards.push(card);
+        let mut events = vec![EconomyEvent::CardStolen {
+            player: p,
+            from,
+            card,
+        }];
+        self.combat_mut().steals.remove(0);
+        self.next_steal(map, &mut events);
+        Ok(events)
+    }
+
+    /// `p` draws an influence card: from the pile, else from the reshuffled discards. False when
+    /// both are empty.
+    fn draw_card(
+        &mut self,
+        p: PlayerId,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) -> bool {
         if self.deck.is_empty() && !self.discard.is_empty() {
             self.deck = std::mem::take(&mut self.discard);
             crate::dice::shuffle(dice, &mut self.deck);
         }
-        if let Some(card) = self.deck.pop() {
-            self.players[p as usize].cards.push(card);
-            events.push(EconomyEvent::CardDrawn { player: p, card });
-            return;
-        }
-        let richest = (0..self.players.len())
-            .filter(|&q| q != p as usize)
-            .max_by_key(|&q| (self.players[q].cards.len(), std::cmp::Reverse(q)));
-        if let Some(q) = richest.filter(|&q| !self.players[q].cards.is_empty()) {
-            let i = dice.below(self.players[q].cards.len() as u32) as usize;
-            let card = self.players[q].cards.remove(i);
-            self.players[p as usize].cards.push(card);
-            events.push(EconomyEvent::CardStolen {
-                player: p,
-                from: q as PlayerId,
-                card,
-            });
-        }
+        let Some(card) = self.deck.pop() else {
+            return false;
+        };
+        self.players[p as usize].cards.push(card);
+        events.push(EconomyEvent::CardDrawn { player: p, card });
+        true
     }
 }
 

@@ -119,6 +119,9 @@ pub enum EconomyError {
     },
     NoNavyFree(RegionId),
     AlreadyAllies(PlayerId),
+    NoCardToSteal,
+    StealFirst,
+    NoCardsToSteal(PlayerId),
     NotAllies(PlayerId),
     /// A territory is forfeited only to an ally whose units stand in it.
     NoAllyThere(RegionId),
@@ -306,6 +309,12 @@ impl fmt::Display for EconomyError {
                 "You have no navy in {} free to blockade: each blockade takes one navy.",
                 name(*w)
             ),
+            StealFirst => write!(
+                f,
+                "Combat is over; a player owed an influence card is choosing whom to steal it from."
+            ),
+            NoCardToSteal => write!(f, "You are not owed an influence card to steal now."),
+            NoCardsToSteal(q) => write!(f, "Player {} holds no influence card to steal.", q + 1),
             AlreadyAllies(q) => write!(f, "You are already allied with player {}.", q + 1),
             NotAllies(q) => write!(f, "You are not allied with player {}.", q + 1),
             NoAllyThere(r) => write!(

@@ -50,6 +50,7 @@ impl EconomyState {
             Phase::Combat => {
                 let Some(c) = &self.combat else { return vec![] };
                 match &c.battle {
+                    None if !c.steals.is_empty() => vec![c.steals[0]],
                     None if c.tokens.is_empty() => self.to_move_on(EconomyMap::get()),
                     None => vec![c.holder],
                     Some(b) if b.pending.is_some() => {
@@ -85,6 +86,11 @@ impl EconomyState {
         if player.standing != Standing::Playing {
             return Err(EconomyError::NotPlaying(p));
         }
+        // Once the round's cards are out, only the thefts they are owed remain of the combat.
+        let stealing = self.combat.as_ref().is_some_and(|c| c.cards_dealt);
+        if stealing && !matches!(action, StealCard { .. }) {
+            return Err(EconomyError::StealFirst);
+        }
         match action {
             Setup { choice, .. } => self.setup_action(map, p, choice),
             SettleUpkeep { losses, .. } => self.settle_upkeep(p, losses),
@@ -117,6 +123,7 @@ impl EconomyState {
             &BreakAlliance { with, .. } => self.break_alliance(p, with),
             &Forfeit { region, to, .. } => self.forfeit(map, p, region, to),
             Surrender { .. } => self.surrender(map, p, dice),
+            &StealCard { from, .. } => self.steal_card(map, p, from, dice),
             &EndBlockade { country, water, .. } => self.end_blockade(p, country, water),
             &IncitRevolution {
                 country, target, ..

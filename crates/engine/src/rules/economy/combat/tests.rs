@@ -498,3 +498,80 @@ fn armies_at_sea_without_navies_drown_in_water_nobody_friendly_holds() {
     }));
     assert_eq!(s.units_of(0, r("western_europe_coast")), Force::default());
 }
+
+#[test]
+fn with_no_card_left_to_draw_the_victor_steals_from_a_player_of_their_choice() {
+    let mut s = game(&["Ann", "Bob", "Cy"]);
+    hold(&mut s, 1, "ukraine", 1, 0);
+    hold(&mut s, 2, "peru", 1, 0);
+    s.players[2].capital = Some(r("peru"));
+    s.deck.clear();
+    s.discard.clear();
+    s.players[1].cards = vec![r("siam")];
+    s.players[2].cards = vec![r("egypt"), r("japan")];
+    to_combat(
+        &mut s,
+        vec![
+            vec![mv("western_europe", "northern_europe", 5, 0)],
+            vec![],
+            vec![],
+        ],
+        vec![6, 1, 1],
+    );
+    let ne = Site::Region(r("northern_europe"));
+    act(
+        &mut s,
+        A::PickBattle {
+            player: 0,
+            site: ne,
+        },
+        vec![],
+    )
+    .unwrap();
+    act(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    let attack = Some(BattleAction::Attack {
+        target: Foe::Player(1),
+        kind: Kind::Army,
+    });
+    act(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: attack,
+        },
+        vec![6, 1, 6, 1, 6, 1],
+    )
+    .unwrap();
+    // A victory and no card to draw: Ann chooses whom to steal from; nothing else goes on.
+    assert_eq!(s.to_act(), vec![0]);
+    assert_eq!(
+        act(&mut s, A::StopMoving { player: 0 }, vec![]),
+        Err(EconomyError::StealFirst)
+    );
+    assert_eq!(
+        act(&mut s, A::StealCard { player: 0, from: 0 }, vec![]),
+        Err(EconomyError::NoCardsToSteal(0))
+    );
+    let ev = s.apply(&A::StealCard { player: 0, from: 2 }).unwrap();
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        EconomyEvent::CardStolen {
+            player: 0,
+            from: 2,
+            ..
+        }
+    )));
+    assert_eq!(s.players[2].cards.len(), 1);
+    assert_eq!(s.phase, Phase::Get);
+    // Next round she also took Bob's capital, and with it his card.
+    assert_eq!(s.players[0].cards.len(), 2);
+    assert!(s.players[0].cards.contains(&r("siam")));
+}
