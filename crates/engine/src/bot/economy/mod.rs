@@ -306,7 +306,11 @@ fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
         .map(Some)
         .collect();
     if let Some((to, force)) = pick(d, &s.withdraw_options(map, b.site, p)) {
-        options.push(Some(BattleAction::Withdraw { force, to }));
+        options.push(Some(BattleAction::Withdraw {
+            force,
+            to,
+            burn_roads: d.below(2) == 0,
+        }));
     }
     if let Some((to, armies)) = pick(d, &s.landing_options(map, b.site, p)) {
         let navies_engaged = s.site_force(b.site, Foe::Player(p)).navies > 0 && d.below(2) == 0;

@@ -404,10 +404,15 @@ fn combat(
     });
     let action = match attack {
         Some(a) => Some(a),
-        None if mine < foes(None) => s
-            .withdraw_options(map, site, p)
-            .first()
-            .map(|&(to, force)| BattleAction::Withdraw { force, to }),
+        None if mine < foes(None) => {
+            s.withdraw_options(map, site, p)
+                .first()
+                .map(|&(to, force)| BattleAction::Withdraw {
+                    force,
+                    to,
+                    burn_roads: true,
+                })
+        }
         None => None,
     };
     Some(A::Declare { player: p, action })

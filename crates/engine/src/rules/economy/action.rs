@@ -454,6 +454,13 @@ pub enum EconomyEvent {
         dice: (u8, u8),
         hit: bool,
     },
+    /// Withdrawing armies rolled to destroy the roads of the country they left.
+    RoadsBurned {
+        player: PlayerId,
+        country: RegionId,
+        dice: Vec<u8>,
+        destroyed: bool,
+    },
     RetreatSet {
         player: PlayerId,
         retreat: Option<Retreat>,

@@ -281,7 +281,7 @@ impl EconomyState {
         }
         let ok = match action {
             None => true,
-            Some(BattleAction::Withdraw { force, to }) => self.can_withdraw(site, p, force, to),
+            Some(BattleAction::Withdraw { force, to, .. }) => self.can_withdraw(site, p, force, to),
             Some(BattleAction::AttackInfrastructure { item }) => {
                 self.infrastructure_targets(site, p).contains(&item)
             }
@@ -446,8 +446,16 @@ impl EconomyState {
                     self.lay_siege(r, p, target, events);
                 }
             }
-            BattleAction::Withdraw { force, to } => {
-                let what = Intercepted::Withdraw { force, to };
+            BattleAction::Withdraw {
+                force,
+                to,
+                burn_roads,
+            } => {
+                let what = Intercepted::Withdraw {
+                    force,
+                    to,
+                    burn_roads,
+                };
                 self.start_intercepted(map, site, Pending::new(p, what), dice, events)
             }
             BattleAction::AttackInfrastructure { item } => {

@@ -93,8 +93,13 @@ pub enum Foe {
 pub enum BattleAction {
     /// Attack `target`'s units of `kind` with one's own of that kind.
     Attack { target: Foe, kind: Kind },
-    /// Withdraw `force` to `to` (see [`super::withdraw`]).
-    Withdraw { force: Force, to: RegionId },
+    /// Withdraw `force` to `to` (see [`super::withdraw`]); with `burn_roads`, the armies that get
+    /// away roll to destroy the roads of the country they leave.
+    Withdraw {
+        force: Force,
+        to: RegionId,
+        burn_roads: bool,
+    },
     /// An army attacks a piece of infrastructure here (see [`super::sabotage`]).
     AttackInfrastructure { item: Item },
     /// Besiege `target`'s defenders in fortifications (see [`super::siege`]).
@@ -165,11 +170,10 @@ pub enum Intercepted {
     Withdraw {
         force: Force,
         to: RegionId,
+        burn_roads: bool,
     },
     /// An army attacks a piece of infrastructure.
-    Infrastructure {
-        item: Item,
-    },
+    Infrastructure { item: Item },
     /// Armies land from water onto `to`, their navies engaged or not.
     Landing {
         armies: u32,

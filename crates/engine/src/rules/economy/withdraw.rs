@@ -120,7 +120,7 @@ impl EconomyState {
     ) {
         let player = pending.player;
         events.push(match pending.what {
-            Intercepted::Withdraw { force, to } => {
+            Intercepted::Withdraw { force, to, .. } => {
                 EconomyEvent::WithdrawDeclared { player, force, to }
             }
             Intercepted::Infrastructure { item } => {
@@ -159,16 +159,25 @@ impl EconomyState {
             .filter(|q| pending.answers.get(q) == Some(&true))
             .collect();
         match pending.what {
-            Intercepted::Withdraw { force, to } => self.finish_withdrawal(
-                map,
-                site,
-                pending.player,
+            Intercepted::Withdraw {
                 force,
                 to,
-                &interceptors,
-                dice,
-                events,
-            ),
+                burn_roads,
+            } => {
+                let away = self.finish_withdrawal(
+                    map,
+                    site,
+                    pending.player,
+                    force,
+                    to,
+                    &interceptors,
+                    dice,
+                    events,
+                );
+                if burn_roads {
+                    self.burn_roads(map, site, pending.player, away.armies, to, dice, events);
+                }
+            }
             Intercepted::Landing {
                 armies,
                 to,
@@ -334,7 +343,7 @@ impl EconomyState {
         interceptors: &[PlayerId],
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
-    ) {
+    ) -> Force {
         let region = match site {
             Site::Region(r) => Some(r),
             Site::Border(..) => None,
@@ -413,6 +422,39 @@ impl EconomyState {
         if let Some(r) = region {
             self.sink(map, r, events);
         }
+        away
+    }
+
+    /// "Withdrawing army units may roll 1d6 per surviving unit to destroy roads they cross on a
+    /// roll of 6": armies that got away over land from a country with roads roll, and a 6
+    /// destroys the roads of the country they left.
+    #[allow(clippy::too_many_arguments)]
+    fn burn_roads(
+        &mut self,
+        map: &EconomyMap,
+        site: Site,
+        p: PlayerId,
+        armies: u32,
+        to: RegionId,
+        dice: &mut dyn Dice,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let Site::Region(r) = site else { return };
+        let over_land = !map.is_water(r) && !map.is_water(to);
+        if !over_land || !self.regions[r as usize].infra.roads {
+            return;
+        }
+        let dice_rolled: Vec<u8> = (0..armies).map(|_| dice.d6()).collect();
+        let destroyed = dice_rolled.contains(&6);
+        if destroyed {
+            self.regions[r as usize].infra.roads = false;
+        }
+        events.push(EconomyEvent::RoadsBurned {
+            player: p,
+            country: r,
+            dice: dice_rolled,
+            destroyed,
+        });
     }
 
     pub(super) fn set_retreat(&mut self, p: PlayerId, retreat: Option<Retreat>) -> Events {
@@ -458,7 +500,11 @@ impl EconomyState {
                 .find(|&(r, _)| r == rt.to)
                 .map(|(_, f)| f);
             if let Some(force) = force {
-                let what = Intercepted::Withdraw { force, to: rt.to };
+                let what = Intercepted::Withdraw {
+                    force,
+                    to: rt.to,
+                    burn_roads: false,
+                };
                 self.start_intercepted(map, site, Pending::new(q, what), dice, events);
                 return true;
             }

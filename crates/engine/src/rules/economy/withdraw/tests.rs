@@ -78,6 +78,7 @@ fn a_withdraw_is_intercepted_unit_by_unit() {
                         navies: 0
                     },
                     to: r("egypt"),
+                    burn_roads: false,
                 }),
             },
             vec![],
@@ -94,6 +95,7 @@ fn a_withdraw_is_intercepted_unit_by_unit() {
                     navies: 0,
                 },
                 to: ukraine,
+                burn_roads: false,
             }),
         },
         vec![],
@@ -233,6 +235,7 @@ fn units_that_withdrew_do_not_withdraw_again() {
             navies: 0,
         },
         to: r("ukraine"),
+        burn_roads: false,
     };
     act(
         &mut s,
@@ -257,4 +260,53 @@ fn units_that_withdrew_do_not_withdraw_again() {
     let uk = Site::Region(r("ukraine"));
     assert!(s.combat.as_ref().unwrap().tokens.contains(&uk));
     assert!(s.withdraw_options(EconomyMap::get(), uk, 1).is_empty());
+}
+
+#[test]
+fn withdrawing_armies_may_burn_the_roads_behind_them() {
+    let mut s = battle(3);
+    s.regions[r("northern_europe") as usize].infra.roads = true;
+    act(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    let away = BattleAction::Withdraw {
+        force: Force {
+            armies: 3,
+            navies: 0,
+        },
+        to: r("ukraine"),
+        burn_roads: true,
+    };
+    act(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: Some(away),
+        },
+        vec![],
+    )
+    .unwrap();
+    // Ann lets them go; three armies roll, and a 6 destroys Northern Europe's roads.
+    let ev = act(
+        &mut s,
+        A::Intercept {
+            player: 0,
+            yes: false,
+        },
+        vec![2, 6, 1],
+    )
+    .unwrap();
+    assert!(ev.contains(&EconomyEvent::RoadsBurned {
+        player: 1,
+        country: r("northern_europe"),
+        dice: vec![2, 6, 1],
+        destroyed: true,
+    }));
+    assert!(!s.regions[r("northern_europe") as usize].infra.roads);
 }
