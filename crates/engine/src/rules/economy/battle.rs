@@ -121,6 +121,20 @@ impl EconomyState {
             .collect()
     }
 
+    /// The index of `p`'s group on the border `site` with units of `kind`: the largest, or the
+    /// smallest.
+    fn border_group(&self, site: Site, p: PlayerId, kind: Kind, largest: bool) -> usize {
+        let groups = self.combat.iter().flat_map(|c| c.border.iter().enumerate());
+        let mut mine: Vec<(usize, u32)> = groups
+            .filter(|(_, g)| g.player == p && Site::border(g.from, g.to) == site)
+            .map(|(i, g)| (i, g.force.of(kind)))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        // Ties go to the first group either way.
+        mine.sort_by_key(|&(i, n)| if largest { (u32::MAX - n, i) } else { (n, i) });
+        mine.first().map_or(0, |&(i, _)| i)
+    }
+
     /// The unit of `q` the attacker strikes at: the weakest first. Returns it and whether it
     /// is a defender.
     pub(super) fn pick_target(&self, site: Site, q: PlayerId, kind: Kind) -> (Unit, bool) {
@@ -128,19 +142,7 @@ impl EconomyState {
             return (Unit::Defender, true);
         };
         match site {
-            Site::Border(a, b) => {
-                let i = c
-                    .border
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, g)| {
-                        g.player == q && Site::border(g.from, g.to) == Site::Border(a, b)
-                    })
-                    .filter(|(_, g)| g.force.of(kind) > 0)
-                    .min_by_key(|(_, g)| g.force.of(kind))
-                    .map_or(0, |(i, _)| i);
-                (Unit::Group(i), false)
-            }
+            Site::Border(..) => (Unit::Group(self.border_group(site, q, kind, false)), false),
             Site::Region(r) => {
                 let arrivals = c
                     .arrivals
@@ -167,19 +169,7 @@ impl EconomyState {
             return (Unit::Defender, false);
         };
         match site {
-            Site::Border(a, b) => {
-                let i = c
-                    .border
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, g)| {
-                        g.player == p && Site::border(g.from, g.to) == Site::Border(a, b)
-                    })
-                    .filter(|(_, g)| g.force.of(kind) > 0)
-                    .max_by_key(|(_, g)| g.force.of(kind))
-                    .map_or(0, |(i, _)| i);
-                (Unit::Group(i), false)
-            }
+            Site::Border(..) => (Unit::Group(self.border_group(site, p, kind, true)), false),
             Site::Region(r) => {
                 let amph = |a: &Arrival| a.amphibious && kind == Kind::Army;
                 let arrivals: Vec<(usize, bool, u32)> = c

@@ -294,6 +294,19 @@ impl EconomyState {
         });
     }
 
+    /// Units enter a region in the middle of combat (a withdraw, a landing, a move after a
+    /// battle): they are newcomers there, and bring a battle token to hostile or contested ground.
+    pub(super) fn settle_in(&mut self, a: Arrival) {
+        if a.force.units() == 0 {
+            return;
+        }
+        self.add_units(a.player, a.region, a.force);
+        self.combat_mut().arrivals.push(a);
+        if !self.passable(a.player, a.region) || self.contested(a.region) {
+            self.combat_mut().tokens.insert(Site::Region(a.region));
+        }
+    }
+
     /// "If at any point you have less navy units than army units in a water territory the excess
     /// army units immediately die" (in water the player does not control).
     pub(super) fn sink(&mut self, map: &EconomyMap, r: RegionId, events: &mut Vec<EconomyEvent>) {

@@ -82,28 +82,18 @@ impl EconomyState {
                 lost.armies += 1;
             }
         }
-        if ashore > 0 {
-            let force = Force {
+        self.settle_in(Arrival {
+            player: p,
+            region: to,
+            from: w,
+            force: Force {
                 armies: ashore,
                 navies: 0,
-            };
-            self.add_units(p, to, force);
-            self.combat_mut().arrivals.push(Arrival {
-                player: p,
-                region: to,
-                from: w,
-                force,
-                left: Allowance {
-                    thirds: 0,
-                    road: false,
-                },
-                amphibious: true,
-                withdrawn: false,
-            });
-            if !self.passable(p, to) || self.contested(to) {
-                self.combat_mut().tokens.insert(Site::Region(to));
-            }
-        }
+            },
+            left: Allowance::SPENT,
+            amphibious: true,
+            withdrawn: false,
+        });
         // Like a withdraw, a landing after fighting here counts as leaving the battle beaten.
         let battle = self.battle_mut();
         if battle.fought.iter().any(|&(q, _)| q == p) {

@@ -169,8 +169,7 @@ impl EconomyState {
                     }
                 }
                 self.remove_units(p, from, moved);
-                self.add_units(p, to, moved);
-                self.combat_mut().arrivals.push(Arrival {
+                self.settle_in(Arrival {
                     player: p,
                     region: to,
                     from,
@@ -187,9 +186,6 @@ impl EconomyState {
             to,
             force,
         });
-        if !self.passable(p, to) || self.contested(to) {
-            self.combat_mut().tokens.insert(Site::Region(to));
-        }
         self.sink(map, to, &mut events);
         self.lift_idle_tokens(map, dice, &mut events);
         Ok(events)

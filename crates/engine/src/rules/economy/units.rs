@@ -45,6 +45,12 @@ impl Allowance {
         road: true,
     };
 
+    /// A unit with no movement left this round.
+    pub const SPENT: Allowance = Allowance {
+        thirds: 0,
+        road: false,
+    };
+
     /// True when no step at all is left.
     pub fn spent(self) -> bool {
         self.thirds == 0 && !self.road

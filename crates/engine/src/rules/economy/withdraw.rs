@@ -390,24 +390,15 @@ impl EconomyState {
                 }
             }
         };
-        if away.units() > 0 {
-            self.add_units(p, to, away);
-            self.combat_mut().arrivals.push(Arrival {
-                player: p,
-                region: to,
-                from: came_from,
-                force: away,
-                left: Allowance {
-                    thirds: 0,
-                    road: false,
-                },
-                amphibious: false,
-                withdrawn: true,
-            });
-            if !self.passable(p, to) || self.contested(to) {
-                self.combat_mut().tokens.insert(Site::Region(to));
-            }
-        }
+        self.settle_in(Arrival {
+            player: p,
+            region: to,
+            from: came_from,
+            force: away,
+            left: Allowance::SPENT,
+            amphibious: false,
+            withdrawn: true,
+        });
         let battle = self.battle_mut();
         if battle.fought.iter().any(|&(q, _)| q == p) {
             battle.withdrew.insert(p);
