@@ -95,10 +95,7 @@ impl EconomyState {
             withdrawn: false,
         });
         // Like a withdraw, a landing after fighting here counts as leaving the battle beaten.
-        let battle = self.battle_mut();
-        if battle.fought.iter().any(|&(q, _)| q == p) {
-            battle.withdrew.insert(p);
-        }
+        self.left_after_fighting(p);
         events.push(EconomyEvent::Landed {
             player: p,
             to,

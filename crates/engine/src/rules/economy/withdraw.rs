@@ -399,10 +399,7 @@ impl EconomyState {
             amphibious: false,
             withdrawn: true,
         });
-        let battle = self.battle_mut();
-        if battle.fought.iter().any(|&(q, _)| q == p) {
-            battle.withdrew.insert(p);
-        }
+        self.left_after_fighting(p);
         events.push(EconomyEvent::Withdrew {
             player: p,
             to,
@@ -414,6 +411,14 @@ impl EconomyState {
             self.sink(map, r, events);
         }
         away
+    }
+
+    /// `p` left the battle: if they had fought in it, it is their loss (RULES.md).
+    pub(super) fn left_after_fighting(&mut self, p: PlayerId) {
+        let battle = self.battle_mut();
+        if battle.fought.iter().any(|&(q, _)| q == p) {
+            battle.withdrew.insert(p);
+        }
     }
 
     /// "Withdrawing army units may roll 1d6 per surviving unit to destroy roads they cross on a
