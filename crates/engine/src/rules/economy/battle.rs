@@ -14,7 +14,7 @@
 
 use super::action::EconomyEvent;
 use super::battlefield::{Arrival, Battle, BattleAction, Foe, Intercepted, Pending, Site, Unit};
-use super::error::EconomyError;
+use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
 use super::roll::{self, Loser, Side};
@@ -23,8 +23,6 @@ use super::units::{Force, Kind};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
 use std::collections::BTreeSet;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 impl EconomyState {
     /// The units `who` has in the battle at `site`.

@@ -7,13 +7,11 @@
 
 use super::action::EconomyEvent;
 use super::battlefield::Site;
-use super::error::{EconomyError, Rule};
+use super::error::{EconomyError, Events, Rule};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
 use super::state::{Blockade, EconomyState};
 use crate::rules::classic::PlayerId;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 impl EconomyState {
     /// `p`'s navies in `water` that blockade a base.

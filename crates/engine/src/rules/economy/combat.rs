@@ -11,7 +11,7 @@
 
 use super::action::EconomyEvent;
 use super::battlefield::{Arrival, Battle, Combat, Foe, Group, Site};
-use super::error::EconomyError;
+use super::error::{EconomyError, Events};
 use super::initiative::{self, Contender};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
@@ -24,8 +24,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Revolutionary units that appear in a revolution.
 pub const REVOLUTIONARIES: u32 = 2;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 impl EconomyState {
     /// The combat phase begins: revolutions, initiative, plans carried out, battle tokens.

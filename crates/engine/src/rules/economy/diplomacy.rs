@@ -11,14 +11,12 @@
 //! and has no unit on the board.
 
 use super::action::EconomyEvent;
-use super::error::EconomyError;
+use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
 use super::state::{EconomyState, Standing};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 impl EconomyState {
     fn diplomacy_phase(&self) -> Result<(), EconomyError> {

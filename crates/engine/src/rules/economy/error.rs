@@ -22,6 +22,9 @@ pub enum Rule {
     InfluenceCards,
 }
 
+/// What applying an economy action gives: its events, or why it was refused.
+pub type Events = Result<Vec<super::action::EconomyEvent>, EconomyError>;
+
 /// Why an economy action was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EconomyError {

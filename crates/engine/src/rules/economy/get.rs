@@ -9,7 +9,7 @@
 //! per round, and not in the round it was built.
 
 use super::action::EconomyEvent;
-use super::error::{EconomyError, Rule};
+use super::error::{EconomyError, Events, Rule};
 use super::infra::Item;
 use super::map::{EconomyMap, RegionId};
 use super::phase::{BaseKey, GetTurn, Phase};
@@ -24,8 +24,6 @@ pub const CARDS_MU: u32 = 50;
 pub const RECRUIT_MU: u32 = 5;
 /// MU per unit recruited without a base, or beyond the bases' capacity.
 pub const RECRUIT_NO_BASE_MU: u32 = 10;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 impl EconomyState {
     /// Begins a round: ownership of regions that now hold only one player's units, income, and

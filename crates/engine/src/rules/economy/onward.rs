@@ -10,7 +10,7 @@
 
 use super::action::EconomyEvent;
 use super::battlefield::{Arrival, Site};
-use super::error::EconomyError;
+use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
 use super::state::{EconomyState, Standing};
@@ -18,8 +18,6 @@ use super::units::{Allowance, Force, Kind};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
 use std::collections::BTreeMap;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 /// Units of one player in one region that may move on, with the movement they have left.
 #[derive(Clone, Copy, Debug)]

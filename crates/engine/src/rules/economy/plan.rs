@@ -11,7 +11,7 @@
 //! never in a plan and moves once.
 
 use super::action::EconomyEvent;
-use super::error::EconomyError;
+use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
 use super::state::EconomyState;
@@ -19,8 +19,6 @@ use super::units::{Allowance, Force, Kind, PlannedMove};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
 use std::collections::BTreeMap;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 impl EconomyState {
     fn check_region(map: &EconomyMap, r: RegionId) -> Result<(), EconomyError> {

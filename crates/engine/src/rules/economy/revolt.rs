@@ -9,7 +9,7 @@
 use super::action::EconomyEvent;
 use super::battlefield::{Arrival, Foe, Site};
 use super::combat::REVOLUTIONARIES;
-use super::error::{EconomyError, Rule};
+use super::error::{EconomyError, Events, Rule};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
 use super::roll::{self, Loser, Side};
@@ -17,8 +17,6 @@ use super::state::EconomyState;
 use super::units::{Allowance, Force, Kind};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 impl EconomyState {
     /// `p` turns in the card of `country` for a revolution there; the revolutionaries' two

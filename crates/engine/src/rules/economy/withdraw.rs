@@ -12,7 +12,7 @@
 
 use super::action::EconomyEvent;
 use super::battlefield::{Arrival, Foe, Intercepted, Pending, Retreat, Site, Unit};
-use super::error::EconomyError;
+use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::roll::{self, Loser, Side};
 use super::state::EconomyState;
@@ -20,8 +20,6 @@ use super::units::{Allowance, Force, Kind};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
 use std::collections::BTreeMap;
-
-type Events = Result<Vec<EconomyEvent>, EconomyError>;
 
 impl EconomyState {
     /// Hostile units (of another player who is not an ally, or neutral) stand in the battle.
