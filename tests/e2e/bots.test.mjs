@@ -2,7 +2,7 @@
 // play; a reload resumes at the same state hash.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, chooseFrom, waitMyPhase, watchErrors } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -61,7 +61,7 @@ test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, re
       }
     }
     if (!pair) break;
-    await clickTerr(page, pair.from);
+    await chooseFrom(page, pair.from);
     await clickTerr(page, pair.to);
     await page.locator('#odds').waitFor();
     const oddsText = await page.locator('#odds').textContent();

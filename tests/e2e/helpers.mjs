@@ -47,6 +47,18 @@ export async function clickTerr(page, key) {
   else await page.locator(`g.terr[data-key="${key}"]`).dispatchEvent('click');
 }
 
+/**
+ * Chooses `key` as the territory to act from. Clicking a chosen territory again un-chooses it,
+ * and after a conquest the page already chooses the conquered territory, so click only when it
+ * is not chosen yet, then wait for the page to show it chosen.
+ */
+export async function chooseFrom(page, key) {
+  const g = page.locator(`g.terr[data-key="${key}"]`);
+  const chosen = async () => /\bsel\b/.test((await g.getAttribute('class')) || '');
+  if (!(await chosen())) await clickTerr(page, key);
+  await page.waitForFunction((k) => document.querySelector(`g.terr[data-key="${k}"]`).classList.contains('sel'), key, { timeout: 10000 });
+}
+
 /** Waits until it is the viewer's turn in one of `phases`, skipping bot turns if asked. */
 export async function waitMyPhase(page, phases, { skip = true, timeout = 60000 } = {}) {
   const end = Date.now() + timeout;

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, until, openOnline as open, startMatchbox } from './helpers.mjs';
+import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, chooseFrom, until, openOnline as open, startMatchbox } from './helpers.mjs';
 
 const JOIN = process.env.ORBIS_JOIN;
 const MATCHBOX = process.env.MATCHBOX_SERVER;
@@ -126,7 +126,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
           }
         }
         if (!pair) { await A.page.click('#btn-end-turn'); await moved(); continue; }
-        await clickTerr(A.page, pair.from);
+        await chooseFrom(A.page, pair.from);
         await clickTerr(A.page, pair.to);
         try {
           await A.page.locator('#btn-roll').click();
