@@ -116,6 +116,10 @@ pub fn load_bytes(bytes: &[u8]) -> Result<Loaded, String> {
         Ok(None) => match Game::from_save(bytes) {
             Ok(Game::Orders(g)) => Ok(Loaded::Orders(g)),
             Ok(Game::Classic(g)) => Ok(Loaded::Classic(g)),
+            // The engine plays economy games; their screens are still to come.
+            Ok(Game::Economy(_)) => Err("this save holds an economy game, which the browser \
+                 cannot show yet: open it with a newer Orbis"
+                .into()),
             Err(e) => Err(e.to_string()),
         },
         #[cfg(not(feature = "full"))]

@@ -15,7 +15,8 @@ use std::fmt;
 /// the older one). 2: orders units have a facing and the orders options the "fleets face a sea"
 /// house option. 3: the classic options of the rules review (mission deck, defender dice, card
 /// bonus) and per-territory one-die choices; the orders state's territory. Versions 1 and 2 still
-/// load.
+/// load. Appending a variant to [`Game`] (as the economy ruleset did) leaves every earlier save's
+/// bytes meaning the same, so it needs no new version.
 pub const SAVE_VERSION: u16 = 3;
 
 /// A game of any ruleset.
@@ -25,6 +26,7 @@ pub const SAVE_VERSION: u16 = 3;
 pub enum Game {
     Classic(classic::ClassicState),
     Orders(orders::OrdersState),
+    Economy(economy::state::EconomyState),
 }
 
 /// An action of any ruleset.
@@ -32,6 +34,7 @@ pub enum Game {
 pub enum Action {
     Classic(classic::Action),
     Orders(orders::OrdersAction),
+    Economy(economy::action::EconomyAction),
 }
 
 /// Something that happened, for logs and animation.
@@ -39,6 +42,7 @@ pub enum Action {
 pub enum Event {
     Classic(classic::Event),
     Orders(orders::OrdersEvent),
+    Economy(economy::action::EconomyEvent),
 }
 
 /// Why an action was refused. The state is unchanged whenever this is returned.
@@ -46,6 +50,7 @@ pub enum Event {
 pub enum RuleError {
     Classic(classic::ClassicError),
     Orders(orders::OrdersError),
+    Economy(economy::error::EconomyError),
     /// The action belongs to another ruleset than the game's.
     WrongRuleset,
 }
@@ -55,6 +60,7 @@ impl fmt::Display for RuleError {
         match self {
             RuleError::Classic(e) => e.fmt(f),
             RuleError::Orders(e) => e.fmt(f),
+            RuleError::Economy(e) => e.fmt(f),
             RuleError::WrongRuleset => {
                 f.write_str("that action belongs to a different kind of game")
             }
@@ -108,6 +114,10 @@ impl Game {
                 .apply(a)
                 .map(|e| e.into_iter().map(Event::Orders).collect())
                 .map_err(RuleError::Orders),
+            (Game::Economy(s), Action::Economy(a)) => s
+                .apply(a)
+                .map(|e| e.into_iter().map(Event::Economy).collect())
+                .map_err(RuleError::Economy),
             _ => Err(RuleError::WrongRuleset),
         }
     }
@@ -128,6 +138,10 @@ impl Game {
                 .apply(a)
                 .map(|e| e.into_iter().map(Event::Orders).collect())
                 .map_err(RuleError::Orders),
+            (Game::Economy(s), Action::Economy(a)) => s
+                .apply_with(a, dice)
+                .map(|e| e.into_iter().map(Event::Economy).collect())
+                .map_err(RuleError::Economy),
             _ => Err(RuleError::WrongRuleset),
         }
     }
@@ -182,6 +196,7 @@ impl Game {
         match &game {
             Game::Classic(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
             Game::Orders(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
+            Game::Economy(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
         }
         Ok(game)
     }

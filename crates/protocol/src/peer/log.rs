@@ -486,6 +486,7 @@ impl Peer {
         let winner = match &r.state {
             Game::Classic(s) => s.winner(),
             Game::Orders(_) => None,
+            Game::Economy(s) => s.winner,
         };
         let turn_end = matches!(action, Action::EndTurn) || winner.is_some();
         self.progress();

@@ -41,13 +41,13 @@ use orbis_engine::rules::Game;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
-/// The classic state of a run; the caller returns when the game is an orders game (classic
+/// The classic state of a run; the caller returns when the game is of another ruleset (classic
 /// code paths are only reached for classic games).
 macro_rules! classic {
     ($r:expr) => {
         match &mut $r.state {
             Game::Classic(s) => s,
-            Game::Orders(_) => return,
+            Game::Orders(_) | Game::Economy(_) => return,
         }
     };
 }
@@ -309,7 +309,7 @@ impl Peer {
                 Some(Controller::Peer(p)) => parts.get(p as usize).copied().into_iter().collect(),
                 _ => vec![],
             },
-            Game::Orders(_) => {
+            Game::Orders(_) | Game::Economy(_) => {
                 // Commitments first, then reveals.
                 let round = r.next_index() as u32;
                 let o = r.orders.get(&round);

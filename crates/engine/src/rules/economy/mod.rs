@@ -1,5 +1,5 @@
 //! The economy ruleset (source 004: money, upkeep, simultaneous plans, initiative, battles and
-//! infrastructure), in progress. Data first, then the rules that change it:
+//! infrastructure). Data first, then the rules that change it:
 //! - data: [`map`] (the board: countries and water territories), [`units`] (forces, kinds of
 //!   unit, movement left, planned moves), [`options`] (setup, advanced rules, round limit),
 //!   [`infra`] (infrastructure and its prices), [`phase`] (where a round stands, the Get phase's
@@ -15,11 +15,10 @@
 //!   [`siege`], [`landing`] (amphibious landings), [`onward`] (moves after a battle), [`revolt`]
 //!   (revolutions by influence card), [`blockade`], [`diplomacy`] (alliances, forfeits,
 //!   surrender), [`end`] (elimination, last player standing, round limit), with [`roll`] (one
-//!   roll and its modifiers) and [`initiative`].
+//!   roll and its modifiers) and [`initiative`]; [`check`] reads a state from a save file and
+//!   says what is wrong with it.
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
-//! Not built yet (issue 11): the `normal` computer player, and the `Game` variant that lets the
-//! browser and the network play it.
 //!
 //! Where the source is unclear, the choices made are listed in `RULES.md` beside this file.
 
@@ -27,6 +26,7 @@ pub mod action;
 pub mod battle;
 pub mod battlefield;
 pub mod blockade;
+pub mod check;
 pub mod combat;
 pub mod diplomacy;
 pub mod end;
