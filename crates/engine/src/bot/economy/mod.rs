@@ -11,7 +11,7 @@ use crate::codec::sha256;
 use crate::dice::{Dice, SeededDice};
 use crate::rules::classic::{BotLevel, PlayerId};
 use crate::rules::economy::action::{EconomyAction as A, SetupAction};
-use crate::rules::economy::battlefield::{BattleAction, Foe};
+use crate::rules::economy::battlefield::{BattleAction, Foe, WithdrawOrder};
 use crate::rules::economy::infra::Item;
 use crate::rules::economy::map::{EconomyMap, RegionId};
 use crate::rules::economy::options::Setup;
@@ -306,11 +306,15 @@ fn combat(s: &EconomyState, p: PlayerId, d: &mut dyn Dice) -> Option<A> {
         .map(Some)
         .collect();
     if let Some((to, force)) = pick(d, &s.withdraw_options(map, b.site, p)) {
-        options.push(Some(BattleAction::Withdraw {
-            force,
-            to,
-            burn_roads: d.below(2) == 0,
-        }));
+        // Now and then the easy bot stays after the interception, or breaks off after a loss.
+        let battle = s.combat.as_ref().and_then(|c| c.battle.as_ref());
+        let stay = !battle.is_some_and(|b| b.stayed.contains(&p)) && d.below(4) == 0;
+        options.push(Some(BattleAction::Withdraw(WithdrawOrder {
+            burn_roads: !stay && d.below(2) == 0,
+            stay,
+            break_off: (d.below(4) == 0).then_some(1),
+            ..WithdrawOrder::to(to, force)
+        })));
     }
     if let Some((to, armies)) = pick(d, &s.landing_options(map, b.site, p)) {
         let navies_engaged = s.site_force(b.site, Foe::Player(p)).navies > 0 && d.below(2) == 0;

@@ -12,7 +12,7 @@
 
 use crate::rules::classic::PlayerId;
 use crate::rules::economy::action::{EconomyAction as A, SetupAction};
-use crate::rules::economy::battlefield::{BattleAction, Foe};
+use crate::rules::economy::battlefield::{BattleAction, Foe, WithdrawOrder};
 use crate::rules::economy::infra::Item;
 use crate::rules::economy::map::{EconomyMap, RegionId};
 use crate::rules::economy::options::Setup;
@@ -407,10 +407,11 @@ fn combat(
         None if mine < foes(None) => {
             s.withdraw_options(map, site, p)
                 .first()
-                .map(|&(to, force)| BattleAction::Withdraw {
-                    force,
-                    to,
-                    burn_roads: true,
+                .map(|&(to, force)| {
+                    BattleAction::Withdraw(WithdrawOrder {
+                        burn_roads: true,
+                        ..WithdrawOrder::to(to, force)
+                    })
                 })
         }
         None => None,

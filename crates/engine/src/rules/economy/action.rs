@@ -339,10 +339,14 @@ pub enum EconomyEvent {
         mu: u32,
         cards: u32,
     },
+    /// A withdraw toward `to`; with `stay` the survivors will stay, with `break_off` the rest
+    /// stay once that many have died.
     WithdrawDeclared {
         player: PlayerId,
         force: Force,
         to: RegionId,
+        stay: bool,
+        break_off: Option<u32>,
     },
     InterceptAnswered {
         player: PlayerId,
@@ -356,12 +360,15 @@ pub enum EconomyEvent {
         dice: (u8, u8),
         loser: Loser,
     },
-    /// The withdraw is over: units that got away, units lost.
+    /// The withdraw is over: units that got away (to `to`, unless they stayed), units lost, and
+    /// units that stayed without facing interception because it was broken off.
     Withdrew {
         player: PlayerId,
         to: RegionId,
         away: Force,
         lost: Force,
+        stayed: bool,
+        broken_off: Force,
     },
     AllianceOffered {
         from: PlayerId,

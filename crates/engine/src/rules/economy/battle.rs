@@ -269,7 +269,7 @@ impl EconomyState {
         }
         let ok = match action {
             None => true,
-            Some(BattleAction::Withdraw { force, to, .. }) => self.can_withdraw(site, p, force, to),
+            Some(BattleAction::Withdraw(w)) => self.can_withdraw(site, p, &w),
             Some(BattleAction::AttackInfrastructure { item }) => {
                 self.infrastructure_targets(site, p).contains(&item)
             }
@@ -434,16 +434,8 @@ impl EconomyState {
                     self.lay_siege(r, p, target, events);
                 }
             }
-            BattleAction::Withdraw {
-                force,
-                to,
-                burn_roads,
-            } => {
-                let what = Intercepted::Withdraw {
-                    force,
-                    to,
-                    burn_roads,
-                };
+            BattleAction::Withdraw(w) => {
+                let what = Intercepted::Withdraw(w);
                 self.start_intercepted(map, site, Pending::new(p, what), dice, events)
             }
             BattleAction::AttackInfrastructure { item } => {

@@ -93,13 +93,8 @@ pub enum Foe {
 pub enum BattleAction {
     /// Attack `target`'s units of `kind` with one's own of that kind.
     Attack { target: Foe, kind: Kind },
-    /// Withdraw `force` to `to` (see [`super::withdraw`]); with `burn_roads`, the armies that get
-    /// away roll to destroy the roads of the country they leave.
-    Withdraw {
-        force: Force,
-        to: RegionId,
-        burn_roads: bool,
-    },
+    /// Withdraw (see [`super::withdraw`]).
+    Withdraw(WithdrawOrder),
     /// An army attacks a piece of infrastructure here (see [`super::sabotage`]).
     AttackInfrastructure { item: Item },
     /// Besiege `target`'s defenders in fortifications (see [`super::siege`]).
@@ -126,6 +121,9 @@ pub struct Battle {
     pub attacked: BTreeSet<PlayerId>,
     /// Standing orders to withdraw.
     pub retreats: BTreeMap<PlayerId, Retreat>,
+    /// Players whose units withdrew and stayed here: they may not do so again in this battle
+    /// (so a battle always moves on).
+    pub stayed: BTreeSet<PlayerId>,
     /// A withdraw waiting for the interceptors' answers.
     pub pending: Option<Pending>,
 }
@@ -139,6 +137,7 @@ impl Battle {
             withdrew: BTreeSet::new(),
             attacked: BTreeSet::new(),
             retreats: BTreeMap::new(),
+            stayed: BTreeSet::new(),
             pending: None,
         }
     }
@@ -157,23 +156,51 @@ pub(super) enum Unit {
     Group(usize),
 }
 
-/// A standing order: withdraw to `to` once one's units in the battle are `at` or fewer.
+/// A standing order: withdraw to `to` once one's units in the battle are `at` or fewer; with
+/// `stay`, the units that survive the interception stay (the attack is over all the same).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Retreat {
     pub at: u32,
     pub to: RegionId,
+    pub stay: bool,
+}
+
+/// A withdraw of `force` toward `to`: units that came from `to` go first, then defenders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WithdrawOrder {
+    pub force: Force,
+    pub to: RegionId,
+    /// The armies that get away roll to destroy the roads of the country they leave.
+    pub burn_roads: bool,
+    /// "At the end of the withdraw the units that withdrew may also choose to stay in the
+    /// territory": the survivors stay where they are, and the action is over.
+    pub stay: bool,
+    /// "The player that declared the withdraw can also break it off at any time": once this many
+    /// of the withdrawing units have died, the rest stay and face no more interception.
+    pub break_off: Option<u32>,
+}
+
+impl WithdrawOrder {
+    /// A plain withdraw: everyone goes, no roads burnt.
+    pub fn to(to: RegionId, force: Force) -> WithdrawOrder {
+        WithdrawOrder {
+            force,
+            to,
+            burn_roads: false,
+            stay: false,
+            break_off: None,
+        }
+    }
 }
 
 /// An action that hostile players may intercept.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Intercepted {
-    Withdraw {
-        force: Force,
-        to: RegionId,
-        burn_roads: bool,
-    },
+    Withdraw(WithdrawOrder),
     /// An army attacks a piece of infrastructure.
-    Infrastructure { item: Item },
+    Infrastructure {
+        item: Item,
+    },
     /// Armies land from water onto `to`, their navies engaged or not.
     Landing {
         armies: u32,
@@ -204,7 +231,7 @@ impl Pending {
     /// The units that can be intercepted: the withdrawing ones, or the one attacking army.
     pub fn units(&self) -> Force {
         match self.what {
-            Intercepted::Withdraw { force, .. } => force,
+            Intercepted::Withdraw(w) => w.force,
             Intercepted::Infrastructure { .. } => Force {
                 armies: 1,
                 navies: 0,

@@ -4,7 +4,7 @@
 //!
 //! It only reads; it sits beside the rule modules because the player count is a rule of `setup`.
 
-use super::battlefield::{Battle, BattleAction, Combat, Foe, Intercepted, Site};
+use super::battlefield::{Battle, BattleAction, Combat, Foe, Intercepted, Site, WithdrawOrder};
 use super::infra::Item;
 use super::map::{EconomyMap, RegionId};
 use super::phase::{BaseKey, Phase};
@@ -81,6 +81,11 @@ impl Checker<'_> {
         }
     }
 
+    fn withdraw(&self, w: &WithdrawOrder) -> Result<(), String> {
+        self.force(w.force)?;
+        self.region(w.to)
+    }
+
     fn foe(&self, f: Foe) -> Result<(), String> {
         match f {
             Foe::Player(p) => self.player(p),
@@ -134,10 +139,7 @@ impl Checker<'_> {
             match a {
                 None => {}
                 Some(BattleAction::Attack { target, .. }) => self.foe(*target)?,
-                Some(BattleAction::Withdraw { force, to, .. }) => {
-                    self.force(*force)?;
-                    self.region(*to)?;
-                }
+                Some(BattleAction::Withdraw(w)) => self.withdraw(w)?,
                 Some(BattleAction::AttackInfrastructure { item }) => self.item(*item)?,
                 Some(BattleAction::Siege { target }) => self.player(*target)?,
                 Some(BattleAction::Land { armies, to, .. }) => {
@@ -150,7 +152,7 @@ impl Checker<'_> {
             self.player(p)?;
             self.foe(f)?;
         }
-        for &p in b.withdrew.iter().chain(&b.attacked) {
+        for &p in b.withdrew.iter().chain(&b.attacked).chain(&b.stayed) {
             self.player(p)?;
         }
         for (&p, r) in &b.retreats {
@@ -163,10 +165,7 @@ impl Checker<'_> {
                 self.player(q)?;
             }
             match w.what {
-                Intercepted::Withdraw { force, to, .. } => {
-                    self.force(force)?;
-                    self.region(to)?;
-                }
+                Intercepted::Withdraw(w) => self.withdraw(&w)?,
                 Intercepted::Infrastructure { item } => self.item(item)?,
                 Intercepted::Landing { armies, to, .. } => {
                     self.count(armies, "a number of armies")?;

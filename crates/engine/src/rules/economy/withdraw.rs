@@ -4,14 +4,17 @@
 //! same kind there may intercept, which counts as an attack: each withdrawing unit rolls against
 //! each interceptor in turn, dies if it loses and gets away if it does not. Units that get away
 //! move: back to where they came from, or, if they have not moved this round, to any bordering
-//! region; into hostile ground, they bring a battle token with them.
+//! region; into hostile ground, they bring a battle token with them. A withdraw may instead keep
+//! its survivors where they are (`stay`, once per battle), or be broken off after a number of
+//! losses, the rest staying without facing the interceptors.
 //!
 //! Invariants: a withdraw is possible only while hostile units stand in the battle (a battle won
-//! is over); every withdrawing unit leaves the battle, dead or away; a player who withdraws
-//! after fighting counts the battle as a loss, and those who fought them as a victory.
+//! is over); every withdrawing unit leaves the battle, dead or away, unless it stays or the
+//! withdraw was broken off before its turn; a player who withdraws after fighting counts the
+//! battle as a loss, and those who fought them as a victory.
 
 use super::action::EconomyEvent;
-use super::battlefield::{Arrival, Foe, Intercepted, Pending, Retreat, Site, Unit};
+use super::battlefield::{Arrival, Foe, Intercepted, Pending, Retreat, Site, Unit, WithdrawOrder};
 use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::roll::{self, Loser, Side};
@@ -97,9 +100,14 @@ impl EconomyState {
         out.into_iter().filter(|(_, f)| f.units() > 0).collect()
     }
 
-    /// True when `p` may withdraw `force` from `site` to `to`.
-    pub(super) fn can_withdraw(&self, site: Site, p: PlayerId, force: Force, to: RegionId) -> bool {
+    /// True when `p` may give the withdraw order `w` at `site`: the units can go that way, units
+    /// that stay cross no roads to burn, and a player stays after a withdraw once per battle.
+    pub(super) fn can_withdraw(&self, site: Site, p: PlayerId, w: &WithdrawOrder) -> bool {
+        let stayed = self.battle().is_ok_and(|b| b.stayed.contains(&p));
+        let (force, to) = (w.force, w.to);
         force.units() > 0
+            && !(w.stay && (w.burn_roads || stayed))
+            && w.break_off.is_none_or(|n| n > 0)
             && self
                 .withdraw_options(EconomyMap::get(), site, p)
                 .iter()
@@ -118,9 +126,13 @@ impl EconomyState {
     ) {
         let player = pending.player;
         events.push(match pending.what {
-            Intercepted::Withdraw { force, to, .. } => {
-                EconomyEvent::WithdrawDeclared { player, force, to }
-            }
+            Intercepted::Withdraw(w) => EconomyEvent::WithdrawDeclared {
+                player,
+                force: w.force,
+                to: w.to,
+                stay: w.stay,
+                break_off: w.break_off,
+            },
             Intercepted::Infrastructure { item } => {
                 EconomyEvent::InfrastructureAttackDeclared { player, item }
             }
@@ -157,23 +169,11 @@ impl EconomyState {
             .filter(|q| pending.answers.get(q) == Some(&true))
             .collect();
         match pending.what {
-            Intercepted::Withdraw {
-                force,
-                to,
-                burn_roads,
-            } => {
-                let away = self.finish_withdrawal(
-                    map,
-                    site,
-                    pending.player,
-                    force,
-                    to,
-                    &interceptors,
-                    dice,
-                    events,
-                );
-                if burn_roads {
-                    self.burn_roads(map, site, pending.player, away.armies, to, dice, events);
+            Intercepted::Withdraw(w) => {
+                let p = pending.player;
+                let away = self.finish_withdrawal(map, site, p, w, &interceptors, dice, events);
+                if w.burn_roads {
+                    self.burn_roads(map, site, p, away.armies, w.to, dice, events);
                 }
             }
             Intercepted::Landing {
@@ -298,28 +298,37 @@ impl EconomyState {
     }
 
     /// The unit of `p` that withdraws next toward `to`: one that came from there, else a
-    /// defender. Returns it and whether it is a defender.
-    fn withdrawing_unit(&self, site: Site, p: PlayerId, kind: Kind, to: RegionId) -> (Unit, bool) {
+    /// defender, passing over the units in `held` (survivors that stay, which roll only once).
+    /// Returns it and whether it is a defender.
+    fn withdrawing_unit(
+        &self,
+        site: Site,
+        p: PlayerId,
+        kind: Kind,
+        to: RegionId,
+        held: &[(Unit, u32)],
+    ) -> (Unit, bool) {
         let Some(c) = &self.combat else {
             return (Unit::Defender, true);
         };
+        let held = |u: Unit| held.iter().find(|h| h.0 == u).map_or(0, |h| h.1);
         match site {
             Site::Border(a, b) => {
-                let i = c.border.iter().position(|g| {
+                let i = c.border.iter().enumerate().position(|(i, g)| {
                     g.player == p
                         && g.from == to
                         && Site::border(g.from, g.to) == Site::Border(a, b)
-                        && g.force.of(kind) > 0
+                        && g.force.of(kind) > held(Unit::Group(i))
                 });
                 (Unit::Group(i.unwrap_or(0)), false)
             }
             Site::Region(r) => {
-                let i = c.arrivals.iter().position(|a| {
+                let i = c.arrivals.iter().enumerate().position(|(i, a)| {
                     a.player == p
                         && a.region == r
                         && a.from == to
                         && !a.withdrawn
-                        && a.force.of(kind) > 0
+                        && a.force.of(kind) > held(Unit::Arrival(i))
                 });
                 match i {
                     Some(i) => (Unit::Arrival(i), false),
@@ -329,15 +338,15 @@ impl EconomyState {
         }
     }
 
-    /// Carries out a withdraw: interception rolls unit by unit, then the survivors move.
+    /// Carries out a withdraw: interception rolls unit by unit (until it is broken off), then the
+    /// survivors move, or stay.
     #[allow(clippy::too_many_arguments)]
     fn finish_withdrawal(
         &mut self,
         map: &EconomyMap,
         site: Site,
         p: PlayerId,
-        force: Force,
-        to: RegionId,
+        w: WithdrawOrder,
         interceptors: &[PlayerId],
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
@@ -346,11 +355,19 @@ impl EconomyState {
             Site::Region(r) => Some(r),
             Site::Border(..) => None,
         };
+        let to = w.to;
         let mut away = Force::default();
         let mut lost = Force::default();
+        let mut broken_off = Force::default();
+        // Survivors that stay, by unit, so the next roll is another unit's.
+        let mut held: Vec<(Unit, u32)> = vec![];
         for kind in [Kind::Army, Kind::Navy] {
-            for _ in 0..force.of(kind) {
-                let (unit, defender) = self.withdrawing_unit(site, p, kind, to);
+            for _ in 0..w.force.of(kind) {
+                if w.break_off.is_some_and(|n| lost.units() >= n) {
+                    broken_off.add(kind, 1);
+                    continue;
+                }
+                let (unit, defender) = self.withdrawing_unit(site, p, kind, to, &held);
                 let mut alive = true;
                 for &q in interceptors {
                     if self.site_force(site, Foe::Player(q)).of(kind) == 0 {
@@ -370,13 +387,35 @@ impl EconomyState {
                         break;
                     }
                 }
-                self.take_unit(site, p, kind, unit);
                 if alive {
-                    away.add(kind, 1)
+                    away.add(kind, 1);
                 } else {
-                    lost.add(kind, 1)
+                    lost.add(kind, 1);
+                }
+                if !alive || !w.stay {
+                    self.take_unit(site, p, kind, unit);
+                } else if let Some(h) = held.iter_mut().find(|h| h.0 == unit) {
+                    h.1 += 1;
+                } else {
+                    held.push((unit, 1));
                 }
             }
+        }
+        events.push(EconomyEvent::Withdrew {
+            player: p,
+            to,
+            away,
+            lost,
+            stayed: w.stay,
+            broken_off,
+        });
+        if w.stay {
+            // The action is over; the units are still in the battle, where they were.
+            self.battle_mut().stayed.insert(p);
+            if let Some(r) = region {
+                self.sink(map, r, events);
+            }
+            return Force::default();
         }
         let came_from = match site {
             Site::Region(r) => r,
@@ -398,12 +437,6 @@ impl EconomyState {
             withdrawn: true,
         });
         self.left_after_fighting(p);
-        events.push(EconomyEvent::Withdrew {
-            player: p,
-            to,
-            away,
-            lost,
-        });
         self.sink(map, to, events);
         if let Some(r) = region {
             self.sink(map, r, events);
@@ -493,12 +526,12 @@ impl EconomyState {
                 .into_iter()
                 .find(|&(r, _)| r == rt.to)
                 .map(|(_, f)| f);
-            if let Some(force) = force {
-                let what = Intercepted::Withdraw {
-                    force,
-                    to: rt.to,
-                    burn_roads: false,
-                };
+            let stayed = self.battle().is_ok_and(|b| b.stayed.contains(&q));
+            if let Some(force) = force.filter(|_| !(rt.stay && stayed)) {
+                let what = Intercepted::Withdraw(WithdrawOrder {
+                    stay: rt.stay,
+                    ..WithdrawOrder::to(rt.to, force)
+                });
                 self.start_intercepted(map, site, Pending::new(q, what), dice, events);
                 return true;
             }

@@ -69,6 +69,7 @@ fn the_besieged_must_attack_before_they_withdraw() {
             retreat: Some(super::super::battlefield::Retreat {
                 at: 1,
                 to: r("scandinavia"),
+                stay: false,
             }),
         },
         vec![],

@@ -1,5 +1,5 @@
 use super::super::action::EconomyAction as A;
-use super::super::battlefield::BattleAction;
+use super::super::battlefield::{BattleAction, WithdrawOrder};
 use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
 use super::super::phase::Phase;
 use super::*;
@@ -72,14 +72,16 @@ fn a_withdraw_is_intercepted_unit_by_unit() {
             &mut s,
             A::Declare {
                 player: 1,
-                action: Some(BattleAction::Withdraw {
+                action: Some(BattleAction::Withdraw(WithdrawOrder {
                     force: Force {
                         armies: 3,
                         navies: 0
                     },
                     to: r("egypt"),
                     burn_roads: false,
-                }),
+                    stay: false,
+                    break_off: None,
+                })),
             },
             vec![],
         ),
@@ -89,14 +91,16 @@ fn a_withdraw_is_intercepted_unit_by_unit() {
         &mut s,
         A::Declare {
             player: 1,
-            action: Some(BattleAction::Withdraw {
+            action: Some(BattleAction::Withdraw(WithdrawOrder {
                 force: Force {
                     armies: 3,
                     navies: 0,
                 },
                 to: ukraine,
                 burn_roads: false,
-            }),
+                stay: false,
+                break_off: None,
+            })),
         },
         vec![],
     )
@@ -126,6 +130,8 @@ fn a_withdraw_is_intercepted_unit_by_unit() {
             armies: 2,
             navies: 0
         },
+        stayed: false,
+        broken_off: Force::default(),
     }));
     assert_eq!(s.units_of(0, r("northern_europe")).armies, 3);
     // Bob withdrew after an interception (an attack): Ann's victory, Bob's loss.
@@ -150,7 +156,8 @@ fn a_standing_order_ends_an_attack_with_a_withdraw() {
                 player: 0,
                 retreat: Some(Retreat {
                     at: 2,
-                    to: r("ukraine")
+                    to: r("ukraine"),
+                    stay: false,
                 }),
             },
             vec![],
@@ -161,7 +168,11 @@ fn a_standing_order_ends_an_attack_with_a_withdraw() {
         &mut s,
         A::SetRetreat {
             player: 0,
-            retreat: Some(Retreat { at: 2, to: we }),
+            retreat: Some(Retreat {
+                at: 2,
+                to: we,
+                stay: false,
+            }),
         },
         vec![],
     )
@@ -206,6 +217,8 @@ fn a_standing_order_ends_an_attack_with_a_withdraw() {
             navies: 0
         },
         lost: Force::default(),
+        stayed: false,
+        broken_off: Force::default(),
     }));
     assert!(ev.contains(&EconomyEvent::BattleClosed {
         site: Site::Region(r("northern_europe")),
@@ -229,14 +242,16 @@ fn units_that_withdrew_do_not_withdraw_again() {
         vec![],
     )
     .unwrap();
-    let away = BattleAction::Withdraw {
+    let away = BattleAction::Withdraw(WithdrawOrder {
         force: Force {
             armies: 3,
             navies: 0,
         },
         to: r("ukraine"),
         burn_roads: false,
-    };
+        stay: false,
+        break_off: None,
+    });
     act(
         &mut s,
         A::Declare {
@@ -275,14 +290,16 @@ fn withdrawing_armies_may_burn_the_roads_behind_them() {
         vec![],
     )
     .unwrap();
-    let away = BattleAction::Withdraw {
+    let away = BattleAction::Withdraw(WithdrawOrder {
         force: Force {
             armies: 3,
             navies: 0,
         },
         to: r("ukraine"),
         burn_roads: true,
-    };
+        stay: false,
+        break_off: None,
+    });
     act(
         &mut s,
         A::Declare {
@@ -309,4 +326,217 @@ fn withdrawing_armies_may_burn_the_roads_behind_them() {
         destroyed: true,
     }));
     assert!(!s.regions[r("northern_europe") as usize].infra.roads);
+}
+
+/// Bob's withdraw order in `battle(3)`, toward Ukraine, after Ann passes.
+fn bob_withdraws(s: &mut EconomyState, order: WithdrawOrder) -> Events {
+    act(
+        s,
+        A::Declare {
+            player: 0,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    act(
+        s,
+        A::Declare {
+            player: 1,
+            action: Some(BattleAction::Withdraw(order)),
+        },
+        vec![],
+    )
+}
+
+#[test]
+fn units_may_stay_after_a_withdraw_once_per_battle() {
+    let mut s = battle(3);
+    let (ne, ukraine) = (r("northern_europe"), r("ukraine"));
+    let three = Force {
+        armies: 3,
+        navies: 0,
+    };
+    let stay = WithdrawOrder {
+        stay: true,
+        ..WithdrawOrder::to(ukraine, three)
+    };
+    // Units that stay cross no roads to burn.
+    assert_eq!(
+        bob_withdraws(
+            &mut s.clone(),
+            WithdrawOrder {
+                burn_roads: true,
+                ..stay
+            }
+        ),
+        Err(EconomyError::ActionNotPossible)
+    );
+    bob_withdraws(&mut s, stay).unwrap();
+    // Ann intercepts each unit once: 2 against 6+1, Bob's first dies; 5 against 1+1, Ann's
+    // interceptor dies and Bob's second survives, staying; 4 against 4+1 (2 against 3), his
+    // third dies.
+    let ev = act(
+        &mut s,
+        A::Intercept {
+            player: 0,
+            yes: true,
+        },
+        vec![2, 6, 5, 1, 4, 4],
+    )
+    .unwrap();
+    assert!(ev.contains(&EconomyEvent::Withdrew {
+        player: 1,
+        to: ukraine,
+        away: Force {
+            armies: 1,
+            navies: 0
+        },
+        lost: Force {
+            armies: 2,
+            navies: 0
+        },
+        stayed: true,
+        broken_off: Force::default(),
+    }));
+    // The survivor is still in the battle, still a defender; nobody went to Ukraine.
+    assert_eq!(s.units_of(1, ne).armies, 1);
+    assert_eq!(s.defenders(1, ne).armies, 1);
+    assert_eq!(s.units_of(1, ukraine).armies, 0);
+    assert_eq!(s.units_of(0, ne).armies, 3);
+    assert!(s.combat.as_ref().unwrap().battle.is_some());
+    // Once per battle: Bob may still withdraw, but not stay again.
+    let one = Force {
+        armies: 1,
+        navies: 0,
+    };
+    let again = WithdrawOrder {
+        stay: true,
+        ..WithdrawOrder::to(ukraine, one)
+    };
+    assert_eq!(
+        bob_withdraws(&mut s.clone(), again),
+        Err(EconomyError::ActionNotPossible)
+    );
+    bob_withdraws(&mut s, WithdrawOrder::to(ukraine, one)).unwrap();
+}
+
+#[test]
+fn a_withdraw_may_be_broken_off() {
+    let mut s = battle(3);
+    let (ne, ukraine) = (r("northern_europe"), r("ukraine"));
+    let three = Force {
+        armies: 3,
+        navies: 0,
+    };
+    let order = WithdrawOrder {
+        break_off: Some(1),
+        ..WithdrawOrder::to(ukraine, three)
+    };
+    assert_eq!(
+        bob_withdraws(
+            &mut s.clone(),
+            WithdrawOrder {
+                break_off: Some(0),
+                ..order
+            }
+        ),
+        Err(EconomyError::ActionNotPossible)
+    );
+    bob_withdraws(&mut s, order).unwrap();
+    // The first unit gets away (5 against 1+1), the second dies (2 against 6+1): Bob breaks
+    // off, and his third stays without facing Ann.
+    let ev = act(
+        &mut s,
+        A::Intercept {
+            player: 0,
+            yes: true,
+        },
+        vec![5, 1, 2, 6],
+    )
+    .unwrap();
+    let one = Force {
+        armies: 1,
+        navies: 0,
+    };
+    assert!(ev.contains(&EconomyEvent::Withdrew {
+        player: 1,
+        to: ukraine,
+        away: one,
+        lost: one,
+        stayed: false,
+        broken_off: one,
+    }));
+    assert_eq!(s.units_of(1, ukraine).armies, 1);
+    assert_eq!(s.units_of(1, ne).armies, 1);
+    assert_eq!(s.units_of(0, ne).armies, 3);
+}
+
+#[test]
+fn a_standing_order_may_end_an_attack_and_stay() {
+    // As above, but Ann's standing order keeps her two armies in Northern Europe: the attack is
+    // over, the battle is not, and nobody's units moved.
+    let mut s = battle(6);
+    let (ne, we) = (r("northern_europe"), r("western_europe"));
+    let order = Retreat {
+        at: 2,
+        to: we,
+        stay: true,
+    };
+    act(
+        &mut s,
+        A::SetRetreat {
+            player: 0,
+            retreat: Some(order),
+        },
+        vec![],
+    )
+    .unwrap();
+    act(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    let attack = BattleAction::Attack {
+        target: Foe::Player(1),
+        kind: Kind::Army,
+    };
+    act(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: Some(attack),
+        },
+        vec![1, 6, 1, 6],
+    )
+    .unwrap();
+    let ev = act(
+        &mut s,
+        A::Intercept {
+            player: 1,
+            yes: false,
+        },
+        vec![],
+    )
+    .unwrap();
+    let two = Force {
+        armies: 2,
+        navies: 0,
+    };
+    assert!(ev.contains(&EconomyEvent::Withdrew {
+        player: 0,
+        to: we,
+        away: two,
+        lost: Force::default(),
+        stayed: true,
+        broken_off: Force::default(),
+    }));
+    assert_eq!(s.units_of(0, ne), two);
+    // The two Ann left at home, as before.
+    assert_eq!(s.units_of(0, we).armies, 2);
+    assert!(s.combat.as_ref().unwrap().battle.is_some());
 }
