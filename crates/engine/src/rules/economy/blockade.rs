@@ -54,7 +54,7 @@ impl EconomyState {
             country,
             water,
         };
-        let owner = self.regions[country as usize].owner;
+        let owner = self.infrastructure_holder(country);
         let base = self.regions[country as usize]
             .infra
             .navy_bases

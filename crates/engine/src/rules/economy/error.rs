@@ -71,6 +71,8 @@ pub enum EconomyError {
         have: u32,
     },
     NotYours(RegionId),
+    /// Recruiting beyond the bases of a country one holds only by its fortifications.
+    BesiegedBeyondBases(RegionId),
     NotACountry(RegionId),
     /// A navy recruited into a water territory that is not a coast of the country.
     NotACoast {
@@ -196,6 +198,12 @@ impl fmt::Display for EconomyError {
                 write!(f, "That costs {cost} MU and you have {have} MU.")
             }
             NotYours(r) => write!(f, "You do not own {}.", name(*r)),
+            BesiegedBeyondBases(r) => write!(
+                f,
+                "You no longer own {}: your units in its fortifications keep its bases, so you \
+                 may recruit there only as many units as its bases allow this round.",
+                name(*r)
+            ),
             NotACountry(r) => write!(f, "{} is water: choose a country.", name(*r)),
             NotACoast { country, water } => {
                 write!(f, "{} is not a coast of {}.", name(*water), name(*country))

@@ -184,6 +184,20 @@ impl EconomyState {
         Ok(())
     }
 
+    /// `r` is a country whose infrastructure other than roads `p` controls: theirs, or one they
+    /// lost while holding its fortifications (true in that case: they do not own it).
+    fn holds_bases(
+        &self,
+        map: &EconomyMap,
+        p: PlayerId,
+        r: RegionId,
+    ) -> Result<bool, EconomyError> {
+        match self.own_country(map, p, r) {
+            Err(EconomyError::NotYours(_)) if self.infrastructure_holder(r) == Some(p) => Ok(true),
+            other => other.map(|()| false),
+        }
+    }
+
     fn pay(&mut self, p: PlayerId, cost: u32) -> Result<(), EconomyError> {
         let have = self.players[p as usize].mu;
         if cost > have {
@@ -322,7 +336,8 @@ impl EconomyState {
         count: u32,
     ) -> Events {
         self.spending(p)?;
-        self.own_country(map, p, country)?;
+        // Defenders who lost the country but hold its fortifications keep its bases.
+        let held = self.holds_bases(map, p, country)?;
         if count == 0 {
             return Err(EconomyError::ZeroUnits);
         }
@@ -336,6 +351,9 @@ impl EconomyState {
             }
         };
         let (cost, cheap) = self.recruit_cost(p, key, count);
+        if held && cheap < count {
+            return Err(EconomyError::BesiegedBeyondBases(country));
+        }
         if let Some(w) = navy_into {
             // Navies beyond a base's capacity go only into friendly or contested water.
             let open = self.friendly(p, w) || self.contested(w);
@@ -484,7 +502,11 @@ impl EconomyState {
         item: Item,
     ) -> Events {
         self.get_turn(p)?;
-        self.own_country(map, p, country)?;
+        if item == Item::Roads {
+            self.own_country(map, p, country)?;
+        } else {
+            self.holds_bases(map, p, country)?;
+        }
         let missing = EconomyError::NotBuilt { country, item };
         let infra = &mut self.regions[country as usize].infra;
         let base = match item {

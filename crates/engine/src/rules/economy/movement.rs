@@ -6,7 +6,7 @@
 //! needs the whole cost of a step left to take it. An army also has one road movement, from a
 //! country with roads to a neighbouring country with roads, free of its normal move and taken
 //! before or after it. Navies stay on water, and pass a canal (one third, from one of its coasts
-//! to the other) when the canal's country is friendly to them.
+//! to the other) when the canal's country is friendly to them, or its canal is held by a friend.
 //!
 //! Invariant: [`EconomyState::reach`] only passes through regions its caller allows; the region
 //! a path ends in need not be one of them (that is where a plan's non-friendly destination lies).
@@ -79,7 +79,11 @@ impl EconomyState {
                             continue;
                         };
                         let x = &self.regions[c.country as usize];
-                        if self.options.canals && x.infra.canal && self.friendly(p, c.country) {
+                        // The canal's holder may have lost the country but kept the canal.
+                        let holder = self.infrastructure_holder(c.country);
+                        let friendly = self.friendly(p, c.country)
+                            || holder.is_some_and(|h| x.owner.is_none() && self.friends(p, h));
+                        if self.options.canals && x.infra.canal && friendly {
                             out.push((other, l));
                         }
                     }

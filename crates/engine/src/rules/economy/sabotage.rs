@@ -51,10 +51,17 @@ impl EconomyState {
         items
     }
 
-    /// True when `p` is destroying their own infrastructure with a defender.
-    fn own_by_defender(&self, site: Site, p: PlayerId) -> bool {
+    /// True when `p` is destroying their own `item` with a defender (a country lost while its
+    /// fortifications are held keeps all but its roads theirs).
+    fn own_by_defender(&self, site: Site, p: PlayerId, item: Item) -> bool {
         let Site::Region(r) = site else { return false };
-        self.regions[r as usize].owner == Some(p) && self.defenders(p, r).armies > 0
+        let x = &self.regions[r as usize];
+        let theirs = if item == Item::Roads {
+            x.owner == Some(p)
+        } else {
+            self.infrastructure_holder(r) == Some(p)
+        };
+        theirs && self.defenders(p, r).armies > 0
     }
 
     /// Carries out an attack on `item` by one of `p`'s armies, after the interceptors answered.
@@ -68,7 +75,7 @@ impl EconomyState {
         events: &mut Vec<EconomyEvent>,
     ) {
         let Site::Region(r) = site else { return };
-        let own = self.own_by_defender(site, p);
+        let own = self.own_by_defender(site, p, item);
         let unit = if own {
             Unit::Defender
         } else {

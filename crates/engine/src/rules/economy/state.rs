@@ -164,6 +164,19 @@ impl EconomyState {
             .is_some_and(|o| self.friends(p, o))
     }
 
+    /// Who controls `r`'s infrastructure other than its roads: its owner; once it has none, the
+    /// player who lost it to hostile forces while their units hold its fortifications (source:
+    /// *"A player that has units that are considered defenders in fortifications retains control
+    /// of all infrastructure except for roads within that territory"*).
+    pub fn infrastructure_holder(&self, r: RegionId) -> Option<PlayerId> {
+        let x = self.regions.get(r as usize)?;
+        x.owner.or_else(|| {
+            x.lost_by.filter(|q| {
+                self.options.fortifications && x.infra.fortifications && x.forces.contains_key(q)
+            })
+        })
+    }
+
     /// Contested: units of players who are not allies stand here (neutral units count).
     pub fn contested(&self, r: RegionId) -> bool {
         let Some(x) = self.regions.get(r as usize) else {

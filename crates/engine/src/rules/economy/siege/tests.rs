@@ -1,6 +1,8 @@
 use super::super::action::EconomyAction as A;
 use super::super::battlefield::BattleAction;
 use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
+use super::super::error::EconomyError;
+use super::super::infra::Item;
 use super::super::phase::Phase;
 use super::super::units::{Force, Kind};
 use super::*;
@@ -181,4 +183,67 @@ fn a_siege_lasts_into_the_next_round() {
     // Bob lost the country to the hostile forces in it; it is contested.
     assert_eq!(ne.owner, None);
     assert!(s.contested(r("northern_europe")));
+}
+
+#[test]
+fn the_besieged_keep_their_infrastructure_but_the_roads() {
+    // Northern Europe also has roads and an army base. The siege lasts into the next round, and
+    // Bob has lost the country, but his defenders hold its fortifications.
+    let mut s = at_the_walls();
+    let ne = r("northern_europe");
+    let infra = &mut s.regions[ne as usize].infra;
+    infra.roads = true;
+    infra.army_bases = 1;
+    siege(&mut s);
+    for player in [1, 0] {
+        let pass = A::Declare {
+            player,
+            action: None,
+        };
+        act(&mut s, pass, vec![]).unwrap();
+    }
+    assert_eq!(s.phase, Phase::Get);
+    assert_eq!(s.regions[ne as usize].owner, None);
+    assert_eq!(s.infrastructure_holder(ne), Some(1));
+    // Nothing owed is settled at once.
+    let owing: Vec<PlayerId> = [0, 1]
+        .into_iter()
+        .filter(|&p| !s.get[p as usize].settled)
+        .collect();
+    for player in owing {
+        let settle = A::SettleUpkeep {
+            player,
+            losses: vec![],
+        };
+        act(&mut s, settle, vec![]).unwrap();
+    }
+    let recruit = |player, count| A::Recruit {
+        player,
+        country: ne,
+        navy_into: None,
+        count,
+    };
+    // Bob recruits at his base, within its capacity only; Ann, who does not hold it, cannot.
+    assert_eq!(
+        act(&mut s.clone(), recruit(1, 2), vec![]),
+        Err(EconomyError::BesiegedBeyondBases(ne))
+    );
+    assert_eq!(
+        act(&mut s.clone(), recruit(0, 1), vec![]),
+        Err(EconomyError::NotYours(ne))
+    );
+    act(&mut s, recruit(1, 1), vec![]).unwrap();
+    assert_eq!(s.units_of(1, ne).armies, 3);
+    // The roads are not his any more; the base is, and he may sell it.
+    let destroy = |item| A::Destroy {
+        player: 1,
+        country: ne,
+        item,
+    };
+    assert_eq!(
+        act(&mut s.clone(), destroy(Item::Roads), vec![]),
+        Err(EconomyError::NotYours(ne))
+    );
+    act(&mut s, destroy(Item::ArmyBase), vec![]).unwrap();
+    assert_eq!(s.regions[ne as usize].infra.army_bases, 0);
 }
