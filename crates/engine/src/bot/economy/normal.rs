@@ -68,7 +68,7 @@ fn hostile(s: &EconomyState, p: PlayerId, r: RegionId) -> u32 {
         .filter(|(&q, _)| !s.friends(p, q))
         .map(|(_, f)| f.units())
         .sum();
-    players + x.neutral
+    players + x.neutral.units()
 }
 
 /// Hostile armies next to `r` over land or from its coasts.

@@ -391,10 +391,14 @@ pub enum EconomyEvent {
         region: RegionId,
         to: PlayerId,
     },
-    /// A player left the game: armies neutral, `scuttled` navies gone.
+    /// Neutral armies at sea beyond the neutral navies there drowned.
+    NeutralSunk {
+        region: RegionId,
+        armies: u32,
+    },
+    /// A player left the game: their units became neutral.
     Surrendered {
         player: PlayerId,
-        scuttled: u32,
     },
     BlockadeSet {
         player: PlayerId,

@@ -29,10 +29,7 @@ impl EconomyState {
     pub fn site_force(&self, site: Site, who: Foe) -> Force {
         match (site, who) {
             (Site::Region(r), Foe::Player(p)) => self.units_of(p, r),
-            (Site::Region(r), Foe::Neutral) => Force {
-                armies: self.regions[r as usize].neutral,
-                navies: 0,
-            },
+            (Site::Region(r), Foe::Neutral) => self.regions[r as usize].neutral,
             (Site::Border(..), Foe::Neutral) => Force::default(),
             (Site::Border(a, b), Foe::Player(p)) => {
                 let mut f = Force::default();
@@ -508,8 +505,8 @@ impl EconomyState {
             if matches!(loser, Loser::Second | Loser::Both) {
                 match (target, region) {
                     (Foe::Neutral, Some(r)) => {
-                        let x = &mut self.regions[r as usize];
-                        x.neutral = x.neutral.saturating_sub(1);
+                        self.regions[r as usize].neutral.minus_one(kind);
+                        self.sink_neutral(map, r, events);
                     }
                     (Foe::Player(q), _) => self.take_unit(site, q, kind, tu),
                     _ => {}

@@ -213,7 +213,7 @@ impl EconomyState {
                     return Err(format!("an empty force stands in {name}"));
                 }
             }
-            c.count(r.neutral, "a number of neutral armies")?;
+            c.force(r.neutral)?;
             let water = map.is_water(i as RegionId);
             let infra = &r.infra;
             let built = infra.roads

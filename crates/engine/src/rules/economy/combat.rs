@@ -159,7 +159,7 @@ impl EconomyState {
                 lost: they_lost,
             });
         }
-        self.regions[c as usize].neutral = self.regions[c as usize].neutral.saturating_add(rebels);
+        self.regions[c as usize].neutral.add(Kind::Army, rebels);
         events.push(EconomyEvent::Revolution {
             country: c,
             neutral: rebels,
@@ -331,6 +331,23 @@ impl EconomyState {
                 armies: excess,
             });
         }
+        self.sink_neutral(map, r, events);
+    }
+
+    /// Neutral armies on water beyond the neutral navies there drown: neutral units own
+    /// nothing, so no water is friendly to them.
+    pub(super) fn sink_neutral(
+        &mut self,
+        map: &EconomyMap,
+        r: RegionId,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        let x = &mut self.regions[r as usize].neutral;
+        if map.is_water(r) && x.armies > x.navies {
+            let armies = x.armies - x.navies;
+            x.armies = x.navies;
+            events.push(EconomyEvent::NeutralSunk { region: r, armies });
+        }
     }
 
     /// Fortifications in `r` help its defenders (with the rule on).
@@ -443,7 +460,7 @@ impl EconomyState {
     fn lose_ownership(&mut self, r: RegionId, events: &mut Vec<EconomyEvent>) {
         let x = &self.regions[r as usize];
         let Some(o) = x.owner else { return };
-        let hostile = x.neutral > 0 || x.forces.keys().any(|&q| !self.friends(o, q));
+        let hostile = x.neutral.units() > 0 || x.forces.keys().any(|&q| !self.friends(o, q));
         if hostile {
             let x = &mut self.regions[r as usize];
             x.owner = None;

@@ -15,6 +15,7 @@ use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
 use super::state::{EconomyState, Standing};
+use super::units::Kind;
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
 
@@ -101,7 +102,7 @@ impl EconomyState {
         }])
     }
 
-    /// `p` surrenders: armies neutral, navies scuttled, territory, money and cards given up.
+    /// `p` surrenders: units neutral, territory, money and cards given up.
     pub(super) fn surrender(
         &mut self,
         map: &EconomyMap,
@@ -111,12 +112,11 @@ impl EconomyState {
         if !matches!(self.phase, Phase::Get | Phase::Planning | Phase::Moving) {
             return Err(EconomyError::WrongPhase(self.phase));
         }
-        let mut scuttled = 0;
         for r in 0..self.regions.len() {
             let x = &mut self.regions[r];
             if let Some(f) = x.forces.remove(&p) {
-                x.neutral = x.neutral.saturating_add(f.armies);
-                scuttled += f.navies;
+                x.neutral.add(Kind::Army, f.armies);
+                x.neutral.add(Kind::Navy, f.navies);
             }
             if x.owner == Some(p) {
                 x.owner = None;
@@ -134,10 +134,11 @@ impl EconomyState {
         me.mu = 0;
         let cards = std::mem::take(&mut me.cards);
         self.discard.extend(cards);
-        let mut events = vec![EconomyEvent::Surrendered {
-            player: p,
-            scuttled,
-        }];
+        let mut events = vec![EconomyEvent::Surrendered { player: p }];
+        // Water territories follow the countries in map order.
+        for r in map.countries()..map.regions.len() {
+            self.sink_neutral(map, r as RegionId, &mut events);
+        }
         // Nobody waits for a player who has left.
         let playing = self
             .players

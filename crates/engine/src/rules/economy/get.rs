@@ -41,7 +41,7 @@ impl EconomyState {
             let (Some(p), None) = (present.next(), present.next()) else {
                 continue;
             };
-            if x.neutral > 0 || x.owner == Some(p) {
+            if x.neutral.units() > 0 || x.owner == Some(p) {
                 continue;
             }
             let from = x.owner.or(x.lost_by);

@@ -106,7 +106,7 @@ impl EconomyState {
                     Foe::Player(q) => self.take_unit(site, q, Kind::Army, unit),
                     Foe::Neutral => {
                         let x = &mut self.regions[country as usize];
-                        x.neutral = x.neutral.saturating_sub(1);
+                        x.neutral.minus_one(Kind::Army);
                     }
                 }
             }

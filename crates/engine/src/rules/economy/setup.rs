@@ -197,7 +197,10 @@ impl EconomyState {
         if self.options.neutrals {
             for c in 0..map.countries() {
                 if self.regions[c].owner.is_none() {
-                    self.regions[c].neutral = 1;
+                    self.regions[c].neutral = Force {
+                        armies: 1,
+                        navies: 0,
+                    };
                 }
             }
         }

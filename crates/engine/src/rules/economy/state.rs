@@ -24,8 +24,9 @@ pub struct RegionState {
     pub owner: Option<PlayerId>,
     /// Each player's units here.
     pub forces: BTreeMap<PlayerId, Force>,
-    /// Neutral armies here (they only defend).
-    pub neutral: u32,
+    /// Neutral units here (they only defend): armies left in empty countries by a setup, raised
+    /// by revolutions, or of a player who surrendered, and that player's navies.
+    pub neutral: Force,
     pub infra: Infrastructure,
     /// The round in which the owner gained it from a player who was not its ally: its units are
     /// exempt from upkeep that round.
@@ -187,7 +188,7 @@ impl EconomyState {
             .iter()
             .enumerate()
             .any(|(i, &a)| present[i + 1..].iter().any(|&b| !self.friends(a, b)));
-        players_clash || (x.neutral > 0 && !present.is_empty())
+        players_clash || (x.neutral.units() > 0 && !present.is_empty())
     }
 
     /// What `p` gains in the Get phase.

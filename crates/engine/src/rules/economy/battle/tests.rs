@@ -120,7 +120,7 @@ fn armies_landing_from_water_are_amphibious() {
 #[test]
 fn neutral_armies_defend_to_the_death_and_count_as_a_victory() {
     let mut s = game(&["Ann", "Bob"]);
-    s.regions[r("southern_europe") as usize].neutral = 1;
+    s.regions[r("southern_europe") as usize].neutral.armies = 1;
     to_combat(
         &mut s,
         vec![vec![mv("western_europe", "southern_europe", 3, 0)], vec![]],
@@ -153,7 +153,7 @@ fn neutral_armies_defend_to_the_death_and_count_as_a_victory() {
         victories: vec![0],
         losses: vec![]
     }));
-    assert_eq!(s.regions[r("southern_europe") as usize].neutral, 0);
+    assert_eq!(s.regions[r("southern_europe") as usize].neutral.armies, 0);
     assert_eq!(s.units_of(0, r("southern_europe")).armies, 2);
 }
 

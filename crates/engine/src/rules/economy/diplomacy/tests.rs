@@ -85,14 +85,11 @@ fn a_surrender_turns_armies_neutral_and_nobody_waits_for_the_player() {
     s.apply(&A::FinishGet { player: 2 }).unwrap();
     assert_eq!(s.phase, Phase::Get);
     let ev = s.apply(&A::Surrender { player: 1 }).unwrap();
-    assert!(ev.contains(&EconomyEvent::Surrendered {
-        player: 1,
-        scuttled: 0
-    }));
+    assert!(ev.contains(&EconomyEvent::Surrendered { player: 1 }));
     // Bob was the last one in the Get phase: planning begins.
     assert!(ev.contains(&EconomyEvent::PlanningBegan));
     let ne = &s.regions[r("northern_europe") as usize];
-    assert_eq!(ne.neutral, 3);
+    assert_eq!(ne.neutral.armies, 3);
     assert_eq!(ne.owner, None);
     assert!(!ne.forces.contains_key(&1));
     assert_eq!(s.players[1].standing, Standing::Surrendered);
@@ -104,4 +101,35 @@ fn a_surrender_turns_armies_neutral_and_nobody_waits_for_the_player() {
     let ev = s.apply(&A::Surrender { player: 2 }).unwrap();
     assert!(ev.contains(&EconomyEvent::GameOver { winner: Some(0) }));
     assert_eq!(s.phase, Phase::Over);
+}
+
+#[test]
+fn a_surrender_leaves_neutral_navies_and_drowns_armies_without_them() {
+    let mut s = table();
+    let (coast, scan) = (r("northern_europe_coast"), r("scandinavia_coast"));
+    // Bob: an army aboard a navy on his coast, and an army alone on his own (friendly) water.
+    hold(&mut s, 1, "northern_europe_coast", 1, 1);
+    hold(&mut s, 1, "scandinavia_coast", 1, 0);
+    let ev = s.apply(&A::Surrender { player: 1 }).unwrap();
+    let one = super::super::units::Force {
+        armies: 1,
+        navies: 1,
+    };
+    assert_eq!(s.regions[coast as usize].neutral, one);
+    // Neutral units own nothing: no water is friendly to them.
+    assert!(ev.contains(&EconomyEvent::NeutralSunk {
+        region: scan,
+        armies: 1
+    }));
+    assert_eq!(s.regions[scan as usize].neutral.units(), 0);
+    // Ann's navy there may attack the neutral navy, which defends to the death.
+    hold(&mut s, 0, "northern_europe_coast", 0, 2);
+    let site = super::super::battlefield::Site::Region(coast);
+    assert!(s.possible_actions(site, 0).contains(
+        &super::super::battlefield::BattleAction::Attack {
+            target: super::super::battlefield::Foe::Neutral,
+            kind: Kind::Navy,
+        }
+    ));
+    assert!(s.contested(coast));
 }

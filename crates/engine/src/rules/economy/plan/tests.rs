@@ -23,7 +23,7 @@ fn game() -> EconomyState {
     hold(&mut s, 0, "western_europe", 10, 0);
     hold(&mut s, 0, "western_europe_coast", 0, 2);
     hold(&mut s, 1, "northern_europe", 3, 0);
-    s.regions[r("southern_europe") as usize].neutral = 1;
+    s.regions[r("southern_europe") as usize].neutral.armies = 1;
     s.phase = Phase::Planning;
     s
 }

@@ -103,8 +103,8 @@ fn european_capitals_come_fully_built_and_the_first_round_begins() {
     // 50 MU, then income: 1 country and 1 road.
     assert_eq!(s.players[first as usize].mu, 52);
     // Every other country holds one neutral army.
-    assert_eq!(s.regions[r("egypt") as usize].neutral, 1);
-    assert_eq!(s.regions[r("ukraine") as usize].neutral, 0);
+    assert_eq!(s.regions[r("egypt") as usize].neutral.armies, 1);
+    assert_eq!(s.regions[r("ukraine") as usize].neutral.armies, 0);
 }
 
 #[test]
@@ -120,7 +120,7 @@ fn random_european_capitals_need_no_picks() {
     let capitals: BTreeSet<RegionId> = s.players.iter().map(|p| p.capital.unwrap()).collect();
     assert_eq!(capitals.len(), 6);
     assert!(!capitals.contains(&r("iceland")));
-    assert_eq!(s.regions[r("egypt") as usize].neutral, 0);
+    assert_eq!(s.regions[r("egypt") as usize].neutral.armies, 0);
 }
 
 #[test]
@@ -236,7 +236,9 @@ fn the_cards_share_the_countries_evenly() {
         for p in 0..n as PlayerId {
             assert_eq!(owned(&s, p).len(), each, "{n} players");
         }
-        let neutral = (0..42).filter(|&c| s.regions[c].neutral == 1).count();
+        let neutral = (0..42)
+            .filter(|&c| s.regions[c].neutral.armies == 1)
+            .count();
         assert_eq!(neutral, 42 - each * n);
     }
 }

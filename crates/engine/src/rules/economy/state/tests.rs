@@ -156,7 +156,7 @@ fn contested_territory_is_linked_but_passes_no_link() {
     assert!(!s.contested(r("venezuela")));
     assert!(s.linked(map(), 0)[r("central_america") as usize]);
     // Neutral armies contest a country.
-    s.regions[r("venezuela") as usize].neutral = 1;
+    s.regions[r("venezuela") as usize].neutral.armies = 1;
     assert!(s.contested(r("venezuela")));
 }
 

@@ -232,7 +232,7 @@ fn a_standing_order_ends_an_attack_with_a_withdraw() {
 fn units_that_withdrew_do_not_withdraw_again() {
     // Bob's defenders withdraw from Northern Europe into Ukraine, held by a neutral army.
     let mut s = battle(3);
-    s.regions[r("ukraine") as usize].neutral = 1;
+    s.regions[r("ukraine") as usize].neutral.armies = 1;
     act(
         &mut s,
         A::Declare {
