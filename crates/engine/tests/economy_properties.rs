@@ -175,6 +175,7 @@ fn hostile(d: &mut SeededDice, players: u8) -> A {
         },
         // Now and then a player gives up: their units turn neutral, navies too.
         _ if n == 0 && d.below(40) == 0 => A::Surrender { player: p },
+        _ if n == 1 => A::ClosePlanning { player: p },
         _ => A::FinishGet { player: p },
     }
 }

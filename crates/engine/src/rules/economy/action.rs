@@ -58,6 +58,11 @@ pub enum EconomyAction {
         player: PlayerId,
         moves: Vec<PlannedMove>,
     },
+    /// "Once a majority of the players have finished the planning phase, the remaining players
+    /// will have one minute to complete their plans": the minute is up. The clock runs outside
+    /// the engine (the screen, or the peers); a player who has submitted calls time, and those
+    /// still planning move nothing this round.
+    ClosePlanning { player: PlayerId },
     /// Moves units not in a plan within friendly territory.
     MoveFriendly {
         player: PlayerId,
@@ -139,6 +144,7 @@ impl EconomyAction {
             | TradeCards { player, .. }
             | FinishGet { player }
             | SubmitPlans { player, .. }
+            | ClosePlanning { player }
             | MoveFriendly { player, .. }
             | FinishMoving { player }
             | PickBattle { player, .. }
@@ -237,6 +243,10 @@ pub enum EconomyEvent {
     PlansSubmitted {
         player: PlayerId,
         count: u32,
+    },
+    /// Planning time ran out: `late` players' plans are empty.
+    PlanningClosed {
+        late: Vec<PlayerId>,
     },
     /// Everyone's plans, shown once all are in; friendly movement begins.
     PlansRevealed {

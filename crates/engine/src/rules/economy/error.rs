@@ -50,6 +50,8 @@ pub enum EconomyError {
     WrongPhase(Phase),
     /// The player already finished this phase.
     AlreadyDone,
+    /// Time can be called on planning only once most players have submitted, by one of them.
+    PlanningClockNotRunning,
     /// Recruiting and building wait until the upkeep is settled.
     UpkeepFirst,
     UpkeepAlreadySettled,
@@ -179,6 +181,11 @@ impl fmt::Display for EconomyError {
             WrongPhase(Phase::Over) => write!(f, "The game is over."),
             WrongPhase(p) => write!(f, "You can't do that during {p}."),
             AlreadyDone => write!(f, "You have finished this phase; wait for the others."),
+            PlanningClockNotRunning => write!(
+                f,
+                "The minute to finish plans starts once most players have submitted theirs, and \
+                 only they can call time: submit your plans and wait."
+            ),
             UpkeepFirst => write!(f, "Settle your upkeep first, then recruit or build."),
             UpkeepAlreadySettled => write!(f, "Your upkeep for this round is already settled."),
             NoUpkeepThere(r) => write!(f, "{} owes no upkeep this round.", name(*r)),

@@ -105,6 +105,7 @@ impl EconomyState {
             &TradeCards { cards, .. } => self.trade_cards(p, cards),
             FinishGet { .. } => self.finish_get(p),
             SubmitPlans { moves, .. } => self.submit_plans(map, p, moves),
+            ClosePlanning { .. } => self.close_planning(p),
             &MoveFriendly {
                 from, to, force, ..
             } => self.move_friendly(map, p, from, to, force),

@@ -128,6 +128,42 @@ impl EconomyState {
         Ok(events)
     }
 
+    /// Whether the last minute of planning runs: more than half of the players still playing
+    /// have submitted their plans, and someone has not.
+    pub fn planning_clock_runs(&self) -> bool {
+        if self.phase != Phase::Planning {
+            return false;
+        }
+        let playing = (0..self.players.len() as PlayerId)
+            .filter(|&q| self.players[q as usize].standing == super::state::Standing::Playing);
+        let (mut done, mut all) = (0, 0);
+        for q in playing {
+            all += 1;
+            done += u32::from(self.plans.contains_key(&q));
+        }
+        2 * done > all && done < all
+    }
+
+    /// The minute is up: players still planning submit nothing.
+    pub(super) fn close_planning(&mut self, p: PlayerId) -> Events {
+        if self.phase != Phase::Planning {
+            return Err(EconomyError::WrongPhase(self.phase));
+        }
+        if !self.planning_clock_runs() || !self.plans.contains_key(&p) {
+            return Err(EconomyError::PlanningClockNotRunning);
+        }
+        let late: Vec<PlayerId> = (0..self.players.len() as PlayerId)
+            .filter(|&q| self.players[q as usize].standing == super::state::Standing::Playing)
+            .filter(|q| !self.plans.contains_key(q))
+            .collect();
+        for &q in &late {
+            self.plans.insert(q, vec![]);
+        }
+        let mut events = vec![EconomyEvent::PlanningClosed { late }];
+        self.advance_planning(&mut events);
+        Ok(events)
+    }
+
     /// Friendly movement begins once everyone still playing has submitted plans.
     pub(super) fn advance_planning(&mut self, events: &mut Vec<EconomyEvent>) {
         if self.phase == Phase::Planning && self.everyone(|q| self.plans.contains_key(&q)) {

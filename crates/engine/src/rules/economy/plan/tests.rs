@@ -197,3 +197,37 @@ fn friendly_movement_uses_units_not_in_plans_once() {
     assert!(ev.contains(&EconomyEvent::CombatBegan));
     assert_eq!(s.phase, Phase::Combat);
 }
+
+#[test]
+fn time_is_called_on_the_last_planners_once_most_have_submitted() {
+    let mut s = EconomyState::empty(map(), &["Ann", "Bob", "Cy"], EconomyOptions::default());
+    hold(&mut s, 0, "western_europe", 3, 0);
+    hold(&mut s, 1, "northern_europe", 3, 0);
+    hold(&mut s, 2, "ukraine", 3, 0);
+    s.round = 1;
+    s.phase = Phase::Planning;
+    let submit = |player| A::SubmitPlans {
+        player,
+        moves: vec![],
+    };
+    let close = |player| A::ClosePlanning { player };
+    s.apply(&submit(0)).unwrap();
+    // One of three is no majority: the clock does not run yet.
+    assert!(!s.planning_clock_runs());
+    assert_eq!(
+        s.apply(&close(0)),
+        Err(EconomyError::PlanningClockNotRunning)
+    );
+    s.apply(&submit(1)).unwrap();
+    assert!(s.planning_clock_runs());
+    // Cy, still planning, cannot call time on himself.
+    assert_eq!(
+        s.apply(&close(2)),
+        Err(EconomyError::PlanningClockNotRunning)
+    );
+    let ev = s.apply(&close(1)).unwrap();
+    assert_eq!(ev[0], EconomyEvent::PlanningClosed { late: vec![2] });
+    assert_eq!(s.plans.get(&2), Some(&vec![]));
+    assert_eq!(s.phase, Phase::Moving);
+    assert!(!s.planning_clock_runs());
+}
