@@ -23,7 +23,7 @@ step "format and lint"
 cargo fmt --all --check
 # Modules import each other only downwards (no cycles), in every crate.
 python3 scripts/check-cycles.py --self-test
-python3 scripts/check-cycles.py crates/engine/src crates/protocol/src crates/transport/src crates/cli/src crates/web/src
+python3 scripts/check-cycles.py crates/engine/src crates/protocol/src crates/transport/src crates/cli/src crates/web/src crates/deal/src
 cargo clippy --workspace --all-targets --locked -- -D warnings
 # The browser client's lite first-load bundle (crates/web without its default `full` feature).
 cargo clippy -p orbis-web --no-default-features --all-targets --locked -- -D warnings

@@ -1,0 +1,255 @@
+//! A whole deal among simulated participants, and one test per lie a participant can tell.
+
+use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
+use curve25519_dalek::scalar::Scalar;
+use orbis_deal::cipher::{card_point, open_deck, CardId, Ciphertext};
+use orbis_deal::keys::{joint_key, PublicShare, SecretShare};
+use orbis_deal::share::{decryption_share, open, verify_share};
+use orbis_deal::shuffle::{shuffle, verify_shuffle, ShuffleProof};
+use orbis_deal::DealError;
+use rand_chacha3::rand_core::SeedableRng;
+use rand_chacha3::ChaCha20Rng;
+
+const DECK: &[u8] = b"territory";
+const CARDS: CardId = 44;
+
+struct Table {
+    secrets: Vec<SecretShare>,
+    keys: Vec<RistrettoPoint>,
+    joint: RistrettoPoint,
+    rng: ChaCha20Rng,
+}
+
+fn table(players: usize, seed: u8) -> Table {
+    let mut rng = ChaCha20Rng::from_seed([seed; 32]);
+    let secrets: Vec<SecretShare> = (0..players)
+        .map(|_| SecretShare::generate(&mut rng))
+        .collect();
+    let published: Vec<PublicShare> = secrets
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.public(format!("game seat {i}").as_bytes(), &mut rng))
+        .collect();
+    let keys: Vec<RistrettoPoint> = published
+        .iter()
+        .enumerate()
+        .map(|(i, p)| p.verify(format!("game seat {i}").as_bytes()).unwrap())
+        .collect();
+    let joint = joint_key(&keys);
+    Table {
+        secrets,
+        keys,
+        joint,
+        rng,
+    }
+}
+
+/// Every participant shuffles in turn; every shuffle is checked against the previous deck.
+fn shuffled(t: &mut Table) -> Vec<Ciphertext> {
+    let mut deck = open_deck(DECK, CARDS);
+    for i in 0..t.secrets.len() {
+        let ctx = format!("game deck shuffle {i}");
+        let (out, proof) = shuffle(ctx.as_bytes(), &t.joint, &deck, &mut t.rng).unwrap();
+        verify_shuffle(ctx.as_bytes(), &t.joint, &deck, &out, &proof).unwrap();
+        deck = out;
+    }
+    deck
+}
+
+/// `holder` reads position `at`: every other participant's share, checked, plus its own.
+fn draw(t: &mut Table, deck: &[Ciphertext], at: usize, holder: usize) -> CardId {
+    let ctx = format!("game draw {at}");
+    let mut shares = vec![];
+    for (i, s) in t.secrets.iter().enumerate() {
+        let d = decryption_share(ctx.as_bytes(), s, &deck[at], &mut t.rng).unwrap();
+        let checked = verify_share(ctx.as_bytes(), &t.keys[i], &deck[at], &d).unwrap();
+        if i != holder {
+            shares.push(checked);
+        }
+    }
+    let own = decryption_share(ctx.as_bytes(), &t.secrets[holder], &deck[at], &mut t.rng).unwrap();
+    shares.push(own.share.decompress().unwrap());
+    open(DECK, CARDS, &deck[at], &shares).unwrap()
+}
+
+#[test]
+fn a_deal_among_three_and_six_gives_every_card_once() {
+    for players in [3, 6] {
+        let mut t = table(players, players as u8);
+        let deck = shuffled(&mut t);
+        let mut seen: Vec<CardId> = (0..CARDS as usize)
+            .map(|at| draw(&mut t, &deck, at, at % players))
+            .collect();
+        // Shuffled: not the open order.
+        assert_ne!(seen, (0..CARDS).collect::<Vec<_>>());
+        seen.sort_unstable();
+        assert_eq!(seen, (0..CARDS).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn without_every_share_nobody_reads_a_card() {
+    let mut t = table(3, 9);
+    let deck = shuffled(&mut t);
+    let ctx = b"game draw 0";
+    // Two of three shares (a coalition short of everyone): the card stays hidden.
+    let shares: Vec<RistrettoPoint> = t.secrets[..2]
+        .iter()
+        .map(|s| {
+            decryption_share(ctx, s, &deck[0], &mut t.rng)
+                .unwrap()
+                .share
+                .decompress()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        open(DECK, CARDS, &deck[0], &shares),
+        Err(DealError::UnknownCard)
+    );
+}
+
+fn honest(t: &mut Table) -> (Vec<Ciphertext>, Vec<Ciphertext>, ShuffleProof) {
+    let input = open_deck(DECK, CARDS);
+    let (out, proof) = shuffle(b"ctx", &t.joint, &input, &mut t.rng).unwrap();
+    (input, out, proof)
+}
+
+fn encrypt(t: &mut Table, id: CardId) -> Ciphertext {
+    let r = Scalar::random(&mut t.rng);
+    Ciphertext {
+        c1: RistrettoPoint::mul_base(&r).compress(),
+        c2: (card_point(DECK, id) + r * t.joint).compress(),
+    }
+}
+
+#[test]
+fn a_shuffle_that_replaces_a_card_is_caught() {
+    let mut t = table(3, 2);
+    let (input, mut out, proof) = honest(&mut t);
+    // A second copy of card 0 instead of whatever stood at position 5.
+    out[5] = encrypt(&mut t, 0);
+    assert!(matches!(
+        verify_shuffle(b"ctx", &t.joint, &input, &out, &proof),
+        Err(DealError::ShuffleProof(_))
+    ));
+}
+
+#[test]
+fn a_shuffle_that_duplicates_a_card_is_caught() {
+    let mut t = table(3, 3);
+    let (input, mut out, proof) = honest(&mut t);
+    out[1] = out[0];
+    assert!(verify_shuffle(b"ctx", &t.joint, &input, &out, &proof).is_err());
+}
+
+#[test]
+fn a_shuffle_reordered_after_its_proof_is_caught() {
+    let mut t = table(3, 4);
+    let (input, mut out, proof) = honest(&mut t);
+    out.swap(0, 1);
+    assert!(verify_shuffle(b"ctx", &t.joint, &input, &out, &proof).is_err());
+}
+
+#[test]
+fn a_proof_replayed_elsewhere_or_altered_is_caught() {
+    let mut t = table(3, 5);
+    let (input, out, proof) = honest(&mut t);
+    assert_eq!(
+        verify_shuffle(b"ctx", &t.joint, &input, &out, &proof),
+        Ok(())
+    );
+    assert!(verify_shuffle(b"another game", &t.joint, &input, &out, &proof).is_err());
+    let other_key = t.keys[0];
+    assert!(verify_shuffle(b"ctx", &other_key, &input, &out, &proof).is_err());
+    let mut p = proof.clone();
+    p.s1 += Scalar::ONE;
+    assert!(verify_shuffle(b"ctx", &t.joint, &input, &out, &p).is_err());
+    let mut p = proof.clone();
+    p.s_prime[7] += Scalar::ONE;
+    assert!(verify_shuffle(b"ctx", &t.joint, &input, &out, &p).is_err());
+    let mut p = proof.clone();
+    p.commitments.swap(2, 3);
+    assert!(verify_shuffle(b"ctx", &t.joint, &input, &out, &p).is_err());
+    let mut p = proof.clone();
+    p.t_hat.pop();
+    assert_eq!(
+        verify_shuffle(b"ctx", &t.joint, &input, &out, &p),
+        Err(DealError::Length {
+            expected: CARDS as u32,
+            got: CARDS as u32 - 1
+        })
+    );
+    let mut p = proof;
+    p.chain[0] = CompressedRistretto([0xff; 32]);
+    assert_eq!(
+        verify_shuffle(b"ctx", &t.joint, &input, &out, &p),
+        Err(DealError::NotAPoint("a shuffle proof"))
+    );
+}
+
+#[test]
+fn a_shuffle_by_someone_who_knows_no_permutation_cannot_be_proved_from_another() {
+    // Re-using an honest proof for a different honest-looking shuffle of the same input fails:
+    // the proof is bound to its output.
+    let mut t = table(3, 6);
+    let input = open_deck(DECK, CARDS);
+    let (_, proof) = shuffle(b"ctx", &t.joint, &input, &mut t.rng).unwrap();
+    let (other, _) = shuffle(b"ctx", &t.joint, &input, &mut t.rng).unwrap();
+    assert!(verify_shuffle(b"ctx", &t.joint, &input, &other, &proof).is_err());
+}
+
+#[test]
+fn a_false_decryption_share_is_caught() {
+    let mut t = table(3, 7);
+    let deck = shuffled(&mut t);
+    let ctx = b"game draw 3";
+    // A share made with a key other than the published one.
+    let stranger = SecretShare::generate(&mut t.rng);
+    let d = decryption_share(ctx, &stranger, &deck[3], &mut t.rng).unwrap();
+    assert_eq!(
+        verify_share(ctx, &t.keys[0], &deck[3], &d),
+        Err(DealError::ShareProof)
+    );
+    // An honest share, offered for another position or another draw.
+    let d = decryption_share(ctx, &t.secrets[0], &deck[3], &mut t.rng).unwrap();
+    assert!(verify_share(ctx, &t.keys[0], &deck[3], &d).is_ok());
+    assert_eq!(
+        verify_share(ctx, &t.keys[0], &deck[4], &d),
+        Err(DealError::ShareProof)
+    );
+    assert_eq!(
+        verify_share(b"game draw 4", &t.keys[0], &deck[3], &d),
+        Err(DealError::ShareProof)
+    );
+    // A share point swapped for another (to show the holder a different card).
+    let mut lie = d;
+    lie.share =
+        (d.share.decompress().unwrap() + card_point(DECK, 1) - card_point(DECK, 2)).compress();
+    assert_eq!(
+        verify_share(ctx, &t.keys[0], &deck[3], &lie),
+        Err(DealError::ShareProof)
+    );
+}
+
+#[test]
+fn garbage_never_panics() {
+    let mut t = table(3, 8);
+    let (input, out, proof) = honest(&mut t);
+    let mut rng = ChaCha20Rng::from_seed([42; 32]);
+    use rand_chacha3::rand_core::RngCore;
+    for _ in 0..200 {
+        let mut junk = [0u8; 32];
+        rng.fill_bytes(&mut junk);
+        let mut o = out.clone();
+        o[(junk[0] % 44) as usize].c2 = CompressedRistretto(junk);
+        assert!(verify_shuffle(b"ctx", &t.joint, &input, &o, &proof).is_err());
+        let d = orbis_deal::share::DecryptionShare {
+            share: CompressedRistretto(junk),
+            t_g: CompressedRistretto(junk),
+            t_c: CompressedRistretto(junk),
+            response: Scalar::from_bytes_mod_order(junk),
+        };
+        assert!(verify_share(b"x", &t.keys[0], &out[0], &d).is_err());
+    }
+}
