@@ -18,6 +18,8 @@ pub enum DealError {
     ShareProof,
     /// An opened card is none of the cards dealt.
     UnknownCard,
+    /// A key share's escrow, or a complaint about it, does not check out.
+    Escrow(&'static str),
 }
 
 impl fmt::Display for DealError {
@@ -31,6 +33,7 @@ impl fmt::Display for DealError {
             DealError::ShuffleProof(step) => write!(f, "the shuffle proof fails ({step})"),
             DealError::ShareProof => f.write_str("the proof of a decryption share fails"),
             DealError::UnknownCard => f.write_str("the opened card is not one of the deck"),
+            DealError::Escrow(why) => write!(f, "escrow: {why}"),
         }
     }
 }

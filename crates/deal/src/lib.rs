@@ -12,13 +12,17 @@
 //! - [`cipher`]: cards as group elements, ciphertexts, the open deck;
 //! - [`shuffle`]: a shuffle and re-encryption with a Terelius–Wikström proof of a shuffle (the
 //!   permutation stays secret: no difference between input and output is published);
-//! - [`share`]: decryption shares with Chaum–Pedersen proofs, and opening a card.
+//! - [`share`]: decryption shares with Chaum–Pedersen proofs, opening a card, and showing it to
+//!   everyone;
+//! - [`escrow`]: each key share split among the other participants, so that all of them
+//!   together can stand in for one who stops answering.
 //!
 //! Invariant: every function that reads bytes from another peer (points, scalars, proofs)
 //! returns a [`DealError`] saying what failed; nothing here panics on hostile input.
 
 pub mod cipher;
 mod error;
+pub mod escrow;
 pub mod keys;
 pub mod share;
 pub mod shuffle;

@@ -84,3 +84,36 @@ pub fn open(
     let m = ct.points()?.c2 - shares.iter().sum::<RistrettoPoint>();
     card_of(deck, cards, &m)
 }
+
+/// A card shown to everyone by its holder (a trade, a mission claimed, a hand handed over):
+/// every participant's share of its ciphertext with the proofs, in seat order. The proofs were
+/// made for the draw's context, so the holder can republish the shares it was sent, and anyone
+/// can check them without trusting the holder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reveal {
+    pub shares: Vec<DecryptionShare>,
+}
+
+/// Checks a reveal of `ct` drawn in `context` against every participant's key (in seat order);
+/// returns the card. A share that fails names its seat.
+pub fn verify_reveal(
+    context: &[u8],
+    keys: &[RistrettoPoint],
+    deck: &[u8],
+    cards: CardId,
+    ct: &Ciphertext,
+    reveal: &Reveal,
+) -> Result<CardId, (Option<usize>, DealError)> {
+    if reveal.shares.len() != keys.len() {
+        let e = DealError::Length {
+            expected: keys.len() as u32,
+            got: reveal.shares.len() as u32,
+        };
+        return Err((None, e));
+    }
+    let mut points = Vec::with_capacity(keys.len());
+    for (seat, (k, d)) in keys.iter().zip(&reveal.shares).enumerate() {
+        points.push(verify_share(context, k, ct, d).map_err(|e| (Some(seat), e))?);
+    }
+    open(deck, cards, ct, &points).map_err(|e| (None, e))
+}

@@ -253,3 +253,142 @@ fn garbage_never_panics() {
         assert!(verify_share(b"x", &t.keys[0], &out[0], &d).is_err());
     }
 }
+
+#[test]
+fn a_holder_reveals_a_card_anyone_can_check() {
+    let mut t = table(3, 10);
+    let deck = shuffled(&mut t);
+    let ctx = b"game draw 2";
+    // Seat 1 drew position 2: it kept every share it was sent, and made its own.
+    let shares: Vec<_> = t
+        .secrets
+        .iter()
+        .map(|s| decryption_share(ctx, s, &deck[2], &mut t.rng).unwrap())
+        .collect();
+    let points: Vec<RistrettoPoint> = shares
+        .iter()
+        .map(|d| d.share.decompress().unwrap())
+        .collect();
+    let card = open(DECK, CARDS, &deck[2], &points).unwrap();
+    let reveal = orbis_deal::share::Reveal { shares };
+    let check = |r: &orbis_deal::share::Reveal, at: usize| {
+        orbis_deal::share::verify_reveal(ctx, &t.keys, DECK, CARDS, &deck[at], r)
+    };
+    assert_eq!(check(&reveal, 2), Ok(card));
+    // The same shares do not show another position's card (a player cannot trade a card they
+    // did not draw), and a forged share names its seat.
+    assert_eq!(check(&reveal, 3), Err((Some(0), DealError::ShareProof)));
+    let mut forged = reveal.clone();
+    forged.shares[2].share = forged.shares[0].share;
+    assert_eq!(check(&forged, 2), Err((Some(2), DealError::ShareProof)));
+    let mut short = reveal;
+    short.shares.pop();
+    assert!(matches!(
+        check(&short, 2),
+        Err((None, DealError::Length { .. }))
+    ));
+}
+
+#[test]
+fn all_the_others_stand_in_for_a_participant_who_left() {
+    use orbis_deal::escrow::{escrow, open_piece, stand_in, verify_escrow, Unsealed};
+    let mut t = table(4, 11);
+    let ctx = b"game escrow";
+    let escrows: Vec<_> = (0..4)
+        .map(|i| escrow(ctx, &t.secrets[i], i as u8, &t.keys, &mut t.rng))
+        .collect();
+    let commitments: Vec<_> = escrows
+        .iter()
+        .enumerate()
+        .map(|(i, e)| verify_escrow(i as u8, &t.keys[i], 4, e).unwrap())
+        .collect();
+    let deck = shuffled(&mut t);
+    // Seat 2 has left. Seat 0 draws position 5: seats 1 and 3 send their shares, and every
+    // other seat sends the share of its piece of seat 2's key, each checked.
+    let draw = b"game draw 5";
+    let ct = &deck[5];
+    let mut shares = vec![];
+    for i in [1, 3] {
+        let d = decryption_share(draw, &t.secrets[i], ct, &mut t.rng).unwrap();
+        shares.push(verify_share(draw, &t.keys[i], ct, &d).unwrap());
+    }
+    let mut pieces = vec![];
+    for piece in &escrows[2].pieces {
+        let holder = piece.to as usize;
+        let Ok(Unsealed::Piece(y)) = open_piece(ctx, 2, piece, &t.secrets[holder], &mut t.rng)
+        else {
+            panic!("an honest piece opens");
+        };
+        let d = decryption_share(draw, &y, ct, &mut t.rng).unwrap();
+        let commitment = commitments[2][holder].unwrap();
+        pieces.push(verify_share(draw, &commitment, ct, &d).unwrap());
+    }
+    shares.push(stand_in(&pieces));
+    shares.push(
+        decryption_share(draw, &t.secrets[0], ct, &mut t.rng)
+            .unwrap()
+            .share
+            .decompress()
+            .unwrap(),
+    );
+    let card = open(DECK, CARDS, ct, &shares).unwrap();
+    // The same card seat 2 itself would have let seat 0 read.
+    assert_eq!(card, draw_with_all(&mut t, ct, draw));
+}
+
+fn draw_with_all(t: &mut Table, ct: &Ciphertext, ctx: &[u8]) -> CardId {
+    let shares: Vec<RistrettoPoint> = t
+        .secrets
+        .iter()
+        .map(|s| {
+            decryption_share(ctx, s, ct, &mut t.rng)
+                .unwrap()
+                .share
+                .decompress()
+                .unwrap()
+        })
+        .collect();
+    open(DECK, CARDS, ct, &shares).unwrap()
+}
+
+#[test]
+fn a_wrong_escrow_is_caught_and_so_is_a_false_complaint() {
+    use orbis_deal::escrow::{
+        escrow, open_piece, verify_complaint, verify_escrow, Complaint, Unsealed,
+    };
+    let mut t = table(3, 12);
+    let ctx = b"game escrow";
+    let honest = escrow(ctx, &t.secrets[0], 0, &t.keys, &mut t.rng);
+    // Pieces that do not add up to the key are refused in public.
+    let mut e = honest.clone();
+    e.pieces[0].commitment = e.pieces[1].commitment;
+    assert!(matches!(
+        verify_escrow(0, &t.keys[0], 3, &e),
+        Err(DealError::Escrow(_))
+    ));
+    // A piece sealed wrong: its holder complains, and the complaint proves it.
+    let mut e = honest.clone();
+    e.pieces[1].sealed += Scalar::ONE;
+    let piece = e.pieces[1];
+    let holder = piece.to as usize;
+    let Ok(Unsealed::Wrong(complaint)) = open_piece(ctx, 0, &piece, &t.secrets[holder], &mut t.rng)
+    else {
+        panic!("the holder finds the piece wrong");
+    };
+    assert_eq!(
+        verify_complaint(ctx, 0, &piece, &t.keys[holder], &complaint),
+        Ok(())
+    );
+    // A holder who complains about a good piece is caught instead.
+    let piece = honest.pieces[1];
+    assert!(matches!(
+        open_piece(ctx, 0, &piece, &t.secrets[holder], &mut t.rng),
+        Ok(Unsealed::Piece(_))
+    ));
+    assert!(verify_complaint(ctx, 0, &piece, &t.keys[holder], &complaint).is_err());
+    let made_up = Complaint {
+        dh: RistrettoPoint::mul_base(&Scalar::from(7u8)).compress(),
+        ..complaint
+    };
+    assert!(verify_complaint(ctx, 0, &piece, &t.keys[holder], &made_up).is_err());
+}

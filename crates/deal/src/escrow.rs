@@ -1,0 +1,220 @@
+//! Going on without a participant: each participant splits its secret key share `x` into pieces
+//! `y_j`, one for every other participant, with `Σ y_j = x`, publishes the commitment `Y_j =
+//! y_j·G` of each piece (anyone checks `Σ Y_j = X`) and seals each piece to its holder with a
+//! Diffie–Hellman key. If the participant stops sending decryption shares, every other
+//! participant sends its piece's share `y_j·c1` with a Chaum–Pedersen proof against `Y_j`, and
+//! those add up to the missing share. Only all the others together can stand in for one
+//! participant, so no coalition short of all the other players learns anything it could not
+//! before.
+//!
+//! A participant who seals a wrong piece is caught: the holder publishes the Diffie–Hellman
+//! point with a proof that it used its own key ([`Complaint`]), and anyone can unseal the piece
+//! and see that it does not match its commitment.
+
+use crate::error::DealError;
+use crate::keys::SecretShare;
+use crate::transcript::{self, TranscriptExt};
+use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
+use curve25519_dalek::scalar::Scalar;
+use rand_core6::CryptoRngCore;
+use serde::{Deserialize, Serialize};
+
+/// One piece of a participant's key share, sealed to the participant at seat `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EscrowPiece {
+    pub to: u8,
+    /// `y·G`: public, so that the pieces' shares can be checked.
+    pub commitment: CompressedRistretto,
+    /// `e·G` for the Diffie–Hellman key of the seal.
+    pub ephemeral: CompressedRistretto,
+    /// `y + H(e·X_to)`.
+    pub sealed: Scalar,
+}
+
+/// A participant's key share in pieces, one for each other seat in seat order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Escrow {
+    pub pieces: Vec<EscrowPiece>,
+}
+
+/// A holder's proof that the piece sealed to it does not open to its commitment: the
+/// Diffie–Hellman point `x·E` and a Chaum–Pedersen proof that `log_G X = log_E (x·E)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Complaint {
+    pub dh: CompressedRistretto,
+    pub t_g: CompressedRistretto,
+    pub t_e: CompressedRistretto,
+    pub response: Scalar,
+}
+
+fn seal_key(context: &[u8], owner: u8, piece: &EscrowPiece, dh: &CompressedRistretto) -> Scalar {
+    let mut tr = transcript::start(b"escrow seal", context);
+    tr.append_u64(b"owner", u64::from(owner));
+    tr.append_u64(b"to", u64::from(piece.to));
+    tr.point(b"commitment", &piece.commitment);
+    tr.point(b"ephemeral", &piece.ephemeral);
+    tr.point(b"dh", dh);
+    tr.scalar_challenge(b"key")
+}
+
+/// Splits `secret` (of the participant at seat `owner`) into pieces for every other seat of
+/// `keys` (every participant's public key, in seat order).
+pub fn escrow(
+    context: &[u8],
+    secret: &SecretShare,
+    owner: u8,
+    keys: &[RistrettoPoint],
+    rng: &mut impl CryptoRngCore,
+) -> Escrow {
+    let others: Vec<u8> = (0..keys.len() as u8).filter(|&j| j != owner).collect();
+    let mut rest = secret.0;
+    let mut pieces = Vec::with_capacity(others.len());
+    for (n, &to) in others.iter().enumerate() {
+        let y = if n + 1 == others.len() {
+            rest
+        } else {
+            Scalar::random(rng)
+        };
+        rest -= y;
+        let e = Scalar::random(rng);
+        let mut piece = EscrowPiece {
+            to,
+            commitment: RistrettoPoint::mul_base(&y).compress(),
+            ephemeral: RistrettoPoint::mul_base(&e).compress(),
+            sealed: Scalar::ZERO,
+        };
+        let dh = (e * keys[to as usize]).compress();
+        piece.sealed = y + seal_key(context, owner, &piece, &dh);
+        pieces.push(piece);
+    }
+    Escrow { pieces }
+}
+
+/// The public check anyone makes: one piece for every other seat, in order, whose commitments
+/// add up to the owner's key. Returns the commitments by seat (`None` for the owner's).
+pub fn verify_escrow(
+    owner: u8,
+    owner_key: &RistrettoPoint,
+    seats: usize,
+    escrow: &Escrow,
+) -> Result<Vec<Option<RistrettoPoint>>, DealError> {
+    let others: Vec<u8> = (0..seats as u8).filter(|&j| j != owner).collect();
+    if escrow.pieces.len() != others.len() {
+        return Err(DealError::Length {
+            expected: others.len() as u32,
+            got: escrow.pieces.len() as u32,
+        });
+    }
+    let mut out = vec![None; seats];
+    let mut sum = RistrettoPoint::default();
+    for (p, &to) in escrow.pieces.iter().zip(&others) {
+        if p.to != to {
+            return Err(DealError::Escrow("pieces out of seat order"));
+        }
+        let y = p
+            .commitment
+            .decompress()
+            .ok_or(DealError::NotAPoint("an escrow commitment"))?;
+        p.ephemeral
+            .decompress()
+            .ok_or(DealError::NotAPoint("an escrow seal"))?;
+        sum += y;
+        out[to as usize] = Some(y);
+    }
+    if sum == *owner_key {
+        Ok(out)
+    } else {
+        Err(DealError::Escrow("the pieces do not add up to the key"))
+    }
+}
+
+/// What the holder of a piece finds when it unseals it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unsealed {
+    /// The piece, matching its commitment: a key share to stand in with.
+    Piece(SecretShare),
+    /// A wrong piece, and the complaint that proves it.
+    Wrong(Complaint),
+}
+
+/// The holder at `piece.to` unseals its piece of `owner`'s key.
+pub fn open_piece(
+    context: &[u8],
+    owner: u8,
+    piece: &EscrowPiece,
+    mine: &SecretShare,
+    rng: &mut impl CryptoRngCore,
+) -> Result<Unsealed, DealError> {
+    let e = piece
+        .ephemeral
+        .decompress()
+        .ok_or(DealError::NotAPoint("an escrow seal"))?;
+    let dh = mine.0 * e;
+    let y = piece.sealed - seal_key(context, owner, piece, &dh.compress());
+    if RistrettoPoint::mul_base(&y).compress() == piece.commitment {
+        return Ok(Unsealed::Piece(SecretShare(y)));
+    }
+    let k = Scalar::random(rng);
+    let mut c = Complaint {
+        dh: dh.compress(),
+        t_g: RistrettoPoint::mul_base(&k).compress(),
+        t_e: (k * e).compress(),
+        response: Scalar::ZERO,
+    };
+    let ch = complaint_challenge(context, owner, piece, &mine.key(), &c);
+    c.response = k + ch * mine.0;
+    Ok(Unsealed::Wrong(c))
+}
+
+fn complaint_challenge(
+    context: &[u8],
+    owner: u8,
+    piece: &EscrowPiece,
+    key: &RistrettoPoint,
+    c: &Complaint,
+) -> Scalar {
+    let mut tr = transcript::start(b"escrow complaint", context);
+    tr.append_u64(b"owner", u64::from(owner));
+    tr.append_u64(b"to", u64::from(piece.to));
+    tr.point(b"key", &key.compress());
+    tr.point(b"ephemeral", &piece.ephemeral);
+    tr.point(b"dh", &c.dh);
+    tr.point(b"t_g", &c.t_g);
+    tr.point(b"t_e", &c.t_e);
+    tr.scalar_challenge(b"challenge")
+}
+
+/// Checks a complaint by the holder whose key is `holder_key`: `Ok(())` when it proves that
+/// `owner` sealed a wrong piece (the owner cheated); an error when the complaint itself is false
+/// (the complainer lied).
+pub fn verify_complaint(
+    context: &[u8],
+    owner: u8,
+    piece: &EscrowPiece,
+    holder_key: &RistrettoPoint,
+    c: &Complaint,
+) -> Result<(), DealError> {
+    let bad = DealError::NotAPoint("a complaint");
+    let e = piece.ephemeral.decompress().ok_or(bad.clone())?;
+    let dh = c.dh.decompress().ok_or(bad.clone())?;
+    let t_g = c.t_g.decompress().ok_or(bad.clone())?;
+    let t_e = c.t_e.decompress().ok_or(bad)?;
+    let ch = complaint_challenge(context, owner, piece, holder_key, c);
+    let honest = RistrettoPoint::mul_base(&c.response) == t_g + ch * holder_key
+        && c.response * e == t_e + ch * dh;
+    if !honest {
+        return Err(DealError::Escrow("the complaint's proof fails"));
+    }
+    let y = piece.sealed - seal_key(context, owner, piece, &c.dh);
+    if RistrettoPoint::mul_base(&y).compress() == piece.commitment {
+        Err(DealError::Escrow("the piece was sealed correctly"))
+    } else {
+        Ok(())
+    }
+}
+
+/// The missing participant's decryption share, from the verified shares of its pieces (each
+/// checked with `share::verify_share` against the piece's commitment).
+pub fn stand_in(piece_shares: &[RistrettoPoint]) -> RistrettoPoint {
+    piece_shares.iter().sum()
+}
