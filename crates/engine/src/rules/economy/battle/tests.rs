@@ -1,5 +1,5 @@
 use super::super::action::EconomyAction as A;
-use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
+use super::super::combat::tests::{act, declare, game, hold, mv, pass, r, to_combat};
 use super::*;
 
 /// The totals of every roll in `events`.
@@ -48,15 +48,7 @@ fn flanks_and_fortifications() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     // Ann: 4 against 3 (+1), from two countries (+1). Bob: defender in fortifications (+2).
     let ev = act(
         &mut s,
@@ -95,15 +87,7 @@ fn armies_landing_from_water_are_amphibious() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     // Ann 3 against 3, amphibious (−1); Bob defends (+1).
     let ev = act(
         &mut s,
@@ -183,24 +167,8 @@ fn armies_fight_armies_and_navies_fight_navies() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
-    let ev = act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
+    let ev = declare(&mut s, 0, None, vec![]).unwrap();
     assert!(ev.contains(&EconomyEvent::Sunk {
         player: 1,
         region: r("northern_europe_coast"),

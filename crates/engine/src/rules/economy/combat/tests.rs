@@ -99,6 +99,21 @@ pub(crate) fn act(
     out
 }
 
+/// `player` declares `action` in the battle under way, the dice being `dice`.
+pub(crate) fn declare(
+    s: &mut EconomyState,
+    player: PlayerId,
+    action: Option<BattleAction>,
+    dice: Vec<u8>,
+) -> Result<Vec<EconomyEvent>, EconomyError> {
+    act(s, A::Declare { player, action }, dice)
+}
+
+/// `player` declares no action in the battle under way.
+pub(crate) fn pass(s: &mut EconomyState, player: PlayerId) {
+    declare(s, player, None, vec![]).unwrap();
+}
+
 #[test]
 fn an_attack_takes_a_country_and_its_capital() {
     let mut s = game(&["Ann", "Bob"]);
@@ -150,25 +165,9 @@ fn an_attack_takes_a_country_and_its_capital() {
         target: Foe::Player(1),
         kind: Kind::Army,
     };
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     // Ann 4 against 3: +1. Bob defends: +1. 6+1 against 2+1, three times.
-    let ev = act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: Some(attack),
-        },
-        vec![6, 2, 6, 2, 6, 2],
-    )
-    .unwrap();
+    let ev = declare(&mut s, 0, Some(attack), vec![6, 2, 6, 2, 6, 2]).unwrap();
     let rolls: Vec<(i32, i32)> = ev
         .iter()
         .filter_map(|e| match e {
@@ -237,15 +236,7 @@ fn a_defenders_six_always_wins() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     // Ann: 6 + 2 (more than twice) = 8 against Bob's natural 6: Bob wins anyway. Then Ann wins
     // three rolls.
     let ev = act(
@@ -312,15 +303,7 @@ fn hostile_plans_crossing_a_border_meet_on_it() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     // Ann's 3 against Bob's 2 on the border, nobody defending: 5+1 against 4, twice.
     let ev = act(
         &mut s,
@@ -528,28 +511,12 @@ fn with_no_card_left_to_draw_the_victor_steals_from_a_player_of_their_choice() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     let attack = Some(BattleAction::Attack {
         target: Foe::Player(1),
         kind: Kind::Army,
     });
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: attack,
-        },
-        vec![6, 1, 6, 1, 6, 1],
-    )
-    .unwrap();
+    declare(&mut s, 0, attack, vec![6, 1, 6, 1, 6, 1]).unwrap();
     // A victory and no card to draw: Ann chooses whom to steal from; nothing else goes on.
     assert_eq!(s.to_act(), vec![0]);
     assert_eq!(

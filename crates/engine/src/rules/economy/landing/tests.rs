@@ -1,6 +1,6 @@
 use super::super::action::EconomyAction as A;
 use super::super::battlefield::BattleAction;
-use super::super::combat::tests::{act, game, hold, r, to_combat};
+use super::super::combat::tests::{act, game, hold, pass, r, to_combat};
 use super::*;
 
 /// Ann's 3 armies and 1 navy have held the North Sea coast since planning, where a navy of Bob's
@@ -20,15 +20,7 @@ fn off_the_coast() -> EconomyState {
     to_combat(&mut s, vec![vec![], vec![]], vec![6, 1]);
     let site = Site::Region(r("northern_europe_coast"));
     act(&mut s, A::PickBattle { player: 0, site }, vec![]).unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     s
 }
 

@@ -1,6 +1,6 @@
 use super::super::action::EconomyAction as A;
 use super::super::battlefield::{BattleAction, Foe};
-use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
+use super::super::combat::tests::{act, declare, game, hold, mv, pass, r, to_combat};
 use super::*;
 
 #[test]
@@ -28,28 +28,12 @@ fn navies_that_win_sail_on_with_the_movement_they_have_left() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     let attack = Some(BattleAction::Attack {
         target: Foe::Player(1),
         kind: Kind::Navy,
     });
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: attack,
-        },
-        vec![6, 1],
-    )
-    .unwrap();
+    declare(&mut s, 0, attack, vec![6, 1]).unwrap();
     // The battle is won; Ann's navies have two thirds left: two more water steps.
     let map = EconomyMap::get();
     let options: Vec<RegionId> = s
@@ -118,30 +102,14 @@ fn armies_that_spent_their_move_stay() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     let attack = Some(BattleAction::Attack {
         target: Foe::Player(1),
         kind: Kind::Army,
     });
     // Bob's three fall; Ann's armies have no movement left (no roads), so nobody is asked to
     // move on and the next round begins.
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: attack,
-        },
-        vec![6, 1, 6, 1, 6, 1],
-    )
-    .unwrap();
+    declare(&mut s, 0, attack, vec![6, 1, 6, 1, 6, 1]).unwrap();
     assert_eq!(s.phase, Phase::Get);
     assert_eq!(s.units_of(0, r("northern_europe")).armies, 5);
 }

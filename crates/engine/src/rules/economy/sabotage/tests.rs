@@ -1,6 +1,6 @@
 use super::super::action::EconomyAction as A;
 use super::super::battlefield::BattleAction;
-use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
+use super::super::combat::tests::{act, game, hold, mv, pass, r, to_combat};
 use super::*;
 
 /// Ann's 3 armies have arrived in Northern Europe, where Bob has 2 defenders and roads, an army
@@ -19,15 +19,7 @@ fn raid() -> EconomyState {
     );
     let site = Site::Region(r("northern_europe"));
     act(&mut s, A::PickBattle { player: 0, site }, vec![]).unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     s
 }
 

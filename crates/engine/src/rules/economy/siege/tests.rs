@@ -1,6 +1,6 @@
 use super::super::action::EconomyAction as A;
 use super::super::battlefield::BattleAction;
-use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
+use super::super::combat::tests::{act, declare, game, hold, mv, pass, r, to_combat};
 use super::super::error::EconomyError;
 use super::super::infra::Item;
 use super::super::phase::Phase;
@@ -27,15 +27,7 @@ fn at_the_walls() -> EconomyState {
 }
 
 fn siege(s: &mut EconomyState) {
-    act(
-        s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(s, 1);
     act(
         s,
         A::Declare {
@@ -77,28 +69,12 @@ fn the_besieged_must_attack_before_they_withdraw() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 0);
     let attack = Some(BattleAction::Attack {
         target: Foe::Player(0),
         kind: Kind::Army,
     });
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: attack,
-        },
-        vec![1, 6],
-    )
-    .unwrap();
+    declare(&mut s, 1, attack, vec![1, 6]).unwrap();
     assert_eq!(s.to_act(), vec![0]);
     act(
         &mut s,
@@ -118,29 +94,13 @@ fn the_besieged_must_attack_before_they_withdraw() {
 fn a_siege_ends_when_the_besieger_declares_another_action() {
     let mut s = at_the_walls();
     siege(&mut s);
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     let attack = Some(BattleAction::Attack {
         target: Foe::Player(1),
         kind: Kind::Army,
     });
     // Ann attacks: the siege is over, and her attack is fought (Bob: 2 + 1 + 1 fortified).
-    let ev = act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: attack,
-        },
-        vec![6, 1, 6, 1],
-    )
-    .unwrap();
+    let ev = declare(&mut s, 0, attack, vec![6, 1, 6, 1]).unwrap();
     assert!(ev
         .iter()
         .any(|e| matches!(e, EconomyEvent::BattleClosed { .. })));
@@ -159,24 +119,8 @@ fn a_siege_lasts_into_the_next_round() {
     let mut s = at_the_walls();
     siege(&mut s);
     // Nobody acts further: the battle is over as is, and the round ends.
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
+    pass(&mut s, 0);
     assert_eq!(s.phase, Phase::Get);
     let ne = &s.regions[r("northern_europe") as usize];
     assert!(ne.sieges.contains(&(0, 1)));

@@ -1,6 +1,6 @@
 use super::super::action::EconomyAction as A;
 use super::super::battlefield::{BattleAction, WithdrawOrder};
-use super::super::combat::tests::{act, game, hold, mv, r, to_combat};
+use super::super::combat::tests::{act, declare, game, hold, mv, pass, r, to_combat};
 use super::super::phase::Phase;
 use super::*;
 
@@ -58,15 +58,7 @@ fn where_units_may_withdraw_to() {
 fn a_withdraw_is_intercepted_unit_by_unit() {
     let mut s = battle(3);
     let ukraine = r("ukraine");
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 0);
     assert_eq!(
         act(
             &mut s,
@@ -177,15 +169,7 @@ fn a_standing_order_ends_an_attack_with_a_withdraw() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     // Ann loses two rolls; down to 2 she withdraws, and Bob is asked about intercepting.
     act(
         &mut s,
@@ -233,15 +217,7 @@ fn units_that_withdrew_do_not_withdraw_again() {
     // Bob's defenders withdraw from Northern Europe into Ukraine, held by a neutral army.
     let mut s = battle(3);
     s.regions[r("ukraine") as usize].neutral.armies = 1;
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 0);
     let away = BattleAction::Withdraw(WithdrawOrder {
         force: Force {
             armies: 3,
@@ -252,15 +228,7 @@ fn units_that_withdrew_do_not_withdraw_again() {
         stay: false,
         break_off: None,
     });
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: Some(away),
-        },
-        vec![],
-    )
-    .unwrap();
+    declare(&mut s, 1, Some(away), vec![]).unwrap();
     act(
         &mut s,
         A::Intercept {
@@ -281,15 +249,7 @@ fn units_that_withdrew_do_not_withdraw_again() {
 fn withdrawing_armies_may_burn_the_roads_behind_them() {
     let mut s = battle(3);
     s.regions[r("northern_europe") as usize].infra.roads = true;
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 0);
     let away = BattleAction::Withdraw(WithdrawOrder {
         force: Force {
             armies: 3,
@@ -300,15 +260,7 @@ fn withdrawing_armies_may_burn_the_roads_behind_them() {
         stay: false,
         break_off: None,
     });
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: Some(away),
-        },
-        vec![],
-    )
-    .unwrap();
+    declare(&mut s, 1, Some(away), vec![]).unwrap();
     // Ann lets them go; three armies roll, and a 6 destroys Northern Europe's roads.
     let ev = act(
         &mut s,
@@ -330,15 +282,7 @@ fn withdrawing_armies_may_burn_the_roads_behind_them() {
 
 /// Bob's withdraw order in `battle(3)`, toward Ukraine, after Ann passes.
 fn bob_withdraws(s: &mut EconomyState, order: WithdrawOrder) -> Events {
-    act(
-        s,
-        A::Declare {
-            player: 0,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(s, 0);
     act(
         s,
         A::Declare {
@@ -492,28 +436,12 @@ fn a_standing_order_may_end_an_attack_and_stay() {
         vec![],
     )
     .unwrap();
-    act(
-        &mut s,
-        A::Declare {
-            player: 1,
-            action: None,
-        },
-        vec![],
-    )
-    .unwrap();
+    pass(&mut s, 1);
     let attack = BattleAction::Attack {
         target: Foe::Player(1),
         kind: Kind::Army,
     };
-    act(
-        &mut s,
-        A::Declare {
-            player: 0,
-            action: Some(attack),
-        },
-        vec![1, 6, 1, 6],
-    )
-    .unwrap();
+    declare(&mut s, 0, Some(attack), vec![1, 6, 1, 6]).unwrap();
     let ev = act(
         &mut s,
         A::Intercept {
