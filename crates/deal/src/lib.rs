@@ -15,7 +15,9 @@
 //! - [`share`]: decryption shares with Chaum–Pedersen proofs, opening a card, and showing it to
 //!   everyone;
 //! - [`escrow`]: each key share split among the other participants, so that all of them
-//!   together can stand in for one who stops answering.
+//!   together can stand in for one who stops answering;
+//! - [`table`]: the whole deal as one participant runs it (keys, escrows, shuffles in seat
+//!   order, draws, reveals), refusing and naming any participant whose message fails.
 //!
 //! Invariant: every function that reads bytes from another peer (points, scalars, proofs)
 //! returns a [`DealError`] saying what failed; nothing here panics on hostile input.
@@ -26,6 +28,7 @@ pub mod escrow;
 pub mod keys;
 pub mod share;
 pub mod shuffle;
+pub mod table;
 mod transcript;
 
 /// The group library, for callers that name its points and scalars.

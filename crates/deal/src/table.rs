@@ -1,0 +1,400 @@
+//! The deal as one participant runs it, sans-I/O: the caller passes in what the other
+//! participants sent (already authenticated: the protocol signs and orders every message) and
+//! sends out what this returns. In order:
+//! 1. every participant publishes its key share with its proof;
+//! 2. once all keys are in, every participant publishes the escrow of its share (so that all the
+//!    others can stand in for it later), and seat 0 shuffles the first deck;
+//! 3. each deck is shuffled by every seat in turn, each shuffle checked by everyone;
+//! 4. then draws: when the game says seat `h` draws position `p` of a deck, every other seat
+//!    sends `h` alone its decryption share of that position, and `h` reads the card.
+//!
+//! Owns the keys, the decks and which cards this participant has read. Invariant: a message
+//! that does not check out is refused with a [`Cheat`] naming its sender and what failed, and
+//! changes nothing; this participant knows the card at a position only if it drew it or the
+//! card was revealed.
+
+use crate::cipher::{open_deck, CardId, Ciphertext};
+use crate::error::DealError;
+use crate::escrow::{escrow, verify_escrow, Escrow};
+use crate::keys::{joint_key, PublicShare, SecretShare};
+use crate::share::{decryption_share, open, verify_reveal, verify_share, DecryptionShare, Reveal};
+use crate::shuffle::{shuffle, verify_shuffle, ShuffleProof};
+use curve25519_dalek::ristretto::RistrettoPoint;
+use rand_core6::CryptoRngCore;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A deck to deal: its name (part of every card's identity) and its number of cards.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckSpec {
+    pub name: Vec<u8>,
+    pub cards: CardId,
+}
+
+/// A message of the deal.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DealMsg {
+    Key(PublicShare),
+    Escrow(Escrow),
+    Shuffle {
+        deck: u8,
+        output: Vec<Ciphertext>,
+        proof: Box<ShuffleProof>,
+    },
+    /// Sent to the drawer alone.
+    Share {
+        deck: u8,
+        position: u16,
+        share: DecryptionShare,
+    },
+    /// A card shown to everyone by its holder.
+    Reveal {
+        deck: u8,
+        position: u16,
+        reveal: Reveal,
+    },
+}
+
+/// What to send.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Out {
+    /// To every participant.
+    Broadcast(DealMsg),
+    /// To one participant only.
+    Send(u8, DealMsg),
+}
+
+/// A participant whose message does not check out, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cheat {
+    pub seat: u8,
+    pub what: DealError,
+}
+
+/// Why a message cannot be taken now (not a lie: it came too early or twice, or is not ours).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refused {
+    Cheat(Cheat),
+    /// Out of turn or out of order: the protocol delivers in order, so this is a peer's fault
+    /// too, but it proves nothing about the cryptography.
+    OutOfTurn {
+        seat: u8,
+        what: &'static str,
+    },
+}
+
+struct Deck {
+    spec: DeckSpec,
+    /// The deck as it stands after the last shuffle so far.
+    cards: Vec<Ciphertext>,
+    /// How many seats have shuffled it.
+    shuffled: u8,
+}
+
+/// A draw under way: who draws, and the shares received so far (kept with their proofs, so
+/// that the holder can show the card to everyone later).
+struct Draw {
+    holder: u8,
+    shares: BTreeMap<u8, (DecryptionShare, RistrettoPoint)>,
+}
+
+/// One participant's side of the deal.
+pub struct Table {
+    game: Vec<u8>,
+    seats: u8,
+    me: u8,
+    secret: SecretShare,
+    keys: BTreeMap<u8, RistrettoPoint>,
+    joint: Option<RistrettoPoint>,
+    escrows: BTreeMap<u8, Escrow>,
+    decks: Vec<Deck>,
+    draws: BTreeMap<(u8, u16), Draw>,
+    /// Cards this participant knows: its own draws, and revealed cards.
+    known: BTreeMap<(u8, u16), CardId>,
+}
+
+impl Table {
+    /// A participant at seat `me` of `seats` in game `game`, dealing `decks`. Returns the table
+    /// and the key share to broadcast.
+    pub fn new(
+        game: &[u8],
+        seats: u8,
+        me: u8,
+        decks: Vec<DeckSpec>,
+        rng: &mut impl CryptoRngCore,
+    ) -> (Table, Vec<Out>) {
+        let secret = SecretShare::generate(rng);
+        let mut t = Table {
+            game: game.to_vec(),
+            seats,
+            me,
+            keys: BTreeMap::new(),
+            joint: None,
+            escrows: BTreeMap::new(),
+            decks: decks
+                .into_iter()
+                .map(|spec| Deck {
+                    cards: open_deck(&spec.name, spec.cards),
+                    spec,
+                    shuffled: 0,
+                })
+                .collect(),
+            draws: BTreeMap::new(),
+            known: BTreeMap::new(),
+            secret,
+        };
+        let public = t.secret.public(&t.context(b"key", me, 0), rng);
+        t.keys.insert(me, t.secret.key());
+        (t, vec![Out::Broadcast(DealMsg::Key(public))])
+    }
+
+    fn context(&self, what: &[u8], a: u8, b: u16) -> Vec<u8> {
+        let mut c = self.game.clone();
+        c.push(0);
+        c.extend_from_slice(what);
+        c.push(a);
+        c.extend_from_slice(&b.to_le_bytes());
+        c
+    }
+
+    fn deck_context(&self, deck: u8, what: &[u8], n: u16) -> Vec<u8> {
+        let mut c = self.context(what, deck, n);
+        c.extend_from_slice(&self.decks[deck as usize].spec.name);
+        c
+    }
+
+    /// Every key is in and every deck shuffled by every seat: draws may begin.
+    pub fn ready(&self) -> bool {
+        self.joint.is_some()
+            && self.escrows.len() + 1 >= self.seats as usize
+            && self.decks.iter().all(|d| d.shuffled == self.seats)
+    }
+
+    /// The card at `position` of `deck`, if this participant knows it.
+    pub fn card(&self, deck: u8, position: u16) -> Option<CardId> {
+        self.known.get(&(deck, position)).copied()
+    }
+
+    /// The ciphertexts of `deck` as dealt (after every shuffle).
+    pub fn deck(&self, deck: u8) -> Option<&[Ciphertext]> {
+        self.decks.get(deck as usize).map(|d| d.cards.as_slice())
+    }
+
+    /// Takes a message from seat `from`. Returns what to send in answer.
+    pub fn receive(
+        &mut self,
+        from: u8,
+        msg: DealMsg,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<Vec<Out>, Refused> {
+        let cheat = |what| Refused::Cheat(Cheat { seat: from, what });
+        let early = |what| Refused::OutOfTurn { seat: from, what };
+        if from >= self.seats || from == self.me {
+            return Err(early("a message from no other seat"));
+        }
+        match msg {
+            DealMsg::Key(p) => {
+                if self.keys.contains_key(&from) {
+                    return Err(early("a second key"));
+                }
+                let key = p.verify(&self.context(b"key", from, 0)).map_err(cheat)?;
+                self.keys.insert(from, key);
+                if self.keys.len() < self.seats as usize {
+                    return Ok(vec![]);
+                }
+                let keys: Vec<RistrettoPoint> = self.keys.values().copied().collect();
+                self.joint = Some(joint_key(&keys));
+                let ctx = self.context(b"escrow", self.me, 0);
+                let e = escrow(&ctx, &self.secret, self.me, &keys, rng);
+                let mut out = vec![Out::Broadcast(DealMsg::Escrow(e))];
+                out.extend(self.my_shuffles(rng));
+                Ok(out)
+            }
+            DealMsg::Escrow(e) => {
+                let key = *self
+                    .keys
+                    .get(&from)
+                    .ok_or(early("an escrow before its key"))?;
+                if self.escrows.contains_key(&from) {
+                    return Err(early("a second escrow"));
+                }
+                verify_escrow(from, &key, self.seats as usize, &e).map_err(cheat)?;
+                self.escrows.insert(from, e);
+                Ok(vec![])
+            }
+            DealMsg::Shuffle {
+                deck,
+                output,
+                proof,
+            } => {
+                let joint = self.joint.ok_or(early("a shuffle before every key"))?;
+                let d = self
+                    .decks
+                    .get(deck as usize)
+                    .ok_or(early("a shuffle of no deck"))?;
+                if d.shuffled != from || !self.previous_done(deck) {
+                    return Err(early("a shuffle out of turn"));
+                }
+                let ctx = self.deck_context(deck, b"shuffle", u16::from(from));
+                verify_shuffle(&ctx, &joint, &d.cards, &output, &proof).map_err(cheat)?;
+                let d = &mut self.decks[deck as usize];
+                d.cards = output;
+                d.shuffled += 1;
+                Ok(self.my_shuffles(rng))
+            }
+            DealMsg::Share {
+                deck,
+                position,
+                share,
+            } => {
+                let ct = self
+                    .position(deck, position)
+                    .ok_or(early("a share of no card"))?;
+                let key = *self
+                    .keys
+                    .get(&from)
+                    .ok_or(early("a share before its key"))?;
+                let Some(draw) = self.draws.get(&(deck, position)) else {
+                    return Err(early("a share of a card nobody draws"));
+                };
+                if draw.holder != self.me || draw.shares.contains_key(&from) {
+                    return Err(early("a share not for us, or twice"));
+                }
+                let ctx = self.deck_context(deck, b"draw", position);
+                let point = verify_share(&ctx, &key, &ct, &share).map_err(cheat)?;
+                let draw = self.draws.get_mut(&(deck, position)).expect("checked");
+                draw.shares.insert(from, (share, point));
+                self.try_open(deck, position);
+                Ok(vec![])
+            }
+            DealMsg::Reveal {
+                deck,
+                position,
+                reveal,
+            } => {
+                let ct = self
+                    .position(deck, position)
+                    .ok_or(early("a reveal of no card"))?;
+                let ctx = self.deck_context(deck, b"draw", position);
+                let keys: Vec<RistrettoPoint> = self.keys.values().copied().collect();
+                let spec = &self.decks[deck as usize].spec;
+                // A forged share in a reveal is the revealer's lie, whoever it claims made it.
+                let card = verify_reveal(&ctx, &keys, &spec.name, spec.cards, &ct, &reveal)
+                    .map_err(|(_, what)| cheat(what))?;
+                self.known.insert((deck, position), card);
+                Ok(vec![])
+            }
+        }
+    }
+
+    fn previous_done(&self, deck: u8) -> bool {
+        self.decks[..deck as usize]
+            .iter()
+            .all(|d| d.shuffled == self.seats)
+    }
+
+    fn position(&self, deck: u8, position: u16) -> Option<Ciphertext> {
+        let d = self.decks.get(deck as usize)?;
+        (d.shuffled == self.seats).then(|| d.cards.get(position as usize).copied())?
+    }
+
+    /// Our shuffles that are due now: decks in order, each seat after the one before.
+    fn my_shuffles(&mut self, rng: &mut impl CryptoRngCore) -> Vec<Out> {
+        let Some(joint) = self.joint else {
+            return vec![];
+        };
+        let mut out = vec![];
+        for deck in 0..self.decks.len() as u8 {
+            if !self.previous_done(deck) || self.decks[deck as usize].shuffled != self.me {
+                continue;
+            }
+            let ctx = self.deck_context(deck, b"shuffle", u16::from(self.me));
+            let d = &self.decks[deck as usize];
+            let Ok((output, proof)) = shuffle(&ctx, &joint, &d.cards, rng) else {
+                continue;
+            };
+            let d = &mut self.decks[deck as usize];
+            d.cards = output.clone();
+            d.shuffled += 1;
+            out.push(Out::Broadcast(DealMsg::Shuffle {
+                deck,
+                output,
+                proof: Box::new(proof),
+            }));
+        }
+        out
+    }
+
+    /// The game says seat `holder` draws `position` of `deck`: every participant calls this at
+    /// the same point of the game. Returns our share for the holder (nothing if we hold it).
+    pub fn draw(
+        &mut self,
+        deck: u8,
+        position: u16,
+        holder: u8,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<Vec<Out>, DealError> {
+        let ct = self.position(deck, position).ok_or(DealError::Length {
+            expected: u32::from(position) + 1,
+            got: 0,
+        })?;
+        let ctx = self.deck_context(deck, b"draw", position);
+        let mine = decryption_share(&ctx, &self.secret, &ct, rng)?;
+        let mut draw = Draw {
+            holder,
+            shares: BTreeMap::new(),
+        };
+        if holder != self.me {
+            self.draws.insert((deck, position), draw);
+            return Ok(vec![Out::Send(
+                holder,
+                DealMsg::Share {
+                    deck,
+                    position,
+                    share: mine,
+                },
+            )]);
+        }
+        let point = mine
+            .share
+            .decompress()
+            .ok_or(DealError::NotAPoint("our own share"))?;
+        draw.shares.insert(self.me, (mine, point));
+        self.draws.insert((deck, position), draw);
+        self.try_open(deck, position);
+        Ok(vec![])
+    }
+
+    /// Shows a card we drew to everyone (to trade it, or claim a mission): every share of it
+    /// with its proof. `None` if we did not draw it or have not read it yet.
+    pub fn reveal(&self, deck: u8, position: u16) -> Option<DealMsg> {
+        let draw = self.draws.get(&(deck, position))?;
+        if draw.holder != self.me || !self.known.contains_key(&(deck, position)) {
+            return None;
+        }
+        Some(DealMsg::Reveal {
+            deck,
+            position,
+            reveal: Reveal {
+                shares: draw.shares.values().map(|x| x.0).collect(),
+            },
+        })
+    }
+
+    fn try_open(&mut self, deck: u8, position: u16) {
+        let Some(draw) = self.draws.get(&(deck, position)) else {
+            return;
+        };
+        if draw.shares.len() < self.seats as usize {
+            return;
+        }
+        let Some(ct) = self.position(deck, position) else {
+            return;
+        };
+        let spec = &self.decks[deck as usize].spec;
+        let points: Vec<RistrettoPoint> = draw.shares.values().map(|x| x.1).collect();
+        if let Ok(card) = open(&spec.name, spec.cards, &ct, &points) {
+            self.known.insert((deck, position), card);
+        }
+    }
+}
