@@ -199,6 +199,19 @@ mod tests {
     }
 
     #[test]
+    fn an_economy_save_says_the_browser_cannot_show_it_yet() {
+        use orbis_engine::rules::economy::options::EconomyOptions;
+        use orbis_engine::rules::economy::state::EconomyState;
+        let (s, _) =
+            EconomyState::new(&["Ann", "Bob"], EconomyOptions::default(), [3; 32]).unwrap();
+        let bytes = Game::Economy(s).to_save();
+        // The lite page leaves it to the full page, which says what it is.
+        assert_eq!(from_save(&bytes), Ok(None));
+        #[cfg(feature = "full")]
+        assert!(matches!(load_bytes(&bytes), Err(e) if e.contains("economy game")));
+    }
+
+    #[test]
     fn format_1_classic_saves_still_load() {
         // Written before format 2 (which changed only the orders state): tests/e2e/fixtures.
         let v1 = include_bytes!("../../../tests/e2e/fixtures/trade.orbis");
