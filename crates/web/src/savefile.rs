@@ -117,8 +117,8 @@ pub fn load_bytes(bytes: &[u8]) -> Result<Loaded, String> {
             Ok(Game::Orders(g)) => Ok(Loaded::Orders(g)),
             Ok(Game::Classic(g)) => Ok(Loaded::Classic(g)),
             // The engine plays economy games; their screens are still to come.
-            Ok(Game::Economy(_)) => Err("this save holds an economy game, which the browser \
-                 cannot show yet: open it with a newer Orbis"
+            Ok(Game::Economy(_)) => Err("this save holds an economy game, which this version \
+                 of Orbis cannot show in the browser yet; keep the file for a later version"
                 .into()),
             Err(e) => Err(e.to_string()),
         },
