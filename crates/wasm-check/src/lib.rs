@@ -161,3 +161,25 @@ mod deal {
         .unwrap_or(u32::MAX)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::deal::*;
+
+    /// The deal of `tests/wasm-determinism.mjs`: three seats shuffle the territory deck, and
+    /// positions 0 to 5 are read. The same seeds give the same cards in wasm.
+    fn cards() -> Vec<u32> {
+        deal_setup(3, 44);
+        for _ in 0..3 {
+            assert_eq!(deal_shuffle(), 1);
+            assert_eq!(deal_verify(), 1);
+        }
+        (0..6).map(|_| deal_draw()).collect()
+    }
+
+    #[test]
+    fn the_reference_deal() {
+        // Also asserted of the wasm build by tests/wasm-determinism.mjs.
+        assert_eq!(cards(), vec![26, 14, 27, 7, 41, 18]);
+    }
+}
