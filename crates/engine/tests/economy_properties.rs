@@ -6,6 +6,8 @@
 //! - phases follow each other in the source's order, none skipped;
 //! - the state survives a save and load unchanged.
 
+#![cfg(feature = "economy")]
+
 use orbis_engine::dice::{Dice, SeededDice};
 use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent as E, SetupAction};

@@ -2,6 +2,8 @@
 //! goes on from it exactly as from the original; a damaged save is refused with a message or, if
 //! its damage leaves a consistent game, plays on without a panic.
 
+#![cfg(feature = "economy")]
+
 use orbis_engine::dice::{Dice, SeededDice};
 use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::economy::options::{EconomyOptions, Setup};

@@ -11,6 +11,7 @@ use crate::map::TerritoryId;
 use crate::odds::win_chance;
 use crate::rules::classic::{Action, BotLevel, ClassicState, FortifyRule, Owner, Phase, PlayerId};
 
+#[cfg(feature = "economy")]
 pub mod economy;
 mod hard;
 pub mod orders;

@@ -2,6 +2,7 @@
 //! wraps them so that the UI, the network layer and save files have one `apply` path.
 
 pub mod classic;
+#[cfg(feature = "economy")]
 pub mod economy;
 pub mod legacy;
 pub mod orders;
@@ -26,6 +27,7 @@ pub const SAVE_VERSION: u16 = 3;
 pub enum Game {
     Classic(classic::ClassicState),
     Orders(orders::OrdersState),
+    #[cfg(feature = "economy")]
     Economy(economy::state::EconomyState),
 }
 
@@ -34,6 +36,7 @@ pub enum Game {
 pub enum Action {
     Classic(classic::Action),
     Orders(orders::OrdersAction),
+    #[cfg(feature = "economy")]
     Economy(economy::action::EconomyAction),
 }
 
@@ -42,6 +45,7 @@ pub enum Action {
 pub enum Event {
     Classic(classic::Event),
     Orders(orders::OrdersEvent),
+    #[cfg(feature = "economy")]
     Economy(economy::action::EconomyEvent),
 }
 
@@ -50,6 +54,7 @@ pub enum Event {
 pub enum RuleError {
     Classic(classic::ClassicError),
     Orders(orders::OrdersError),
+    #[cfg(feature = "economy")]
     Economy(economy::error::EconomyError),
     /// The action belongs to another ruleset than the game's.
     WrongRuleset,
@@ -60,6 +65,7 @@ impl fmt::Display for RuleError {
         match self {
             RuleError::Classic(e) => e.fmt(f),
             RuleError::Orders(e) => e.fmt(f),
+            #[cfg(feature = "economy")]
             RuleError::Economy(e) => e.fmt(f),
             RuleError::WrongRuleset => {
                 f.write_str("that action belongs to a different kind of game")
@@ -114,6 +120,7 @@ impl Game {
                 .apply(a)
                 .map(|e| e.into_iter().map(Event::Orders).collect())
                 .map_err(RuleError::Orders),
+            #[cfg(feature = "economy")]
             (Game::Economy(s), Action::Economy(a)) => s
                 .apply(a)
                 .map(|e| e.into_iter().map(Event::Economy).collect())
@@ -138,11 +145,22 @@ impl Game {
                 .apply(a)
                 .map(|e| e.into_iter().map(Event::Orders).collect())
                 .map_err(RuleError::Orders),
+            #[cfg(feature = "economy")]
             (Game::Economy(s), Action::Economy(a)) => s
                 .apply_with(a, dice)
                 .map(|e| e.into_iter().map(Event::Economy).collect())
                 .map_err(RuleError::Economy),
             _ => Err(RuleError::WrongRuleset),
+        }
+    }
+
+    /// The game has ended (a winner, a draw, or nobody left).
+    pub fn is_over(&self) -> bool {
+        match self {
+            Game::Classic(s) => s.winner().is_some(),
+            Game::Orders(s) => matches!(s.phase, orders::Phase::GameOver { .. }),
+            #[cfg(feature = "economy")]
+            Game::Economy(s) => s.phase == economy::phase::Phase::Over,
         }
     }
 
@@ -196,6 +214,7 @@ impl Game {
         match &game {
             Game::Classic(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
             Game::Orders(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
+            #[cfg(feature = "economy")]
             Game::Economy(s) => s.check_consistency().map_err(LoadError::Inconsistent)?,
         }
         Ok(game)

@@ -485,8 +485,8 @@ impl Peer {
         });
         let winner = match &r.state {
             Game::Classic(s) => s.winner(),
-            Game::Orders(_) => None,
-            Game::Economy(s) => s.winner,
+            // Only the classic ruleset ends a turn by winning.
+            _ => None,
         };
         let turn_end = matches!(action, Action::EndTurn) || winner.is_some();
         self.progress();

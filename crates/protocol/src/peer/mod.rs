@@ -47,7 +47,7 @@ macro_rules! classic {
     ($r:expr) => {
         match &mut $r.state {
             Game::Classic(s) => s,
-            Game::Orders(_) | Game::Economy(_) => return,
+            _ => return,
         }
     };
 }
@@ -309,8 +309,8 @@ impl Peer {
                 Some(Controller::Peer(p)) => parts.get(p as usize).copied().into_iter().collect(),
                 _ => vec![],
             },
-            Game::Orders(_) | Game::Economy(_) => {
-                // Commitments first, then reveals.
+            // Simultaneous rulesets: commitments first, then reveals.
+            _ => {
                 let round = r.next_index() as u32;
                 let o = r.orders.get(&round);
                 let req = r.orders_required();

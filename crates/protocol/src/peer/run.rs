@@ -164,7 +164,7 @@ impl Run {
                 (s.winner().is_none() && target_seat(s.current)).then_some(Wait::Turn)
             }
             // Simultaneous rulesets: a round waits for every contributor's orders.
-            Game::Orders(_) | Game::Economy(_) => {
+            _ => {
                 let seats = 0..self.proposal.seats.len() as PlayerId;
                 let waits = match c {
                     Control::Drop { peer, .. } => self
@@ -221,7 +221,7 @@ impl Run {
                     == Some(Controller::Peer(p));
                 self.pending.is_none() && s.winner().is_none() && !theirs
             }
-            Game::Orders(_) | Game::Economy(_) => !self.over(),
+            _ => !self.over(),
         }
     }
 
@@ -252,11 +252,7 @@ impl Run {
 
     /// The game has ended.
     pub(super) fn over(&self) -> bool {
-        match &self.state {
-            Game::Classic(s) => s.winner().is_some(),
-            Game::Orders(s) => matches!(s.phase, Phase::GameOver { .. }),
-            Game::Economy(s) => s.phase == orbis_engine::rules::economy::phase::Phase::Over,
-        }
+        self.state.is_over()
     }
 
     /// The hash exchanged in checkpoints (the classic state's own hash, so that classic hashes
@@ -264,7 +260,7 @@ impl Run {
     pub(super) fn state_hash(&self) -> [u8; 32] {
         match &self.state {
             Game::Classic(s) => s.state_hash().0,
-            Game::Orders(_) | Game::Economy(_) => self.state.state_hash().0,
+            _ => self.state.state_hash().0,
         }
     }
 
@@ -272,8 +268,8 @@ impl Run {
     /// Classic generic rounds: every participant.
     pub(super) fn orders_required(&self) -> Vec<u8> {
         match self.state {
-            Game::Orders(_) | Game::Economy(_) => self.contributors().collect(),
             Game::Classic(_) => (0..self.proposal.participants.len() as u8).collect(),
+            _ => self.contributors().collect(),
         }
     }
 
