@@ -15,14 +15,16 @@
 
 use crate::cipher::{open_deck, CardId, Ciphertext};
 use crate::error::DealError;
-use crate::escrow::{escrow, verify_escrow, Escrow};
+use crate::escrow::{
+    escrow, open_piece, stand_in, verify_complaint, verify_escrow, Complaint, Escrow, Unsealed,
+};
 use crate::keys::{joint_key, PublicShare, SecretShare};
 use crate::share::{decryption_share, open, verify_reveal, verify_share, DecryptionShare, Reveal};
 use crate::shuffle::{shuffle, verify_shuffle, ShuffleProof};
 use curve25519_dalek::ristretto::RistrettoPoint;
 use rand_core6::CryptoRngCore;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// A deck to deal: its name (part of every card's identity) and its number of cards.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -52,6 +54,18 @@ pub enum DealMsg {
         deck: u8,
         position: u16,
         reveal: Reveal,
+    },
+    /// Standing in for `leaver`: the share of our piece of its key, sent to the drawer alone.
+    PieceShare {
+        deck: u8,
+        position: u16,
+        leaver: u8,
+        share: DecryptionShare,
+    },
+    /// The piece of `leaver`'s key sealed to us is wrong, and this proves it.
+    Complaint {
+        leaver: u8,
+        complaint: Complaint,
     },
 }
 
@@ -96,6 +110,8 @@ struct Deck {
 struct Draw {
     holder: u8,
     shares: BTreeMap<u8, (DecryptionShare, RistrettoPoint)>,
+    /// Shares of pieces of a leaver's key: (leaver, piece holder).
+    stand_ins: BTreeMap<(u8, u8), RistrettoPoint>,
 }
 
 /// One participant's side of the deal.
@@ -107,6 +123,12 @@ pub struct Table {
     keys: BTreeMap<u8, RistrettoPoint>,
     joint: Option<RistrettoPoint>,
     escrows: BTreeMap<u8, Escrow>,
+    /// Each escrow's piece commitments, by owner then by holder.
+    commitments: BTreeMap<u8, Vec<Option<RistrettoPoint>>>,
+    /// Seats that left: all the others stand in for them.
+    left: BTreeSet<u8>,
+    /// Our pieces of the keys of seats that left.
+    pieces: BTreeMap<u8, SecretShare>,
     decks: Vec<Deck>,
     draws: BTreeMap<(u8, u16), Draw>,
     /// Cards this participant knows: its own draws, and revealed cards.
@@ -131,6 +153,9 @@ impl Table {
             keys: BTreeMap::new(),
             joint: None,
             escrows: BTreeMap::new(),
+            commitments: BTreeMap::new(),
+            left: BTreeSet::new(),
+            pieces: BTreeMap::new(),
             decks: decks
                 .into_iter()
                 .map(|spec| Deck {
@@ -218,7 +243,8 @@ impl Table {
                 if self.escrows.contains_key(&from) {
                     return Err(early("a second escrow"));
                 }
-                verify_escrow(from, &key, self.seats as usize, &e).map_err(cheat)?;
+                let c = verify_escrow(from, &key, self.seats as usize, &e).map_err(cheat)?;
+                self.commitments.insert(from, c);
                 self.escrows.insert(from, e);
                 Ok(vec![])
             }
@@ -266,6 +292,53 @@ impl Table {
                 draw.shares.insert(from, (share, point));
                 self.try_open(deck, position);
                 Ok(vec![])
+            }
+            DealMsg::PieceShare {
+                deck,
+                position,
+                leaver,
+                share,
+            } => {
+                let ct = self
+                    .position(deck, position)
+                    .ok_or(early("a share of no card"))?;
+                let commitment = self
+                    .commitments
+                    .get(&leaver)
+                    .and_then(|c| c.get(from as usize).copied().flatten())
+                    .ok_or(early("a piece share of no escrow"))?;
+                let Some(draw) = self.draws.get(&(deck, position)) else {
+                    return Err(early("a share of a card nobody draws"));
+                };
+                if draw.holder != self.me || draw.stand_ins.contains_key(&(leaver, from)) {
+                    return Err(early("a share not for us, or twice"));
+                }
+                let ctx = self.piece_context(deck, position, leaver);
+                let point = verify_share(&ctx, &commitment, &ct, &share).map_err(cheat)?;
+                let draw = self.draws.get_mut(&(deck, position)).expect("checked");
+                draw.stand_ins.insert((leaver, from), point);
+                self.try_open(deck, position);
+                Ok(vec![])
+            }
+            DealMsg::Complaint { leaver, complaint } => {
+                let key = *self
+                    .keys
+                    .get(&from)
+                    .ok_or(early("a complaint before its key"))?;
+                let piece = self
+                    .escrows
+                    .get(&leaver)
+                    .and_then(|e| e.pieces.iter().find(|p| p.to == from).copied())
+                    .ok_or(early("a complaint about no escrow"))?;
+                let ctx = self.context(b"escrow", leaver, 0);
+                match verify_complaint(&ctx, leaver, &piece, &key, &complaint) {
+                    // Proved: the leaver sealed a wrong piece.
+                    Ok(()) => Err(Refused::Cheat(Cheat {
+                        seat: leaver,
+                        what: DealError::Escrow("sealed a wrong piece of its key"),
+                    })),
+                    Err(what) => Err(cheat(what)),
+                }
             }
             DealMsg::Reveal {
                 deck,
@@ -343,33 +416,129 @@ impl Table {
         let mut draw = Draw {
             holder,
             shares: BTreeMap::new(),
+            stand_ins: BTreeMap::new(),
         };
+        let mut out = vec![];
         if holder != self.me {
-            self.draws.insert((deck, position), draw);
-            return Ok(vec![Out::Send(
+            out.push(Out::Send(
                 holder,
                 DealMsg::Share {
                     deck,
                     position,
                     share: mine,
                 },
-            )]);
+            ));
+        } else {
+            let point = mine
+                .share
+                .decompress()
+                .ok_or(DealError::NotAPoint("our own share"))?;
+            draw.shares.insert(self.me, (mine, point));
         }
-        let point = mine
-            .share
-            .decompress()
-            .ok_or(DealError::NotAPoint("our own share"))?;
-        draw.shares.insert(self.me, (mine, point));
         self.draws.insert((deck, position), draw);
+        out.extend(self.piece_shares(deck, position, rng)?);
         self.try_open(deck, position);
-        Ok(vec![])
+        Ok(out)
+    }
+
+    /// The vote dropped `leaver`: every other participant calls this. We unseal our piece of
+    /// its key and send the share of that piece for every draw that needs the leaver's share,
+    /// now and later. If the piece is wrong, the complaint that proves it goes to everyone.
+    pub fn stand_in(
+        &mut self,
+        leaver: u8,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<Vec<Out>, DealError> {
+        if leaver == self.me || leaver >= self.seats || !self.left.insert(leaver) {
+            return Ok(vec![]);
+        }
+        let piece = self
+            .escrows
+            .get(&leaver)
+            .and_then(|e| e.pieces.iter().find(|p| p.to == self.me).copied())
+            .ok_or(DealError::Escrow("no piece of the leaver's key"))?;
+        let ctx = self.context(b"escrow", leaver, 0);
+        match open_piece(&ctx, leaver, &piece, &self.secret, rng)? {
+            Unsealed::Wrong(complaint) => {
+                return Ok(vec![Out::Broadcast(DealMsg::Complaint {
+                    leaver,
+                    complaint,
+                })])
+            }
+            Unsealed::Piece(y) => self.pieces.insert(leaver, y),
+        };
+        let mut out = vec![];
+        let draws: Vec<(u8, u16)> = self.draws.keys().copied().collect();
+        for (deck, position) in draws {
+            out.extend(self.piece_shares(deck, position, rng)?);
+            self.try_open(deck, position);
+        }
+        Ok(out)
+    }
+
+    fn piece_context(&self, deck: u8, position: u16, leaver: u8) -> Vec<u8> {
+        let mut c = self.deck_context(deck, b"piece", position);
+        c.push(leaver);
+        c
+    }
+
+    /// The shares of our pieces of leavers' keys for one draw, sent to its holder (kept when we
+    /// hold it). Nobody stands in for a leaver's own draw: nobody needs to read it.
+    fn piece_shares(
+        &mut self,
+        deck: u8,
+        position: u16,
+        rng: &mut impl CryptoRngCore,
+    ) -> Result<Vec<Out>, DealError> {
+        let Some(draw) = self.draws.get(&(deck, position)) else {
+            return Ok(vec![]);
+        };
+        let holder = draw.holder;
+        let ct = self
+            .position(deck, position)
+            .ok_or(DealError::UnknownCard)?;
+        let mut out = vec![];
+        let mut kept = vec![];
+        for (&leaver, y) in &self.pieces {
+            if leaver == holder {
+                continue;
+            }
+            let d = decryption_share(&self.piece_context(deck, position, leaver), y, &ct, rng)?;
+            if holder == self.me {
+                let p = d
+                    .share
+                    .decompress()
+                    .ok_or(DealError::NotAPoint("our own share"))?;
+                kept.push((leaver, p));
+            } else {
+                out.push(Out::Send(
+                    holder,
+                    DealMsg::PieceShare {
+                        deck,
+                        position,
+                        leaver,
+                        share: d,
+                    },
+                ));
+            }
+        }
+        if let Some(draw) = self.draws.get_mut(&(deck, position)) {
+            for (leaver, p) in kept {
+                draw.stand_ins.insert((leaver, self.me), p);
+            }
+        }
+        Ok(out)
     }
 
     /// Shows a card we drew to everyone (to trade it, or claim a mission): every share of it
-    /// with its proof. `None` if we did not draw it or have not read it yet.
+    /// with its proof. `None` if we did not draw it or have not read it yet, and (for now) when
+    /// it was read with the help of stand-ins, whose pieces' proofs a reveal does not carry.
     pub fn reveal(&self, deck: u8, position: u16) -> Option<DealMsg> {
         let draw = self.draws.get(&(deck, position))?;
-        if draw.holder != self.me || !self.known.contains_key(&(deck, position)) {
+        if draw.holder != self.me
+            || !self.known.contains_key(&(deck, position))
+            || draw.shares.len() < self.seats as usize
+        {
             return None;
         }
         Some(DealMsg::Reveal {
@@ -385,14 +554,29 @@ impl Table {
         let Some(draw) = self.draws.get(&(deck, position)) else {
             return;
         };
-        if draw.shares.len() < self.seats as usize {
-            return;
+        // Each seat's share: its own, or, for a seat that left, the sum of the shares of its
+        // pieces from every other seat.
+        let mut points = Vec::with_capacity(self.seats as usize);
+        for s in 0..self.seats {
+            if let Some(x) = draw.shares.get(&s) {
+                points.push(x.1);
+            } else if self.left.contains(&s) {
+                let pieces: Vec<RistrettoPoint> = (0..self.seats)
+                    .filter(|&j| j != s)
+                    .filter_map(|j| draw.stand_ins.get(&(s, j)).copied())
+                    .collect();
+                if pieces.len() + 1 < self.seats as usize {
+                    return;
+                }
+                points.push(stand_in(&pieces));
+            } else {
+                return;
+            }
         }
         let Some(ct) = self.position(deck, position) else {
             return;
         };
         let spec = &self.decks[deck as usize].spec;
-        let points: Vec<RistrettoPoint> = draw.shares.values().map(|x| x.1).collect();
         if let Ok(card) = open(&spec.name, spec.cards, &ct, &points) {
             self.known.insert((deck, position), card);
         }

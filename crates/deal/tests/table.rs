@@ -287,3 +287,69 @@ fn messages_out_of_turn_are_refused_without_harm() {
     ));
     assert!(room.tables[0].ready());
 }
+
+/// Delivers everything except what `silent` sends.
+fn run_without(room: &mut Room, silent: u8) {
+    while let Some((from, to, m)) = room.queue.pop_front() {
+        if from == silent {
+            continue;
+        }
+        let out = room.tables[to as usize]
+            .receive(from, m, &mut room.rngs[to as usize])
+            .unwrap();
+        room.post(to, out);
+    }
+}
+
+#[test]
+fn all_the_others_stand_in_for_a_seat_that_stops_answering() {
+    let mut room = Room::new(4, 30);
+    room.run().unwrap();
+    // Seat 3 goes silent: seat 0's draw of position 2 stays unread.
+    room.draw(0, 2, 0);
+    run_without(&mut room, 3);
+    assert_eq!(room.tables[0].card(0, 2), None);
+    // The vote drops seat 3: every other seat stands in for it.
+    for i in 0..3u8 {
+        let out = room.tables[i as usize]
+            .stand_in(3, &mut room.rngs[i as usize])
+            .unwrap();
+        room.post(i, out);
+    }
+    run_without(&mut room, 3);
+    let card = room.tables[0].card(0, 2).expect("the draw goes through");
+    assert!(room.tables[1].card(0, 2).is_none() && room.tables[2].card(0, 2).is_none());
+    // Later draws go through too, and no card comes twice.
+    room.draw(0, 3, 1);
+    run_without(&mut room, 3);
+    let next = room.tables[1]
+        .card(0, 3)
+        .expect("a later draw goes through");
+    assert_ne!(card, next);
+    assert_eq!(room.tables[0].card(0, 3), None);
+}
+
+#[test]
+fn a_wrong_piece_of_a_leavers_key_names_the_leaver() {
+    let mut room = Room::new(3, 31);
+    // Seat 2 seals the piece meant for seat 0 wrong; nothing shows until seat 2 leaves.
+    let lie = |m: DealMsg| match m {
+        DealMsg::Escrow(mut e) => {
+            e.pieces[0].sealed += orbis_deal::curve25519_dalek::scalar::Scalar::ONE;
+            DealMsg::Escrow(e)
+        }
+        m => m,
+    };
+    run_with_liar(&mut room, 2, &lie).unwrap();
+    let out = room.tables[0].stand_in(2, &mut room.rngs[0]).unwrap();
+    let [Out::Broadcast(complaint)] = out.as_slice() else {
+        panic!("seat 0 complains: {out:?}");
+    };
+    assert!(matches!(
+        room.tables[1].receive(0, complaint.clone(), &mut room.rngs[1]),
+        Err(Refused::Cheat(Cheat {
+            seat: 2,
+            what: DealError::Escrow(_)
+        }))
+    ));
+}
