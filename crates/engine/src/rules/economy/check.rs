@@ -311,7 +311,9 @@ impl EconomyState {
             c.combat(k)?;
         }
         match (&self.combat, self.phase) {
-            (Some(_), Phase::Combat) | (None, _) => {}
+            (Some(_), Phase::Combat) => {}
+            (None, Phase::Combat) => return Err("the combat phase holds no combat".into()),
+            (None, _) => {}
             (Some(_), _) => return Err("a combat is under way outside the combat phase".into()),
         }
         // Allowances count thirds of a move.
