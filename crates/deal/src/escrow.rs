@@ -11,11 +11,13 @@
 //! point with a proof that it used its own key ([`Complaint`]), and anyone can unseal the piece
 //! and see that it does not match its commitment.
 
+use crate::dleq;
 use crate::error::DealError;
 use crate::keys::SecretShare;
 use crate::transcript::{self, TranscriptExt};
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
 use curve25519_dalek::scalar::Scalar;
+use merlin::Transcript;
 use rand_core6::CryptoRngCore;
 use serde::{Deserialize, Serialize};
 
@@ -154,34 +156,32 @@ pub fn open_piece(
     if RistrettoPoint::mul_base(&y).compress() == piece.commitment {
         return Ok(Unsealed::Piece(SecretShare(y)));
     }
-    let k = Scalar::random(rng);
-    let mut c = Complaint {
-        dh: dh.compress(),
-        t_g: RistrettoPoint::mul_base(&k).compress(),
-        t_e: (k * e).compress(),
-        response: Scalar::ZERO,
-    };
-    let ch = complaint_challenge(context, owner, piece, &mine.key(), &c);
-    c.response = k + ch * mine.0;
-    Ok(Unsealed::Wrong(c))
+    let dh = dh.compress();
+    let tr = complaint_statement(context, owner, piece, &mine.key(), &dh);
+    let p = dleq::prove(tr, &mine.0, &e, rng);
+    Ok(Unsealed::Wrong(Complaint {
+        dh,
+        t_g: p.t_g,
+        t_e: p.t_b,
+        response: p.response,
+    }))
 }
 
-fn complaint_challenge(
+/// The statement of a complaint's proof.
+fn complaint_statement(
     context: &[u8],
     owner: u8,
     piece: &EscrowPiece,
     key: &RistrettoPoint,
-    c: &Complaint,
-) -> Scalar {
+    dh: &CompressedRistretto,
+) -> Transcript {
     let mut tr = transcript::start(b"escrow complaint", context);
     tr.append_u64(b"owner", u64::from(owner));
     tr.append_u64(b"to", u64::from(piece.to));
     tr.point(b"key", &key.compress());
     tr.point(b"ephemeral", &piece.ephemeral);
-    tr.point(b"dh", &c.dh);
-    tr.point(b"t_g", &c.t_g);
-    tr.point(b"t_e", &c.t_e);
-    tr.scalar_challenge(b"challenge")
+    tr.point(b"dh", dh);
+    tr
 }
 
 /// Checks a complaint by the holder whose key is `holder_key`: `Ok(())` when it proves that
@@ -197,13 +197,16 @@ pub fn verify_complaint(
     let bad = DealError::NotAPoint("a complaint");
     let e = piece.ephemeral.decompress().ok_or(bad.clone())?;
     let dh = c.dh.decompress().ok_or(bad.clone())?;
-    let t_g = c.t_g.decompress().ok_or(bad.clone())?;
-    let t_e = c.t_e.decompress().ok_or(bad)?;
-    let ch = complaint_challenge(context, owner, piece, holder_key, c);
-    let honest = RistrettoPoint::mul_base(&c.response) == t_g + ch * holder_key
-        && c.response * e == t_e + ch * dh;
-    if !honest {
-        return Err(DealError::Escrow("the complaint's proof fails"));
+    let proof = dleq::Proof {
+        t_g: c.t_g,
+        t_b: c.t_e,
+        response: c.response,
+    };
+    let tr = complaint_statement(context, owner, piece, holder_key, &c.dh);
+    match dleq::holds(tr, holder_key, &e, &dh, &proof) {
+        Some(true) => {}
+        Some(false) => return Err(DealError::Escrow("the complaint's proof fails")),
+        None => return Err(bad),
     }
     let y = piece.sealed - seal_key(context, owner, piece, &c.dh);
     if RistrettoPoint::mul_base(&y).compress() == piece.commitment {

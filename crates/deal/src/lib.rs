@@ -23,6 +23,7 @@
 //! returns a [`DealError`] saying what failed; nothing here panics on hostile input.
 
 pub mod cipher;
+mod dleq;
 mod error;
 pub mod escrow;
 pub mod keys;

@@ -4,11 +4,13 @@
 //! A share sent to the holder alone shows the card to the holder alone.
 
 use crate::cipher::{card_of, CardId, Ciphertext};
+use crate::dleq;
 use crate::error::DealError;
 use crate::keys::SecretShare;
 use crate::transcript::{self, TranscriptExt};
 use curve25519_dalek::ristretto::{CompressedRistretto, RistrettoPoint};
 use curve25519_dalek::scalar::Scalar;
+use merlin::Transcript;
 use rand_core6::CryptoRngCore;
 use serde::{Deserialize, Serialize};
 
@@ -21,15 +23,19 @@ pub struct DecryptionShare {
     pub response: Scalar,
 }
 
-fn challenge(context: &[u8], key: &RistrettoPoint, ct: &Ciphertext, d: &DecryptionShare) -> Scalar {
+/// The statement of a share's proof.
+fn statement(
+    context: &[u8],
+    key: &RistrettoPoint,
+    ct: &Ciphertext,
+    share: &CompressedRistretto,
+) -> Transcript {
     let mut tr = transcript::start(b"decryption share", context);
     tr.point(b"key", &key.compress());
     tr.point(b"c1", &ct.c1);
     tr.point(b"c2", &ct.c2);
-    tr.point(b"share", &d.share);
-    tr.point(b"t_g", &d.t_g);
-    tr.point(b"t_c", &d.t_c);
-    tr.scalar_challenge(b"challenge")
+    tr.point(b"share", share);
+    tr
 }
 
 /// `secret`'s share of `ct`, with a proof bound to `context`.
@@ -40,16 +46,15 @@ pub fn decryption_share(
     rng: &mut impl CryptoRngCore,
 ) -> Result<DecryptionShare, DealError> {
     let c1 = ct.points()?.c1;
-    let k = Scalar::random(rng);
-    let mut d = DecryptionShare {
-        share: (secret.0 * c1).compress(),
-        t_g: RistrettoPoint::mul_base(&k).compress(),
-        t_c: (k * c1).compress(),
-        response: Scalar::ZERO,
-    };
-    let c = challenge(context, &secret.key(), ct, &d);
-    d.response = k + c * secret.0;
-    Ok(d)
+    let share = (secret.0 * c1).compress();
+    let tr = statement(context, &secret.key(), ct, &share);
+    let p = dleq::prove(tr, &secret.0, &c1, rng);
+    Ok(DecryptionShare {
+        share,
+        t_g: p.t_g,
+        t_c: p.t_b,
+        response: p.response,
+    })
 }
 
 /// Checks `d`, the share of `ct` from the participant whose key is `key`; returns the share.
@@ -62,15 +67,16 @@ pub fn verify_share(
     let c1 = ct.points()?.c1;
     let bad = DealError::NotAPoint("a decryption share");
     let share = d.share.decompress().ok_or(bad.clone())?;
-    let t_g = d.t_g.decompress().ok_or(bad.clone())?;
-    let t_c = d.t_c.decompress().ok_or(bad)?;
-    let c = challenge(context, key, ct, d);
-    let ok = RistrettoPoint::mul_base(&d.response) == t_g + c * key
-        && d.response * c1 == t_c + c * share;
-    if ok {
-        Ok(share)
-    } else {
-        Err(DealError::ShareProof)
+    let proof = dleq::Proof {
+        t_g: d.t_g,
+        t_b: d.t_c,
+        response: d.response,
+    };
+    let tr = statement(context, key, ct, &d.share);
+    match dleq::holds(tr, key, &c1, &share, &proof) {
+        Some(true) => Ok(share),
+        Some(false) => Err(DealError::ShareProof),
+        None => Err(bad),
     }
 }
 
