@@ -200,6 +200,30 @@ pub fn describe(e: &Event, s: &ClassicState) -> String {
                     format!(" by completing the mission: {}", mission_text(s, mi)),
             }
         ),
+        Event::CardDealt { player: p, .. } => {
+            format!("The card is face down: only {} can read it.", player(s, *p))
+        }
+        Event::Reshuffled { cards, .. } => format!(
+            "The deck ran out: the {} traded in are shuffled into a new deck.",
+            plural(cards.len() as u32, "card", "cards")
+        ),
+        Event::CardShown {
+            player: p, card, ..
+        } => {
+            format!("{} shows {}.", player(s, *p), card_text(s, *card))
+        }
+        Event::MissionShown { player: p, mission } => format!(
+            "{} shows their mission: {}.",
+            player(s, *p),
+            mission_text(s, mission)
+        ),
+        Event::SlotsTaken { from, to, slots } => format!(
+            "{} takes {} face down from {}: only {} can read them.",
+            player(s, *to),
+            plural(slots.len() as u32, "card", "cards"),
+            player(s, *from),
+            player(s, *to)
+        ),
     }
 }
 

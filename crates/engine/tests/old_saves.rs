@@ -1,6 +1,8 @@
 //! Saves written by earlier versions of Orbis still load and play on: `saves/v2-*.orbis` were
 //! written by format 2 (commit 5c1a1f7): a classic game with missions 40 bot actions in, and an
 //! orders game with the "no retreat into foreign territory" option after its first phase.
+//! `saves/v3-classic.orbis` was written by format 3 (commit 1c106a8): four seats with missions,
+//! 120 normal-bot actions in, before cards could be dealt face down.
 
 use orbis_engine::bot;
 use orbis_engine::rules::classic::{BotLevel, CardBonus, MissionDeck};
@@ -42,4 +44,26 @@ fn a_format_2_orders_save_loads_with_its_territory() {
     assert_eq!(s.territory.get(&m.province("UKR").unwrap()), Some(&russia));
     assert!(s.check_consistency().is_ok());
     s.apply(&OrdersAction::Adjudicate).unwrap();
+}
+
+#[test]
+fn a_format_3_classic_save_loads_face_up_and_plays_on() {
+    let Game::Classic(mut s) = Game::from_save(include_bytes!("saves/v3-classic.orbis")).unwrap()
+    else {
+        panic!("not a classic game");
+    };
+    assert_eq!(s.step, 120);
+    assert!(s.sealed.is_none());
+    assert!(s
+        .players
+        .iter()
+        .all(|p| p.mission.is_some() && p.sealed.is_empty()));
+    for _ in 0..300 {
+        let Some(a) = bot::choose(&s, BotLevel::Normal) else {
+            break;
+        };
+        s.apply(&a).unwrap();
+    }
+    let again = Game::Classic(s.clone()).to_save();
+    assert_eq!(Game::from_save(&again).unwrap(), Game::Classic(s));
 }

@@ -76,6 +76,8 @@ pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
     }
     let s = if CLASSIC_V2.contains(&version) {
         decode::<legacy::v2::ClassicState>(bytes)?
+    } else if version == 3 {
+        decode::<legacy::v3::ClassicState>(bytes)?
     } else {
         decode::<ClassicState>(bytes)?
     };

@@ -122,7 +122,7 @@ fn easy(s: &ClassicState, d: &mut dyn Dice) -> Action {
         },
         Phase::Reinforce { armies } => {
             let sets = s.sets_in_hand(p);
-            let hand = s.players[p as usize].hand.len();
+            let hand = s.cards_held(p);
             if !sets.is_empty() && (hand >= 5 || armies == 0 || d.below(2) == 0) {
                 return Action::Trade { cards: sets[0] };
             }

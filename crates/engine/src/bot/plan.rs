@@ -146,7 +146,7 @@ impl Search<'_, '_> {
                 if seen_q & (1 << q) == 0 {
                     seen_q |= 1 << q;
                     if self.taken_of[q as usize] == b.count[q as usize] {
-                        let cards = s.players[q as usize].hand.len() as i64;
+                        let cards = s.cards_held(q) as i64;
                         v += w.knockout + w.knockout_per_card * cards;
                     }
                 }

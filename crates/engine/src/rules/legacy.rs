@@ -13,6 +13,114 @@ pub struct SaveFile<G> {
     pub game: G,
 }
 
+/// Format 3: before cards could be dealt face down (issue 12).
+pub mod v3 {
+    use crate::dice::SeededDice;
+    use crate::rules::classic::{
+        self, CardId, ClassicOptions, Colour, DefendPref, Mission, Owner, Phase, PlayerId,
+        SeatKind, Stats, TurnState,
+    };
+    use crate::rules::orders::OrdersState;
+    use serde::Deserialize;
+
+    /// `Game` of format 3.
+    #[derive(Deserialize)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Game {
+        Classic(ClassicState),
+        Orders(OrdersState),
+        #[cfg(feature = "economy")]
+        Economy(crate::rules::economy::state::EconomyState),
+    }
+
+    #[derive(Deserialize)]
+    struct Player {
+        name: String,
+        colour: Colour,
+        kind: SeatKind,
+        defend: DefendPref,
+        one_die: Vec<crate::map::TerritoryId>,
+        alive: bool,
+        hand: Vec<CardId>,
+        mission: Option<Mission>,
+        mission_since: Option<u32>,
+        setup_armies: u32,
+        stats: Stats,
+    }
+
+    /// `ClassicState` of format 3.
+    #[derive(Deserialize)]
+    pub struct ClassicState {
+        map_id: String,
+        options: ClassicOptions,
+        players: Vec<Player>,
+        owner: Vec<Owner>,
+        armies: Vec<u32>,
+        phase: Phase,
+        current: PlayerId,
+        first: PlayerId,
+        turn: u32,
+        step: u32,
+        deck: Vec<CardId>,
+        discard: Vec<CardId>,
+        sets_traded: u32,
+        turn_state: TurnState,
+        rng: SeededDice,
+    }
+
+    impl From<ClassicState> for classic::ClassicState {
+        fn from(s: ClassicState) -> Self {
+            classic::ClassicState {
+                map_id: s.map_id,
+                options: s.options,
+                players: s
+                    .players
+                    .into_iter()
+                    .map(|p| classic::Player {
+                        name: p.name,
+                        colour: p.colour,
+                        kind: p.kind,
+                        defend: p.defend,
+                        one_die: p.one_die,
+                        alive: p.alive,
+                        hand: p.hand,
+                        mission: p.mission,
+                        mission_since: p.mission_since,
+                        setup_armies: p.setup_armies,
+                        stats: p.stats,
+                        sealed: vec![],
+                        sealed_mission: None,
+                    })
+                    .collect(),
+                owner: s.owner,
+                armies: s.armies,
+                phase: s.phase,
+                current: s.current,
+                first: s.first,
+                turn: s.turn,
+                step: s.step,
+                deck: s.deck,
+                discard: s.discard,
+                sets_traded: s.sets_traded,
+                turn_state: s.turn_state,
+                rng: s.rng,
+                sealed: None,
+            }
+        }
+    }
+
+    impl From<Game> for crate::rules::Game {
+        fn from(g: Game) -> Self {
+            match g {
+                Game::Classic(s) => crate::rules::Game::Classic(s.into()),
+                Game::Orders(s) => crate::rules::Game::Orders(s),
+                #[cfg(feature = "economy")]
+                Game::Economy(s) => crate::rules::Game::Economy(s),
+            }
+        }
+    }
+}
+
 /// Format 2: before the rules review's classic options and the orders state's territory.
 pub mod v2 {
     use crate::dice::SeededDice;
@@ -136,6 +244,8 @@ pub mod v2 {
                         mission_since: p.mission_since,
                         setup_armies: p.setup_armies,
                         stats: p.stats,
+                        sealed: vec![],
+                        sealed_mission: None,
                     })
                     .collect(),
                 owner: s.owner,
@@ -150,6 +260,7 @@ pub mod v2 {
                 sets_traded: s.sets_traded,
                 turn_state: s.turn_state,
                 rng: s.rng,
+                sealed: None,
             }
         }
     }

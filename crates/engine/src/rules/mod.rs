@@ -15,10 +15,10 @@ use std::fmt;
 /// Save-file format version; bump when a state type changes shape (and teach [`legacy`] to read
 /// the older one). 2: orders units have a facing and the orders options the "fleets face a sea"
 /// house option. 3: the classic options of the rules review (mission deck, defender dice, card
-/// bonus) and per-territory one-die choices; the orders state's territory. Versions 1 and 2 still
-/// load. Appending a variant to [`Game`] (as the economy ruleset did) leaves every earlier save's
+/// bonus) and per-territory one-die choices; the orders state's territory. 4: cards and missions
+/// dealt face down (`sealed`). Versions 1 to 3 still load. Appending a variant to [`Game`] (as the economy ruleset did) leaves every earlier save's
 /// bytes meaning the same, so it needs no new version.
-pub const SAVE_VERSION: u16 = 3;
+pub const SAVE_VERSION: u16 = 4;
 
 /// A game of any ruleset.
 // One game lives per session; boxing the larger variant would buy nothing but indirection.
@@ -195,6 +195,11 @@ impl Game {
                 let v2: legacy::SaveFile<legacy::v2::Game> =
                     codec::decode(bytes).map_err(LoadError::Decode)?;
                 return Self::checked(v2.game.into());
+            }
+            Some(3) => {
+                let v3: legacy::SaveFile<legacy::v3::Game> =
+                    codec::decode(bytes).map_err(LoadError::Decode)?;
+                return Self::checked(v3.game.into());
             }
             Some(&v) if v as u16 != SAVE_VERSION => return Err(LoadError::Version(v as u16)),
             None => return Err(LoadError::NotASave),

@@ -43,6 +43,10 @@ pub enum Action {
     /// The owner of a territory asks to defend it with one die (or withdraws the request),
     /// whatever their standing choice; any time, by that player.
     SetTerritoryDefence { territory: TerritoryId, one: bool },
+    /// Face-down game: show the card (or mission) behind one of your slots to everyone, to
+    /// trade it or to claim the mission. For a mission, `card` is its index in the deal's
+    /// mission deck.
+    Show { slot: Slot, card: CardId },
 }
 
 /// How a game was won.
@@ -130,6 +134,31 @@ pub enum Event {
         player: PlayerId,
         reason: WinReason,
     },
+    /// Face-down game: `player` drew the card at `slot` (only they can read it).
+    CardDealt {
+        player: PlayerId,
+        slot: Slot,
+    },
+    /// Face-down game: the deck ran out and the discards, `cards`, are dealt again as `deck`.
+    Reshuffled {
+        deck: u8,
+        cards: Vec<CardId>,
+    },
+    CardShown {
+        player: PlayerId,
+        slot: Slot,
+        card: CardId,
+    },
+    MissionShown {
+        player: PlayerId,
+        mission: Mission,
+    },
+    /// Face-down game: the conqueror takes these slots from the eliminated player's hand.
+    SlotsTaken {
+        from: PlayerId,
+        to: PlayerId,
+        slots: Vec<Slot>,
+    },
 }
 
 /// An illegal action, with a message a player understands.
@@ -190,6 +219,10 @@ pub enum ClassicError {
         source: String,
     },
     FortifyUsed,
+    /// Show: the game's cards are dealt face up.
+    NothingFaceDown,
+    /// Show: that position is not a face-down card of yours.
+    NotYourSlot,
 }
 
 impl fmt::Display for ClassicError {
@@ -233,6 +266,8 @@ impl fmt::Display for ClassicError {
             ),
             OneSourceOnly { source } => write!(f, "With this fortify rule, this turn's moves must all come from {source}."),
             FortifyUsed => write!(f, "You have already made your fortify move this turn."),
+            NothingFaceDown => write!(f, "The cards of this game are dealt face up: there is nothing to show."),
+            NotYourSlot => write!(f, "That face-down card is not in your hand."),
         }
     }
 }

@@ -103,13 +103,22 @@ impl ClassicState {
     pub(super) fn eliminate(&mut self, q: PlayerId, ev: &mut Vec<Event>) {
         let me = self.current;
         let cards = std::mem::take(&mut self.players[q as usize].hand);
+        let slots = std::mem::take(&mut self.players[q as usize].sealed);
         self.players[q as usize].alive = false;
         ev.push(Event::Eliminated {
             player: q,
             by: me,
-            cards: cards.len() as u32,
+            cards: (cards.len() + slots.len()) as u32,
         });
         self.players[me as usize].hand.extend(cards);
+        if !slots.is_empty() {
+            self.players[me as usize].sealed.extend(&slots);
+            ev.push(Event::SlotsTaken {
+                from: q,
+                to: me,
+                slots,
+            });
+        }
     }
 
     pub(super) fn finish_occupy(
@@ -127,7 +136,7 @@ impl ClassicState {
             armies: self.armies[to as usize],
         });
         // Cards taken from an eliminated player: at 6 or more, trade down to 4 or fewer now.
-        let cards = self.players[self.current as usize].hand.len();
+        let cards = self.cards_held(self.current);
         self.phase = if cards >= 6 {
             Phase::Reinforce { armies: 0 }
         } else {

@@ -43,7 +43,9 @@ impl ClassicState {
             }
             seen[c as usize] = true;
         }
-        if seen.iter().any(|s| !s) {
+        self.check_sealed(total)?;
+        // Face down, the cards not in sight are behind slots.
+        if self.sealed.is_none() && seen.iter().any(|s| !s) {
             return Err("cards are missing".into());
         }
         let check_t = |x: TerritoryId| {

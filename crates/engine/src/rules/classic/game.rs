@@ -169,6 +169,7 @@ impl ClassicState {
             Action::Fortify { from, to, armies } => {
                 self.fortify(from, to, armies, dice, &mut ev)?
             }
+            Action::Show { slot, card } => self.show(slot, card, &mut ev)?,
             Action::EndTurn => {
                 if !matches!(self.phase, Phase::Attack | Phase::Fortify) {
                     return Err(self.wrong_phase("end your turn"));

@@ -55,6 +55,8 @@ impl ClassicState {
                 mission_since: None,
                 setup_armies: start,
                 stats: Stats::default(),
+                sealed: vec![],
+                sealed_mission: None,
             })
             .collect();
         let mut order: Vec<TerritoryId> = map.ids().collect();
@@ -97,6 +99,7 @@ impl ClassicState {
                 ..TurnState::default()
             },
             rng,
+            sealed: None,
         };
         let mut deck = std::mem::take(&mut state.deck);
         shuffle(&mut state.rng, &mut deck);

@@ -56,6 +56,8 @@ pub struct Player {
     /// territory when it changes hands.
     pub one_die: Vec<TerritoryId>,
     pub alive: bool,
+    /// Cards everyone knows: every card in a game dealt face up; shown cards in one dealt face
+    /// down (see [`SealedDeal`]).
     pub hand: Vec<CardId>,
     pub mission: Option<Mission>,
     /// Turn number at which the mission condition started holding continuously.
@@ -63,6 +65,10 @@ pub struct Player {
     /// Initial armies still to place during setup.
     pub setup_armies: u32,
     pub stats: Stats,
+    /// Face-down cards: slots of the dealt decks that only this player can read.
+    pub sealed: Vec<Slot>,
+    /// A face-down mission, until its holder shows it.
+    pub sealed_mission: Option<Slot>,
 }
 
 /// What the current player is doing.
@@ -134,4 +140,7 @@ pub struct ClassicState {
     pub sets_traded: u32,
     pub turn_state: TurnState,
     pub rng: SeededDice,
+    /// `Some`: the cards and missions were dealt face down by the participants (`deck` is then
+    /// empty; see [`SealedDeal`]).
+    pub sealed: Option<SealedDeal>,
 }

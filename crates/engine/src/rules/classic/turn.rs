@@ -73,7 +73,7 @@ impl ClassicState {
                 self.advance_setup(ev, true);
             }
             Phase::Reinforce { armies: left } => {
-                let cards = self.players[p as usize].hand.len() as u32;
+                let cards = self.cards_held(p) as u32;
                 if cards >= 5 {
                     return Err(ClassicError::MustTrade { cards });
                 }
@@ -156,7 +156,7 @@ impl ClassicState {
             armies: value,
             bonus,
         });
-        let hand = self.players[p as usize].hand.len();
+        let hand = self.cards_held(p);
         // A zero-valued set (constant schedule of 0) after an elimination trade leaves nothing to place.
         self.phase = if left + value == 0 && hand < 5 {
             Phase::Attack
@@ -170,7 +170,13 @@ impl ClassicState {
 
     pub(super) fn end_turn(&mut self, dice: &mut dyn Dice, ev: &mut Vec<Event>) {
         let me = self.current;
-        if self.turn_state.conquered {
+        if self.turn_state.conquered && self.sealed.is_some() {
+            if let Some(slot) = self.draw_sealed(ev) {
+                self.players[me as usize].sealed.push(slot);
+                ev.push(Event::CardDrawn { player: me });
+                ev.push(Event::CardDealt { player: me, slot });
+            }
+        } else if self.turn_state.conquered {
             if self.deck.is_empty() {
                 self.deck = std::mem::take(&mut self.discard);
                 shuffle(dice, &mut self.deck);
