@@ -4,33 +4,71 @@
 //! 1. every participant publishes its key share with its proof;
 //! 2. once all keys are in, every participant publishes the escrow of its share (so that all the
 //!    others can stand in for it later), and seat 0 shuffles the first deck;
-//! 3. each deck is shuffled by every seat in turn, each shuffle checked by everyone;
-//! 4. then draws: when the game says seat `h` draws position `p` of a deck, every other seat
-//!    sends `h` alone its decryption share of that position, and `h` reads the card.
+//! 3. each deck is shuffled by every seat in turn, each shuffle checked by everyone; more decks
+//!    can be added later (the discards, reshuffled) and are shuffled the same way;
+//! 4. draws: when the game says seat `h` draws position `p` of a deck, every other seat sends
+//!    `h` alone its decryption share of that position, and `h` reads the card; a card drawn
+//!    face up (a computer's) has every share sent to everyone; a card drawn again by someone
+//!    else (a hand taken over) is read by its new holder the same way.
 //!
-//! Owns the keys, the decks and which cards this participant has read. Invariant: a message
+//! Owns the keys, the decks and which cards this participant has read. Invariants: a message
 //! that does not check out is refused with a [`Cheat`] naming its sender and what failed, and
 //! changes nothing; this participant knows the card at a position only if it drew it or the
-//! card was revealed.
+//! card was shown. All randomness comes from the table's secret seed and the statement being
+//! proved, so the same seed makes the same messages again after a reload, and no nonce serves
+//! two statements.
 
-use crate::cipher::{open_deck, CardId, Ciphertext};
+use crate::cipher::{card_of, card_point, CardId, Ciphertext, Points};
 use crate::error::DealError;
 use crate::escrow::{
     escrow, open_piece, stand_in, verify_complaint, verify_escrow, Complaint, Escrow, Unsealed,
 };
 use crate::keys::{joint_key, PublicShare, SecretShare};
-use crate::share::{decryption_share, open, verify_reveal, verify_share, DecryptionShare, Reveal};
+use crate::share::{decryption_share, verify_share, DecryptionShare};
 use crate::shuffle::{shuffle, verify_shuffle, ShuffleProof};
 use curve25519_dalek::ristretto::RistrettoPoint;
-use rand_core6::CryptoRngCore;
+use curve25519_dalek::traits::Identity;
+use rand_chacha3::rand_core::SeedableRng;
+use rand_chacha3::ChaCha20Rng;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// A deck to deal: its name (part of every card's identity) and its number of cards.
+/// A deck to deal: its name (part of every card's identity), the number of card ids it draws
+/// from, and the cards laid out face up before the shuffles (empty: every id, in order).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DeckSpec {
     pub name: Vec<u8>,
     pub cards: CardId,
+    pub layout: Vec<CardId>,
+}
+
+impl DeckSpec {
+    /// Every card `0..cards` of deck `name`.
+    pub fn full(name: &[u8], cards: CardId) -> DeckSpec {
+        DeckSpec {
+            name: name.to_vec(),
+            cards,
+            layout: vec![],
+        }
+    }
+
+    fn face_up(&self) -> Vec<Ciphertext> {
+        let ids: Vec<CardId> = if self.layout.is_empty() {
+            (0..self.cards).collect()
+        } else {
+            self.layout.clone()
+        };
+        ids.into_iter()
+            .map(|id| {
+                Points {
+                    c1: RistrettoPoint::identity(),
+                    c2: card_point(&self.name, id),
+                }
+                .compress()
+            })
+            .collect()
+    }
 }
 
 /// A message of the deal.
@@ -43,19 +81,22 @@ pub enum DealMsg {
         output: Vec<Ciphertext>,
         proof: Box<ShuffleProof>,
     },
-    /// Sent to the drawer alone.
+    /// Sent to the drawer alone (to everyone for a card drawn face up).
     Share {
         deck: u8,
         position: u16,
         share: DecryptionShare,
     },
-    /// A card shown to everyone by its holder.
+    /// A card shown to everyone by its holder: a share of every seat, and for a seat that left,
+    /// the shares of the pieces of its key that stood in for it (`(leaver, from, share)`).
     Reveal {
         deck: u8,
         position: u16,
-        reveal: Reveal,
+        shares: Vec<(u8, DecryptionShare)>,
+        pieces: Vec<(u8, u8, DecryptionShare)>,
     },
-    /// Standing in for `leaver`: the share of our piece of its key, sent to the drawer alone.
+    /// Standing in for `leaver`: the share of our piece of its key, sent to the drawer alone
+    /// (to everyone for a card drawn face up).
     PieceShare {
         deck: u8,
         position: u16,
@@ -97,6 +138,15 @@ pub enum Refused {
     },
 }
 
+/// Who reads a drawn card.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Holder {
+    Seat(u8),
+    /// Face up: every share goes to everyone.
+    Everyone,
+}
+
+#[derive(Clone)]
 struct Deck {
     spec: DeckSpec,
     /// The deck as it stands after the last shuffle so far.
@@ -105,20 +155,23 @@ struct Deck {
     shuffled: u8,
 }
 
-/// A draw under way: who draws, and the shares received so far (kept with their proofs, so
-/// that the holder can show the card to everyone later).
+/// A draw: who reads it, and the shares received so far (kept with their proofs, so that the
+/// holder can show the card to everyone later).
+#[derive(Clone)]
 struct Draw {
-    holder: u8,
+    holder: Holder,
     shares: BTreeMap<u8, (DecryptionShare, RistrettoPoint)>,
     /// Shares of pieces of a leaver's key: (leaver, piece holder).
-    stand_ins: BTreeMap<(u8, u8), RistrettoPoint>,
+    stand_ins: BTreeMap<(u8, u8), (DecryptionShare, RistrettoPoint)>,
 }
 
 /// One participant's side of the deal.
+#[derive(Clone)]
 pub struct Table {
     game: Vec<u8>,
     seats: u8,
     me: u8,
+    seed: [u8; 32],
     secret: SecretShare,
     keys: BTreeMap<u8, RistrettoPoint>,
     joint: Option<RistrettoPoint>,
@@ -131,46 +184,58 @@ pub struct Table {
     pieces: BTreeMap<u8, SecretShare>,
     decks: Vec<Deck>,
     draws: BTreeMap<(u8, u16), Draw>,
-    /// Cards this participant knows: its own draws, and revealed cards.
+    /// Cards this participant knows: its own draws, and shown cards.
     known: BTreeMap<(u8, u16), CardId>,
 }
 
 impl Table {
-    /// A participant at seat `me` of `seats` in game `game`, dealing `decks`. Returns the table
-    /// and the key share to broadcast.
+    /// A participant at seat `me` of `seats` in game `game`, dealing `decks`, its key share and
+    /// every random choice derived from `seed` (keep it secret; the same seed after a reload
+    /// makes the same key and messages). Returns the table and the key share to broadcast.
     pub fn new(
         game: &[u8],
         seats: u8,
         me: u8,
         decks: Vec<DeckSpec>,
-        rng: &mut impl CryptoRngCore,
+        seed: [u8; 32],
     ) -> (Table, Vec<Out>) {
-        let secret = SecretShare::generate(rng);
+        let secret = SecretShare::generate(&mut rng_for(&seed, b"secret", &[]));
         let mut t = Table {
             game: game.to_vec(),
             seats,
             me,
+            seed,
             keys: BTreeMap::new(),
             joint: None,
             escrows: BTreeMap::new(),
             commitments: BTreeMap::new(),
             left: BTreeSet::new(),
             pieces: BTreeMap::new(),
-            decks: decks
-                .into_iter()
-                .map(|spec| Deck {
-                    cards: open_deck(&spec.name, spec.cards),
-                    spec,
-                    shuffled: 0,
-                })
-                .collect(),
+            decks: vec![],
             draws: BTreeMap::new(),
             known: BTreeMap::new(),
             secret,
         };
-        let public = t.secret.public(&t.context(b"key", me, 0), rng);
+        for d in decks {
+            t.push_deck(d);
+        }
+        let ctx = t.context(b"key", me, 0);
+        let public = t.secret.public(&ctx, &mut t.rng(&ctx));
         t.keys.insert(me, t.secret.key());
         (t, vec![Out::Broadcast(DealMsg::Key(public))])
+    }
+
+    fn push_deck(&mut self, spec: DeckSpec) {
+        self.decks.push(Deck {
+            cards: spec.face_up(),
+            spec,
+            shuffled: 0,
+        });
+    }
+
+    /// The randomness for the statement `context`.
+    fn rng(&self, context: &[u8]) -> ChaCha20Rng {
+        rng_for(&self.seed, b"nonce", context)
     }
 
     fn context(&self, what: &[u8], a: u8, b: u16) -> Vec<u8> {
@@ -188,7 +253,18 @@ impl Table {
         c
     }
 
-    /// Every key is in and every deck shuffled by every seat: draws may begin.
+    fn piece_context(&self, deck: u8, position: u16, leaver: u8) -> Vec<u8> {
+        let mut c = self.deck_context(deck, b"piece", position);
+        c.push(leaver);
+        c
+    }
+
+    /// This participant's seat.
+    pub fn me(&self) -> u8 {
+        self.me
+    }
+
+    /// Every key is in and every deck shuffled by every seat: every draw can be read.
     pub fn ready(&self) -> bool {
         self.joint.is_some()
             && self.escrows.len() + 1 >= self.seats as usize
@@ -200,18 +276,30 @@ impl Table {
         self.known.get(&(deck, position)).copied()
     }
 
-    /// The ciphertexts of `deck` as dealt (after every shuffle).
+    /// The ciphertexts of `deck` as dealt so far.
     pub fn deck(&self, deck: u8) -> Option<&[Ciphertext]> {
         self.decks.get(deck as usize).map(|d| d.cards.as_slice())
     }
 
+    /// Number of decks.
+    pub fn decks(&self) -> u8 {
+        self.decks.len() as u8
+    }
+
+    /// Adds deck number [`Table::decks`] (every participant at the same point of the game), to
+    /// be shuffled by every seat after the decks before it. Returns our shuffle if it is due.
+    pub fn add_deck(&mut self, spec: DeckSpec) -> Vec<Out> {
+        self.push_deck(spec);
+        self.due()
+    }
+
+    /// The secret of our key share, published at the end so that anyone can check the deal.
+    pub fn secret(&self) -> [u8; 32] {
+        self.secret.to_bytes()
+    }
+
     /// Takes a message from seat `from`. Returns what to send in answer.
-    pub fn receive(
-        &mut self,
-        from: u8,
-        msg: DealMsg,
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<Vec<Out>, Refused> {
+    pub fn receive(&mut self, from: u8, msg: DealMsg) -> Result<Vec<Out>, Refused> {
         let cheat = |what| Refused::Cheat(Cheat { seat: from, what });
         let early = |what| Refused::OutOfTurn { seat: from, what };
         if from >= self.seats || from == self.me {
@@ -230,9 +318,13 @@ impl Table {
                 let keys: Vec<RistrettoPoint> = self.keys.values().copied().collect();
                 self.joint = Some(joint_key(&keys));
                 let ctx = self.context(b"escrow", self.me, 0);
-                let e = escrow(&ctx, &self.secret, self.me, &keys, rng);
+                let e = escrow(&ctx, &self.secret, self.me, &keys, &mut self.rng(&ctx));
+                // Our own commitments too: a reveal may carry shares of our pieces.
+                if let Ok(c) = verify_escrow(self.me, &self.secret.key(), keys.len(), &e) {
+                    self.commitments.insert(self.me, c);
+                }
                 let mut out = vec![Out::Broadcast(DealMsg::Escrow(e))];
-                out.extend(self.my_shuffles(rng));
+                out.extend(self.due());
                 Ok(out)
             }
             DealMsg::Escrow(e) => {
@@ -266,7 +358,7 @@ impl Table {
                 let d = &mut self.decks[deck as usize];
                 d.cards = output;
                 d.shuffled += 1;
-                Ok(self.my_shuffles(rng))
+                Ok(self.due())
             }
             DealMsg::Share {
                 deck,
@@ -280,16 +372,15 @@ impl Table {
                     .keys
                     .get(&from)
                     .ok_or(early("a share before its key"))?;
-                let Some(draw) = self.draws.get(&(deck, position)) else {
-                    return Err(early("a share of a card nobody draws"));
-                };
-                if draw.holder != self.me || draw.shares.contains_key(&from) {
-                    return Err(early("a share not for us, or twice"));
+                let draw = self.readable(deck, position, from)?;
+                if draw.shares.contains_key(&from) {
+                    return Err(early("a share twice"));
                 }
                 let ctx = self.deck_context(deck, b"draw", position);
                 let point = verify_share(&ctx, &key, &ct, &share).map_err(cheat)?;
-                let draw = self.draws.get_mut(&(deck, position)).expect("checked");
-                draw.shares.insert(from, (share, point));
+                self.draw_mut(deck, position)
+                    .shares
+                    .insert(from, (share, point));
                 self.try_open(deck, position);
                 Ok(vec![])
             }
@@ -303,20 +394,17 @@ impl Table {
                     .position(deck, position)
                     .ok_or(early("a share of no card"))?;
                 let commitment = self
-                    .commitments
-                    .get(&leaver)
-                    .and_then(|c| c.get(from as usize).copied().flatten())
+                    .commitment(leaver, from)
                     .ok_or(early("a piece share of no escrow"))?;
-                let Some(draw) = self.draws.get(&(deck, position)) else {
-                    return Err(early("a share of a card nobody draws"));
-                };
-                if draw.holder != self.me || draw.stand_ins.contains_key(&(leaver, from)) {
-                    return Err(early("a share not for us, or twice"));
+                let draw = self.readable(deck, position, from)?;
+                if draw.stand_ins.contains_key(&(leaver, from)) {
+                    return Err(early("a piece share twice"));
                 }
                 let ctx = self.piece_context(deck, position, leaver);
                 let point = verify_share(&ctx, &commitment, &ct, &share).map_err(cheat)?;
-                let draw = self.draws.get_mut(&(deck, position)).expect("checked");
-                draw.stand_ins.insert((leaver, from), point);
+                self.draw_mut(deck, position)
+                    .stand_ins
+                    .insert((leaver, from), (share, point));
                 self.try_open(deck, position);
                 Ok(vec![])
             }
@@ -343,20 +431,124 @@ impl Table {
             DealMsg::Reveal {
                 deck,
                 position,
-                reveal,
+                shares,
+                pieces,
             } => {
-                let ct = self
-                    .position(deck, position)
-                    .ok_or(early("a reveal of no card"))?;
-                let ctx = self.deck_context(deck, b"draw", position);
-                let keys: Vec<RistrettoPoint> = self.keys.values().copied().collect();
-                let spec = &self.decks[deck as usize].spec;
-                // A forged share in a reveal is the revealer's lie, whoever it claims made it.
-                let card = verify_reveal(&ctx, &keys, &spec.name, spec.cards, &ct, &reveal)
-                    .map_err(|(_, what)| cheat(what))?;
+                let card = self
+                    .check_reveal(deck, position, &shares, &pieces)
+                    .map_err(|e| match e {
+                        // A forged share in a reveal is the revealer's lie, whoever made it.
+                        Refused::Cheat(c) => cheat(c.what),
+                        e => e,
+                    })?;
                 self.known.insert((deck, position), card);
                 Ok(vec![])
             }
+        }
+    }
+
+    fn commitment(&self, leaver: u8, holder: u8) -> Option<RistrettoPoint> {
+        self.commitments
+            .get(&leaver)
+            .and_then(|c| c.get(holder as usize).copied().flatten())
+    }
+
+    /// The draw a share from `from` is for, if we are to read it.
+    fn readable(&self, deck: u8, position: u16, from: u8) -> Result<&Draw, Refused> {
+        let early = |what| Refused::OutOfTurn { seat: from, what };
+        let draw = self
+            .draws
+            .get(&(deck, position))
+            .ok_or(early("a share of a card nobody draws"))?;
+        match draw.holder {
+            Holder::Seat(h) if h != self.me => Err(early("a share not for us")),
+            _ => Ok(draw),
+        }
+    }
+
+    fn draw_mut(&mut self, deck: u8, position: u16) -> &mut Draw {
+        self.draws
+            .get_mut(&(deck, position))
+            .expect("checked by `readable`")
+    }
+
+    /// Checks a card shown to everyone; returns it. Errors name no seat: the caller names the
+    /// revealer.
+    fn check_reveal(
+        &self,
+        deck: u8,
+        position: u16,
+        shares: &[(u8, DecryptionShare)],
+        pieces: &[(u8, u8, DecryptionShare)],
+    ) -> Result<CardId, Refused> {
+        let early = |what| Refused::OutOfTurn {
+            seat: self.me,
+            what,
+        };
+        let cheat = |what| {
+            Refused::Cheat(Cheat {
+                seat: self.me,
+                what,
+            })
+        };
+        let ct = self
+            .position(deck, position)
+            .ok_or(early("a reveal of no card"))?;
+        let ctx = self.deck_context(deck, b"draw", position);
+        let mut points = vec![];
+        for s in 0..self.seats {
+            let mut own = shares.iter().filter(|x| x.0 == s);
+            match (own.next(), own.next()) {
+                (Some((_, d)), None) => {
+                    let key = self
+                        .keys
+                        .get(&s)
+                        .ok_or(early("a reveal before every key"))?;
+                    points.push(verify_share(&ctx, key, &ct, d).map_err(cheat)?);
+                }
+                // A seat that left: the shares of its pieces stand in (checking them needs no
+                // word of who left, so the leaver's own table, and `orbis verify`, agree).
+                (None, None) => {
+                    let ctx = self.piece_context(deck, position, s);
+                    let mut sum = vec![];
+                    for j in (0..self.seats).filter(|&j| j != s) {
+                        let d = pieces.iter().find(|x| x.0 == s && x.1 == j).ok_or(cheat(
+                            DealError::Length {
+                                expected: u32::from(self.seats) - 1,
+                                got: pieces.iter().filter(|x| x.0 == s).count() as u32,
+                            },
+                        ))?;
+                        let c = self
+                            .commitment(s, j)
+                            .ok_or(early("a piece share of no escrow"))?;
+                        sum.push(verify_share(&ctx, &c, &ct, &d.2).map_err(cheat)?);
+                    }
+                    points.push(stand_in(&sum));
+                }
+                _ => {
+                    return Err(cheat(DealError::Length {
+                        expected: u32::from(self.seats),
+                        got: shares.len() as u32,
+                    }))
+                }
+            }
+        }
+        self.open(deck, &ct, &points).map_err(cheat)
+    }
+
+    fn open(
+        &self,
+        deck: u8,
+        ct: &Ciphertext,
+        points: &[RistrettoPoint],
+    ) -> Result<CardId, DealError> {
+        let spec = &self.decks[deck as usize].spec;
+        let m = ct.points()?.c2 - points.iter().sum::<RistrettoPoint>();
+        let card = card_of(&spec.name, spec.cards, &m)?;
+        if spec.layout.is_empty() || spec.layout.contains(&card) {
+            Ok(card)
+        } else {
+            Err(DealError::UnknownCard)
         }
     }
 
@@ -371,8 +563,9 @@ impl Table {
         (d.shuffled == self.seats).then(|| d.cards.get(position as usize).copied())?
     }
 
-    /// Our shuffles that are due now: decks in order, each seat after the one before.
-    fn my_shuffles(&mut self, rng: &mut impl CryptoRngCore) -> Vec<Out> {
+    /// What is due from us now: our shuffles whose turn it is (decks in order, each seat after
+    /// the one before), and our shares of draws on decks that are now fully shuffled.
+    fn due(&mut self) -> Vec<Out> {
         let Some(joint) = self.joint else {
             return vec![];
         };
@@ -383,7 +576,7 @@ impl Table {
             }
             let ctx = self.deck_context(deck, b"shuffle", u16::from(self.me));
             let d = &self.decks[deck as usize];
-            let Ok((output, proof)) = shuffle(&ctx, &joint, &d.cards, rng) else {
+            let Ok((output, proof)) = shuffle(&ctx, &joint, &d.cards, &mut self.rng(&ctx)) else {
                 continue;
             };
             let d = &mut self.decks[deck as usize];
@@ -395,60 +588,109 @@ impl Table {
                 proof: Box::new(proof),
             }));
         }
+        let waiting: Vec<(u8, u16)> = self
+            .draws
+            .iter()
+            .filter(|(k, d)| !d.shares.contains_key(&self.me) && self.position(k.0, k.1).is_some())
+            .map(|(k, _)| *k)
+            .collect();
+        for (deck, position) in waiting {
+            out.extend(self.my_shares(deck, position));
+        }
         out
     }
 
-    /// The game says seat `holder` draws `position` of `deck`: every participant calls this at
-    /// the same point of the game. Returns our share for the holder (nothing if we hold it).
-    pub fn draw(
-        &mut self,
-        deck: u8,
-        position: u16,
-        holder: u8,
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<Vec<Out>, DealError> {
-        let ct = self.position(deck, position).ok_or(DealError::Length {
-            expected: u32::from(position) + 1,
-            got: 0,
-        })?;
-        let ctx = self.deck_context(deck, b"draw", position);
-        let mine = decryption_share(&ctx, &self.secret, &ct, rng)?;
-        let mut draw = Draw {
-            holder,
-            shares: BTreeMap::new(),
-            stand_ins: BTreeMap::new(),
+    /// The game says `holder` draws `position` of `deck` (or draws it again, when a hand is
+    /// taken over): every participant calls this at the same point of the game. Returns our
+    /// share for the holder, now or, if the deck is still being shuffled, when it is dealt.
+    pub fn draw(&mut self, deck: u8, position: u16, holder: Holder) -> Vec<Out> {
+        if self
+            .draws
+            .get(&(deck, position))
+            .is_some_and(|d| d.holder == holder)
+        {
+            return vec![];
+        }
+        self.draws.insert(
+            (deck, position),
+            Draw {
+                holder,
+                shares: BTreeMap::new(),
+                stand_ins: BTreeMap::new(),
+            },
+        );
+        self.my_shares(deck, position)
+    }
+
+    /// Who reads the card at a position, if it was drawn.
+    pub fn holder(&self, deck: u8, position: u16) -> Option<Holder> {
+        self.draws.get(&(deck, position)).map(|d| d.holder)
+    }
+
+    /// Our share of a draw, and our pieces' shares for the seats that left, to whoever reads it.
+    fn my_shares(&mut self, deck: u8, position: u16) -> Vec<Out> {
+        let Some(ct) = self.position(deck, position) else {
+            return vec![];
+        };
+        let Some(holder) = self.draws.get(&(deck, position)).map(|d| d.holder) else {
+            return vec![];
         };
         let mut out = vec![];
-        if holder != self.me {
-            out.push(Out::Send(
-                holder,
-                DealMsg::Share {
-                    deck,
-                    position,
-                    share: mine,
-                },
-            ));
-        } else {
-            let point = mine
-                .share
-                .decompress()
-                .ok_or(DealError::NotAPoint("our own share"))?;
-            draw.shares.insert(self.me, (mine, point));
+        let ctx = self.deck_context(deck, b"draw", position);
+        if let Ok(mine) = decryption_share(&ctx, &self.secret, &ct, &mut self.rng(&ctx)) {
+            if let Some(point) = mine.share.decompress() {
+                let me = self.me;
+                self.draw_mut(deck, position)
+                    .shares
+                    .insert(me, (mine, point));
+            }
+            out.extend(self.address(holder, |_| DealMsg::Share {
+                deck,
+                position,
+                share: mine,
+            }));
         }
-        self.draws.insert((deck, position), draw);
-        out.extend(self.piece_shares(deck, position, rng)?);
+        let leavers: Vec<u8> = self.pieces.keys().copied().collect();
+        for leaver in leavers {
+            if holder == Holder::Seat(leaver) {
+                continue; // nobody needs to read a leaver's own draw
+            }
+            let Some(y) = self.pieces.get(&leaver).cloned() else {
+                continue;
+            };
+            let ctx = self.piece_context(deck, position, leaver);
+            let Ok(d) = decryption_share(&ctx, &y, &ct, &mut self.rng(&ctx)) else {
+                continue;
+            };
+            if let Some(p) = d.share.decompress() {
+                let me = self.me;
+                self.draw_mut(deck, position)
+                    .stand_ins
+                    .insert((leaver, me), (d, p));
+            }
+            out.extend(self.address(holder, |_| DealMsg::PieceShare {
+                deck,
+                position,
+                leaver,
+                share: d,
+            }));
+        }
         self.try_open(deck, position);
-        Ok(out)
+        out
+    }
+
+    fn address(&self, holder: Holder, msg: impl FnOnce(()) -> DealMsg) -> Option<Out> {
+        match holder {
+            Holder::Seat(h) if h == self.me => None,
+            Holder::Seat(h) => Some(Out::Send(h, msg(()))),
+            Holder::Everyone => Some(Out::Broadcast(msg(()))),
+        }
     }
 
     /// The vote dropped `leaver`: every other participant calls this. We unseal our piece of
     /// its key and send the share of that piece for every draw that needs the leaver's share,
     /// now and later. If the piece is wrong, the complaint that proves it goes to everyone.
-    pub fn stand_in(
-        &mut self,
-        leaver: u8,
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<Vec<Out>, DealError> {
+    pub fn stand_in(&mut self, leaver: u8) -> Result<Vec<Out>, DealError> {
         if leaver == self.me || leaver >= self.seats || !self.left.insert(leaver) {
             return Ok(vec![]);
         }
@@ -458,7 +700,7 @@ impl Table {
             .and_then(|e| e.pieces.iter().find(|p| p.to == self.me).copied())
             .ok_or(DealError::Escrow("no piece of the leaver's key"))?;
         let ctx = self.context(b"escrow", leaver, 0);
-        match open_piece(&ctx, leaver, &piece, &self.secret, rng)? {
+        match open_piece(&ctx, leaver, &piece, &self.secret, &mut self.rng(&ctx))? {
             Unsealed::Wrong(complaint) => {
                 return Ok(vec![Out::Broadcast(DealMsg::Complaint {
                     leaver,
@@ -470,83 +712,40 @@ impl Table {
         let mut out = vec![];
         let draws: Vec<(u8, u16)> = self.draws.keys().copied().collect();
         for (deck, position) in draws {
-            out.extend(self.piece_shares(deck, position, rng)?);
-            self.try_open(deck, position);
+            // Our own share is already out; this adds the pieces' shares.
+            let me = self.me;
+            self.draw_mut(deck, position).shares.remove(&me);
+            out.extend(self.my_shares(deck, position).into_iter().filter(|o| {
+                !matches!(
+                    o,
+                    Out::Send(_, DealMsg::Share { .. }) | Out::Broadcast(DealMsg::Share { .. })
+                )
+            }));
         }
         Ok(out)
     }
 
-    fn piece_context(&self, deck: u8, position: u16, leaver: u8) -> Vec<u8> {
-        let mut c = self.deck_context(deck, b"piece", position);
-        c.push(leaver);
-        c
-    }
-
-    /// The shares of our pieces of leavers' keys for one draw, sent to its holder (kept when we
-    /// hold it). Nobody stands in for a leaver's own draw: nobody needs to read it.
-    fn piece_shares(
-        &mut self,
-        deck: u8,
-        position: u16,
-        rng: &mut impl CryptoRngCore,
-    ) -> Result<Vec<Out>, DealError> {
-        let Some(draw) = self.draws.get(&(deck, position)) else {
-            return Ok(vec![]);
-        };
-        let holder = draw.holder;
-        let ct = self
-            .position(deck, position)
-            .ok_or(DealError::UnknownCard)?;
-        let mut out = vec![];
-        let mut kept = vec![];
-        for (&leaver, y) in &self.pieces {
-            if leaver == holder {
-                continue;
-            }
-            let d = decryption_share(&self.piece_context(deck, position, leaver), y, &ct, rng)?;
-            if holder == self.me {
-                let p = d
-                    .share
-                    .decompress()
-                    .ok_or(DealError::NotAPoint("our own share"))?;
-                kept.push((leaver, p));
-            } else {
-                out.push(Out::Send(
-                    holder,
-                    DealMsg::PieceShare {
-                        deck,
-                        position,
-                        leaver,
-                        share: d,
-                    },
-                ));
-            }
-        }
-        if let Some(draw) = self.draws.get_mut(&(deck, position)) {
-            for (leaver, p) in kept {
-                draw.stand_ins.insert((leaver, self.me), p);
-            }
-        }
-        Ok(out)
-    }
-
-    /// Shows a card we drew to everyone (to trade it, or claim a mission): every share of it
-    /// with its proof. `None` if we did not draw it or have not read it yet, and (for now) when
-    /// it was read with the help of stand-ins, whose pieces' proofs a reveal does not carry.
+    /// Shows a card we read to everyone (to trade it, or claim a mission): every share of it
+    /// with its proof, and the pieces' shares that stood in for seats that left. `None` if we
+    /// have not read it.
     pub fn reveal(&self, deck: u8, position: u16) -> Option<DealMsg> {
         let draw = self.draws.get(&(deck, position))?;
-        if draw.holder != self.me
-            || !self.known.contains_key(&(deck, position))
-            || draw.shares.len() < self.seats as usize
-        {
+        if !self.known.contains_key(&(deck, position)) {
             return None;
         }
+        let shares: Vec<(u8, DecryptionShare)> =
+            draw.shares.iter().map(|(s, x)| (*s, x.0)).collect();
+        let pieces = draw
+            .stand_ins
+            .iter()
+            .filter(|((l, _), _)| !draw.shares.contains_key(l))
+            .map(|((l, j), x)| (*l, *j, x.0))
+            .collect();
         Some(DealMsg::Reveal {
             deck,
             position,
-            reveal: Reveal {
-                shares: draw.shares.values().map(|x| x.0).collect(),
-            },
+            shares,
+            pieces,
         })
     }
 
@@ -563,7 +762,7 @@ impl Table {
             } else if self.left.contains(&s) {
                 let pieces: Vec<RistrettoPoint> = (0..self.seats)
                     .filter(|&j| j != s)
-                    .filter_map(|j| draw.stand_ins.get(&(s, j)).copied())
+                    .filter_map(|j| draw.stand_ins.get(&(s, j)).map(|x| x.1))
                     .collect();
                 if pieces.len() + 1 < self.seats as usize {
                     return;
@@ -576,9 +775,19 @@ impl Table {
         let Some(ct) = self.position(deck, position) else {
             return;
         };
-        let spec = &self.decks[deck as usize].spec;
-        if let Ok(card) = open(&spec.name, spec.cards, &ct, &points) {
+        if let Ok(card) = self.open(deck, &ct, &points) {
             self.known.insert((deck, position), card);
         }
     }
+}
+
+/// A generator seeded by `seed`, `label` and `context` (SHA-256 of the three).
+fn rng_for(seed: &[u8; 32], label: &[u8], context: &[u8]) -> ChaCha20Rng {
+    let mut h = Sha256::new();
+    h.update(b"orbis-deal-rng\0");
+    h.update(seed);
+    h.update(label);
+    h.update([0]);
+    h.update(context);
+    ChaCha20Rng::from_seed(h.finalize().into())
 }

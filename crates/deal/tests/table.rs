@@ -2,28 +2,19 @@
 //! protocol would: broadcasts to everyone else, private sends to one. One test per lie.
 
 use orbis_deal::cipher::CardId;
-use orbis_deal::table::{Cheat, DealMsg, DeckSpec, Out, Refused, Table};
+use orbis_deal::table::{Cheat, DealMsg, DeckSpec, Holder, Out, Refused, Table};
 use orbis_deal::DealError;
-use rand_chacha3::rand_core::SeedableRng;
-use rand_chacha3::ChaCha20Rng;
 use std::collections::VecDeque;
 
 struct Room {
     tables: Vec<Table>,
-    rngs: Vec<ChaCha20Rng>,
     queue: VecDeque<(u8, u8, DealMsg)>,
 }
 
 fn decks() -> Vec<DeckSpec> {
     vec![
-        DeckSpec {
-            name: b"territory".to_vec(),
-            cards: 44,
-        },
-        DeckSpec {
-            name: b"mission".to_vec(),
-            cards: 14,
-        },
+        DeckSpec::full(b"territory", 44),
+        DeckSpec::full(b"mission", 14),
     ]
 }
 
@@ -31,16 +22,13 @@ impl Room {
     fn new(seats: u8, seed: u8) -> Room {
         let mut room = Room {
             tables: vec![],
-            rngs: vec![],
             queue: VecDeque::new(),
         };
         // Every table exists before the first message goes out.
         let mut first = vec![];
         for me in 0..seats {
-            let mut rng = ChaCha20Rng::from_seed([seed.wrapping_add(me); 32]);
-            let (t, out) = Table::new(b"game 7", seats, me, decks(), &mut rng);
+            let (t, out) = Table::new(b"game 7", seats, me, decks(), [seed.wrapping_add(me); 32]);
             room.tables.push(t);
-            room.rngs.push(rng);
             first.push(out);
         }
         for (me, out) in first.into_iter().enumerate() {
@@ -67,17 +55,19 @@ impl Room {
     /// Delivers everything; the first refusal is returned.
     fn run(&mut self) -> Result<(), Refused> {
         while let Some((from, to, m)) = self.queue.pop_front() {
-            let out = self.tables[to as usize].receive(from, m, &mut self.rngs[to as usize])?;
+            let out = self.tables[to as usize].receive(from, m)?;
             self.post(to, out);
         }
         Ok(())
     }
 
     fn draw(&mut self, deck: u8, position: u16, holder: u8) {
+        self.draw_for(deck, position, Holder::Seat(holder));
+    }
+
+    fn draw_for(&mut self, deck: u8, position: u16, holder: Holder) {
         for i in 0..self.tables.len() {
-            let out = self.tables[i]
-                .draw(deck, position, holder, &mut self.rngs[i])
-                .unwrap();
+            let out = self.tables[i].draw(deck, position, holder);
             self.post(i as u8, out);
         }
     }
@@ -154,7 +144,7 @@ fn run_with_liar(
 ) -> Result<(), Refused> {
     while let Some((from, to, m)) = room.queue.pop_front() {
         let m = if from == liar { lie(m) } else { m };
-        let out = room.tables[to as usize].receive(from, m, &mut room.rngs[to as usize])?;
+        let out = room.tables[to as usize].receive(from, m)?;
         room.post(to, out);
     }
     Ok(())
@@ -251,13 +241,14 @@ fn a_card_shown_as_another_names_the_liar() {
     room.draw(0, 1, 1);
     room.run().unwrap();
     // Seat 1 shows the shares of position 1 as if they were position 0's card.
-    let Some(DealMsg::Reveal { reveal, .. }) = room.tables[1].reveal(0, 1) else {
+    let Some(DealMsg::Reveal { shares, pieces, .. }) = room.tables[1].reveal(0, 1) else {
         panic!("seat 1 drew position 1");
     };
     let lie = DealMsg::Reveal {
         deck: 0,
         position: 0,
-        reveal,
+        shares,
+        pieces,
     };
     room.post(1, vec![Out::Broadcast(lie)]);
     assert_eq!(room.run(), cheat(1, DealError::ShareProof));
@@ -267,21 +258,19 @@ fn a_card_shown_as_another_names_the_liar() {
 fn messages_out_of_turn_are_refused_without_harm() {
     let mut room = Room::new(3, 7);
     room.run().unwrap();
-    let mut rng = ChaCha20Rng::from_seed([9; 32]);
-    // A share for a card nobody draws.
-    let (_, out) = Table::new(b"other", 3, 1, decks(), &mut rng);
+    // A second key from seat 1.
+    let (_, out) = Table::new(b"other", 3, 1, decks(), [9; 32]);
     let Out::Broadcast(key) = out[0].clone() else {
         unreachable!()
     };
     assert!(matches!(
-        room.tables[0].receive(1, key, &mut rng),
+        room.tables[0].receive(1, key),
         Err(Refused::OutOfTurn { seat: 1, .. })
     ));
     assert!(matches!(
         room.tables[0].receive(
             0,
-            DealMsg::Escrow(orbis_deal::escrow::Escrow { pieces: vec![] }),
-            &mut rng
+            DealMsg::Escrow(orbis_deal::escrow::Escrow { pieces: vec![] })
         ),
         Err(Refused::OutOfTurn { seat: 0, .. })
     ));
@@ -294,9 +283,7 @@ fn run_without(room: &mut Room, silent: u8) {
         if from == silent {
             continue;
         }
-        let out = room.tables[to as usize]
-            .receive(from, m, &mut room.rngs[to as usize])
-            .unwrap();
+        let out = room.tables[to as usize].receive(from, m).unwrap();
         room.post(to, out);
     }
 }
@@ -311,9 +298,7 @@ fn all_the_others_stand_in_for_a_seat_that_stops_answering() {
     assert_eq!(room.tables[0].card(0, 2), None);
     // The vote drops seat 3: every other seat stands in for it.
     for i in 0..3u8 {
-        let out = room.tables[i as usize]
-            .stand_in(3, &mut room.rngs[i as usize])
-            .unwrap();
+        let out = room.tables[i as usize].stand_in(3).unwrap();
         room.post(i, out);
     }
     run_without(&mut room, 3);
@@ -341,15 +326,110 @@ fn a_wrong_piece_of_a_leavers_key_names_the_leaver() {
         m => m,
     };
     run_with_liar(&mut room, 2, &lie).unwrap();
-    let out = room.tables[0].stand_in(2, &mut room.rngs[0]).unwrap();
+    let out = room.tables[0].stand_in(2).unwrap();
     let [Out::Broadcast(complaint)] = out.as_slice() else {
         panic!("seat 0 complains: {out:?}");
     };
     assert!(matches!(
-        room.tables[1].receive(0, complaint.clone(), &mut room.rngs[1]),
+        room.tables[1].receive(0, complaint.clone()),
         Err(Refused::Cheat(Cheat {
             seat: 2,
             what: DealError::Escrow(_)
         }))
     ));
+}
+
+#[test]
+fn a_card_drawn_face_up_is_read_by_everyone() {
+    let mut room = Room::new(3, 40);
+    room.run().unwrap();
+    room.draw_for(0, 5, Holder::Everyone);
+    room.run().unwrap();
+    let card = room.tables[0].card(0, 5).expect("read");
+    assert!(room.tables.iter().all(|t| t.card(0, 5) == Some(card)));
+}
+
+#[test]
+fn a_hand_taken_over_is_read_by_its_new_holder_only() {
+    let mut room = Room::new(4, 41);
+    room.run().unwrap();
+    room.draw(0, 0, 1);
+    room.run().unwrap();
+    let card = room.tables[1].card(0, 0).unwrap();
+    // Seat 3 conquers seat 1 and takes its hand: the position is drawn again, for seat 3.
+    room.draw(0, 0, 3);
+    room.run().unwrap();
+    assert_eq!(room.tables[3].card(0, 0), Some(card));
+    assert_eq!(room.tables[0].card(0, 0), None);
+    assert_eq!(room.tables[2].card(0, 0), None);
+    // The new holder can show it.
+    let reveal = room.tables[3].reveal(0, 0).unwrap();
+    room.post(3, vec![Out::Broadcast(reveal)]);
+    room.run().unwrap();
+    assert!(room.tables.iter().all(|t| t.card(0, 0) == Some(card)));
+}
+
+#[test]
+fn draws_before_the_deal_is_done_are_read_once_it_is() {
+    let mut room = Room::new(3, 42);
+    // Before any key has gone out.
+    room.draw(1, 2, 0);
+    room.run().unwrap();
+    assert!(room.tables.iter().all(Table::ready));
+    assert!(room.tables[0].card(1, 2).is_some());
+}
+
+#[test]
+fn the_discards_dealt_again_are_shuffled_by_everyone_and_hold_only_them() {
+    let mut room = Room::new(3, 43);
+    room.run().unwrap();
+    let discards = vec![3u16, 17, 40, 43];
+    let spec = DeckSpec {
+        layout: discards.clone(),
+        ..DeckSpec::full(b"territory", 44)
+    };
+    for i in 0..3 {
+        let out = room.tables[i].add_deck(spec.clone());
+        room.post(i as u8, out);
+    }
+    room.run().unwrap();
+    assert!(room.tables.iter().all(Table::ready));
+    assert_eq!(room.tables[0].decks(), 3);
+    let mut seen = vec![];
+    for p in 0..4u16 {
+        room.draw(2, p, (p % 3) as u8);
+        room.run().unwrap();
+        seen.push(room.tables[(p % 3) as usize].card(2, p).unwrap());
+    }
+    seen.sort_unstable();
+    assert_eq!(seen, discards);
+}
+
+#[test]
+fn a_card_read_with_stand_ins_can_still_be_shown() {
+    let mut room = Room::new(3, 44);
+    room.run().unwrap();
+    for i in 0..2u8 {
+        let out = room.tables[i as usize].stand_in(2).unwrap();
+        room.post(i, out);
+    }
+    room.draw(0, 4, 1);
+    run_without(&mut room, 2);
+    let card = room.tables[1].card(0, 4).expect("read with stand-ins");
+    let reveal = room.tables[1].reveal(0, 4).unwrap();
+    room.post(1, vec![Out::Broadcast(reveal)]);
+    run_without(&mut room, 2);
+    assert_eq!(room.tables[0].card(0, 4), Some(card));
+}
+
+#[test]
+fn the_same_seed_makes_the_same_messages() {
+    let (_, a) = Table::new(b"g", 3, 1, decks(), [5; 32]);
+    let (_, b) = Table::new(b"g", 3, 1, decks(), [5; 32]);
+    assert_eq!(a, b);
+    let mut one = Room::new(3, 45);
+    let mut two = Room::new(3, 45);
+    one.run().unwrap();
+    two.run().unwrap();
+    assert!((0..2).all(|d| one.tables[0].deck(d) == two.tables[0].deck(d)));
 }
