@@ -226,10 +226,13 @@ impl Table {
     }
 
     fn push_deck(&mut self, spec: DeckSpec) {
+        let cards = spec.face_up();
+        // An empty deck (no missions) has nothing to shuffle.
+        let shuffled = if cards.is_empty() { self.seats } else { 0 };
         self.decks.push(Deck {
-            cards: spec.face_up(),
+            cards,
             spec,
-            shuffled: 0,
+            shuffled,
         });
     }
 
@@ -604,22 +607,52 @@ impl Table {
     /// taken over): every participant calls this at the same point of the game. Returns our
     /// share for the holder, now or, if the deck is still being shuffled, when it is dealt.
     pub fn draw(&mut self, deck: u8, position: u16, holder: Holder) -> Vec<Out> {
-        if self
-            .draws
-            .get(&(deck, position))
-            .is_some_and(|d| d.holder == holder)
-        {
-            return vec![];
+        match self.draws.get_mut(&(deck, position)) {
+            Some(d) if d.holder == holder => return vec![],
+            // Drawn again by someone else: the shares are of the same ciphertext, so those in
+            // hand still count; ours goes to the new holder.
+            Some(d) => {
+                d.holder = holder;
+                return self.resend(deck, position);
+            }
+            None => {
+                self.draws.insert(
+                    (deck, position),
+                    Draw {
+                        holder,
+                        shares: BTreeMap::new(),
+                        stand_ins: BTreeMap::new(),
+                    },
+                );
+            }
         }
-        self.draws.insert(
-            (deck, position),
-            Draw {
-                holder,
-                shares: BTreeMap::new(),
-                stand_ins: BTreeMap::new(),
-            },
-        );
         self.my_shares(deck, position)
+    }
+
+    /// Our share of a draw (and our pieces' shares) again, for a holder that lost them.
+    pub fn resend(&self, deck: u8, position: u16) -> Vec<Out> {
+        let Some(draw) = self.draws.get(&(deck, position)) else {
+            return vec![];
+        };
+        let mut out = vec![];
+        if let Some((share, _)) = draw.shares.get(&self.me) {
+            out.extend(self.address(draw.holder, |_| DealMsg::Share {
+                deck,
+                position,
+                share: *share,
+            }));
+        }
+        for ((leaver, j), (share, _)) in &draw.stand_ins {
+            if *j == self.me {
+                out.extend(self.address(draw.holder, |_| DealMsg::PieceShare {
+                    deck,
+                    position,
+                    leaver: *leaver,
+                    share: *share,
+                }));
+            }
+        }
+        out
     }
 
     /// Who reads the card at a position, if it was drawn.
@@ -730,7 +763,7 @@ impl Table {
     /// have not read it.
     pub fn reveal(&self, deck: u8, position: u16) -> Option<DealMsg> {
         let draw = self.draws.get(&(deck, position))?;
-        if !self.known.contains_key(&(deck, position)) {
+        if !self.can_reveal(deck, position) {
             return None;
         }
         let shares: Vec<(u8, DecryptionShare)> =
@@ -747,6 +780,21 @@ impl Table {
             shares,
             pieces,
         })
+    }
+
+    /// Whether we hold every share of a card (or the pieces' shares standing in for a seat's),
+    /// so that [`Table::reveal`] can show it.
+    pub fn can_reveal(&self, deck: u8, position: u16) -> bool {
+        let Some(draw) = self.draws.get(&(deck, position)) else {
+            return false;
+        };
+        self.known.contains_key(&(deck, position))
+            && (0..self.seats).all(|s| {
+                draw.shares.contains_key(&s)
+                    || (0..self.seats)
+                        .filter(|&j| j != s)
+                        .all(|j| draw.stand_ins.contains_key(&(s, j)))
+            })
     }
 
     fn try_open(&mut self, deck: u8, position: u16) {

@@ -105,6 +105,7 @@ fn mid_game() -> (Peer, Vec<Vec<u8>>, [u8; 32]) {
         ],
         options: ClassicOptions::default(),
         orders: None,
+        face_down: false,
         nonce: 7,
     };
     let o = peers[0].propose_setup(proposal).expect("proposal");
@@ -229,6 +230,8 @@ fn random_body(r: &mut Rng, len: u64, head: [u8; 32], keys: &[PeerKey]) -> Body 
             started: r.below(2) == 0,
             have_index: index,
             head: r.arr(),
+            deal: r.below(100) as u32,
+            unread: vec![(r.below(4) as u8, r.below(50) as u16)],
         },
         10 => Body::Accept {
             proposal: r.arr(),

@@ -6,6 +6,7 @@
 //! "unknown version" instead of a decode error.
 
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
+use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::{self, sha256};
 use orbis_engine::rules::orders::map::PowerId;
@@ -15,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 2;
+pub const PROTOCOL_VERSION: u16 = 3;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -96,6 +97,10 @@ pub struct SetupProposal {
     /// `Some`: the game is the orders ruleset on this map instead of the classic game. Seat `i`
     /// plays the `i`-th power the map deals for `seats.len()` players.
     pub orders: Option<OrdersSetup>,
+    /// Classic game: the cards and missions are dealt face down by the participants (see
+    /// `orbis_deal`), so that nobody reads another's hand; `false` deals them from the shared
+    /// seed, readable by every peer.
+    pub face_down: bool,
     /// Distinguishes otherwise identical re-proposals.
     pub nonce: u64,
 }
@@ -232,6 +237,11 @@ pub enum Body {
         started: bool,
         have_index: u64,
         head: [u8; 32],
+        /// Messages of the face-down deal the requester has taken (a responder that has more
+        /// sends them all).
+        deal: u32,
+        /// Positions the requester holds but cannot read yet: their shares are sent again.
+        unread: Vec<(u8, u16)>,
     },
     /// Simultaneous orders: commitment to H(round ‖ payload ‖ salt).
     OrdersCommit { round: u32, hash: [u8; 32] },
@@ -252,6 +262,9 @@ pub enum Body {
     /// "Your chat message reached me": `id` is the SHA-256 of the chat's signed bytes. The sender
     /// resends a chat to each recipient until it is acknowledged (chat is not in the transcript).
     ChatAck { id: [u8; 32] },
+    /// A message of the face-down deal: to everyone, or (`to`: a participant's index) to one
+    /// participant alone, over its own connection only (a decryption share nobody else may see).
+    Deal { to: Option<u8>, msg: DealMsg },
 }
 
 impl Body {
@@ -267,6 +280,7 @@ impl Body {
                 | Body::OrdersCommit { .. }
                 | Body::OrdersReveal { .. }
                 | Body::Vote { .. }
+                | Body::Deal { .. }
         )
     }
 }

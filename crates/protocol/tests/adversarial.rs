@@ -908,6 +908,8 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
                 started: true,
                 have_index: k,
                 head: [0; 32],
+                deal: 0,
+                unread: vec![],
             },
             2 => Body::Entry(Entry {
                 index: 1000 + k,

@@ -76,13 +76,20 @@ fn body(len: u64, head: [u8; 32]) -> impl Strategy<Value = Body> {
                 log_head
             }
         ),
-        (any::<bool>(), any::<u64>(), any::<[u8; 32]>()).prop_map(|(started, have_index, head)| {
-            Body::Sync {
+        (
+            any::<bool>(),
+            any::<u64>(),
+            any::<[u8; 32]>(),
+            any::<u32>(),
+            proptest::collection::vec((any::<u8>(), any::<u16>()), 0..80)
+        )
+            .prop_map(|(started, have_index, head, deal, unread)| Body::Sync {
                 started,
                 have_index,
                 head,
-            }
-        }),
+                deal,
+                unread,
+            }),
         (any::<u32>(), any::<[u8; 32]>())
             .prop_map(|(round, hash)| Body::OrdersCommit { round, hash }),
         (

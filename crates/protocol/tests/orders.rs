@@ -47,6 +47,7 @@ fn europe_proposal(
             options: OrdersOptions::default(),
             powers,
         }),
+        face_down: false,
         nonce: 7,
     }
 }
@@ -297,6 +298,7 @@ fn world(n: usize, seed: u64) -> Net {
             options: OrdersOptions::default(),
             powers: vec![],
         }),
+        face_down: false,
         nonce: 1,
     };
     net.start(p);

@@ -211,6 +211,10 @@ pub enum HaltReport {
     /// half of `missing_ms` for a dice reveal). We do not hand our seat over; their votes are the
     /// evidence.
     VotedOutWhilePlaying { at: u64, voters: Vec<PeerKey> },
+    /// `peer` sent a message of the face-down deal that does not check out (a shuffle that
+    /// drops or copies a card, a false decryption share, a card shown as another…); `what`
+    /// says which proof failed. Its signed message is the evidence.
+    Cheat { peer: PeerKey, what: String },
     /// The engine refused a bot move or the dice chain ran out: a bug, not an attack.
     Internal(String),
 }

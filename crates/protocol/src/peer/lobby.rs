@@ -101,12 +101,20 @@ pub fn check_proposal(p: &SetupProposal) -> Result<(), String> {
             }
         }
     }
+    if p.face_down && p.orders.is_some() {
+        return Err("only classic games are dealt face down".into());
+    }
     new_game(p, [0; 32]).map(|_| ())
 }
 
 /// The initial state of a proposal's game, and (orders ruleset) the power of each seat.
 pub(super) fn new_game(p: &SetupProposal, seed: [u8; 32]) -> Result<(Game, Vec<PowerId>), String> {
     match &p.orders {
+        None if p.face_down => {
+            ClassicState::new_sealed("classic", seat_configs(p), p.options.clone(), seed)
+                .map(|s| (Game::Classic(s), vec![]))
+                .map_err(|e| e.to_string())
+        }
         None => ClassicState::new(seat_configs(p), p.options.clone(), seed)
             .map(|s| (Game::Classic(s), vec![]))
             .map_err(|e| e.to_string()),
@@ -439,7 +447,12 @@ impl Peer {
             controls_here: vec![],
             reached: BTreeMap::new(),
             since: (0, self.now, !self.in_batch),
+            deal: None,
         });
+        if let (Some(r), Some(m)) = (&mut self.run, me) {
+            r.deal = DealRun::start(r, m, &self.cfg.identity_secret);
+        }
+        self.deal_flush(out);
         self.progress();
         out.events.push(ProtocolEvent::GameStarted {
             proposal: hash,

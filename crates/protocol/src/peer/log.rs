@@ -59,8 +59,37 @@ pub(super) fn legal(state: &ClassicState, action: &Action) -> Result<(), String>
 }
 
 impl Peer {
-    /// Plays an action for our seat.
+    /// Plays an action for our seat. In a game dealt face down, a trade first shows the
+    /// face-down cards it uses (a reveal to everyone, then a `Show` entry for each).
     pub fn act(&mut self, action: Action) -> Result<Output, CommandError> {
+        let shows = self.shows_for(&action)?;
+        if shows.is_empty() {
+            return self.act_now(action);
+        }
+        // Check the whole trade on a copy first, so that nothing is shown for a trade that
+        // would be refused.
+        if let Some(r) = &self.run {
+            if let Game::Classic(s) = &r.state {
+                let mut s = s.clone();
+                for a in shows.iter().chain([&action]) {
+                    s.apply_with(a, &mut SeededDice::new([0; 32]))
+                        .map_err(|e| CommandError::Illegal(e.to_string()))?;
+                }
+            }
+        }
+        let mut out = Output::default();
+        for a in shows {
+            if let Action::Show { slot, .. } = a {
+                self.reveal_slot(slot, &mut out);
+            }
+            out.merge(self.act_now(a)?);
+        }
+        out.merge(self.act_now(action)?);
+        Ok(out)
+    }
+
+    /// Plays one action for our seat as it is.
+    pub(super) fn act_now(&mut self, action: Action) -> Result<Output, CommandError> {
         let r = self.running(false)?;
         let Game::Classic(s) = &r.state else {
             return Err(CommandError::WrongRuleset);
@@ -228,6 +257,13 @@ impl Peer {
 
     /// Applies everything that can be applied: bot moves, buffered entries, completed rolls.
     pub(super) fn advance(&mut self, out: &mut Output) {
+        self.advance_log(out);
+        // What the moves just applied asked of the deal, and a mission now done.
+        self.deal_flush(out);
+        self.claim_mission(out);
+    }
+
+    fn advance_log(&mut self, out: &mut Output) {
         loop {
             if self.halted.is_some() || self.suspect.is_some() {
                 return;
@@ -297,8 +333,14 @@ impl Peer {
             let seat = classic!(r).current;
             let (action, record) = match r.controller(seat) {
                 Some(Controller::Bot(level)) => {
-                    let Some(action) = bot::choose(classic!(r), level) else {
-                        return;
+                    let action = match r.bot_show(seat) {
+                        Some(Some(show)) => show,
+                        // Its face-down cards are being turned face up.
+                        Some(None) => return,
+                        None => match bot::choose(classic!(r), level) {
+                            Some(a) => a,
+                            None => return,
+                        },
                     };
                     let e = Entry {
                         index,
@@ -351,6 +393,17 @@ impl Peer {
                                 Some(c.signer),
                                 Violation::Illegal { index, error },
                             );
+                        } else if r.show_checks(&c.entry.action) == Some(false) {
+                            let error = "shows a card it does not hold".to_string();
+                            Self::reject(
+                                out,
+                                c.link,
+                                Some(c.signer),
+                                Violation::Illegal { index, error },
+                            );
+                        } else if r.show_checks(&c.entry.action).is_none() {
+                            // Its reveal has not come yet: judge it when it has.
+                            r.candidates.entry(index).or_default().push(c);
                         } else {
                             chosen = Some(c);
                         }
@@ -469,6 +522,10 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
+        if let Err(e) = r.deal_events(&events) {
+            self.halt(HaltReport::Internal(e), out);
+            return;
+        }
         let mut rec = rec;
         rec.controls = std::mem::take(&mut r.controls_here);
         let head = next_head(&r.head(), index, &rec.controls, &action);
@@ -554,11 +611,7 @@ impl Peer {
                 theirs: (state_hash, log_head),
             };
             self.suspect = Some((report, vec![raw], self.now));
-            let body = Body::Sync {
-                started: true,
-                have_index: self.log_len(),
-                head: self.log_head().unwrap_or([0; 32]),
-            };
+            let body = self.sync_body();
             let raw = self.seal(&body);
             out.send.push((Dest::All, raw));
         }

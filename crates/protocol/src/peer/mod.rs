@@ -55,6 +55,7 @@ macro_rules! classic {
 pub mod api;
 mod beacon;
 mod chat;
+mod deal;
 mod lobby;
 mod log;
 mod memory;
@@ -66,6 +67,7 @@ mod votes;
 pub use api::*;
 use beacon::*;
 use chat::*;
+use deal::*;
 pub use lobby::check_proposal;
 use lobby::*;
 use log::*;
@@ -436,15 +438,25 @@ impl Peer {
                     out.send.push((Dest::All, h.clone()));
                 }
             }
-            let body = Body::Sync {
-                started: self.run.is_some(),
-                have_index: self.log_len(),
-                head: self.log_head().unwrap_or([0; 32]),
-            };
+            let body = self.sync_body();
             let raw = self.seal(&body);
             out.send.push((Dest::All, raw));
         }
         out
+    }
+
+    /// A request for what we miss.
+    fn sync_body(&self) -> Body {
+        let r = self.run.as_ref();
+        Body::Sync {
+            started: r.is_some(),
+            have_index: self.log_len(),
+            head: self.log_head().unwrap_or([0; 32]),
+            deal: r
+                .and_then(|r| r.deal.as_ref())
+                .map_or(0, |d| d.log.len() as u32),
+            unread: r.map_or(vec![], Run::unread),
+        }
     }
 
     fn progress(&mut self) {
@@ -648,7 +660,9 @@ impl Peer {
                 started,
                 have_index,
                 head,
-            } => self.on_sync(link, sender, started, have_index, head, out),
+                deal,
+                unread,
+            } => self.on_sync(link, sender, (started, have_index, head), deal, unread, out),
             Body::Chat { to, text } => self.on_chat(link, sender, to, text, raw, out),
             Body::ChatAck { id } => self.on_chat_ack(sender, id),
             Body::Entry(e) => {
@@ -712,6 +726,14 @@ impl Peer {
                     return done;
                 }
                 self.on_orders_commit(link, sender, round, hash, raw, out);
+                self.advance(out);
+                true
+            }
+            Body::Deal { to, msg } => {
+                if self.run.is_none() {
+                    return self.defer(link, sender, raw);
+                }
+                self.on_deal(link, sender, to, msg, raw, out);
                 self.advance(out);
                 true
             }

@@ -116,9 +116,9 @@ impl Peer {
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
-        started: bool,
-        have_index: u64,
-        head: [u8; 32],
+        (started, have_index, head): (bool, u64, [u8; 32]),
+        deal: u32,
+        unread: Vec<(u8, u16)>,
         out: &mut Output,
     ) -> bool {
         // Once a game runs, its transcript is for its participants only: a small request from
@@ -137,6 +137,7 @@ impl Peer {
             if last.is_none_or(|t| self.now >= t + self.cfg.resend_ms / 2) {
                 self.last_answer.insert(l, self.now);
                 self.answer_sync(l, started, have_index, head, out);
+                self.answer_deal(l, sender, deal, &unread, out);
             }
         }
         true
@@ -200,6 +201,47 @@ pub(super) fn pack(
         batches.push(batch);
     }
     batches
+}
+
+impl Peer {
+    /// The face-down deal's part of a `Sync` answer: every deal message we took, if the
+    /// requester has taken fewer, and our shares of the positions it holds and cannot read.
+    fn answer_deal(
+        &mut self,
+        link: LinkId,
+        sender: PeerKey,
+        deal: u32,
+        unread: &[(u8, u16)],
+        out: &mut Output,
+    ) {
+        let Some(r) = &self.run else { return };
+        let Some(requester) = r.participant(&sender) else {
+            return;
+        };
+        let Some(d) = &r.deal else { return };
+        if (deal as usize) < d.log.len() {
+            let log = d.log.clone();
+            let mut batch = vec![];
+            let mut bytes = 0;
+            for raw in &log {
+                if bytes + raw.len() > BATCH_BYTES && !batch.is_empty() {
+                    let items = std::mem::take(&mut batch);
+                    bytes = 0;
+                    let b = self.seal(&Body::Batch { items });
+                    out.send.push((Dest::Link(link), b));
+                }
+                bytes += raw.len();
+                batch.push(raw.clone());
+            }
+            if !batch.is_empty() {
+                let b = self.seal(&Body::Batch { items: batch });
+                out.send.push((Dest::Link(link), b));
+            }
+        }
+        if !unread.is_empty() {
+            self.deal_resend(requester, unread, out);
+        }
+    }
 }
 
 #[cfg(test)]

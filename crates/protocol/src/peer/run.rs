@@ -64,6 +64,8 @@ pub(super) struct Run {
     /// Orders game: readmissions decided in the phase at this position, with their tips; they
     /// take effect when the phase is resolved, so a phase's commitments never change midway.
     pub(super) readmits: BTreeMap<u8, (u64, [u8; 32])>,
+    /// Classic game dealt face down: our side of the deal (see `deal`).
+    pub(super) deal: Option<DealRun>,
 }
 
 /// How the game waits on a control's target where it stands.

@@ -105,15 +105,19 @@ impl Peer {
                     Control::Drop { peer, level } => {
                         if let Some(p) = r.participant(&peer) {
                             r.excluded.insert(p);
+                            let mut seats = vec![];
                             for (i, s) in r.proposal.seats.iter().enumerate() {
                                 if s.controller == Controller::Peer(p) {
                                     r.bot_seats.insert(i as PlayerId, level);
+                                    seats.push(i as PlayerId);
                                 }
                             }
+                            r.deal_control(&seats, Some(p));
                         }
                     }
                     Control::SeatToBot { seat, level } => {
                         r.bot_seats.insert(seat, level);
+                        r.deal_control(&[seat], None);
                     }
                     Control::Readmit { peer, tip } => {
                         if let Some(p) = r.participant(&peer) {

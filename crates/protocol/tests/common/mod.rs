@@ -122,6 +122,7 @@ impl Net {
             seats,
             options: ClassicOptions::default(),
             orders: None,
+            face_down: false,
             nonce: 1,
         }
     }
@@ -195,10 +196,11 @@ impl Net {
     fn play(&mut self) {
         for i in 0..self.peers.len() {
             while self.online[i] && self.autoplay[i] && self.peers[i].is_my_turn() {
-                let Some(state) = self.peers[i].state() else {
+                // What the seat's player sees: its own face-down cards face up.
+                let Some(state) = self.peers[i].view() else {
                     break;
                 };
-                let Some(a) = bot::choose(state, self.level) else {
+                let Some(a) = bot::choose(&state, self.level) else {
                     break;
                 };
                 match self.peers[i].act(a) {

@@ -781,6 +781,7 @@ impl Session {
                 options: Default::default(),
                 powers,
             }),
+            face_down: false,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];
@@ -819,6 +820,7 @@ impl Session {
             seats,
             options: self.options.clone(),
             orders: None,
+            face_down: false,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];

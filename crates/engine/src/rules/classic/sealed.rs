@@ -162,13 +162,7 @@ impl ClassicState {
             let Some(&dealt) = d.missions.get(card as usize) else {
                 return Err(ClassicError::UnknownCard(card));
             };
-            let mut m = dealt;
-            if let Mission::Destroy(c) = m {
-                let present = self.players.iter().any(|p| p.colour == c);
-                if c == pl.colour || !present {
-                    m = Mission::Territories(24);
-                }
-            }
+            let m = self.as_dealt_to(me, dealt);
             self.reveal(slot, card);
             let pl = &mut self.players[me as usize];
             pl.sealed_mission = None;
@@ -211,6 +205,49 @@ impl ClassicState {
             card,
         });
         Ok(())
+    }
+
+    /// A private view: `p`'s face-down card at `slot` turned face up (the mission, for a
+    /// mission slot) in this copy only, as its holder sees it. Nothing is recorded as shown.
+    pub fn peek(&mut self, p: PlayerId, slot: Slot, card: CardId) {
+        let Some(d) = &self.sealed else { return };
+        let Some(pl) = self.players.get(p as usize) else {
+            return;
+        };
+        if slot.deck == MISSION_DECK {
+            if pl.sealed_mission == Some(slot) {
+                if let Some(m) = d.missions.get(card as usize).copied() {
+                    let m = self.as_dealt_to(p, m);
+                    let pl = &mut self.players[p as usize];
+                    pl.sealed_mission = None;
+                    pl.mission = Some(m);
+                }
+            }
+        } else if let Some(i) = pl.sealed.iter().position(|s| *s == slot) {
+            let pl = &mut self.players[p as usize];
+            pl.sealed.remove(i);
+            pl.hand.push(card);
+        }
+    }
+
+    /// Whether `p`'s mission, as far as this state knows it, is done now.
+    pub fn mission_complete(&self, p: PlayerId) -> bool {
+        self.players
+            .get(p as usize)
+            .and_then(|pl| pl.mission)
+            .is_some_and(|m| self.mission_done(p, m))
+    }
+
+    /// A mission card as it counts for `p`: destroying one's own colour, or a colour not at
+    /// the table, is 24 territories instead.
+    pub(super) fn as_dealt_to(&self, p: PlayerId, m: Mission) -> Mission {
+        if let Mission::Destroy(c) = m {
+            let present = self.players.iter().any(|q| q.colour == c);
+            if c == self.players[p as usize].colour || !present {
+                return Mission::Territories(24);
+            }
+        }
+        m
     }
 
     fn reveal(&mut self, slot: Slot, card: CardId) {

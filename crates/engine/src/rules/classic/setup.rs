@@ -125,14 +125,7 @@ impl ClassicState {
         let mut deck = mission_cards(map, self.options.mission_deck, &colours);
         shuffle(&mut self.rng, &mut deck);
         for (i, &dealt) in deck.iter().enumerate().take(self.players.len()) {
-            let mut m = dealt;
-            if let Mission::Destroy(c) = m {
-                let present = self.players.iter().any(|p| p.colour == c);
-                if c == self.players[i].colour || !present {
-                    m = Mission::Territories(24);
-                }
-            }
-            self.players[i].mission = Some(m);
+            self.players[i].mission = Some(self.as_dealt_to(i as PlayerId, dealt));
         }
     }
 }

@@ -166,6 +166,7 @@ fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
             .collect(),
         options: ClassicOptions::default(),
         orders: None,
+        face_down: false,
         nonce: seed,
     }
 }

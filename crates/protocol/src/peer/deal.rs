@@ -1,0 +1,458 @@
+//! The face-down deal of a classic game (`SetupProposal::face_down`): this participant's
+//! [`Table`] (`orbis_deal`), fed with the deal messages of the others and with the draws the
+//! game makes, and the checks that tie the log to it.
+//!
+//! Owns `Run::deal`. How the game and the deal meet:
+//! - the engine's state holds slots, never cards (`ClassicState::new_sealed`); each
+//!   `CardDealt`, `SlotsTaken` and `Reshuffled` event, and each seat's mission at the start, is
+//!   a draw of the table, for the seat's participant alone or, for a seat a computer plays, face
+//!   up for everyone;
+//! - a `Show` entry enters the log only once the table has checked the reveal of that slot and
+//!   the card is the one shown: a participant cannot show (so cannot trade) a card it does not
+//!   hold;
+//! - a computer seat shows its face-down cards, one `Show` at a time, before it plays on; a
+//!   seat handed to a computer (by vote) has its cards drawn again face up; a dropped
+//!   participant's key is stood in for by all the others, so its draws go through;
+//! - this participant trades face-down cards by revealing them first (in [`Peer::act`]) and
+//!   shows its mission as soon as it is done, on its own turn.
+//!
+//! Invariants: a deal message that does not check out halts the game naming its sender (its
+//! signed bytes are the evidence); a private share travels only over its recipient's own
+//! connection; the same message arriving twice (a resend, or a reloaded participant making it
+//! again) changes nothing.
+
+use super::*;
+use orbis_deal::table::{DealMsg, DeckSpec, Holder, Out, Refused, Table};
+use orbis_engine::classic::{CardId, SealedDeal, Slot};
+
+/// Deal messages kept to retry when they came before what they follow.
+const MAX_WAITING: usize = 1024;
+
+/// Unread positions a `Sync` lists.
+pub(super) const MAX_UNREAD: usize = 64;
+
+/// This participant's side of a face-down deal.
+#[derive(Clone)]
+pub(super) struct DealRun {
+    pub(super) table: Table,
+    /// Messages to sign and send.
+    outbox: Vec<Out>,
+    /// Every broadcast deal message taken, as signed (for `Sync` answers and the transcript).
+    pub(super) log: Vec<Vec<u8>>,
+    /// Hashes of (sender, message) taken: a copy is ignored.
+    taken: BTreeSet<[u8; 32]>,
+    /// Messages that came before what they follow: (sender, to, message, signed bytes).
+    waiting: Vec<(u8, Option<u8>, DealMsg, Vec<u8>)>,
+}
+
+fn msg_hash(from: u8, msg: &DealMsg) -> [u8; 32] {
+    let mut b = b"orbis-deal-msg".to_vec();
+    b.push(from);
+    b.extend_from_slice(&codec::encode(msg));
+    sha256(&b)
+}
+
+/// The decks of a face-down game: the territory cards, then the missions.
+fn decks(s: &SealedDeal) -> Vec<DeckSpec> {
+    vec![
+        DeckSpec::full(b"territory", s.decks[0].len() as u16),
+        DeckSpec::full(b"mission", s.missions.len() as u16),
+    ]
+}
+
+impl DealRun {
+    /// Our table for a game that starts now, with the draws of the missions.
+    pub(super) fn start(r: &Run, me: u8, identity: &[u8; 32]) -> Option<DealRun> {
+        let Game::Classic(s) = &r.state else {
+            return None;
+        };
+        let sealed = s.sealed.as_ref()?;
+        let mut seed = b"orbis-deal-seed".to_vec();
+        seed.extend_from_slice(identity);
+        seed.extend_from_slice(&r.tag);
+        let n = r.proposal.participants.len() as u8;
+        let (table, out) = Table::new(&r.tag, n, me, decks(sealed), sha256(&seed));
+        let mut d = DealRun {
+            table,
+            outbox: out,
+            log: vec![],
+            taken: BTreeSet::new(),
+            waiting: vec![],
+        };
+        for (i, p) in s.players.iter().enumerate() {
+            if let Some(slot) = p.sealed_mission {
+                d.draw(slot, r.holder(i as PlayerId));
+            }
+        }
+        Some(d)
+    }
+
+    fn draw(&mut self, slot: Slot, holder: Holder) {
+        let out = self.table.draw(slot.deck, slot.position, holder);
+        self.outbox.extend(out);
+    }
+
+    /// The card behind a slot, if we know it.
+    pub(super) fn card(&self, slot: Slot) -> Option<CardId> {
+        self.table
+            .card(slot.deck, slot.position)
+            .and_then(|c| CardId::try_from(c).ok())
+    }
+}
+
+impl Run {
+    /// Who reads the cards of `seat`: its participant, or everyone when a computer plays it.
+    pub(super) fn holder(&self, seat: PlayerId) -> Holder {
+        match self.controller(seat) {
+            Some(Controller::Peer(p)) if !self.excluded.contains(&p) => Holder::Seat(p),
+            _ => Holder::Everyone,
+        }
+    }
+
+    /// The deal's side of what the engine just did.
+    pub(super) fn deal_events(&mut self, events: &[classic::Event]) -> Result<(), String> {
+        let Game::Classic(s) = &self.state else {
+            return Ok(());
+        };
+        let ids = s.sealed.as_ref().map_or(0, |x| x.decks[0].len() as u16);
+        let holders: Vec<Holder> = (0..s.players.len() as PlayerId)
+            .map(|p| self.holder(p))
+            .collect();
+        let Some(d) = &mut self.deal else {
+            return Ok(());
+        };
+        for e in events {
+            match e {
+                classic::Event::CardDealt { player, slot } => {
+                    d.draw(*slot, holders[*player as usize]);
+                }
+                classic::Event::SlotsTaken { to, slots, .. } => {
+                    for s in slots {
+                        d.draw(*s, holders[*to as usize]);
+                    }
+                }
+                classic::Event::Reshuffled { deck, cards } => {
+                    if *deck != d.table.decks() {
+                        return Err(format!("deck {deck} dealt as deck {}", d.table.decks()));
+                    }
+                    let out = d.table.add_deck(DeckSpec {
+                        layout: cards.iter().map(|&c| u16::from(c)).collect(),
+                        ..DeckSpec::full(b"territory", ids)
+                    });
+                    d.outbox.extend(out);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// A vote handed `seats` to a computer (and, for a drop, excluded participant `dropped`):
+    /// their face-down cards are drawn again face up, and all the others stand in for the
+    /// dropped participant's key.
+    pub(super) fn deal_control(&mut self, seats: &[PlayerId], dropped: Option<u8>) {
+        let Game::Classic(s) = &self.state else {
+            return;
+        };
+        let Some(d) = &mut self.deal else { return };
+        if let Some(p) = dropped {
+            // An error: we hold no piece of its key (its escrow never came), so nobody can
+            // stand in, and its draws stay unread.
+            if let Ok(out) = d.table.stand_in(p) {
+                d.outbox.extend(out);
+            }
+        }
+        for &seat in seats {
+            let Some(pl) = s.players.get(seat as usize) else {
+                continue;
+            };
+            for slot in pl.sealed.iter().chain(&pl.sealed_mission) {
+                let out = d.table.draw(slot.deck, slot.position, Holder::Everyone);
+                d.outbox.extend(out);
+            }
+        }
+    }
+
+    /// The next move of a computer seat that still holds face-down cards: show the first one
+    /// (`Some(None)`: wait, its card is not public yet). `None`: it holds none.
+    pub(super) fn bot_show(&self, seat: PlayerId) -> Option<Option<Action>> {
+        let Game::Classic(s) = &self.state else {
+            return None;
+        };
+        let pl = s.players.get(seat as usize)?;
+        let slot = pl.sealed_mission.or_else(|| pl.sealed.first().copied())?;
+        let card = self.deal.as_ref().and_then(|d| d.card(slot));
+        Some(card.map(|card| Action::Show { slot, card }))
+    }
+
+    /// Whether a `Show` entry may enter the log: `Some(true)` it shows the card the table
+    /// checked at that slot, `Some(false)` another, `None` the reveal has not come yet.
+    pub(super) fn show_checks(&self, a: &Action) -> Option<bool> {
+        let Action::Show { slot, card } = a else {
+            return Some(true);
+        };
+        let d = self.deal.as_ref()?;
+        let known = d.card(*slot)?;
+        Some(known == *card)
+    }
+
+    /// Positions of our seats' cards we cannot read yet (for `Sync`).
+    pub(super) fn unread(&self) -> Vec<(u8, u16)> {
+        let (Game::Classic(s), Some(d), Some(me)) = (&self.state, &self.deal, self.me) else {
+            return vec![];
+        };
+        (0..s.players.len() as PlayerId)
+            .filter(|&seat| self.holder(seat) == Holder::Seat(me))
+            .flat_map(|seat| {
+                let p = &s.players[seat as usize];
+                p.sealed.iter().chain(&p.sealed_mission).copied()
+            })
+            .filter(|slot| d.card(*slot).is_none())
+            .map(|slot| (slot.deck, slot.position))
+            .take(MAX_UNREAD)
+            .collect()
+    }
+}
+
+impl Peer {
+    /// A deal message from `sender`.
+    pub(super) fn on_deal(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        to: Option<u8>,
+        msg: DealMsg,
+        raw: &[u8],
+        out: &mut Output,
+    ) {
+        let Some(r) = &mut self.run else { return };
+        let Some(from) = r.participant(&sender) else {
+            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+            return;
+        };
+        if to.is_some() && to != r.me {
+            return; // not for us (a copy that went astray): nobody's fault
+        }
+        let Some(d) = &mut r.deal else { return };
+        if from == d.table.me() {
+            // Our own message again (a resend after our reload): the table makes the very
+            // same ones itself.
+            if to.is_none() && d.taken.insert(msg_hash(from, &msg)) {
+                d.log.push(raw.to_vec());
+            }
+            return;
+        }
+        d.waiting.push((from, to, msg, raw.to_vec()));
+        self.deal_retry(out);
+    }
+
+    /// Takes every waiting message that can be taken now, until none can.
+    fn deal_retry(&mut self, out: &mut Output) {
+        loop {
+            let Some(r) = &mut self.run else { return };
+            let Some(d) = &mut r.deal else { return };
+            let mut progress = false;
+            let waiting = std::mem::take(&mut d.waiting);
+            let mut keep = vec![];
+            let mut cheat = None;
+            for (from, to, msg, raw) in waiting {
+                if cheat.is_some() {
+                    keep.push((from, to, msg, raw));
+                    continue;
+                }
+                let h = msg_hash(from, &msg);
+                if d.taken.contains(&h) {
+                    continue;
+                }
+                match d.table.receive(from, msg.clone()) {
+                    Ok(o) => {
+                        d.taken.insert(h);
+                        if to.is_none() {
+                            d.log.push(raw);
+                        }
+                        d.outbox.extend(o);
+                        progress = true;
+                    }
+                    Err(Refused::OutOfTurn { .. }) => keep.push((from, to, msg, raw)),
+                    Err(Refused::Cheat(c)) => cheat = Some((c, raw)),
+                }
+            }
+            if keep.len() > MAX_WAITING {
+                keep.drain(..keep.len() - MAX_WAITING);
+            }
+            d.waiting = keep;
+            if let Some((c, raw)) = cheat {
+                let peer = r
+                    .proposal
+                    .participants
+                    .get(c.seat as usize)
+                    .copied()
+                    .unwrap_or(PeerKey([0; 32]));
+                let report = HaltReport::Cheat {
+                    peer,
+                    what: c.what.to_string(),
+                };
+                self.halt_with(report, vec![raw], out);
+                return;
+            }
+            if !progress {
+                return;
+            }
+        }
+    }
+
+    /// Signs and sends what the table has for the others.
+    pub(super) fn deal_flush(&mut self, out: &mut Output) {
+        let Some(r) = &mut self.run else { return };
+        let Some(d) = &mut r.deal else { return };
+        let outbox = std::mem::take(&mut d.outbox);
+        if outbox.is_empty() {
+            return;
+        }
+        let tag = r.tag;
+        let parts = r.proposal.participants.clone();
+        for o in outbox {
+            let (to, msg) = match o {
+                Out::Broadcast(m) => (None, m),
+                Out::Send(p, m) => (Some(p), m),
+            };
+            let from = d.table.me();
+            let h = msg_hash(from, &msg);
+            let raw = Envelope::seal(&self.key, tag, self.seq, &Body::Deal { to, msg });
+            self.seq = self.seq.saturating_add(1);
+            match to {
+                None => {
+                    if d.taken.insert(h) {
+                        d.log.push(raw.clone());
+                    }
+                    out.send.push((Dest::All, raw));
+                }
+                Some(p) => {
+                    // Over the recipient's own connection or not at all (it asks again).
+                    let link = parts.get(p as usize).and_then(|k| self.key_links.get(k));
+                    if let Some(l) = link {
+                        out.send.push((Dest::Link(*l), raw));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Our shares for positions `requester` holds and cannot read yet, again.
+    pub(super) fn deal_resend(&mut self, requester: u8, unread: &[(u8, u16)], out: &mut Output) {
+        let Some(r) = &mut self.run else { return };
+        let Some(d) = &mut r.deal else { return };
+        for &(deck, position) in unread.iter().take(MAX_UNREAD) {
+            if d.table.holder(deck, position) == Some(Holder::Seat(requester)) {
+                let o = d.table.resend(deck, position);
+                d.outbox.extend(o);
+            }
+        }
+        self.deal_flush(out);
+    }
+
+    /// The card behind `slot`, if this peer can read it (its own draws, and shown cards).
+    pub fn read(&self, slot: Slot) -> Option<CardId> {
+        self.run.as_ref()?.deal.as_ref()?.card(slot)
+    }
+
+    /// Our seat's private view: the game state with the face-down cards we can read turned
+    /// face up (and our mission). `None` before the game starts or in an orders game.
+    pub fn view(&self) -> Option<ClassicState> {
+        let r = self.run.as_ref()?;
+        let Game::Classic(s) = &r.state else {
+            return None;
+        };
+        let mut v = s.clone();
+        let (Some(d), Some(me)) = (&r.deal, r.me) else {
+            return Some(v);
+        };
+        for seat in 0..s.players.len() as PlayerId {
+            if r.holder(seat) != Holder::Seat(me) {
+                continue;
+            }
+            let p = &s.players[seat as usize];
+            for slot in p.sealed.iter().chain(&p.sealed_mission) {
+                if let Some(card) = d.card(*slot) {
+                    v.peek(seat, *slot, card);
+                }
+            }
+        }
+        Some(v)
+    }
+
+    /// The face-down cards a trade of `cards` must show first: the slots of ours behind the
+    /// cards that are not face up in our hand yet.
+    pub(super) fn shows_for(&self, action: &Action) -> Result<Vec<Action>, CommandError> {
+        let Action::Trade { cards } = action else {
+            return Ok(vec![]);
+        };
+        let Some(r) = &self.run else {
+            return Ok(vec![]);
+        };
+        let (Game::Classic(s), Some(d)) = (&r.state, &r.deal) else {
+            return Ok(vec![]);
+        };
+        let p = &s.players[s.current as usize];
+        let mut shows = vec![];
+        for &c in cards {
+            if p.hand.contains(&c) {
+                continue;
+            }
+            let slot = p
+                .sealed
+                .iter()
+                .find(|slot| d.card(**slot) == Some(c))
+                .ok_or_else(|| CommandError::Illegal(format!("card {c} is not in your hand")))?;
+            if !d.table.can_reveal(slot.deck, slot.position) {
+                return Err(CommandError::Illegal(
+                    "that card is still being dealt to you: try again in a moment".into(),
+                ));
+            }
+            shows.push(Action::Show {
+                slot: *slot,
+                card: c,
+            });
+        }
+        Ok(shows)
+    }
+
+    /// Reveals the card behind `slot` to everyone (before the `Show` entry that names it).
+    pub(super) fn reveal_slot(&mut self, slot: Slot, out: &mut Output) {
+        let Some(r) = &mut self.run else { return };
+        let Some(d) = &mut r.deal else { return };
+        if let Some(m) = d.table.reveal(slot.deck, slot.position) {
+            d.outbox.push(Out::Broadcast(m));
+        }
+        self.deal_flush(out);
+    }
+
+    /// On our turn, shows our mission as soon as it is done: it wins (or, held for a full
+    /// round, starts the round).
+    pub(super) fn claim_mission(&mut self, out: &mut Output) {
+        if !self.is_my_turn() {
+            return;
+        }
+        let Some(r) = &self.run else { return };
+        let (Game::Classic(s), Some(d)) = (&r.state, &r.deal) else {
+            return;
+        };
+        let seat = s.current;
+        let Some(slot) = s.players[seat as usize].sealed_mission else {
+            return;
+        };
+        let Some(card) = d.card(slot) else { return };
+        if !d.table.can_reveal(slot.deck, slot.position) {
+            return;
+        }
+        let mut v = s.clone();
+        v.peek(seat, slot, card);
+        if !v.mission_complete(seat) {
+            return;
+        }
+        self.reveal_slot(slot, out);
+        if let Ok(o) = self.act_now(Action::Show { slot, card }) {
+            out.merge(o);
+        }
+    }
+}
