@@ -613,7 +613,7 @@ impl Table {
             // hand still count; ours goes to the new holder.
             Some(d) => {
                 d.holder = holder;
-                return self.resend(deck, position);
+                return self.my_shares(deck, position);
             }
             None => {
                 self.draws.insert(
@@ -629,30 +629,14 @@ impl Table {
         self.my_shares(deck, position)
     }
 
-    /// Our share of a draw (and our pieces' shares) again, for a holder that lost them.
-    pub fn resend(&self, deck: u8, position: u16) -> Vec<Out> {
-        let Some(draw) = self.draws.get(&(deck, position)) else {
-            return vec![];
-        };
-        let mut out = vec![];
-        if let Some((share, _)) = draw.shares.get(&self.me) {
-            out.extend(self.address(draw.holder, |_| DealMsg::Share {
-                deck,
-                position,
-                share: *share,
-            }));
+    /// Our share of a draw (and our pieces' shares) again, for a holder that lost them. The
+    /// same bytes as the first time: the randomness of a proof depends on its statement only.
+    pub fn resend(&mut self, deck: u8, position: u16) -> Vec<Out> {
+        if self.draws.contains_key(&(deck, position)) {
+            self.my_shares(deck, position)
+        } else {
+            vec![]
         }
-        for ((leaver, j), (share, _)) in &draw.stand_ins {
-            if *j == self.me {
-                out.extend(self.address(draw.holder, |_| DealMsg::PieceShare {
-                    deck,
-                    position,
-                    leaver: *leaver,
-                    share: *share,
-                }));
-            }
-        }
-        out
     }
 
     /// Who reads the card at a position, if it was drawn.

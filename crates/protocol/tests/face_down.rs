@@ -7,9 +7,12 @@
 mod common;
 
 use common::{Net, NetParams};
-use orbis_engine::classic::{ClassicOptions, ClassicState, Event, Slot};
+use ed25519_dalek::SigningKey;
+use orbis_deal::table::DealMsg;
+use orbis_engine::classic::{Action, BotLevel, ClassicOptions, ClassicState, Event, Slot};
 use orbis_engine::rules::Game;
-use orbis_protocol::{ProtocolEvent, SetupProposal};
+use orbis_protocol::wire::Envelope;
+use orbis_protocol::{Body, Control, HaltReport, Peer, ProtocolEvent, SetupProposal, Violation};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn proposal(net: &Net, bots: usize, missions: bool) -> SetupProposal {
@@ -177,4 +180,241 @@ fn a_face_down_game_plays_to_the_end_and_nobody_reads_another_hand() {
     }
     assert!(shown_missions > 0, "no mission shown");
     let _ = taken;
+}
+
+/// Has `liar` send, in place of each deal message `f` rewrites, the rewritten one (signed).
+fn lie(net: &mut Net, liar: usize, f: impl Fn(DealMsg) -> Option<DealMsg> + 'static) {
+    let key = SigningKey::from_bytes(&net.configs[liar].identity_secret);
+    net.tamper = Some((
+        liar,
+        Box::new(move |_, _, _, bytes| {
+            let Ok((env, Body::Deal { to, msg })) = Envelope::open_where(&bytes, |_| true) else {
+                return vec![bytes];
+            };
+            match f(msg) {
+                Some(m) => vec![Envelope::seal(
+                    &key,
+                    env.game_id,
+                    env.seq,
+                    &Body::Deal { to, msg: m },
+                )],
+                None => vec![bytes],
+            }
+        }),
+    ));
+}
+
+/// Runs a face-down game with a liar: some peer halts naming it, and nobody names another.
+fn named(mut net: Net, liar: usize, what: &str) {
+    let p = proposal(&net, 0, true);
+    net.start(p);
+    let key = net.peers[liar].key();
+    net.run_until(20_000_000, |n| n.peers.iter().any(|p| p.halted().is_some()));
+    let mut names = 0;
+    for (i, p) in net.peers.iter().enumerate() {
+        match p.halted() {
+            Some(HaltReport::Cheat { peer, what: w }) => {
+                assert_eq!(*peer, key, "peer {i} names another: {w}");
+                assert!(w.contains(what), "peer {i}: {w}");
+                names += 1;
+            }
+            None => {}
+            Some(h) => panic!("peer {i} halted for another reason: {h:?}"),
+        }
+    }
+    assert!(names > 0, "nobody named the liar");
+}
+
+#[test]
+fn a_shuffle_that_copies_a_card_names_its_shuffler() {
+    let mut net = Net::new(3, 11, NetParams::perfect());
+    lie(&mut net, 1, |m| match m {
+        DealMsg::Shuffle {
+            deck,
+            mut output,
+            proof,
+        } => {
+            output[0] = output[1];
+            Some(DealMsg::Shuffle {
+                deck,
+                output,
+                proof,
+            })
+        }
+        _ => None,
+    });
+    named(net, 1, "shuffle proof");
+}
+
+#[test]
+fn a_false_decryption_share_names_its_sender() {
+    let mut net = Net::new(3, 12, NetParams::perfect());
+    lie(&mut net, 2, |m| match m {
+        DealMsg::Share {
+            deck,
+            position,
+            mut share,
+        } => {
+            share.share = share.t_g;
+            Some(DealMsg::Share {
+                deck,
+                position,
+                share,
+            })
+        }
+        _ => None,
+    });
+    named(net, 2, "decryption share");
+}
+
+#[test]
+fn a_reveal_with_a_forged_share_names_the_revealer() {
+    let mut net = Net::new(3, 13, NetParams::perfect());
+    lie(&mut net, 0, |m| match m {
+        DealMsg::Reveal {
+            deck,
+            position,
+            mut shares,
+            pieces,
+        } => {
+            let last = shares.len() - 1;
+            shares[last].1.share = shares[last].1.t_g;
+            Some(DealMsg::Reveal {
+                deck,
+                position,
+                shares,
+                pieces,
+            })
+        }
+        _ => None,
+    });
+    named(net, 0, "decryption share");
+}
+
+#[test]
+fn a_false_key_proof_names_its_sender() {
+    let mut net = Net::new(3, 14, NetParams::perfect());
+    lie(&mut net, 1, |m| match m {
+        DealMsg::Key(mut k) => {
+            k.response += orbis_deal::curve25519_dalek::scalar::Scalar::ONE;
+            Some(DealMsg::Key(k))
+        }
+        _ => None,
+    });
+    named(net, 1, "key share");
+}
+
+#[test]
+fn showing_a_card_one_does_not_hold_is_refused_and_named() {
+    let mut net = Net::new(3, 15, NetParams::perfect());
+    let liar = 1;
+    let key = SigningKey::from_bytes(&net.configs[liar].identity_secret);
+    net.tamper = Some((
+        liar,
+        Box::new(move |_, _, _, bytes| {
+            let Ok((env, Body::Entry(mut e))) = Envelope::open_where(&bytes, |_| true) else {
+                return vec![bytes];
+            };
+            let Action::Show { slot, card } = e.action else {
+                return vec![bytes];
+            };
+            e.action = Action::Show {
+                slot,
+                card: (card + 1) % 42,
+            };
+            vec![Envelope::seal(&key, env.game_id, env.seq, &Body::Entry(e))]
+        }),
+    ));
+    let p = proposal(&net, 0, false);
+    net.start(p);
+    let liar_key = net.peers[liar].key();
+    let refused = |n: &Net| {
+        n.events[0].iter().any(|e| {
+            matches!(e, ProtocolEvent::Rejected { peer: Some(p), violation: Violation::Illegal { error, .. }, .. }
+                if *p == liar_key && error.contains("does not hold"))
+        })
+    };
+    assert!(
+        net.run_until(20_000_000, refused),
+        "the false show went through"
+    );
+    // The game stops on the liar's move (the vote can hand its seat to a computer).
+    assert!(net.peers[0].waiting_on().contains(&liar_key));
+}
+
+#[test]
+fn a_dropped_peers_key_is_stood_in_for_and_the_game_ends() {
+    let params = NetParams {
+        max_delay: 30,
+        drop_pct: 3,
+        dup_pct: 3,
+    };
+    let mut net = Net::new(3, 16, params);
+    let p = proposal(&net, 0, true);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 150));
+    let gone = net.peers[2].key();
+    net.online[2] = false;
+    net.run_until(net.now + 8_000, |_| false);
+    let drop = Control::Drop {
+        peer: gone,
+        level: BotLevel::Normal,
+    };
+    for i in [0, 1] {
+        if let Ok(o) = net.peers[i].vote(drop) {
+            net.process(i, o);
+        }
+    }
+    assert!(
+        net.run_until(net.now + 60_000_000, |n| n.all_over(&[0, 1])),
+        "game did not finish after the drop: {:?} {:?}",
+        net.peers[0].waiting_on(),
+        net.peers[0].halted()
+    );
+    let h = net.hashes(&[0, 1]);
+    assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
+    for i in [0, 1] {
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+}
+
+#[test]
+fn a_reloaded_peer_reads_its_hand_again_and_plays_on() {
+    let mut net = Net::new(3, 17, NetParams::perfect());
+    let p = proposal(&net, 1, true);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 200));
+    net.online[2] = false;
+    net.run_until(net.now + 3_000, |_| false);
+    let mut cfg = net.configs[2].clone();
+    cfg.seq_start = 1 << 40;
+    net.peers[2] = Peer::new(cfg);
+    net.events[2].clear();
+    net.online[2] = true;
+    let out = net.peers[2].start(net.now);
+    net.process(2, out);
+    let all = [0, 1, 2];
+    assert!(
+        net.run_until(net.now + 60_000_000, |n| n.all_over(&all)),
+        "game did not finish: {:?} {:?}",
+        net.peers[0].waiting_on(),
+        net.peers[2].halted()
+    );
+    net.run_until(net.now + 2_000, |_| false);
+    let h = net.hashes(&all);
+    assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2], "{h:?}");
+    for i in all {
+        assert!(
+            net.complaints(i).is_empty(),
+            "peer {i}: {:?}",
+            net.complaints(i)
+        );
+    }
+    let s = net.peers[2].state().unwrap();
+    for slot in unshown(s, 2) {
+        assert!(
+            net.peers[2].read(slot).is_some(),
+            "cannot read {slot:?} again"
+        );
+    }
 }
