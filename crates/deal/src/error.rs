@@ -20,6 +20,8 @@ pub enum DealError {
     UnknownCard,
     /// A key share's escrow, or a complaint about it, does not check out.
     Escrow(&'static str),
+    /// A secret published at the end is not the one behind its key.
+    Secret,
 }
 
 impl fmt::Display for DealError {
@@ -34,6 +36,7 @@ impl fmt::Display for DealError {
             DealError::ShareProof => f.write_str("the proof of a decryption share fails"),
             DealError::UnknownCard => f.write_str("the opened card is not one of the deck"),
             DealError::Escrow(why) => write!(f, "escrow: {why}"),
+            DealError::Secret => f.write_str("the secret published at the end is not its key's"),
         }
     }
 }

@@ -225,6 +225,39 @@ impl Table {
         (t, vec![Out::Broadcast(DealMsg::Key(public))])
     }
 
+    /// A table that holds no seat: it checks every broadcast message and reads what is shown or
+    /// drawn face up, as anyone replaying a game's transcript does.
+    pub fn observer(game: &[u8], seats: u8, decks: Vec<DeckSpec>) -> Table {
+        let (mut t, _) = Table::new(game, seats, seats, decks, [0; 32]);
+        t.keys.clear();
+        t
+    }
+
+    /// Whether this table holds no seat.
+    pub fn is_observer(&self) -> bool {
+        self.me >= self.seats
+    }
+
+    /// Checks the secret key share `seat` published at the end against its key.
+    pub fn check_secret(&self, seat: u8, secret: [u8; 32]) -> Result<(), DealError> {
+        let key = self.keys.get(&seat).ok_or(DealError::Secret)?;
+        match SecretShare::from_bytes(secret) {
+            Some(s) if s.key() == *key => Ok(()),
+            _ => Err(DealError::Secret),
+        }
+    }
+
+    /// The card at a position, opened with every seat's published secret (in seat order).
+    pub fn open_with(&self, deck: u8, position: u16, secrets: &[[u8; 32]]) -> Option<CardId> {
+        let ct = self.position(deck, position)?;
+        let c1 = ct.points().ok()?.c1;
+        let points: Option<Vec<RistrettoPoint>> = secrets
+            .iter()
+            .map(|s| SecretShare::from_bytes(*s).map(|x| x.0 * c1))
+            .collect();
+        self.open(deck, &ct, &points?).ok()
+    }
+
     fn push_deck(&mut self, spec: DeckSpec) {
         let cards = spec.face_up();
         // An empty deck (no missions) has nothing to shuffle.
@@ -320,6 +353,9 @@ impl Table {
                 }
                 let keys: Vec<RistrettoPoint> = self.keys.values().copied().collect();
                 self.joint = Some(joint_key(&keys));
+                if self.is_observer() {
+                    return Ok(vec![]);
+                }
                 let ctx = self.context(b"escrow", self.me, 0);
                 let e = escrow(&ctx, &self.secret, self.me, &keys, &mut self.rng(&ctx));
                 // Our own commitments too: a reveal may carry shares of our pieces.
@@ -572,6 +608,9 @@ impl Table {
         let Some(joint) = self.joint else {
             return vec![];
         };
+        if self.is_observer() {
+            return vec![];
+        }
         let mut out = vec![];
         for deck in 0..self.decks.len() as u8 {
             if !self.previous_done(deck) || self.decks[deck as usize].shuffled != self.me {
@@ -646,6 +685,10 @@ impl Table {
 
     /// Our share of a draw, and our pieces' shares for the seats that left, to whoever reads it.
     fn my_shares(&mut self, deck: u8, position: u16) -> Vec<Out> {
+        if self.is_observer() {
+            self.try_open(deck, position);
+            return vec![];
+        }
         let Some(ct) = self.position(deck, position) else {
             return vec![];
         };
@@ -709,6 +752,9 @@ impl Table {
     /// now and later. If the piece is wrong, the complaint that proves it goes to everyone.
     pub fn stand_in(&mut self, leaver: u8) -> Result<Vec<Out>, DealError> {
         if leaver == self.me || leaver >= self.seats || !self.left.insert(leaver) {
+            return Ok(vec![]);
+        }
+        if self.is_observer() {
             return Ok(vec![]);
         }
         let piece = self

@@ -8,6 +8,8 @@ use std::collections::VecDeque;
 
 struct Room {
     tables: Vec<Table>,
+    /// Every broadcast, in the order sent.
+    broadcasts: Vec<(u8, DealMsg)>,
     queue: VecDeque<(u8, u8, DealMsg)>,
 }
 
@@ -22,6 +24,7 @@ impl Room {
     fn new(seats: u8, seed: u8) -> Room {
         let mut room = Room {
             tables: vec![],
+            broadcasts: vec![],
             queue: VecDeque::new(),
         };
         // Every table exists before the first message goes out.
@@ -41,6 +44,7 @@ impl Room {
         for o in out {
             match o {
                 Out::Broadcast(m) => {
+                    self.broadcasts.push((from, m.clone()));
                     for to in 0..self.tables.len() as u8 {
                         if to != from {
                             self.queue.push_back((from, to, m.clone()));
@@ -432,4 +436,35 @@ fn the_same_seed_makes_the_same_messages() {
     one.run().unwrap();
     two.run().unwrap();
     assert!((0..2).all(|d| one.tables[0].deck(d) == two.tables[0].deck(d)));
+}
+
+#[test]
+fn an_observer_checks_every_broadcast_and_opens_every_card_with_the_published_secrets() {
+    let mut room = Room::new(3, 46);
+    room.run().unwrap();
+    room.draw(0, 0, 1);
+    room.draw_for(0, 1, Holder::Everyone);
+    room.run().unwrap();
+    let shown = room.tables[1].card(0, 0).unwrap();
+    let reveal = room.tables[1].reveal(0, 0).unwrap();
+    room.post(1, vec![Out::Broadcast(reveal)]);
+    room.run().unwrap();
+    let mut obs = Table::observer(b"game 7", 3, decks());
+    obs.draw(0, 1, Holder::Everyone);
+    for (from, m) in room.broadcasts.clone() {
+        obs.receive(from, m).unwrap();
+    }
+    assert!(obs.ready());
+    assert_eq!(obs.card(0, 0), Some(shown));
+    assert_eq!(obs.card(0, 1), room.tables[0].card(0, 1));
+    let secrets: Vec<[u8; 32]> = room.tables.iter().map(Table::secret).collect();
+    for (seat, s) in secrets.iter().enumerate() {
+        assert_eq!(obs.check_secret(seat as u8, *s), Ok(()));
+    }
+    assert!(obs.check_secret(0, secrets[1]).is_err());
+    assert_eq!(obs.open_with(0, 0, &secrets), Some(shown));
+    // Every position opens, to every card once.
+    let mut all: Vec<CardId> = (0..44).map(|p| obs.open_with(0, p, &secrets).unwrap()).collect();
+    all.sort_unstable();
+    assert_eq!(all, (0..44).collect::<Vec<CardId>>());
 }
