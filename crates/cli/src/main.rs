@@ -114,6 +114,13 @@ enum Command {
         #[arg(long)]
         lines: bool,
     },
+    /// Checks the transcript of an online game offline: every signature, every message in its
+    /// place, the whole game replayed to its last state, every card of a face-down deal opened
+    /// with the keys published at the end. Names anyone who cheated; exits 1 if it fails.
+    Verify {
+        /// The transcript file the game's page exported (`*.orbis-transcript`).
+        file: std::path::PathBuf,
+    },
     /// Joins a peer-to-peer room as a computer player (runs `orbis-join`; see `orbis join --help`).
     #[command(disable_help_flag = true)]
     Join {
@@ -345,7 +352,55 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             adjudicate::run_lines(stdin, out)
         }
         Command::Join { args } => join(&args),
+        Command::Verify { file } => verify(&file, out),
     }
+}
+
+/// `orbis verify`: the report of a transcript that checks out, or why it does not.
+fn verify(file: &std::path::Path, out: &mut dyn std::io::Write) -> Result<(), String> {
+    let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let start = std::time::Instant::now();
+    let r =
+        orbis_protocol::peer::verify(&bytes).map_err(|e| format!("transcript rejected: {e}"))?;
+    let ms = start.elapsed().as_millis();
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
+    let io = |e: std::io::Error| e.to_string();
+    writeln!(out, "transcript verified: {}", file.display()).map_err(io)?;
+    let keys: Vec<String> = r.participants.iter().map(|k| k.short()).collect();
+    writeln!(out, "participants: {} ({})", keys.len(), keys.join(", ")).map_err(io)?;
+    writeln!(
+        out,
+        "replayed {} log positions to state {}",
+        r.positions,
+        hex(&r.state_hash)
+    )
+    .map_err(io)?;
+    match r.winner {
+        Some(w) => writeln!(out, "won by seat {w}").map_err(io)?,
+        None => writeln!(out, "not won (left or halted before the end)").map_err(io)?,
+    }
+    writeln!(
+        out,
+        "{} of {} participants signed this last state",
+        r.agreed_by.len(),
+        r.participants.len()
+    )
+    .map_err(io)?;
+    match r.deal {
+        Some((secrets, opened)) if secrets == r.participants.len() => writeln!(
+            out,
+            "face-down deal: every key published; {opened} positions opened, every shown card is the one dealt"
+        )
+        .map_err(io)?,
+        Some((secrets, _)) => writeln!(
+            out,
+            "face-down deal: {secrets} of {} keys published, so the cards never shown stay hidden (every shown card was checked when shown)",
+            r.participants.len()
+        )
+        .map_err(io)?,
+        None => writeln!(out, "cards dealt face up from the shared seed").map_err(io)?,
+    }
+    writeln!(out, "checked in {ms} ms").map_err(io)
 }
 
 /// `orbis join` runs the native WebRTC peer, `orbis-join` (crate `orbis-transport`), which is

@@ -505,3 +505,43 @@ fn orders_tournament_prints_solos_draws_and_centres() {
         "tournament --map world --seats normal,easy --games 1 --seed 1",
     ]);
 }
+
+/// `tests/data/face-down-3.orbis-transcript`: a whole 3-player game dealt face down, written by
+/// `cargo run -p orbis-protocol --example transcript -- 3 1 FILE` (protocol version 3).
+const TRANSCRIPT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/face-down-3.orbis-transcript"
+);
+
+#[test]
+fn verify_checks_a_clean_transcript_and_names_a_changed_message() {
+    let o = orbis(&["verify", TRANSCRIPT]);
+    let text = stdout(&o);
+    assert!(
+        o.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(text.contains("transcript verified"), "{text}");
+    assert!(
+        text.contains("3 of 3 participants signed this last state"),
+        "{text}"
+    );
+    assert!(text.contains("every shown card is the one dealt"), "{text}");
+    // One byte changed in the middle of the file.
+    let mut bytes = std::fs::read(TRANSCRIPT).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x20;
+    let bad =
+        std::env::temp_dir().join(format!("orbis-bad-{}.orbis-transcript", std::process::id()));
+    std::fs::write(&bad, &bytes).unwrap();
+    let o = orbis(&["verify", bad.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success());
+    assert!(err.contains("transcript rejected: message"), "{err}");
+    std::fs::remove_file(&bad).ok();
+    // Not a transcript at all.
+    let o = orbis(&["verify", concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml")]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not an Orbis transcript"));
+}

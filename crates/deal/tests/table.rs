@@ -464,7 +464,9 @@ fn an_observer_checks_every_broadcast_and_opens_every_card_with_the_published_se
     assert!(obs.check_secret(0, secrets[1]).is_err());
     assert_eq!(obs.open_with(0, 0, &secrets), Some(shown));
     // Every position opens, to every card once.
-    let mut all: Vec<CardId> = (0..44).map(|p| obs.open_with(0, p, &secrets).unwrap()).collect();
+    let mut all: Vec<CardId> = (0..44)
+        .map(|p| obs.open_with(0, p, &secrets).unwrap())
+        .collect();
     all.sort_unstable();
     assert_eq!(all, (0..44).collect::<Vec<CardId>>());
 }

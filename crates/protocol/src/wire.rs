@@ -265,6 +265,9 @@ pub enum Body {
     /// A message of the face-down deal: to everyone, or (`to`: a participant's index) to one
     /// participant alone, over its own connection only (a decryption share nobody else may see).
     Deal { to: Option<u8>, msg: DealMsg },
+    /// At the end of a game dealt face down (won, halted or left): the sender's secret key
+    /// share, so that anyone can open every card dealt and check the whole deal.
+    DealSecret { secret: [u8; 32] },
 }
 
 impl Body {
@@ -281,6 +284,7 @@ impl Body {
                 | Body::OrdersReveal { .. }
                 | Body::Vote { .. }
                 | Body::Deal { .. }
+                | Body::DealSecret { .. }
         )
     }
 }

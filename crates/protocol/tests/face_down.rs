@@ -11,6 +11,7 @@ use ed25519_dalek::SigningKey;
 use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, ClassicState, Event, Slot};
 use orbis_engine::rules::Game;
+use orbis_protocol::peer::{verify, Transcript, VerifyError};
 use orbis_protocol::wire::Envelope;
 use orbis_protocol::{Body, Control, HaltReport, Peer, ProtocolEvent, SetupProposal, Violation};
 use std::collections::{BTreeMap, BTreeSet};
@@ -217,6 +218,11 @@ fn named(mut net: Net, liar: usize, what: &str) {
                 assert_eq!(*peer, key, "peer {i} names another: {w}");
                 assert!(w.contains(what), "peer {i}: {w}");
                 names += 1;
+                // Its transcript, checked offline, names the same liar.
+                match verify(&p.transcript().unwrap()) {
+                    Err(VerifyError::Cheat { peer: Some(k), .. }) => assert_eq!(k, key),
+                    other => panic!("peer {i}'s transcript: {other:?}"),
+                }
             }
             None => {}
             Some(h) => panic!("peer {i} halted for another reason: {h:?}"),
@@ -417,4 +423,148 @@ fn a_reloaded_peer_reads_its_hand_again_and_plays_on() {
             "cannot read {slot:?} again"
         );
     }
+}
+
+/// A finished face-down game and its transcript from peer 0.
+fn finished_transcript(seed: u64) -> (Net, Vec<u8>) {
+    let mut net = Net::new(3, seed, NetParams::perfect());
+    let p = proposal(&net, 1, true);
+    net.start(p);
+    assert!(net.run_until(60_000_000, |n| n.all_over(&[0, 1, 2])));
+    // The secrets published at the end are on their way.
+    net.run_until(net.now + 2_000, |_| false);
+    let t = net.peers[0].transcript().expect("a game ran");
+    (net, t)
+}
+
+#[test]
+fn a_clean_transcript_verifies_offline_and_opens_every_card() {
+    let (net, t) = finished_transcript(21);
+    let r = verify(&t).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(r.participants, net.keys());
+    assert_eq!(Some(r.state_hash), net.peers[1].state_hash());
+    assert!(r.winner.is_some());
+    assert_eq!(
+        r.agreed_by.len(),
+        3,
+        "every participant signed the last state"
+    );
+    let (secrets, opened) = r.deal.expect("dealt face down");
+    assert_eq!(secrets, 3);
+    assert!(opened >= 44, "only {opened} positions opened");
+}
+
+fn decode(t: &[u8]) -> Transcript {
+    Transcript::from_bytes(t).unwrap()
+}
+
+fn encode(t: &Transcript) -> Vec<u8> {
+    t.to_bytes()
+}
+
+#[test]
+fn a_changed_byte_anywhere_is_caught_and_its_message_named() {
+    let (_, t) = finished_transcript(22);
+    let clean = decode(&t);
+    let n = clean.messages.len();
+    // Forty messages spread over the file, each with one byte changed somewhere in it.
+    for k in 0..40 {
+        let i = k * n / 40;
+        let mut bad = clean.clone();
+        let m = &mut bad.messages[i];
+        let at = (k * 7919) % m.len();
+        m[at] ^= 1 << (k % 8);
+        match verify(&encode(&bad)) {
+            Err(VerifyError::Message { index, .. }) => assert_eq!(index, i),
+            other => panic!("byte {at} of message {i} changed: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_swapped_message_is_caught() {
+    let (_, t) = finished_transcript(23);
+    let clean = decode(&t);
+    let entries: Vec<usize> = clean
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| matches!(Envelope::open_where(m, |_| true), Ok((_, Body::Entry(_)))))
+        .map(|(i, _)| i)
+        .collect();
+    let (a, b) = (entries[3], entries[10]);
+    let mut bad = clean.clone();
+    bad.messages.swap(a, b);
+    assert!(
+        matches!(verify(&encode(&bad)), Err(VerifyError::Message { .. })),
+        "two entries swapped"
+    );
+    // A message of another game in place of one of this.
+    let (_, other) = finished_transcript(24);
+    let other = decode(&other);
+    let mut bad = clean.clone();
+    bad.messages[entries[5]] = other.messages[entries[5].min(other.messages.len() - 1)].clone();
+    assert!(verify(&encode(&bad)).is_err(), "a message of another game");
+}
+
+#[test]
+fn a_transcript_with_a_forged_shuffle_names_the_shuffler() {
+    let (net, t) = finished_transcript(25);
+    let mut bad = decode(&t);
+    let shuffler = 1;
+    let key = SigningKey::from_bytes(&net.configs[shuffler].identity_secret);
+    let i = bad
+        .messages
+        .iter()
+        .position(|m| {
+            matches!(Envelope::open_where(m, |_| true),
+                Ok((env, Body::Deal { msg: DealMsg::Shuffle { .. }, .. })) if env.sender == net.peers[shuffler].key())
+        })
+        .expect("peer 1 shuffled");
+    let (env, body) = Envelope::open_where(&bad.messages[i], |_| true).unwrap();
+    let Body::Deal {
+        to,
+        msg:
+            DealMsg::Shuffle {
+                deck,
+                mut output,
+                proof,
+            },
+    } = body
+    else {
+        unreachable!()
+    };
+    output.swap(0, 1);
+    bad.messages[i] = Envelope::seal(
+        &key,
+        env.game_id,
+        env.seq,
+        &Body::Deal {
+            to,
+            msg: DealMsg::Shuffle {
+                deck,
+                output,
+                proof,
+            },
+        },
+    );
+    match verify(&encode(&bad)) {
+        Err(VerifyError::Cheat { peer, what }) => {
+            assert_eq!(peer, Some(net.peers[shuffler].key()));
+            assert!(what.contains("shuffle"), "{what}");
+        }
+        other => panic!("a forged shuffle: {other:?}"),
+    }
+}
+
+#[test]
+fn garbage_in_place_of_a_transcript_is_refused_without_a_panic() {
+    let (_, t) = finished_transcript(26);
+    for cut in [0, 5, 9, 25, 27, 29, t.len() - 1] {
+        assert!(verify(&t[..cut]).is_err(), "cut at {cut}");
+    }
+    let mut other = t.clone();
+    other[8] = 9;
+    assert!(matches!(verify(&other), Err(VerifyError::Format(_))));
+    assert!(verify(b"ORBIS save, not a transcript").is_err());
 }

@@ -107,6 +107,11 @@ pub enum Violation {
     WrongPrevHash {
         index: u64,
     },
+    /// A message of the face-down deal that does not check out (after the game, when it can
+    /// no longer halt anything: a secret that is not its key's).
+    Deal {
+        error: String,
+    },
     /// An action the engine refuses.
     Illegal {
         index: u64,
@@ -160,6 +165,7 @@ impl fmt::Display for Violation {
                 write!(f, "entry {index} does not extend this game's log")
             }
             Violation::Illegal { index, error } => write!(f, "illegal action at {index}: {error}"),
+            Violation::Deal { error } => write!(f, "the deal: {error}"),
             Violation::TooFarAhead { index } => write!(f, "entry {index} is too far ahead"),
             Violation::BadReveal { index, roll } => {
                 write!(f, "forged dice reveal for roll {roll} (log index {index})")

@@ -43,6 +43,10 @@ pub(super) struct DealRun {
     taken: BTreeSet<[u8; 32]>,
     /// Messages that came before what they follow: (sender, to, message, signed bytes).
     waiting: Vec<(u8, Option<u8>, DealMsg, Vec<u8>)>,
+    /// Secrets published at the end, checked against their keys, with their signed bytes.
+    pub(super) secrets: BTreeMap<u8, ([u8; 32], Vec<u8>)>,
+    /// Whether we published ours.
+    published: bool,
 }
 
 fn msg_hash(from: u8, msg: &DealMsg) -> [u8; 32] {
@@ -61,8 +65,9 @@ fn decks(s: &SealedDeal) -> Vec<DeckSpec> {
 }
 
 impl DealRun {
-    /// Our table for a game that starts now, with the draws of the missions.
-    pub(super) fn start(r: &Run, me: u8, identity: &[u8; 32]) -> Option<DealRun> {
+    /// Our table for a game that starts now, with the draws of the missions (an observer's
+    /// table when we play no part).
+    pub(super) fn start(r: &Run, me: Option<u8>, identity: &[u8; 32]) -> Option<DealRun> {
         let Game::Classic(s) = &r.state else {
             return None;
         };
@@ -71,13 +76,18 @@ impl DealRun {
         seed.extend_from_slice(identity);
         seed.extend_from_slice(&r.tag);
         let n = r.proposal.participants.len() as u8;
-        let (table, out) = Table::new(&r.tag, n, me, decks(sealed), sha256(&seed));
+        let (table, out) = match me {
+            Some(me) => Table::new(&r.tag, n, me, decks(sealed), sha256(&seed)),
+            None => (Table::observer(&r.tag, n, decks(sealed)), vec![]),
+        };
         let mut d = DealRun {
             table,
             outbox: out,
             log: vec![],
             taken: BTreeSet::new(),
             waiting: vec![],
+            secrets: BTreeMap::new(),
+            published: false,
         };
         for (i, p) in s.players.iter().enumerate() {
             if let Some(slot) = p.sealed_mission {
@@ -230,8 +240,10 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::NotParticipant);
             return;
         };
-        if to.is_some() && to != r.me {
-            return; // not for us (a copy that went astray): nobody's fault
+        // Not for us (a copy that went astray): nobody's fault. Someone replaying a transcript
+        // checks it all the same (a halt's evidence may be a private share).
+        if to.is_some() && to != r.me && r.me.is_some() {
+            return;
         }
         let Some(d) = &mut r.deal else { return };
         if from == d.table.me() {
@@ -243,14 +255,18 @@ impl Peer {
             return;
         }
         d.waiting.push((from, to, msg, raw.to_vec()));
-        self.deal_retry(out);
+        // Taken by `advance`, which the caller runs next.
     }
 
-    /// Takes every waiting message that can be taken now, until none can.
-    fn deal_retry(&mut self, out: &mut Output) {
+    /// Takes every waiting message that can be taken now, until none can; true if any was.
+    pub(super) fn deal_retry(&mut self, out: &mut Output) -> bool {
+        let mut any = false;
         loop {
-            let Some(r) = &mut self.run else { return };
-            let Some(d) = &mut r.deal else { return };
+            let Some(r) = &mut self.run else { return any };
+            let Some(d) = &mut r.deal else { return any };
+            if d.waiting.is_empty() {
+                return any;
+            }
             let mut progress = false;
             let waiting = std::mem::take(&mut d.waiting);
             let mut keep = vec![];
@@ -293,11 +309,12 @@ impl Peer {
                     what: c.what.to_string(),
                 };
                 self.halt_with(report, vec![raw], out);
-                return;
+                return any;
             }
             if !progress {
-                return;
+                return any;
             }
+            any = true;
         }
     }
 
@@ -335,6 +352,60 @@ impl Peer {
                     }
                 }
             }
+        }
+    }
+
+    /// Publishes our secret key share, once: at the end of the game (won, halted, or left),
+    /// so that anyone can check the whole deal. Nothing is left to hide then.
+    pub(super) fn publish_secret_into(&mut self, out: &mut Output) {
+        let Some(r) = &mut self.run else { return };
+        let tag = r.tag;
+        let Some(d) = &mut r.deal else { return };
+        if d.published || d.table.is_observer() {
+            return;
+        }
+        d.published = true;
+        let secret = d.table.secret();
+        let raw = Envelope::seal(&self.key, tag, self.seq, &Body::DealSecret { secret });
+        self.seq = self.seq.saturating_add(1);
+        d.secrets.insert(d.table.me(), (secret, raw.clone()));
+        out.send.push((Dest::All, raw));
+    }
+
+    /// Publishes our secret key share now (for a player who leaves the game for good).
+    pub fn publish_secret(&mut self) -> Output {
+        let mut out = Output::default();
+        self.publish_secret_into(&mut out);
+        out
+    }
+
+    /// A secret published by `sender`: kept if it is its key's, else its sender is named.
+    pub(super) fn on_deal_secret(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        secret: [u8; 32],
+        raw: &[u8],
+        out: &mut Output,
+    ) {
+        let Some(r) = &mut self.run else { return };
+        let Some(from) = r.participant(&sender) else {
+            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+            return;
+        };
+        let Some(d) = &mut r.deal else { return };
+        match d.table.check_secret(from, secret) {
+            Ok(()) => {
+                d.secrets.entry(from).or_insert((secret, raw.to_vec()));
+            }
+            Err(e) => Self::reject(
+                out,
+                link,
+                Some(sender),
+                Violation::Deal {
+                    error: e.to_string(),
+                },
+            ),
         }
     }
 

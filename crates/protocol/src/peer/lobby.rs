@@ -448,9 +448,10 @@ impl Peer {
             reached: BTreeMap::new(),
             since: (0, self.now, !self.in_batch),
             deal: None,
+            last_checkpoints: BTreeMap::new(),
         });
-        if let (Some(r), Some(m)) = (&mut self.run, me) {
-            r.deal = DealRun::start(r, m, &self.cfg.identity_secret);
+        if let Some(r) = &mut self.run {
+            r.deal = DealRun::start(r, me, &self.cfg.identity_secret);
         }
         self.deal_flush(out);
         self.progress();

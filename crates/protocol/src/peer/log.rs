@@ -154,6 +154,8 @@ impl Peer {
                 out.send.push((Dest::All, raw.clone()));
             }
             self.evidence = evidence;
+            // The game is dead: nothing is left to hide, and its transcript can be checked.
+            self.publish_secret_into(out);
         }
     }
 
@@ -257,7 +259,14 @@ impl Peer {
 
     /// Applies everything that can be applied: bot moves, buffered entries, completed rolls.
     pub(super) fn advance(&mut self, out: &mut Output) {
-        self.advance_log(out);
+        // The log and the deal wait on each other: a move draws a card whose shares may have
+        // come already; a computer's move waits for its cards to be turned face up.
+        loop {
+            self.advance_log(out);
+            if !self.deal_retry(out) {
+                break;
+            }
+        }
         // What the moves just applied asked of the deal, and a mission now done.
         self.deal_flush(out);
         self.claim_mission(out);
@@ -550,6 +559,7 @@ impl Peer {
         self.checkpoint(turn_end, head, out);
         if let Some(w) = winner {
             out.events.push(ProtocolEvent::GameOver { winner: w });
+            self.publish_secret_into(out);
         }
     }
 
@@ -567,6 +577,9 @@ impl Peer {
                     state_hash,
                     log_head: head,
                 });
+                if let Some(r) = &mut self.run {
+                    r.last_checkpoints.insert(self.me, (at, raw.clone()));
+                }
                 out.send.push((Dest::All, raw));
             }
         }
@@ -635,6 +648,12 @@ impl Peer {
         }
         if sender == self.me {
             return;
+        }
+        if r.last_checkpoints
+            .get(&sender)
+            .is_none_or(|(i, _)| index > *i)
+        {
+            r.last_checkpoints.insert(sender, (index, raw.to_vec()));
         }
         let next = r.next_index();
         if index <= next {

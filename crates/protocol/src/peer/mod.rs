@@ -56,6 +56,7 @@ pub mod api;
 mod beacon;
 mod chat;
 mod deal;
+mod export;
 mod lobby;
 mod log;
 mod memory;
@@ -68,6 +69,7 @@ pub use api::*;
 use beacon::*;
 use chat::*;
 use deal::*;
+pub use export::{verify, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC};
 pub use lobby::check_proposal;
 use lobby::*;
 use log::*;
@@ -727,6 +729,13 @@ impl Peer {
                 }
                 self.on_orders_commit(link, sender, round, hash, raw, out);
                 self.advance(out);
+                true
+            }
+            Body::DealSecret { secret } => {
+                if self.run.is_none() {
+                    return self.defer(link, sender, raw);
+                }
+                self.on_deal_secret(link, sender, secret, raw, out);
                 true
             }
             Body::Deal { to, msg } => {

@@ -33,6 +33,21 @@ impl Peer {
         head: [u8; 32],
         out: &mut Output,
     ) {
+        let groups = self.sync_groups(started, have, head);
+        for items in pack(groups, BATCH_BYTES, MAX_BATCH_ITEMS) {
+            let raw = self.seal(&Body::Batch { items });
+            out.send.push((Dest::Link(link), raw));
+        }
+    }
+
+    /// What a requester at (`started`, `have`, `head`) may miss, in groups that stay whole:
+    /// the lobby, then per log position its votes, dice reveals and entry (and orders rounds).
+    pub(super) fn sync_groups(
+        &self,
+        started: bool,
+        have: u64,
+        head: [u8; 32],
+    ) -> Vec<Vec<Vec<u8>>> {
         // Groups are kept whole inside one batch, so a lagging peer sees the votes of a
         // position before its dice and entry.
         let mut groups: Vec<Vec<Vec<u8>>> = vec![];
@@ -105,10 +120,7 @@ impl Peer {
                 groups.push(g);
             }
         }
-        for items in pack(groups, BATCH_BYTES, MAX_BATCH_ITEMS) {
-            let raw = self.seal(&Body::Batch { items });
-            out.send.push((Dest::Link(link), raw));
-        }
+        groups
     }
 
     /// A `Sync` request: answered at most once per link per half resend period.

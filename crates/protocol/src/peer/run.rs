@@ -66,6 +66,9 @@ pub(super) struct Run {
     pub(super) readmits: BTreeMap<u8, (u64, [u8; 32])>,
     /// Classic game dealt face down: our side of the deal (see `deal`).
     pub(super) deal: Option<DealRun>,
+    /// Each participant's latest checkpoint (position, signed bytes), ours included, for the
+    /// transcript.
+    pub(super) last_checkpoints: BTreeMap<PeerKey, (u64, Vec<u8>)>,
 }
 
 /// How the game waits on a control's target where it stands.

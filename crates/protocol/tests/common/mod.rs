@@ -200,6 +200,10 @@ impl Net {
                 let Some(state) = self.peers[i].view() else {
                     break;
                 };
+                // A player whose cards are still on their way waits for them.
+                if !state.players[state.current as usize].sealed.is_empty() {
+                    break;
+                }
                 let Some(a) = bot::choose(&state, self.level) else {
                     break;
                 };

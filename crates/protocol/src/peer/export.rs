@@ -1,0 +1,300 @@
+//! The transcript of a game and its offline check (`orbis verify`): every signed message that
+//! made the game — the lobby, the log with its votes and dice, the deal, the secrets published
+//! at the end, each participant's last checkpoint, and the evidence of a halt — replayed by a
+//! peer that plays no part.
+//!
+//! Owns nothing of a running peer. Invariant: [`verify`] trusts no byte of the file: every
+//! message is checked by its signature and by the same code that checked it live, so a file
+//! passes only if every participant's messages are exactly what they signed, and a cheat in it
+//! is named as the live game would have named it.
+
+use super::*;
+use orbis_engine::classic::{SealedDeal, Slot, MISSION_DECK};
+
+/// First bytes of a transcript file.
+pub const TRANSCRIPT_MAGIC: [u8; 8] = *b"ORBISTRN";
+/// Format of the transcript file.
+pub const TRANSCRIPT_VERSION: u16 = 1;
+
+/// A game's transcript: the room's id and the signed messages, in an order the replay takes.
+///
+/// On file: the magic, the version (2 bytes, little-endian), the room id, then each message as
+/// its length (4 bytes, little-endian) and its bytes. Not one codec value: a long game's
+/// transcript outgrows the codec's size limit, while each message stays within it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Transcript {
+    pub room: [u8; 16],
+    pub messages: Vec<Vec<u8>>,
+}
+
+/// Largest transcript file read (a game of tens of thousands of moves fits).
+pub const MAX_TRANSCRIPT_BYTES: usize = 256 << 20;
+
+impl Transcript {
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = TRANSCRIPT_MAGIC.to_vec();
+        b.extend_from_slice(&TRANSCRIPT_VERSION.to_le_bytes());
+        b.extend_from_slice(&self.room);
+        for m in &self.messages {
+            b.extend_from_slice(&(m.len() as u32).to_le_bytes());
+            b.extend_from_slice(m);
+        }
+        b
+    }
+
+    /// Reads a transcript file.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Transcript, VerifyError> {
+        let bad = |what: &str| VerifyError::Format(what.to_string());
+        if bytes.len() > MAX_TRANSCRIPT_BYTES {
+            return Err(bad("larger than any transcript"));
+        }
+        if bytes.len() < 26 || bytes[..8] != TRANSCRIPT_MAGIC {
+            return Err(bad("not an Orbis transcript"));
+        }
+        let version = u16::from_le_bytes([bytes[8], bytes[9]]);
+        if version != TRANSCRIPT_VERSION {
+            return Err(VerifyError::Format(format!(
+                "format {version} (this version of Orbis reads format {TRANSCRIPT_VERSION})"
+            )));
+        }
+        let mut room = [0u8; 16];
+        room.copy_from_slice(&bytes[10..26]);
+        let mut messages = vec![];
+        let mut rest = &bytes[26..];
+        while !rest.is_empty() {
+            if rest.len() < 4 {
+                return Err(bad("cut short"));
+            }
+            let n = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+            if rest.len() - 4 < n {
+                return Err(bad("cut short"));
+            }
+            messages.push(rest[4..4 + n].to_vec());
+            rest = &rest[4 + n..];
+        }
+        Ok(Transcript { room, messages })
+    }
+}
+
+/// What [`verify`] found in a transcript that checks out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    /// Each participant's key and name (from its hello, when the transcript has one).
+    pub participants: Vec<PeerKey>,
+    /// Log positions replayed.
+    pub positions: u64,
+    /// The state hash after them.
+    pub state_hash: [u8; 32],
+    /// The winner's seat, if the game was won.
+    pub winner: Option<PlayerId>,
+    /// Participants whose last checkpoint signs this very state.
+    pub agreed_by: Vec<PeerKey>,
+    /// Face-down games: how many secrets were published, and how many dealt positions they
+    /// opened (each shown card was checked against it).
+    pub deal: Option<(usize, usize)>,
+}
+
+/// Why a transcript does not check out.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VerifyError {
+    /// Not a transcript file, or one of another format.
+    Format(String),
+    /// Message `index` of the file is not what its signer signed, or is out of place.
+    Message { index: usize, what: String },
+    /// The replay caught a participant cheating.
+    Cheat { peer: Option<PeerKey>, what: String },
+    /// The transcript never starts a game.
+    NoGame,
+}
+
+impl fmt::Display for VerifyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VerifyError::Format(e) => write!(f, "not a transcript of this version: {e}"),
+            VerifyError::Message { index, what } => write!(f, "message {index}: {what}"),
+            VerifyError::Cheat {
+                peer: Some(p),
+                what,
+            } => write!(f, "participant {p} cheated: {what}"),
+            VerifyError::Cheat { peer: None, what } => write!(f, "the game halted: {what}"),
+            VerifyError::NoGame => f.write_str("the transcript never starts a game"),
+        }
+    }
+}
+
+impl Peer {
+    /// The transcript of the game so far (finished, halted or left), for `orbis verify`.
+    pub fn transcript(&self) -> Option<Vec<u8>> {
+        let r = self.run.as_ref()?;
+        let mut groups = self.sync_groups(false, 0, [0; 32]).into_iter();
+        // The lobby first, then the deal (so that the shuffles are in before the first card),
+        // then the log, then what closes the game.
+        let mut messages: Vec<Vec<u8>> = groups.next().unwrap_or_default();
+        if let Some(d) = &r.deal {
+            messages.extend(d.log.iter().cloned());
+        }
+        messages.extend(groups.flatten());
+        if let Some(d) = &r.deal {
+            messages.extend(d.secrets.values().map(|(_, raw)| raw.clone()));
+        }
+        messages.extend(r.last_checkpoints.values().map(|(_, raw)| raw.clone()));
+        messages.extend(self.evidence.iter().cloned());
+        Some(
+            Transcript {
+                room: self.cfg.game_id,
+                messages,
+            }
+            .to_bytes(),
+        )
+    }
+}
+
+/// Checks a transcript offline: every signature, every message in place, the whole game
+/// replayed (dice, deal, votes) to its last state, and, for a game dealt face down, every card
+/// opened with the secrets published at the end.
+pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
+    let t = Transcript::from_bytes(bytes)?;
+    // Every signature, and the log's entries in order.
+    let mut opened = Vec::with_capacity(t.messages.len());
+    let mut last_entry: Option<u64> = None;
+    for (i, raw) in t.messages.iter().enumerate() {
+        let (env, body) =
+            Envelope::open_where(raw, |_| true).map_err(|(_, e)| VerifyError::Message {
+                index: i,
+                what: e.to_string(),
+            })?;
+        if let Body::Entry(e) = &body {
+            if last_entry.is_some_and(|l| e.index <= l) {
+                return Err(VerifyError::Message {
+                    index: i,
+                    what: format!("entry {} is out of place", e.index),
+                });
+            }
+            last_entry = Some(e.index);
+        }
+        opened.push((env, body));
+    }
+    // Replay by a peer that plays no part.
+    let mut cfg = Config::new(t.room, "verifier", sha256(b"orbis verify"));
+    cfg.missing_ms = u64::MAX / 4;
+    cfg.resend_ms = u64::MAX / 4;
+    let mut peer = Peer::new(cfg);
+    let mut links: BTreeMap<PeerKey, LinkId> = BTreeMap::new();
+    let mut halted = None;
+    let mut refused = None;
+    for (i, (raw, (env, _))) in t.messages.iter().zip(&opened).enumerate() {
+        let n = links.len() as LinkId;
+        let link = *links.entry(env.sender).or_insert(n);
+        let out = peer.handle(link, raw, i as u64);
+        for e in out.events {
+            match e {
+                ProtocolEvent::Halted(h) => halted = halted.or(Some(h)),
+                ProtocolEvent::Rejected {
+                    peer: Some(p),
+                    violation,
+                    ..
+                } => refused = refused.or(Some((i, p, violation))),
+                _ => {}
+            }
+        }
+    }
+    if let Some(h) = halted {
+        return Err(halt_error(h));
+    }
+    if let Some((index, p, v)) = refused {
+        return Err(VerifyError::Message {
+            index,
+            what: format!("refused, signed by {p}: {v}"),
+        });
+    }
+    let r = peer.run.as_ref().ok_or(VerifyError::NoGame)?;
+    // Every message of the game is signed under its id, every lobby message under the room's.
+    for (i, (env, body)) in opened.iter().enumerate() {
+        let want = if body.is_game() { r.tag } else { t.room };
+        if env.game_id != want {
+            return Err(VerifyError::Message {
+                index: i,
+                what: "signed for another game".into(),
+            });
+        }
+    }
+    let state_hash = r.state_hash();
+    let positions = r.next_index();
+    let agreed_by = opened
+        .iter()
+        .filter_map(|(env, body)| match body {
+            Body::Checkpoint {
+                index,
+                state_hash: h,
+                ..
+            } if *index == positions && *h == state_hash => Some(env.sender),
+            _ => None,
+        })
+        .collect();
+    let winner = match &r.state {
+        Game::Classic(s) => s.winner(),
+        _ => None,
+    };
+    let deal = match (&r.state, &r.deal) {
+        (Game::Classic(s), Some(d)) => Some(check_deal(s, d, r.proposal.participants.len())?),
+        _ => None,
+    };
+    Ok(Report {
+        participants: r.proposal.participants.clone(),
+        positions,
+        state_hash,
+        winner,
+        agreed_by,
+        deal,
+    })
+}
+
+fn halt_error(h: HaltReport) -> VerifyError {
+    let peer = match &h {
+        HaltReport::Equivocation { peer, .. }
+        | HaltReport::CheckpointMismatch { peer, .. }
+        | HaltReport::Cheat { peer, .. } => Some(*peer),
+        _ => None,
+    };
+    let what = match h {
+        HaltReport::Cheat { what, .. } => what,
+        h => format!("{h:?}"),
+    };
+    VerifyError::Cheat { peer, what }
+}
+
+/// With every secret published: opens every dealt position and checks each shown card
+/// against it. Returns (secrets published, positions opened).
+fn check_deal(s: &ClassicState, d: &DealRun, n: usize) -> Result<(usize, usize), VerifyError> {
+    let published = d.secrets.len();
+    if published < n {
+        return Ok((published, 0));
+    }
+    let secrets: Vec<[u8; 32]> = d.secrets.values().map(|x| x.0).collect();
+    let Some(sealed) = &s.sealed else {
+        return Ok((published, 0));
+    };
+    let mut opened = 0;
+    let mut decks: Vec<(u8, usize)> = vec![(MISSION_DECK, sealed.missions.len())];
+    for (k, cards) in sealed.decks.iter().enumerate() {
+        decks.push((SealedDeal::deck_number(k), cards.len()));
+    }
+    for (deck, len) in decks {
+        for position in 0..len as u16 {
+            if d.table.open_with(deck, position, &secrets).is_some() {
+                opened += 1;
+            }
+        }
+    }
+    for (slot, card) in &sealed.shown {
+        let Slot { deck, position } = *slot;
+        if d.table.open_with(deck, position, &secrets) != Some(u16::from(*card)) {
+            return Err(VerifyError::Cheat {
+                peer: None,
+                what: format!("card {card} was shown at {deck}:{position}, which holds another"),
+            });
+        }
+    }
+    Ok((published, opened))
+}
