@@ -1,5 +1,6 @@
 //! Bot arena over real WebRTC on loopback: a local `matchbox_server` and three `orbis-join`
-//! peers play a whole classic game and must agree on the final state hash and winner.
+//! peers play a whole classic game, its cards and missions dealt face down among them, and must
+//! agree on the final state hash and winner; each one's transcript then checks out offline.
 //!
 //! Needs `matchbox_server` 0.15 (`cargo install matchbox_server --locked --version 0.15.0`);
 //! set `MATCHBOX_SERVER` to its path if it is not on `PATH`. Run with
@@ -57,6 +58,8 @@ fn arena(reload: bool) {
                 .args(["--name", &format!("native{i}"), "--move-delay-ms", delay])
                 .arg("--identity")
                 .arg(dir.join(format!("peer{i}.key")))
+                .arg("--transcript")
+                .arg(dir.join(format!("peer{i}.orbis-transcript")))
                 .stdout(Stdio::piped())
                 .stderr(Stdio::inherit())
                 .spawn()
@@ -72,4 +75,15 @@ fn arena(reload: bool) {
         peers.push(spawn(2));
     }
     agree(peers);
+    for i in 0..3 {
+        let bytes =
+            std::fs::read(dir.join(format!("peer{i}.orbis-transcript"))).expect("a transcript");
+        let r = orbis_protocol::peer::verify(&bytes).unwrap_or_else(|e| panic!("peer {i}: {e}"));
+        assert!(r.winner.is_some(), "peer {i}'s transcript ends the game");
+        let (secrets, opened) = r.deal.expect("dealt face down");
+        println!(
+            "peer {i}: transcript verified, {} positions, {secrets} secrets, {opened} cards opened",
+            r.positions
+        );
+    }
 }

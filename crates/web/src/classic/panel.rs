@@ -233,11 +233,16 @@ fn hand_view(app: &H, s: &ClassicState, p: PlayerId) -> Html {
             Some(m) => {
                 html! { <p class="mission" id="mission"><b>{"Mission: "}</b>{view::mission_text(s, m)}</p> }
             }
+            // Dealt face down and not read yet: the other players' shares are on their way.
+            None if pl.sealed_mission.is_some() => {
+                html! { <p class="hint" id="mission">{"Your mission is being dealt: the other players' pages are sending what you need to read it."}</p> }
+            }
             None => html! {},
         }
     } else {
         html! {}
     };
+    let coming = pl.sealed.len();
     let d = app.dispatcher();
     let defend = pl.defend;
     let ondef = Callback::from(move |e: Event| {
@@ -251,8 +256,12 @@ fn hand_view(app: &H, s: &ClassicState, p: PlayerId) -> Html {
     });
     html! {
         <section class="hand" id="hand" data-hand-owner={pl.name.clone()} aria-label={format!("{}'s cards", pl.name)}>
-            <h3>{format!("Cards of {} ({})", pl.name, pl.hand.len())}</h3>
-            if pl.hand.is_empty() { <p class="hint">{"No cards yet: conquer a territory this turn to draw one."}</p> }
+            <h3>{format!("Cards of {} ({})", pl.name, pl.hand.len() + coming)}</h3>
+            if pl.hand.is_empty() && coming == 0 { <p class="hint">{"No cards yet: conquer a territory this turn to draw one."}</p> }
+            if coming > 0 {
+                <p class="hint" id="cards-coming">{format!("{coming} more {} being dealt to you face down: the other players' pages are sending what you need to read {}.",
+                    if coming == 1 { "card is" } else { "cards are" }, if coming == 1 { "it" } else { "them" })}</p>
+            }
             <ul class="cards">{ for pl.hand.iter().map(|&c| html! {
                 <li class={classes!("card", view::symbol_name(s.card_symbol(c)))}>{view::card_text(s, c)}</li>
             }) }</ul>
@@ -358,7 +367,7 @@ fn stats_view(s: &ClassicState) -> Html {
         let a: u32 = s.territories_of(i as PlayerId).map(|x| s.armies[x as usize]).sum();
         html! {
             <tr class={classes!((!p.alive).then_some("dead"))}>
-                <td>{swatch(s, i as PlayerId)}{p.name.clone()}</td><td>{t}</td><td>{a}</td><td>{p.hand.len()}</td>
+                <td>{swatch(s, i as PlayerId)}{p.name.clone()}</td><td>{t}</td><td>{a}</td><td>{s.cards_held(i as PlayerId)}</td>
                 <td>{p.stats.conquests}</td><td>{p.stats.armies_killed}</td><td>{p.stats.armies_lost}</td><td>{p.stats.sets_traded}</td>
             </tr>
         }
@@ -398,7 +407,7 @@ fn players_bar(s: &ClassicState) -> Html {
                         aria-current={if cur { "true" } else { "false" }}>
                         { swatch(s, i as PlayerId) }
                         <span>{format!("{}{kind}", p.name)}</span>
-                        <small title="territories · cards">{format!(" {} · {}", s.territory_count(i as PlayerId), p.hand.len())}</small>
+                        <small title="territories · cards">{format!(" {} · {}", s.territory_count(i as PlayerId), s.cards_held(i as PlayerId))}</small>
                     </li>
                 }
             }) }

@@ -9,6 +9,7 @@
 //! takes to count as missing (after which the others may vote to hand its seats to a bot) is
 //! `?missing_ms=N` or localStorage `orbis.p2p.missing_ms` (default 10 s; tests use a short one).
 
+mod end;
 pub mod form;
 pub mod net;
 pub mod orders;
@@ -438,7 +439,8 @@ pub fn online(props: &Props) -> Html {
                     }
                 </div>
             }
-            if let Some(h) = s.peer.halted() { <p class="notice" role="alert">{format!("Halted: {h:?}")}</p> }
+            if let Some(h) = s.peer.halted() { <p class="notice" role="alert" id="online-halted">{end::halt_text(s, h)}</p> }
+            { end::transcript_button(s, on_session(&session, &rev, |s| s.download_transcript())) }
             if s.started.is_some() && !waiting.is_empty() {
                 <p class="hint">{format!("Waiting for {}", waiting.join(", "))}</p>
             }
@@ -663,7 +665,7 @@ pub fn online(props: &Props) -> Html {
                     <option value="world" selected={s.ruleset == "world"}>{"Orders: World"}</option>
                 </select></label>
                 if s.ruleset == "classic" {
-                    <p class="notice" id="p2p-notice">{"Hands, missions and the deck order are visible to a modified client: cards, secret missions and the shuffled deck are still in every browser's game state."}</p>
+                    <p class="hint" id="p2p-notice">{"Cards and missions are dealt face down by all the players' pages together: no page, even a modified one, can read another player's hand or mission before it is shown. A computer player's cards are face up."}</p>
                 } else if s.ruleset == "europe-1901" {
                     <p class="hint">{"Seven powers; those without a player are computer powers, computed alike by every page."}</p>
                 } else {

@@ -194,6 +194,9 @@ pub(super) struct Session {
     pub(super) overdue_shown: Vec<PeerKey>,
     pub(super) notes: Vec<String>,
     pub(super) synced: u64,
+    /// Face-down game: how many of our cards we read and whether we read our mission, at the
+    /// last redraw.
+    pub(super) read: (usize, bool),
     pub(super) last_seat: Option<Seat>,
     pub(super) autoplay: bool,
     pub(super) rev: u64,
@@ -268,6 +271,7 @@ impl Session {
             overdue_shown: vec![],
             notes: vec![],
             synced: 0,
+            read: (0, false),
             last_seat: None,
             autoplay: false,
             rev: 0,
@@ -588,10 +592,12 @@ impl Session {
         let queued: Vec<Action> = take_queued();
         let mut todo: Vec<Action> = queued;
         if self.autoplay && todo.is_empty() && self.peer.is_my_turn() {
+            // What this player sees (its own cards face up); it waits for cards on their way.
             if let Some(a) = self
                 .peer
-                .state()
-                .and_then(|s| bot::choose(s, BotLevel::Normal))
+                .view()
+                .filter(|v| v.players[v.current as usize].sealed.is_empty())
+                .and_then(|v| bot::choose(&v, BotLevel::Normal))
             {
                 todo.push(a);
             }
@@ -617,20 +623,30 @@ impl Session {
         }
         let seat = self.seat();
         let len = self.peer.log_len();
-        let changed = len != self.synced || self.last_seat != Some(seat) || !lines.is_empty();
-        let s = self.peer.state()?;
+        // Our own cards as we read them: the board redraws when one arrives.
+        let view = self.peer.view()?;
+        let read = seat.me.map_or((0, false), |m| {
+            let p = &view.players[m as usize];
+            (p.hand.len(), p.mission.is_some())
+        });
+        let changed = len != self.synced
+            || self.last_seat != Some(seat)
+            || !lines.is_empty()
+            || read != self.read;
         if !changed {
             return None;
         }
         self.synced = len;
         self.last_seat = Some(seat);
+        self.read = read;
         self.rev += 1;
+        let hash = self.peer.state()?.state_hash().to_hex();
         Some(Sync {
-            game: s.clone(),
+            game: view,
             seat,
             lines,
             roll,
-            hash: s.state_hash().to_hex(),
+            hash,
         })
     }
 
@@ -820,7 +836,9 @@ impl Session {
             seats,
             options: self.options.clone(),
             orders: None,
-            face_down: false,
+            // Cards and missions dealt by the players among themselves: no page can read
+            // another's hand.
+            face_down: true,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];

@@ -57,6 +57,9 @@ struct Args {
     /// reload mid-game).
     #[arg(long = "move-delay-ms", default_value_t = 0)]
     move_delay_ms: u64,
+    /// When the game is over, write its transcript here (check it with `orbis verify`).
+    #[arg(long)]
+    transcript: Option<String>,
 }
 
 fn relay_url(s: &str) -> Result<String, String> {
@@ -166,7 +169,7 @@ fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
             .collect(),
         options: ClassicOptions::default(),
         orders: None,
-        face_down: false,
+        face_down: true,
         nonce: seed,
     }
 }
@@ -386,7 +389,12 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             Delay::new(Duration::from_millis(args.move_delay_ms)).await;
         }
         while peer.is_my_turn() {
-            let Some(a) = peer.state().and_then(|s| bot::choose(s, args.level)) else {
+            // Our own cards face up; with cards still on their way, wait for them.
+            let Some(a) = peer
+                .view()
+                .filter(|v| v.players[v.current as usize].sealed.is_empty())
+                .and_then(|v| bot::choose(&v, args.level))
+            else {
                 break;
             };
             let index = peer.log_len();
@@ -427,6 +435,12 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
         }
         // Linger a little so slower peers can still ask us for what they miss.
         if done_at.is_some_and(|d| t >= d + 3_000) {
+            if let (Some(f), Some(bytes)) = (&args.transcript, peer.transcript()) {
+                if let Err(e) = std::fs::write(f, bytes) {
+                    eprintln!("cannot write the transcript to {f}: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
             let s = peer.state().expect("started");
             let w = s.winner().expect("over");
             roll_ms.sort_by(f64::total_cmp);
