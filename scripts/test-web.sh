@@ -12,8 +12,9 @@ fi
 # Online play (tests/e2e/p2p*.test.mjs): the native bot peer, the WebRTC signalling server, and
 # a Nostr relay (pages that meet through relays, as the published page does). P2P=0 skips them.
 if [ "${P2P:-1}" != 0 ]; then
-  cargo build -q --release --locked -p orbis-transport --bin orbis-join
+  cargo build -q --release --locked -p orbis-transport --bin orbis-join -p orbis-cli --bin orbis
   export ORBIS_JOIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/orbis-join"
+  export ORBIS_CLI="${CARGO_TARGET_DIR:-$ROOT/target}/release/orbis"
   MATCHBOX_SERVER="$("$ROOT/scripts/matchbox-server.sh")"
   export MATCHBOX_SERVER
   NOSTR_RELAY="$("$ROOT/scripts/nostr-relay.sh")"

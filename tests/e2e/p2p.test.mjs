@@ -4,17 +4,20 @@
 // with the same state hash. Chat (public and private) reaches exactly its recipients; the lobby's
 // rules are chosen by the proposer and shown to all; one attack is made by hand on a page; later a
 // page is closed and, after the (short, `missing_ms`) timeout, the others vote its seat to the
-// computer and finish the game. Also measures the time from an attack declaration to the dice shown on
-// both pages. Needs ORBIS_JOIN (the orbis-join binary) and MATCHBOX_SERVER (scripts/test-web.sh
-// sets both); skipped with a message otherwise.
+// computer and finish the game. Cards and secret missions are on, dealt face down among the three:
+// each page shows its own mission and cards, and the finished game's transcript, downloaded from a
+// page, checks out with `orbis verify` (ORBIS_CLI). Also measures the time from an attack
+// declaration to the dice shown on both pages. Needs ORBIS_JOIN (the orbis-join binary) and
+// MATCHBOX_SERVER (scripts/test-web.sh sets both, and ORBIS_CLI); skipped with a message otherwise.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, chooseFrom, until, openOnline as open, startMatchbox } from './helpers.mjs';
 
 const JOIN = process.env.ORBIS_JOIN;
+const CLI = process.env.ORBIS_CLI;
 const MATCHBOX = process.env.MATCHBOX_SERVER;
 const ready = JOIN && existsSync(JOIN) && MATCHBOX && existsSync(MATCHBOX);
 
@@ -50,7 +53,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
   try {
     // Everyone meets everyone in the lobby.
     await until('three peers in the lobby', async () => (await online(A.page, 'data-peers')) === '3' && (await online(B.page, 'data-peers')) === '3');
-    assert.match(await A.page.locator('#p2p-notice').textContent(), /visible to a modified client/);
+    assert.match(await A.page.locator('#p2p-notice').textContent(), /dealt face down by all the players/);
     // Chat: to everyone (both pages and the native peer, which logs it), and private to one player.
     // The addressee stays "Everyone" while players arrive (the list of options changes under it).
     assert.equal(await A.page.locator('#chat-to').inputValue(), '');
@@ -75,6 +78,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     // The proposer chooses the rules; everyone sees them with the proposal.
     await A.page.click('#online-options summary');
     await A.page.selectOption('#opt-fortify', '3');
+    await A.page.check('#opt-missions');
     await A.page.screenshot({ path: join(OUT, '29-p2p-lobby-rules.png'), fullPage: true });
     await A.page.click('#online-propose');
     await A.page.locator('.accept').click();
@@ -84,6 +88,11 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await B.page.locator('.accept').click();
     for (const p of [A.page, B.page]) await p.locator('#map').waitFor({ timeout: 60000 });
     assert.equal(await online(A.page, 'data-started'), '1');
+    // Each page reads its own mission once the others' shares arrive, and only its own.
+    for (const p of [A.page, B.page]) {
+      await until('a mission read', async () => /Mission:/.test(await p.locator('#mission').textContent().catch(() => '')), 60000);
+    }
+    await shot(A.page, '30a-p2p-alice-mission');
 
     // The first browser to move claims (or places on) one territory by hand through the board when her turn comes; then the computer
     // plays both browser seats (the native peer plays its own).
@@ -189,6 +198,21 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await until('game over on Alice\'s page', async () => (await attr(A.page, 'data-state-hash')) === res.state_hash, 30000);
     assert.equal(await attr(A.page, 'data-phase'), 'over');
     await shot(A.page, '33-p2p-alice-over');
+    // The transcript of the finished game, downloaded from Alice's page, checks out offline.
+    await A.page.waitForTimeout(3000);
+    // The result's dialog is put aside to reach the page's online panel.
+    await A.page.click('#winner-close');
+    const [download] = await Promise.all([A.page.waitForEvent('download'), A.page.click('#download-transcript')]);
+    await shot(A.page, '33a-p2p-alice-transcript');
+    const file = join(OUT, 'p2p-game.orbis-transcript');
+    await download.saveAs(file);
+    if (CLI && existsSync(CLI)) {
+      const report = execFileSync(CLI, ['verify', file], { encoding: 'utf8' });
+      console.log(report);
+      assert.match(report, /transcript verified/);
+      assert.match(report, new RegExp(`state ${res.state_hash}`));
+      assert.match(report, /face-down deal/);
+    }
     assert.ok(err.includes('vote passed: Drop'), 'the native peer applied the vote');
     assert.ok(!err.includes('psst Alice'), 'a private message reaches only its addressee');
 

@@ -480,6 +480,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
         };
     }
     let winner = match s.phase {
+        Phase::GameOver { .. } if app.ui.winner_closed => html! {},
         Phase::GameOver { winner } => {
             let w = &s.players[winner as usize];
             let reason = app
@@ -498,6 +499,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                         <div class="row">
                             <button class="btn primary" onclick={send(app, Msg::Nav(Nav::Setup))}>{"New game"}</button>
                             <button class="btn" id="winner-menu" onclick={send(app, Msg::Nav(Nav::Menu))}>{"Menu"}</button>
+                            <button class="btn" id="winner-close" onclick={send(app, Msg::CloseWinner(true))}>{"See the board"}</button>
                         </div>
                     </div>
                 </div>
@@ -524,6 +526,9 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                             <p class="error" role="alert" id="error">{e}<button class="x" aria-label="Dismiss" onclick={send(app, Msg::DismissError)}>{"×"}</button></p>
                         }
                         if my_turn { { controls(app, s) } }
+                        if app.ui.winner_closed && matches!(s.phase, Phase::GameOver { .. }) {
+                            <button class="btn small" id="winner-again" onclick={send(app, Msg::CloseWinner(false))}>{"Show the result"}</button>
+                        }
                     </section>
                     { dice_view(app, s) }
                     if let Some(v) = app.viewer { { hand_view(app, s, v) } }

@@ -118,6 +118,8 @@ pub struct Ui {
     pub tab: Tab,
     /// Pan/zoom: x, y, width, height of the SVG view box.
     pub view: [f32; 4],
+    /// The winner's dialog was put aside to look at the final board.
+    pub winner_closed: bool,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -139,6 +141,7 @@ impl Default for Ui {
             picked: vec![],
             tab: Tab::Log,
             view: crate::geometry::VIEWBOX,
+            winner_closed: false,
         }
     }
 }
@@ -198,6 +201,8 @@ pub enum Msg {
     SetTab(Tab),
     SetView([f32; 4]),
     DismissError,
+    /// Put the winner's dialog aside (`false`: show it again).
+    CloseWinner(bool),
 }
 
 /// What a classic view gets: the state to draw and where its messages go.
@@ -727,6 +732,7 @@ impl Classic {
             Msg::SetTab(t) => self.ui.tab = t,
             Msg::SetView(v) => self.ui.view = v,
             Msg::DismissError => self.error = None,
+            Msg::CloseWinner(c) => self.ui.winner_closed = c,
         }
     }
 

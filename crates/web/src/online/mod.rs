@@ -395,7 +395,8 @@ pub fn online(props: &Props) -> Html {
         }) }
         </ul>
     };
-    let paused = !s.missing.is_empty() || !overdue.is_empty();
+    let over = s.peer.game().is_some_and(|g| g.is_over());
+    let paused = !over && (!s.missing.is_empty() || !overdue.is_empty());
     let status = html! {
         <div class="online-status" id="online-status">
             <span>{format!("Room {} · {} connected", short_room(&s.room), connected)}</span>
