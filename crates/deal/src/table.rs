@@ -492,6 +492,31 @@ impl Table {
             .and_then(|c| c.get(holder as usize).copied().flatten())
     }
 
+    /// Seats whose share of a card we draw has not come, once the deck is dealt (for a seat
+    /// that left: the seats whose piece's share has not come). Empty if we read it already.
+    pub fn missing(&self, deck: u8, position: u16) -> Vec<u8> {
+        let Some(draw) = self.draws.get(&(deck, position)) else {
+            return vec![];
+        };
+        if self.known.contains_key(&(deck, position)) || self.position(deck, position).is_none() {
+            return vec![];
+        }
+        let mut out = BTreeSet::new();
+        for s in 0..self.seats {
+            if draw.shares.contains_key(&s) {
+                continue;
+            }
+            if self.left.contains(&s) {
+                out.extend(
+                    (0..self.seats).filter(|&j| j != s && !draw.stand_ins.contains_key(&(s, j))),
+                );
+            } else {
+                out.insert(s);
+            }
+        }
+        out.into_iter().collect()
+    }
+
     /// The draw a share from `from` is for, if we are to read it.
     fn readable(&self, deck: u8, position: u16, from: u8) -> Result<&Draw, Refused> {
         let early = |what| Refused::OutOfTurn { seat: from, what };

@@ -232,6 +232,7 @@ fn random_body(r: &mut Rng, len: u64, head: [u8; 32], keys: &[PeerKey]) -> Body 
             head: r.arr(),
             deal: r.below(100) as u32,
             unread: vec![(r.below(4) as u8, r.below(50) as u16)],
+            withheld: vec![r.below(4) as u8],
         },
         10 => Body::Accept {
             proposal: r.arr(),

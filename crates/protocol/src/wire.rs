@@ -242,6 +242,9 @@ pub enum Body {
         deal: u32,
         /// Positions the requester holds but cannot read yet: their shares are sent again.
         unread: Vec<(u8, u16)>,
+        /// Participants (indices) whose shares of those positions have not come: every peer
+        /// shows them as what the game waits for when the requester must play.
+        withheld: Vec<u8>,
     },
     /// Simultaneous orders: commitment to H(round ‖ payload ‖ salt).
     OrdersCommit { round: u32, hash: [u8; 32] },

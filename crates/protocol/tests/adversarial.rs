@@ -910,6 +910,7 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
                 head: [0; 32],
                 deal: 0,
                 unread: vec![],
+                withheld: vec![],
             },
             2 => Body::Entry(Entry {
                 index: 1000 + k,

@@ -568,3 +568,54 @@ fn garbage_in_place_of_a_transcript_is_refused_without_a_panic() {
     assert!(matches!(verify(&other), Err(VerifyError::Format(_))));
     assert!(verify(b"ORBIS save, not a transcript").is_err());
 }
+
+#[test]
+fn a_peer_that_withholds_its_shares_is_named_and_voted_out() {
+    let mut net = Net::new(3, 18, NetParams::perfect());
+    let (liar, victim) = (1usize, 2usize);
+    // The liar sends the victim none of its decryption shares.
+    net.tamper = Some((
+        liar,
+        Box::new(
+            move |_, _, to, bytes| match Envelope::open_where(&bytes, |_| true) {
+                Ok((
+                    _,
+                    Body::Deal {
+                        msg: DealMsg::Share { .. },
+                        ..
+                    },
+                )) if to == victim => vec![],
+                _ => vec![bytes],
+            },
+        ),
+    ));
+    let p = proposal(&net, 0, true);
+    net.start(p);
+    let liar_key = net.peers[liar].key();
+    // The victim cannot read its mission, then its cards: when it must play, every page says
+    // the game waits on the liar.
+    let named = |n: &Net| (0..3).all(|i| n.peers[i].waiting_on() == vec![liar_key]);
+    assert!(
+        net.run_until(20_000_000, named),
+        "waiting on {:?}",
+        (0..3)
+            .map(|i| net.peers[i].waiting_on())
+            .collect::<Vec<_>>()
+    );
+    let drop = Control::Drop {
+        peer: liar_key,
+        level: BotLevel::Normal,
+    };
+    for i in [0, victim] {
+        let o = net.peers[i].vote(drop).expect("vote accepted");
+        net.process(i, o);
+    }
+    assert!(
+        net.run_until(net.now + 60_000_000, |n| n.all_over(&[0, victim])),
+        "the game did not go on: {:?} {:?}",
+        net.peers[0].waiting_on(),
+        net.peers[0].halted()
+    );
+    let h = net.hashes(&[0, victim]);
+    assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
+}

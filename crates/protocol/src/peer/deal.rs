@@ -222,6 +222,34 @@ impl Run {
             .take(MAX_UNREAD)
             .collect()
     }
+
+    /// Participants whose shares of our unread cards have not come (the dealt decks only).
+    pub(super) fn withheld(&self) -> Vec<u8> {
+        let Some(d) = &self.deal else { return vec![] };
+        let mut w: BTreeSet<u8> = BTreeSet::new();
+        for (deck, position) in self.unread() {
+            w.extend(d.table.missing(deck, position));
+        }
+        w.into_iter()
+            .filter(|p| !self.excluded.contains(p))
+            .collect()
+    }
+
+    /// A face-down game waits on the current player, who holds cards it may not be able to
+    /// read: a vote may then drop another participant (the one withholding its shares). Every
+    /// peer answers alike (the log decides); whom to drop is the voters' call, on what the
+    /// blocked player reported (`Sync::withheld`).
+    pub(super) fn waits_on_cards(&self, target: u8) -> bool {
+        let Game::Classic(s) = &self.state else {
+            return false;
+        };
+        if self.deal.is_none() || s.winner().is_some() || self.pending.is_some() {
+            return false;
+        }
+        let p = &s.players[s.current as usize];
+        let blocked = !p.sealed.is_empty() || p.sealed_mission.is_some();
+        matches!(self.controller(s.current), Some(Controller::Peer(c)) if c != target) && blocked
+    }
 }
 
 impl Peer {
@@ -407,6 +435,39 @@ impl Peer {
                 },
             ),
         }
+    }
+
+    /// What participant `sender` reported withheld from it (its latest `Sync`).
+    pub(super) fn note_withheld(&mut self, sender: PeerKey, withheld: Vec<u8>) {
+        let Some(r) = &mut self.run else { return };
+        let Some(p) = r.participant(&sender) else {
+            return;
+        };
+        let n = r.proposal.participants.len() as u8;
+        let w: Vec<u8> = withheld
+            .into_iter()
+            .filter(|&x| x < n && x != p)
+            .take(16)
+            .collect();
+        if w.is_empty() {
+            r.withheld.remove(&p);
+        } else {
+            r.withheld.insert(p, w);
+        }
+    }
+
+    /// Participants whose shares participant `p` (we, or as it reported) still lacks.
+    pub fn withheld_from(&self, p: u8) -> Vec<PeerKey> {
+        let Some(r) = &self.run else { return vec![] };
+        let list = if r.me == Some(p) {
+            r.withheld()
+        } else {
+            r.withheld.get(&p).cloned().unwrap_or_default()
+        };
+        list.into_iter()
+            .filter(|x| !r.excluded.contains(x))
+            .filter_map(|x| r.proposal.participants.get(x as usize).copied())
+            .collect()
     }
 
     /// Our shares for positions `requester` holds and cannot read yet, again.

@@ -449,6 +449,7 @@ impl Peer {
             since: (0, self.now, !self.in_batch),
             deal: None,
             last_checkpoints: BTreeMap::new(),
+            withheld: BTreeMap::new(),
         });
         if let Some(r) = &mut self.run {
             r.deal = DealRun::start(r, me, &self.cfg.identity_secret);

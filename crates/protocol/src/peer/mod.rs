@@ -310,7 +310,11 @@ impl Peer {
         }
         match &r.state {
             Game::Classic(s) => match r.controller(s.current) {
-                Some(Controller::Peer(p)) => parts.get(p as usize).copied().into_iter().collect(),
+                // A player who cannot read its cards waits on whoever withholds their shares.
+                Some(Controller::Peer(p)) => match self.withheld_from(p) {
+                    w if !w.is_empty() => w,
+                    _ => parts.get(p as usize).copied().into_iter().collect(),
+                },
                 _ => vec![],
             },
             // Simultaneous rulesets: commitments first, then reveals.
@@ -458,6 +462,7 @@ impl Peer {
                 .and_then(|r| r.deal.as_ref())
                 .map_or(0, |d| d.log.len() as u32),
             unread: r.map_or(vec![], Run::unread),
+            withheld: r.map_or(vec![], Run::withheld),
         }
     }
 
@@ -664,7 +669,11 @@ impl Peer {
                 head,
                 deal,
                 unread,
-            } => self.on_sync(link, sender, (started, have_index, head), deal, unread, out),
+                withheld,
+            } => {
+                self.note_withheld(sender, withheld);
+                self.on_sync(link, sender, (started, have_index, head), deal, unread, out)
+            }
             Body::Chat { to, text } => self.on_chat(link, sender, to, text, raw, out),
             Body::ChatAck { id } => self.on_chat_ack(sender, id),
             Body::Entry(e) => {

@@ -69,6 +69,8 @@ pub(super) struct Run {
     /// Each participant's latest checkpoint (position, signed bytes), ours included, for the
     /// transcript.
     pub(super) last_checkpoints: BTreeMap<PeerKey, (u64, Vec<u8>)>,
+    /// Participants each participant reported withholding shares of its cards (face down).
+    pub(super) withheld: BTreeMap<u8, Vec<u8>>,
 }
 
 /// How the game waits on a control's target where it stands.
@@ -166,7 +168,14 @@ impl Run {
                     };
                     return (p.index == self.next_index() && contributor).then_some(Wait::Reveal);
                 }
-                (s.winner().is_none() && target_seat(s.current)).then_some(Wait::Turn)
+                let drops_other = match c {
+                    Control::Drop { peer, .. } => self
+                        .participant(peer)
+                        .is_some_and(|p| self.waits_on_cards(p)),
+                    _ => false,
+                };
+                (s.winner().is_none() && (target_seat(s.current) || drops_other))
+                    .then_some(Wait::Turn)
             }
             // Simultaneous rulesets: a round waits for every contributor's orders.
             _ => {

@@ -9,6 +9,7 @@
 //! takes to count as missing (after which the others may vote to hand its seats to a bot) is
 //! `?missing_ms=N` or localStorage `orbis.p2p.missing_ms` (default 10 s; tests use a short one).
 
+mod deal;
 mod end;
 pub mod form;
 pub mod net;
@@ -442,6 +443,7 @@ pub fn online(props: &Props) -> Html {
             }
             if let Some(h) = s.peer.halted() { <p class="notice" role="alert" id="online-halted">{end::halt_text(s, h)}</p> }
             { end::transcript_button(s, on_session(&session, &rev, |s| s.download_transcript())) }
+            if let Some(n) = s.withheld_note() { <p class="notice" id="online-withheld" role="status">{n}</p> }
             if s.started.is_some() && !waiting.is_empty() {
                 <p class="hint">{format!("Waiting for {}", waiting.join(", "))}</p>
             }
