@@ -13,7 +13,7 @@ use orbis_engine::classic::{Action, BotLevel, ClassicOptions, ClassicState, Even
 use orbis_engine::rules::Game;
 use orbis_protocol::peer::{verify, Transcript, VerifyError};
 use orbis_protocol::wire::Envelope;
-use orbis_protocol::{Body, Control, HaltReport, Peer, ProtocolEvent, SetupProposal, Violation};
+use orbis_protocol::{Body, Control, HaltReport, ProtocolEvent, SetupProposal, Violation};
 use std::collections::{BTreeMap, BTreeSet};
 
 fn proposal(net: &Net, bots: usize, missions: bool) -> SetupProposal {
@@ -392,13 +392,7 @@ fn a_reloaded_peer_reads_its_hand_again_and_plays_on() {
     assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 200));
     net.online[2] = false;
     net.run_until(net.now + 3_000, |_| false);
-    let mut cfg = net.configs[2].clone();
-    cfg.seq_start = 1 << 40;
-    net.peers[2] = Peer::new(cfg);
-    net.events[2].clear();
-    net.online[2] = true;
-    let out = net.peers[2].start(net.now);
-    net.process(2, out);
+    net.reload(2, vec![]);
     let all = [0, 1, 2];
     assert!(
         net.run_until(net.now + 60_000_000, |n| n.all_over(&all)),

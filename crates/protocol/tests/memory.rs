@@ -100,16 +100,7 @@ fn reload_b(seed: u64, remember: bool) -> (Net, u64) {
     let (mut net, at, memento) = until_a_attack(seed);
     assert!(!memento.is_empty());
     rewrite_from(&mut net, at);
-    let mut cfg = net.configs[B].clone();
-    cfg.seq_start = 1 << 40;
-    if remember {
-        cfg.remembered = memento;
-    }
-    net.peers[B] = Peer::new(cfg);
-    net.events[B].clear();
-    net.online[B] = true;
-    let out = net.peers[B].start(net.now);
-    net.process(B, out);
+    net.reload(B, if remember { memento } else { vec![] });
     net.run_until(net.now + 20_000, |n| n.peers[B].halted().is_some());
     (net, at)
 }

@@ -515,13 +515,7 @@ fn a_reloaded_peer_reveals_its_stored_orders() {
     net.run_until(net.now + 2_000, |_| false);
     assert_eq!(net.peers[0].log_len(), 0);
     assert_eq!(net.peers[0].waiting_on(), vec![net.peers[1].key()]);
-    let mut cfg = net.configs[1].clone();
-    cfg.seq_start = 1 << 40;
-    net.peers[1] = orbis_protocol::Peer::new(cfg);
-    net.events[1].clear();
-    net.online[1] = true;
-    let out = net.peers[1].start(net.now);
-    net.process(1, out);
+    net.reload(1, vec![]);
     assert!(net.run_until(net.now + 20_000, |n| n.peers[1].game().is_some()));
     assert!(!net.peers[1].has_my_orders(0));
     let o = net.peers[1].commit_orders(0, payload, [42; 32]).unwrap();

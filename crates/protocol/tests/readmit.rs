@@ -89,13 +89,7 @@ fn away_and_back(seed: u64, params: NetParams, chain_len: Option<u32>) {
     net.autoplay[0] = false;
     net.autoplay[1] = false;
     // It reloads with the same keys and catches up: still out.
-    let mut cfg = net.configs[2].clone();
-    cfg.seq_start = 1 << 40;
-    net.peers[2] = Peer::new(cfg);
-    net.events[2].clear();
-    net.online[2] = true;
-    let out = net.peers[2].start(net.now);
-    net.process(2, out);
+    net.reload(2, vec![]);
     assert!(net.run_until(net.now + 60_000, |n| n.peers[2].left_out()
         && n.peers[2].log_len() == n.peers[0].log_len()));
     let alive = net.peers[2]

@@ -39,13 +39,7 @@ fn drop_and_rejoin_with(seed: u64, params: NetParams, away_ms: u64, at: u64, cha
         assert!(net.events[i].contains(&ProtocolEvent::PeerMissing { peer: gone }));
     }
     // It reloads with the same keys and secrets and a higher message counter.
-    let mut cfg = net.configs[2].clone();
-    cfg.seq_start = 1 << 40;
-    net.peers[2] = Peer::new(cfg);
-    net.events[2].clear();
-    net.online[2] = true;
-    let out = net.peers[2].start(net.now);
-    net.process(2, out);
+    net.reload(2, vec![]);
     let all = [0, 1, 2];
     assert!(
         net.run_until(net.now + 50_000_000, |n| n.all_over(&all)),

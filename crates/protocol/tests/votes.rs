@@ -84,13 +84,7 @@ fn leave_vote_rejoin(seed: u64, params: NetParams, at: u64) {
         assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
     }
     // The dropped player reloads and replays the whole game, votes included.
-    let mut cfg = net.configs[2].clone();
-    cfg.seq_start = 1 << 40;
-    net.peers[2] = Peer::new(cfg);
-    net.events[2].clear();
-    net.online[2] = true;
-    let out = net.peers[2].start(net.now);
-    net.process(2, out);
+    net.reload(2, vec![]);
     assert!(net.run_until(net.now + 50_000_000, |n| n.all_over(&[0, 1, 2])));
     assert_eq!(net.hashes(&[2])[0], h[0]);
     assert_eq!(applied(&net, 2), a0);

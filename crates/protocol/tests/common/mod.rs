@@ -170,6 +170,20 @@ impl Net {
         }
     }
 
+    /// Peer `i`'s page reloads: everything it had in memory is lost; it starts again from its
+    /// stored keys and secrets (`remembered`: what `Peer::memento` returned), with a higher
+    /// message counter, and comes back online.
+    pub fn reload(&mut self, i: usize, remembered: Vec<Vec<u8>>) {
+        let mut cfg = self.configs[i].clone();
+        cfg.seq_start = 1 << 40;
+        cfg.remembered = remembered;
+        self.peers[i] = Peer::new(cfg);
+        self.events[i].clear();
+        self.online[i] = true;
+        let out = self.peers[i].start(self.now);
+        self.process(i, out);
+    }
+
     /// Sends raw bytes from `from` to `to` through the network.
     pub fn inject(&mut self, from: usize, to: usize, bytes: Vec<u8>) {
         self.schedule(from, to, bytes);
