@@ -180,7 +180,7 @@ fn a_face_down_game_plays_to_the_end_and_nobody_reads_another_hand() {
         }
     }
     assert!(shown_missions > 0, "no mission shown");
-    let _ = taken;
+    assert!(taken > 0, "no hand was taken over");
 }
 
 /// Has `liar` send, in place of each deal message `f` rewrites, the rewritten one (signed).
