@@ -9,6 +9,7 @@
 //! takes to count as missing (after which the others may vote to hand its seats to a bot) is
 //! `?missing_ms=N` or localStorage `orbis.p2p.missing_ms` (default 10 s; tests use a short one).
 
+mod commands;
 mod deal;
 mod end;
 pub mod form;

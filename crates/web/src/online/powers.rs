@@ -3,7 +3,8 @@
 //! are drawn by every peer alike from the game's shared seed (`orbis_protocol` lobby), so
 //! nobody picks the draw.
 
-use super::session::{fingerprint, seat_count, Session};
+use super::commands::seat_count;
+use super::session::{fingerprint, Session};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
 use std::cell::RefCell;
 use std::rc::Rc;

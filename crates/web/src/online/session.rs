@@ -2,16 +2,16 @@
 //! shows of them (lobby, proposals, chat, who is missing or overdue, notes). `step` runs one timer
 //! tick: network in, protocol, queued actions and orders, network out.
 
-use crate::classic::play::{take_queued, Roll, Seat, Sync, BOT_NAMES};
+use crate::classic::play::{take_queued, Roll, Seat, Sync};
 use crate::online::net::NetSettings;
 use crate::store;
 use orbis_engine::bot;
-use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour, Event, PlayerId};
+use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Event, PlayerId};
 use orbis_engine::codec::sha256;
-use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
+use orbis_engine::rules::orders::map::PowerId;
 use orbis_engine::view;
 use orbis_protocol::{
-    Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
+    Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SetupProposal,
 };
 use orbis_transport::Transport;
 use std::collections::{BTreeMap, BTreeSet};
@@ -221,7 +221,7 @@ pub(super) struct Session {
     memento_last: Option<[u8; 32]>,
     /// Left out of the game (voted out while away) and the player asked to come back: the
     /// position we last asked at (`u64::MAX` until the first request goes out).
-    asked_back: Option<u64>,
+    pub(super) asked_back: Option<u64>,
 }
 
 impl Session {
@@ -755,201 +755,10 @@ impl Session {
             self.rev += 1;
         }
     }
-
-    /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
-    /// `orders`: the orders ruleset on that map (Europe: 7 seats, the others bots; world: the
-    /// players and `bots` more seats, 2 to 6).
-    pub(super) fn propose_ruleset(&mut self, orders: Option<&str>) {
-        let bots = self.bots;
-        let Some(map_id) = orders else {
-            self.propose();
-            return;
-        };
-        let mut keys = self.next_players();
-        let total = seat_count(map_id, keys.len(), bots);
-        keys.truncate(total);
-        let powers = OrdersMap::get(map_id)
-            .map_or(vec![], |m| chosen_powers(m, total, &keys, &self.power_pick));
-        let seats: Vec<SeatSpec> = (0..total)
-            .map(|i| SeatSpec {
-                name: keys
-                    .get(i)
-                    .map(|k| self.name_of(k).trim_end_matches(" (you)").to_string())
-                    .unwrap_or_else(|| "Computer".into()),
-                colour: Colour::ALL[i % Colour::ALL.len()],
-                controller: if i < keys.len() {
-                    Controller::Peer(i as u8)
-                } else {
-                    // The orders ruleset's computer levels: easy and normal.
-                    Controller::Bot(match self.bot_level {
-                        BotLevel::Easy => BotLevel::Easy,
-                        _ => BotLevel::Normal,
-                    })
-                },
-            })
-            .collect();
-        let p = SetupProposal {
-            participants: keys,
-            seats,
-            options: ClassicOptions::default(),
-            orders: Some(orbis_protocol::wire::OrdersSetup {
-                map: map_id.to_string(),
-                options: Default::default(),
-                powers,
-            }),
-            face_down: false,
-            nonce: now_ms() as u64,
-        };
-        let mut lines = vec![];
-        let mut roll = None;
-        match self.peer.propose_setup(p) {
-            Ok(o) => self.absorb(o, &mut lines, &mut roll),
-            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
-        }
-        self.rev += 1;
-    }
-
-    /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
-    pub(super) fn propose(&mut self) {
-        let bots = self.bots;
-        let mut keys = self.next_players();
-        keys.truncate(6);
-        let mut seats: Vec<SeatSpec> = keys
-            .iter()
-            .enumerate()
-            .map(|(i, k)| SeatSpec {
-                name: self.name_of(k).trim_end_matches(" (you)").to_string(),
-                colour: Colour::ALL[i],
-                controller: Controller::Peer(i as u8),
-            })
-            .collect();
-        for _ in 0..bots.min(6 - seats.len()) {
-            let i = seats.len();
-            seats.push(SeatSpec {
-                name: BOT_NAMES[i % 6].to_string(),
-                colour: Colour::ALL[i],
-                controller: Controller::Bot(self.bot_level),
-            });
-        }
-        let p = SetupProposal {
-            participants: keys,
-            seats,
-            options: self.options.clone(),
-            orders: None,
-            // Cards and missions dealt by the players among themselves: no page can read
-            // another's hand.
-            face_down: true,
-            nonce: now_ms() as u64,
-        };
-        let mut lines = vec![];
-        let mut roll = None;
-        match self.peer.propose_setup(p) {
-            Ok(o) => self.absorb(o, &mut lines, &mut roll),
-            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
-        }
-        self.rev += 1;
-    }
-
-    pub(super) fn accept(&mut self, h: [u8; 32]) {
-        let mut lines = vec![];
-        let mut roll = None;
-        match self.peer.accept_setup(h) {
-            Ok(o) => {
-                // Accepting a proposal abandons the one accepted before (new commitments).
-                self.accepted.clear();
-                self.accepted.insert(h);
-                self.absorb(o, &mut lines, &mut roll)
-            }
-            Err(e) => self.notes.push(format!("Cannot accept: {e}")),
-        }
-        self.rev += 1;
-    }
-
-    /// Whether the player asked for its seat back and the request is out.
-    pub(super) fn asking_back(&self) -> bool {
-        self.asked_back.is_some()
-    }
-
-    /// The player asks for its seat back (see `readmissions`).
-    pub(super) fn take_seat_back(&mut self) {
-        if self.peer.left_out() && self.asked_back.is_none() {
-            self.asked_back = Some(u64::MAX);
-            self.notes.push(
-                "Asking the others to hand your seat back: it returns between your turns once \
-                 they agree."
-                    .into(),
-            );
-        }
-        self.rev += 1;
-    }
-
-    /// Votes to hand a missing peer's seats to the computer (it stops rolling dice too).
-    pub(super) fn vote_drop(&mut self, peer: PeerKey) {
-        let mut lines = vec![];
-        let mut roll = None;
-        match self.peer.vote(Control::Drop {
-            peer,
-            level: BotLevel::Normal,
-        }) {
-            Ok(o) => self.absorb(o, &mut lines, &mut roll),
-            Err(e) => self.notes.push(format!("Vote not taken: {e}")),
-        }
-        self.lines.extend(lines);
-        self.rev += 1;
-    }
-
-    pub(super) fn chat(&mut self, to: Option<PeerKey>, text: &str) {
-        let mut lines = vec![];
-        let mut roll = None;
-        match self.peer.chat(to, text) {
-            Ok(o) => {
-                let whom = to.map(|k| format!(" → {}", self.name_of(&k)));
-                self.chat.push((
-                    format!("you{}", whom.clone().unwrap_or_default()),
-                    to.is_some(),
-                    text.to_string(),
-                ));
-                self.absorb(o, &mut lines, &mut roll);
-            }
-            Err(e) => self.notes.push(format!("Chat not sent: {e}")),
-        }
-        self.rev += 1;
-    }
 }
 
 /// A short fingerprint of a key ("3f9a·01c2"), shown beside each name: names are self-chosen,
 /// keys are not, so players can tell a stranger who took a friend's name (compare by voice).
-/// Seats of the next orders proposal on `map_id` (Europe: 7; world: the players and the
-/// computer seats, 2 to 6).
-pub(super) fn seat_count(map_id: &str, players: usize, bots: usize) -> usize {
-    if map_id == "europe-1901" {
-        7
-    } else {
-        (players + bots).clamp(2, 6)
-    }
-}
-
-/// The power of each seat as the proposal names it: the players' picks (seats in `keys` order,
-/// then the computer seats), `None` for "random", for a power not in play with that many
-/// seats, and for a power already picked by an earlier seat.
-pub(super) fn chosen_powers(
-    map: &OrdersMap,
-    seats: usize,
-    keys: &[PeerKey],
-    picks: &BTreeMap<PeerKey, PowerId>,
-) -> Vec<Option<PowerId>> {
-    let in_play = map.powers_for(seats as u8).unwrap_or_default();
-    let mut taken = vec![];
-    (0..seats)
-        .map(|i| {
-            let p = keys.get(i).and_then(|k| picks.get(k)).copied();
-            let p = p.filter(|p| in_play.contains(p) && !taken.contains(p));
-            taken.extend(p);
-            p
-        })
-        .collect()
-}
-
 pub(super) fn fingerprint(k: &PeerKey) -> String {
     let h = sha256(&k.0);
     format!("{:02x}{:02x}·{:02x}{:02x}", h[0], h[1], h[2], h[3])
