@@ -181,7 +181,11 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await B.page.close();
     const vote = A.page.locator('.vote[data-peer-name="Bob"] button');
     await vote.waitFor({ timeout: 60000 });
-    await until('the game to wait for Bob', async () => /Waiting for Bob/.test(await A.page.locator('#online-status').textContent()), 60000);
+    await until('the game to wait for Bob', async () => /Waiting for Bob/.test(await A.page.locator('#online-status').textContent()), 60000)
+      .catch(async (e) => {
+        await A.page.screenshot({ path: `${OUT}/fail-wait-bob.png` });
+        throw new Error(`${e.message}; Alice's page: ${await A.page.locator('#online-status').textContent()} / ${await A.page.locator('#prompt').textContent()}`);
+      });
     await vote.click();
     await A.page.locator('.vote[data-peer-name="Bob"] .tally').waitFor();
     assert.match(await A.page.locator('.vote[data-peer-name="Bob"] .tally').textContent(), /1 of 2 votes/);

@@ -470,3 +470,42 @@ fn an_observer_checks_every_broadcast_and_opens_every_card_with_the_published_se
     all.sort_unstable();
     assert_eq!(all, (0..44).collect::<Vec<CardId>>());
 }
+
+#[test]
+fn a_deck_added_after_a_seat_left_is_shuffled_by_the_others() {
+    let mut room = Room::new(3, 47);
+    room.run().unwrap();
+    // Seat 1 is gone: the others stand in for it, then a deck of discards is added.
+    for i in [0u8, 2] {
+        let out = room.tables[i as usize].stand_in(1).unwrap();
+        room.post(i, out);
+    }
+    among(&mut room, 1);
+    let spec = DeckSpec {
+        layout: vec![5, 9, 12],
+        ..DeckSpec::full(b"territory", 44)
+    };
+    for i in [0usize, 2] {
+        let out = room.tables[i].add_deck(spec.clone());
+        room.post(i as u8, out);
+    }
+    among(&mut room, 1);
+    room.draw(2, 0, 2);
+    among(&mut room, 1);
+    assert!(
+        room.tables[2].card(2, 0).is_some(),
+        "the deck was dealt without seat 1"
+    );
+    assert!(room.tables[0].ready() && room.tables[2].ready());
+}
+
+/// Delivers what the seats other than `gone` send each other (`gone` is not there at all).
+fn among(room: &mut Room, gone: u8) {
+    while let Some((from, to, m)) = room.queue.pop_front() {
+        if from == gone || to == gone {
+            continue;
+        }
+        let out = room.tables[to as usize].receive(from, m).unwrap();
+        room.post(to, out);
+    }
+}

@@ -613,3 +613,70 @@ fn a_peer_that_withholds_its_shares_is_named_and_voted_out() {
     let h = net.hashes(&[0, victim]);
     assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
 }
+
+#[test]
+fn a_peer_that_reloads_then_leaves_is_voted_out_and_the_game_ends() {
+    for seed in [31u64, 32, 33] {
+        let mut net = Net::new(3, seed, NetParams::perfect());
+        let p = proposal(&net, 0, true);
+        net.start(p);
+        assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 80));
+        net.online[1] = false;
+        net.run_until(net.now + 1_000, |_| false);
+        net.reload(1, vec![]);
+        let at = net.peers[0].log_len();
+        assert!(
+            net.run_until(net.now + 10_000_000, |n| n.peers[1].log_len() >= at + 20)
+                || net.all_over(&[0, 2])
+        );
+        if net.all_over(&[0, 2]) {
+            continue;
+        }
+        let gone = net.peers[1].key();
+        net.online[1] = false;
+        net.run_until(net.now + 8_000, |_| false);
+        let drop = Control::Drop {
+            peer: gone,
+            level: BotLevel::Normal,
+        };
+        for i in [0, 2] {
+            if let Ok(o) = net.peers[i].vote(drop) {
+                net.process(i, o);
+            }
+        }
+        if !net.run_until(net.now + 60_000_000, |n| n.all_over(&[0, 2])) {
+            for i in [0, 2] {
+                let s = net.peers[i].state().unwrap();
+                let v = net.peers[i].view().unwrap();
+                eprintln!(
+                    "peer {i} key {:?} log {} current {} phase {:?} waiting {:?} my turn {}",
+                    net.peers[i].key(),
+                    net.peers[i].log_len(),
+                    s.current,
+                    s.phase,
+                    net.peers[i].waiting_on(),
+                    net.peers[i].is_my_turn()
+                );
+                for (k, pl) in s.players.iter().enumerate() {
+                    eprintln!(
+                        "  seat {k}: hand {:?} sealed {:?} mission {:?}/{:?}; view sealed {:?}",
+                        pl.hand, pl.sealed, pl.mission, pl.sealed_mission, v.players[k].sealed
+                    );
+                    for slot in pl.sealed.iter().chain(&pl.sealed_mission) {
+                        eprintln!("    {slot:?} read {:?}", net.peers[i].read(*slot));
+                    }
+                }
+            }
+            eprintln!("keys {:?}", net.keys());
+        }
+        assert!(
+            net.all_over(&[0, 2]),
+            "seed {seed}: the game did not end after the drop: waiting on {:?}, halted {:?}, log {}",
+            net.peers[0].waiting_on(),
+            net.peers[0].halted(),
+            net.peers[0].log_len()
+        );
+        let h = net.hashes(&[0, 2]);
+        assert!(h[0].is_some() && h[0] == h[1], "{h:?}");
+    }
+}

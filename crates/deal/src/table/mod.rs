@@ -5,7 +5,8 @@
 //! 2. once all keys are in, every participant publishes the escrow of its share (so that all the
 //!    others can stand in for it later), and seat 0 shuffles the first deck;
 //! 3. each deck is shuffled by every seat in turn, each shuffle checked by everyone; more decks
-//!    can be added later (the discards, reshuffled) and are shuffled the same way;
+//!    can be added later (the discards, reshuffled) and are shuffled the same way; a seat that
+//!    left before its turn is skipped;
 //! 4. draws: when the game says seat `h` draws position `p` of a deck, every other seat sends
 //!    `h` alone its decryption share of that position, and `h` reads the card; a card drawn
 //!    face up (a computer's) has every share sent to everyone; a card drawn again by someone
@@ -153,8 +154,10 @@ struct Deck {
     spec: DeckSpec,
     /// The deck as it stands after the last shuffle so far.
     cards: Vec<Ciphertext>,
-    /// How many seats have shuffled it.
-    shuffled: u8,
+    /// The seat whose shuffle comes next (`None`: dealt). Seats shuffle in seat order; a seat
+    /// that left before its turn is skipped (every other seat decides that at the same point of
+    /// the game, when the vote drops it).
+    next: Option<u8>,
 }
 
 /// A draw: who reads it, and the shares received so far (kept with their proofs, so that the
@@ -230,12 +233,12 @@ impl Table {
     fn push_deck(&mut self, spec: DeckSpec) {
         let cards = spec.face_up();
         // An empty deck (no missions) has nothing to shuffle.
-        let shuffled = if cards.is_empty() { self.seats } else { 0 };
-        self.decks.push(Deck {
-            cards,
-            spec,
-            shuffled,
-        });
+        let next = if cards.is_empty() {
+            None
+        } else {
+            self.shuffler_after(None)
+        };
+        self.decks.push(Deck { cards, spec, next });
     }
 
     /// The randomness for the statement `context`.
@@ -273,7 +276,13 @@ impl Table {
     pub fn ready(&self) -> bool {
         self.joint.is_some()
             && self.escrows.len() + 1 >= self.seats as usize
-            && self.decks.iter().all(|d| d.shuffled == self.seats)
+            && self.decks.iter().all(|d| d.next.is_none())
+    }
+
+    /// The first seat after `seat` (from the first seat for `None`) that has not left.
+    fn shuffler_after(&self, seat: Option<u8>) -> Option<u8> {
+        let from = seat.map_or(0, |s| s + 1);
+        (from..self.seats).find(|s| !self.left.contains(s))
     }
 
     /// The card at `position` of `deck`, if this participant knows it.
@@ -358,14 +367,15 @@ impl Table {
                     .decks
                     .get(deck as usize)
                     .ok_or(early("a shuffle of no deck"))?;
-                if d.shuffled != from || !self.previous_done(deck) {
+                if d.next != Some(from) || !self.previous_done(deck) {
                     return Err(early("a shuffle out of turn"));
                 }
                 let ctx = self.deck_context(deck, b"shuffle", u16::from(from));
                 verify_shuffle(&ctx, &joint, &d.cards, &output, &proof).map_err(cheat)?;
+                let next = self.shuffler_after(Some(from));
                 let d = &mut self.decks[deck as usize];
                 d.cards = output;
-                d.shuffled += 1;
+                d.next = next;
                 Ok(self.due())
             }
             DealMsg::Share {
@@ -484,14 +494,14 @@ impl Table {
     }
 
     fn previous_done(&self, deck: u8) -> bool {
-        self.decks[..deck as usize]
-            .iter()
-            .all(|d| d.shuffled == self.seats)
+        self.decks[..deck as usize].iter().all(|d| d.next.is_none())
     }
 
     fn position(&self, deck: u8, position: u16) -> Option<Ciphertext> {
         let d = self.decks.get(deck as usize)?;
-        (d.shuffled == self.seats).then(|| d.cards.get(position as usize).copied())?
+        d.next
+            .is_none()
+            .then(|| d.cards.get(position as usize).copied())?
     }
 
     /// What is due from us now: our shuffles whose turn it is (decks in order, each seat after
@@ -505,7 +515,7 @@ impl Table {
         }
         let mut out = vec![];
         for deck in 0..self.decks.len() as u8 {
-            if !self.previous_done(deck) || self.decks[deck as usize].shuffled != self.me {
+            if !self.previous_done(deck) || self.decks[deck as usize].next != Some(self.me) {
                 continue;
             }
             let ctx = self.deck_context(deck, b"shuffle", u16::from(self.me));
@@ -513,9 +523,10 @@ impl Table {
             let Ok((output, proof)) = shuffle(&ctx, &joint, &d.cards, &mut self.rng(&ctx)) else {
                 continue;
             };
+            let next = self.shuffler_after(Some(self.me));
             let d = &mut self.decks[deck as usize];
             d.cards = output.clone();
-            d.shuffled += 1;
+            d.next = next;
             out.push(Out::Broadcast(DealMsg::Shuffle {
                 deck,
                 output,
@@ -646,6 +657,13 @@ impl Table {
         if leaver == self.me || leaver >= self.seats || !self.left.insert(leaver) {
             return Ok(vec![]);
         }
+        // A deck it had yet to shuffle goes on without it.
+        let after = self.shuffler_after(Some(leaver));
+        for d in &mut self.decks {
+            if d.next == Some(leaver) {
+                d.next = after;
+            }
+        }
         if self.is_observer() {
             return Ok(vec![]);
         }
@@ -677,6 +695,8 @@ impl Table {
                 )
             }));
         }
+        // Our shuffles now due, with our shares of the decks they finish.
+        out.extend(self.due());
         Ok(out)
     }
 }

@@ -456,9 +456,17 @@ impl Peer {
         }
     }
 
-    /// Participants whose shares participant `p` (we, or as it reported) still lacks.
+    /// Participants whose shares participant `p` (we, or as it reported) still lacks. Nothing
+    /// for a participant that is gone itself: its last report says nothing of now.
     pub fn withheld_from(&self, p: u8) -> Vec<PeerKey> {
         let Some(r) = &self.run else { return vec![] };
+        if r.proposal
+            .participants
+            .get(p as usize)
+            .is_some_and(|k| self.missing.contains(k))
+        {
+            return vec![];
+        }
         let list = if r.me == Some(p) {
             r.withheld()
         } else {
