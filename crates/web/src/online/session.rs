@@ -623,12 +623,19 @@ impl Session {
         }
         let seat = self.seat();
         let len = self.peer.log_len();
-        // Our own cards as we read them: the board redraws when one arrives.
-        let view = self.peer.view()?;
-        let read = seat.me.map_or((0, false), |m| {
-            let p = &view.players[m as usize];
-            (p.hand.len(), p.mission.is_some())
-        });
+        // Our own cards as we read them: the board redraws when one arrives. Counted on the
+        // shared state (this runs every tick); the view is copied only to redraw.
+        let read = match (seat.me, self.peer.state()) {
+            (Some(m), Some(s)) => {
+                let p = &s.players[m as usize];
+                let readable = |slot: &orbis_engine::classic::Slot| self.peer.read(*slot).is_some();
+                (
+                    p.hand.len() + p.sealed.iter().filter(|x| readable(x)).count(),
+                    p.mission.is_some() || p.sealed_mission.as_ref().is_some_and(readable),
+                )
+            }
+            _ => (0, false),
+        };
         let changed = len != self.synced
             || self.last_seat != Some(seat)
             || !lines.is_empty()
@@ -640,6 +647,7 @@ impl Session {
         self.last_seat = Some(seat);
         self.read = read;
         self.rev += 1;
+        let view = self.peer.view()?;
         let hash = self.peer.state()?.state_hash().to_hex();
         Some(Sync {
             game: view,
