@@ -36,6 +36,28 @@ after(async () => {
 
 const online = (page, a) => page.locator('#online').getAttribute(a);
 
+/** Plays the rest of the page's turn by hand without attacking: a forced trade, the reinforcements
+ * on one territory, an occupation, then "end turn" until the turn passes. */
+async function endTurnByHand(page) {
+  for (let i = 0; i < 20 && (await attr(page, 'data-my-turn')) === '1'; i++) {
+    const len0 = Number(await online(page, 'data-log-len'));
+    const moved = () => until('a hand action to go through', async () => Number(await online(page, 'data-log-len')) > len0, 20000);
+    const ph = await attr(page, 'data-phase');
+    if (await page.locator('#trade-dialog .trade-set').count()) {
+      await page.locator('#trade-dialog .trade-set').first().click();
+    } else if (ph === 'reinforce') {
+      await page.click('#place-all');
+      await clickTerr(page, (await territories(page)).find((t) => t.mine).key);
+    } else if (ph === 'occupy') {
+      await page.click('#btn-occupy');
+    } else {
+      await page.click('#btn-end-turn');
+    }
+    await moved();
+  }
+  assert.notEqual(await attr(page, 'data-my-turn'), '1', 'the turn passed');
+}
+
 test('two browsers and a native bot play a classic game over WebRTC; a reload rejoins', { skip: !ready && 'ORBIS_JOIN / MATCHBOX_SERVER not set', timeout: 420000 }, async () => {
   const room = `e2e-${process.pid}-${Date.now() % 100000}`;
   const signal = `ws://127.0.0.1:${port}`;
@@ -163,35 +185,50 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await shot(B.page, '30c-p2p-bob-sees-attack');
     await A.page.click('#autoplay');
 
-    // Mid-game: reload Bob's page; it rejoins with the key stored for the room.
+    // Mid-game: Alice takes her seat back from the computer and holds her turns from here to the
+    // vote. Missions are on and her computer player may complete hers within a turn; held, the game
+    // cannot end before Bob leaves and the vote is taken.
     await until('turn 4', async () => Number(await attr(A.page, 'data-turn')) >= 4, 240000);
+    await A.page.click('#autoplay');
+    await until('Alice\'s turn, held', async () => (await attr(A.page, 'data-my-turn')) === '1', 120000);
     await shot(A.page, '31-p2p-alice-midgame');
+    // Bob reloads his page; it rejoins with the key stored for the room and catches up.
     const grab = (p) => p.evaluate(() => window.__orbisP2p || { declared: {}, shown: {} });
     const marksB0 = await grab(B.page);
     await B.page.reload();
     await B.page.locator('#autoplay').waitFor({ timeout: 60000 });
     await shot(B.page, '32-p2p-bob-rejoined');
     await B.page.click('#autoplay');
+    const same = async () => (await online(A.page, 'data-log-len')) === (await online(B.page, 'data-log-len'))
+      && (await attr(A.page, 'data-state-hash')) === (await attr(B.page, 'data-state-hash'));
+    await until('Bob to catch up after the reload', same, 60000);
+    // Alice ends her turn by hand without attacking; Bob's seat, played by his reloaded page, and the
+    // native peer take theirs, and the game comes back to Alice.
+    const turn1 = Number(await attr(A.page, 'data-turn'));
+    const len1 = Number(await online(B.page, 'data-log-len'));
+    await endTurnByHand(A.page);
+    await until('a round played, Alice\'s turn again', async () => Number(await attr(A.page, 'data-turn')) > turn1
+      && (await attr(A.page, 'data-my-turn')) === '1', 120000);
+    await until('Bob\'s page to follow', same, 20000);
+    assert.ok(Number(await online(B.page, 'data-log-len')) > len1 + 3, 'Bob played on after rejoining');
 
     // Bob leaves for good: after the timeout Alice votes his seat to the computer, the native peer
     // seconds it, and the game goes on.
-    const len1 = Number(await online(A.page, 'data-log-len'));
-    await until('Bob to play on after rejoining', async () => Number(await online(B.page, 'data-log-len')) > len1 + 10, 120000);
     const marksB1 = await grab(B.page);
     await B.page.close();
     const vote = A.page.locator('.vote[data-peer-name="Bob"] button');
-    await vote.waitFor({ timeout: 60000 });
-    await until('the game to wait for Bob', async () => /Waiting for Bob/.test(await A.page.locator('#online-status').textContent()), 60000)
-      .catch(async (e) => {
-        await A.page.screenshot({ path: `${OUT}/fail-wait-bob.png` });
-        throw new Error(`${e.message}; Alice's page: ${await A.page.locator('#online-status').textContent()} / ${await A.page.locator('#prompt').textContent()}`);
-      });
+    await vote.waitFor({ timeout: 60000 }).catch(async (e) => {
+      await A.page.screenshot({ path: `${OUT}/fail-vote-bob.png` });
+      throw new Error(`${e.message}; Alice's page: phase ${await attr(A.page, 'data-phase')} / ${await A.page.locator('#online-status').textContent()} / ${await A.page.locator('#prompt').textContent()}`);
+    });
+    assert.match(await A.page.locator('#online-status').textContent(), /Waiting for Alice/);
     await vote.click();
     await A.page.locator('.vote[data-peer-name="Bob"] .tally').waitFor();
     assert.match(await A.page.locator('.vote[data-peer-name="Bob"] .tally').textContent(), /1 of 2 votes/);
     await shot(A.page, '32b-p2p-vote');
     await until('the vote to pass', async () => (await A.page.locator('#log').textContent()).includes("Bob's seat is now played by the computer"), 60000);
     const len2 = Number(await online(A.page, 'data-log-len'));
+    await A.page.click('#autoplay');
     // It goes on (or, missions being on, ends: a mission may be done within a few moves).
     await until('the game to go on', async () => Number(await online(A.page, 'data-log-len')) > len2 + 5
       || (await attr(A.page, 'data-phase')) === 'over', 60000)
