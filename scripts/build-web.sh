@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Builds the browser client's two pages into dist/ (release profile release-web, tools from PATH):
+# Builds the browser client's three pages into dist/ (release profile release-web, tools from PATH):
 # - dist/index.html: the lite first load, the classic game (crates/web without features);
-# - dist/full/index.html: everything, with the orders ruleset and online play (feature `full`),
-#   which the lite page opens when the player asks for them;
-# then writes the service worker's file lists for both (web/precache.sh).
+# - dist/full/index.html: with the orders ruleset (feature `full`), which the lite page opens
+#   when the player asks for it;
+# - dist/online/index.html: everything, with online play (feature `online`), which the other
+#   pages open for "Play online" and room links;
+# then writes the service worker's file lists (web/precache.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -13,4 +15,5 @@ cargo fetch --locked >/dev/null
 # The lite page first: trunk empties its dist directory, which holds full/.
 trunk build --release --cargo-profile release-web index.html --dist dist
 trunk build --release --cargo-profile release-web full.html --dist dist/full
+trunk build --release --cargo-profile release-web online.html --dist dist/online
 sh web/precache.sh dist

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the browser client's two pages (scripts/build-web.sh: the lite first load in dist/, the
-# full page with the orders ruleset and online play in dist/full/) and serves them on
+# Builds the browser client's three pages (scripts/build-web.sh: the lite first load in dist/, the
+# full page with the orders ruleset in dist/full/, online play in dist/online/) and serves them on
 # http://127.0.0.1:8080/ (PORT=… to change), with a local matchbox_server for online play on
 # ws://127.0.0.1:3536 (SIGNAL_PORT=… to change), stopped when the script exits. BUILD=0 skips the build (serve dist/ as it is).
 set -euo pipefail

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Browser client tests: installs the tools, builds both pages (scripts/build-web.sh: lite dist/ and
-# full dist/full/), serves them on a free port,
+# Browser client tests: installs the tools, builds the pages (scripts/build-web.sh: lite dist/,
+# full dist/full/, online dist/online/), serves them on a free port,
 # runs the end-to-end tests (node --test tests/e2e/, playwright-core + Debian Chromium), stops the
 # server and exits non-zero on failure. BUILD=0 reuses dist/. Screenshots go to test-output/.
 set -euo pipefail
@@ -20,7 +20,7 @@ if [ "${P2P:-1}" != 0 ]; then
   NOSTR_RELAY="$("$ROOT/scripts/nostr-relay.sh")"
   export NOSTR_RELAY
 fi
-[ -f dist/index.html ] && [ -f dist/full/index.html ] || { echo "test-web: dist/ is missing; build first" >&2; exit 1; }
+[ -f dist/index.html ] && [ -f dist/full/index.html ] && [ -f dist/online/index.html ] || { echo "test-web: dist/ is missing; build first" >&2; exit 1; }
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 # Serve the bundle under a sub-path, as GitHub Pages serves a project site (/<repo>/).
 PAGES="$(mktemp -d)"

@@ -1,8 +1,8 @@
 #!/bin/sh
-# Trunk post-build hook (runs for each page: index.html and full.html): in release builds,
+# Trunk post-build hook (runs for each page: index.html, full.html, online.html): in release builds,
 # minifies the wasm-bindgen glue with terser (Trunk's own minifier cannot parse it) and updates
 # its subresource-integrity hash in index.html. The service worker's file list is written once
-# both pages are built (web/precache.sh, run by scripts/build-web.sh).
+# the pages are built (web/precache.sh, run by scripts/build-web.sh).
 set -eu
 ROOT="$(pwd)"
 cd "${TRUNK_STAGING_DIR:?run from trunk}"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Writes the service worker's file lists and a content version into DIST/sw.js, after both pages
+# Writes the service worker's file lists and a content version into DIST/sw.js, after the pages
 # are built (scripts/build-web.sh): ASSETS, the lite page's files (precached at install), and
 # LATER, the full page's files in DIST/full/ (cached in the background once the game runs).
 # All paths are relative to the worker, which sits next to the lite page.
@@ -7,9 +7,13 @@ set -eu
 cd "${1:?usage: web/precache.sh DIST}"
 [ -f sw.js ] && grep -q __VERSION__ sw.js || { echo "precache: $1/sw.js is missing or already written" >&2; exit 1; }
 
-lite=$(find . -type f ! -name sw.js ! -name '*.map' ! -path './full/*' | sed 's|^\./||' | LC_ALL=C sort)
+lite=$(find . -type f ! -name sw.js ! -name '*.map' ! -path './full/*' ! -path './online/*' | sed 's|^\./||' | LC_ALL=C sort)
 full=$(find . -type f ! -name '*.map' -path './full/*' | sed 's|^\./||' | LC_ALL=C sort)
-version=$(for f in $lite $full; do sha256sum "$f"; done | sha256sum | cut -c1-16)
+# The online page (online/) is cached when it is first opened (the worker keeps what it fetches):
+# only players who go online download it, and they are online then. Its files still count in the
+# version, so a new release replaces them.
+online=$(find . -type f ! -name '*.map' -path './online/*' | sed 's|^\./||' | LC_ALL=C sort)
+version=$(for f in $lite $full $online; do sha256sum "$f"; done | sha256sum | cut -c1-16)
 assets='"./"'
 for f in $lite; do assets="$assets, \"$f\""; done
 later=''

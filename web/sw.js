@@ -1,9 +1,10 @@
-// Orbis service worker: serves the game's files cache-first, so it works offline. Both pages'
+// Orbis service worker: serves the game's files cache-first, so it works offline. The pages'
 // file lists and a content version are written by web/precache.sh after the build:
 // - ASSETS, the lite page (the first load: classic game), are cached when the worker installs;
-// - LATER, the full page in full/ (orders ruleset, online play), are cached when a page asks
-//   ("cache-full" message, sent once the game runs and the browser is idle), so they never slow
-//   down the first load.
+// - LATER, the full page in full/ (orders ruleset), are cached when a page asks ("cache-full"
+//   message, sent once the game runs and the browser is idle), so they never slow down the
+//   first load;
+// - the online page (online/) is cached as it is fetched, when a player first goes online.
 const VERSION = "__VERSION__";
 const ASSETS = __ASSETS__;
 const LATER = __LATER__;
@@ -55,9 +56,10 @@ self.addEventListener("fetch", (e) => {
         return res;
       } catch (err) {
         if (nav) {
-          // The lite page stands in for its own address; the full page has no stand-in.
-          const full = new URL(req.url).pathname.startsWith(new URL("full/", self.registration.scope).pathname);
-          if (full) {
+          // The lite page stands in for its own address; the full and online pages have none.
+          const path = new URL(req.url).pathname;
+          const under = (dir) => path.startsWith(new URL(dir, self.registration.scope).pathname);
+          if (under("full/") || under("online/")) {
             return new Response(
               '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">' +
               '<title>Orbis</title><p style="font:1.1rem system-ui;margin:2rem">This part of Orbis ' +

@@ -23,7 +23,7 @@ try {
     const cb = await browser.newContext();
     const A = await ca.newPage();
     const B = await cb.newPage();
-    await A.goto(`${base}full/?open=online&relays=${encodeURIComponent(relayUrl)}`);
+    await A.goto(`${base}online/?open=online&relays=${encodeURIComponent(relayUrl)}`);
     await A.click('#online-create');
     await A.locator('#online-status').waitFor();
     const t0 = Date.now();

@@ -4,7 +4,8 @@
 // Prints, for headless Chromium on localhost:
 // - the lite page's first visit: bytes until the map is interactive (Quick start), then the bytes
 //   fetched in the background for offline use (the full page's files);
-// - opening the full page from the lite page (New game → Orders) on a first visit;
+// - opening the full page from the lite page (New game → Orders) on a first visit, and the online
+//   page (Play online…);
 // - time from navigation to an interactive map with a fresh profile (no cache, no service worker):
 //   the lite page with a classic autosave, the full page with an orders autosave (entered through
 //   the lite page, which sends it on, and directly), and both again with a warm service worker.
@@ -92,6 +93,17 @@ await page.locator('#omap').waitFor();
 const openFull = take();
 await ctx.close();
 
+// --- the online page opened from the lite page (Play online…), first visit ---
+ctx = await browser.newContext();
+page = await ctx.newPage();
+await page.goto(BASE);
+await page.locator('#play-online').waitFor();
+take();
+await page.click('#play-online');
+await page.locator('#online-create').waitFor();
+const openOnline = take();
+await ctx.close();
+
 // --- time to an interactive map, fresh profiles (cold) and after a visit (warm) ---
 async function tti(url, save, warm) {
   const times = [];
@@ -155,11 +167,13 @@ const files = (s) => {
 };
 console.log(`lite page (classic game), first visit:\n${files(first)}`);
 console.log(`  (a) first load, until the map is interactive: ${kib(total(first))}`);
-console.log(`full page (orders ruleset, online play), fetched in the background afterwards for offline use:\n${files(later)}`);
+console.log(`full page (orders ruleset), fetched in the background afterwards for offline use:\n${files(later)}`);
 console.log(`  (b) background: ${kib(total(later))}`);
 console.log(`  then opening the full page (orders game) with the network: ${kib(total(warmFull))} fetched`);
 console.log(`full page opened from the lite page (New game → Orders) before the background caching:\n${files(openFull)}`);
 console.log(`  opening the full page: ${kib(total(openFull))}`);
+console.log(`online page opened from the lite page (Play online…), first visit:\n${files(openOnline)}`);
+console.log(`  opening the online page: ${kib(total(openOnline))}`);
 console.log(`time from navigation to an interactive map, median of ${RUNS}, localhost:`);
 console.log(`  (c) lite page, classic autosave, fresh profile:            ${tLiteCold}`);
 console.log(`      lite page, classic autosave, after a visit (offline cache): ${tLiteWarm}`);

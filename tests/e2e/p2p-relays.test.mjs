@@ -5,7 +5,8 @@
 // they play classic turns (one claim or placement by hand, then the computer for both) to the same state hash,
 // and once the game runs with everyone connected the pages stop announcing themselves on the relay.
 // The join path's failures each show a message: no relay reachable, a bad relay address, a room
-// that is not a room.
+// that is not a room. Room links and "Play online…" lead to the online page (online/), also from
+// the full page and from a link of an earlier version that names it.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -47,7 +48,7 @@ test('two browsers meet through a Nostr relay with no signalling server and play
   const link = A.url();
   const secret = new URL(link).hash.match(/room=([^&]+)/)[1];
   assert.ok(secret.length >= 22, `a 128-bit room secret in the link: ${link}`);
-  assert.ok(link.includes('/orbis/full/'), link);
+  assert.ok(link.includes('/orbis/online/'), link);
 
   // Bob opens the link.
   const B = await ctxB.newPage();
@@ -102,7 +103,7 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   // No relay reachable (nothing listens on port 9).
-  await page.goto(`${base}full/?open=online&relays=${encodeURIComponent('ws://127.0.0.1:9')}`);
+  await page.goto(`${base}online/?open=online&relays=${encodeURIComponent('ws://127.0.0.1:9')}`);
   await page.click('#online-create');
   await page.locator('#online-error').waitFor({ timeout: 30000 });
   assert.match(await page.locator('#online-error').textContent(), /No relay could be reached.*Settings/);
@@ -112,7 +113,7 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   await page.locator('#online-create').waitFor();
   assert.doesNotMatch(page.url(), /room=/);
   // A room that is not a room, and a bad relay address: the form says so, nothing starts.
-  await page.goto(`${base}full/?open=online`);
+  await page.goto(`${base}online/?open=online`);
   await page.locator('#online-join').waitFor();
   await page.fill('#online-room', 'two words');
   await page.click('#online-join');
@@ -130,11 +131,30 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   await ctx.close();
 });
 
+test('a room link that names the full page (an earlier version\'s) opens the online page with its room', { skip: !ready && 'NOSTR_RELAY not set', timeout: 60000 }, async () => {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  const room = 'AAAAAAAAAAAAAAAAAAAAAA';
+  await page.goto(`${base}full/?relays=${encodeURIComponent('ws://127.0.0.1:9')}#room=${room}`);
+  await page.waitForURL(/\/orbis\/online\//);
+  assert.ok(page.url().includes(`#room=${room}`), page.url());
+  assert.ok(page.url().includes('relays='), page.url());
+  await page.locator('#root[data-screen="online"] #online').waitFor({ timeout: 30000 });
+  assert.equal(await page.locator('#online-room').inputValue(), room, 'the room of the link');
+  await shot(page, '47-old-room-link');
+  // "Play online…" on the full page's menu goes there too.
+  await page.goto(`${base}full/`);
+  await page.click('#play-online');
+  await page.waitForURL(/\/orbis\/online\/\?open=online/);
+  await page.locator('#online-create').waitFor();
+  await ctx.close();
+});
+
 test('a third page that cannot reach any relay joins with invite codes and meets the others through the mesh', { skip: !ready && 'NOSTR_RELAY not set', timeout: 300000 }, async () => {
   const ctx = [await browser.newContext(), await browser.newContext(), await browser.newContext()];
   const [A, B, C] = await Promise.all(ctx.map((c) => c.newPage()));
   const errors = [A, B, C].map(watchErrors);
-  await A.goto(`${base}full/?open=online&relays=${encodeURIComponent(relayUrl)}`);
+  await A.goto(`${base}online/?open=online&relays=${encodeURIComponent(relayUrl)}`);
   await A.fill('#online-name', 'Alice');
   await A.click('#online-create');
   await A.locator('#online-status').waitFor();
@@ -145,7 +165,7 @@ test('a third page that cannot reach any relay joins with invite codes and meets
 
   // Carol's relays are unreachable (nothing listens there): she can only come in by code.
   const dead = `ws://127.0.0.1:${await freePort()}`;
-  await C.goto(`${base}full/?open=online&relays=${encodeURIComponent(dead)}`);
+  await C.goto(`${base}online/?open=online&relays=${encodeURIComponent(dead)}`);
   await C.fill('#online-name', 'Carol');
   await C.click('#online-by-code summary');
   await C.fill('#online-code', 'not a code');

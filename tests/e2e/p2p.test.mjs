@@ -131,7 +131,14 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     // armies, picks a source and a target on the board and rolls once. The dice appear on both
     // pages and both reach the same state.
     await until('the main phase, not on Alice\'s turn', async () => Number(await attr(A.page, 'data-turn')) >= 2
-      && (await attr(A.page, 'data-my-turn')) !== '1' && !['claim', 'setup'].includes(await attr(A.page, 'data-phase')), 120000);
+      && (await attr(A.page, 'data-my-turn')) !== '1' && !['claim', 'setup'].includes(await attr(A.page, 'data-phase')), 120000)
+      .catch(async (e) => {
+        const st = async (p, who) => {
+          await p.screenshot({ path: `${OUT}/fail-main-phase-${who}.png` });
+          return `${who}: turn ${await attr(p, 'data-turn')} phase ${await attr(p, 'data-phase')} my-turn ${await attr(p, 'data-my-turn')} log ${await online(p, 'data-log-len')} / ${await p.locator('#online-status').textContent()} / ${await p.locator('#prompt').textContent().catch(() => '')}`;
+        };
+        throw new Error(`${e.message}; ${await st(A.page, 'alice')}; ${await st(B.page, 'bob')}; native: ${err.slice(-1500)}`);
+      });
     await A.page.click('#autoplay');
     assert.equal(await online(A.page, 'data-autoplay'), '0');
     let attacked = false;

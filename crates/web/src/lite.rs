@@ -1,24 +1,45 @@
-//! The lite bundle's door to the full page (`full/`, the build with the `full` feature): the
-//! orders ruleset, online play, room links and saves of orders games open there, so the first
-//! load carries only the classic game. The page's query string and hash go along (room name,
-//! signalling server, seed); `open=` tells the full page which screen to show.
+//! The doors between the pages, in the bundles that lack something. The lite page (no features)
+//! sends the orders ruleset and its saves to the full page (`full/`, feature `full`); both send
+//! online play and room links to the online page (`online/`, feature `online`). So the first load
+//! carries only the classic game, and only a player who goes online downloads the protocol, the
+//! deal's cryptography and the WebRTC transport. The page's query string and hash go along (room
+//! name, signalling server, seed); `open=` tells the next page which screen to show.
 
 use yew::prelude::*;
 
-/// What the full page should show first.
+/// What the next page should show first.
 #[derive(Clone, Copy)]
 pub enum Open {
-    /// The autosave (an orders game) or a room link: the full page finds it by itself.
+    /// The autosave (an orders game) or a room link: the next page finds it by itself.
     Resume,
     /// The online lobby.
     Online,
-    /// The new-game screen with the orders ruleset chosen.
+    /// The new-game screen with the orders ruleset chosen (the lite page's only).
+    #[cfg_attr(feature = "full", allow(dead_code))]
     Orders,
 }
 
-/// Leaves for the full page. `replace`: the lite page should not stay in the history (it would
-/// only send the player on again).
+/// Leaves for the full page (orders ruleset). `replace`: this page should not stay in the
+/// history (it would only send the player on again).
+#[cfg(not(feature = "full"))]
 pub fn open_full(what: Open, replace: bool) {
+    go("full/", what, replace);
+}
+
+/// Leaves for the online page, which sits next to the full page (`online/`).
+pub fn open_online(what: Open, replace: bool) {
+    go(
+        if cfg!(feature = "full") {
+            "../online/"
+        } else {
+            "online/"
+        },
+        what,
+        replace,
+    );
+}
+
+fn go(dir: &str, what: Open, replace: bool) {
     if cfg!(not(target_arch = "wasm32")) {
         return; // native unit tests: no browser
     }
@@ -31,14 +52,14 @@ pub fn open_full(what: Open, replace: bool) {
         Open::Online => "open=online",
         Open::Orders => "open=orders",
     };
-    if !open.is_empty() {
+    if !open.is_empty() && !search.contains(open) {
         search = if search.len() > 1 {
             format!("{search}&{open}")
         } else {
             format!("?{open}")
         };
     }
-    let url = format!("full/{search}{}", loc.hash().unwrap_or_default());
+    let url = format!("{dir}{search}{}", loc.hash().unwrap_or_default());
     let _ = if replace {
         loc.replace(&url)
     } else {
@@ -46,7 +67,7 @@ pub fn open_full(what: Open, replace: bool) {
     };
 }
 
-/// Shown while the full page loads.
+/// Shown while the next page loads.
 pub fn leaving() -> Html {
     html! { <div class="boot" id="leaving">{"Loading Orbis…"}</div> }
 }

@@ -3,15 +3,16 @@
 //! All rules are in `orbis-engine`; this crate only renders state and turns clicks into engine
 //! actions. UI state (`app::Ui`) is kept apart from the game state (`orbis_engine::rules::Game`).
 //!
-//! Two bundles: without the `full` feature this is the lite first load (classic game only), which
-//! hands the orders ruleset, online play and their saves to the full page (`full/`, built with
-//! `full`); see `lite`.
+//! Three bundles: without features this is the lite first load (classic game only), which hands
+//! the orders ruleset and its saves to the full page (`full/`, built with `full`) and online play
+//! to the online page (`online/`, built with `online`); the full page hands online play on too.
+//! See `lite`.
 
 mod app;
 mod classic;
-#[cfg(not(feature = "full"))]
+#[cfg(not(feature = "online"))]
 mod lite;
-#[cfg(feature = "full")]
+#[cfg(feature = "online")]
 mod online;
 #[cfg(feature = "full")]
 mod orders;

@@ -66,10 +66,10 @@ pub enum Msg {
     #[cfg(feature = "full")]
     Orders(crate::orders::OMsg),
     /// The protocol's classic game changed.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "online")]
     OnlineSync(Box<classic::Sync>),
     /// The protocol's orders game changed (state, results, who has committed).
-    #[cfg(feature = "full")]
+    #[cfg(feature = "online")]
     OnlineOrders(Box<crate::online::orders::OrdersSync>),
 }
 
@@ -148,25 +148,26 @@ impl AppState {
                 }
             }
         }
-        #[cfg(feature = "full")]
-        if crate::online::online_in_url() {
+        let room = store::url_param("room").is_some() || store::url_param("offer").is_some();
+        let open = store::url_param("open");
+        if room || open.as_deref() == Some("online") {
             st.screen = Screen::Online;
-        } else {
-            // Sent here by the lite page (`lite::open_full`): show what the player chose, once.
-            match store::url_param("open").as_deref() {
-                Some("online") => st.screen = Screen::Online,
-                Some("orders") => {
-                    st.screen = Screen::Setup;
-                    st.setup_orders = true;
-                }
-                _ => {}
-            }
-            forget_open_param();
+            // A room link or the lobby, opened on a page without online play (a link of an
+            // earlier version may name the full page): on to the online page.
+            #[cfg(not(feature = "online"))]
+            crate::lite::open_online(crate::lite::Open::Resume, true);
         }
-        #[cfg(not(feature = "full"))]
-        if store::url_param("room").is_some() || store::url_param("offer").is_some() {
-            st.screen = Screen::Online;
-            crate::lite::open_full(crate::lite::Open::Resume, true);
+        #[cfg(feature = "full")]
+        if !room {
+            // Sent here by another page (`lite`): show what the player chose, once.
+            if open.as_deref() == Some("orders") {
+                st.screen = Screen::Setup;
+                st.setup_orders = true;
+            }
+            // Not while leaving for the online page, which reads it.
+            if cfg!(feature = "online") || open.as_deref() != Some("online") {
+                forget_open_param();
+            }
         }
         st.sync_screen();
         st
@@ -285,7 +286,7 @@ impl AppState {
     }
 
     fn show_menu(&mut self) {
-        #[cfg(feature = "full")]
+        #[cfg(feature = "online")]
         if self.classic.is_online() || self.screen == Screen::Online {
             let _ = web_sys::window().map(|w| w.location().set_hash(""));
             let mut fresh = AppState::load();
@@ -299,7 +300,7 @@ impl AppState {
     }
 }
 
-/// Drops `open=` (see `lite::open_full`) from the address, so a reload resumes the game instead.
+/// Drops `open=` (see `lite`) from the address, so a reload resumes the game instead.
 #[cfg(feature = "full")]
 fn forget_open_param() {
     if cfg!(not(target_arch = "wasm32")) {
@@ -347,12 +348,12 @@ impl Reducible for AppState {
             Msg::Classic(m) => st.classic.update(m),
             Msg::ShowOnline => {
                 st.screen = Screen::Online;
-                #[cfg(not(feature = "full"))]
-                crate::lite::open_full(crate::lite::Open::Online, false);
+                #[cfg(not(feature = "online"))]
+                crate::lite::open_online(crate::lite::Open::Online, false);
             }
-            #[cfg(feature = "full")]
+            #[cfg(feature = "online")]
             Msg::OnlineSync(sync) => st.classic.online_sync(*sync),
-            #[cfg(feature = "full")]
+            #[cfg(feature = "online")]
             Msg::OnlineOrders(o) => {
                 let o = *o;
                 st.classic.remote = Some(classic::Seat {
@@ -436,7 +437,7 @@ impl Reducible for AppState {
 }
 
 /// The online screen, with the game the protocol runs drawn by its ruleset's screen.
-#[cfg(feature = "full")]
+#[cfg(feature = "online")]
 fn online_screen(
     app: &UseReducerHandle<AppState>,
     drag: Rc<crate::classic::board::DragRef>,
@@ -546,10 +547,12 @@ pub fn app() -> Html {
         Screen::Play => crate::classic::panel::play_screen(&classic_view(&app), drag),
         #[cfg(feature = "full")]
         Screen::OrdersPlay => crate::orders::view::play(&orders_view(&app)),
-        #[cfg(feature = "full")]
-        Screen::Online => online_screen(&app, drag),
         #[cfg(not(feature = "full"))]
-        Screen::OrdersPlay | Screen::Online => crate::lite::leaving(),
+        Screen::OrdersPlay => crate::lite::leaving(),
+        #[cfg(feature = "online")]
+        Screen::Online => online_screen(&app, drag),
+        #[cfg(not(feature = "online"))]
+        Screen::Online => crate::lite::leaving(),
     };
     html! {
         <div id="root" class={classes!("app", format!("screen-{screen}"))}

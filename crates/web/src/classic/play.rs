@@ -12,7 +12,7 @@ use orbis_engine::classic::{
 };
 use orbis_engine::map::TerritoryId;
 use orbis_engine::view;
-#[cfg(feature = "full")]
+#[cfg(feature = "online")]
 use std::cell::RefCell;
 use yew::prelude::*;
 
@@ -174,7 +174,7 @@ pub struct Classic {
     /// The play screen is the one shown (the pass-the-device curtain only covers it).
     pub on_screen: bool,
     /// Online game: this browser's seat; actions go through the protocol, not `apply`.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "online")]
     pub remote: Option<Seat>,
 }
 
@@ -225,7 +225,7 @@ impl View<'_> {
 }
 
 /// What the app needs to know about this browser's seat in an online game.
-#[cfg(feature = "full")]
+#[cfg(feature = "online")]
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Seat {
     /// The seat this browser plays (its first seat), if it has one.
@@ -235,7 +235,7 @@ pub struct Seat {
 }
 
 /// A protocol state change for the classic screens: the new engine state and what to show.
-#[cfg(feature = "full")]
+#[cfg(feature = "online")]
 #[derive(Clone)]
 pub struct Sync {
     pub game: ClassicState,
@@ -245,20 +245,20 @@ pub struct Sync {
     pub hash: String,
 }
 
-#[cfg(feature = "full")]
+#[cfg(feature = "online")]
 thread_local! {
     /// Actions chosen on the board or panel, waiting for the next tick to go through `Peer::act`.
     static QUEUE: RefCell<Vec<Action>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Online game: queues an action for the protocol instead of applying it locally.
-#[cfg(feature = "full")]
+#[cfg(feature = "online")]
 fn submit(a: Action) {
     QUEUE.with(|q| q.borrow_mut().push(a));
 }
 
 /// The actions queued since the last call (the online screen's tick sends them).
-#[cfg(feature = "full")]
+#[cfg(feature = "online")]
 pub fn take_queued() -> Vec<Action> {
     QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
 }
@@ -281,7 +281,7 @@ impl Classic {
             auto_setup: vec![],
             batch: false,
             on_screen: false,
-            #[cfg(feature = "full")]
+            #[cfg(feature = "online")]
             remote: None,
         }
     }
@@ -303,7 +303,7 @@ impl Classic {
     /// Hot-seat: keep the viewer when there is one human; otherwise a human seat must be
     /// revealed through the pass-the-device screen.
     pub fn update_viewer(&mut self) {
-        #[cfg(feature = "full")]
+        #[cfg(feature = "online")]
         if let Some(o) = self.remote {
             self.viewer = o.me;
             return;
@@ -337,7 +337,7 @@ impl Classic {
 
     /// The seat that may act from this screen now (a human who is the viewer).
     pub fn my_turn(&self) -> bool {
-        #[cfg(feature = "full")]
+        #[cfg(feature = "online")]
         if let Some(o) = self.remote {
             return o.can_act && self.state().is_some_and(|s| o.me == Some(s.current));
         }
@@ -370,9 +370,9 @@ impl Classic {
 
     /// An online game is on screen (never in the lite bundle).
     pub fn is_online(&self) -> bool {
-        #[cfg(feature = "full")]
+        #[cfg(feature = "online")]
         return self.remote.is_some();
-        #[cfg(not(feature = "full"))]
+        #[cfg(not(feature = "online"))]
         false
     }
 
@@ -409,7 +409,7 @@ impl Classic {
 
     /// Applies one engine action; records the log and the dice; autosaves.
     pub fn apply(&mut self, a: Action) -> bool {
-        #[cfg(feature = "full")]
+        #[cfg(feature = "online")]
         if self.remote.is_some() {
             submit(a);
             return true;
@@ -615,7 +615,7 @@ impl Classic {
 
     /// Starts a new local game from `form`; `Err` is the engine's reason for refusing it.
     pub fn new_game(&mut self, form: &SetupForm) -> Result<(), String> {
-        #[cfg(feature = "full")]
+        #[cfg(feature = "online")]
         {
             self.remote = None; // a local game after an online one
         }
@@ -737,7 +737,7 @@ impl Classic {
     }
 
     /// The protocol moved an online game on: its state, this browser's seat and what to show.
-    #[cfg(feature = "full")]
+    #[cfg(feature = "online")]
     pub fn online_sync(&mut self, sync: Sync) {
         let before = self.state().map(|s| s.phase);
         self.remote = Some(sync.seat);

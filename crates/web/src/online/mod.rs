@@ -29,8 +29,8 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+pub use session::room_in_url;
 use session::*;
-pub use session::{online_in_url, room_in_url};
 
 /// What the online screen tells the app.
 pub enum Report {

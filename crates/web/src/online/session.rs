@@ -28,12 +28,6 @@ pub fn room_in_url() -> Option<String> {
     store::url_param("room")
 }
 
-/// Whether the page URL asks for the online screen: a room, or an invite code (`#offer=…`).
-pub fn online_in_url() -> bool {
-    cfg!(target_arch = "wasm32")
-        && (store::url_param("room").is_some() || store::url_param("offer").is_some())
-}
-
 pub(super) const NAME_KEY: &str = "orbis.p2p.name";
 pub(super) const MISSING_KEY: &str = "orbis.p2p.missing_ms";
 

@@ -17,7 +17,18 @@ use orbis_engine::rules::orders::notation::{self, Spec, Written};
 use orbis_engine::rules::orders::{
     OrderResult, OrdersAction, OrdersEvent, OrdersOptions, OrdersState, Phase, Season,
 };
+#[cfg(feature = "online")]
 use orbis_protocol::wire::OrdersPayload;
+
+/// The orders this browser submitted for a phase, with its powers' draw votes: the protocol's
+/// payload where online play is built in; without it (the full page) nothing is ever submitted
+/// (no session is online), and this stands in with the same shape.
+#[cfg(not(feature = "online"))]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OrdersPayload {
+    pub orders: Vec<(PowerId, Vec<Written>)>,
+    pub draw: Vec<(PowerId, bool)>,
+}
 use yew::Callback;
 
 /// Colours of the powers, by index on the map (Europe: the traditional ones).
@@ -227,6 +238,7 @@ fn submit(p: OrdersPayload) {
 }
 
 /// The orders queued since the last call (the online screen commits them).
+#[cfg(feature = "online")]
 pub fn take_queued() -> Vec<OrdersPayload> {
     QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
 }
@@ -268,6 +280,7 @@ impl OrdersSession {
     }
 
     /// An online session: this browser writes the orders of `mine` only.
+    #[cfg(feature = "online")]
     pub fn new_online(game: OrdersState, mine: &[PowerId]) -> OrdersSession {
         let n = game.map().powers.len();
         let seats = (0..n)
@@ -287,6 +300,7 @@ impl OrdersSession {
 
     /// Online: the protocol resolved one or more phases (`events` of each, oldest first); `game`
     /// is the state now. Shows the results of the last phase that had orders.
+    #[cfg(feature = "online")]
     pub fn online_resolved(&mut self, game: OrdersState, events: &[Vec<OrdersEvent>]) {
         let (year, season) = (self.game.year, self.game.season);
         self.game = game;
@@ -315,6 +329,7 @@ impl OrdersSession {
 
     /// Online: who has committed and who is awaited; `sent`: the protocol holds our committed
     /// orders for this phase (e.g. restored after a reload), so there is nothing to enter.
+    #[cfg(feature = "online")]
     pub fn online_status(&mut self, sent: bool, committed: Vec<String>, waiting: Vec<String>) {
         let Some(o) = self.online.as_mut() else {
             return;
