@@ -25,12 +25,15 @@ cargo fmt --all --check
 python3 scripts/check-cycles.py --self-test
 python3 scripts/check-cycles.py crates/engine/src crates/protocol/src crates/transport/src crates/cli/src crates/web/src crates/deal/src
 cargo clippy --workspace --all-targets --locked -- -D warnings
-# The browser client's lite first-load bundle (crates/web without its default `full` feature).
+# The browser client's other bundles: the lite first load (no features) and the full page
+# (`full`, without online play); the default builds the online page's.
 cargo clippy -p orbis-web --no-default-features --all-targets --locked -- -D warnings
+cargo clippy -p orbis-web --no-default-features --features full --all-targets --locked -- -D warnings
 
 step "unit, property and CLI tests"
 cargo test --workspace --locked
 cargo test -p orbis-web --no-default-features --locked
+cargo test -p orbis-web --no-default-features --features full --locked
 
 step "engine builds for wasm32 and matches the native state hashes"
 cargo build --release --locked -p orbis-cli

@@ -53,6 +53,7 @@ fn everybody_accepting_a_draw_ends_the_game() {
 }
 
 #[test]
+#[cfg(feature = "online")] // the online page only
 fn online_entry_commits_only_our_power_and_shows_revealed_results() {
     let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
     let mut s = OrdersSession::new_online(g.clone(), &[1]);
@@ -91,6 +92,7 @@ fn online_entry_commits_only_our_power_and_shows_revealed_results() {
 }
 
 #[test]
+#[cfg(feature = "online")] // the online page only
 fn online_draw_vote_goes_out_with_the_orders() {
     let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
     let mut s = OrdersSession::new_online(g.clone(), &[1]);
