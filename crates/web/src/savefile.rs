@@ -1,8 +1,9 @@
 //! Save files and state hashes of classic games, byte-for-byte the same as
 //! `orbis_engine::rules::Game::{to_save, state_hash}` for `Game::Classic`, without cloning the
 //! state into a `Game` after every action; and reading them without linking the orders ruleset
-//! into the lite bundle (`from_save` below; the full bundle reads orders saves with
-//! `Game::from_save`).
+//! into the lite bundle (`from_save` below reads classic saves of the current format only; the
+//! full bundle reads the rest with `Game::from_save`: other rulesets, and earlier formats, whose
+//! readers would grow the lite page's first load by 5 KB gzipped).
 //!
 //! The unit test below compares against the engine's own functions, so a change of the save
 //! format fails `cargo test`.
@@ -11,13 +12,10 @@ use orbis_engine::classic::ClassicState;
 use orbis_engine::codec;
 #[cfg(feature = "full")]
 use orbis_engine::rules::Game;
-use orbis_engine::rules::{legacy, LoadError, SAVE_VERSION};
+use orbis_engine::rules::{LoadError, SAVE_VERSION};
 use serde::{Deserialize, Serialize};
 
 const MAGIC: [u8; 5] = *b"ORBIS";
-
-/// Save formats whose classic game has format 2's shape (format 2 changed only the orders state).
-const CLASSIC_V2: std::ops::RangeInclusive<u16> = 1..=2;
 
 /// `Game`, as far as the classic variant (index 0) goes.
 #[derive(Serialize)]
@@ -34,31 +32,20 @@ struct SaveRef<'a> {
 
 /// `Game` decoded as far as the classic variant goes.
 #[derive(Deserialize)]
-enum GameOwned<S> {
-    Classic(S),
+enum GameOwned {
+    Classic(ClassicState),
 }
 
 #[derive(Deserialize)]
-struct SaveOwned<S> {
+struct SaveOwned {
     _magic: [u8; 5], // checked before decoding
-    version: u16,
-    game: GameOwned<S>,
-}
-
-/// Decodes the classic game of a save whose version byte says it has the shape `S`.
-fn decode<S: serde::de::DeserializeOwned + Into<ClassicState>>(
-    bytes: &[u8],
-) -> Result<ClassicState, LoadError> {
-    let save: SaveOwned<S> = codec::decode(bytes).map_err(LoadError::Decode)?;
-    if save.version > SAVE_VERSION {
-        return Err(LoadError::Version(save.version));
-    }
-    let GameOwned::Classic(s) = save.game;
-    Ok(s.into())
+    _version: u16,   // checked before decoding
+    game: GameOwned,
 }
 
 /// Reads a save file with the same checks and messages as `Game::from_save`; `Ok(None)` for a
-/// game of another ruleset (not read here).
+/// save not read here: a game of another ruleset, or a classic game of an earlier format (the
+/// lite page sends both to the full page).
 pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
     if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
         return Err(LoadError::NotASave);
@@ -71,16 +58,11 @@ pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
         None => return Err(LoadError::NotASave),
         Some(&v) => u16::from(v),
     };
-    if bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
+    if version < SAVE_VERSION || bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
         return Ok(None);
     }
-    let s = if CLASSIC_V2.contains(&version) {
-        decode::<legacy::v2::ClassicState>(bytes)?
-    } else if version == 3 {
-        decode::<legacy::v3::ClassicState>(bytes)?
-    } else {
-        decode::<ClassicState>(bytes)?
-    };
+    let save: SaveOwned = codec::decode(bytes).map_err(LoadError::Decode)?;
+    let GameOwned::Classic(s) = save.game;
     s.check_consistency().map_err(LoadError::Inconsistent)?;
     Ok(Some(s))
 }
@@ -168,14 +150,25 @@ mod tests {
     }
 
     #[test]
-    fn older_formats_read_as_the_engine_reads_them() {
-        let bytes = include_bytes!("../../engine/tests/saves/v2-classic.orbis");
-        let Ok(Game::Classic(want)) = Game::from_save(bytes) else {
-            panic!("the engine reads it");
-        };
-        assert!(matches!(from_save(bytes), Ok(Some(s)) if s == want));
-        let orders = include_bytes!("../../engine/tests/saves/v2-orders.orbis");
-        assert!(matches!(from_save(orders), Ok(None)));
+    fn older_formats_are_left_to_the_engine() {
+        for bytes in [
+            &include_bytes!("../../../tests/e2e/fixtures/trade.orbis")[..],
+            include_bytes!("../../engine/tests/saves/v2-classic.orbis"),
+            include_bytes!("../../engine/tests/saves/v3-classic.orbis"),
+            include_bytes!("../../engine/tests/saves/v2-orders.orbis"),
+        ] {
+            assert!(bytes[5] < SAVE_VERSION as u8);
+            assert_eq!(from_save(bytes), Ok(None));
+            let loaded = load_bytes(bytes);
+            #[cfg(not(feature = "full"))] // the lite page sends them to the full page
+            assert!(matches!(loaded, Ok(Loaded::FullPage)));
+            #[cfg(feature = "full")] // which reads them as the engine does
+            match (loaded, Game::from_save(bytes)) {
+                (Ok(Loaded::Classic(a)), Ok(Game::Classic(b))) => assert_eq!(a, b),
+                (Ok(Loaded::Orders(a)), Ok(Game::Orders(b))) => assert_eq!(a, b),
+                _ => panic!("read as the engine reads it"),
+            }
+        }
     }
 
     #[test]
@@ -225,14 +218,5 @@ mod tests {
         assert_eq!(from_save(&bytes), Ok(None));
         #[cfg(feature = "full")]
         assert!(matches!(load_bytes(&bytes), Err(e) if e.contains("economy game")));
-    }
-
-    #[test]
-    fn format_1_classic_saves_still_load() {
-        // Written before format 2 (which changed only the orders state): tests/e2e/fixtures.
-        let v1 = include_bytes!("../../../tests/e2e/fixtures/trade.orbis");
-        assert_eq!(v1[5], 1);
-        let lite = from_save(v1).unwrap().unwrap();
-        assert_eq!(Game::from_save(v1).unwrap(), Game::Classic(lite));
     }
 }

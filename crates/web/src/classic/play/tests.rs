@@ -105,8 +105,9 @@ fn forced_trade_fixture() {
         std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
         std::fs::write(path, crate::savefile::to_save(&g)).unwrap();
     }
-    let Ok(crate::savefile::Loaded::Classic(g)) =
-        crate::savefile::load_bytes(&std::fs::read(path).unwrap())
+    // A save of format 1 (also the sample of that format): the full page reads it.
+    let Ok(orbis_engine::rules::Game::Classic(g)) =
+        orbis_engine::rules::Game::from_save(&std::fs::read(path).unwrap())
     else {
         panic!("the fixture is a classic game")
     };
