@@ -78,8 +78,7 @@ impl Peer {
     ) {
         let Some(r) = &mut self.run else { return };
         let (link, roll) = (u.link, u.roll);
-        let Some(p) = r.participant(&sender) else {
-            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+        let Some(p) = Self::from_participant(r, out, link, sender) else {
             return;
         };
         if let Some(s) = r.reveals.get(&index).and_then(|m| m.get(&p)) {

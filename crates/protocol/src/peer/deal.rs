@@ -264,8 +264,7 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
-        let Some(from) = r.participant(&sender) else {
-            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+        let Some(from) = Self::from_participant(r, out, link, sender) else {
             return;
         };
         // Not for us (a copy that went astray): nobody's fault. Someone replaying a transcript
@@ -417,8 +416,7 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
-        let Some(from) = r.participant(&sender) else {
-            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+        let Some(from) = Self::from_participant(r, out, link, sender) else {
             return;
         };
         let Some(d) = &mut r.deal else { return };

@@ -642,8 +642,7 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
-        if r.participant(&sender).is_none() {
-            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+        if Self::from_participant(r, out, link, sender).is_none() {
             return;
         }
         if sender == self.me {

@@ -478,6 +478,21 @@ impl Peer {
         });
     }
 
+    /// The sender's participant index in the running game `r`; a message of anyone else is
+    /// refused (the prelude of every in-game handler).
+    fn from_participant(
+        r: &Run,
+        out: &mut Output,
+        link: Option<LinkId>,
+        sender: PeerKey,
+    ) -> Option<u8> {
+        let p = r.participant(&sender);
+        if p.is_none() {
+            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+        }
+        p
+    }
+
     fn receive(&mut self, link: Option<LinkId>, bytes: &[u8], now: u64) -> Output {
         let mut out = Output::default();
         if self.halted.is_some() {

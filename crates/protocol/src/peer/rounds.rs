@@ -197,8 +197,7 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
-        let Some(p) = r.participant(&sender) else {
-            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+        let Some(p) = Self::from_participant(r, out, link, sender) else {
             return;
         };
         let classic = matches!(r.state, Game::Classic(_));
@@ -247,8 +246,7 @@ impl Peer {
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
-        let Some(p) = r.participant(&sender) else {
-            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+        let Some(p) = Self::from_participant(r, out, link, sender) else {
             return;
         };
         if payload.len() > MAX_ORDERS_BYTES as usize {

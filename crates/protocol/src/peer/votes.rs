@@ -171,8 +171,7 @@ impl Peer {
     ) {
         let me = self.me;
         let Some(r) = &mut self.run else { return };
-        if r.participant(&sender).is_none() {
-            Self::reject(out, link, Some(sender), Violation::NotParticipant);
+        if Self::from_participant(r, out, link, sender).is_none() {
             return;
         }
         if !r.voters(&control).contains(&sender) {
