@@ -5,8 +5,16 @@
 //! `Written` orders and checks every draft by asking the engine (`OrdersAction::Submit` on a
 //! copy of the state), so what the panel accepts is exactly what the engine accepts.
 
+mod form;
 pub mod map;
+mod online;
 pub mod view;
+
+pub use form::{OrdersForm, Seat};
+use online::submit;
+#[cfg(feature = "online")]
+pub use online::take_queued;
+pub use online::OnlineOrders;
 
 use crate::widgets::{clock_ms, record_bot_ms, Nav, Sender};
 use orbis_engine::bot;
@@ -15,20 +23,8 @@ use orbis_engine::rules::orders::adjudicator::{Loc, Piece, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceId, ProvinceKind};
 use orbis_engine::rules::orders::notation::{self, Spec, Written};
 use orbis_engine::rules::orders::{
-    OrderResult, OrdersAction, OrdersEvent, OrdersOptions, OrdersState, Phase, Season,
+    OrderResult, OrdersAction, OrdersEvent, OrdersState, Phase, Season,
 };
-#[cfg(feature = "online")]
-use orbis_protocol::wire::OrdersPayload;
-
-/// The orders this browser submitted for a phase, with its powers' draw votes: the protocol's
-/// payload where online play is built in; without it (the full page) nothing is ever submitted
-/// (no session is online), and this stands in with the same shape.
-#[cfg(not(feature = "online"))]
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct OrdersPayload {
-    pub orders: Vec<(PowerId, Vec<Written>)>,
-    pub draw: Vec<(PowerId, bool)>,
-}
 use yew::Callback;
 
 /// Colours of the powers, by index on the map (Europe: the traditional ones).
@@ -38,91 +34,6 @@ pub const POWER_COLOURS: [&str; 7] = [
 
 pub fn power_colour(p: PowerId) -> &'static str {
     POWER_COLOURS[p as usize % POWER_COLOURS.len()]
-}
-
-/// Setup form of an orders game.
-#[derive(Clone, PartialEq)]
-pub struct OrdersForm {
-    pub map_id: String,
-    /// Players on the world map (2–6); Europe always has 7 powers.
-    pub players: u8,
-    /// Per power of the map: who plays it.
-    pub seats: Vec<Seat>,
-    pub options: OrdersOptions,
-}
-
-/// Who plays a power in a hot-seat orders game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Seat {
-    Human,
-    /// A computer player (`orbis_engine::bot::orders`).
-    Computer(BotLevel),
-    /// Nobody: civil disorder, the units hold.
-    Idle,
-}
-
-impl Seat {
-    /// One character per seat in `localStorage` ("1" human and "0" civil disorder, as saves
-    /// before computer powers wrote them; "e" and "n" computer levels).
-    pub fn code(self) -> char {
-        match self {
-            Seat::Human => '1',
-            Seat::Idle => '0',
-            Seat::Computer(BotLevel::Easy) => 'e',
-            Seat::Computer(_) => 'n',
-        }
-    }
-
-    /// The value of the setup form's option (`human`, `normal`, `easy`, `cd`).
-    pub fn form_value(self) -> &'static str {
-        match self {
-            Seat::Human => "human",
-            Seat::Idle => "cd",
-            Seat::Computer(BotLevel::Easy) => "easy",
-            Seat::Computer(_) => "normal",
-        }
-    }
-
-    pub fn from_form(v: &str) -> Seat {
-        match v {
-            "cd" => Seat::Idle,
-            "easy" => Seat::Computer(BotLevel::Easy),
-            "normal" => Seat::Computer(BotLevel::Normal),
-            _ => Seat::Human,
-        }
-    }
-
-    pub fn from_code(c: char) -> Seat {
-        match c {
-            '0' => Seat::Idle,
-            'e' => Seat::Computer(BotLevel::Easy),
-            'n' => Seat::Computer(BotLevel::Normal),
-            _ => Seat::Human,
-        }
-    }
-}
-
-impl Default for OrdersForm {
-    fn default() -> Self {
-        OrdersForm {
-            map_id: "europe-1901".into(),
-            players: 7,
-            seats: vec![Seat::Human; 7],
-            options: OrdersOptions::default(),
-        }
-    }
-}
-
-impl OrdersForm {
-    pub fn map(&self) -> &'static OrdersMap {
-        OrdersMap::get(&self.map_id).unwrap_or_else(OrdersMap::europe)
-    }
-    /// The powers that play with this form's player count.
-    pub fn powers(&self) -> Vec<PowerId> {
-        let m = self.map();
-        m.powers_for(self.players)
-            .unwrap_or_else(|| (0..m.powers.len() as PowerId).collect())
-    }
 }
 
 /// Where the hot-seat flow stands.
@@ -178,19 +89,6 @@ pub struct OrdersSession {
     pub online: Option<OnlineOrders>,
 }
 
-/// What an online orders page knows beyond the engine state.
-#[derive(Clone, PartialEq, Default, Debug)]
-pub struct OnlineOrders {
-    /// Our orders for this phase are committed; waiting for the others.
-    pub sent: bool,
-    /// Who has committed orders for this phase, and who the phase is waiting for.
-    pub committed: Vec<String>,
-    pub waiting: Vec<String>,
-    /// Our powers' draw votes for this phase, per power of the map: secret until the reveal,
-    /// so they go out with the orders instead of into the engine state at once.
-    pub draw: Vec<bool>,
-}
-
 /// Messages of the orders screens.
 #[derive(Clone, Debug)]
 pub enum OMsg {
@@ -224,23 +122,6 @@ impl View<'_> {
     pub fn dispatcher(&self) -> Sender<OMsg> {
         Sender(self.send.clone())
     }
-}
-
-thread_local! {
-    /// Orders submitted on the screen in an online game, waiting for the online screen's next
-    /// protocol step.
-    static QUEUE: std::cell::RefCell<Vec<OrdersPayload>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Online game: queues this browser's orders for the phase for the protocol.
-fn submit(p: OrdersPayload) {
-    QUEUE.with(|q| q.borrow_mut().push(p));
-}
-
-/// The orders queued since the last call (the online screen commits them).
-#[cfg(feature = "online")]
-pub fn take_queued() -> Vec<OrdersPayload> {
-    QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
 }
 
 pub fn phase_word(p: Phase) -> &'static str {
@@ -277,85 +158,6 @@ impl OrdersSession {
         };
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
         s
-    }
-
-    /// An online session: this browser writes the orders of `mine` only.
-    #[cfg(feature = "online")]
-    pub fn new_online(game: OrdersState, mine: &[PowerId]) -> OrdersSession {
-        let n = game.map().powers.len();
-        let seats = (0..n)
-            .map(|p| match mine.contains(&(p as PowerId)) {
-                true => Seat::Human,
-                false => Seat::Idle,
-            })
-            .collect();
-        let mut s = OrdersSession::new(game, seats);
-        s.online = Some(OnlineOrders {
-            draw: s.game.draw.clone(),
-            ..OnlineOrders::default()
-        });
-        s.stage = s.first_waiting().map_or(Stage::Results, Stage::Enter);
-        s
-    }
-
-    /// Online: the protocol resolved one or more phases (`events` of each, oldest first); `game`
-    /// is the state now. Shows the results of the last phase that had orders.
-    #[cfg(feature = "online")]
-    pub fn online_resolved(&mut self, game: OrdersState, events: &[Vec<OrdersEvent>]) {
-        let (year, season) = (self.game.year, self.game.season);
-        self.game = game;
-        if let Some(ev) = events
-            .iter()
-            .rev()
-            .find(|ev| {
-                ev.iter().any(
-                    |e| matches!(e, OrdersEvent::Resolved { results, .. } if !results.is_empty()),
-                )
-            })
-            .or(events.last())
-        {
-            self.last = Some(self.summarise(year, season, ev));
-        }
-        if let Some(o) = self.online.as_mut() {
-            o.sent = false;
-            o.draw = self.game.draw.clone();
-        }
-        self.draft.clear();
-        self.sel = None;
-        self.mode = Mode::Move;
-        self.error = None;
-        self.stage = Stage::Results;
-    }
-
-    /// Online: who has committed and who is awaited; `sent`: the protocol holds our committed
-    /// orders for this phase (e.g. restored after a reload), so there is nothing to enter.
-    #[cfg(feature = "online")]
-    pub fn online_status(&mut self, sent: bool, committed: Vec<String>, waiting: Vec<String>) {
-        let Some(o) = self.online.as_mut() else {
-            return;
-        };
-        o.committed = committed;
-        o.waiting = waiting;
-        if sent && !o.sent {
-            o.sent = true;
-            self.draft.clear();
-            self.sel = None;
-            self.stage = Stage::Results;
-        }
-    }
-
-    /// Online: the orders this browser submitted for the current phase, per power, with those
-    /// powers' draw votes.
-    pub fn online_payload(&self) -> OrdersPayload {
-        let orders: Vec<(PowerId, Vec<Written>)> = (0..self.game.orders.len())
-            .filter(|&p| self.is_human(p as PowerId))
-            .filter_map(|p| Some((p as PowerId, self.game.orders[p].clone()?)))
-            .collect();
-        let draw = orders
-            .iter()
-            .map(|&(p, _)| (p, self.draw_vote(p)))
-            .collect();
-        OrdersPayload { orders, draw }
     }
 
     /// Whether `p` accepts a draw: online, the vote about to be committed; hot-seat, the

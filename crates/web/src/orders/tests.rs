@@ -1,5 +1,6 @@
 //! Tests of the hot-seat and online orders flow (`OrdersSession::update`).
 use super::*;
+use orbis_engine::rules::orders::OrdersOptions;
 
 fn s() -> OrdersSession {
     let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
