@@ -25,7 +25,7 @@ pub enum Screen {
     /// A game of the orders ruleset (lite bundle: on the way to the full page).
     OrdersPlay,
     /// Peer-to-peer play (`online`): lobby, then the board driven through the protocol
-    /// (lite bundle: on the way to the full page).
+    /// (lite and full bundles: on the way to the online page).
     Online,
 }
 
