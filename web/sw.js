@@ -59,14 +59,19 @@ self.addEventListener("fetch", (e) => {
           // The lite page stands in for its own address; the full and online pages have none.
           const path = new URL(req.url).pathname;
           const under = (dir) => path.startsWith(new URL(dir, self.registration.scope).pathname);
-          if (under("full/") || under("online/")) {
-            return new Response(
-              '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">' +
-              '<title>Orbis</title><p style="font:1.1rem system-ui;margin:2rem">This part of Orbis ' +
-              "(orders ruleset, online play) is not saved on this device yet: open Orbis once while " +
-              'online, then it works offline. <a href="../">Back to the classic game</a></p>',
-              { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } }
-            );
+          const say = (text) => new Response(
+            '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width">' +
+            '<title>Orbis</title><p id="offline-note" style="font:1.1rem system-ui;margin:2rem">' + text +
+            ' <a href="../">Back to the classic game</a></p>',
+            { status: 503, headers: { "Content-Type": "text/html; charset=utf-8" } }
+          );
+          if (under("online/")) {
+            return say("Online play needs a network connection, and this device is offline: connect, " +
+              "then reload this page. The classic and orders games work offline.");
+          }
+          if (under("full/")) {
+            return say("This part of Orbis (the orders ruleset) is not saved on this device yet: open " +
+              "Orbis once while online, then it works offline.");
           }
           const idx = (await c.match("./")) || (await c.match("index.html"));
           if (idx) return idx;

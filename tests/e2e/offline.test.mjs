@@ -1,6 +1,6 @@
 // The service worker caches every asset: with the network off, a reload still loads and plays.
-// The lite page's files are cached at install, the full page's (orders ruleset, online play) in
-// the background afterwards; then both work offline.
+// The lite page's files are cached at install, the full page's (orders ruleset) in the background
+// afterwards; then both work offline. The online page, never opened, says it needs the network.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase, waitFullCached } from './helpers.mjs';
@@ -69,5 +69,12 @@ test('offline after a first visit: a classic game and an orders hot-seat game bo
   await page.reload();
   await page.locator('#root[data-screen="play"]').waitFor();
   assert.equal(await attr(page, 'data-state-hash'), hash);
+  // Online play (its own page, never opened here) says it needs the network, and the way back.
+  await page.click('#menu-btn');
+  await page.click('#play-online');
+  await page.waitForURL(/\/online\//);
+  await page.locator('#offline-note').waitFor();
+  assert.match(await page.locator('#offline-note').textContent(), /needs a network connection.*connect/);
+  await shot(page, '11a-offline-online-page');
   await context.close();
 });
