@@ -387,14 +387,22 @@ fn verify(file: &std::path::Path, out: &mut dyn std::io::Write) -> Result<(), St
     )
     .map_err(io)?;
     match r.deal {
-        Some((secrets, opened)) if secrets == r.participants.len() => writeln!(
+        Some(d) if d.keys == r.participants.len() => writeln!(
             out,
-            "face-down deal: every key published; {opened} positions opened, every shown card is the one dealt"
+            "face-down deal: every key published{}; {} positions opened, every shown card is the one dealt",
+            match d.rebuilt {
+                0 => String::new(),
+                k => format!(
+                    " ({k} of a player who left, rebuilt from the others' escrow pieces)"
+                ),
+            },
+            d.opened
         )
         .map_err(io)?,
-        Some((secrets, _)) => writeln!(
+        Some(d) => writeln!(
             out,
-            "face-down deal: {secrets} of {} keys published, so the cards never shown stay hidden (every shown card was checked when shown)",
+            "face-down deal: {} of {} keys published, so the cards never shown stay hidden (every shown card was checked when shown)",
+            d.keys,
             r.participants.len()
         )
         .map_err(io)?,

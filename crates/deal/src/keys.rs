@@ -52,6 +52,11 @@ impl SecretShare {
         self.0.to_bytes()
     }
 
+    /// The sum of two shares (a key share from its escrow's pieces).
+    pub fn add(&self, other: &SecretShare) -> SecretShare {
+        SecretShare(self.0 + other.0)
+    }
+
     /// A share from bytes; `None` unless they are a canonical scalar.
     pub fn from_bytes(bytes: [u8; 32]) -> Option<SecretShare> {
         Option::from(Scalar::from_canonical_bytes(bytes)).map(SecretShare)

@@ -319,6 +319,45 @@ fn all_the_others_stand_in_for_a_seat_that_stops_answering() {
 }
 
 #[test]
+fn the_others_pieces_rebuild_a_leavers_secret_for_anyone_to_check() {
+    let mut room = Room::new(4, 31);
+    room.run().unwrap();
+    for i in 0..3u8 {
+        let out = room.tables[i as usize].stand_in(3).unwrap();
+        room.post(i, out);
+    }
+    run_without(&mut room, 3);
+    let mut obs = Table::observer(b"game 7", 4, decks());
+    for (from, m) in room.broadcasts.clone() {
+        obs.receive(from, m).unwrap();
+    }
+    let mut pieces = std::collections::BTreeMap::new();
+    for holder in 0..3u8 {
+        let mine = room.tables[holder as usize].left_pieces();
+        assert_eq!(mine.len(), 1, "one piece, of seat 3's key");
+        let (owner, piece) = mine[0];
+        assert_eq!(owner, 3);
+        assert_eq!(obs.check_piece(3, holder, piece), Ok(()));
+        assert!(
+            obs.check_piece(3, (holder + 1) % 3, piece).is_err(),
+            "another's piece"
+        );
+        assert_eq!(
+            obs.rebuild_secret(3, &pieces),
+            None,
+            "not before every piece is in"
+        );
+        pieces.insert(holder, piece);
+    }
+    let secret = obs.rebuild_secret(3, &pieces).expect("every piece is in");
+    assert_eq!(secret, room.tables[3].secret());
+    assert_eq!(obs.check_secret(3, secret), Ok(()));
+    // A wrong piece rebuilds nothing.
+    pieces.insert(0, pieces[&1]);
+    assert_eq!(obs.rebuild_secret(3, &pieces), None);
+}
+
+#[test]
 fn a_wrong_piece_of_a_leavers_key_names_the_leaver() {
     let mut room = Room::new(3, 31);
     // Seat 2 seals the piece meant for seat 0 wrong; nothing shows until seat 2 leaves.

@@ -271,6 +271,10 @@ pub enum Body {
     /// At the end of a game dealt face down (won, halted or left): the sender's secret key
     /// share, so that anyone can open every card dealt and check the whole deal.
     DealSecret { secret: [u8; 32] },
+    /// At the end of a game dealt face down, from each participant still there: its pieces of
+    /// the key shares of participants who left (owner's index, piece), so that every other
+    /// participant's pieces together rebuild those keys and the whole deal can be opened.
+    DealPieces { pieces: Vec<(u8, [u8; 32])> },
 }
 
 impl Body {
@@ -288,6 +292,7 @@ impl Body {
                 | Body::Vote { .. }
                 | Body::Deal { .. }
                 | Body::DealSecret { .. }
+                | Body::DealPieces { .. }
         )
     }
 }

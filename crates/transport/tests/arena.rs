@@ -80,10 +80,10 @@ fn arena(reload: bool) {
             std::fs::read(dir.join(format!("peer{i}.orbis-transcript"))).expect("a transcript");
         let r = orbis_protocol::peer::verify(&bytes).unwrap_or_else(|e| panic!("peer {i}: {e}"));
         assert!(r.winner.is_some(), "peer {i}'s transcript ends the game");
-        let (secrets, opened) = r.deal.expect("dealt face down");
+        let d = r.deal.expect("dealt face down");
         println!(
-            "peer {i}: transcript verified, {} positions, {secrets} secrets, {opened} cards opened",
-            r.positions
+            "peer {i}: transcript verified, {} positions, {} secrets, {} cards opened",
+            r.positions, d.keys, d.opened
         );
     }
 }

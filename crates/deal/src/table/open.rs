@@ -1,7 +1,7 @@
 //! Reading cards: a card shown to everyone checked against every share (or the pieces' shares
 //! standing in for a seat that left), a card opened once its shares are in, whose shares are
 //! still missing; and, at the end, an observer's checks — the published secrets against their
-//! keys, and every position opened with them.
+//! keys (a leaver's rebuilt from the others' pieces of it), and every position opened with them.
 //!
 //! Owns no state of its own: these are `impl Table` blocks over the fields of [`Table`].
 
@@ -28,6 +28,40 @@ impl Table {
             Some(s) if s.key() == *key => Ok(()),
             _ => Err(DealError::Secret),
         }
+    }
+
+    /// Our pieces of the keys of the seats that left, as (seat, piece), to publish at the end:
+    /// with every other holder's, they rebuild a leaver's secret, so the whole deal can be opened
+    /// even though the leaver never published its own. Nothing is left to hide then.
+    pub fn left_pieces(&self) -> Vec<(u8, [u8; 32])> {
+        self.pieces
+            .iter()
+            .map(|(&s, y)| (s, y.to_bytes()))
+            .collect()
+    }
+
+    /// Checks a piece of `owner`'s key share that `holder` published against the commitment
+    /// in `owner`'s escrow.
+    pub fn check_piece(&self, owner: u8, holder: u8, piece: [u8; 32]) -> Result<(), DealError> {
+        let want = self
+            .commitment(owner, holder)
+            .ok_or(DealError::Escrow("a piece of a key that has none"))?;
+        match SecretShare::from_bytes(piece) {
+            Some(y) if y.key() == want => Ok(()),
+            _ => Err(DealError::Escrow(
+                "a published piece does not match its commitment",
+            )),
+        }
+    }
+
+    /// `owner`'s secret key share rebuilt from the pieces every other seat published (by
+    /// holder, each checked with [`Table::check_piece`]); `None` while one is missing.
+    pub fn rebuild_secret(&self, owner: u8, pieces: &BTreeMap<u8, [u8; 32]>) -> Option<[u8; 32]> {
+        let mut sum = SecretShare::from_bytes([0; 32])?;
+        for holder in (0..self.seats).filter(|&h| h != owner) {
+            sum = sum.add(&SecretShare::from_bytes(*pieces.get(&holder)?)?);
+        }
+        (Some(&sum.key()) == self.keys.get(&owner)).then(|| sum.to_bytes())
     }
 
     /// The card at a position, opened with every seat's published secret (in seat order).

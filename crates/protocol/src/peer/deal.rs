@@ -45,6 +45,13 @@ pub(super) struct DealRun {
     waiting: Vec<(u8, Option<u8>, DealMsg, Vec<u8>)>,
     /// Secrets published at the end, checked against their keys, with their signed bytes.
     pub(super) secrets: BTreeMap<u8, ([u8; 32], Vec<u8>)>,
+    /// Pieces of the keys of participants who left, published at the end: by owner, then by
+    /// holder, each checked against its commitment.
+    pieces: BTreeMap<u8, BTreeMap<u8, [u8; 32]>>,
+    /// The signed messages that published them, by holder (for the transcript).
+    pub(super) piece_msgs: BTreeMap<u8, Vec<u8>>,
+    /// Secrets of participants who left, rebuilt from every other participant's piece.
+    pub(super) rebuilt: BTreeMap<u8, [u8; 32]>,
     /// Whether we published ours.
     published: bool,
 }
@@ -65,6 +72,23 @@ fn decks(s: &SealedDeal) -> Vec<DeckSpec> {
 }
 
 impl DealRun {
+    /// Keeps the checked pieces `from` published, and rebuilds each leaver's secret once every
+    /// other participant's piece of it is in.
+    fn add_pieces(&mut self, from: u8, pieces: Vec<(u8, [u8; 32])>) {
+        for (owner, piece) in pieces {
+            if owner == from {
+                continue;
+            }
+            let got = self.pieces.entry(owner).or_default();
+            got.insert(from, piece);
+            if !self.rebuilt.contains_key(&owner) {
+                if let Some(secret) = self.table.rebuild_secret(owner, got) {
+                    self.rebuilt.insert(owner, secret);
+                }
+            }
+        }
+    }
+
     /// Our table for a game that starts now, with the draws of the missions (an observer's
     /// table when we play no part).
     pub(super) fn start(r: &Run, me: Option<u8>, identity: &[u8; 32]) -> Option<DealRun> {
@@ -87,6 +111,9 @@ impl DealRun {
             taken: BTreeSet::new(),
             waiting: vec![],
             secrets: BTreeMap::new(),
+            pieces: BTreeMap::new(),
+            piece_msgs: BTreeMap::new(),
+            rebuilt: BTreeMap::new(),
             published: false,
         };
         for (i, p) in s.players.iter().enumerate() {
@@ -397,6 +424,19 @@ impl Peer {
         self.seq = self.seq.saturating_add(1);
         d.secrets.insert(d.table.me(), (secret, raw.clone()));
         out.send.push((Dest::All, raw));
+        // Our pieces of the keys of those who left, so that theirs can be rebuilt too.
+        let pieces = d.table.left_pieces();
+        if !pieces.is_empty() {
+            let body = Body::DealPieces {
+                pieces: pieces.clone(),
+            };
+            let raw = Envelope::seal(&self.key, tag, self.seq, &body);
+            self.seq = self.seq.saturating_add(1);
+            let me = d.table.me();
+            d.piece_msgs.insert(me, raw.clone());
+            d.add_pieces(me, pieces);
+            out.send.push((Dest::All, raw));
+        }
     }
 
     /// Publishes our secret key share now (for a player who leaves the game for good).
@@ -433,6 +473,52 @@ impl Peer {
                 },
             ),
         }
+    }
+
+    /// Pieces of the keys of participants who left, published by `sender` at the end: each
+    /// checked against its commitment (a wrong one names the sender), and a leaver's secret
+    /// rebuilt once every other participant's piece is in.
+    pub(super) fn on_deal_pieces(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        pieces: Vec<(u8, [u8; 32])>,
+        raw: &[u8],
+        out: &mut Output,
+    ) {
+        let Some(r) = &mut self.run else { return };
+        let Some(from) = Self::from_participant(r, out, link, sender) else {
+            return;
+        };
+        let Some(d) = &mut r.deal else { return };
+        let n = r.proposal.participants.len();
+        if pieces.len() >= n {
+            return Self::reject(
+                out,
+                link,
+                Some(sender),
+                Violation::Deal {
+                    error: "more pieces than participants".into(),
+                },
+            );
+        }
+        for &(owner, piece) in &pieces {
+            if owner == from {
+                continue; // its own key is its secret, published on its own
+            }
+            if let Err(e) = d.table.check_piece(owner, from, piece) {
+                return Self::reject(
+                    out,
+                    link,
+                    Some(sender),
+                    Violation::Deal {
+                        error: e.to_string(),
+                    },
+                );
+            }
+        }
+        d.piece_msgs.entry(from).or_insert_with(|| raw.to_vec());
+        d.add_pieces(from, pieces);
     }
 
     /// What participant `sender` reported withheld from it (its latest `Sync`).

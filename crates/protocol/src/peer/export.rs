@@ -90,9 +90,21 @@ pub struct Report {
     pub winner: Option<PlayerId>,
     /// Participants whose last checkpoint signs this very state.
     pub agreed_by: Vec<PeerKey>,
-    /// Face-down games: how many secrets were published, and how many dealt positions they
-    /// opened (each shown card was checked against it).
-    pub deal: Option<(usize, usize)>,
+    /// Face-down games: the keys published, and the dealt positions they opened.
+    pub deal: Option<DealReport>,
+}
+
+/// What [`verify`] found of a face-down deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DealReport {
+    /// Participants' secret keys known at the end: published by their owners, or rebuilt from
+    /// the others' pieces (of participants who left).
+    pub keys: usize,
+    /// Of those, the keys rebuilt from pieces.
+    pub rebuilt: usize,
+    /// Dealt positions opened with them (0 unless every key is known); each shown card was
+    /// checked against its position.
+    pub opened: usize,
 }
 
 /// Why a transcript does not check out.
@@ -137,6 +149,7 @@ impl Peer {
         messages.extend(groups.flatten());
         if let Some(d) = &r.deal {
             messages.extend(d.secrets.values().map(|(_, raw)| raw.clone()));
+            messages.extend(d.piece_msgs.values().cloned());
         }
         messages.extend(r.last_checkpoints.values().map(|(_, raw)| raw.clone()));
         messages.extend(self.evidence.iter().cloned());
@@ -264,16 +277,28 @@ fn halt_error(h: HaltReport) -> VerifyError {
     VerifyError::Cheat { peer, what }
 }
 
-/// With every secret published: opens every dealt position and checks each shown card
-/// against it. Returns (secrets published, positions opened).
-fn check_deal(s: &ClassicState, d: &DealRun, n: usize) -> Result<(usize, usize), VerifyError> {
-    let published = d.secrets.len();
-    if published < n {
-        return Ok((published, 0));
+/// With every secret known (published, or rebuilt from the others' pieces): opens every dealt
+/// position and checks each shown card against it.
+fn check_deal(s: &ClassicState, d: &DealRun, n: usize) -> Result<DealReport, VerifyError> {
+    let mut keys: BTreeMap<u8, [u8; 32]> = d.secrets.iter().map(|(&k, v)| (k, v.0)).collect();
+    let mut rebuilt = 0;
+    for (&k, &secret) in &d.rebuilt {
+        if let std::collections::btree_map::Entry::Vacant(e) = keys.entry(k) {
+            e.insert(secret);
+            rebuilt += 1;
+        }
     }
-    let secrets: Vec<[u8; 32]> = d.secrets.values().map(|x| x.0).collect();
+    let mut report = DealReport {
+        keys: keys.len(),
+        rebuilt,
+        opened: 0,
+    };
+    if keys.len() < n {
+        return Ok(report);
+    }
+    let secrets: Vec<[u8; 32]> = keys.into_values().collect();
     let Some(sealed) = &s.sealed else {
-        return Ok((published, 0));
+        return Ok(report);
     };
     let mut opened = 0;
     let mut decks: Vec<(u8, usize)> = vec![(MISSION_DECK, sealed.missions.len())];
@@ -296,5 +321,6 @@ fn check_deal(s: &ClassicState, d: &DealRun, n: usize) -> Result<(usize, usize),
             });
         }
     }
-    Ok((published, opened))
+    report.opened = opened;
+    Ok(report)
 }

@@ -69,7 +69,7 @@ pub use api::*;
 use beacon::*;
 use chat::*;
 use deal::*;
-pub use export::{verify, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC};
+pub use export::{verify, DealReport, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC};
 pub use lobby::check_proposal;
 use lobby::*;
 use log::*;
@@ -760,6 +760,13 @@ impl Peer {
                     return self.defer(link, sender, raw);
                 }
                 self.on_deal_secret(link, sender, secret, raw, out);
+                true
+            }
+            Body::DealPieces { pieces } => {
+                if self.run.is_none() {
+                    return self.defer(link, sender, raw);
+                }
+                self.on_deal_pieces(link, sender, pieces, raw, out);
                 true
             }
             Body::Deal { to, msg } => {
