@@ -1,4 +1,4 @@
-// Territory choice during setup, a bot-only game to the winner screen, and save import.
+// Territory choice during setup, a bot-only game to the winner screen, save import, and an autosave of an earlier format.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, URL_BASE, shot, attr, territories, clickTerr } from './helpers.mjs';
@@ -80,5 +80,31 @@ test('five cards force a trade through the dialog', async () => {
   const after = await page.locator('#prompt').textContent();
   assert.notEqual(after, before, 'more reinforcements after the trade');
   assert.match(await page.locator('#log').textContent(), /trades/);
+  await context.close();
+});
+
+test('an autosave of an earlier format opens on the full page once, then on the lite page again', async () => {
+  const { readFileSync } = await import('node:fs');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const old = readFileSync(new URL('./fixtures/trade.orbis', import.meta.url));
+  assert.equal(old[5], 1, 'a save of format 1');
+  await context.addInitScript((s) => {
+    if (!sessionStorage.getItem('seeded')) {
+      sessionStorage.setItem('seeded', '1');
+      localStorage.setItem('orbis.save', s);
+    }
+  }, old.toString('base64'));
+  const page = await context.newPage();
+  // The lite page reads only the current format: the full page reads it, and saves it again.
+  await page.goto(URL_BASE);
+  await page.waitForURL(/\/full\//);
+  await page.locator('#map g.terr').first().waitFor();
+  const hash = await attr(page, 'data-state-hash');
+  await page.locator('#trade-dialog').waitFor();
+  // Saved again in the current format: the lite page resumes it by itself.
+  await page.goto(URL_BASE);
+  await page.locator('#map g.terr').first().waitFor();
+  assert.ok(!page.url().includes('/full/'), page.url());
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'the same game');
   await context.close();
 });
