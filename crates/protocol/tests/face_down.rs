@@ -685,6 +685,14 @@ fn a_peer_that_reloads_then_leaves_is_voted_out_and_the_game_ends() {
         for i in [0, 2] {
             let t = net.peers[i].transcript().expect("a game ran");
             let r = verify(&t).unwrap_or_else(|e| panic!("seed {seed}, peer {i}: {e}"));
+            assert_eq!(
+                (
+                    r.positions,
+                    Some(r.state_hash.iter().map(|b| format!("{b:02x}")).collect())
+                ),
+                (net.peers[i].log_len(), net.hashes(&[i])[0].clone()),
+                "seed {seed}, peer {i}: the transcript replays to the end"
+            );
             let d = r.deal.expect("dealt face down");
             assert_eq!((d.keys, d.rebuilt), (3, 1), "seed {seed}, peer {i}");
             assert!(d.opened >= 44, "seed {seed}, peer {i}: {} opened", d.opened);

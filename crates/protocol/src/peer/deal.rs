@@ -41,6 +41,10 @@ pub(super) struct DealRun {
     pub(super) log: Vec<Vec<u8>>,
     /// Hashes of (sender, message) taken: a copy is ignored.
     taken: BTreeSet<[u8; 32]>,
+    /// Hashes of the broadcast messages in `log`. Kept apart from `taken`: a share sent first
+    /// to us alone and later to everyone (the same bytes, for a card turned face up) is taken
+    /// once but must be logged, or a transcript could not open that card.
+    logged: BTreeSet<[u8; 32]>,
     /// Messages that came before what they follow: (sender, to, message, signed bytes).
     waiting: Vec<(u8, Option<u8>, DealMsg, Vec<u8>)>,
     /// Secrets published at the end, checked against their keys, with their signed bytes.
@@ -109,6 +113,7 @@ impl DealRun {
             outbox: out,
             log: vec![],
             taken: BTreeSet::new(),
+            logged: BTreeSet::new(),
             waiting: vec![],
             secrets: BTreeMap::new(),
             pieces: BTreeMap::new(),
@@ -303,7 +308,9 @@ impl Peer {
         if from == d.table.me() {
             // Our own message again (a resend after our reload): the table makes the very
             // same ones itself.
-            if to.is_none() && d.taken.insert(msg_hash(from, &msg)) {
+            let h = msg_hash(from, &msg);
+            if to.is_none() && d.logged.insert(h) {
+                d.taken.insert(h);
                 d.log.push(raw.to_vec());
             }
             return;
@@ -332,12 +339,15 @@ impl Peer {
                 }
                 let h = msg_hash(from, &msg);
                 if d.taken.contains(&h) {
+                    if to.is_none() && d.logged.insert(h) {
+                        d.log.push(raw);
+                    }
                     continue;
                 }
                 match d.table.receive(from, msg.clone()) {
                     Ok(o) => {
                         d.taken.insert(h);
-                        if to.is_none() {
+                        if to.is_none() && d.logged.insert(h) {
                             d.log.push(raw);
                         }
                         d.outbox.extend(o);
@@ -393,7 +403,8 @@ impl Peer {
             self.seq = self.seq.saturating_add(1);
             match to {
                 None => {
-                    if d.taken.insert(h) {
+                    d.taken.insert(h);
+                    if d.logged.insert(h) {
                         d.log.push(raw.clone());
                     }
                     out.send.push((Dest::All, raw));
