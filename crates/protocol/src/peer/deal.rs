@@ -502,34 +502,23 @@ impl Peer {
             return;
         };
         let Some(d) = &mut r.deal else { return };
-        let n = r.proposal.participants.len();
-        if pieces.len() >= n {
-            return Self::reject(
-                out,
-                link,
-                Some(sender),
-                Violation::Deal {
-                    error: "more pieces than participants".into(),
-                },
-            );
-        }
-        for &(owner, piece) in &pieces {
-            if owner == from {
-                continue; // its own key is its secret, published on its own
+        let checked = if pieces.len() >= r.proposal.participants.len() {
+            Err("more pieces than participants".to_string())
+        } else {
+            // A participant's own key is its secret, published on its own: no piece of it.
+            pieces
+                .iter()
+                .filter(|&&(owner, _)| owner != from)
+                .try_for_each(|&(owner, piece)| d.table.check_piece(owner, from, piece))
+                .map_err(|e| e.to_string())
+        };
+        match checked {
+            Ok(()) => {
+                d.piece_msgs.entry(from).or_insert_with(|| raw.to_vec());
+                d.add_pieces(from, pieces);
             }
-            if let Err(e) = d.table.check_piece(owner, from, piece) {
-                return Self::reject(
-                    out,
-                    link,
-                    Some(sender),
-                    Violation::Deal {
-                        error: e.to_string(),
-                    },
-                );
-            }
+            Err(error) => Self::reject(out, link, Some(sender), Violation::Deal { error }),
         }
-        d.piece_msgs.entry(from).or_insert_with(|| raw.to_vec());
-        d.add_pieces(from, pieces);
     }
 
     /// What participant `sender` reported withheld from it (its latest `Sync`).
