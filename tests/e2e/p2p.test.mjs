@@ -37,25 +37,27 @@ after(async () => {
 
 const online = (page, a) => page.locator('#online').getAttribute(a);
 
-/** Plays the rest of the page's turn by hand without attacking: a forced trade, the reinforcements
- * on one territory, an occupation, then "end turn" until the turn passes. */
-async function endTurnByHand(page) {
-  for (let i = 0; i < 20 && (await attr(page, 'data-my-turn')) === '1'; i++) {
-    const len0 = Number(await online(page, 'data-log-len'));
-    const moved = () => until('a hand action to go through', async () => Number(await online(page, 'data-log-len')) > len0, 20000);
-    const ph = await attr(page, 'data-phase');
-    if (await page.locator('#trade-dialog .trade-set').count()) {
-      await page.locator('#trade-dialog .trade-set').first().click();
-    } else if (ph === 'reinforce') {
-      await page.click('#place-all');
-      await clickTerr(page, (await territories(page)).find((t) => t.mine).key);
-    } else if (ph === 'occupy') {
-      await page.click('#btn-occupy');
-    } else {
-      await page.click('#btn-end-turn');
-    }
-    await moved();
+/** One action by hand on the page whose turn it is, short of an attack: a forced trade, the
+ * reinforcements on one territory, an occupation, else "end turn"; waits for it to go through. */
+async function handStep(page) {
+  const len0 = Number(await online(page, 'data-log-len'));
+  const ph = await attr(page, 'data-phase');
+  if (await page.locator('#trade-dialog .trade-set').count()) {
+    await page.locator('#trade-dialog .trade-set').first().click();
+  } else if (ph === 'reinforce') {
+    await page.click('#place-all');
+    await clickTerr(page, (await territories(page)).find((t) => t.mine).key);
+  } else if (ph === 'occupy') {
+    await page.click('#btn-occupy');
+  } else {
+    await page.click('#btn-end-turn');
   }
+  await until('a hand action to go through', async () => Number(await online(page, 'data-log-len')) > len0, 20000);
+}
+
+/** Plays the rest of the page's turn by hand without attacking. */
+async function endTurnByHand(page) {
+  for (let i = 0; i < 20 && (await attr(page, 'data-my-turn')) === '1'; i++) await handStep(page);
   assert.notEqual(await attr(page, 'data-my-turn'), '1', 'the turn passed');
 }
 
@@ -160,46 +162,35 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     let attacked = false;
     for (let i = 0; i < 40 && !attacked; i++) {
       await aliceTurn('Alice to act');
-      const ph = await attr(A.page, 'data-phase');
-      const len0 = Number(await online(A.page, 'data-log-len'));
-      const moved = () => until('Alice\'s action to go through', async () => Number(await online(A.page, 'data-log-len')) > len0, 20000);
-      if (await A.page.locator('#trade-dialog .trade-set').count()) {
-        await A.page.locator('#trade-dialog .trade-set').first().click();
-        await moved();
-      } else if (ph === 'reinforce') {
-        await A.page.click('#place-all');
-        await clickTerr(A.page, (await territories(A.page)).find((t) => t.mine).key);
-        await moved();
-      } else if (ph === 'occupy') {
-        await A.page.click('#btn-occupy');
-        await moved();
-      } else if (ph === 'attack') {
+      // The strongest attack from one of her territories, if the page is at that step.
+      let pair = null;
+      if ((await attr(A.page, 'data-phase')) === 'attack' && !(await A.page.locator('#trade-dialog .trade-set').count())) {
         const ts = await territories(A.page);
         const byKey = Object.fromEntries(ts.map((t) => [t.key, t]));
-        let pair = null;
         for (const t of ts.filter((t) => t.mine && t.armies >= 2)) {
           for (const n of t.adj.map((k) => byKey[k]).filter((n) => !n.mine)) {
             if (!pair || t.armies - n.armies > pair.score) pair = { from: t.key, to: n.key, score: t.armies - n.armies };
           }
         }
-        if (!pair) { await A.page.click('#btn-end-turn'); await moved(); continue; }
-        await chooseFrom(A.page, pair.from);
-        await clickTerr(A.page, pair.to);
-        try {
-          await A.page.locator('#btn-roll').click();
-        } catch (e) {
-          // Keep what the page showed, to tell a lost click from a refused one.
-          await A.page.screenshot({ path: `${OUT}/fail-roll.png` });
-          console.log('no roll button after choosing', pair, 'my turn', await attr(A.page, 'data-my-turn'),
-            'phase', await attr(A.page, 'data-phase'), 'messages', await A.page.locator('[role=alert]').allTextContents());
-          throw e;
-        }
-        await moved();
-        attacked = true;
-      } else {
-        await A.page.click('#btn-end-turn');
-        await moved();
       }
+      if (!pair) {
+        await handStep(A.page);
+        continue;
+      }
+      const len0 = Number(await online(A.page, 'data-log-len'));
+      await chooseFrom(A.page, pair.from);
+      await clickTerr(A.page, pair.to);
+      try {
+        await A.page.locator('#btn-roll').click();
+      } catch (e) {
+        // Keep what the page showed, to tell a lost click from a refused one.
+        await A.page.screenshot({ path: `${OUT}/fail-roll.png` });
+        console.log('no roll button after choosing', pair, 'my turn', await attr(A.page, 'data-my-turn'),
+          'phase', await attr(A.page, 'data-phase'), 'messages', await A.page.locator('[role=alert]').allTextContents());
+        throw e;
+      }
+      await until('Alice\'s attack to go through', async () => Number(await online(A.page, 'data-log-len')) > len0, 20000);
+      attacked = true;
     }
     assert.ok(attacked, 'Alice attacked by hand');
     const diceA = await A.page.locator('.dice').textContent();
