@@ -201,11 +201,11 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await until('the same state on both pages', same, 20000);
     await shot(A.page, '30b-p2p-alice-attack');
     await shot(B.page, '30c-p2p-bob-sees-attack');
-    await endTurnByHand(A.page);
 
-    // Mid-game, on Alice's next turn: Bob reloads his page; it rejoins with the key stored for
-    // the room, catches up, and plays his next turn by hand.
-    await aliceTurn('Alice\'s next turn');
+    // Mid-game, while Alice holds her turn: Bob reloads his page; it rejoins with the key stored
+    // for the room, catches up, and plays his next turn by hand. (Here rather than a round later:
+    // every round before the vote is one more turn in which the native peer could complete its
+    // mission and end the game.)
     await shot(A.page, '31-p2p-alice-midgame');
     const grab = (p) => p.evaluate(() => window.__orbisP2p || { declared: {}, shown: {} });
     const marksB0 = await grab(B.page);
