@@ -16,6 +16,7 @@ ORBIS_DIST="$ROOT/dist" node tests/e2e/bench.mjs
 TWIGGY="$ROOT/.tools/twiggy/bin/twiggy"
 [ -x "$TWIGGY" ] || cargo install twiggy --locked --version 0.8.0 --root "$ROOT/.tools/twiggy" >/dev/null 2>&1
 T="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release-web"
+. "$ROOT/scripts/web-toolchain.sh" # as the pages are built
 cargo build -q --locked --profile release-web --target wasm32-unknown-unknown -p orbis-web --no-default-features
 cp "$T/orbis-web.wasm" "$T/orbis-web-lite.wasm"
 cargo build -q --locked --profile release-web --target wasm32-unknown-unknown -p orbis-web

@@ -5,13 +5,15 @@
 #   when the player asks for it;
 # - dist/online/index.html: everything, with online play (feature `online`), which the other
 #   pages open for "Play online" and room links;
-# then writes the service worker's file lists (web/precache.sh).
+# then writes the service worker's file lists (web/precache.sh). The pages are compiled with the
+# pinned nightly and flags of scripts/web-toolchain.sh (a smaller standard library).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 "$ROOT/scripts/install-web-tools.sh" >/dev/null
 export PATH="$ROOT/.tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 cargo fetch --locked >/dev/null
+. "$ROOT/scripts/web-toolchain.sh"
 # The lite page first: trunk empties its dist directory, which holds full/.
 trunk build --release --cargo-profile release-web index.html --dist dist
 trunk build --release --cargo-profile release-web full.html --dist dist/full

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what the browser build and its tests need, skipping anything already at the right
-# version: Chromium (Debian), the wasm32 target, Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
+# version: Chromium (Debian), the wasm32 target, the pages' pinned nightly with its standard
+# library's source (scripts/web-toolchain.sh), Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
 # wasm-opt (npm binaryen, into .tools/), and playwright-core + terser (npm ci at the root).
+# ORBIS_BUILD_ONLY=1 skips Chromium (the GitHub Pages workflow builds but runs no browser).
 # Source it (`. scripts/install-web-tools.sh`) or run it; it prints the PATH line to use.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -14,8 +16,8 @@ if [ -z "$WBG_VERSION" ]; then
 fi
 export PATH="$ROOT/.tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
-   || ! fc-list 2>/dev/null | grep -qi liberation; then
+if [ "${ORBIS_BUILD_ONLY:-0}" != 1 ] && { ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
+   || ! fc-list 2>/dev/null | grep -qi liberation; }; then
   echo "install-web-tools: installing chromium, chromium-driver, fonts-liberation (apt)"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
@@ -24,6 +26,13 @@ fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
+fi
+
+WEB_TOOLCHAIN="$(sed -n 's/^WEB_TOOLCHAIN=//p' "$ROOT/scripts/web-toolchain.sh")"
+if ! rustup run "$WEB_TOOLCHAIN" rustc --version >/dev/null 2>&1 \
+   || ! rustup component list --installed --toolchain "$WEB_TOOLCHAIN" 2>/dev/null | grep -q '^rust-src'; then
+  echo "install-web-tools: rustup toolchain install $WEB_TOOLCHAIN (with rust-src)"
+  rustup toolchain install "$WEB_TOOLCHAIN" --profile minimal --component rust-src
 fi
 
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
@@ -49,4 +58,4 @@ if [ ! -f "$ROOT/node_modules/playwright-core/package.json" ] || [ ! -x "$ROOT/n
   (cd "$ROOT" && npm ci --silent --no-audit --no-fund)
 fi
 
-echo "install-web-tools: trunk $(trunk --version | awk '{print $2}'), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1)"
+echo "install-web-tools: $WEB_TOOLCHAIN, trunk $(trunk --version | awk '{print $2}'), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1)"

@@ -17,7 +17,8 @@ from collections import Counter
 def crate_of(name):
     if name.startswith('"') or name.startswith('custom section') or name.startswith('data segment'):
         return 'data and sections: ' + name.split('"')[1] if '"' in name else name
-    m = re.search(r'([A-Za-z_][A-Za-z0-9_]*)::', name.lstrip('<&*'))
+    # Nightly's names carry each crate's disambiguator: `orbis_web[cdd064e2e948db7b]::app::…`.
+    m = re.search(r'([A-Za-z_][A-Za-z0-9_]*)(?:\[[0-9a-f]+\])?::', name.lstrip('<&*'))
     if not m:
         return '(unnamed)'
     return m.group(1)
@@ -36,7 +37,7 @@ def main():
             continue
         size = int(row['ShallowSize'])
         if ('function names' in name or 'wasm_bindgen_unstable' in name or 'producers' in name
-                or 'wbindgen_describe' in name):
+                or 'wbindgen_describe' in name or 'WasmDescribe' in name):
             continue  # stripped by wasm-bindgen from the published file
         total += size
         sums[crate_of(name)] += size

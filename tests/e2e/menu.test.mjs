@@ -1,4 +1,5 @@
-// A corrupt autosave gives a clear message and the menu; the phone layout and keyboard labels.
+// A corrupt autosave gives a clear message and the menu; an internal error says that a reload
+// resumes the game, and it does; the phone layout and keyboard labels.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase } from './helpers.mjs';
@@ -18,6 +19,31 @@ test('corrupt save: message and menu, never a blank page', async () => {
   assert.match(await page.locator('#notice').textContent(), /could not be loaded/);
   assert.equal(await attr(page, 'data-screen'), 'menu');
   await shot(page, '14-corrupt-save');
+  await context.close();
+});
+
+test('an internal error in the game: a message that says reload, and the reload resumes the game', async () => {
+  const context = await browser.newContext();
+  // Keep the wasm's exports, which Trunk's loader hands to its start event, to make it trap.
+  await context.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { window.orbisWasm = e.detail.wasm; }));
+  const page = await context.newPage();
+  await page.goto(URL_BASE + '?seed=e2e-crash');
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  await page.click('#auto-place');
+  await waitMyPhase(page, ['reinforce']);
+  const before = await territories(page);
+  // An allocation no wasm32 memory can hold aborts, as a panic does in the published build: the
+  // module traps in a task of its own, as it would in an event handler.
+  await page.evaluate(() => setTimeout(() => window.orbisWasm.__wbindgen_malloc(0xfffffff0, 8)));
+  const alert = page.locator('[role=alert]');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /Something went wrong in Orbis\. Your game was saved after your last action: reload the page to continue\./);
+  await shot(page, '14b-internal-error');
+  await page.click('#crash-reload');
+  await page.locator('#map').waitFor();
+  assert.equal(await attr(page, 'data-phase'), 'reinforce');
+  assert.deepEqual(await territories(page), before, 'the reload resumes the same position');
   await context.close();
 });
 

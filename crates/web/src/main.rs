@@ -27,17 +27,8 @@ mod geometry {
 }
 
 fn main() {
-    // If something unexpected breaks, tell the player instead of freezing silently. The game is
-    // autosaved after every action, so a reload resumes it.
-    std::panic::set_hook(Box::new(|_| {
-        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
-            if let Some(body) = doc.body() {
-                body.set_inner_html(
-                    "<div class=\"boot\" role=\"alert\">Something went wrong in Orbis. \
-                     Your game was saved after your last action: reload the page to continue.</div>",
-                );
-            }
-        }
-    }));
+    // No panic hook: the pages are built so that a panic traps at once, without its message
+    // (scripts/web-toolchain.sh). The page's boot script catches the trap and tells the player that
+    // the game was autosaved after every action and that a reload resumes it.
     yew::Renderer::<app::App>::new().render();
 }
