@@ -41,8 +41,11 @@ fn roll_table() -> &'static [[[f64; 3]; 3]; 4] {
                     }
                     let mut att = dice[..a].to_vec();
                     let mut def = dice[a..k].to_vec();
-                    att.sort_unstable_by(|x, y| y.cmp(x));
-                    def.sort_unstable_by(|x, y| y.cmp(x));
+                    // Highest first, as in a battle (`rules::classic::battle`).
+                    att.sort_unstable();
+                    att.reverse();
+                    def.sort_unstable();
+                    def.reverse();
                     let (al, _) = battle_losses(&att, &def);
                     counts[al as usize] += 1;
                 }

@@ -37,8 +37,12 @@ impl ClassicState {
         let d = self.defence_dice(to);
         let mut attack: Vec<u8> = (0..n).map(|_| dice.d6()).collect();
         let mut defence: Vec<u8> = (0..d).map(|_| dice.d6()).collect();
-        attack.sort_unstable_by(|a, b| b.cmp(a));
-        defence.sort_unstable_by(|a, b| b.cmp(a));
+        // Highest first. Ascending then reversed (the same order for plain numbers) shares the
+        // sort's code with the engine's other byte sorts: a second copy costs 3 KB of wasm.
+        attack.sort_unstable();
+        attack.reverse();
+        defence.sort_unstable();
+        defence.reverse();
         let (al, dl) = battle_losses(&attack, &defence);
         // Two dice defending one army (an option) can lose two comparisons: the army dies once.
         let dl = dl.min(self.armies[to as usize]);
