@@ -9,8 +9,9 @@
 
 use orbis_transport::relay::{nostr, KIND};
 use std::net::{TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -24,8 +25,25 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
+/// A relay's processes, killed together when dropped. The relay is gunicorn: a master and a worker
+/// that holds the listening socket. Killing the master alone would leave the worker serving (and
+/// running after the test), so the relay runs in a process group of its own and the whole group
+/// is killed.
+struct Relay(Child);
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        let group = format!("-{}", self.0.id());
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stderr(Stdio::null())
+            .status();
+        let _ = self.0.wait();
+    }
+}
+
 /// Starts a relay on a free port; returns it and its `ws://` URL.
-fn relay(tag: &str) -> (Kill, String) {
+fn relay(tag: &str) -> (Relay, String) {
     let exe = std::env::var("NOSTR_RELAY").unwrap_or_else(|_| "nostr-relay".into());
     let port = free_port();
     let dir = std::env::temp_dir().join(format!("orbis-relay-{}-{tag}", std::process::id()));
@@ -47,6 +65,7 @@ fn relay(tag: &str) -> (Kill, String) {
         .arg("serve")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
+        .process_group(0)
         .spawn()
         .expect("start nostr-relay (set NOSTR_RELAY)");
     let addr = format!("127.0.0.1:{port}");
@@ -55,7 +74,7 @@ fn relay(tag: &str) -> (Kill, String) {
         assert!(t.elapsed() < Duration::from_secs(30), "relay did not start");
         std::thread::sleep(Duration::from_millis(100));
     }
-    (Kill(child), format!("ws://{addr}"))
+    (Relay(child), format!("ws://{addr}"))
 }
 
 /// Subscribes to every Orbis rendezvous event the relay passes on, whatever its topic.
@@ -173,6 +192,16 @@ fn a_relay_killed_mid_lobby_does_not_stop_the_room() {
     std::thread::sleep(Duration::from_secs(3));
     eprintln!("killing relay 1");
     drop(r1);
+    // Gone for good: nothing listens on its port any more.
+    let addr = u1.trim_start_matches("ws://");
+    let t = Instant::now();
+    while TcpStream::connect(addr).is_ok() {
+        assert!(
+            t.elapsed() < Duration::from_secs(5),
+            "relay 1 still answers after the kill"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let mut peers = vec![first];
     peers.extend((1..3).map(|i| peer(&both, room, 3, i, &dir)));
     agree(peers);
