@@ -76,6 +76,14 @@ fn decks(s: &SealedDeal) -> Vec<DeckSpec> {
 }
 
 impl DealRun {
+    /// Logs a broadcast message (`to` is `None`) the first time it comes, whether it was taken
+    /// now or earlier as a private copy; private messages are never logged.
+    fn log_broadcast(&mut self, to: Option<u8>, h: [u8; 32], raw: Vec<u8>) {
+        if to.is_none() && self.logged.insert(h) {
+            self.log.push(raw);
+        }
+    }
+
     /// Keeps the checked pieces `from` published, and rebuilds each leaver's secret once every
     /// other participant's piece of it is in.
     fn add_pieces(&mut self, from: u8, pieces: Vec<(u8, [u8; 32])>) {
@@ -309,10 +317,10 @@ impl Peer {
             // Our own message again (a resend after our reload): the table makes the very
             // same ones itself.
             let h = msg_hash(from, &msg);
-            if to.is_none() && d.logged.insert(h) {
+            if to.is_none() {
                 d.taken.insert(h);
-                d.log.push(raw.to_vec());
             }
+            d.log_broadcast(to, h, raw.to_vec());
             return;
         }
         d.waiting.push((from, to, msg, raw.to_vec()));
@@ -339,17 +347,13 @@ impl Peer {
                 }
                 let h = msg_hash(from, &msg);
                 if d.taken.contains(&h) {
-                    if to.is_none() && d.logged.insert(h) {
-                        d.log.push(raw);
-                    }
+                    d.log_broadcast(to, h, raw);
                     continue;
                 }
                 match d.table.receive(from, msg.clone()) {
                     Ok(o) => {
                         d.taken.insert(h);
-                        if to.is_none() && d.logged.insert(h) {
-                            d.log.push(raw);
-                        }
+                        d.log_broadcast(to, h, raw);
                         d.outbox.extend(o);
                         progress = true;
                     }
@@ -404,9 +408,7 @@ impl Peer {
             match to {
                 None => {
                     d.taken.insert(h);
-                    if d.logged.insert(h) {
-                        d.log.push(raw.clone());
-                    }
+                    d.log_broadcast(None, h, raw.clone());
                     out.send.push((Dest::All, raw));
                 }
                 Some(p) => {
