@@ -6,7 +6,7 @@
 //! Per-roll loss probabilities are counted exactly over all 6^k outcomes.
 //! Floats appear only here, never in game state.
 
-use crate::rules::classic::{battle_losses, DefenceRule};
+use crate::rules::classic::{battle_losses, highest_first, DefenceRule};
 use std::sync::OnceLock;
 
 /// Result of [`odds`].
@@ -41,11 +41,8 @@ fn roll_table() -> &'static [[[f64; 3]; 3]; 4] {
                     }
                     let mut att = dice[..a].to_vec();
                     let mut def = dice[a..k].to_vec();
-                    // Highest first, as in a battle (`rules::classic::battle`).
-                    att.sort_unstable();
-                    att.reverse();
-                    def.sort_unstable();
-                    def.reverse();
+                    highest_first(&mut att);
+                    highest_first(&mut def);
                     let (al, _) = battle_losses(&att, &def);
                     counts[al as usize] += 1;
                 }

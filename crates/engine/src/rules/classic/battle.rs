@@ -37,12 +37,8 @@ impl ClassicState {
         let d = self.defence_dice(to);
         let mut attack: Vec<u8> = (0..n).map(|_| dice.d6()).collect();
         let mut defence: Vec<u8> = (0..d).map(|_| dice.d6()).collect();
-        // Highest first. Ascending then reversed (the same order for plain numbers) shares the
-        // sort's code with the engine's other byte sorts: a second copy costs 3 KB of wasm.
-        attack.sort_unstable();
-        attack.reverse();
-        defence.sort_unstable();
-        defence.reverse();
+        highest_first(&mut attack);
+        highest_first(&mut defence);
         let (al, dl) = battle_losses(&attack, &defence);
         // Two dice defending one army (an option) can lose two comparisons: the army dies once.
         let dl = dl.min(self.armies[to as usize]);
@@ -208,6 +204,14 @@ impl ClassicState {
         }
         Ok(())
     }
+}
+
+/// Sorts dice highest first, as `battle_losses` takes them. Ascending then reversed (the same
+/// order for plain numbers) shares the sort's code with the engine's other byte sorts: a
+/// descending comparator would be a second copy, 3 KB of wasm.
+pub fn highest_first(dice: &mut [u8]) {
+    dice.sort_unstable();
+    dice.reverse();
 }
 
 /// Losses (attacker, defender) for sorted-descending dice: highest against highest, ties to the defender.

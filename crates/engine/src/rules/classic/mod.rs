@@ -24,7 +24,7 @@ mod state;
 mod turn;
 
 pub use action::*;
-pub use battle::battle_losses;
+pub use battle::{battle_losses, highest_first};
 pub use end::mission_cards;
 pub use options::*;
 pub use sealed::*;
