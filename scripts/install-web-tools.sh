@@ -28,6 +28,8 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# Read, not sourced: sourcing would also export RUSTUP_TOOLCHAIN, and the `cargo install`s below
+# would then build Trunk and wasm-bindgen-cli with the nightly.
 WEB_TOOLCHAIN="$(sed -n 's/^WEB_TOOLCHAIN=//p' "$ROOT/scripts/web-toolchain.sh")"
 if ! rustup run "$WEB_TOOLCHAIN" rustc --version >/dev/null 2>&1 \
    || ! rustup component list --installed --toolchain "$WEB_TOOLCHAIN" 2>/dev/null | grep -q '^rust-src'; then

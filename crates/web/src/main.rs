@@ -28,7 +28,7 @@ mod geometry {
 
 fn main() {
     // No panic hook: the pages are built so that a panic traps at once, without its message
-    // (scripts/web-toolchain.sh). The page's boot script catches the trap and tells the player that
-    // the game was autosaved after every action and that a reload resumes it.
+    // (scripts/web-toolchain.sh). The pages' start-up script (web/boot.js) catches the trap and
+    // tells the player that the game was autosaved after every action and that a reload resumes it.
     yew::Renderer::<app::App>::new().render();
 }
