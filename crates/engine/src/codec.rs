@@ -70,11 +70,28 @@ pub fn encode<T: Serialize>(value: &T) -> Vec<u8> {
 
 /// Decodes bytes produced by [`encode`]; rejects oversized input and trailing bytes.
 pub fn decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, DecodeError> {
+    checked(bytes, || bincode::serde::decode_from_slice(bytes, config()))
+}
+
+/// [`decode`] for types that also derive bincode's own `Decode`: the same bytes and checks, read
+/// without serde. bincode's derive and its serde path write the same standard encoding (fields in
+/// order, variant indices as varints, arrays without a length), which the tests check on real
+/// games; serde's generic decoding costs far more code in the browser's wasm (its visitors, and
+/// its error texts, which bring in float formatting). Used for classic saves and maps, the only
+/// things the lite page decodes.
+pub fn decode_lean<T: bincode::Decode<()>>(bytes: &[u8]) -> Result<T, DecodeError> {
+    checked(bytes, || bincode::decode_from_slice(bytes, config()))
+}
+
+/// The size limit before decoding, and every byte consumed after.
+fn checked<T>(
+    bytes: &[u8],
+    read: impl FnOnce() -> Result<(T, usize), bincode::error::DecodeError>,
+) -> Result<T, DecodeError> {
     if bytes.len() > MAX_DECODE_BYTES {
         return Err(DecodeError::TooLarge(bytes.len()));
     }
-    let (value, used) = bincode::serde::decode_from_slice(bytes, config())
-        .map_err(|e| DecodeError::Malformed(e.to_string()))?;
+    let (value, used) = read().map_err(|e| DecodeError::Malformed(e.to_string()))?;
     if used != bytes.len() {
         return Err(DecodeError::TrailingBytes(bytes.len() - used));
     }

@@ -54,6 +54,21 @@ fn no_rng() -> Option<ChaCha20Rng> {
     None
 }
 
+// bincode's own decoding (see `codec::decode_lean`): the same fields as serde's, the generator
+// left to be rebuilt, as `#[serde(skip)]` does.
+impl<Context> bincode::Decode<Context> for SeededDice {
+    fn decode<D: bincode::de::Decoder<Context = Context>>(
+        d: &mut D,
+    ) -> Result<Self, bincode::error::DecodeError> {
+        Ok(SeededDice {
+            seed: bincode::Decode::decode(d)?,
+            position: bincode::Decode::decode(d)?,
+            rng: None,
+        })
+    }
+}
+bincode::impl_borrow_decode!(SeededDice);
+
 // Equality ignores the cached generator, which is rebuilt from (seed, position) on demand.
 impl PartialEq for SeededDice {
     fn eq(&self, other: &Self) -> bool {

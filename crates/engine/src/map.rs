@@ -136,7 +136,7 @@ impl Map {
     /// Decodes and validates a map in the canonical binary encoding of its RON file.
     pub fn from_bytes(bytes: &[u8]) -> Result<Map, MapError> {
         let file: MapFile =
-            crate::codec::decode(bytes).map_err(|e| MapError::Parse(e.to_string()))?;
+            crate::codec::decode_lean(bytes).map_err(|e| MapError::Parse(e.to_string()))?;
         Map::from_file(file)
     }
 
@@ -316,6 +316,17 @@ impl Map {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn built_in_maps_are_read_alike_without_serde() {
+        // `from_bytes` reads with bincode's own decoding; serde's reads the same file the same.
+        for (id, bytes) in BUILTIN {
+            let lean: MapFile = crate::codec::decode_lean(bytes).unwrap();
+            let serde: MapFile = crate::codec::decode(bytes).unwrap();
+            assert_eq!(crate::codec::encode(&lean), *bytes, "{id}");
+            assert_eq!(crate::codec::encode(&serde), *bytes, "{id}");
+        }
+    }
 
     #[test]
     fn classic_map_is_the_standard_board() {

@@ -4,7 +4,19 @@
 use serde::{Deserialize, Serialize};
 
 /// The symbol printed on a territory card.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    bincode::Decode,
+)]
 pub enum Symbol {
     Infantry,
     Cavalry,
@@ -12,7 +24,7 @@ pub enum Symbol {
 }
 
 /// A territory as written in the map file (names, not indices).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, bincode::Decode)]
 pub struct TerritoryFile {
     pub id: String,
     pub name: String,
@@ -21,14 +33,14 @@ pub struct TerritoryFile {
     pub adjacent: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, bincode::Decode)]
 pub struct ContinentFile {
     pub id: String,
     pub name: String,
     pub bonus: u32,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize, bincode::Decode)]
 pub struct MapFile {
     pub id: String,
     pub name: String,

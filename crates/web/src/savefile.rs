@@ -1,9 +1,10 @@
 //! Save files and state hashes of classic games, byte-for-byte the same as
 //! `orbis_engine::rules::Game::{to_save, state_hash}` for `Game::Classic`, without cloning the
 //! state into a `Game` after every action; and reading them without linking the orders ruleset
-//! into the lite bundle (`from_save` below reads classic saves of the current format only; the
-//! full bundle reads the rest with `Game::from_save`: other rulesets, and earlier formats, whose
-//! readers would grow the lite page's first load by 5 KB gzipped).
+//! into the lite bundle (`from_save`, the engine's `classic_from_save`, reads classic saves of the
+//! current format only, without serde's decoding; the full bundle reads the rest with
+//! `Game::from_save`: other rulesets, and earlier formats, whose readers would grow the lite
+//! page's first load by 5 KB gzipped).
 //!
 //! The unit test below compares against the engine's own functions, so a change of the save
 //! format fails `cargo test`.
@@ -13,7 +14,7 @@ use orbis_engine::codec;
 #[cfg(feature = "full")]
 use orbis_engine::rules::Game;
 use orbis_engine::rules::{LoadError, SAVE_VERSION};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 const MAGIC: [u8; 5] = *b"ORBIS";
 
@@ -30,41 +31,11 @@ struct SaveRef<'a> {
     game: GameRef<'a>,
 }
 
-/// `Game` decoded as far as the classic variant goes.
-#[derive(Deserialize)]
-enum GameOwned {
-    Classic(ClassicState),
-}
-
-#[derive(Deserialize)]
-struct SaveOwned {
-    _magic: [u8; 5], // checked before decoding
-    _version: u16,   // checked before decoding
-    game: GameOwned,
-}
-
 /// Reads a save file with the same checks and messages as `Game::from_save`; `Ok(None)` for a
 /// save not read here: a game of another ruleset, or a classic game of an earlier format (the
 /// lite page sends both to the full page).
 pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
-    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-        return Err(LoadError::NotASave);
-    }
-    // Version (a one-byte varint) then the `Game` variant index (a one-byte varint: 0 classic).
-    let version = match bytes.get(MAGIC.len()) {
-        Some(&v) if v == 0 || u16::from(v) > SAVE_VERSION => {
-            return Err(LoadError::Version(v as u16))
-        }
-        None => return Err(LoadError::NotASave),
-        Some(&v) => u16::from(v),
-    };
-    if version < SAVE_VERSION || bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
-        return Ok(None);
-    }
-    let save: SaveOwned = codec::decode(bytes).map_err(LoadError::Decode)?;
-    let GameOwned::Classic(s) = save.game;
-    s.check_consistency().map_err(LoadError::Inconsistent)?;
-    Ok(Some(s))
+    orbis_engine::rules::classic_from_save(bytes)
 }
 
 /// The bytes of a save file.

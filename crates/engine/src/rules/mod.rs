@@ -107,6 +107,38 @@ impl std::error::Error for LoadError {}
 
 const MAGIC: [u8; 5] = *b"ORBIS";
 
+/// Reads a save file of a classic game in the current format, with the checks and messages of
+/// [`Game::from_save`] (which starts here); `Ok(None)` for a save it leaves to that function: a
+/// game of another ruleset, or a classic game of an earlier format. It reads the state with
+/// bincode's own decoding ([`codec::decode_lean`]), not serde's, and touches no other ruleset, so
+/// the browser's lite page reads its saves with this alone.
+pub fn classic_from_save(bytes: &[u8]) -> Result<Option<classic::ClassicState>, LoadError> {
+    if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
+        return Err(LoadError::NotASave);
+    }
+    // After the magic: the version (a varint, one byte for the versions there are) and the
+    // `Game` variant index (a varint: 0 for classic), then the state. Checking the version before
+    // the body makes an older save say "other version" rather than "damaged".
+    let version = match bytes.get(MAGIC.len()) {
+        Some(&v) if v == 0 || u16::from(v) > SAVE_VERSION => {
+            return Err(LoadError::Version(v.into()))
+        }
+        None => return Err(LoadError::NotASave),
+        Some(&v) => u16::from(v),
+    };
+    if version < SAVE_VERSION || bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
+        return Ok(None);
+    }
+    if bytes.len() > codec::MAX_DECODE_BYTES {
+        return Err(LoadError::Decode(DecodeError::TooLarge(bytes.len())));
+    }
+    let state: classic::ClassicState =
+        codec::decode_lean(bytes.get(MAGIC.len() + 2..).unwrap_or_default())
+            .map_err(LoadError::Decode)?;
+    state.check_consistency().map_err(LoadError::Inconsistent)?;
+    Ok(Some(state))
+}
+
 impl Game {
     /// Applies an action, drawing randomness from the game's own seeded stream.
     pub fn apply(&mut self, action: &Action) -> Result<Vec<Event>, RuleError> {
@@ -180,8 +212,8 @@ impl Game {
 
     /// Reads a save file, checking its header and the consistency of the state.
     pub fn from_save(bytes: &[u8]) -> Result<Game, LoadError> {
-        if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
-            return Err(LoadError::NotASave);
+        if let Some(s) = classic_from_save(bytes)? {
+            return Ok(Game::Classic(s));
         }
         // The version is a one-byte varint right after the magic; check it before the body so an
         // older save says "other version" rather than "damaged".

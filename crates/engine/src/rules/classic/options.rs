@@ -4,7 +4,19 @@
 use super::*;
 
 /// The six army colours. Missions name a colour, not a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    bincode::Decode,
+)]
 pub enum Colour {
     Red,
     Blue,
@@ -39,7 +51,19 @@ impl Colour {
 }
 
 /// Skill of a computer player.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    bincode::Decode,
+)]
 pub enum BotLevel {
     /// Random legal play.
     Easy,
@@ -51,14 +75,14 @@ pub enum BotLevel {
 }
 
 /// Who plays a seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum SeatKind {
     Human,
     Bot(BotLevel),
 }
 
 /// How many dice a defender rolls: a standing per-player preference.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum DefendPref {
     /// Two dice when the territory has two or more armies, else one.
     #[default]
@@ -90,7 +114,7 @@ impl DefenceRule {
 }
 
 /// The mission cards dealt when fewer than six colours play.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum MissionDeck {
     /// Source 002: the absent colours' "destroy" cards are removed before dealing.
     #[default]
@@ -100,7 +124,7 @@ pub enum MissionDeck {
 }
 
 /// The +2 armies for traded cards showing territories you hold.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum CardBonus {
     /// Source 001: +2 on one such territory, at most once per turn.
     #[default]
@@ -110,7 +134,7 @@ pub enum CardBonus {
 }
 
 /// Trade-in value schedules.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum CardSchedule {
     /// 4, 6, 8, 10, 12, 15, then +5 per set.
     #[default]
@@ -145,7 +169,7 @@ impl CardSchedule {
 }
 
 /// Which fortification moves are allowed at the end of a turn.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum FortifyRule {
     /// One move from one territory to one adjacent territory.
     #[default]
@@ -159,7 +183,7 @@ pub enum FortifyRule {
 }
 
 /// How territories are distributed at the start.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum Selection {
     /// Dealt at random.
     #[default]
@@ -169,7 +193,7 @@ pub enum Selection {
 }
 
 /// Game options; the defaults are the common board-game rules.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub struct ClassicOptions {
     pub cards: CardSchedule,
     pub fortify: FortifyRule,

@@ -23,14 +23,26 @@ pub const TERRITORY_DECK: u8 = 0;
 pub const MISSION_DECK: u8 = 1;
 
 /// A position of a dealt deck.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    bincode::Decode,
+)]
 pub struct Slot {
     pub deck: u8,
     pub position: u16,
 }
 
 /// The face-down deal of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub struct SealedDeal {
     /// The cards of each territory deck, in the order they were laid out before the shuffles:
     /// the first is every card, each later one the discards of the moment it was shuffled.

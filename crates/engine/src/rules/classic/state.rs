@@ -14,7 +14,7 @@ pub const WILD_CARDS: u8 = 2;
 pub const MAX_PLAYERS: usize = 6;
 
 /// Who holds a territory.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum Owner {
     /// Not yet claimed (territory selection in progress).
     Unclaimed,
@@ -24,7 +24,7 @@ pub enum Owner {
 }
 
 /// A secret mission.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum Mission {
     /// Eliminate the armies of this colour (by anyone's hand).
     Destroy(Colour),
@@ -35,7 +35,7 @@ pub enum Mission {
 }
 
 /// Running totals per player, for the statistics screen.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub struct Stats {
     pub rolls: u32,
     pub armies_killed: u32,
@@ -46,7 +46,7 @@ pub struct Stats {
 }
 
 /// A seat in a running game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub struct Player {
     pub name: String,
     pub colour: Colour,
@@ -72,7 +72,7 @@ pub struct Player {
 }
 
 /// What the current player is doing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum Phase {
     /// Setup: pick an unclaimed territory.
     Claim,
@@ -109,7 +109,7 @@ pub fn initial_armies(players: usize) -> u32 {
 }
 
 /// Per-turn bookkeeping, reset when a turn starts.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub struct TurnState {
     pub conquered: bool,
     pub bonus_used: bool,
@@ -120,7 +120,7 @@ pub struct TurnState {
 }
 
 /// The whole state of a classic game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub struct ClassicState {
     pub map_id: String,
     pub options: ClassicOptions,
