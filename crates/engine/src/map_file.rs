@@ -1,5 +1,6 @@
 //! The on-disk shape of a classic map file. Shared with `build.rs` (through `#[path]`), which
-//! converts the RON files to bincode, so this module depends on serde alone.
+//! converts the RON files to bincode, so this module depends on serde and bincode alone (the
+//! engine reads the converted files with bincode's own decoding, `codec::decode_lean`).
 
 use serde::{Deserialize, Serialize};
 
