@@ -91,11 +91,29 @@ fn checked<T>(
     if bytes.len() > MAX_DECODE_BYTES {
         return Err(DecodeError::TooLarge(bytes.len()));
     }
-    let (value, used) = read().map_err(|e| DecodeError::Malformed(e.to_string()))?;
+    let (value, used) = read().map_err(|e| DecodeError::Malformed(describe(e)))?;
     if used != bytes.len() {
         return Err(DecodeError::TrailingBytes(bytes.len() - used));
     }
     Ok(value)
+}
+
+/// What is wrong with bytes bincode refused, in words rather than bincode's own text (which is
+/// its `Debug` output, and would bring the name of every `std::io` error into the browser's wasm).
+fn describe(e: bincode::error::DecodeError) -> String {
+    use bincode::error::DecodeError as E;
+    match e {
+        E::UnexpectedEnd { .. } => "it ends too early (it may have been cut short)".into(),
+        E::LimitExceeded => format!("it claims more than the {MAX_DECODE_BYTES}-byte limit"),
+        E::UnexpectedVariant { found, .. } => {
+            format!("it names an unknown kind of value ({found})")
+        }
+        E::Utf8 { .. } | E::InvalidCharEncoding(_) => "it holds text that is not UTF-8".into(),
+        // serde's messages (the data decoded through serde), which say what was expected.
+        E::OtherString(text) => text,
+        E::Other(text) => text.into(),
+        _ => "it holds a number or flag out of range".into(),
+    }
 }
 
 /// SHA-256 of arbitrary bytes.
@@ -130,6 +148,28 @@ mod tests {
         // A length prefix claiming a huge vector must not allocate it.
         let hostile = [0xfc, 0xff, 0xff, 0xff, 0x7f];
         assert!(decode::<Vec<u64>>(&hostile).is_err());
+    }
+
+    #[test]
+    fn refusals_say_what_is_wrong_in_words() {
+        let bytes = encode(&(7u32, "x".to_string()));
+        let cut = decode::<(u32, String)>(&bytes[..2])
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            cut,
+            "the data is malformed: it ends too early (it may have been cut short)"
+        );
+        assert_eq!(
+            decode_lean::<(u32, String)>(&bytes[..2])
+                .unwrap_err()
+                .to_string(),
+            cut
+        );
+        let not_text = decode_lean::<String>(&[1, 0xff]).unwrap_err().to_string();
+        assert!(not_text.ends_with("text that is not UTF-8"), "{not_text}");
+        let flag = decode_lean::<bool>(&[7]).unwrap_err().to_string();
+        assert!(flag.ends_with("out of range"), "{flag}");
     }
 
     #[test]
