@@ -1,25 +1,31 @@
 #!/bin/sh
 # Writes the service worker's file lists and a content version into DIST/sw.js, after the pages
 # are built (scripts/build-web.sh): ASSETS, the lite page's files (precached at install), and
-# LATER, the full page's files in DIST/full/ (cached in the background once the game runs).
+# LATER, the app icons and the full page's files in DIST/full/ (cached in the background once the
+# game runs).
 # All paths are relative to the worker, which sits next to the lite page.
 set -eu
 cd "${1:?usage: web/precache.sh DIST}"
 [ -f sw.js ] && grep -q __VERSION__ sw.js || { echo "precache: $1/sw.js is missing or already written" >&2; exit 1; }
 
-lite=$(find . -type f ! -name sw.js ! -name '*.map' ! -path './full/*' ! -path './online/*' | sed 's|^\./||' | LC_ALL=C sort)
+# The lite page's index.html is cached as "./" (the worker serves it for index.html too), and the
+# app icons (PNG: only for installing the app to a home screen) wait for LATER: neither is needed
+# to play, and each would compete with the first load for bandwidth.
+lite=$(find . -type f ! -name sw.js ! -name '*.map' ! -name index.html ! -path './full/*' ! -path './online/*' ! -path './icons/*.png' | sed 's|^\./||' | LC_ALL=C sort)
+icons=$(find ./icons -type f -name '*.png' | sed 's|^\./||' | LC_ALL=C sort)
 full=$(find . -type f ! -name '*.map' -path './full/*' | sed 's|^\./||' | LC_ALL=C sort)
 # The online page (online/) is cached when it is first opened (the worker keeps what it fetches):
 # only players who go online download it, and they are online then. Its files still count in the
 # version, so a new release replaces them.
 online=$(find . -type f ! -name '*.map' -path './online/*' | sed 's|^\./||' | LC_ALL=C sort)
-version=$(for f in $lite $full $online; do sha256sum "$f"; done | sha256sum | cut -c1-16)
+version=$(for f in index.html $lite $icons $full $online; do sha256sum "$f"; done | sha256sum | cut -c1-16)
 assets='"./"'
 for f in $lite; do assets="$assets, \"$f\""; done
 later=''
+for f in $icons; do later="$later${later:+, }\"$f\""; done
 if [ -n "$full" ]; then
-  later='"full/"'
+  later="$later${later:+, }\"full/\""
   for f in $full; do later="$later, \"$f\""; done
 fi
 sed -i "s|__VERSION__|$version|; s|__ASSETS__|[$assets]|; s|__LATER__|[$later]|" sw.js
-echo "precache: $(echo "$lite" | wc -l) files at install, $(echo "$full" | grep -c . || true) later, version $version"
+echo "precache: $(echo "$lite" | wc -l) files at install, $(echo "$icons $full" | wc -w) later, version $version"

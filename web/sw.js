@@ -1,9 +1,9 @@
 // Orbis service worker: serves the game's files cache-first, so it works offline. The pages'
 // file lists and a content version are written by web/precache.sh after the build:
 // - ASSETS, the lite page (the first load: classic game), are cached when the worker installs;
-// - LATER, the full page in full/ (orders ruleset), are cached when a page asks ("cache-full"
-//   message, sent once the game runs and the browser is idle), so they never slow down the
-//   first load;
+// - LATER, the app icons (for a home screen) and the full page in full/ (orders ruleset), are
+//   cached when a page asks ("cache-full" message, sent once the game runs and the browser is
+//   idle), so they never slow down the first load;
 // - the online page (online/) is cached as it is fetched, when a player first goes online.
 const VERSION = "__VERSION__";
 const ASSETS = __ASSETS__;
