@@ -26,6 +26,11 @@ mod geometry {
     include!(concat!(env!("OUT_DIR"), "/geometry.rs"));
 }
 
+// Talc rather than the standard library's dlmalloc: a smaller page (crates/web/Cargo.toml).
+#[cfg(target_family = "wasm")]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 fn main() {
     // No panic hook: the pages are built so that a panic traps at once, without its message
     // (scripts/web-toolchain.sh). The pages' start-up script (web/boot.js) catches the trap and
