@@ -24,6 +24,14 @@ if [ "${ORBIS_BUILD_ONLY:-0}" != 1 ] && { ! command -v chromium >/dev/null 2>&1 
   $SUDO apt-get install -y -qq chromium chromium-driver fonts-liberation >/dev/null
 fi
 
+# The build's post-build hook runs a Python script (tools/minify-imports.py).
+if ! command -v python3 >/dev/null 2>&1; then
+  echo "install-web-tools: installing python3 (apt)"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq python3 >/dev/null
+fi
+
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi

@@ -1,19 +1,24 @@
 #!/bin/sh
 # Trunk post-build hook (runs for each page: index.html, full.html, online.html): in release builds,
-# minifies the wasm-bindgen glue with terser (Trunk's own minifier cannot parse it) and updates
-# its subresource-integrity hash in index.html. The service worker's file list is written once
+# minifies the wasm-bindgen glue with terser (Trunk's own minifier cannot parse it), shortens the
+# names the wasm imports from it (tools/minify-imports.py), and updates both files'
+# subresource-integrity hashes in index.html. The service worker's file list is written once
 # the pages are built (web/precache.sh, run by scripts/build-web.sh).
 set -eu
 ROOT="$(pwd)"
 cd "${TRUNK_STAGING_DIR:?run from trunk}"
 
+sri() { openssl dgst -sha384 -binary "$1" | base64 -w0; }
 TERSER="$ROOT/node_modules/.bin/terser"
 if [ "${TRUNK_PROFILE:-}" = release ] && [ -x "$TERSER" ]; then
   for js in orbis-web-*.js; do
-    old=$(openssl dgst -sha384 -binary "$js" | base64 -w0)
+    wasm="${js%.js}_bg.wasm"
+    old_js=$(sri "$js")
+    old_wasm=$(sri "$wasm")
     "$TERSER" "$js" --module --compress --mangle -o "$js.min"
     mv "$js.min" "$js"
-    new=$(openssl dgst -sha384 -binary "$js" | base64 -w0)
-    sed -i "s|sha384-$old|sha384-$new|g" index.html
+    # Short import names in the wasm and its glue (tools/minify-imports.py).
+    python3 "$ROOT/tools/minify-imports.py" "$wasm" "$js"
+    sed -i "s|sha384-$old_js|sha384-$(sri "$js")|g; s|sha384-$old_wasm|sha384-$(sri "$wasm")|g" index.html
   done
 fi
