@@ -20,21 +20,27 @@ addEventListener("error", orbisFailed);
 addEventListener("unhandledrejection", orbisFailed);
 
 // Offline: the service worker (web/sw.js, whose scope is the lite page's directory) precaches the
-// lite page's files when it installs, and the full page's only once a game has started and the
-// browser is idle, so they never compete with the first load. The full and online pages register
-// the same worker: that covers a first visit that starts on one of them.
+// lite page's files when it installs, and the full page's once asked ("cache-full"). It is
+// registered only once the game runs and the browser is idle, and asked for the full page 2 s
+// after that: neither its script nor its downloads compete with the first load (registered at
+// "load", which comes before the wasm has arrived, its precache could fetch the wasm a second
+// time). The full and online pages register the same worker: that covers a first visit that
+// starts on one of them.
 function orbisBoot(sw, scope) {
   if (!("serviceWorker" in navigator)) return;
-  addEventListener("load", function () {
-    navigator.serviceWorker.register(sw, scope ? { scope: scope } : undefined).catch(function () {});
-  });
+  var idle = function (f) {
+    (window.requestIdleCallback || setTimeout)(f, { timeout: 10000 });
+  };
   addEventListener("TrunkApplicationStarted", function () {
-    navigator.serviceWorker.ready.then(function (reg) {
-      setTimeout(function () {
-        (window.requestIdleCallback || setTimeout)(function () {
-          if (reg.active) reg.active.postMessage("cache-full");
-        }, { timeout: 10000 });
-      }, 2000);
+    idle(function () {
+      navigator.serviceWorker.register(sw, scope ? { scope: scope } : undefined).catch(function () {});
+      navigator.serviceWorker.ready.then(function (reg) {
+        setTimeout(function () {
+          idle(function () {
+            if (reg.active) reg.active.postMessage("cache-full");
+          });
+        }, 2000);
+      });
     });
   });
 }

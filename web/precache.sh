@@ -28,4 +28,6 @@ if [ -n "$full" ]; then
   for f in $full; do later="$later, \"$f\""; done
 fi
 sed -i "s|__VERSION__|$version|; s|__ASSETS__|[$assets]|; s|__LATER__|[$later]|" sw.js
+# Without its comments and indentation (every first visit fetches it); its lines stay as written.
+sed -i 's|^ *||; /^\/\//d' sw.js
 echo "precache: $(echo "$lite" | wc -l) files at install, $(echo "$icons $full" | wc -w) later, version $version"
