@@ -68,13 +68,15 @@ pub(crate) fn outline(bytes: &[u8]) -> String {
     let mut d = String::new();
     for _ in 0..next() {
         let n = next();
+        // The file holds fifths of a map unit; the path data, tenths.
+        let mut point = || 2 * next();
         d.push('M');
-        tenths(&mut d, next());
+        tenths(&mut d, point());
         d.push(' ');
-        tenths(&mut d, next());
+        tenths(&mut d, point());
         d.push('l');
         for k in 0..(n - 1) * 2 {
-            let v = next();
+            let v = point();
             if k > 0 && v >= 0 {
                 d.push(' ');
             }
