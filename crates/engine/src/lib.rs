@@ -16,6 +16,7 @@ pub mod map;
 mod map_file;
 pub mod odds;
 pub mod rules;
+mod short_sort;
 pub mod sim;
 pub mod view;
 

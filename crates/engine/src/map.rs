@@ -195,7 +195,7 @@ impl Map {
                 }
                 adjacent.push(id);
             }
-            adjacent.sort_unstable();
+            crate::short_sort::sort(&mut adjacent);
             adjacent.dedup();
             territories.push(Territory {
                 key: t.id.clone(),

@@ -115,7 +115,10 @@ pub(super) fn hard(s: &ClassicState, d: &mut dyn Dice) -> Action {
         .into_iter()
         .map(|(t, x)| (x.map_or(-1000, |x| x.value), t))
         .collect();
-    cands.sort_by_key(|&(worth, t)| (std::cmp::Reverse(worth), t));
+    // Best first, then by territory.
+    crate::short_sort::sort_by(&mut cands, |a, b| {
+        (std::cmp::Reverse(a.0), a.1) < (std::cmp::Reverse(b.0), b.1)
+    });
     cands.truncate(CANDIDATES);
     let mut best: Option<(i64, TerritoryId)> = None;
     for &(_, t) in &cands {

@@ -206,12 +206,9 @@ impl ClassicState {
     }
 }
 
-/// Sorts dice highest first, as `battle_losses` takes them. Ascending then reversed (the same
-/// order for plain numbers) shares the sort's code with the engine's other byte sorts: a
-/// descending comparator would be a second copy, 3 KB of wasm.
+/// Sorts dice highest first, as `battle_losses` takes them.
 pub fn highest_first(dice: &mut [u8]) {
-    dice.sort_unstable();
-    dice.reverse();
+    crate::short_sort::sort_by(dice, |a, b| a > b);
 }
 
 /// Losses (attacker, defender) for sorted-descending dice: highest against highest, ties to the defender.

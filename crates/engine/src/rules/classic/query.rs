@@ -202,7 +202,7 @@ impl ClassicState {
                     }
                 }
             }
-            out.sort_unstable();
+            crate::short_sort::sort(&mut out);
             out
         } else {
             self.map().territories[from as usize]

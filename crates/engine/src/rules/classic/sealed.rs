@@ -96,7 +96,7 @@ impl ClassicState {
             vec![]
         };
         let mut all = std::mem::take(&mut s.deck);
-        all.sort_unstable();
+        crate::short_sort::sort(&mut all);
         for (i, p) in s.players.iter_mut().enumerate() {
             p.mission = None;
             p.mission_since = None;
@@ -139,7 +139,7 @@ impl ClassicState {
                 return None;
             }
             let mut cards = std::mem::take(&mut self.discard);
-            cards.sort_unstable();
+            crate::short_sort::sort(&mut cards);
             d.decks.push(cards.clone());
             d.drawn = 0;
             ev.push(Event::Reshuffled {
@@ -297,7 +297,7 @@ impl ClassicState {
             .collect();
         slots.extend(d.shown.iter().map(|x| x.0));
         let n = slots.len();
-        slots.sort_unstable();
+        crate::short_sort::sort(&mut slots);
         slots.dedup();
         if slots.len() != n {
             return Err("a card position is held twice".into());
