@@ -13,7 +13,7 @@ use orbis_engine::classic::ClassicState;
 use orbis_engine::codec;
 #[cfg(feature = "full")]
 use orbis_engine::rules::Game;
-use orbis_engine::rules::{LoadError, SAVE_VERSION};
+use orbis_engine::rules::SAVE_VERSION;
 use serde::Serialize;
 
 const MAGIC: [u8; 5] = *b"ORBIS";
@@ -34,9 +34,7 @@ struct SaveRef<'a> {
 /// Reads a save file with the same checks and messages as `Game::from_save`; `Ok(None)` for a
 /// save not read here: a game of another ruleset, or a classic game of an earlier format (the
 /// lite page sends both to the full page).
-pub fn from_save(bytes: &[u8]) -> Result<Option<ClassicState>, LoadError> {
-    orbis_engine::rules::classic_from_save(bytes)
-}
+pub use orbis_engine::rules::classic_from_save as from_save;
 
 /// The bytes of a save file.
 pub fn to_save(s: &ClassicState) -> Vec<u8> {

@@ -129,12 +129,9 @@ pub fn classic_from_save(bytes: &[u8]) -> Result<Option<classic::ClassicState>, 
     if version < SAVE_VERSION || bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
         return Ok(None);
     }
-    if bytes.len() > codec::MAX_DECODE_BYTES {
-        return Err(LoadError::Decode(DecodeError::TooLarge(bytes.len())));
-    }
-    let state: classic::ClassicState =
-        codec::decode_lean(bytes.get(MAGIC.len() + 2..).unwrap_or_default())
-            .map_err(LoadError::Decode)?;
+    // The whole file, as `SaveFile` encodes it: magic, version, variant index, state.
+    let (_, _, _, state): ([u8; 5], u16, u32, classic::ClassicState) =
+        codec::decode_lean(bytes).map_err(LoadError::Decode)?;
     state.check_consistency().map_err(LoadError::Inconsistent)?;
     Ok(Some(state))
 }
@@ -215,8 +212,8 @@ impl Game {
         if let Some(s) = classic_from_save(bytes)? {
             return Ok(Game::Classic(s));
         }
-        // The version is a one-byte varint right after the magic; check it before the body so an
-        // older save says "other version" rather than "damaged".
+        // `classic_from_save` has checked the magic and refused versions out of range; an older
+        // version (a one-byte varint right after the magic) is read with its own types.
         match bytes.get(MAGIC.len()) {
             Some(1) => {
                 let v1: legacy::SaveFile<legacy::v1::Game> =
@@ -233,8 +230,6 @@ impl Game {
                     codec::decode(bytes).map_err(LoadError::Decode)?;
                 return Self::checked(v3.game.into());
             }
-            Some(&v) if v as u16 != SAVE_VERSION => return Err(LoadError::Version(v as u16)),
-            None => return Err(LoadError::NotASave),
             _ => {}
         }
         let save: SaveFile = codec::decode(bytes).map_err(LoadError::Decode)?;
