@@ -11,8 +11,7 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 "$ROOT/scripts/install-web-tools.sh" >/dev/null
-export PATH="$ROOT/.tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
-cargo fetch --locked >/dev/null
+export PATH="$ROOT/.tools/binaryen/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 . "$ROOT/scripts/web-toolchain.sh"
 # The lite page first: trunk empties its dist directory, which holds full/.
 trunk build --release --cargo-profile release-web index.html --dist dist

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the browser build and its tests need, skipping anything already at the right
 # version: Chromium (Debian), the wasm32 target, the pages' pinned nightly with its standard
-# library's source (scripts/web-toolchain.sh), Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
+# library's source and every crate of the offline build (scripts/fetch-web-deps.sh), Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
 # wasm-opt (npm binaryen, into .tools/), and playwright-core + terser (npm ci at the root).
 # ORBIS_BUILD_ONLY=1 skips Chromium (the GitHub Pages workflow builds but runs no browser).
 # Source it (`. scripts/install-web-tools.sh`) or run it; it prints the PATH line to use.
@@ -14,7 +14,8 @@ if [ -z "$WBG_VERSION" ]; then
   echo "install-web-tools: wasm-bindgen not found in Cargo.lock" >&2
   exit 1
 fi
-export PATH="$ROOT/.tools/binaryen/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+# `cargo install` puts Trunk and wasm-bindgen in CARGO_HOME/bin (~/.cargo/bin unless set).
+export PATH="$ROOT/.tools/binaryen/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 
 if [ "${ORBIS_BUILD_ONLY:-0}" != 1 ] && { ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 \
    || ! fc-list 2>/dev/null | grep -qi liberation; }; then
@@ -36,14 +37,9 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# Read, not sourced: sourcing would also export RUSTUP_TOOLCHAIN, and the `cargo install`s below
-# would then build Trunk and wasm-bindgen-cli with the nightly.
-WEB_TOOLCHAIN="$(sed -n 's/^WEB_TOOLCHAIN=//p' "$ROOT/scripts/web-toolchain.sh")"
-if ! rustup run "$WEB_TOOLCHAIN" rustc --version >/dev/null 2>&1 \
-   || ! rustup component list --installed --toolchain "$WEB_TOOLCHAIN" 2>/dev/null | grep -q '^rust-src'; then
-  echo "install-web-tools: rustup toolchain install $WEB_TOOLCHAIN (with rust-src)"
-  rustup toolchain install "$WEB_TOOLCHAIN" --profile minimal --component rust-src
-fi
+# The pages' pinned nightly (with rust-src) and every crate their offline build needs, the
+# standard library's own included.
+"$ROOT/scripts/fetch-web-deps.sh"
 
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
   echo "install-web-tools: cargo install trunk $TRUNK_VERSION (takes several minutes)"

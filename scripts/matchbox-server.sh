@@ -4,8 +4,7 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 for c in "${MATCHBOX_SERVER:-}" "$(command -v matchbox_server 2>/dev/null || true)" \
-         "$ROOT/.tools/matchbox/bin/matchbox_server" "$HOME/.cargo/bin/matchbox_server" \
-         /work/tools-p2p/bin/matchbox_server; do
+         "$ROOT/.tools/matchbox/bin/matchbox_server"; do
   if [ -n "$c" ] && [ -x "$c" ]; then echo "$c"; exit 0; fi
 done
 echo "matchbox-server: cargo install matchbox_server 0.15.0 (about a minute)" >&2

@@ -6,14 +6,6 @@
 # pinned signalling server and relay if missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-server="${MATCHBOX_SERVER:-}"
-if [[ -z "$server" ]]; then
-  if command -v matchbox_server >/dev/null; then
-    server="$(command -v matchbox_server)"
-  else
-    cargo install matchbox_server --locked --version 0.15.0
-    server="$HOME/.cargo/bin/matchbox_server"
-  fi
-fi
+server="$(scripts/matchbox-server.sh)"
 MATCHBOX_SERVER="$server" cargo test --locked -p orbis-transport --test arena -- --ignored --nocapture
 NOSTR_RELAY="$(scripts/nostr-relay.sh)" cargo test --locked -p orbis-transport --test relays -- --ignored --nocapture

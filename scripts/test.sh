@@ -19,6 +19,11 @@ rustup component list --installed 2>/dev/null | grep -q '^clippy' || rustup comp
 rustup component list --installed 2>/dev/null | grep -q '^rustfmt' || rustup component add rustfmt
 rustup target list --installed | grep -q '^wasm32-unknown-unknown$' || rustup target add wasm32-unknown-unknown
 
+step "the pages' offline build finds every crate it needs (standard library's included)"
+# First, so that a crate missing from the offline web build fails the run in its first minute
+# rather than at the browser step half an hour later (issue 27).
+scripts/fetch-web-deps.sh
+
 step "format and lint"
 cargo fmt --all --check
 # Modules import each other only downwards (no cycles), in every crate.
