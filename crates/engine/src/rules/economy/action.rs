@@ -494,6 +494,10 @@ pub enum EconomyEvent {
     GameOver {
         winner: Option<PlayerId>,
     },
+    /// A battle's winner took initiative from its holder.
+    InitiativePassed {
+        player: PlayerId,
+    },
 }
 
 /// What players choose while the game is set up.

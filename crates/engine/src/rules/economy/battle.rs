@@ -132,19 +132,19 @@ impl EconomyState {
 
     /// The unit of `q` the attacker strikes at: the weakest first. Returns it and whether it
     /// is a defender.
+    ///
+    /// Before the combat phase's data exists (the revolution step) there are no arrivals yet,
+    /// but units moved in during friendly movement are still no defenders: "Units that have
+    /// been in the territory since the beginning of the planning phase ... are considered
+    /// defending units".
     pub(super) fn pick_target(&self, site: Site, q: PlayerId, kind: Kind) -> (Unit, bool) {
-        let Some(c) = &self.combat else {
-            return (Unit::Defender, true);
-        };
         match site {
+            Site::Border(..) if self.combat.is_none() => (Unit::Defender, true),
             Site::Border(..) => (Unit::Group(self.border_group(site, q, kind, false)), false),
             Site::Region(r) => {
-                let arrivals = c
-                    .arrivals
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, a)| a.player == q && a.region == r && a.force.of(kind) > 0);
+                let arrivals = self.combat.iter().flat_map(|c| c.arrivals.iter().enumerate());
                 let weakest = arrivals
+                    .filter(|(_, a)| a.player == q && a.region == r && a.force.of(kind) > 0)
                     .min_by_key(|(_, a)| (!(a.amphibious && kind == Kind::Army), a.force.of(kind)));
                 if let Some((i, _)) = weakest {
                     return (Unit::Arrival(i), false);

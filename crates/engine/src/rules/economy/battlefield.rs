@@ -79,6 +79,9 @@ pub struct Combat {
     pub cards_dealt: bool,
     /// Players owed a card with none left to draw, who choose whom to steal from, in turn.
     pub steals: Vec<PlayerId>,
+    /// Who fought whom in a country before its battle was picked (an incited revolution's
+    /// surprise rolls): they count for that battle only.
+    pub fought_before: BTreeMap<RegionId, BTreeSet<(PlayerId, Foe)>>,
 }
 
 /// Whom a unit fights: a player, or the neutral units.

@@ -129,6 +129,13 @@ impl Checker<'_> {
         for &p in c.onward_done.iter().chain(&c.steals) {
             self.player(p)?;
         }
+        for (&r, pairs) in &c.fought_before {
+            self.region(r)?;
+            for &(p, f) in pairs {
+                self.player(p)?;
+                self.foe(f)?;
+            }
+        }
         Ok(())
     }
 

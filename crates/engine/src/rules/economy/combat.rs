@@ -73,6 +73,7 @@ impl EconomyState {
             onward_done: BTreeSet::new(),
             cards_dealt: false,
             steals: vec![],
+            fought_before: BTreeMap::new(),
         });
         self.carry_out_plans(map, &mut events);
         self.lift_idle_tokens(map, dice, &mut events);
@@ -164,6 +165,10 @@ impl EconomyState {
             country: c,
             neutral: rebels,
         });
+        // Surviving revolutionaries are neutral, hence hostile: "Players loose ownership of any
+        // countries that they previously owned but now contain hostile forces, even if they
+        // still have forces there."
+        self.lose_ownership(c, events);
     }
 
     /// Every plan is carried out: units leave, meet on borders crossed both ways by hostile
@@ -378,7 +383,16 @@ impl EconomyState {
         if !combat.tokens.contains(&site) {
             return Err(EconomyError::NoBattleThere(site));
         }
-        self.combat.as_mut().expect("checked").battle = Some(Battle::new(site));
+        let mut battle = Battle::new(site);
+        if let Site::Region(r) = site {
+            // An incited revolution fought here before the battle was picked.
+            battle.fought = self
+                .combat_mut()
+                .fought_before
+                .remove(&r)
+                .unwrap_or_default();
+        }
+        self.combat.as_mut().expect("checked").battle = Some(battle);
         let mut events = vec![EconomyEvent::BattlePicked { site }];
         self.after_declarations(map, dice, &mut events);
         Ok(events)
@@ -396,6 +410,12 @@ impl EconomyState {
     ) {
         let mut victories = vec![];
         let mut losses = vec![];
+        let mut fought = fought.clone();
+        if let Site::Region(r) = site {
+            // A token lifted unpicked still counts the revolution fought there.
+            fought.extend(self.combat_mut().fought_before.remove(&r).unwrap_or_default());
+        }
+        let fought = &fought;
         let fighters: BTreeSet<PlayerId> = fought.iter().map(|&(p, _)| p).collect();
         for &p in &fighters {
             // A foe destroyed, or one who withdrew after fighting, is beaten.
@@ -414,6 +434,7 @@ impl EconomyState {
                 losses.push(p);
             }
         }
+        self.pass_initiative(&victories, events);
         let combat = self.combat.as_mut().expect("combat has begun");
         for &p in &victories {
             combat.record.entry(p).or_default().victories += 1;
@@ -455,9 +476,31 @@ impl EconomyState {
         }
     }
 
+    /// "If there was no winner then the person who previously had initiative still has
+    /// initiative": a battle with one winner hands initiative to that winner, if they may hold
+    /// it ("Players without a capital cannot have initiative"). With several winners (allies
+    /// who beat a common foe) the holder keeps it if among them; otherwise the first winner in
+    /// seat order who may hold it takes it (RULES.md).
+    fn pass_initiative(&mut self, victories: &[PlayerId], events: &mut Vec<EconomyEvent>) {
+        let holder = self.combat.as_ref().map_or(0, |c| c.holder);
+        if victories.contains(&holder) {
+            return;
+        }
+        let eligible = |p: PlayerId| {
+            let me = &self.players[p as usize];
+            me.standing == Standing::Playing && (!self.options.capitals || me.capital.is_some())
+        };
+        let Some(&winner) = victories.iter().find(|&&p| eligible(p)) else {
+            return;
+        };
+        self.combat_mut().holder = winner;
+        self.initiative = Some(winner);
+        events.push(EconomyEvent::InitiativePassed { player: winner });
+    }
+
     /// "Players loose ownership of any countries that they previously owned but now contain
     /// hostile forces."
-    fn lose_ownership(&mut self, r: RegionId, events: &mut Vec<EconomyEvent>) {
+    pub(super) fn lose_ownership(&mut self, r: RegionId, events: &mut Vec<EconomyEvent>) {
         let x = &self.regions[r as usize];
         let Some(o) = x.owner else { return };
         let hostile = x.neutral.units() > 0 || x.forces.keys().any(|&q| !self.friends(o, q));

@@ -44,6 +44,12 @@ impl EconomyState {
             if x.neutral.units() > 0 || x.owner == Some(p) {
                 continue;
             }
+            // "You keep ownership of your territories even if allied units enter those
+            // territories, though you can forfeit a territory to your ally": only a forfeit
+            // hands an ally's country over.
+            if x.owner.is_some_and(|o| self.friends(p, o)) {
+                continue;
+            }
             let from = x.owner.or(x.lost_by);
             let from_enemy = from.is_some_and(|o| !self.friends(p, o));
             if let Some(o) = from.filter(|_| from_enemy) {

@@ -64,7 +64,21 @@ impl EconomyState {
                     continue;
                 }
                 let me = Side::plain(0, 0);
-                let loser = self.interception_roll(site, p, q, Kind::Navy, me, false, dice, events);
+                // "If that option is used then a loss for that player results in the death of
+                // both an army and a navy unit while a loss for the intercepting player results
+                // in a loss of one of their navy units": without engaged navies, the landing
+                // armies cannot sink the interceptor's navies.
+                let loser = self.interception_roll(
+                    site,
+                    p,
+                    q,
+                    Kind::Navy,
+                    me,
+                    false,
+                    navies_engaged,
+                    dice,
+                    events,
+                );
                 if matches!(loser, Loser::First | Loser::Both) {
                     alive = false;
                     if navies_engaged && self.site_force(site, Foe::Player(p)).navies > 0 {

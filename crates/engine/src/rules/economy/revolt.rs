@@ -110,8 +110,16 @@ impl EconomyState {
                     }
                 }
             }
-            if let Some(b) = self.combat_mut().battle.as_mut() {
-                b.fought.insert((p, foe));
+            // The rolls count for the battle in this country only ("Once those actions are
+            // taken place a battle token at that location"), never for one under way elsewhere.
+            let mut pairs = vec![(p, foe)];
+            if let Foe::Player(q) = foe {
+                pairs.push((q, Foe::Player(p)));
+            }
+            let c = self.combat_mut();
+            match c.battle.as_mut().filter(|b| b.site == site) {
+                Some(b) => b.fought.extend(pairs),
+                None => c.fought_before.entry(country).or_default().extend(pairs),
             }
             events.push(EconomyEvent::IncitedRoll {
                 player: p,

@@ -230,7 +230,15 @@ impl EconomyState {
                     _ => return Err(EconomyError::WrongPick),
                 };
                 let mut events = self.take(map, p, choice)?;
+                // The draft: "Repeat until there are no countries remaining. If there is a
+                // remainder, those countries are unoccupied": a new round of selection starts
+                // only while every player can still get a country in it.
+                let n = self.players.len();
+                let draft_over = self.options.setup == Setup::Draft
+                    && self.pick_queue.is_empty()
+                    && self.choices(map).len() < n;
                 if self.choices(map).is_empty()
+                    || draft_over
                     || (self.pick_queue.is_empty() && self.options.setup != Setup::Draft)
                 {
                     self.pick_queue.clear();

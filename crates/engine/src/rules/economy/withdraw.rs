@@ -77,7 +77,16 @@ impl EconomyState {
                     x.armies += a.force.armies;
                     x.navies += a.force.navies;
                 }
-                let def = self.defenders(p, r);
+                // "When a player withdraws from an attack action with hostile units that are
+                // defenders in fortifications then that player can only move back to the
+                // country they came from last": units that came this round go back (above);
+                // units there since planning came from nowhere this round and cannot go
+                // elsewhere (RULES.md).
+                let def = if self.fortified_foe(r, p) {
+                    Force::default()
+                } else {
+                    self.defenders(p, r)
+                };
                 let region = &map.regions[r as usize];
                 if def.armies > 0 {
                     let army_ways = region.land.iter().chain(&region.shore);
@@ -98,6 +107,14 @@ impl EconomyState {
             }
         }
         out.into_iter().filter(|(_, f)| f.units() > 0).collect()
+    }
+
+    /// Hostile units that are defenders in fortifications stand in `r`, facing `p`.
+    pub fn fortified_foe(&self, r: RegionId, p: PlayerId) -> bool {
+        let players = (0..self.players.len() as PlayerId).any(|q| {
+            !self.friends(p, q) && self.defenders(q, r).units() > 0 && self.fortified_for(q, r)
+        });
+        players || (self.regions[r as usize].neutral.units() > 0 && self.fortified(r))
     }
 
     /// True when `p` may give the withdraw order `w` at `site`: the units can go that way, units
@@ -252,8 +269,9 @@ impl EconomyState {
     }
 
     /// One interception roll: `p`'s unit of `kind`, rolling as `me` (its die is rolled here),
-    /// against one of `q`'s, a defender when `q_defends`. `q`'s unit dies if it loses; the
-    /// caller removes `p`'s. Counts as an attack between them.
+    /// against one of `q`'s, a defender when `q_defends`. `q`'s unit dies if it loses and
+    /// `q_can_lose` (a landing without engaged navies cannot sink an interceptor); the caller
+    /// removes `p`'s. Counts as an attack between them.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn interception_roll(
         &mut self,
@@ -263,6 +281,7 @@ impl EconomyState {
         kind: Kind,
         me: Side,
         q_defends: bool,
+        q_can_lose: bool,
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
     ) -> Loser {
@@ -281,7 +300,7 @@ impl EconomyState {
             ..Side::plain(dice.d6(), theirs.units())
         };
         let loser = roll::resolve(&me, &them);
-        if matches!(loser, Loser::Second | Loser::Both) {
+        if q_can_lose && matches!(loser, Loser::Second | Loser::Both) {
             self.take_unit(site, q, kind, qu);
         }
         let fought = &mut self.battle_mut().fought;
@@ -381,7 +400,7 @@ impl EconomyState {
                         fortified,
                         ..Side::plain(0, 0)
                     };
-                    let loser = self.interception_roll(site, p, q, kind, me, false, dice, events);
+                    let loser = self.interception_roll(site, p, q, kind, me, false, true, dice, events);
                     if matches!(loser, Loser::First | Loser::Both) {
                         alive = false;
                         break;

@@ -542,3 +542,5 @@ fn with_no_card_left_to_draw_the_victor_steals_from_a_player_of_their_choice() {
     assert_eq!(s.players[0].cards.len(), 2);
     assert!(s.players[0].cards.contains(&r("siam")));
 }
+
+mod source;

@@ -50,14 +50,15 @@ fn only_navies_intercept_a_landing() {
     );
     land(&mut s, false);
     assert_eq!(s.to_act(), vec![1]);
-    // The first army beats Bob's navy (5 + 2 against 2): the others land unopposed.
+    // Every army beats Bob's navy (5 + 2 against 2, 4 + 2 against 1, 3 + 1 against 2); with no
+    // navies engaged, those lost rolls cost Bob nothing, so each army faces his navy in turn.
     let ev = act(
         &mut s,
         A::Intercept {
             player: 1,
             yes: true,
         },
-        vec![5, 2],
+        vec![5, 2, 4, 1, 3, 2],
     )
     .unwrap();
     assert!(ev.contains(&EconomyEvent::Landed {
@@ -67,7 +68,7 @@ fn only_navies_intercept_a_landing() {
         lost: Force::default(),
     }));
     assert_eq!(s.units_of(0, r("northern_europe")).armies, 3);
-    assert_eq!(s.units_of(1, r("northern_europe_coast")), Force::default());
+    assert_eq!(s.units_of(1, r("northern_europe_coast")).navies, 1);
     // Ashore, they are amphibious newcomers facing Bob's armies: a battle there.
     let c = s.combat.as_ref().unwrap();
     assert!(c
@@ -101,4 +102,34 @@ fn engaged_navies_die_with_the_armies() {
             navies: 1
         },
     }));
+}
+
+/// Source 004: "The player performing the amphibious landing can choose to engage his navy units
+/// in the amphibious landing as well. If that option is used then a loss for that player results
+/// in the death of both an army and a navy unit while a loss for the intercepting player results
+/// in a loss of one of their navy units." Only engaged navies can sink the interceptor's navy.
+#[test]
+fn only_a_landing_with_engaged_navies_sinks_the_interceptor() {
+    for engaged in [false, true] {
+        let mut s = off_the_coast();
+        land(&mut s, engaged);
+        // The first army wins its roll (6 + 2 against 1).
+        let dice = if engaged {
+            vec![6, 1]
+        } else {
+            vec![6, 1, 6, 1, 6, 1]
+        };
+        let ev = act(
+            &mut s,
+            A::Intercept {
+                player: 1,
+                yes: true,
+            },
+            dice,
+        )
+        .unwrap();
+        let bob = s.units_of(1, r("northern_europe_coast")).navies;
+        assert_eq!(bob, if engaged { 0 } else { 1 }, "engaged: {engaged}");
+        assert!(ev.iter().any(|e| matches!(e, EconomyEvent::Landed { ashore: 3, .. })));
+    }
 }

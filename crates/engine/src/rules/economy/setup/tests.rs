@@ -259,6 +259,7 @@ fn the_draft_goes_round_with_the_last_picker_first() {
     }
     assert_eq!(k, 42);
     let (a, b, c) = (first, (first + 1) % 3, (first + 2) % 3);
+    // 42 countries share out evenly among three: no remainder.
     assert_eq!(&order[..9], &[a, b, c, c, a, b, b, c, a]);
     assert_eq!(s.phase, Phase::Place);
     assert!((0..3).all(|p| owned(&s, p).len() == 14));
@@ -271,4 +272,31 @@ fn the_same_seed_gives_the_same_game() {
     let c = new_game(4, Setup::Cards, 10);
     assert_eq!(a, b);
     assert_ne!(a.regions, c.regions);
+}
+
+/// Source 004, the draft: "Repeat until there are no countries remaining. If there is a
+/// remainder, those countries are unoccupied." Four players get 10 countries each; the last 2
+/// stay unoccupied (with a neutral army by default), not 10/10/11/11.
+#[test]
+fn the_drafts_remainder_stays_unoccupied() {
+    for n in [4usize, 5] {
+        let mut s = new_game(n, Setup::Draft, 5);
+        let mut k = 0;
+        while let Phase::Pick(_) = s.phase {
+            let c = (0..42u8)
+                .find(|&c| s.regions[c as usize].owner.is_none())
+                .unwrap();
+            pick(&mut s, SetupAction::Country(c)).unwrap();
+            k += 1;
+        }
+        let each = 42 / n;
+        assert_eq!(k, each * n);
+        assert_eq!(s.phase, Phase::Place);
+        assert!((0..n as PlayerId).all(|p| owned(&s, p).len() == each));
+        let unoccupied: Vec<usize> = (0..42)
+            .filter(|&c| s.regions[c].owner.is_none())
+            .collect();
+        assert_eq!(unoccupied.len(), 42 - each * n);
+        assert!(unoccupied.iter().all(|&c| s.regions[c].neutral.armies == 1));
+    }
 }

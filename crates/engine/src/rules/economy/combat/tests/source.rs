@@ -1,0 +1,266 @@
+//! The combat phase's rules as source 004 writes them, one test per sentence that an earlier
+//! reading got wrong (issue 28): each test quotes its sentence.
+
+use super::*;
+
+fn uk() -> RegionId {
+    r("ukraine")
+}
+
+/// "If there was no winner then the person who previously had initiative still has initiative":
+/// a battle with a winner hands initiative to that winner.
+#[test]
+fn initiative_passes_to_a_battles_winner() {
+    let mut s = game(&["Ann", "Bob"]);
+    s.regions[uk() as usize].neutral = Force {
+        armies: 1,
+        navies: 0,
+    };
+    // Initiative: Ann 6, Bob 1. Bob marches on Ukraine's neutral army.
+    to_combat(
+        &mut s,
+        vec![vec![], vec![mv("northern_europe", "ukraine", 3, 0)]],
+        vec![6, 1],
+    );
+    assert_eq!(s.combat.as_ref().unwrap().holder, 0);
+    let site = Site::Region(uk());
+    act(&mut s, A::PickBattle { player: 0, site }, vec![]).unwrap();
+    let attack = BattleAction::Attack {
+        target: Foe::Neutral,
+        kind: Kind::Army,
+    };
+    // Bob 4 + 2 against the neutral's 1 + 1: the neutral army dies, Bob wins the battle.
+    let ev = declare(&mut s, 1, Some(attack), vec![4, 1]).unwrap();
+    assert!(ev.contains(&EconomyEvent::BattleClosed {
+        site,
+        victories: vec![1],
+        losses: vec![],
+    }));
+    assert!(ev.contains(&EconomyEvent::InitiativePassed { player: 1 }));
+    assert_eq!(s.initiative, Some(1));
+}
+
+/// A battle nobody wins leaves initiative where it was.
+#[test]
+fn initiative_stays_when_a_battle_has_no_winner() {
+    let mut s = game(&["Ann", "Bob"]);
+    hold(&mut s, 0, "ukraine", 2, 0);
+    s.regions[uk() as usize].forces.insert(
+        1,
+        Force {
+            armies: 2,
+            navies: 0,
+        },
+    );
+    to_combat(&mut s, vec![vec![], vec![]], vec![1, 6]);
+    assert_eq!(s.combat.as_ref().unwrap().holder, 1);
+    let site = Site::Region(uk());
+    act(&mut s, A::PickBattle { player: 1, site }, vec![]).unwrap();
+    pass(&mut s, 0);
+    let ev = declare(&mut s, 1, None, vec![]).unwrap();
+    assert!(!ev
+        .iter()
+        .any(|e| matches!(e, EconomyEvent::InitiativePassed { .. })));
+    assert_eq!(s.initiative, Some(1));
+}
+
+/// "Players loose ownership of any countries that they previously owned but now contain hostile
+/// forces, even if they still have forces there": revolutionaries left standing after the
+/// Revolution Step are neutral, hence hostile, and the owner loses the country and its income.
+#[test]
+fn a_revolution_that_wins_takes_the_country() {
+    let mut s = game(&["Ann", "Bob"]);
+    s.players[0].capital = None;
+    hold(&mut s, 0, "western_europe", 1, 0);
+    // A navy at sea keeps Ann in the game; water is not a country, so it rolls no revolution.
+    hold(&mut s, 0, "brazil_coast", 0, 1);
+    let we = r("western_europe");
+    // Revolution roll 6; the rebels' first roll beats Ann's only army (6 + 1 against 1 + 1);
+    // then initiative as in the test above: Bob, with the only capital, rolls alone.
+    let ev = to_combat(&mut s, vec![vec![], vec![]], vec![6, 6, 1, 3, 1, 4]);
+    assert!(ev.contains(&EconomyEvent::Revolution {
+        country: we,
+        neutral: 2
+    }));
+    assert!(ev.contains(&EconomyEvent::OwnershipLost {
+        player: 0,
+        region: we
+    }));
+    // The round is over (no battle was left): Western Europe is nobody's and pays Ann nothing.
+    assert_eq!(s.phase, Phase::Get);
+    assert_eq!(s.regions[we as usize].owner, None);
+    assert_eq!(s.regions[we as usize].neutral.armies, 2);
+    assert_eq!(s.income(map(), 0).countries, 0);
+}
+
+/// "You keep ownership of your territories even if allied units enter those territories, though
+/// you can forfeit a territory to your ally": an ally's units alone in your country do not take
+/// it at the next Get phase.
+#[test]
+fn allied_units_alone_in_a_country_do_not_take_it() {
+    let mut s = game(&["Ann", "Bob"]);
+    s.alliances.insert((0, 1));
+    let x = &mut s.regions[uk() as usize];
+    x.owner = Some(0);
+    x.forces.insert(
+        1,
+        Force {
+            armies: 2,
+            navies: 0,
+        },
+    );
+    to_combat(&mut s, vec![vec![], vec![]], vec![6, 1]);
+    assert_eq!(s.phase, Phase::Get);
+    assert_eq!(s.regions[uk() as usize].owner, Some(0));
+    // A forfeit still hands it over.
+    s.apply(&A::Forfeit {
+        player: 0,
+        region: uk(),
+        to: 1,
+    })
+    .unwrap();
+    assert_eq!(s.regions[uk() as usize].owner, Some(1));
+}
+
+/// An incited revolution: "Once those actions are taken place a battle token at that location and
+/// combat should resume from the point it was at before the revolution took place." Its rolls
+/// count for the battle in that country, never for a battle under way elsewhere.
+#[test]
+fn an_incited_revolution_counts_only_where_it_happens() {
+    let mut s = game(&["Ann", "Bob"]);
+    s.regions[uk() as usize].neutral = Force {
+        armies: 1,
+        navies: 0,
+    };
+    s.deck.retain(|&c| c != uk());
+    s.players[0].cards = vec![uk()];
+    to_combat(
+        &mut s,
+        vec![vec![mv("western_europe", "northern_europe", 4, 0)], vec![]],
+        vec![6, 1],
+    );
+    let ne = Site::Region(r("northern_europe"));
+    act(&mut s, A::PickBattle { player: 0, site: ne }, vec![]).unwrap();
+    // In the middle of the battle for Northern Europe, Ann's revolutionaries strike Ukraine's
+    // neutral army (6 + 1 against 1 + 1): it dies.
+    act(
+        &mut s,
+        A::IncitRevolution {
+            player: 0,
+            country: uk(),
+            target: Some(Foe::Neutral),
+        },
+        vec![6, 1],
+    )
+    .unwrap();
+    pass(&mut s, 1);
+    let ev = declare(&mut s, 0, None, vec![]).unwrap();
+    // Nobody fought in Northern Europe: no victory there. Ukraine is Ann's victory.
+    assert!(ev.contains(&EconomyEvent::BattleClosed {
+        site: ne,
+        victories: vec![],
+        losses: vec![],
+    }));
+    assert!(ev.contains(&EconomyEvent::BattleClosed {
+        site: Site::Region(uk()),
+        victories: vec![0],
+        losses: vec![],
+    }));
+}
+
+/// "When a player withdraws from an attack action with hostile units that are defenders in
+/// fortifications then that player can only move back to the country they came from last."
+#[test]
+fn withdrawing_from_fortified_defenders_goes_back_only() {
+    for fortified in [false, true] {
+        let mut s = game(&["Ann", "Bob"]);
+        let ne = r("northern_europe");
+        s.regions[ne as usize].infra.fortifications = fortified;
+        // Two of Ann's armies have stood in Bob's Northern Europe since planning; four more come
+        // from Western Europe.
+        s.regions[ne as usize].forces.insert(
+            0,
+            Force {
+                armies: 2,
+                navies: 0,
+            },
+        );
+        to_combat(
+            &mut s,
+            vec![vec![mv("western_europe", "northern_europe", 4, 0)], vec![]],
+            vec![6, 1],
+        );
+        let site = Site::Region(ne);
+        act(&mut s, A::PickBattle { player: 0, site }, vec![]).unwrap();
+        let ways = s.withdraw_options(map(), site, 0);
+        let back = (
+            r("western_europe"),
+            Force {
+                armies: if fortified { 4 } else { 6 },
+                navies: 0,
+            },
+        );
+        assert!(ways.contains(&back), "fortified {fortified}: {ways:?}");
+        if fortified {
+            assert_eq!(ways, vec![back]);
+        } else {
+            assert!(ways.iter().any(|&(to, _)| to == r("ukraine")));
+        }
+    }
+}
+
+/// "Units that have been in the territory since the beginning of the planning phase and which are
+/// not currently attacking are considered defending units": in the Revolution Step, units moved
+/// in during friendly movement get no defender's +1.
+#[test]
+fn revolution_step_defenders_are_the_units_there_since_planning() {
+    let mut s = game(&["Ann", "Bob"]);
+    s.players[0].capital = None;
+    hold(&mut s, 0, "western_europe", 1, 0);
+    hold(&mut s, 0, "southern_europe", 1, 0);
+    let (we, se) = (r("western_europe"), r("southern_europe"));
+    for p in 0..2 {
+        s.apply(&A::SubmitPlans {
+            player: p,
+            moves: vec![],
+        })
+        .unwrap();
+    }
+    s.apply(&A::MoveFriendly {
+        player: 0,
+        from: se,
+        to: we,
+        force: Force {
+            armies: 1,
+            navies: 0,
+        },
+    })
+    .unwrap();
+    s.apply(&A::FinishMoving { player: 0 }).unwrap();
+    // Revolution rolls in region order, each uprising fought at once: a 6 for Western Europe
+    // only. The rebels' first roll ties 3 against 3 with the army that moved in, which has no
+    // defender's +1: it dies (the rebels risk nothing). Their second beats the defender (6
+    // against 1 + 1). Initiative: Bob alone has a capital.
+    let uprising = vec![6, 3, 3, 6, 1];
+    let dice = if we < se {
+        [uprising, vec![1, 3, 1, 4]].concat()
+    } else {
+        [vec![1], uprising, vec![3, 1, 4]].concat()
+    };
+    let mut faces = Faces(dice);
+    let ev = s
+        .apply_with(&A::FinishMoving { player: 1 }, &mut faces)
+        .unwrap();
+    assert!(faces.0.is_empty(), "dice left over: {:?}", faces.0);
+    let rebel: Vec<(bool, bool)> = ev
+        .iter()
+        .filter_map(|e| match e {
+            EconomyEvent::RebelRoll {
+                rebels_lost, lost, ..
+            } => Some((*rebels_lost, *lost)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rebel, vec![(false, true), (false, true)]);
+    assert_eq!(s.units_of(0, we).armies, 0);
+}
