@@ -142,7 +142,10 @@ impl EconomyState {
             Site::Border(..) if self.combat.is_none() => (Unit::Defender, true),
             Site::Border(..) => (Unit::Group(self.border_group(site, q, kind, false)), false),
             Site::Region(r) => {
-                let arrivals = self.combat.iter().flat_map(|c| c.arrivals.iter().enumerate());
+                let arrivals = self
+                    .combat
+                    .iter()
+                    .flat_map(|c| c.arrivals.iter().enumerate());
                 let weakest = arrivals
                     .filter(|(_, a)| a.player == q && a.region == r && a.force.of(kind) > 0)
                     .min_by_key(|(_, a)| (!(a.amphibious && kind == Kind::Army), a.force.of(kind)));

@@ -413,7 +413,12 @@ impl EconomyState {
         let mut fought = fought.clone();
         if let Site::Region(r) = site {
             // A token lifted unpicked still counts the revolution fought there.
-            fought.extend(self.combat_mut().fought_before.remove(&r).unwrap_or_default());
+            fought.extend(
+                self.combat_mut()
+                    .fought_before
+                    .remove(&r)
+                    .unwrap_or_default(),
+            );
         }
         let fought = &fought;
         let fighters: BTreeSet<PlayerId> = fought.iter().map(|&(p, _)| p).collect();

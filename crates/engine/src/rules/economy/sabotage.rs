@@ -94,7 +94,8 @@ impl EconomyState {
             };
             // Interceptors who defend fortifications keep their status and bonus.
             let q_defends = self.fortified_for(q, r) && self.defenders(q, r).armies > 0;
-            let loser = self.interception_roll(site, p, q, Kind::Army, me, q_defends, true, dice, events);
+            let loser =
+                self.interception_roll(site, p, q, Kind::Army, me, q_defends, true, dice, events);
             if matches!(loser, Loser::First | Loser::Both) {
                 alive = false;
                 self.take_unit(site, p, Kind::Army, unit);

@@ -400,7 +400,8 @@ impl EconomyState {
                         fortified,
                         ..Side::plain(0, 0)
                     };
-                    let loser = self.interception_roll(site, p, q, kind, me, false, true, dice, events);
+                    let loser =
+                        self.interception_roll(site, p, q, kind, me, false, true, dice, events);
                     if matches!(loser, Loser::First | Loser::Both) {
                         alive = false;
                         break;

@@ -130,6 +130,8 @@ fn only_a_landing_with_engaged_navies_sinks_the_interceptor() {
         .unwrap();
         let bob = s.units_of(1, r("northern_europe_coast")).navies;
         assert_eq!(bob, if engaged { 0 } else { 1 }, "engaged: {engaged}");
-        assert!(ev.iter().any(|e| matches!(e, EconomyEvent::Landed { ashore: 3, .. })));
+        assert!(ev
+            .iter()
+            .any(|e| matches!(e, EconomyEvent::Landed { ashore: 3, .. })));
     }
 }

@@ -293,9 +293,7 @@ fn the_drafts_remainder_stays_unoccupied() {
         assert_eq!(k, each * n);
         assert_eq!(s.phase, Phase::Place);
         assert!((0..n as PlayerId).all(|p| owned(&s, p).len() == each));
-        let unoccupied: Vec<usize> = (0..42)
-            .filter(|&c| s.regions[c].owner.is_none())
-            .collect();
+        let unoccupied: Vec<usize> = (0..42).filter(|&c| s.regions[c].owner.is_none()).collect();
         assert_eq!(unoccupied.len(), 42 - each * n);
         assert!(unoccupied.iter().all(|&c| s.regions[c].neutral.armies == 1));
     }

@@ -140,7 +140,15 @@ fn an_incited_revolution_counts_only_where_it_happens() {
         vec![6, 1],
     );
     let ne = Site::Region(r("northern_europe"));
-    act(&mut s, A::PickBattle { player: 0, site: ne }, vec![]).unwrap();
+    act(
+        &mut s,
+        A::PickBattle {
+            player: 0,
+            site: ne,
+        },
+        vec![],
+    )
+    .unwrap();
     // In the middle of the battle for Northern Europe, Ann's revolutionaries strike Ukraine's
     // neutral army (6 + 1 against 1 + 1): it dies.
     act(
