@@ -498,6 +498,11 @@ pub enum EconomyEvent {
     InitiativePassed {
         player: PlayerId,
     },
+    /// An action declared after a roll ended `attacker`'s attack under way.
+    AttackInterrupted {
+        attacker: PlayerId,
+        by: PlayerId,
+    },
 }
 
 /// What players choose while the game is set up.

@@ -1,7 +1,11 @@
 //! One battle of the combat phase (source 004, "Battle Step", "Attack"): the players in it declare
 //! actions until nobody declares one; when several are declared, the initiative holder picks
 //! which resolves first. An attack is fought roll by roll, one unit against one unit of the same
-//! kind, until one side has no unit of that kind left in the battle.
+//! kind, until one side has no unit of that kind left in the battle. After each roll the players
+//! are asked again (an [`Assault`] is under way): "Defenders can declare an attack action after
+//! any roll during a battle and that attack action interrupts any attack action that may
+//! currently be happening", and "A withdraw action can be declared at any time during a battle".
+//! When everyone asked passes, the attack rolls again.
 //!
 //! Which unit fights is the attacker's choice in the source. The engine makes it for them the
 //! way that is never worse for the roll at hand: the attacker rolls with units that are not
@@ -13,7 +17,9 @@
 //! declarations has none.
 
 use super::action::EconomyEvent;
-use super::battlefield::{Arrival, Battle, BattleAction, Foe, Intercepted, Pending, Site, Unit};
+use super::battlefield::{
+    Arrival, Assault, Battle, BattleAction, Foe, Intercepted, Pending, Site, Unit,
+};
 use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
@@ -75,8 +81,25 @@ impl EconomyState {
             .collect()
     }
 
+    /// The attack under way in the battle at `site`, between two of its rolls.
+    pub fn assault(&self, site: Site) -> Option<Assault> {
+        let b = self.combat.as_ref()?.battle.as_ref()?;
+        b.assault.filter(|_| b.site == site)
+    }
+
     /// The attacks `p` can declare at `site` (withdraws are in [`Self::withdraw_options`]).
+    /// While an attack is under way, only a player with defenders there, other than its
+    /// attacker, may declare one: it interrupts the attack.
     pub fn possible_actions(&self, site: Site, p: PlayerId) -> Vec<BattleAction> {
+        if let Some(a) = self.assault(site) {
+            let defends = match site {
+                Site::Region(r) => self.defenders(p, r).units() > 0,
+                Site::Border(..) => false,
+            };
+            if a.attacker == p || !defends {
+                return vec![];
+            }
+        }
         // Blockading navies take no naval action but their own defence.
         let mine = Force {
             navies: self.free_navies(site, p),
@@ -325,6 +348,12 @@ impl EconomyState {
             return Err(EconomyError::NoChoiceToMake);
         };
         let mut events = vec![EconomyEvent::ActionChosen { actor }];
+        if let Some(a) = battle.assault {
+            events.push(EconomyEvent::AttackInterrupted {
+                attacker: a.attacker,
+                by: actor,
+            });
+        }
         self.resolve(map, actor, action, dice, &mut events);
         self.after_declarations(map, dice, &mut events);
         Ok(events)
@@ -387,6 +416,11 @@ impl EconomyState {
                 .filter_map(|&p| b.declared.get(&p).copied().flatten().map(|a| (p, a)))
                 .collect();
             match actions.as_slice() {
+                // Everyone asked after a roll let the attack go on: it rolls again.
+                [] if b.assault.is_some() => {
+                    self.attack_roll(map, dice, events);
+                    self.battle_mut().declared.clear();
+                }
                 [] => {
                     let (fought, withdrew) = (b.fought.clone(), b.withdrew.clone());
                     self.close_battle(map, site, &fought, &withdrew, events);
@@ -395,6 +429,12 @@ impl EconomyState {
                 }
                 [(p, a)] => {
                     let (p, a) = (*p, *a);
+                    if let Some(x) = b.assault {
+                        events.push(EconomyEvent::AttackInterrupted {
+                            attacker: x.attacker,
+                            by: p,
+                        });
+                    }
                     self.resolve(map, p, a, dice, events);
                 }
                 _ => return,
@@ -412,10 +452,22 @@ impl EconomyState {
         events: &mut Vec<EconomyEvent>,
     ) {
         let site = self.battle_mut().site;
+        // A declared action ends the attack under way, if any.
+        self.battle_mut().assault = None;
         match action {
             BattleAction::Attack { target, kind } => {
-                self.battle_mut().attacked.insert(p);
-                self.attack(map, site, p, target, kind, dice, events)
+                let b = self.battle_mut();
+                b.attacked.insert(p);
+                b.fought.insert((p, target));
+                if let Foe::Player(q) = target {
+                    b.fought.insert((q, Foe::Player(p)));
+                }
+                b.assault = Some(Assault {
+                    attacker: p,
+                    target,
+                    kind,
+                });
+                self.attack_roll(map, dice, events);
             }
             BattleAction::Land {
                 armies,
@@ -446,95 +498,102 @@ impl EconomyState {
         self.battle_mut().declared.clear();
     }
 
-    /// An attack, fought until one side has no unit of `kind` left here.
-    #[allow(clippy::too_many_arguments)]
-    fn attack(
+    /// One roll of the attack under way; the attack ends when a side has no unit of its kind
+    /// left here, or a standing order to withdraw takes effect.
+    fn attack_roll(
         &mut self,
         map: &EconomyMap,
-        site: Site,
-        p: PlayerId,
-        target: Foe,
-        kind: Kind,
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
     ) {
-        let fought = &mut self.battle_mut().fought;
-        fought.insert((p, target));
-        if let Foe::Player(q) = target {
-            fought.insert((q, Foe::Player(p)));
-        }
+        let b = self.battle_mut();
+        let site = b.site;
+        let Some(Assault {
+            attacker: p,
+            target,
+            kind,
+        }) = b.assault
+        else {
+            return;
+        };
         let region = match site {
             Site::Region(r) => Some(r),
             Site::Border(..) => None,
         };
-        loop {
-            let mine = self.site_force(site, Foe::Player(p));
-            let theirs = self.site_force(site, target);
-            if mine.of(kind) == 0 || theirs.of(kind) == 0 {
-                break;
-            }
-            let (au, amphibious) = self.pick_attacker(site, p, kind);
-            let a = Side {
-                flanks: self.flanks(site, p),
-                amphibious,
-                ..Side::plain(dice.d6(), mine.units())
-            };
-            let (tu, defender) = match target {
-                Foe::Neutral => (Unit::Defender, true),
-                Foe::Player(q) => self.pick_target(site, q, kind),
-            };
-            let target_amphibious = match (tu, &self.combat) {
-                (Unit::Arrival(i), Some(c)) => c
-                    .arrivals
-                    .get(i)
-                    .is_some_and(|x| x.amphibious && kind == Kind::Army),
-                _ => false,
-            };
-            let d = Side {
-                defender,
-                fortified: defender
-                    && match (target, region) {
-                        (Foe::Player(q), Some(r)) => self.fortified_for(q, r),
-                        (Foe::Neutral, Some(r)) => self.fortified(r),
-                        _ => false,
-                    },
-                amphibious: target_amphibious,
-                ..Side::plain(dice.d6(), theirs.units())
-            };
-            let loser = roll::resolve(&a, &d);
-            if matches!(loser, Loser::First | Loser::Both) {
-                self.take_unit(site, p, kind, au);
-            }
-            if matches!(loser, Loser::Second | Loser::Both) {
-                match (target, region) {
-                    (Foe::Neutral, Some(r)) => {
-                        self.regions[r as usize].neutral.minus_one(kind);
-                        self.sink_neutral(map, r, events);
-                    }
-                    (Foe::Player(q), _) => self.take_unit(site, q, kind, tu),
-                    _ => {}
+        let mine = self.site_force(site, Foe::Player(p));
+        let theirs = self.site_force(site, target);
+        if mine.of(kind) == 0 || theirs.of(kind) == 0 {
+            self.battle_mut().assault = None;
+            return;
+        }
+        let (au, amphibious) = self.pick_attacker(site, p, kind);
+        let a = Side {
+            flanks: self.flanks(site, p),
+            amphibious,
+            ..Side::plain(dice.d6(), mine.units())
+        };
+        let (tu, defender) = match target {
+            Foe::Neutral => (Unit::Defender, true),
+            Foe::Player(q) => self.pick_target(site, q, kind),
+        };
+        let target_amphibious = match (tu, &self.combat) {
+            (Unit::Arrival(i), Some(c)) => c
+                .arrivals
+                .get(i)
+                .is_some_and(|x| x.amphibious && kind == Kind::Army),
+            _ => false,
+        };
+        let d = Side {
+            defender,
+            fortified: defender
+                && match (target, region) {
+                    (Foe::Player(q), Some(r)) => self.fortified_for(q, r),
+                    (Foe::Neutral, Some(r)) => self.fortified(r),
+                    _ => false,
+                },
+            amphibious: target_amphibious,
+            ..Side::plain(dice.d6(), theirs.units())
+        };
+        let loser = roll::resolve(&a, &d);
+        if matches!(loser, Loser::First | Loser::Both) {
+            self.take_unit(site, p, kind, au);
+        }
+        if matches!(loser, Loser::Second | Loser::Both) {
+            match (target, region) {
+                (Foe::Neutral, Some(r)) => {
+                    self.regions[r as usize].neutral.minus_one(kind);
+                    self.sink_neutral(map, r, events);
                 }
+                (Foe::Player(q), _) => self.take_unit(site, q, kind, tu),
+                _ => {}
             }
-            events.push(EconomyEvent::BattleRoll {
-                attacker: p,
-                target,
-                kind,
-                dice: (a.die, d.die),
-                totals: (
-                    i32::from(a.die) + roll::modifier(&a, &d),
-                    i32::from(d.die) + roll::modifier(&d, &a),
-                ),
-                loser,
-            });
-            if let Some(r) = region {
-                self.sink(map, r, events);
-            }
-            let involved: Vec<PlayerId> = match target {
-                Foe::Player(q) => vec![p, q],
-                Foe::Neutral => vec![p],
-            };
-            if self.retreat_due(map, site, &involved, dice, events) {
-                break;
+        }
+        events.push(EconomyEvent::BattleRoll {
+            attacker: p,
+            target,
+            kind,
+            dice: (a.die, d.die),
+            totals: (
+                i32::from(a.die) + roll::modifier(&a, &d),
+                i32::from(d.die) + roll::modifier(&d, &a),
+            ),
+            loser,
+        });
+        if let Some(r) = region {
+            self.sink(map, r, events);
+        }
+        let involved: Vec<PlayerId> = match target {
+            Foe::Player(q) => vec![p, q],
+            Foe::Neutral => vec![p],
+        };
+        let over = self.site_force(site, Foe::Player(p)).of(kind) == 0
+            || self.site_force(site, target).of(kind) == 0;
+        if over {
+            self.battle_mut().assault = None;
+        }
+        if self.retreat_due(map, site, &involved, dice, events) {
+            if let Some(b) = self.combat_mut().battle.as_mut() {
+                b.assault = None;
             }
         }
     }

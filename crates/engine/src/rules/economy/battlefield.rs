@@ -129,6 +129,18 @@ pub struct Battle {
     pub stayed: BTreeSet<PlayerId>,
     /// A withdraw waiting for the interceptors' answers.
     pub pending: Option<Pending>,
+    /// The attack under way, fought one roll at a time: after each roll the players are asked
+    /// whether to declare (a defender's attack interrupts it, anyone may withdraw); when all
+    /// pass, it rolls again.
+    pub assault: Option<Assault>,
+}
+
+/// An attack under way: `attacker`'s units of `kind` against `target`'s.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Assault {
+    pub attacker: PlayerId,
+    pub target: Foe,
+    pub kind: Kind,
 }
 
 impl Battle {
@@ -142,6 +154,7 @@ impl Battle {
             retreats: BTreeMap::new(),
             stayed: BTreeSet::new(),
             pending: None,
+            assault: None,
         }
     }
 }

@@ -155,6 +155,10 @@ impl Checker<'_> {
                 }
             }
         }
+        if let Some(a) = &b.assault {
+            self.player(a.attacker)?;
+            self.foe(a.target)?;
+        }
         for &(p, f) in &b.fought {
             self.player(p)?;
             self.foe(f)?;

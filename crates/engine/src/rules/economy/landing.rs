@@ -26,6 +26,10 @@ impl EconomyState {
         p: PlayerId,
     ) -> Vec<(RegionId, u32)> {
         let Site::Region(w) = site else { return vec![] };
+        // Between two rolls of an attack only attacks and withdraws are declared.
+        if self.assault(site).is_some() {
+            return vec![];
+        }
         if !map.is_water(w) || !self.hostile_present(site, p) {
             return vec![];
         }

@@ -21,6 +21,10 @@ impl EconomyState {
     /// The pieces of infrastructure `p` may attack in the battle at `site`.
     pub fn infrastructure_targets(&self, site: Site, p: PlayerId) -> Vec<Item> {
         let Site::Region(r) = site else { return vec![] };
+        // Between two rolls of an attack only attacks and withdraws are declared.
+        if self.assault(site).is_some() {
+            return vec![];
+        }
         if self.site_force(site, Foe::Player(p)).armies == 0 || !self.hostile_present(site, p) {
             return vec![];
         }

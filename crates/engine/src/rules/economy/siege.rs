@@ -17,6 +17,10 @@ impl EconomyState {
     /// The players whose units `p` can besiege at `site`: hostile defenders in fortifications.
     pub fn siege_targets(&self, site: Site, p: PlayerId) -> Vec<PlayerId> {
         let Site::Region(r) = site else { return vec![] };
+        // Between two rolls of an attack only attacks and withdraws are declared.
+        if self.assault(site).is_some() {
+            return vec![];
+        }
         if !self.fortified(r) || self.site_force(site, Foe::Player(p)).armies == 0 {
             return vec![];
         }

@@ -88,7 +88,37 @@ pub(crate) fn to_combat(
     ev
 }
 
+/// `a`, then, while an attack is under way, every player asked after a roll lets it go on: an
+/// attack runs to its end (tests of what may be declared between two rolls use [`act_once`]).
 pub(crate) fn act(
+    s: &mut EconomyState,
+    a: A,
+    dice: Vec<u8>,
+) -> Result<Vec<EconomyEvent>, EconomyError> {
+    let mut faces = Faces(dice);
+    let mut out = s.apply_with(&a, &mut faces)?;
+    while let Some(q) = between_rolls(s) {
+        let pass = A::Declare {
+            player: q,
+            action: None,
+        };
+        out.extend(s.apply_with(&pass, &mut faces)?);
+    }
+    assert!(faces.0.is_empty(), "dice left over: {:?}", faces.0);
+    Ok(out)
+}
+
+/// The next player asked whether to declare between two rolls of an attack, if one is.
+pub(crate) fn between_rolls(s: &EconomyState) -> Option<PlayerId> {
+    let b = s.combat.as_ref()?.battle.as_ref()?;
+    if b.assault.is_none() || b.pending.is_some() || s.waiting_for_choice() {
+        return None;
+    }
+    s.to_act().first().copied()
+}
+
+/// `a` alone: an attack stops after its first roll, with the players asked.
+pub(crate) fn act_once(
     s: &mut EconomyState,
     a: A,
     dice: Vec<u8>,

@@ -1,6 +1,7 @@
 //! The combat phase's rules as source 004 writes them, one test per sentence that an earlier
 //! reading got wrong (issue 28): each test quotes its sentence.
 
+use super::super::super::battlefield::WithdrawOrder;
 use super::*;
 
 fn uk() -> RegionId {
@@ -271,4 +272,173 @@ fn revolution_step_defenders_are_the_units_there_since_planning() {
         .collect();
     assert_eq!(rebel, vec![(false, true), (false, true)]);
     assert_eq!(s.units_of(0, we).armies, 0);
+}
+
+/// Ann's 4 armies from Western Europe attack Bob's 3 defenders in Northern Europe; her first roll
+/// (6 + 1 against 2 + 1) kills one of his. The attack is now between two rolls.
+fn after_one_roll() -> EconomyState {
+    let mut s = game(&["Ann", "Bob"]);
+    to_combat(
+        &mut s,
+        vec![vec![mv("western_europe", "northern_europe", 4, 0)], vec![]],
+        vec![6, 1],
+    );
+    let site = Site::Region(r("northern_europe"));
+    act(&mut s, A::PickBattle { player: 0, site }, vec![]).unwrap();
+    pass(&mut s, 1);
+    let attack = BattleAction::Attack {
+        target: Foe::Player(1),
+        kind: Kind::Army,
+    };
+    let ev = act_once(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: Some(attack),
+        },
+        vec![6, 2],
+    )
+    .unwrap();
+    assert_eq!(
+        ev.iter()
+            .filter(|e| matches!(e, EconomyEvent::BattleRoll { .. }))
+            .count(),
+        1
+    );
+    assert_eq!(s.units_of(1, r("northern_europe")).armies, 2);
+    s
+}
+
+/// "Defenders can declare an attack action after any roll during a battle and that attack action
+/// interrupts any attack action that may currently be happening."
+#[test]
+fn a_defender_may_interrupt_an_attack_after_any_roll() {
+    let mut s = after_one_roll();
+    let site = Site::Region(r("northern_europe"));
+    assert!(s.assault(site).is_some());
+    // Both are asked: Bob may attack (a defender) or withdraw; Ann may only withdraw.
+    assert_eq!(s.to_act(), vec![0, 1]);
+    let counter = BattleAction::Attack {
+        target: Foe::Player(0),
+        kind: Kind::Army,
+    };
+    assert_eq!(s.possible_actions(site, 1), vec![counter]);
+    assert_eq!(s.possible_actions(site, 0), vec![]);
+    assert_eq!(
+        act_once(
+            &mut s,
+            A::Declare {
+                player: 0,
+                action: Some(BattleAction::Attack {
+                    target: Foe::Player(1),
+                    kind: Kind::Army
+                })
+            },
+            vec![]
+        ),
+        Err(EconomyError::ActionNotPossible)
+    );
+    act_once(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: Some(counter),
+        },
+        vec![],
+    )
+    .unwrap();
+    // Bob's counter-attack rolls once (2 + 1 against 6 + 1: his army dies).
+    let ev = act_once(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: None,
+        },
+        vec![2, 6],
+    )
+    .unwrap();
+    assert!(ev.contains(&EconomyEvent::AttackInterrupted { attacker: 0, by: 1 }));
+    assert!(ev.iter().any(|e| matches!(
+        e,
+        EconomyEvent::BattleRoll {
+            attacker: 1,
+            loser: Loser::First,
+            ..
+        }
+    )));
+    assert_eq!(
+        s.assault(site).map(|a| a.attacker),
+        Some(1),
+        "Bob's attack is now the one under way"
+    );
+}
+
+/// "A withdraw action can be declared at any time during a battle": between two rolls, the
+/// attacker may withdraw back where it came from.
+#[test]
+fn an_attacker_may_withdraw_between_two_rolls() {
+    let mut s = after_one_roll();
+    let site = Site::Region(r("northern_europe"));
+    let back = WithdrawOrder::to(
+        r("western_europe"),
+        Force {
+            armies: 4,
+            navies: 0,
+        },
+    );
+    act_once(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: Some(BattleAction::Withdraw(back)),
+        },
+        vec![],
+    )
+    .unwrap();
+    pass(&mut s, 1);
+    // Bob lets them go.
+    act(
+        &mut s,
+        A::Intercept {
+            player: 1,
+            yes: false,
+        },
+        vec![],
+    )
+    .unwrap();
+    assert_eq!(s.units_of(0, r("northern_europe")).armies, 0);
+    assert_eq!(s.units_of(0, r("western_europe")).armies, 6);
+    assert!(s.assault(site).is_none());
+}
+
+/// When everyone asked after a roll passes, the attack rolls again.
+#[test]
+fn an_attack_goes_on_when_everyone_asked_passes() {
+    let mut s = after_one_roll();
+    act_once(
+        &mut s,
+        A::Declare {
+            player: 0,
+            action: None,
+        },
+        vec![],
+    )
+    .unwrap();
+    let ev = act_once(
+        &mut s,
+        A::Declare {
+            player: 1,
+            action: None,
+        },
+        vec![5, 3],
+    )
+    .unwrap();
+    assert_eq!(
+        ev.iter()
+            .filter(|e| matches!(e, EconomyEvent::BattleRoll { attacker: 0, .. }))
+            .count(),
+        1
+    );
+    assert_eq!(s.units_of(1, r("northern_europe")).armies, 1);
+    assert!(s.assault(Site::Region(r("northern_europe"))).is_some());
 }
