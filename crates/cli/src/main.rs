@@ -67,10 +67,11 @@ enum Command {
         /// Seed of the first game; game i plays from a seed derived from this and i.
         #[arg(long)]
         seed: u64,
-        /// Turns after which a game is stopped without a winner (1 to 1000000). For the
-        /// economy, rounds after which the game ends on the best score.
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-        max_turns: u32,
+        /// Turns after which a game is stopped without a winner (1 to 1000000; classic, default
+        /// 1000). For the economy, rounds after which the game ends on the best score (default
+        /// 150, so a stalled game is cheap).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_turns: Option<u32>,
     },
     /// Games between computer players of different levels, seats rotated between games: one
     /// JSON line a game, then a summary with each level's win rate, 95 % interval and time per
@@ -95,10 +96,10 @@ enum Command {
         /// Games played at once (1 to 64); the output is the same whatever this is.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
         jobs: u16,
-        /// Turns after which a game is stopped without a winner (1 to 1000000; classic), or the
-        /// round limit (economy).
-        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
-        max_turns: u32,
+        /// Turns after which a game is stopped without a winner (1 to 1000000; classic, default
+        /// 1000), or the round limit (economy, default 150).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+        max_turns: Option<u32>,
         /// Orders: the last year played before a game is stopped without a result (1901 to
         /// 3000; computer powers accept a draw from 1931 on, so games end before that).
         #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u16).range(1901..=3000))]
@@ -132,6 +133,17 @@ enum Command {
 
 fn seed_hex(s: &str) -> Result<[u8; 32], String> {
     parse_seed_hex(s).map_err(|e| e.to_string())
+}
+
+/// The default of `--max-turns`: 1000 turns for classic games, a 150-round limit for the economy
+/// (long enough for games between computer players to end by elimination, short enough that a
+/// stalled one is cheap).
+fn default_limit(ruleset: &str) -> u32 {
+    if ruleset == "economy" {
+        150
+    } else {
+        1000
+    }
 }
 
 fn bot_level(s: &str) -> Result<BotLevel, String> {
@@ -247,6 +259,8 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             seed,
             max_turns,
         } => {
+            let max_turns = max_turns.unwrap_or(default_limit(&ruleset));
+            let economy = ruleset == "economy";
             let play = match ruleset.as_str() {
                 "classic" => sim::play,
                 "economy" => {
@@ -263,7 +277,7 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                 other => return Err(format!("unknown ruleset `{other}`: `classic` or `economy`")),
             };
             let start = Instant::now();
-            let mut turns = 0u64;
+            let (mut turns, mut by_limit) = (0u64, 0u64);
             for i in 0..games {
                 let r = play(
                     usize::from(players),
@@ -274,12 +288,21 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                 )
                 .map_err(|e| format!("game {i}: {e}"))?;
                 turns += u64::from(r.turns);
-                let v = json!({"game": i, "winner": r.winner, "turns": r.turns, "actions": r.actions, "state_hash": r.state_hash.to_hex()});
+                let mut v = json!({"game": i, "winner": r.winner, "turns": r.turns, "actions": r.actions, "state_hash": r.state_hash.to_hex()});
+                if economy {
+                    let limit = r.turns > max_turns;
+                    by_limit += u64::from(limit);
+                    v["ended"] = json!(tournament::economy_ending(limit));
+                }
                 writeln!(out, "{v}").map_err(io)?;
             }
             let secs = start.elapsed().as_secs_f64();
             let rate = if secs > 0.0 { games as f64 / secs } else { 0.0 };
-            let v = json!({"summary": true, "games": games, "turns": turns, "seconds": secs, "games_per_second": rate});
+            let mut v = json!({"summary": true, "games": games, "turns": turns, "seconds": secs, "games_per_second": rate});
+            if economy {
+                v["by_elimination"] = json!(games - by_limit);
+                v["by_round_limit"] = json!(by_limit);
+            }
             writeln!(out, "{v}").map_err(io)
         }
         Command::Tournament {
@@ -291,8 +314,11 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             jobs,
             max_turns,
             max_year,
-        } => match ruleset.as_str() {
-            "classic" => {
+        } => match (
+            ruleset.as_str(),
+            max_turns.unwrap_or(default_limit(&ruleset)),
+        ) {
+            ("classic", max_turns) => {
                 if map.is_some() {
                     return Err("--map is for the orders ruleset".into());
                 }
@@ -301,7 +327,7 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                 }
                 tournament::classic(&seats, games, seed, usize::from(jobs), max_turns, out)
             }
-            "orders" => {
+            ("orders", _) => {
                 let map_id = map.unwrap_or_else(|| "europe-1901".into());
                 let Some(m) = OrdersMap::get(&map_id) else {
                     return Err(format!("unknown map `{map_id}`: `europe-1901` or `world`"));
@@ -325,7 +351,7 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                     out,
                 )
             }
-            "economy" => {
+            ("economy", max_turns) => {
                 if map.is_some() {
                     return Err("--map is for the orders ruleset".into());
                 }
@@ -334,7 +360,7 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                 }
                 tournament::economy(&seats, games, seed, usize::from(jobs), max_turns, out)
             }
-            other => Err(format!(
+            (other, _) => Err(format!(
                 "unknown ruleset `{other}`: `classic`, `orders` or `economy`"
             )),
         },

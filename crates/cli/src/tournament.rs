@@ -222,6 +222,7 @@ fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Resu
         "seats": names,
         "winner": winner,
         "winner_bot": winner.map(|w| names[w]),
+        "ended": economy_ending(r.turns > max_rounds),
         "turns": r.turns,
         "actions": r.actions,
         "state_hash": r.state_hash.to_hex(),
@@ -234,6 +235,16 @@ fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Resu
         drawn: false,
         centres: vec![],
     })
+}
+
+/// How an economy game ended, as its JSON line says: by the round limit, or by elimination
+/// (one player left standing).
+pub fn economy_ending(by_limit: bool) -> &'static str {
+    if by_limit {
+        "round limit"
+    } else {
+        "elimination"
+    }
 }
 
 /// Plays the economy tournament and writes its lines (`max_rounds`: the round limit).
@@ -303,6 +314,7 @@ fn run(
     let jobs = jobs.max(1) as u64;
     let mut tally: std::collections::BTreeMap<&str, Tally> = Default::default();
     let (mut ended, mut drawn, mut turns, mut next) = (0u64, 0u64, 0u64, 0u64);
+    let mut by_elimination = 0u64;
     while next < games {
         // One wave of `jobs` games at a time, printed in order.
         let wave: Vec<u64> = (next..games.min(next + jobs)).collect();
@@ -322,6 +334,7 @@ fn run(
                 .unwrap_or(0);
             ended += u64::from(p.winner.is_some() || p.drawn);
             drawn += u64::from(p.drawn);
+            by_elimination += u64::from(p.line["ended"] == "elimination");
             for (i, l) in p.seats.iter().enumerate() {
                 let t = tally.entry(level_name(*l)).or_default();
                 t.games += 1;
@@ -358,6 +371,10 @@ fn run(
     if ruleset == "orders" {
         v["drawn"] = json!(drawn);
         v["phases"] = json!(turns);
+    } else if ruleset == "economy" {
+        v["turns"] = json!(turns);
+        v["by_elimination"] = json!(by_elimination);
+        v["by_round_limit"] = json!(games - by_elimination);
     } else {
         v["turns"] = json!(turns);
     }

@@ -26,6 +26,11 @@ use std::collections::BTreeMap;
 const GUARD: u32 = 1;
 /// MU kept back for next round's upkeep before recruiting beyond the bases.
 const RESERVE: u32 = 10;
+/// Armies a capital away from the front keeps when the rest walk to the front.
+const CAPITAL_KEEP: u32 = 3;
+/// Rounds after which it attacks players with more armies than they have, not only with more
+/// than twice as many, so that games between equals end.
+const BOLD_AFTER: u32 = 20;
 
 /// What seat `p`'s normal bot does now, if it has anything to do.
 pub(super) fn normal(s: &EconomyState, p: PlayerId) -> Option<A> {
@@ -71,9 +76,18 @@ fn hostile(s: &EconomyState, p: PlayerId, r: RegionId) -> u32 {
     players + x.neutral.units()
 }
 
-/// Hostile armies next to `r` over land or from its coasts.
+/// The largest army one hostile player has next to `r` over land or from its coasts: what could
+/// attack it next round. Neutral units never attack, so they are no threat.
 fn threat(s: &EconomyState, map: &EconomyMap, p: PlayerId, r: RegionId) -> u32 {
-    map.neighbours(r).map(|&n| hostile(s, p, n)).sum()
+    let mut by_player: BTreeMap<PlayerId, u32> = BTreeMap::new();
+    for &n in map.neighbours(r) {
+        for (&q, f) in &s.regions[n as usize].forces {
+            if !s.friends(p, q) {
+                *by_player.entry(q).or_default() += f.armies;
+            }
+        }
+    }
+    by_player.into_values().max().unwrap_or(0)
 }
 
 fn countries(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<RegionId> {
@@ -197,6 +211,22 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
             });
         }
     }
+    // Rebuild a lost capital in its strongest country: without one, it cannot hold initiative,
+    // pays no upkeep and faces the revolution step.
+    if me.capital.is_none() && s.options.capitals {
+        if let Some(c) = mine
+            .iter()
+            .copied()
+            .filter(|&c| !s.contested(c))
+            .max_by_key(|&c| (s.units_of(p, c).armies, std::cmp::Reverse(c)))
+        {
+            tries.push(A::Build {
+                player: p,
+                country: c,
+                item: Item::Capital,
+            });
+        }
+    }
     // Fortify a threatened capital.
     if let Some(cap) = me.capital {
         let guard = s.units_of(p, cap).armies;
@@ -239,10 +269,13 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
         .unwrap_or(A::FinishGet { player: p })
 }
 
+/// Plans: every non-friendly country next to its own is a target, the weakest (and capitals,
+/// which bring their owner's money) first; a target is attacked when the armies that can spare
+/// themselves from the countries around it are more than twice its defenders (flanks from
+/// several countries add to the odds), or, late in a stalled game, simply more.
 fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
     let capital = s.players[p as usize].capital;
-    let mut moves = vec![];
-    let mut claimed: BTreeMap<RegionId, u32> = BTreeMap::new();
+    let mut spare: BTreeMap<RegionId, u32> = BTreeMap::new();
     for from in countries(s, map, p) {
         if s.contested(from) {
             continue;
@@ -253,62 +286,124 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
         } else {
             GUARD
         };
-        let mut spare = here.saturating_sub(keep);
-        // The weakest non-friendly neighbours first: empty ones, then neutral or thin ones.
-        let mut targets: Vec<(u32, RegionId)> = map.regions[from as usize]
+        if here > keep {
+            spare.insert(from, here - keep);
+        }
+    }
+    let capitals: Vec<RegionId> = s.players.iter().filter_map(|x| x.capital).collect();
+    let mut targets: Vec<(u32, bool, RegionId)> = vec![];
+    for &from in spare.keys() {
+        for &n in &map.regions[from as usize].land {
+            if !s.passable(p, n) && !targets.iter().any(|t| t.2 == n) {
+                let mut h = hostile(s, p, n);
+                if s.regions[n as usize].infra.fortifications && h > 0 {
+                    h += h / 2 + 1;
+                }
+                targets.push((h, !capitals.contains(&n), n));
+            }
+        }
+    }
+    // Capitals first among equals; then the weakest.
+    targets.sort_unstable_by_key(|&(h, not_capital, n)| (h, not_capital, n));
+    let bold = s.round > BOLD_AFTER;
+    let mut moves = vec![];
+    for (h, _, to) in targets {
+        let mut sources: Vec<(u32, RegionId)> = map.regions[to as usize]
             .land
             .iter()
-            .filter(|&&n| !s.passable(p, n))
-            .map(|&n| (hostile(s, p, n) + claimed.get(&n).copied().unwrap_or(0), n))
+            .filter_map(|&f| spare.get(&f).map(|&n| (n, f)))
+            .filter(|&(n, _)| n > 0)
             .collect();
-        targets.sort_unstable();
-        for (h, to) in targets {
-            let need = (2 * h + 1).max(1);
-            if spare < need {
-                continue;
+        sources.sort_unstable_by_key(|&(n, f)| (std::cmp::Reverse(n), f));
+        let available: u32 = sources.iter().map(|x| x.0).sum();
+        let against_player = s.regions[to as usize]
+            .forces
+            .keys()
+            .any(|&q| !s.friends(p, q));
+        let need = if h == 0 {
+            1
+        } else if bold && against_player {
+            h + 1
+        } else {
+            2 * h + 1
+        };
+        if available < need {
+            continue;
+        }
+        // Enough to win and hold it: the need, and half of what else is spare around it.
+        let mut send_total = need.max((available + need) / 2).min(available);
+        for (n, from) in sources {
+            if send_total == 0 {
+                break;
             }
-            // More than twice as many, and enough to keep the conquest.
-            let send = if h == 0 {
-                need.min(spare).max(1)
-            } else {
-                need.max(spare / 2).min(spare)
-            };
+            let send = n.min(send_total);
+            send_total -= send;
             moves.push(PlannedMove {
                 from,
                 to,
                 armies: send,
                 navies: 0,
             });
-            *claimed.entry(to).or_default() += send;
-            spare -= send;
+            *spare.get_mut(&from).expect("a source") -= send;
         }
     }
     moves
 }
 
+/// Land steps from each region to the nearest land region that is not passable for `p` (a
+/// front): idle armies walk down this distance, one border a round.
+fn front_distance(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<u32> {
+    let n = map.regions.len();
+    let mut dist = vec![u32::MAX; n];
+    let mut queue = std::collections::VecDeque::new();
+    for r in 0..n as RegionId {
+        if !map.is_water(r) && !s.passable(p, r) {
+            dist[r as usize] = 0;
+            queue.push_back(r);
+        }
+    }
+    while let Some(r) = queue.pop_front() {
+        for &nb in &map.regions[r as usize].land {
+            if dist[nb as usize] == u32::MAX {
+                dist[nb as usize] = dist[r as usize] + 1;
+                queue.push_back(nb);
+            }
+        }
+    }
+    dist
+}
+
+/// Friendly movement: armies beyond a guard walk toward the nearest front (from the capital,
+/// those beyond what its threat asks it to keep).
 fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bool) -> A {
     let capital = s.players[p as usize].capital;
+    let dist = front_distance(s, map, p);
     for from in countries(s, map, p) {
-        if Some(from) == capital || border(s, map, p, from) || !s.passable(p, from) {
+        if !s.passable(p, from) || dist[from as usize] <= 1 {
             continue;
         }
+        let keep = if Some(from) == capital {
+            GUARD.max(threat(s, map, p, from) / 2 + 1).max(CAPITAL_KEEP)
+        } else {
+            GUARD
+        };
         let free = s.free_units(p, from).armies;
-        if free <= GUARD {
+        if free <= keep {
             continue;
         }
         let to = map.regions[from as usize]
             .land
             .iter()
             .copied()
-            .filter(|&n| s.passable(p, n) && border(s, map, p, n))
-            .min_by_key(|&n| (s.units_of(p, n).units(), n));
+            .filter(|&n| s.passable(p, n) && dist[n as usize] < dist[from as usize])
+            .min_by_key(|&n| (dist[n as usize], s.units_of(p, n).units(), n));
         if let Some(to) = to {
             let a = A::MoveFriendly {
                 player: p,
                 from,
                 to,
                 force: Force {
-                    armies: free - GUARD,
+                    armies: free - keep,
                     navies: 0,
                 },
             };

@@ -37,18 +37,19 @@ impl EconomyState {
         }
     }
 
-    /// True when `p` has neither a unit nor a region left.
-    fn wiped_out(&self, p: PlayerId) -> bool {
-        self.regions
-            .iter()
-            .all(|x| x.owner != Some(p) && !x.forces.contains_key(&p))
+    /// True when `p` has neither a unit nor a country left. Empty water it was the last to
+    /// occupy brings no income and holds nothing: it does not keep a player in the game.
+    fn wiped_out(&self, map: &EconomyMap, p: PlayerId) -> bool {
+        self.regions.iter().enumerate().all(|(r, x)| {
+            !x.forces.contains_key(&p) && (x.owner != Some(p) || map.is_water(r as RegionId))
+        })
     }
 
     /// As a round begins: players with nothing left are eliminated, and the game ends when at
     /// most one player is left or the round limit has passed. True when it is over.
     pub(super) fn check_end(&mut self, map: &EconomyMap, events: &mut Vec<EconomyEvent>) -> bool {
         for p in 0..self.players.len() as PlayerId {
-            if self.players[p as usize].standing == Standing::Playing && self.wiped_out(p) {
+            if self.players[p as usize].standing == Standing::Playing && self.wiped_out(map, p) {
                 self.players[p as usize].standing = Standing::Eliminated;
                 events.push(EconomyEvent::Eliminated { player: p });
             }
