@@ -38,7 +38,9 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
 fi
 
 # The pages' pinned nightly (with rust-src) and every crate their offline build needs, the
-# standard library's own included.
+# standard library's own included. The toolchain's name is read, not sourced: sourcing would also
+# export RUSTUP_TOOLCHAIN, and the `cargo install`s below would build with the nightly.
+WEB_TOOLCHAIN="$(sed -n 's/^WEB_TOOLCHAIN=//p' "$ROOT/scripts/web-toolchain.sh")"
 "$ROOT/scripts/fetch-web-deps.sh"
 
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
