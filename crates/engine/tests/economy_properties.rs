@@ -51,10 +51,18 @@ fn accounted(events: &[E]) -> i64 {
             E::UpkeepSettled { lost, .. } => {
                 -lost.iter().map(|(_, f)| i64::from(f.units())).sum::<i64>()
             }
-            E::BattleRoll { loser, .. } | E::InterceptRoll { loser, .. } => match loser {
+            E::BattleRoll { loser, .. } => match loser {
                 Loser::Both => -2,
                 _ => -1,
             },
+            E::InterceptRoll {
+                loser,
+                interceptor_lost,
+                ..
+            } => {
+                -i64::from(matches!(loser, Loser::First | Loser::Both))
+                    - i64::from(*interceptor_lost)
+            }
             E::Sunk { armies, .. } => -i64::from(*armies),
             E::RebelRoll { lost, .. } => -i64::from(*lost),
             E::Revolution { neutral, .. } => i64::from(*neutral),

@@ -21,6 +21,7 @@ use crate::rules::economy::state::EconomyState;
 use crate::rules::economy::units::{Allowance, Kind, PlannedMove};
 use std::collections::BTreeMap;
 
+mod navy;
 mod normal;
 
 /// What seat `p`'s bot of `level` does now, if it has anything to do (`hard` plays as `normal`

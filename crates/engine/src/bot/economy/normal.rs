@@ -10,6 +10,7 @@
 //! - Combat: fights where it is stronger, withdraws where it is weaker, intercepts when it
 //!   outnumbers, incites revolutions in weakly held countries whose cards it holds.
 
+use super::navy;
 use crate::rules::classic::PlayerId;
 use crate::rules::economy::action::{EconomyAction as A, SetupAction};
 use crate::rules::economy::battlefield::{BattleAction, Foe, WithdrawOrder};
@@ -28,6 +29,12 @@ const GUARD: u32 = 1;
 const RESERVE: u32 = 10;
 /// Armies a capital away from the front keeps when the rest walk to the front.
 const CAPITAL_KEEP: u32 = 3;
+/// Navies it keeps at sea at least, once it has somewhere to sail.
+const FLEET: u32 = 2;
+/// MU beyond which it recruits whatever upkeep costs.
+const RICH: u32 = 100;
+/// Armies a country must have, beyond its guard, to send some of them to sea.
+const SAIL_ARMIES: u32 = 3;
 /// Rounds after which it attacks players with more armies than they have, not only with more
 /// than twice as many, so that games between equals end.
 const BOLD_AFTER: u32 = 20;
@@ -200,19 +207,10 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
         });
     }
     let mine = countries(s, map, p);
-    // Recruit at the bases first: the normal price.
-    for &c in &mine {
-        if s.base_capacity(p, BaseKey::Army(c)) > 0 {
-            tries.push(A::Recruit {
-                player: p,
-                country: c,
-                navy_into: None,
-                count: s.base_capacity(p, BaseKey::Army(c)),
-            });
-        }
-    }
-    // Rebuild a lost capital in its strongest country: without one, it cannot hold initiative,
-    // pays no upkeep and faces the revolution step.
+    // Navies for expeditions overseas and for hunting hostile navies: recruited at a navy base
+    // on the coast nearest (by water) to where they are needed.
+    // Rebuild a lost capital in its strongest country, saving for it before anything else:
+    // without one, it cannot hold initiative, pays no upkeep and faces the revolution step.
     if me.capital.is_none() && s.options.capitals {
         if let Some(c) = mine
             .iter()
@@ -224,6 +222,55 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
                 player: p,
                 country: c,
                 item: Item::Capital,
+            });
+        }
+        return tries
+            .into_iter()
+            .find(|a| legal(a))
+            .unwrap_or(A::FinishGet { player: p });
+    }
+    let charts = navy::Charts::new(s, map, p);
+    if me.mu >= RESERVE + 10 {
+        if let Some((c, w)) = navy::harbour(s, map, p, &charts, SAIL_ARMIES) {
+            let all = |q: &dyn Fn(PlayerId) -> bool| -> u32 {
+                s.regions
+                    .iter()
+                    .flat_map(|x| x.forces.iter())
+                    .filter(|(&o, _)| q(o))
+                    .map(|(_, f)| f.navies)
+                    .sum()
+            };
+            let ours = all(&|o| o == p);
+            let theirs = all(&|o| !s.friends(p, o));
+            if ours < (2 * theirs + 1).max(FLEET) {
+                tries.push(A::Recruit {
+                    player: p,
+                    country: c,
+                    navy_into: Some(w),
+                    count: 1,
+                });
+                let based = s.regions[c as usize].infra.navy_bases.contains(&w);
+                if !based && me.mu >= RESERVE + 20 {
+                    tries.push(A::Build {
+                        player: p,
+                        country: c,
+                        item: Item::NavyBase { water: w },
+                    });
+                }
+            }
+        }
+    }
+    // Armies only while upkeep leaves most of the income: beyond that, more armies only eat it.
+    let upkeep: u32 = s.upkeep(map, p).iter().map(|u| u.due).sum();
+    let affordable = 2 * upkeep < s.income(map, p).total() || me.mu >= RICH;
+    // Recruit at the bases first: the normal price.
+    for &c in mine.iter().filter(|_| affordable) {
+        if s.base_capacity(p, BaseKey::Army(c)) > 0 {
+            tries.push(A::Recruit {
+                player: p,
+                country: c,
+                navy_into: None,
+                count: s.base_capacity(p, BaseKey::Army(c)),
             });
         }
     }
@@ -248,7 +295,7 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
             });
         }
     }
-    if me.mu >= RESERVE + 10 {
+    if me.mu >= RESERVE + 10 && affordable {
         let thin = mine
             .iter()
             .copied()
@@ -282,7 +329,7 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
         }
         let here = s.units_of(p, from).armies;
         let keep = if Some(from) == capital {
-            GUARD.max(threat(s, map, p, from) / 2 + 1)
+            capital_guard(s, map, p, from)
         } else {
             GUARD
         };
@@ -290,16 +337,24 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
             spare.insert(from, here - keep);
         }
     }
+    // Armies at sea, on water of their own: all of them may land.
+    for w in (map.countries() as RegionId..map.regions.len() as RegionId)
+        .filter(|&w| s.passable(p, w) && s.units_of(p, w).armies > 0)
+    {
+        spare.insert(w, s.units_of(p, w).armies);
+    }
     let capitals: Vec<RegionId> = s.players.iter().filter_map(|x| x.capital).collect();
     let mut targets: Vec<(u32, bool, RegionId)> = vec![];
     for &from in spare.keys() {
-        for &n in &map.regions[from as usize].land {
+        let region = &map.regions[from as usize];
+        let ways = if map.is_water(from) {
+            &region.shore
+        } else {
+            &region.land
+        };
+        for &n in ways {
             if !s.passable(p, n) && !targets.iter().any(|t| t.2 == n) {
-                let mut h = hostile(s, p, n);
-                if s.regions[n as usize].infra.fortifications && h > 0 {
-                    h += h / 2 + 1;
-                }
-                targets.push((h, !capitals.contains(&n), n));
+                targets.push((hostile(s, p, n), !capitals.contains(&n), n));
             }
         }
     }
@@ -308,25 +363,31 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
     let bold = s.round > BOLD_AFTER;
     let mut moves = vec![];
     for (h, _, to) in targets {
-        let mut sources: Vec<(u32, RegionId)> = map.regions[to as usize]
+        let target = &map.regions[to as usize];
+        let mut sources: Vec<(u32, RegionId)> = target
             .land
             .iter()
+            .chain(&target.shore)
             .filter_map(|&f| spare.get(&f).map(|&n| (n, f)))
             .filter(|&(n, _)| n > 0)
             .collect();
+        // Armies landing from water are amphibious (−1): they need more.
+        let amphibious = sources.iter().any(|&(_, f)| map.is_water(f));
         sources.sort_unstable_by_key(|&(n, f)| (std::cmp::Reverse(n), f));
         let available: u32 = sources.iter().map(|x| x.0).sum();
         let against_player = s.regions[to as usize]
             .forces
             .keys()
             .any(|&q| !s.friends(p, q));
+        // Fortified defenders roll +1 more: half as many again.
+        let fortified = s.regions[to as usize].infra.fortifications && s.options.fortifications;
         let need = if h == 0 {
             1
         } else if bold && against_player {
             h + 1
         } else {
-            2 * h + 1
-        };
+            2 * h + 1 + if fortified { h / 2 + 1 } else { 0 }
+        } + if amphibious { h } else { 0 };
         if available < need {
             continue;
         }
@@ -347,7 +408,50 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
             *spare.get_mut(&from).expect("a source") -= send;
         }
     }
+    // Navies attack hostile navies next to their water when more than twice as many.
+    let charts = navy::Charts::new(s, map, p);
+    for w in (map.countries() as RegionId..map.regions.len() as RegionId)
+        .filter(|&w| !s.contested(w) && s.units_of(p, w).navies > 0)
+    {
+        let ours = s.units_of(p, w).navies;
+        let target = map.regions[w as usize]
+            .water
+            .iter()
+            .copied()
+            .map(|t| (navy::hostile_navies(s, p, t), t))
+            .filter(|&(h, _)| h > 0 && ours > 2 * h)
+            .min();
+        if let Some((_, to)) = target {
+            moves.push(PlannedMove {
+                from: w,
+                to,
+                armies: 0,
+                navies: ours,
+            });
+        } else {
+            // Fleets sail ahead toward hostile navies or a landing coast, claiming the water
+            // armies then cross (armies need no navies in water of their own): into water it
+            // does not hold, that is a plan.
+            if let Some((to, false)) = navy::step(s, map, p, Kind::Navy, w, charts.fleet()) {
+                moves.push(PlannedMove {
+                    from: w,
+                    to,
+                    armies: 0,
+                    navies: ours,
+                });
+            }
+        }
+    }
     moves
+}
+
+/// Armies kept in the capital. Early on, as many as the largest army one hostile player has
+/// next to it, so that an attack on it gets no bonus for numbers while its defenders roll +1
+/// (and +1 more behind fortifications). Later, half that and one: enough that an attacker never
+/// has the +2 of more than twice as many, and the rest free to end a game between equals.
+fn capital_guard(s: &EconomyState, map: &EconomyMap, p: PlayerId, capital: RegionId) -> u32 {
+    let t = threat(s, map, p, capital);
+    GUARD.max(if s.round > BOLD_AFTER { t / 2 + 1 } else { t })
 }
 
 /// Land steps from each region to the nearest land region that is not passable for `p` (a
@@ -377,13 +481,127 @@ fn front_distance(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<u32> {
 /// those beyond what its threat asks it to keep).
 fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bool) -> A {
     let capital = s.players[p as usize].capital;
+    // Armies beyond what a country pays no upkeep for spread to neighbours of its own that have
+    // room: upkeep eats income, and attacks from several countries gain flanks.
+    for from in countries(s, map, p) {
+        if !s.passable(p, from) {
+            continue;
+        }
+        let free_of_upkeep = if Some(from) == capital { 10 } else { 5 };
+        let keep = if Some(from) == capital {
+            capital_guard(s, map, p, from).max(free_of_upkeep)
+        } else {
+            free_of_upkeep
+        };
+        let free = s.free_units(p, from).armies;
+        if free <= keep {
+            continue;
+        }
+        let to = map.regions[from as usize]
+            .land
+            .iter()
+            .copied()
+            .filter(|&n| s.passable(p, n) && s.units_of(p, n).armies + 1 < 5)
+            .min_by_key(|&n| (s.units_of(p, n).armies, n));
+        if let Some(to) = to {
+            let room = 5 - s.units_of(p, to).armies;
+            let a = A::MoveFriendly {
+                player: p,
+                from,
+                to,
+                force: Force {
+                    armies: (free - keep).min(room),
+                    navies: 0,
+                },
+            };
+            if legal(&a) {
+                return a;
+            }
+        }
+    }
+    // At sea, through water of its own: fleets with no armies toward hostile navies or a
+    // landing coast, armies toward a landing coast.
+    let charts = navy::Charts::new(s, map, p);
+    for w in map.countries() as RegionId..map.regions.len() as RegionId {
+        let free = s.free_units(p, w);
+        if !s.passable(p, w) || free.units() == 0 {
+            continue;
+        }
+        let moves = [
+            (
+                Kind::Navy,
+                charts.fleet(),
+                Force {
+                    armies: 0,
+                    navies: free.navies,
+                },
+            ),
+            (
+                Kind::Army,
+                &charts.landing[..],
+                Force {
+                    armies: free.armies,
+                    navies: 0,
+                },
+            ),
+        ];
+        for (kind, dist, force) in moves {
+            if force.units() == 0 {
+                continue;
+            }
+            if let Some((to, true)) = navy::step(s, map, p, kind, w, dist) {
+                let a = A::MoveFriendly {
+                    player: p,
+                    from: w,
+                    to,
+                    force,
+                };
+                if legal(&a) {
+                    return a;
+                }
+            }
+        }
+    }
     let dist = front_distance(s, map, p);
+    // With no front left on its continent, spare armies board their own water toward a landing
+    // coast overseas.
+    for from in countries(s, map, p) {
+        if dist[from as usize] != u32::MAX || !s.passable(p, from) {
+            continue;
+        }
+        let keep = if Some(from) == capital {
+            CAPITAL_KEEP
+        } else {
+            GUARD
+        };
+        let free = s.free_units(p, from).armies;
+        let board = map.regions[from as usize]
+            .shore
+            .iter()
+            .copied()
+            .filter(|&w| s.passable(p, w) && charts.landing[w as usize] != u32::MAX)
+            .min_by_key(|&w| (charts.landing[w as usize], w));
+        if let (Some(to), true) = (board, free > keep) {
+            let a = A::MoveFriendly {
+                player: p,
+                from,
+                to,
+                force: Force {
+                    armies: free - keep,
+                    navies: 0,
+                },
+            };
+            if legal(&a) {
+                return a;
+            }
+        }
+    }
     for from in countries(s, map, p) {
         if !s.passable(p, from) || dist[from as usize] <= 1 {
             continue;
         }
         let keep = if Some(from) == capital {
-            GUARD.max(threat(s, map, p, from) / 2 + 1).max(CAPITAL_KEEP)
+            capital_guard(s, map, p, from).max(CAPITAL_KEEP)
         } else {
             GUARD
         };

@@ -369,6 +369,9 @@ pub enum EconomyEvent {
         kind: Kind,
         dice: (u8, u8),
         loser: Loser,
+        /// The interceptor's unit died: it lost the roll, and the action could cost it one (a
+        /// landing without engaged navies cannot).
+        interceptor_lost: bool,
     },
     /// The withdraw is over: units that got away (to `to`, unless they stayed), units lost, and
     /// units that stayed without facing interception because it was broken off.

@@ -312,6 +312,7 @@ impl EconomyState {
             kind,
             dice: (me.die, them.die),
             loser,
+            interceptor_lost: q_can_lose && matches!(loser, Loser::Second | Loser::Both),
         });
         loser
     }
