@@ -6,6 +6,7 @@
 
 mod adjudicate;
 mod tournament;
+mod usage;
 
 use clap::{error::ErrorKind, Parser, Subcommand};
 use orbis_engine::dice::{parse_seed_hex, Dice, SeededDice};

@@ -17,6 +17,7 @@ use orbis_engine::rules::orders::{OrdersAction, OrdersOptions, OrdersState, Phas
 use orbis_engine::rules::Game;
 use orbis_engine::sim;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
@@ -39,6 +40,8 @@ struct Played {
     decisions: Vec<(u64, f64, f64)>,
     drawn: bool,
     centres: Vec<u64>,
+    /// Economy: what each seat's decisions used (see [`crate::usage`]).
+    usage: Vec<BTreeMap<&'static str, u64>>,
 }
 
 /// Seat `i` of game `g` is played by `levels[(i + g) mod n]`: over n games every level sits in
@@ -90,6 +93,7 @@ fn play_one(levels: &[BotLevel], g: u64, seed: u64, max_turns: u32) -> Result<Pl
         decisions,
         drawn: false,
         centres: vec![],
+        usage: vec![],
     })
 }
 
@@ -169,6 +173,7 @@ fn play_orders(
         decisions,
         drawn,
         centres,
+        usage: vec![],
     })
 }
 
@@ -196,6 +201,7 @@ fn round4(x: f64) -> f64 {
 fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Result<Played, String> {
     let seats = seats_of(levels, g);
     let mut decisions = vec![(0u64, 0f64, 0f64); seats.len()];
+    let mut usage = vec![BTreeMap::new(); seats.len()];
     let mut decide = |s: &EconomyState, p: u8, level: BotLevel| {
         let t0 = Instant::now();
         let a = bot::economy::choose(s, p, level);
@@ -204,6 +210,9 @@ fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Resu
             d.0 += 1;
             d.1 += ms;
             d.2 = d.2.max(ms);
+        }
+        if let (Some(a), Some(u)) = (&a, usage.get_mut(usize::from(p))) {
+            crate::usage::count(a, u);
         }
         a
     };
@@ -234,6 +243,7 @@ fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Resu
         decisions,
         drawn: false,
         centres: vec![],
+        usage,
     })
 }
 
@@ -300,6 +310,7 @@ struct Tally {
     slowest: f64,
     draws: u64,
     centres: u64,
+    usage: BTreeMap<&'static str, u64>,
 }
 
 /// Plays `games` games, `jobs` at a time, and prints their lines in order, then the summary.
@@ -344,6 +355,9 @@ fn run(
                 t.slowest = t.slowest.max(p.decisions[i].2);
                 t.draws += u64::from(p.drawn);
                 t.centres += p.centres.get(i).copied().unwrap_or(0);
+                for (&k, &n) in p.usage.get(i).into_iter().flatten() {
+                    *t.usage.entry(k).or_default() += n;
+                }
             }
         }
     }
@@ -359,6 +373,15 @@ fn run(
         let mut v = json!({"games": t.games, "wins": t.wins, "win_rate": round4(per(t.wins as f64)),
                    "ci95": [round4(lo), round4(hi)], "ms_per_decision": round4(ms),
                    "ms_slowest_decision": round4(t.slowest)});
+        if ruleset == "economy" {
+            // How often each tool of the rules is used, per game played at that level.
+            let used: Map<String, Value> = t
+                .usage
+                .iter()
+                .map(|(&k, &n)| (k.to_string(), json!(round4(per(n as f64)))))
+                .collect();
+            v["used_per_game"] = Value::Object(used);
+        }
         if ruleset == "orders" {
             v["solos"] = json!(t.wins);
             v["draws"] = json!(t.draws);

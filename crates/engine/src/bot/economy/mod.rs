@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 
 mod navy;
 mod normal;
+mod tactics;
 
 /// What seat `p`'s bot of `level` does now, if it has anything to do (`hard` plays as `normal`
 /// until it has a level of its own in this ruleset).

@@ -10,7 +10,7 @@
 //! - Combat: fights where it is stronger, withdraws where it is weaker, intercepts when it
 //!   outnumbers, incites revolutions in weakly held countries whose cards it holds.
 
-use super::navy;
+use super::{navy, tactics};
 use crate::rules::classic::PlayerId;
 use crate::rules::economy::action::{EconomyAction as A, SetupAction};
 use crate::rules::economy::battlefield::{BattleAction, Foe, WithdrawOrder};
@@ -200,6 +200,8 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
     }
     let me = &s.players[p as usize];
     let mut tries: Vec<A> = vec![];
+    tries.extend(tactics::diplomacy(s, map, p));
+    tries.extend(tactics::blockades(s, map, p));
     if me.cards.len() >= 3 {
         tries.push(A::TradeCards {
             player: p,
@@ -707,6 +709,12 @@ fn combat(
             .find(|(_, a)| a.is_some())
             .map(|(&q, _)| q)?;
         return Some(A::ChooseAction { player: p, actor });
+    }
+    if let Some(action) = tactics::battle_choice(s, map, p, site) {
+        let a = A::Declare { player: p, action };
+        if legal(&a) {
+            return Some(a);
+        }
     }
     // Attack where it outnumbers; withdraw where it is outnumbered; else wait.
     let attack = s.possible_actions(site, p).into_iter().find(|a| match a {
