@@ -53,7 +53,7 @@ enum Command {
     },
     /// Plays whole games between bots: one JSON line a game, then a summary line.
     Simulate {
-        /// Ruleset: `classic` or `economy` (easy and normal bots).
+        /// Ruleset: `classic` or `economy`.
         #[arg(long, default_value = "classic")]
         ruleset: String,
         /// Players at the table (2 to 6).
@@ -264,17 +264,9 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             let economy = ruleset == "economy";
             let play = match ruleset.as_str() {
                 "classic" => sim::play,
-                "economy" => {
-                    if bot == BotLevel::Hard {
-                        return Err(
-                            "--bot: the economy ruleset has easy and normal computer players"
-                                .into(),
-                        );
-                    }
-                    |n, bot, _, seed, rounds| {
-                        sim::economy_play(&vec![bot; n], EconomyOptions::default(), seed, rounds)
-                    }
-                }
+                "economy" => |n, bot, _, seed, rounds| {
+                    sim::economy_play(&vec![bot; n], EconomyOptions::default(), seed, rounds)
+                },
                 other => return Err(format!("unknown ruleset `{other}`: `classic` or `economy`")),
             };
             let start = Instant::now();
@@ -356,8 +348,8 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                 if map.is_some() {
                     return Err("--map is for the orders ruleset".into());
                 }
-                if !(2..=6).contains(&seats.len()) || seats.contains(&BotLevel::Hard) {
-                    return Err("--seats takes 2 to 6 levels, easy or normal".into());
+                if !(2..=6).contains(&seats.len()) {
+                    return Err("--seats takes 2 to 6 levels".into());
                 }
                 tournament::economy(&seats, games, seed, usize::from(jobs), max_turns, out)
             }

@@ -215,7 +215,7 @@ fn bad_arguments_exit_2_with_a_message() {
             "--players",
             "3",
             "--bot",
-            "hard",
+            "expert",
             "--games",
             "1",
             "--seed",
@@ -450,6 +450,26 @@ fn economy_tournament_rotates_seats_and_names_the_winner() {
     assert_eq!(s["ruleset"], "economy");
     assert_eq!(s["games"], 3);
     assert_eq!(s["bots"]["normal"]["games"], 3);
+    // How each game ended, counted in the summary, and what each level used per game.
+    let by_limit = lines[..3]
+        .iter()
+        .filter(|l| l["ended"] == "round limit")
+        .count() as u64;
+    assert!(lines[..3]
+        .iter()
+        .all(|l| l["ended"] == "elimination" || l["ended"] == "round limit"));
+    assert_eq!(s["by_round_limit"], by_limit);
+    assert_eq!(s["by_elimination"], 3 - by_limit);
+    assert!(s["bots"]["normal"]["used_per_game"]["planned_moves"].as_f64() > Some(0.0));
+}
+
+#[test]
+fn economy_hard_computer_players_play_tournaments() {
+    let args = "tournament --ruleset economy --seats hard,normal --games 2 --seed 3 --max-turns 12";
+    let args: Vec<&str> = args.split_whitespace().collect();
+    let (_, lines) = json_run(&args);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[2]["bots"]["hard"]["games"], 2);
 }
 
 #[test]
@@ -500,7 +520,7 @@ fn orders_tournament_prints_solos_draws_and_centres() {
         "tournament --ruleset orders --map mars --seats normal,easy --games 1 --seed 1",
         "tournament --ruleset orders --map world --seats normal --games 1 --seed 1",
         "tournament --ruleset chess --seats normal,easy --games 1 --seed 1",
-        "tournament --ruleset economy --seats hard,easy --games 1 --seed 1",
+        "tournament --ruleset economy --seats hard --games 1 --seed 1",
         "tournament --ruleset orders --seats normal,easy --games 1 --seed 1 --max-year 1800",
         "tournament --map world --seats normal,easy --games 1 --seed 1",
     ]);

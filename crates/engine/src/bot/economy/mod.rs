@@ -1,6 +1,7 @@
 //! Computer players for the economy ruleset: `easy` here, a random legal action for whatever the
-//! player has to do now, and `normal` in [`normal`], a heuristic (income, upkeep, weak
-//! neighbours, a guarded capital). Every candidate is checked by applying it to a copy of the
+//! player has to do now; `normal` in [`normal`], a heuristic (income, upkeep, weak neighbours, a
+//! guarded capital), with its expeditions at sea in [`navy`] and its rarer tools in [`tactics`];
+//! and `hard` in [`hard`], `normal` choosing its plans by rollouts. Every candidate is checked by applying it to a copy of the
 //! state, so a bot never sends an illegal action.
 //!
 //! Its randomness comes from a ChaCha stream seeded by the game seed, the action counter and the
@@ -21,16 +22,17 @@ use crate::rules::economy::state::EconomyState;
 use crate::rules::economy::units::{Allowance, Kind, PlannedMove};
 use std::collections::BTreeMap;
 
+mod hard;
 mod navy;
 mod normal;
 mod tactics;
 
-/// What seat `p`'s bot of `level` does now, if it has anything to do (`hard` plays as `normal`
-/// until it has a level of its own in this ruleset).
+/// What seat `p`'s bot of `level` does now, if it has anything to do.
 pub fn choose(s: &EconomyState, p: PlayerId, level: BotLevel) -> Option<A> {
     match level {
         BotLevel::Easy => easy(s, p),
-        BotLevel::Normal | BotLevel::Hard => normal::normal(s, p),
+        BotLevel::Normal => normal::normal(s, p),
+        BotLevel::Hard => hard::hard(s, p),
     }
 }
 

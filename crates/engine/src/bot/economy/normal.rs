@@ -41,6 +41,15 @@ const BOLD_AFTER: u32 = 20;
 
 /// What seat `p`'s normal bot does now, if it has anything to do.
 pub(super) fn normal(s: &EconomyState, p: PlayerId) -> Option<A> {
+    normal_with(s, p, &|s, map, p| plans(s, map, p))
+}
+
+/// [`normal`], its plans made by `planner` (the `hard` player's choice among styles).
+pub(super) fn normal_with(
+    s: &EconomyState,
+    p: PlayerId,
+    planner: &dyn Fn(&EconomyState, &EconomyMap, PlayerId) -> Vec<PlannedMove>,
+) -> Option<A> {
     if !s.to_act().contains(&p) {
         return None;
     }
@@ -53,7 +62,7 @@ pub(super) fn normal(s: &EconomyState, p: PlayerId) -> Option<A> {
         Phase::Planning => {
             let a = A::SubmitPlans {
                 player: p,
-                moves: plans(s, map, p),
+                moves: planner(s, map, p),
             };
             if legal(&a) {
                 a
@@ -323,6 +332,40 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
 /// themselves from the countries around it are more than twice its defenders (flanks from
 /// several countries add to the odds), or, late in a stalled game, simply more.
 fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
+    plans_with(s, map, p, Style::default())
+}
+
+/// How boldly a planner attacks: the `hard` player weighs several (see [`super::hard`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Style {
+    /// Attack players with more armies than they have, not more than twice: from this round.
+    pub bold_after: u32,
+    /// Extra armies required against every defended target, beyond the usual need.
+    pub margin: u32,
+    /// Plan nothing at all (sit the round out).
+    pub hold: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            bold_after: BOLD_AFTER,
+            margin: 0,
+            hold: false,
+        }
+    }
+}
+
+/// [`plans`] in a given style.
+pub(super) fn plans_with(
+    s: &EconomyState,
+    map: &EconomyMap,
+    p: PlayerId,
+    style: Style,
+) -> Vec<PlannedMove> {
+    if style.hold {
+        return vec![];
+    }
     let capital = s.players[p as usize].capital;
     let mut spare: BTreeMap<RegionId, u32> = BTreeMap::new();
     for from in countries(s, map, p) {
@@ -362,7 +405,7 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
     }
     // Capitals first among equals; then the weakest.
     targets.sort_unstable_by_key(|&(h, not_capital, n)| (h, not_capital, n));
-    let bold = s.round > BOLD_AFTER;
+    let bold = s.round > style.bold_after;
     let mut moves = vec![];
     for (h, _, to) in targets {
         let target = &map.regions[to as usize];
@@ -389,7 +432,8 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
             h + 1
         } else {
             2 * h + 1 + if fortified { h / 2 + 1 } else { 0 }
-        } + if amphibious { h } else { 0 };
+        } + if amphibious { h } else { 0 }
+            + if h > 0 { style.margin } else { 0 };
         if available < need {
             continue;
         }
