@@ -101,7 +101,6 @@ pub enum EconomyError {
     NoCanalSite(RegionId),
     CanalNeedsRoads(RegionId),
     /// Capitals are moved by building one elsewhere, never sold.
-    CapitalNotForSale,
     TooManyBases(RegionId),
     CardNotHeld(RegionId),
     /// Only the initiative holder does that.
@@ -247,10 +246,6 @@ impl fmt::Display for EconomyError {
             }
             NoCanalSite(r) => write!(f, "No canal can be built in {}.", name(*r)),
             CanalNeedsRoads(r) => write!(f, "Build roads in {} before a canal.", name(*r)),
-            CapitalNotForSale => write!(
-                f,
-                "A capital cannot be destroyed; build a new one elsewhere to move it."
-            ),
             TooManyBases(r) => write!(f, "{} has as many bases as it can hold.", name(*r)),
             OutOfReach { from, to, kind } => write!(
                 f,

@@ -514,9 +514,19 @@ impl EconomyState {
             self.holds_bases(map, p, country)?;
         }
         let missing = EconomyError::NotBuilt { country, item };
+        // "A player may destroy any infrastructure controlled by that player ... the player gains
+        // an amount of MU equal to half the purchase price": the capital too (30 MU, so 15).
+        // Without one the player cannot hold initiative, pays no upkeep and faces the
+        // revolution step.
+        if item == Item::Capital {
+            if self.players[p as usize].capital != Some(country) {
+                return Err(missing);
+            }
+            self.players[p as usize].capital = None;
+        }
         let infra = &mut self.regions[country as usize].infra;
         let base = match item {
-            Item::Capital => return Err(EconomyError::CapitalNotForSale),
+            Item::Capital => None,
             Item::Roads if infra.roads => {
                 infra.roads = false;
                 None

@@ -25,7 +25,8 @@ pub struct EconomyOptions {
     pub middle_east: bool,
     pub capitals: bool,
     pub roads: bool,
-    /// Army and navy bases: cheap recruiting within their capacity.
+    /// Army and navy bases: cheap recruiting within their capacity. Without them no navy can ever
+    /// be recruited (RULES.md, reading 18): a land game.
     pub bases: bool,
     pub fortifications: bool,
     /// Canals in the countries the map allows (they need roads).

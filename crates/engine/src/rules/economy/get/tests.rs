@@ -544,10 +544,13 @@ fn infrastructure_is_built_and_sold_for_half() {
         &mut s,
         A::Destroy {
             player: 1,
-            country: egypt,
+            country: r("southern_europe"),
             item: Item::Capital,
         },
-        EconomyError::CapitalNotForSale,
+        EconomyError::NotBuilt {
+            country: r("southern_europe"),
+            item: Item::Capital,
+        },
     );
     // A capital built elsewhere moves there.
     s.players[1].mu = 30;
@@ -570,6 +573,31 @@ fn infrastructure_is_built_and_sold_for_half() {
         },
         EconomyError::RuleOff(Rule::Fortifications),
     );
+}
+
+/// Source 004: "A player may destroy any infrastructure controlled by that player at any time
+/// during the Get Phase. For each piece of infrastructure destroyed during the Get Phase the player
+/// gains an amount of MU equal to half the purchase price rounded down", and a capital is priced
+/// like the rest: "Rebuilding a capital at a new location costs 30 MU".
+#[test]
+fn a_capital_sells_for_half_its_price() {
+    let mut s = settled(begun(game()));
+    let before = s.players[1].mu;
+    let ev = s
+        .apply(&A::Destroy {
+            player: 1,
+            country: r("egypt"),
+            item: Item::Capital,
+        })
+        .unwrap();
+    assert!(ev.contains(&EconomyEvent::Destroyed {
+        player: 1,
+        country: r("egypt"),
+        item: Item::Capital,
+        refund: 15,
+    }));
+    assert_eq!(s.players[1].mu, before + 15);
+    assert_eq!(s.players[1].capital, None);
 }
 
 #[test]
