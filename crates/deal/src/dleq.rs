@@ -23,7 +23,8 @@ pub(crate) fn prove(
     base: &RistrettoPoint,
     rng: &mut impl CryptoRngCore,
 ) -> Proof {
-    let k = Scalar::random(rng);
+    // The nonce depends on the whole statement the caller's transcript holds.
+    let k = Scalar::random(&mut crate::transcript::prover_rng(&tr, x.as_bytes(), rng));
     let t_g = RistrettoPoint::mul_base(&k).compress();
     let t_b = (k * base).compress();
     let c = challenge(&mut tr, &t_g, &t_b);
@@ -55,4 +56,57 @@ fn challenge(tr: &mut Transcript, t_g: &CompressedRistretto, t_b: &CompressedRis
     tr.point(b"t_g", t_g);
     tr.point(b"t_b", t_b);
     tr.scalar_challenge(b"challenge")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript;
+    use rand_chacha3::rand_core::SeedableRng;
+    use rand_chacha3::ChaCha20Rng;
+
+    /// Issue 30, A3, attacked: a participant that reloads (same seed, same position) and is
+    /// served a different history proves again with the same outer randomness for another
+    /// statement. Were the nonce the same, `x = (r₁ − r₂) / (c₁ − c₂)` would give away its secret
+    /// key from two proofs. The nonce is bound to the statement, so the attack finds nothing.
+    #[test]
+    fn two_proofs_at_one_position_for_two_statements_do_not_give_away_the_secret() {
+        let x = Scalar::from(123_456_789u64);
+        let key = RistrettoPoint::mul_base(&x);
+        let bases = [
+            RistrettoPoint::mul_base(&Scalar::from(7u64)),
+            RistrettoPoint::mul_base(&Scalar::from(11u64)),
+        ];
+        let statement = |base: &RistrettoPoint| {
+            let mut tr = transcript::start(b"test share", b"game 1 draw 4");
+            tr.point(b"key", &key.compress());
+            tr.point(b"base", &base.compress());
+            tr.point(b"image", &(x * base).compress());
+            tr
+        };
+        // The same position, hence the same outer randomness, after a reload.
+        let proofs: Vec<Proof> = bases
+            .iter()
+            .map(|b| prove(statement(b), &x, b, &mut ChaCha20Rng::from_seed([9; 32])))
+            .collect();
+        for (b, p) in bases.iter().zip(&proofs) {
+            assert_eq!(holds(statement(b), &key, b, &(x * b), p), Some(true));
+        }
+        let c: Vec<Scalar> = bases
+            .iter()
+            .zip(&proofs)
+            .map(|(b, p)| challenge(&mut statement(b), &p.t_g, &p.t_b))
+            .collect();
+        let guess = (proofs[0].response - proofs[1].response) * (c[0] - c[1]).invert();
+        assert_ne!(guess, x, "two proofs gave away the secret key");
+        assert_ne!(proofs[0].t_g, proofs[1].t_g, "a nonce was used twice");
+        // The same statement again proves the same way (a reload that sees the same history).
+        let again = prove(
+            statement(&bases[0]),
+            &x,
+            &bases[0],
+            &mut ChaCha20Rng::from_seed([9; 32]),
+        );
+        assert_eq!(again.t_g, proofs[0].t_g);
+    }
 }

@@ -69,6 +69,14 @@ pub fn escrow(
     rng: &mut impl CryptoRngCore,
 ) -> Escrow {
     let others: Vec<u8> = (0..keys.len() as u8).filter(|&j| j != owner).collect();
+    // The pieces and seals depend on the holders' keys too: another history at the same
+    // position (other keys) never splits the secret the same way again.
+    let mut bound = crate::transcript::start(b"escrow nonce", context);
+    bound.append_u64(b"owner", u64::from(owner));
+    for k in keys {
+        bound.append_message(b"key", k.compress().as_bytes());
+    }
+    let rng = &mut crate::transcript::prover_rng(&bound, secret.0.as_bytes(), rng);
     let mut rest = secret.0;
     let mut pieces = Vec::with_capacity(others.len());
     for (n, &to) in others.iter().enumerate() {

@@ -32,7 +32,13 @@ impl SecretShare {
     /// The public share, with a proof of knowledge bound to `context`.
     pub fn public(&self, context: &[u8], rng: &mut impl CryptoRngCore) -> PublicShare {
         let key = RistrettoPoint::mul_base(&self.0).compress();
-        let k = Scalar::random(rng);
+        let mut bound = crate::transcript::start(b"key share nonce", context);
+        bound.append_message(b"key", key.as_bytes());
+        let k = Scalar::random(&mut crate::transcript::prover_rng(
+            &bound,
+            self.0.as_bytes(),
+            rng,
+        ));
         let commitment = RistrettoPoint::mul_base(&k).compress();
         let c = challenge(context, &key, &commitment);
         PublicShare {

