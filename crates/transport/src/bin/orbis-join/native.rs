@@ -44,9 +44,10 @@ struct Args {
     /// Start by itself once this many `orbis-join` peers are in the room (2 to 6).
     #[arg(long, value_parser = players)]
     players: Option<usize>,
-    /// Nonce of the proposal made with --players.
-    #[arg(long, default_value_t = 1)]
-    seed: u64,
+    /// Nonce of the proposal made with --players (required with it: give every orbis-join of the
+    /// room the same number, one a stranger cannot guess).
+    #[arg(long)]
+    seed: Option<u64>,
     /// Give up after this many seconds.
     #[arg(long = "timeout-s", default_value_t = 600)]
     timeout_s: u64,
@@ -90,9 +91,18 @@ fn players(s: &str) -> Result<usize, String> {
 /// Parses the command line: help and version print and exit 0; a bad argument prints one line
 /// and exits 2 (`Err` carries that line).
 fn parse() -> Result<Args, String> {
+    parse_from(std::env::args_os())
+}
+
+/// [`parse`] from the given arguments (the program name first).
+fn parse_from<I, T>(argv: I) -> Result<Args, String>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
     use clap::error::ErrorKind;
     use clap::Parser;
-    let mut a = match Args::try_parse() {
+    let mut a = match Args::try_parse_from(argv) {
         Ok(a) => a,
         Err(e) if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) => {
             let _ = e.print();
@@ -110,6 +120,10 @@ fn parse() -> Result<Args, String> {
             return Err(format!("{} (see `orbis-join --help`)", words.join(" ")));
         }
     };
+    // A default nonce would let anyone in the room propose the game the bots wait for.
+    if a.players.is_some() && a.seed.is_none() {
+        return Err("--players needs --seed S: the same number for every orbis-join of the room, one a stranger cannot guess".into());
+    }
     // `--ice ''` means host candidates only.
     a.ice = a.ice.map(|urls| {
         urls.into_iter()
@@ -146,11 +160,12 @@ fn acceptable(p: &SetupProposal, me: &PeerKey, args: &Args) -> Result<(), String
     {
         return Err("it gives this peer no seat".into());
     }
-    if let Some(n) = args.players {
-        if p.participants.len() != n || p.nonce != args.seed || p.seats.len() != n {
+    if let (Some(n), Some(seed)) = (args.players, args.seed) {
+        // Exactly the game it would propose itself: N participants, one seat each, the default
+        // options dealt face down, nonce `--seed`; a stranger's other options are refused.
+        if p.participants.len() != n || *p != proposal(&p.participants, seed) {
             return Err(format!(
-                "--players {n} --seed {} expects {n} players with one seat each and nonce {}",
-                args.seed, args.seed
+                "--players {n} --seed {seed} expects the game it proposes itself: {n} players with one seat each, the default options dealt face down and nonce {seed}"
             ));
         }
     }
@@ -310,7 +325,7 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             if !proposed && peer.state().is_none() && keys.len() >= n && keys[0] == peer.key() {
                 keys.truncate(n);
                 proposed = true;
-                match peer.propose_setup(proposal(&keys, args.seed)) {
+                match peer.propose_setup(proposal(&keys, args.seed.unwrap_or_default())) {
                     Ok(o) => outs.push(o),
                     Err(e) => eprintln!("proposal refused: {e}"),
                 }
@@ -522,5 +537,23 @@ mod tests {
         assert!(acceptable(&p, &me, &auto).is_ok());
         let other = proposal(&[key(1), me], 10);
         assert!(acceptable(&other, &me, &auto).is_err(), "another nonce");
+        // Issue 30, item 13: a stranger who guesses the nonce still cannot change the game.
+        let mut face_up = p.clone();
+        face_up.face_down = false;
+        assert!(acceptable(&face_up, &me, &auto).is_err(), "dealt face up");
+        let mut options = p.clone();
+        options.options.missions = !options.options.missions;
+        assert!(acceptable(&options, &me, &auto).is_err(), "other options");
+        // And there is no default nonce to guess.
+        let err = |argv: &[&str]| {
+            Args::try_parse_from(argv)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        };
+        assert!(err(&["orbis-join", "ws://x/y", "--players", "2"]).is_ok());
+        assert!(parse_from(["orbis-join", "ws://x/y", "--players", "2", "--seed", "9"]).is_ok());
+        assert!(parse_from(["orbis-join", "ws://x/y", "--players", "2"])
+            .unwrap_err()
+            .contains("--players needs --seed"));
     }
 }
