@@ -129,6 +129,21 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   assert.equal(await page.locator('#online-status').count(), 0);
   await shot(page, '45-online-bad-relay');
   await ctx.close();
+  // A browser that gives no secure randomness: no key, room secret or seal is made from zeros,
+  // and the page says what to do.
+  const broken = await browser.newContext();
+  await broken.addInitScript(() => {
+    crypto.getRandomValues = () => { throw new Error('no randomness here'); };
+  });
+  const bp = await broken.newPage();
+  await bp.goto(`${base}online/?open=online`);
+  await bp.locator('#online-create').waitFor({ timeout: 30000 });
+  await bp.click('#online-create');
+  assert.match(await bp.locator('#online-error').textContent(), /no secure random numbers.*another browser/);
+  assert.equal(await bp.locator('#online-status').count(), 0);
+  assert.doesNotMatch(bp.url(), /room=/);
+  await shot(bp, '46-online-no-randomness');
+  await broken.close();
 });
 
 test('a room link that names the full page (an earlier version\'s) opens the online page with its room', { skip: !ready && 'NOSTR_RELAY not set', timeout: 60000 }, async () => {

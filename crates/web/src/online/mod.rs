@@ -169,7 +169,13 @@ pub fn online(props: &Props) -> Html {
                         return;
                     }
                     Some(r) => r,
-                    None => orbis_transport::relay::new_secret(random()),
+                    None => match random() {
+                        Some(r) => orbis_transport::relay::new_secret(r),
+                        None => {
+                            error.set(Some(NO_RANDOMNESS.into()));
+                            return;
+                        }
+                    },
                 };
                 let name = if name.trim().is_empty() {
                     "Player".to_string()
@@ -178,8 +184,12 @@ pub fn online(props: &Props) -> Html {
                 };
                 store::set(NAME_KEY, &name);
                 error.set(None);
+                let Some(s) = Session::new(&room, &name, &settings, invite) else {
+                    error.set(Some(NO_RANDOMNESS.into()));
+                    return;
+                };
                 let _ = window().location().set_hash(&format!("room={room}"));
-                *session.borrow_mut() = Some(Session::new(&room, &name, &settings, invite));
+                *session.borrow_mut() = Some(s);
                 rev.set(*rev + 1);
             },
         )

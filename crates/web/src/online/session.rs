@@ -49,14 +49,20 @@ pub(super) fn turn_ms() -> u64 {
         .unwrap_or(180_000)
 }
 
-/// Fresh bytes from `crypto.getRandomValues`.
-pub(super) fn random<const N: usize>() -> [u8; N] {
+/// Fresh bytes from `crypto.getRandomValues`; `None` when the browser gives none. Fails
+/// closed: keys, room secrets and commitments are never made from zeros (issue 30, item 13).
+pub(super) fn random<const N: usize>() -> Option<[u8; N]> {
     let mut e = [0u8; N];
-    if let Ok(c) = window().crypto() {
-        let _ = c.get_random_values_with_u8_array(&mut e);
-    }
-    e
+    window()
+        .crypto()
+        .ok()?
+        .get_random_values_with_u8_array(&mut e)
+        .ok()?;
+    Some(e)
 }
+
+/// What a player is told when the browser gives no secure randomness.
+pub(super) const NO_RANDOMNESS: &str = "This browser gives no secure random numbers, which online play needs for its keys, dice and sealed orders: update it or open the game in another browser.";
 
 pub(super) fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
@@ -101,14 +107,15 @@ fn load_memento(room: &str) -> Vec<Vec<u8>> {
         .unwrap_or_default()
 }
 
-/// This browser's key entropy for `room`: stored, or fresh from `crypto.getRandomValues`.
-pub(super) fn identity(room: &str) -> [u8; 32] {
+/// This browser's key entropy for `room`: stored, or fresh from `crypto.getRandomValues`
+/// (`None` when there is none to be had).
+pub(super) fn identity(room: &str) -> Option<[u8; 32]> {
     if let Some(e) = store::get(&id_key(room)).and_then(|s| unhex32(&s)) {
-        return e;
+        return Some(e);
     }
-    let e = random::<32>();
+    let e = random::<32>()?;
     store::set(&id_key(room), &hex(&e));
-    e
+    Some(e)
 }
 
 pub(super) fn now_ms() -> f64 {
@@ -139,17 +146,22 @@ pub(super) fn mark(kind: &str, index: u64) {
 }
 
 /// The socket (`orbis-transport`, the same adapter as the native bot peer), its message loop
-/// spawned on the page's executor.
-pub(super) fn connect(room: &str, settings: &NetSettings, invite: Option<String>) -> Transport {
+/// spawned on the page's executor. `None` when the browser gives no randomness for the
+/// rendezvous's throwaway keys.
+pub(super) fn connect(
+    room: &str,
+    settings: &NetSettings,
+    invite: Option<String>,
+) -> Option<Transport> {
     let (net, fut) = Transport::connect(
-        settings.rendezvous(room, random(), invite),
+        settings.rendezvous(room, random()?, invite),
         Some(settings.ice()),
     );
     // How it ended is read back from the transport (`Transport::ended`).
     yew::platform::spawn_local(async move {
         let _ = fut.await;
     });
-    net
+    Some(net)
 }
 
 /// One online session: the protocol peer, the socket, and what the lobby shows.
@@ -224,12 +236,12 @@ impl Session {
         name: &str,
         settings: &NetSettings,
         invite: Option<String>,
-    ) -> Session {
+    ) -> Option<Session> {
         let room_url = settings.room_name(room);
         let h = sha256(room_url.as_bytes());
         let mut game_id = [0u8; 16];
         game_id.copy_from_slice(&h[..16]);
-        let mut cfg = Config::new(game_id, name, identity(room));
+        let mut cfg = Config::new(game_id, name, identity(room)?);
         // So that an opponent who is our only source after a reload cannot re-sign its last
         // attacks once it knows their dice.
         cfg.remembered = load_memento(room);
@@ -240,8 +252,8 @@ impl Session {
         cfg.turn_grace_ms = turn_ms() * 3 / 4;
         // Above any message number an earlier session with the same key used.
         cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
-        let net = connect(room, settings, invite.clone());
-        Session {
+        let net = connect(room, settings, invite.clone())?;
+        Some(Session {
             room: room.to_string(),
             room_url,
             peer: Peer::new(cfg),
@@ -281,7 +293,7 @@ impl Session {
             ruleset: "classic".into(),
             memento_last: None,
             asked_back: None,
-        }
+        })
     }
 
     pub(super) fn t(&self) -> u64 {
