@@ -7,6 +7,12 @@
 //! base64url of the ICE user fragment and password, the DTLS fingerprint, the UDP candidates, both
 //! peer ids and an expiry, with an HMAC-SHA-256 tag (12 bytes) keyed by the room secret.
 //!
+//! What a code is, and is not: the tag's key travels in the code, so the tag only catches a code
+//! damaged in copying or pasted into another room; anyone who sees a code can read the room
+//! secret and make codes of their own. Codes are as secret as the room link, and must go only to
+//! the friend they are for. Who is who in the game is proved by the protocol's signed keys, not
+//! by the code. A host accepts one answer per invitation, and only before its offer expires.
+//!
 //! Invariant: [`decode`] never panics and accepts only what [`encode`] made for this room, unaltered
 //! and unexpired; everything else is a [`CodeError`] a player can act on.
 
@@ -369,17 +375,25 @@ impl Invites {
         }
     }
 
-    /// As host: the guest's answer code; the signal for matchbox.
+    /// As host: the guest's answer code, at `now` (Unix seconds); the signal for matchbox. The
+    /// invitation it answers must still be pending: not used, and not past its offer's expiry.
     pub fn answer(
         &mut self,
         me: [u8; 16],
         code: &Code,
+        now: u64,
     ) -> Result<matchbox_socket::PeerEvent, String> {
         if code.kind != Kind::Answer {
             return Err(CodeError::WrongKind(Kind::Offer).to_string());
         }
-        if code.host != me || self.pending.remove(&code.guest).is_none() {
+        let pending = (code.host == me)
+            .then(|| self.pending.remove(&code.guest))
+            .flatten();
+        let Some(expires) = pending else {
             return Err("This answer is for another invitation (or was used already): make a new invitation and send that one.".into());
+        };
+        if now > expires {
+            return Err("This invitation has expired (codes last 15 minutes): make a new invitation and send that one.".into());
         }
         Ok(matchbox_socket::PeerEvent::Signal {
             sender: matchbox_socket::PeerId(uuid::Uuid::from_bytes(code.guest)),
@@ -445,6 +459,30 @@ mod tests {
             Some(c.sdp.clone())
         );
         assert!(build_sdp(&c.sdp, Kind::Answer).contains("a=setup:active"));
+    }
+
+    #[test]
+    fn an_answer_to_an_expired_invitation_is_refused() {
+        let me = [1; 16];
+        let guest = [2; 16];
+        let answer = Code {
+            kind: Kind::Answer,
+            host: me,
+            guest,
+            ..code()
+        };
+        let mut invites = Invites::default();
+        invites.start(guest, 1_000);
+        let err = invites
+            .answer(me, &answer, 1_000 + LIFETIME_S + 1)
+            .unwrap_err();
+        assert!(err.contains("expired"), "{err}");
+        // Used up either way: the same answer again is for no invitation.
+        assert!(invites.answer(me, &answer, 1_000).is_err());
+        // In time, it goes through once.
+        invites.start(guest, 1_000);
+        assert!(invites.answer(me, &answer, 1_000 + LIFETIME_S).is_ok());
+        assert!(invites.answer(me, &answer, 1_000 + LIFETIME_S).is_err());
     }
 
     #[test]

@@ -692,7 +692,7 @@ async fn run(
                         // matchbox makes the offer (the larger-id rule does not apply: we chose the id).
                         let _ = events.unbounded_send(PeerEvent::NewPeer(PeerId(uuid::Uuid::from_bytes(guest))));
                     }
-                    Some(Command::Answer(code)) => match invites.answer(rv.me, &code) {
+                    Some(Command::Answer(code)) => match invites.answer(rv.me, &code, rt::now_s()) {
                         Ok(ev) => {
                             let _ = events.unbounded_send(ev);
                             shared.with(|s| { s.invite = None; s.invite_error = None; });
