@@ -30,26 +30,35 @@ pub(super) fn hostile_navies(s: &EconomyState, p: PlayerId, r: RegionId) -> u32 
     players + x.neutral.navies
 }
 
-/// Water steps from each water territory to the nearest of `seeds` (`u32::MAX` where none is
-/// reached; land regions stay at `u32::MAX`).
-fn water_distance(map: &EconomyMap, seeds: impl Iterator<Item = RegionId>) -> Vec<u32> {
+/// Steps from each region to the nearest of `seeds`, moving by `next` (`u32::MAX` where none is
+/// reached): over land for fronts, over water for fleets.
+pub(super) fn distance<'m>(
+    map: &'m EconomyMap,
+    seeds: impl Iterator<Item = RegionId>,
+    next: impl Fn(RegionId) -> &'m [RegionId],
+) -> Vec<u32> {
     let mut dist = vec![u32::MAX; map.regions.len()];
     let mut queue = VecDeque::new();
-    for w in seeds {
-        if dist[w as usize] != 0 {
-            dist[w as usize] = 0;
-            queue.push_back(w);
+    for r in seeds {
+        if dist[r as usize] != 0 {
+            dist[r as usize] = 0;
+            queue.push_back(r);
         }
     }
-    while let Some(w) = queue.pop_front() {
-        for &nb in &map.regions[w as usize].water {
+    while let Some(r) = queue.pop_front() {
+        for &nb in next(r) {
             if dist[nb as usize] == u32::MAX {
-                dist[nb as usize] = dist[w as usize] + 1;
+                dist[nb as usize] = dist[r as usize] + 1;
                 queue.push_back(nb);
             }
         }
     }
     dist
+}
+
+/// Water steps from each water territory to the nearest of `seeds`.
+fn water_distance(map: &EconomyMap, seeds: impl Iterator<Item = RegionId>) -> Vec<u32> {
+    distance(map, seeds, |w| &map.regions[w as usize].water)
 }
 
 fn waters(map: &EconomyMap) -> impl Iterator<Item = RegionId> {

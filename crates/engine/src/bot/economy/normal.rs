@@ -503,77 +503,66 @@ fn capital_guard(s: &EconomyState, map: &EconomyMap, p: PlayerId, capital: Regio
 /// Land steps from each region to the nearest land region that is not passable for `p` (a
 /// front): idle armies walk down this distance, one border a round.
 fn front_distance(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<u32> {
-    let n = map.regions.len();
-    let mut dist = vec![u32::MAX; n];
-    let mut queue = std::collections::VecDeque::new();
-    for r in 0..n as RegionId {
-        if !map.is_water(r) && !s.passable(p, r) {
-            dist[r as usize] = 0;
-            queue.push_back(r);
-        }
-    }
-    while let Some(r) = queue.pop_front() {
-        for &nb in &map.regions[r as usize].land {
-            if dist[nb as usize] == u32::MAX {
-                dist[nb as usize] = dist[r as usize] + 1;
-                queue.push_back(nb);
-            }
-        }
-    }
-    dist
+    let fronts =
+        (0..map.regions.len() as RegionId).filter(|&r| !map.is_water(r) && !s.passable(p, r));
+    navy::distance(map, fronts, |r| &map.regions[r as usize].land)
 }
 
-/// Friendly movement: armies beyond a guard walk toward the nearest front (from the capital,
-/// those beyond what its threat asks it to keep).
+/// Friendly movement, the first of these that applies: armies beyond the upkeep-free five (ten
+/// in the capital) spread to neighbours with room; fleets and armies at sea sail on through water
+/// of their own; with no front left on its continent, spare armies board their own water toward
+/// a landing coast; armies beyond a guard walk toward the nearest front.
 fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bool) -> A {
     let capital = s.players[p as usize].capital;
-    // Armies beyond what a country pays no upkeep for spread to neighbours of its own that have
-    // room: upkeep eats income, and attacks from several countries gain flanks.
-    for from in countries(s, map, p) {
-        if !s.passable(p, from) {
-            continue;
-        }
-        let free_of_upkeep = if Some(from) == capital { 10 } else { 5 };
-        let keep = if Some(from) == capital {
-            capital_guard(s, map, p, from).max(free_of_upkeep)
+    let guard = |from: RegionId, other: u32| {
+        if Some(from) == capital {
+            capital_guard(s, map, p, from).max(if other == GUARD { CAPITAL_KEEP } else { other })
         } else {
-            free_of_upkeep
-        };
-        let free = s.free_units(p, from).armies;
-        if free <= keep {
-            continue;
+            other
         }
+    };
+    // Moves `armies` (if any) of `p` from `from` to `to`, when legal.
+    let go = |from: RegionId, to: RegionId, force: Force| -> Option<A> {
+        let a = A::MoveFriendly {
+            player: p,
+            from,
+            to,
+            force,
+        };
+        (force.units() > 0 && legal(&a)).then_some(a)
+    };
+    let armies = |n: u32| Force {
+        armies: n,
+        navies: 0,
+    };
+    let spare = |from: RegionId, keep: u32| s.free_units(p, from).armies.saturating_sub(keep);
+    let mine: Vec<RegionId> = countries(s, map, p)
+        .into_iter()
+        .filter(|&c| s.passable(p, c))
+        .collect();
+    // Spreading: upkeep eats income, and attacks from several countries gain flanks.
+    for &from in &mine {
+        let free_of_upkeep = if Some(from) == capital { 10 } else { 5 };
+        let n = spare(from, guard(from, free_of_upkeep).max(free_of_upkeep));
         let to = map.regions[from as usize]
             .land
             .iter()
             .copied()
-            .filter(|&n| s.passable(p, n) && s.units_of(p, n).armies + 1 < 5)
-            .min_by_key(|&n| (s.units_of(p, n).armies, n));
-        if let Some(to) = to {
-            let room = 5 - s.units_of(p, to).armies;
-            let a = A::MoveFriendly {
-                player: p,
-                from,
-                to,
-                force: Force {
-                    armies: (free - keep).min(room),
-                    navies: 0,
-                },
-            };
-            if legal(&a) {
-                return a;
-            }
+            .filter(|&x| s.passable(p, x) && s.units_of(p, x).armies + 1 < 5)
+            .min_by_key(|&x| (s.units_of(p, x).armies, x));
+        if let Some(a) = to.and_then(|to| go(from, to, armies(n.min(5 - s.units_of(p, to).armies))))
+        {
+            return a;
         }
     }
-    // At sea, through water of its own: fleets with no armies toward hostile navies or a
-    // landing coast, armies toward a landing coast.
+    // At sea: fleets toward hostile navies or a landing coast, armies toward a landing coast.
     let charts = navy::Charts::new(s, map, p);
     for w in map.countries() as RegionId..map.regions.len() as RegionId {
         let free = s.free_units(p, w);
         if !s.passable(p, w) || free.units() == 0 {
             continue;
         }
-        let moves = [
+        let ways = [
             (
                 Kind::Navy,
                 charts.fleet(),
@@ -582,98 +571,44 @@ fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) ->
                     navies: free.navies,
                 },
             ),
-            (
-                Kind::Army,
-                &charts.landing[..],
-                Force {
-                    armies: free.armies,
-                    navies: 0,
-                },
-            ),
+            (Kind::Army, &charts.landing[..], armies(free.armies)),
         ];
-        for (kind, dist, force) in moves {
-            if force.units() == 0 {
-                continue;
-            }
+        for (kind, dist, force) in ways {
             if let Some((to, true)) = navy::step(s, map, p, kind, w, dist) {
-                let a = A::MoveFriendly {
-                    player: p,
-                    from: w,
-                    to,
-                    force,
-                };
-                if legal(&a) {
+                if let Some(a) = go(w, to, force) {
                     return a;
                 }
             }
         }
     }
     let dist = front_distance(s, map, p);
-    // With no front left on its continent, spare armies board their own water toward a landing
-    // coast overseas.
-    for from in countries(s, map, p) {
-        if dist[from as usize] != u32::MAX || !s.passable(p, from) {
-            continue;
-        }
+    // Boarding, with no front left on its continent.
+    for &from in mine.iter().filter(|&&c| dist[c as usize] == u32::MAX) {
         let keep = if Some(from) == capital {
             CAPITAL_KEEP
         } else {
             GUARD
         };
-        let free = s.free_units(p, from).armies;
         let board = map.regions[from as usize]
             .shore
             .iter()
             .copied()
             .filter(|&w| s.passable(p, w) && charts.landing[w as usize] != u32::MAX)
             .min_by_key(|&w| (charts.landing[w as usize], w));
-        if let (Some(to), true) = (board, free > keep) {
-            let a = A::MoveFriendly {
-                player: p,
-                from,
-                to,
-                force: Force {
-                    armies: free - keep,
-                    navies: 0,
-                },
-            };
-            if legal(&a) {
-                return a;
-            }
+        if let Some(a) = board.and_then(|to| go(from, to, armies(spare(from, keep)))) {
+            return a;
         }
     }
-    for from in countries(s, map, p) {
-        if !s.passable(p, from) || dist[from as usize] <= 1 {
-            continue;
-        }
-        let keep = if Some(from) == capital {
-            capital_guard(s, map, p, from).max(CAPITAL_KEEP)
-        } else {
-            GUARD
-        };
-        let free = s.free_units(p, from).armies;
-        if free <= keep {
-            continue;
-        }
+    // Walking to the front.
+    for &from in mine.iter().filter(|&&c| dist[c as usize] > 1) {
         let to = map.regions[from as usize]
             .land
             .iter()
             .copied()
-            .filter(|&n| s.passable(p, n) && dist[n as usize] < dist[from as usize])
-            .min_by_key(|&n| (dist[n as usize], s.units_of(p, n).units(), n));
-        if let Some(to) = to {
-            let a = A::MoveFriendly {
-                player: p,
-                from,
-                to,
-                force: Force {
-                    armies: free - keep,
-                    navies: 0,
-                },
-            };
-            if legal(&a) {
-                return a;
-            }
+            .filter(|&x| s.passable(p, x) && dist[x as usize] < dist[from as usize])
+            .min_by_key(|&x| (dist[x as usize], s.units_of(p, x).units(), x));
+        if let Some(a) = to.and_then(|to| go(from, to, armies(spare(from, guard(from, GUARD))))) {
+            return a;
         }
     }
     A::FinishMoving { player: p }
