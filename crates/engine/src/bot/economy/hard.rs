@@ -119,8 +119,9 @@ fn standing(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> i64 {
         let capital = i64::from(s.players[q as usize].capital.is_some());
         8 * i64::from(sc.income) + 2 * i64::from(sc.units) + i64::from(sc.mu) / 5 + 20 * capital
     };
-    let best_other = (0..s.players.len() as PlayerId)
-        .filter(|&q| q != p && s.players[q as usize].standing == Standing::Playing)
+    let best_other = s
+        .playing()
+        .filter(|&q| q != p)
         .map(strength)
         .max()
         .unwrap_or(0);

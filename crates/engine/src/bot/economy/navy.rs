@@ -61,7 +61,8 @@ fn water_distance(map: &EconomyMap, seeds: impl Iterator<Item = RegionId>) -> Ve
     distance(map, seeds, |w| &map.regions[w as usize].water)
 }
 
-fn waters(map: &EconomyMap) -> impl Iterator<Item = RegionId> {
+/// Every water territory of the map (they follow the countries).
+pub(super) fn waters(map: &EconomyMap) -> impl Iterator<Item = RegionId> {
     map.countries() as RegionId..map.regions.len() as RegionId
 }
 

@@ -218,8 +218,6 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
         });
     }
     let mine = countries(s, map, p);
-    // Navies for expeditions overseas and for hunting hostile navies: recruited at a navy base
-    // on the coast nearest (by water) to where they are needed.
     // Rebuild a lost capital in its strongest country, saving for it before anything else:
     // without one, it cannot hold initiative, pays no upkeep and faces the revolution step.
     if me.capital.is_none() && s.options.capitals {
@@ -240,8 +238,10 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
             .find(|a| legal(a))
             .unwrap_or(A::FinishGet { player: p });
     }
-    let charts = navy::Charts::new(s, map, p);
+    // Navies for expeditions overseas and for hunting hostile navies: recruited at a navy base
+    // on the coast nearest (by water) to where they are needed.
     if me.mu >= RESERVE + 10 {
+        let charts = navy::Charts::new(s, map, p);
         if let Some((c, w)) = navy::harbour(s, map, p, &charts, SAIL_ARMIES) {
             let all = |q: &dyn Fn(PlayerId) -> bool| -> u32 {
                 s.regions
@@ -383,9 +383,7 @@ pub(super) fn plans_with(
         }
     }
     // Armies at sea, on water of their own: all of them may land.
-    for w in (map.countries() as RegionId..map.regions.len() as RegionId)
-        .filter(|&w| s.passable(p, w) && s.units_of(p, w).armies > 0)
-    {
+    for w in navy::waters(map).filter(|&w| s.passable(p, w) && s.units_of(p, w).armies > 0) {
         spare.insert(w, s.units_of(p, w).armies);
     }
     let capitals: Vec<RegionId> = s.players.iter().filter_map(|x| x.capital).collect();
@@ -456,9 +454,7 @@ pub(super) fn plans_with(
     }
     // Navies attack hostile navies next to their water when more than twice as many.
     let charts = navy::Charts::new(s, map, p);
-    for w in (map.countries() as RegionId..map.regions.len() as RegionId)
-        .filter(|&w| !s.contested(w) && s.units_of(p, w).navies > 0)
-    {
+    for w in navy::waters(map).filter(|&w| !s.contested(w) && s.units_of(p, w).navies > 0) {
         let ours = s.units_of(p, w).navies;
         let target = map.regions[w as usize]
             .water
@@ -514,14 +510,15 @@ fn front_distance(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<u32> {
 /// a landing coast; armies beyond a guard walk toward the nearest front.
 fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bool) -> A {
     let capital = s.players[p as usize].capital;
-    let guard = |from: RegionId, other: u32| {
+    // Armies `from` keeps: in the capital, its guard and at least `in_capital`; else `elsewhere`.
+    let keep = |from: RegionId, in_capital: u32, elsewhere: u32| {
         if Some(from) == capital {
-            capital_guard(s, map, p, from).max(if other == GUARD { CAPITAL_KEEP } else { other })
+            capital_guard(s, map, p, from).max(in_capital)
         } else {
-            other
+            elsewhere
         }
     };
-    // Moves `armies` (if any) of `p` from `from` to `to`, when legal.
+    // Moves `force` (if any) from `from` to `to`, when legal.
     let go = |from: RegionId, to: RegionId, force: Force| -> Option<A> {
         let a = A::MoveFriendly {
             player: p,
@@ -542,8 +539,7 @@ fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) ->
         .collect();
     // Spreading: upkeep eats income, and attacks from several countries gain flanks.
     for &from in &mine {
-        let free_of_upkeep = if Some(from) == capital { 10 } else { 5 };
-        let n = spare(from, guard(from, free_of_upkeep).max(free_of_upkeep));
+        let n = spare(from, keep(from, 10, 5));
         let to = map.regions[from as usize]
             .land
             .iter()
@@ -557,7 +553,7 @@ fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) ->
     }
     // At sea: fleets toward hostile navies or a landing coast, armies toward a landing coast.
     let charts = navy::Charts::new(s, map, p);
-    for w in map.countries() as RegionId..map.regions.len() as RegionId {
+    for w in navy::waters(map) {
         let free = s.free_units(p, w);
         if !s.passable(p, w) || free.units() == 0 {
             continue;
@@ -584,7 +580,7 @@ fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) ->
     let dist = front_distance(s, map, p);
     // Boarding, with no front left on its continent.
     for &from in mine.iter().filter(|&&c| dist[c as usize] == u32::MAX) {
-        let keep = if Some(from) == capital {
+        let stay = if Some(from) == capital {
             CAPITAL_KEEP
         } else {
             GUARD
@@ -595,7 +591,7 @@ fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) ->
             .copied()
             .filter(|&w| s.passable(p, w) && charts.landing[w as usize] != u32::MAX)
             .min_by_key(|&w| (charts.landing[w as usize], w));
-        if let Some(a) = board.and_then(|to| go(from, to, armies(spare(from, keep)))) {
+        if let Some(a) = board.and_then(|to| go(from, to, armies(spare(from, stay)))) {
             return a;
         }
     }
@@ -607,7 +603,13 @@ fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) ->
             .copied()
             .filter(|&x| s.passable(p, x) && dist[x as usize] < dist[from as usize])
             .min_by_key(|&x| (dist[x as usize], s.units_of(p, x).units(), x));
-        if let Some(a) = to.and_then(|to| go(from, to, armies(spare(from, guard(from, GUARD))))) {
+        if let Some(a) = to.and_then(|to| {
+            go(
+                from,
+                to,
+                armies(spare(from, keep(from, CAPITAL_KEEP, GUARD))),
+            )
+        }) {
             return a;
         }
     }

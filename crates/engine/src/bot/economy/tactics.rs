@@ -7,13 +7,7 @@ use crate::rules::classic::PlayerId;
 use crate::rules::economy::action::EconomyAction as A;
 use crate::rules::economy::battlefield::{BattleAction, Foe, Site};
 use crate::rules::economy::map::{EconomyMap, RegionId};
-use crate::rules::economy::state::{EconomyState, Standing};
-
-fn playing(s: &EconomyState) -> Vec<PlayerId> {
-    (0..s.players.len() as PlayerId)
-        .filter(|&q| s.players[q as usize].standing == Standing::Playing)
-        .collect()
-}
+use crate::rules::economy::state::EconomyState;
 
 /// Two players share a border over land.
 fn neighbours(s: &EconomyState, map: &EconomyMap, p: PlayerId, q: PlayerId) -> bool {
@@ -32,7 +26,7 @@ fn neighbours(s: &EconomyState, map: &EconomyMap, p: PlayerId, q: PlayerId) -> b
 /// income, so both can turn on others; break every alliance once only two players are left
 /// (allies never fight, so their game could not end) or when the ally has become the leader.
 pub(super) fn diplomacy(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<A> {
-    let left = playing(s);
+    let left: Vec<PlayerId> = s.playing().collect();
     let income = |q: PlayerId| s.income(map, q).total();
     let leader = left.iter().copied().max_by_key(|&q| (income(q), q));
     let mut out = vec![];

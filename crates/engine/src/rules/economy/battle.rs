@@ -348,12 +348,6 @@ impl EconomyState {
             return Err(EconomyError::NoChoiceToMake);
         };
         let mut events = vec![EconomyEvent::ActionChosen { actor }];
-        if let Some(a) = battle.assault {
-            events.push(EconomyEvent::AttackInterrupted {
-                attacker: a.attacker,
-                by: actor,
-            });
-        }
         self.resolve(map, actor, action, dice, &mut events);
         self.after_declarations(map, dice, &mut events);
         Ok(events)
@@ -423,18 +417,12 @@ impl EconomyState {
                 }
                 [] => {
                     let (fought, withdrew) = (b.fought.clone(), b.withdrew.clone());
-                    self.close_battle(map, site, &fought, &withdrew, events);
+                    self.close_battle(map, site, fought, &withdrew, events);
                     self.lift_idle_tokens(map, dice, events);
                     return;
                 }
                 [(p, a)] => {
                     let (p, a) = (*p, *a);
-                    if let Some(x) = b.assault {
-                        events.push(EconomyEvent::AttackInterrupted {
-                            attacker: x.attacker,
-                            by: p,
-                        });
-                    }
                     self.resolve(map, p, a, dice, events);
                 }
                 _ => return,
@@ -452,8 +440,13 @@ impl EconomyState {
         events: &mut Vec<EconomyEvent>,
     ) {
         let site = self.battle_mut().site;
-        // A declared action ends the attack under way, if any.
-        self.battle_mut().assault = None;
+        // A declared action ends (interrupts) the attack under way, if any.
+        if let Some(x) = self.battle_mut().assault.take() {
+            events.push(EconomyEvent::AttackInterrupted {
+                attacker: x.attacker,
+                by: p,
+            });
+        }
         match action {
             BattleAction::Attack { target, kind } => {
                 let b = self.battle_mut();

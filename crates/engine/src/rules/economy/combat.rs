@@ -34,8 +34,8 @@ impl EconomyState {
     ) -> Vec<EconomyEvent> {
         let mut events = vec![EconomyEvent::CombatBegan];
         self.revolution_step(map, dice, &mut events);
-        let contenders: Vec<Contender> = (0..self.players.len() as PlayerId)
-            .filter(|&p| self.players[p as usize].standing == Standing::Playing)
+        let contenders: Vec<Contender> = self
+            .playing()
             .map(|player| Contender {
                 player,
                 has_capital: !self.options.capitals
@@ -404,13 +404,12 @@ impl EconomyState {
         &mut self,
         map: &EconomyMap,
         site: Site,
-        fought: &BTreeSet<(PlayerId, Foe)>,
+        mut fought: BTreeSet<(PlayerId, Foe)>,
         withdrew: &BTreeSet<PlayerId>,
         events: &mut Vec<EconomyEvent>,
     ) {
         let mut victories = vec![];
         let mut losses = vec![];
-        let mut fought = fought.clone();
         if let Site::Region(r) = site {
             // A token lifted unpicked still counts the revolution fought there.
             fought.extend(
@@ -535,7 +534,7 @@ impl EconomyState {
             .unwrap_or_default();
         for site in tokens {
             if self.declarers(site).is_empty() {
-                self.close_battle(map, site, &BTreeSet::new(), &BTreeSet::new(), events);
+                self.close_battle(map, site, BTreeSet::new(), &BTreeSet::new(), events);
             }
         }
         let done = self

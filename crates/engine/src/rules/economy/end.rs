@@ -54,9 +54,7 @@ impl EconomyState {
                 events.push(EconomyEvent::Eliminated { player: p });
             }
         }
-        let playing: Vec<PlayerId> = (0..self.players.len() as PlayerId)
-            .filter(|&p| self.players[p as usize].standing == Standing::Playing)
-            .collect();
+        let playing: Vec<PlayerId> = self.playing().collect();
         let winner = match playing.as_slice() {
             [] => None,
             [p] => Some(*p),

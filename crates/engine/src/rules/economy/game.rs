@@ -39,8 +39,7 @@ impl EconomyState {
     /// The players who have something to do now: whose pick it is, who has not finished the
     /// phase, who must declare in the battle under way, or the initiative holder.
     pub fn to_act(&self) -> Vec<PlayerId> {
-        let playing = |p: &PlayerId| self.players[*p as usize].standing == Standing::Playing;
-        let all = (0..self.players.len() as PlayerId).filter(playing);
+        let all = self.playing();
         match self.phase {
             Phase::Pick(p) => vec![p],
             Phase::Place => all.filter(|p| !self.placed.contains(p)).collect(),

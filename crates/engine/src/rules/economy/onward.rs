@@ -13,7 +13,7 @@ use super::battlefield::{Arrival, Site};
 use super::error::{EconomyError, Events};
 use super::map::{EconomyMap, RegionId};
 use super::phase::Phase;
-use super::state::{EconomyState, Standing};
+use super::state::EconomyState;
 use super::units::{Allowance, Force, Kind};
 use crate::dice::Dice;
 use crate::rules::classic::PlayerId;
@@ -98,8 +98,7 @@ impl EconomyState {
         if !c.tokens.is_empty() || c.battle.is_some() {
             return vec![];
         }
-        (0..self.players.len() as PlayerId)
-            .filter(|&p| self.players[p as usize].standing == Standing::Playing)
+        self.playing()
             .filter(|p| !c.onward_done.contains(p))
             .filter(|&p| !self.movable(map, p).is_empty())
             .collect()

@@ -134,10 +134,8 @@ impl EconomyState {
         if self.phase != Phase::Planning {
             return false;
         }
-        let playing = (0..self.players.len() as PlayerId)
-            .filter(|&q| self.players[q as usize].standing == super::state::Standing::Playing);
         let (mut done, mut all) = (0, 0);
-        for q in playing {
+        for q in self.playing() {
             all += 1;
             done += u32::from(self.plans.contains_key(&q));
         }
@@ -152,8 +150,8 @@ impl EconomyState {
         if !self.planning_clock_runs() || !self.plans.contains_key(&p) {
             return Err(EconomyError::PlanningClockNotRunning);
         }
-        let late: Vec<PlayerId> = (0..self.players.len() as PlayerId)
-            .filter(|&q| self.players[q as usize].standing == super::state::Standing::Playing)
+        let late: Vec<PlayerId> = self
+            .playing()
             .filter(|q| !self.plans.contains_key(q))
             .collect();
         for &q in &late {
@@ -176,9 +174,7 @@ impl EconomyState {
 
     /// True when `f` holds for every player still playing.
     pub(super) fn everyone(&self, f: impl Fn(PlayerId) -> bool) -> bool {
-        (0..self.players.len() as PlayerId)
-            .filter(|&q| self.players[q as usize].standing == super::state::Standing::Playing)
-            .all(f)
+        self.playing().all(f)
     }
 
     pub(super) fn move_friendly(

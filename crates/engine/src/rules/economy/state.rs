@@ -152,6 +152,12 @@ impl EconomyState {
         }
     }
 
+    /// The players still in the game (neither surrendered nor eliminated), in seat order.
+    pub fn playing(&self) -> impl Iterator<Item = PlayerId> + '_ {
+        (0..self.players.len() as PlayerId)
+            .filter(|&p| self.players[p as usize].standing == Standing::Playing)
+    }
+
     /// True when `a` and `b` are the same player or allies.
     pub fn friends(&self, a: PlayerId, b: PlayerId) -> bool {
         a == b || self.alliances.contains(&(a.min(b), a.max(b)))

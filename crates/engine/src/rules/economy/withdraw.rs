@@ -300,7 +300,8 @@ impl EconomyState {
             ..Side::plain(dice.d6(), theirs.units())
         };
         let loser = roll::resolve(&me, &them);
-        if q_can_lose && matches!(loser, Loser::Second | Loser::Both) {
+        let interceptor_lost = q_can_lose && matches!(loser, Loser::Second | Loser::Both);
+        if interceptor_lost {
             self.take_unit(site, q, kind, qu);
         }
         let fought = &mut self.battle_mut().fought;
@@ -312,7 +313,7 @@ impl EconomyState {
             kind,
             dice: (me.die, them.die),
             loser,
-            interceptor_lost: q_can_lose && matches!(loser, Loser::Second | Loser::Both),
+            interceptor_lost,
         });
         loser
     }
