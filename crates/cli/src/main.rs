@@ -283,9 +283,9 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                 turns += u64::from(r.turns);
                 let mut v = json!({"game": i, "winner": r.winner, "turns": r.turns, "actions": r.actions, "state_hash": r.state_hash.to_hex()});
                 if economy {
-                    let limit = r.turns > max_turns;
-                    by_limit += u64::from(limit);
-                    v["ended"] = json!(tournament::economy_ending(limit));
+                    let ended = tournament::economy_ending(r.turns, max_turns);
+                    by_limit += u64::from(ended == "round limit");
+                    v["ended"] = json!(ended);
                 }
                 writeln!(out, "{v}").map_err(io)?;
             }

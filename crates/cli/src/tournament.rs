@@ -231,7 +231,7 @@ fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Resu
         "seats": names,
         "winner": winner,
         "winner_bot": winner.map(|w| names[w]),
-        "ended": economy_ending(r.turns > max_rounds),
+        "ended": economy_ending(r.turns, max_rounds),
         "turns": r.turns,
         "actions": r.actions,
         "state_hash": r.state_hash.to_hex(),
@@ -247,10 +247,10 @@ fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Resu
     })
 }
 
-/// How an economy game ended, as its JSON line says: by the round limit, or by elimination
-/// (one player left standing).
-pub fn economy_ending(by_limit: bool) -> &'static str {
-    if by_limit {
+/// How an economy game that lasted `rounds` under the round limit `limit` ended, as its JSON line
+/// says: by the limit (it began the round after it), or by elimination (one player left).
+pub fn economy_ending(rounds: u32, limit: u32) -> &'static str {
+    if rounds > limit {
         "round limit"
     } else {
         "elimination"

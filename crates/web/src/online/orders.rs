@@ -34,18 +34,6 @@ pub struct OrdersSync {
     pub hash: String,
 }
 
-/// Fresh salt for a commitment, from the browser's `crypto.getRandomValues`; `None` when it
-/// gives none (a salt of zeros would let anyone test guesses against the commitment).
-fn salt() -> Option<[u8; 32]> {
-    let mut s = [0u8; 32];
-    web_sys::window()?
-        .crypto()
-        .ok()?
-        .get_random_values_with_u8_array(&mut s)
-        .ok()?;
-    Some(s)
-}
-
 fn stored_key(room: &str) -> String {
     format!("orbis.p2p.orders.{room}")
 }
@@ -76,9 +64,12 @@ pub fn commit_queued(
     }
     let queued: Vec<Payload> = crate::orders::take_queued();
     for p in queued {
-        // Without randomness the orders are not sealed at all: the session could not have
-        // started without it, so this does not happen in a browser that can play online.
-        let Some(s) = salt() else { continue };
+        // Without randomness the orders are not sealed at all (a salt of zeros would let anyone
+        // test guesses against the commitment); the session could not have started without
+        // it, so this does not happen in a browser that can play online.
+        let Some(s) = super::session::random::<32>() else {
+            continue;
+        };
         let r = peer.submit_orders(p.clone(), s);
         if r.is_ok() {
             let keep: Stored = (game, round, encode_orders(&p), s);
