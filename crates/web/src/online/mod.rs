@@ -12,6 +12,7 @@
 mod commands;
 mod deal;
 mod end;
+mod entropy;
 pub mod form;
 pub mod net;
 pub mod orders;
@@ -29,6 +30,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use entropy::{random, NO_RANDOMNESS};
 pub use session::room_in_url;
 use session::*;
 

@@ -67,7 +67,7 @@ pub fn commit_queued(
         // Without randomness the orders are not sealed at all (a salt of zeros would let anyone
         // test guesses against the commitment); the session could not have started without
         // it, so this does not happen in a browser that can play online.
-        let Some(s) = super::session::random::<32>() else {
+        let Some(s) = super::entropy::random::<32>() else {
             continue;
         };
         let r = peer.submit_orders(p.clone(), s);

@@ -3,6 +3,7 @@
 //! tick: network in, protocol, queued actions and orders, network out.
 
 use crate::classic::play::{take_queued, Roll, Seat, Sync};
+use crate::online::entropy::random;
 use crate::online::net::NetSettings;
 use crate::store;
 use orbis_engine::bot;
@@ -48,21 +49,6 @@ pub(super) fn turn_ms() -> u64 {
         .filter(|v| *v >= 500)
         .unwrap_or(180_000)
 }
-
-/// Fresh bytes from `crypto.getRandomValues`; `None` when the browser gives none. Fails
-/// closed: keys, room secrets and commitments are never made from zeros (issue 30, item 13).
-pub(super) fn random<const N: usize>() -> Option<[u8; N]> {
-    let mut e = [0u8; N];
-    window()
-        .crypto()
-        .ok()?
-        .get_random_values_with_u8_array(&mut e)
-        .ok()?;
-    Some(e)
-}
-
-/// What a player is told when the browser gives no secure randomness.
-pub(super) const NO_RANDOMNESS: &str = "This browser gives no secure random numbers, which online play needs for its keys, dice and sealed orders: update it or open the game in another browser.";
 
 pub(super) fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
