@@ -280,6 +280,7 @@ fn main() {
         }
     }
     orders_layout(&manifest, &mut out);
+    economy_waters(&manifest, &mut out);
     let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("geometry.rs");
     std::fs::write(dest, out).unwrap();
 }
@@ -329,4 +330,38 @@ fn orders_layout(manifest: &str, out: &mut String) {
         writeln!(out, "]),").unwrap();
     }
     writeln!(out, "];").unwrap();
+}
+
+/// The economy map's water territories drawn as sea regions (`web/map/economy-waters.json`,
+/// written by `web/map/make-waters.py`): `WATERS` = (water key, offset, length in
+/// `WATER_OUTLINES`, label x, label y), outlines encoded as the countries' are.
+fn economy_waters(manifest: &str, out: &mut String) {
+    let path = Path::new(manifest).join("../../web/map/economy-waters.json");
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = std::fs::read_to_string(&path).expect("web/map/economy-waters.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("economy-waters.json is JSON");
+    let mut bin = vec![];
+    writeln!(out, "pub static WATERS: &[(&str, u32, u32, f32, f32)] = &[").unwrap();
+    for (k, w) in v.as_object().expect("an object of waters") {
+        let start = bin.len();
+        encode(&simplify(w["d"].as_str().unwrap_or("")), &mut bin);
+        let x = w["x"].as_f64().unwrap_or(0.0);
+        let y = w["y"].as_f64().unwrap_or(0.0);
+        writeln!(
+            out,
+            "({}, {start}, {}, {x:.1}, {y:.1}),",
+            lit(k),
+            bin.len() - start
+        )
+        .unwrap();
+    }
+    writeln!(out, "];").unwrap();
+    let dest = Path::new(&std::env::var("OUT_DIR").unwrap()).join("waters.bin");
+    std::fs::write(&dest, &bin).unwrap();
+    writeln!(
+        out,
+        "pub static WATER_OUTLINES: &[u8] = include_bytes!({:?});",
+        dest.display().to_string()
+    )
+    .unwrap();
 }

@@ -17,6 +17,9 @@ pub enum Open {
     /// The new-game screen with the orders ruleset chosen (the lite page's only).
     #[cfg_attr(feature = "full", allow(dead_code))]
     Orders,
+    /// The new-game screen with the economy ruleset chosen (the lite page's only).
+    #[cfg_attr(feature = "full", allow(dead_code))]
+    Economy,
 }
 
 /// Leaves for the full page (orders ruleset). `replace`: this page should not stay in the
@@ -51,6 +54,7 @@ fn go(dir: &str, what: Open, replace: bool) {
         Open::Resume => "",
         Open::Online => "open=online",
         Open::Orders => "open=orders",
+        Open::Economy => "open=economy",
     };
     if !open.is_empty() && !search.contains(open) {
         search = if search.len() > 1 {

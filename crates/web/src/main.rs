@@ -10,6 +10,8 @@
 
 mod app;
 mod classic;
+#[cfg(feature = "full")]
+mod economy;
 #[cfg(not(feature = "online"))]
 mod lite;
 #[cfg(feature = "online")]

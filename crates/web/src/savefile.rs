@@ -50,20 +50,14 @@ pub fn state_hash(s: &ClassicState) -> String {
     codec::hash_of(&GameRef::Classic(s)).to_hex()
 }
 
-/// `Game::Economy`'s variant index in a save file.
-#[cfg(feature = "full")]
-const ECONOMY_VARIANT: u8 = 2;
-
-#[cfg(feature = "full")]
-const ECONOMY_SAVE: &str = "this save holds an economy game, which this version of Orbis cannot \
-                            show in the browser yet; keep the file for a later version";
-
 /// A save file as this bundle reads it.
 #[allow(clippy::large_enum_variant)] // short-lived, one per load
 pub enum Loaded {
     Classic(ClassicState),
     #[cfg(feature = "full")]
     Orders(orbis_engine::rules::orders::OrdersState),
+    #[cfg(feature = "full")]
+    Economy(Box<orbis_engine::rules::economy::state::EconomyState>),
     /// Lite bundle: a game of the orders ruleset, for the full page to read.
     #[cfg(not(feature = "full"))]
     FullPage,
@@ -73,20 +67,11 @@ pub enum Loaded {
 pub fn load_bytes(bytes: &[u8]) -> Result<Loaded, String> {
     match from_save(bytes) {
         Ok(Some(g)) => Ok(Loaded::Classic(g)),
-        // The engine plays economy games; their screens are still to come, and the pages are
-        // built without the engine's `economy` feature, so the `Game` variant is told by its
-        // index before decoding.
-        #[cfg(feature = "full")]
-        Ok(None) if bytes.get(MAGIC.len() + 1) == Some(&ECONOMY_VARIANT) => {
-            Err(ECONOMY_SAVE.into())
-        }
         #[cfg(feature = "full")]
         Ok(None) => match Game::from_save(bytes) {
             Ok(Game::Orders(g)) => Ok(Loaded::Orders(g)),
             Ok(Game::Classic(g)) => Ok(Loaded::Classic(g)),
-            // Reached only where the engine is built with `economy` (the tests).
-            #[allow(unreachable_patterns)]
-            Ok(_) => Err(ECONOMY_SAVE.into()),
+            Ok(Game::Economy(g)) => Ok(Loaded::Economy(Box::new(g))),
             Err(e) => Err(e.to_string()),
         },
         #[cfg(not(feature = "full"))]
@@ -177,15 +162,15 @@ mod tests {
     }
 
     #[test]
-    fn an_economy_save_says_the_browser_cannot_show_it_yet() {
+    fn an_economy_save_opens_on_the_full_page() {
         use orbis_engine::rules::economy::options::EconomyOptions;
         use orbis_engine::rules::economy::state::EconomyState;
         let (s, _) =
             EconomyState::new(&["Ann", "Bob"], EconomyOptions::default(), [3; 32]).unwrap();
         let bytes = Game::Economy(s).to_save();
-        // The lite page leaves it to the full page, which says what it is.
+        // The lite page leaves it to the full page, which opens it.
         assert_eq!(from_save(&bytes), Ok(None));
         #[cfg(feature = "full")]
-        assert!(matches!(load_bytes(&bytes), Err(e) if e.contains("economy game")));
+        assert!(matches!(load_bytes(&bytes), Ok(Loaded::Economy(_))));
     }
 }

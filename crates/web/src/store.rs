@@ -10,6 +10,11 @@ pub const ORDERS_SEATS_KEY: &str = "orbis.orders.seats";
 /// Key of the last results of an orders game (UI state, see `OrdersSession::ui_bytes`).
 pub const ORDERS_UI_KEY: &str = "orbis.orders.ui";
 
+/// Key of the hot-seat seats of an economy game, a character per player (`economy::Seat::code`).
+pub const ECONOMY_SEATS_KEY: &str = "orbis.economy.seats";
+/// Key of an economy game's UI state (drafted plans, the log; see `EconomySession::ui_bytes`).
+pub const ECONOMY_UI_KEY: &str = "orbis.economy.ui";
+
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 pub fn b64_encode(data: &[u8]) -> String {

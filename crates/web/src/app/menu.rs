@@ -1,6 +1,6 @@
 //! The menu and the new-game screen.
 
-use crate::app::{classic_view, AppState, Msg};
+use crate::app::{classic_view, AppState, Msg, Ruleset};
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -23,6 +23,21 @@ fn orders_setup(app: &UseReducerHandle<AppState>) -> Html {
 /// Lite bundle: the orders ruleset is set up on the full page (`Msg::SetRuleset` goes there).
 #[cfg(not(feature = "full"))]
 fn orders_setup(_: &UseReducerHandle<AppState>) -> Html {
+    crate::lite::leaving()
+}
+
+#[cfg(feature = "full")]
+fn economy_setup(app: &UseReducerHandle<AppState>) -> Html {
+    let d = app.dispatcher();
+    crate::economy::form::setup(
+        &app.eform,
+        Callback::from(move |f| d.dispatch(Msg::EconomyForm(f))),
+    )
+}
+
+/// Lite bundle: the economy is set up on the full page (`Msg::SetRuleset` goes there).
+#[cfg(not(feature = "full"))]
+fn economy_setup(_: &UseReducerHandle<AppState>) -> Html {
     crate::lite::leaving()
 }
 
@@ -68,7 +83,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                     <p class="notice" role="alert" id="notice">{n}</p>
                 }
                 <div class="menu-buttons">
-                    if app.classic.game.is_some() {
+                    if app.has_save {
                         <button class="btn primary" id="continue" onclick={cont}>{"Continue game"}</button>
                     }
                     <button class="btn primary" id="quick-start" onclick={quick}>{"Quick start"}</button>
@@ -83,6 +98,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
 }
 
 pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
+    let r = app.setup_ruleset;
     let back = send(app, Msg::ShowMenu);
     let start = send(app, Msg::Start);
     html! {
@@ -90,16 +106,18 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
             <h1>{"New game"}</h1>
             if let Some(n) = &app.notice { <p class="notice" role="alert">{n}</p> }
             <div class="row ruleset" role="group" aria-label="Ruleset">
-                <button class={classes!("btn", (!app.setup_orders).then_some("on"))} id="ruleset-classic"
-                    onclick={send(app, Msg::SetRuleset(false))}>{"Classic (dice)"}</button>
-                <button class={classes!("btn", app.setup_orders.then_some("on"))} id="ruleset-orders"
-                    onclick={send(app, Msg::SetRuleset(true))}>{"Orders (simultaneous)"}</button>
+                <button class={classes!("btn", (r == Ruleset::Classic).then_some("on"))} id="ruleset-classic"
+                    onclick={send(app, Msg::SetRuleset(Ruleset::Classic))}>{"Classic (dice)"}</button>
+                <button class={classes!("btn", (r == Ruleset::Orders).then_some("on"))} id="ruleset-orders"
+                    onclick={send(app, Msg::SetRuleset(Ruleset::Orders))}>{"Orders (simultaneous)"}</button>
+                <button class={classes!("btn", (r == Ruleset::Economy).then_some("on"))} id="ruleset-economy"
+                    onclick={send(app, Msg::SetRuleset(Ruleset::Economy))}>{"Economy (money and plans)"}</button>
             </div>
-            if app.setup_orders {
-                { orders_setup(app) }
-            } else {
-            { crate::classic::setup::setup_form(&classic_view(app)) }
-            }
+            { match r {
+                Ruleset::Orders => orders_setup(app),
+                Ruleset::Economy => economy_setup(app),
+                Ruleset::Classic => crate::classic::setup::setup_form(&classic_view(app)),
+            } }
             <div class="row">
                 <button class="btn" onclick={back}>{"Back"}</button>
                 <button class="btn primary" id="start-game" onclick={start}>{"Start game"}</button>

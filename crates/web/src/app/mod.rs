@@ -27,6 +27,16 @@ pub enum Screen {
     /// Peer-to-peer play (`online`): lobby, then the board driven through the protocol
     /// (lite and full bundles: on the way to the online page).
     Online,
+    /// A game of the economy ruleset (lite bundle: on the way to the full page).
+    EconomyPlay,
+}
+
+/// The ruleset the new-game screen shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Ruleset {
+    Classic,
+    Orders,
+    Economy,
 }
 
 #[derive(Clone, PartialEq)]
@@ -37,8 +47,8 @@ pub struct AppState {
     /// A message on the menu (e.g. a save that could not be loaded).
     pub notice: Option<String>,
     pub has_save: bool,
-    /// The setup screen shows the orders ruleset (else the classic one).
-    pub setup_orders: bool,
+    /// The ruleset the setup screen shows.
+    pub setup_ruleset: Ruleset,
     /// Hex state hash of the orders game on screen.
     #[cfg(feature = "full")]
     pub orders_hash: String,
@@ -47,6 +57,14 @@ pub struct AppState {
     /// A game of the orders ruleset (then the classic game is `None`).
     #[cfg(feature = "full")]
     pub orders: Option<crate::orders::OrdersSession>,
+    #[cfg(feature = "full")]
+    pub eform: crate::economy::EconomyForm,
+    /// A game of the economy ruleset (then the other two are `None`).
+    #[cfg(feature = "full")]
+    pub economy: Option<crate::economy::EconomySession>,
+    /// Hex state hash of the economy game on screen.
+    #[cfg(feature = "full")]
+    pub economy_hash: String,
 }
 
 #[derive(Clone)]
@@ -58,13 +76,17 @@ pub enum Msg {
     Continue,
     Import(Result<Vec<u8>, String>),
     ShowOnline,
-    SetRuleset(bool),
+    SetRuleset(Ruleset),
     /// A message of the classic screens.
     Classic(classic::Msg),
     #[cfg(feature = "full")]
     OrdersForm(crate::orders::OrdersForm),
     #[cfg(feature = "full")]
     Orders(crate::orders::OMsg),
+    #[cfg(feature = "full")]
+    EconomyForm(crate::economy::EconomyForm),
+    #[cfg(feature = "full")]
+    Economy(crate::economy::EMsg),
     /// The protocol's classic game changed.
     #[cfg(feature = "online")]
     OnlineSync(Box<classic::Sync>),
@@ -80,6 +102,19 @@ pub fn orders_view(app: &UseReducerHandle<AppState>) -> crate::orders::View<'_> 
     crate::orders::View {
         orders: app.orders.as_ref(),
         send: Callback::from(move |m| d.dispatch(Msg::Orders(m))),
+    }
+}
+
+/// The economy screens' view of the app.
+#[cfg(feature = "full")]
+pub fn economy_view(app: &UseReducerHandle<AppState>) -> crate::economy::View<'_> {
+    let d = app.dispatcher();
+    let d2 = app.dispatcher();
+    crate::economy::View {
+        eco: app.economy.as_ref(),
+        send: Callback::from(move |m| d.dispatch(Msg::Economy(m))),
+        speed: app.classic.speed,
+        on_speed: Callback::from(move |s| d2.dispatch(Msg::Classic(classic::Msg::SetSpeed(s)))),
     }
 }
 
@@ -101,13 +136,19 @@ impl AppState {
             classic: Classic::new(),
             notice: None,
             has_save: false,
-            setup_orders: false,
+            setup_ruleset: Ruleset::Classic,
             #[cfg(feature = "full")]
             orders_hash: String::new(),
             #[cfg(feature = "full")]
             oform: Default::default(),
             #[cfg(feature = "full")]
             orders: None,
+            #[cfg(feature = "full")]
+            eform: Default::default(),
+            #[cfg(feature = "full")]
+            economy: None,
+            #[cfg(feature = "full")]
+            economy_hash: String::new(),
         };
         if let Some(text) = store::get(store::SAVE_KEY) {
             let loaded = store::b64_decode(&text)
@@ -139,6 +180,19 @@ impl AppState {
                         st.save();
                     }
                 }
+                #[cfg(feature = "full")]
+                Ok(Loaded::Economy(g)) => {
+                    let seats = store::get(store::ECONOMY_SEATS_KEY).unwrap_or_default();
+                    let ui = store::get(store::ECONOMY_UI_KEY).and_then(|t| store::b64_decode(&t));
+                    st.start_economy(
+                        *g,
+                        seats.chars().map(crate::economy::Seat::from_code).collect(),
+                    );
+                    if let (Some(e), Some(b)) = (st.economy.as_mut(), ui) {
+                        e.restore_ui(&b);
+                        st.save();
+                    }
+                }
                 Err(e) => {
                     st.notice = Some(format!(
                         "Your saved game could not be loaded ({e}). Start a new game or import a save file."
@@ -162,7 +216,11 @@ impl AppState {
             // Sent here by another page (`lite`): show what the player chose, once.
             if open.as_deref() == Some("orders") {
                 st.screen = Screen::Setup;
-                st.setup_orders = true;
+                st.setup_ruleset = Ruleset::Orders;
+            }
+            if open.as_deref() == Some("economy") {
+                st.screen = Screen::Setup;
+                st.setup_ruleset = Ruleset::Economy;
             }
             // Not while leaving for the online page, which reads it.
             if cfg!(feature = "online") || open.as_deref() != Some("online") {
@@ -179,6 +237,10 @@ impl AppState {
         if self.orders.is_some() {
             return self.orders_hash.clone();
         }
+        #[cfg(feature = "full")]
+        if self.economy.is_some() {
+            return self.economy_hash.clone();
+        }
         self.classic.hash.clone()
     }
 
@@ -192,6 +254,7 @@ impl AppState {
         #[cfg(feature = "full")]
         {
             self.orders = None;
+            self.economy = None;
         }
         self.screen = Screen::Play;
         self.has_save = true;
@@ -205,6 +268,7 @@ impl AppState {
                 #[cfg(feature = "full")]
                 {
                     self.orders = None;
+                    self.economy = None;
                 }
                 self.notice = None;
                 self.screen = Screen::Play;
@@ -225,6 +289,7 @@ impl AppState {
         let codes: String = o.seats.iter().map(|s| s.code()).collect();
         store::set(store::ORDERS_SEATS_KEY, &codes);
         self.classic.game = None;
+        self.economy = None;
         self.orders = Some(o);
         self.screen = Screen::OrdersPlay;
         self.has_save = true;
@@ -244,6 +309,47 @@ impl AppState {
         match g {
             Ok(g) => self.start_orders(g, f.seats.clone()),
             Err(e) => self.notice = Some(e.to_string()),
+        }
+    }
+
+    /// Starts (or resumes) an economy game; `seats` per player (missing: human).
+    #[cfg(feature = "full")]
+    fn start_economy(
+        &mut self,
+        g: orbis_engine::rules::economy::state::EconomyState,
+        seats: Vec<crate::economy::Seat>,
+    ) {
+        let e = crate::economy::EconomySession::new(g, seats);
+        let codes: String = e.seats.iter().map(|s| s.code()).collect();
+        store::set(store::ECONOMY_SEATS_KEY, &codes);
+        self.classic.game = None;
+        self.orders = None;
+        self.economy = Some(e);
+        self.screen = Screen::EconomyPlay;
+        self.has_save = true;
+        self.notice = None;
+        self.classic.error = None;
+        self.save();
+    }
+
+    #[cfg(feature = "full")]
+    fn new_economy_game(&mut self) {
+        let f = self.eform.clone();
+        let names: Vec<&str> = f.players.iter().map(|(n, _)| n.as_str()).collect();
+        let seed = store::new_seed();
+        match orbis_engine::rules::economy::state::EconomyState::new(
+            &names,
+            f.options.clone(),
+            seed,
+        ) {
+            Ok((g, events)) => {
+                self.start_economy(g, f.players.iter().map(|p| p.1).collect());
+                if let Some(e) = self.economy.as_mut() {
+                    e.log_events(&events);
+                }
+                self.save();
+            }
+            Err(e) => self.notice = Some(crate::economy::text::cap(&e.to_string())),
         }
     }
 
@@ -268,6 +374,15 @@ impl AppState {
             store::set(store::ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
             return;
         }
+        if let Some(e) = &self.economy {
+            let g = Game::Economy(e.game.clone());
+            self.economy_hash = g.state_hash().to_hex();
+            store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
+            store::set(store::ECONOMY_UI_KEY, &store::b64_encode(&e.ui_bytes()));
+            let codes: String = e.seats.iter().map(|s| s.code()).collect();
+            store::set(store::ECONOMY_SEATS_KEY, &codes);
+            return;
+        }
         self.classic.save();
     }
 
@@ -276,13 +391,23 @@ impl AppState {
             Nav::Menu => self.show_menu(),
             Nav::Setup => self.screen = Screen::Setup,
             Nav::Continue => {
-                if self.has_orders_game() {
+                if self.has_economy_game() {
+                    self.screen = Screen::EconomyPlay;
+                } else if self.has_orders_game() {
                     self.screen = Screen::OrdersPlay;
                 } else if self.classic.game.is_some() {
                     self.screen = Screen::Play;
                 }
             }
         }
+    }
+
+    /// An economy game is loaded (never in the lite bundle).
+    fn has_economy_game(&self) -> bool {
+        #[cfg(feature = "full")]
+        return self.economy.is_some();
+        #[cfg(not(feature = "full"))]
+        false
     }
 
     fn show_menu(&mut self) {
@@ -296,7 +421,8 @@ impl AppState {
             return;
         }
         self.screen = Screen::Menu;
-        self.has_save = self.classic.game.is_some() || self.has_orders_game();
+        self.has_save =
+            self.classic.game.is_some() || self.has_orders_game() || self.has_economy_game();
     }
 }
 
@@ -345,6 +471,8 @@ impl Reducible for AppState {
             Msg::Classic(classic::Msg::Nav(n)) => st.nav(n),
             #[cfg(feature = "full")]
             Msg::Orders(crate::orders::OMsg::Nav(n)) => st.nav(n),
+            #[cfg(feature = "full")]
+            Msg::Economy(crate::economy::EMsg::Nav(n)) => st.nav(n),
             Msg::Classic(m) => st.classic.update(m),
             Msg::ShowOnline => {
                 st.screen = Screen::Online;
@@ -378,7 +506,9 @@ impl Reducible for AppState {
             }
             Msg::QuickStart => st.new_classic_game(&SetupForm::default()),
             #[cfg(feature = "full")]
-            Msg::Start if st.setup_orders => st.new_orders_game(),
+            Msg::Start if st.setup_ruleset == Ruleset::Orders => st.new_orders_game(),
+            #[cfg(feature = "full")]
+            Msg::Start if st.setup_ruleset == Ruleset::Economy => st.new_economy_game(),
             Msg::Start => {
                 let f = st.classic.form.clone();
                 st.new_classic_game(&f);
@@ -391,6 +521,8 @@ impl Reducible for AppState {
                 }
                 #[cfg(feature = "full")]
                 Ok(Loaded::Orders(g)) => st.start_orders(g, vec![]),
+                #[cfg(feature = "full")]
+                Ok(Loaded::Economy(g)) => st.start_economy(*g, vec![]),
                 // The full page opens it as the autosave, as the full bundle's import would.
                 #[cfg(not(feature = "full"))]
                 Ok(Loaded::FullPage) => {
@@ -398,6 +530,8 @@ impl Reducible for AppState {
                     store::remove(store::LOG_KEY);
                     store::remove(store::ORDERS_SEATS_KEY); // every power human, as on import
                     store::remove(store::ORDERS_UI_KEY);
+                    store::remove(store::ECONOMY_SEATS_KEY);
+                    store::remove(store::ECONOMY_UI_KEY);
                     st.screen = Screen::OrdersPlay;
                     crate::lite::open_full(crate::lite::Open::Resume, false);
                 }
@@ -410,16 +544,34 @@ impl Reducible for AppState {
                 st.screen = Screen::Menu;
                 st.notice = Some(format!("That file could not be read: {e}."));
             }
-            Msg::SetRuleset(o) => {
-                st.setup_orders = o;
+            Msg::SetRuleset(r) => {
+                st.setup_ruleset = r;
                 #[cfg(not(feature = "full"))]
-                if o {
+                if r != Ruleset::Classic {
                     st.screen = Screen::OrdersPlay;
-                    crate::lite::open_full(crate::lite::Open::Orders, false);
+                    crate::lite::open_full(
+                        if r == Ruleset::Orders {
+                            crate::lite::Open::Orders
+                        } else {
+                            crate::lite::Open::Economy
+                        },
+                        false,
+                    );
                 }
             }
             #[cfg(feature = "full")]
             Msg::OrdersForm(f) => st.oform = f,
+            #[cfg(feature = "full")]
+            Msg::EconomyForm(f) => st.eform = f,
+            #[cfg(feature = "full")]
+            Msg::Economy(m) => {
+                if st.economy.as_mut().is_some_and(|e| e.update(m)) {
+                    st.save();
+                } else if let Some(e) = &st.economy {
+                    // UI state only (a draft, a selection): kept beside the autosave.
+                    store::set(store::ECONOMY_UI_KEY, &store::b64_encode(&e.ui_bytes()));
+                }
+            }
             #[cfg(feature = "full")]
             Msg::Orders(m) => {
                 let before = st.orders.as_ref().map(|o| o.stage);
@@ -491,6 +643,8 @@ pub fn app() -> Html {
         });
     }
 
+    use_economy_timers(&app);
+
     let hash = app.hash();
     #[cfg(not(feature = "full"))]
     let ophase = None;
@@ -503,6 +657,21 @@ pub fn app() -> Html {
             P::Adjustment => "orders-adjustment",
             P::GameOver { .. } => "over",
         }
+    });
+    #[cfg(feature = "full")]
+    let ophase = ophase.or_else(|| {
+        app.economy.as_ref().map(|e| {
+            use orbis_engine::rules::economy::phase::Phase as P;
+            match e.game.phase {
+                P::Pick(_) => "economy-pick",
+                P::Place => "economy-place",
+                P::Get => "economy-get",
+                P::Planning => "economy-planning",
+                P::Moving => "economy-moving",
+                P::Combat => "economy-combat",
+                P::Over => "over",
+            }
+        })
     });
     let phase = c
         .state()
@@ -520,7 +689,7 @@ pub fn app() -> Html {
     let screen = match app.screen {
         Screen::Menu => "menu",
         Screen::Setup => "setup",
-        Screen::Play | Screen::OrdersPlay => "play",
+        Screen::Play | Screen::OrdersPlay | Screen::EconomyPlay => "play",
         Screen::Online => "online",
     };
     #[cfg(not(feature = "full"))]
@@ -548,7 +717,9 @@ pub fn app() -> Html {
         #[cfg(feature = "full")]
         Screen::OrdersPlay => crate::orders::view::play(&orders_view(&app)),
         #[cfg(not(feature = "full"))]
-        Screen::OrdersPlay => crate::lite::leaving(),
+        Screen::OrdersPlay | Screen::EconomyPlay => crate::lite::leaving(),
+        #[cfg(feature = "full")]
+        Screen::EconomyPlay => crate::economy::panel::play(&economy_view(&app)),
         #[cfg(feature = "online")]
         Screen::Online => online_screen(&app, drag),
         #[cfg(not(feature = "online"))]
@@ -562,4 +733,42 @@ pub fn app() -> Html {
             { body }
         </div>
     }
+}
+
+/// The economy's computer players (one action at a time, at the chosen pace) and the planning
+/// minute's countdown (a tick a second while it runs).
+/// The lite bundle has no economy.
+#[cfg(not(feature = "full"))]
+#[hook]
+fn use_economy_timers(_app: &UseReducerHandle<AppState>) {}
+
+#[cfg(feature = "full")]
+#[hook]
+fn use_economy_timers(app: &UseReducerHandle<AppState>) {
+    let e = app
+        .economy
+        .as_ref()
+        .filter(|_| app.screen == Screen::EconomyPlay);
+    let steps = e.map(|e| e.game.steps);
+    let machine = e.is_some_and(|e| e.computer_to_act().is_some());
+    let delay = app.classic.speed.delay_ms();
+    let d = app.dispatcher();
+    use_effect_with((steps, machine, delay), move |&(_, machine, delay)| {
+        let timer = machine.then(|| {
+            gloo::timers::callback::Timeout::new(delay, move || {
+                d.dispatch(Msg::Economy(crate::economy::EMsg::BotStep))
+            })
+        });
+        move || drop(timer)
+    });
+    let clock = e.is_some_and(|e| e.ui.deadline.is_some());
+    let d = app.dispatcher();
+    use_effect_with(clock, move |&clock| {
+        let tick = clock.then(|| {
+            gloo::timers::callback::Interval::new(1000, move || {
+                d.dispatch(Msg::Economy(crate::economy::EMsg::Tick))
+            })
+        });
+        move || drop(tick)
+    });
 }

@@ -480,7 +480,8 @@ pub fn narrow() -> bool {
         .is_some_and(|w| w < 820.0)
 }
 
-fn zoom(v: [f32; 4], f: f32, fx: f32, fy: f32) -> [f32; 4] {
+/// `v` scaled by `f` about the point at fractions (`fx`, `fy`) of it, kept on the map.
+pub(crate) fn zoom(v: [f32; 4], f: f32, fx: f32, fy: f32) -> [f32; 4] {
     let most = if narrow() {
         VIEWBOX[2] * 2.6
     } else {

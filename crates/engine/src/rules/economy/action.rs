@@ -6,7 +6,7 @@ use super::battlefield::{BattleAction, Foe, Retreat, Site};
 use super::infra::Item;
 use super::map::RegionId;
 use super::phase::Income;
-use super::roll::Loser;
+use super::roll::{Loser, Term};
 use super::units::{Force, Kind, PlannedMove};
 use crate::map::ContinentId;
 use crate::rules::classic::PlayerId;
@@ -320,6 +320,8 @@ pub enum EconomyEvent {
         dice: (u8, u8),
         /// The totals with modifiers.
         totals: (i32, i32),
+        /// The modifiers of each side, one by one.
+        terms: (Vec<Term>, Vec<Term>),
         loser: Loser,
     },
     BattleClosed {

@@ -570,6 +570,7 @@ impl EconomyState {
                 i32::from(a.die) + roll::modifier(&a, &d),
                 i32::from(d.die) + roll::modifier(&d, &a),
             ),
+            terms: (roll::terms(&a, &d), roll::terms(&d, &a)),
             loser,
         });
         if let Some(r) = region {

@@ -51,32 +51,70 @@ pub enum Loser {
     Both,
 }
 
-/// The sum of `me`'s modifiers against `other`.
+/// One modifier of a roll, as the screens spell it out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Term {
+    /// +1: more units involved than the other side.
+    MoreUnits,
+    /// +2: more than twice as many units.
+    MoreThanTwice,
+    /// +1 per country attacked from above one.
+    Flanks(u32),
+    /// +1: a defender.
+    Defender,
+    /// +1: a defender in fortifications.
+    Fortified,
+    /// −1: an army attacking a land territory from water.
+    Amphibious,
+    /// −1: an attack on infrastructure.
+    AgainstInfrastructure,
+}
+
+impl Term {
+    /// What the term adds to the die.
+    pub fn value(self) -> i32 {
+        match self {
+            Term::MoreUnits | Term::Defender | Term::Fortified => 1,
+            Term::MoreThanTwice => 2,
+            Term::Flanks(n) => n.min(i32::MAX as u32) as i32,
+            Term::Amphibious | Term::AgainstInfrastructure => -1,
+        }
+    }
+}
+
+/// `me`'s modifiers against `other`, one by one.
 ///
 /// "+1 if they have more units and +2 if they have more than twice as many": Orbis reads the +2
 /// as replacing the +1, not adding to it (RULES.md). A defender in fortifications gets both its
 /// +1 as a defender and the fortifications' +1.
-pub fn modifier(me: &Side, other: &Side) -> i32 {
-    let mut m = 0i32;
+pub fn terms(me: &Side, other: &Side) -> Vec<Term> {
+    let mut t = vec![];
     if u64::from(me.units) > 2 * u64::from(other.units) {
-        m += 2;
+        t.push(Term::MoreThanTwice);
     } else if me.units > other.units {
-        m += 1;
+        t.push(Term::MoreUnits);
     }
-    m += me.flanks.saturating_sub(1).min(i32::MAX as u32) as i32;
+    if me.flanks > 1 {
+        t.push(Term::Flanks(me.flanks - 1));
+    }
     if me.defender {
-        m += 1;
+        t.push(Term::Defender);
         if me.fortified {
-            m += 1;
+            t.push(Term::Fortified);
         }
     }
     if me.amphibious {
-        m -= 1;
+        t.push(Term::Amphibious);
     }
     if me.against_infrastructure {
-        m -= 1;
+        t.push(Term::AgainstInfrastructure);
     }
-    m
+    t
+}
+
+/// The sum of `me`'s modifiers against `other` ([`terms`]).
+pub fn modifier(me: &Side, other: &Side) -> i32 {
+    terms(me, other).into_iter().map(Term::value).sum()
 }
 
 /// The outcome of one roll between `a` and `b`.

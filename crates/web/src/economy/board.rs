@@ -1,0 +1,304 @@
+//! The economy board as SVG: the classic world artwork's countries and the 46 water territories
+//! drawn as coastal seas (`web/map/economy-waters.json`), each a region a player can click or
+//! reach with the keyboard. Owner colour and a per-player pattern; armies and navies per region;
+//! capitals, bases, roads, fortifications and canals as icons; battle tokens (⚔), border
+//! battles, contested regions, blockades and sieges marked. Planned moves are arrows.
+
+use crate::classic::board::f1;
+use crate::economy::{colour, EMsg, EconomySession, View};
+use crate::geometry::{OUTLINES, SHAPES, VIEWBOX, WATERS, WATER_OUTLINES};
+use crate::widgets::outline;
+use orbis_engine::rules::classic::PlayerId;
+use orbis_engine::rules::economy::battlefield::Site;
+use orbis_engine::rules::economy::map::{EconomyMap, RegionId, RegionKind};
+use orbis_engine::rules::economy::phase::Phase;
+use orbis_engine::rules::economy::units::PlannedMove;
+use std::sync::OnceLock;
+use yew::prelude::*;
+
+/// Per region of the economy map: (outline path, label x, label y).
+fn shapes() -> &'static Vec<(String, f32, f32)> {
+    static ALL: OnceLock<Vec<(String, f32, f32)>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let map = EconomyMap::get();
+        map.regions
+            .iter()
+            .map(|r| {
+                let (table, bytes) = match r.kind {
+                    RegionKind::Land { .. } => (SHAPES, OUTLINES),
+                    RegionKind::Water { .. } => (WATERS, WATER_OUTLINES),
+                };
+                table
+                    .iter()
+                    .find(|x| x.0 == r.key)
+                    .map(|&(_, off, len, x, y)| {
+                        (outline(&bytes[off as usize..(off + len) as usize]), x, y)
+                    })
+                    .unwrap_or_default()
+            })
+            .collect()
+    })
+}
+
+/// The label point of a region.
+pub fn anchor(r: RegionId) -> (f32, f32) {
+    shapes().get(r as usize).map_or((0.0, 0.0), |s| (s.1, s.2))
+}
+
+/// Patterns per player (colour-blind safe: stripes, dots, bars, crosses, columns, none).
+fn defs() -> Html {
+    let pats = (0..6u8).map(|p| {
+        let c = colour(p);
+        let ink = "rgba(255,255,255,.55)";
+        let mark = match p {
+            0 => html! {},
+            1 => html! { <path d="M0 8 L8 0" stroke={ink} stroke-width="2.2"/> },
+            2 => html! { <circle cx="4" cy="4" r="1.6" fill={ink}/> },
+            3 => html! { <path d="M0 4 H8" stroke={ink} stroke-width="2"/> },
+            4 => html! { <path d="M0 0 L8 8 M8 0 L0 8" stroke={ink} stroke-width="1.4"/> },
+            _ => html! { <path d="M4 0 V8" stroke={ink} stroke-width="2"/> },
+        };
+        html! {
+            <pattern id={format!("ep{p}")} width="8" height="8" patternUnits="userSpaceOnUse">
+                <rect width="8" height="8" fill={c}/>{ mark }
+            </pattern>
+        }
+    });
+    html! {
+        <defs>
+            { for pats }
+            <marker id="earrow" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse">
+                <path d="M0 0 L10 5 L0 10 z" fill="#111"/>
+            </marker>
+        </defs>
+    }
+}
+
+/// The icons of a country's infrastructure and state, in reading order.
+fn icons(eco: &EconomySession, r: RegionId) -> String {
+    let g = &eco.game;
+    let rs = &g.regions[r as usize];
+    let mut s = String::new();
+    if g.players.iter().any(|p| p.capital == Some(r)) {
+        s.push('★');
+    }
+    for _ in 0..rs.infra.army_bases {
+        s.push('▲');
+    }
+    for _ in &rs.infra.navy_bases {
+        s.push('⚓');
+    }
+    if rs.infra.roads {
+        s.push('═');
+    }
+    if rs.infra.fortifications {
+        s.push('▣');
+    }
+    if rs.infra.canal {
+        s.push('≈');
+    }
+    if !rs.sieges.is_empty() {
+        s.push('◎');
+    }
+    if g.blockades.iter().any(|b| b.water == r || b.country == r) {
+        s.push('⛓');
+    }
+    s
+}
+
+/// Units in a region: each player's armies (A) and navies (N), neutrals last.
+fn units(eco: &EconomySession, r: RegionId) -> Vec<(Option<PlayerId>, String)> {
+    let rs = &eco.game.regions[r as usize];
+    let text = |a: u32, n: u32| match (a, n) {
+        (a, 0) => format!("{a}"),
+        (0, n) => format!("{n}N"),
+        (a, n) => format!("{a}+{n}N"),
+    };
+    let mut out: Vec<(Option<PlayerId>, String)> = rs
+        .forces
+        .iter()
+        .filter(|(_, f)| f.units() > 0)
+        .map(|(&p, f)| (Some(p), text(f.armies, f.navies)))
+        .collect();
+    if rs.neutral.units() > 0 {
+        out.push((None, text(rs.neutral.armies, rs.neutral.navies)));
+    }
+    out
+}
+
+/// The planned moves drawn: the shown player's draft while planning, everyone's once revealed.
+fn arrows(eco: &EconomySession) -> Vec<(PlayerId, PlannedMove)> {
+    let g = &eco.game;
+    match g.phase {
+        Phase::Planning => eco
+            .actor()
+            .and_then(|p| eco.ui.drafts.get(&p).map(|d| (p, d)))
+            .map(|(p, d)| d.iter().map(|&m| (p, m)).collect())
+            .unwrap_or_default(),
+        Phase::Moving | Phase::Combat => g
+            .plans
+            .iter()
+            .flat_map(|(&p, ms)| ms.iter().map(move |&m| (p, m)))
+            .collect(),
+        _ => vec![],
+    }
+}
+
+pub fn board(v: &View) -> Html {
+    let Some(eco) = v.eco else { return html! {} };
+    let g = &eco.game;
+    let map = EconomyMap::get();
+    let shapes = shapes();
+    let tokens: Vec<Site> = g
+        .combat
+        .as_ref()
+        .map(|c| c.tokens.iter().copied().collect())
+        .unwrap_or_default();
+    let current = g
+        .combat
+        .as_ref()
+        .and_then(|c| c.battle.as_ref())
+        .map(|b| b.site);
+    let regions = map.regions.iter().enumerate().map(|(i, reg)| {
+        let r = i as RegionId;
+        let rs = &g.regions[i];
+        let water = map.is_water(r);
+        let fill = match rs.owner {
+            Some(p) => format!("url(#ep{})", p % 6),
+            None if water => "#bcd9ef".into(),
+            None if rs.neutral.units() > 0 => "#b9ad8f".into(),
+            None => "#e8e2d0".into(),
+        };
+        let d = &shapes[i].0;
+        let mut class = classes!("region", if water { "water" } else { "land" });
+        if eco.ui.sel == Some(r) {
+            class.push("sel");
+        }
+        if eco.ui.to == Some(r) {
+            class.push("target");
+        }
+        if g.contested(r) {
+            class.push("contested");
+        }
+        if tokens.contains(&Site::Region(r)) {
+            class.push("token");
+        }
+        if current == Some(Site::Region(r)) {
+            class.push("battle");
+        }
+        let onclick = {
+            let d = v.dispatcher();
+            Callback::from(move |_: MouseEvent| d.dispatch(EMsg::Click(r)))
+        };
+        let onkeydown = {
+            let d = v.dispatcher();
+            Callback::from(move |e: KeyboardEvent| {
+                if e.key() == "Enter" || e.key() == " " {
+                    e.prevent_default();
+                    d.dispatch(EMsg::Click(r));
+                }
+            })
+        };
+        let owner_name = rs
+            .owner
+            .map_or("nobody".to_string(), |p| eco.name(p).to_string());
+        let label = format!("{}, held by {owner_name}", reg.name);
+        let style = if water && rs.owner.is_some() {
+            format!("fill:{fill};fill-opacity:.55")
+        } else {
+            format!("fill:{fill}")
+        };
+        html! {
+            <g id={format!("r-{}", reg.key)} class={class} tabindex="0" role="button"
+                aria-label={label.clone()} data-key={reg.key.clone()}
+                data-owner={rs.owner.map_or(String::new(), |p| p.to_string())}
+                {onclick} {onkeydown}>
+                <title>{label}</title>
+                <path class="shape" d={d.clone()} {style}/>
+            </g>
+        }
+    });
+    let marks = (0..map.regions.len()).map(|i| {
+        let (_, lx, ly) = &shapes[i];
+        let r = i as RegionId;
+        html! {
+            <>
+                if tokens.contains(&Site::Region(r)) {
+                    <text x={f1(*lx - 12.0)} y={f1(*ly - 7.0)} class="tok">{"⚔"}</text>
+                }
+                { labels(eco, r, *lx, *ly) }
+            </>
+        }
+    });
+    let borders = tokens.iter().filter_map(|&t| match t {
+        Site::Border(a, b) => {
+            let ((x1, y1), (x2, y2)) = (anchor(a), anchor(b));
+            let (x, y) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+            let cls = classes!(
+                "tok",
+                "border-tok",
+                (current == Some(t)).then_some("battle")
+            );
+            Some(html! { <text x={f1(x)} y={f1(y)} class={cls}>{"⚔"}</text> })
+        }
+        Site::Region(_) => None,
+    });
+    let moves = arrows(eco).into_iter().map(|(p, m)| {
+        let ((x1, y1), (x2, y2)) = (anchor(m.from), anchor(m.to));
+        html! {
+            <line class="plan" x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)}
+                style={format!("stroke:{}", colour(p))} marker-end="url(#earrow)"/>
+        }
+    });
+    let v0 = eco.ui.view.unwrap_or(VIEWBOX);
+    let vb = format!("{} {} {} {}", f1(v0[0]), f1(v0[1]), f1(v0[2]), f1(v0[3]));
+    let zbtn = |label: &'static str, aria: &'static str, f: Option<f32>| {
+        let d = v.dispatcher();
+        let onclick = Callback::from(move |_: MouseEvent| d.dispatch(EMsg::Zoom(f)));
+        html! { <button class="zbtn" aria-label={aria} title={aria} {onclick}>{label}</button> }
+    };
+    html! {
+        <>
+        <div class="zoom">
+            { zbtn("+", "Zoom in (on the selected region)", Some(1.0 / 1.6)) }
+            { zbtn("−", "Zoom out", Some(1.6)) }
+            { zbtn("⟲", "Whole map", None) }
+        </div>
+        <svg class="board economy-board" id="board" viewBox={vb} role="group" aria-label="Economy map">
+            { defs() }
+            <rect x="0" y="0" width={f1(VIEWBOX[2])} height={f1(VIEWBOX[3])} class="ocean"/>
+            { for regions }
+            <g class="labels" aria-hidden="true">{ for marks }</g>
+            <g class="moves">{ for moves }</g>
+            <g class="borders">{ for borders }</g>
+        </svg>
+        </>
+    }
+}
+
+/// A region's unit counts and icons.
+fn labels(eco: &EconomySession, r: RegionId, x: f32, y: f32) -> Html {
+    let us = units(eco, r);
+    let icons = icons(eco, r);
+    let n = us.len() as f32;
+    let counts = us.into_iter().enumerate().map(|(k, (p, t))| {
+        let cx = x + (k as f32 - (n - 1.0) / 2.0) * 15.0;
+        let fill = p.map_or("#6b5f45", colour);
+        let w = 5.0 + 4.2 * t.chars().count() as f32;
+        html! {
+            <g class="units">
+                <rect x={f1(cx - w / 2.0)} y={f1(y - 6.5)} width={f1(w)} height="13" rx="4"
+                    style={format!("fill:{fill}")}/>
+                <text x={f1(cx)} y={f1(y + 3.5)} class="count">{t}</text>
+            </g>
+        }
+    });
+    html! {
+        <>
+            { for counts }
+            if !icons.is_empty() {
+                <text x={f1(x)} y={f1(y + 15.0)} class="icons">{icons}</text>
+            }
+        </>
+    }
+}

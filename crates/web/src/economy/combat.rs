@@ -1,0 +1,302 @@
+//! The combat phase's prompts: who holds initiative and which battle it picks, who may declare
+//! what (attacks, withdraws, landings, sieges, attacks on infrastructure), interceptions, the
+//! holder's choice of whose action goes first, moving on after the battles, stolen cards,
+//! revolutions, and blockades (open in every phase). Every option is one the engine lists.
+
+use crate::economy::controls::{act, btn, move_picker};
+use crate::economy::text::{self, region};
+use crate::economy::{EMsg, EconomySession, View};
+use orbis_engine::rules::classic::PlayerId;
+use orbis_engine::rules::economy::action::EconomyAction as A;
+use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site, WithdrawOrder};
+use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
+use orbis_engine::rules::economy::phase::Phase;
+use orbis_engine::rules::economy::units::Force;
+use yew::prelude::*;
+
+pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    let map = EconomyMap::get();
+    let Some(c) = &g.combat else { return html! {} };
+    let last = eco
+        .ui
+        .last_roll
+        .as_ref()
+        .map(|r| html! { <p class="roll" id="last-roll">{r}</p> });
+    let holder = eco.name(c.holder).to_string();
+    if !c.steals.is_empty() {
+        let victims = g.steal_victims(p).into_iter().map(|q| {
+            btn(
+                v,
+                format!("steal-{q}"),
+                format!("Steal from {}", eco.name(q)),
+                A::StealCard { player: p, from: q },
+            )
+        });
+        return html! { <div id="steal"><p>{"You are owed an influence card and none is left to draw: steal one."}</p>
+        <div class="choices">{ for victims }</div></div> };
+    }
+    let Some(b) = &c.battle else {
+        if c.tokens.is_empty() {
+            let mv = match (eco.ui.sel, eco.ui.to) {
+                (Some(from), Some(to)) => Some(A::MoveOn {
+                    player: p,
+                    from,
+                    to,
+                    force: Force {
+                        armies: eco.ui.armies,
+                        navies: eco.ui.navies,
+                    },
+                }),
+                _ => None,
+            };
+            let movable: Vec<String> = g.movable(map, p).into_iter().map(region).collect();
+            return html! {
+                <div id="move-on">
+                    <p>{"The battles are over. Units with movement left may move on."}</p>
+                    if !movable.is_empty() { <p>{format!("Units that can move: {}.", movable.join(", "))}</p> }
+                    { move_picker(v, eco, "Move on") }
+                    if let Some(a) = mv { { btn(v, "move-on-go".into(), "Move on".into(), a) } }
+                    <button class="btn primary" id="stop-moving" onclick={act(v, A::StopMoving { player: p })}>{"Done"}</button>
+                </div>
+            };
+        }
+        let sites = c.tokens.iter().map(|&s| {
+            let id = match s {
+                Site::Region(r) => format!("battle-{}", map.regions[r as usize].key),
+                Site::Border(a, b2) => format!(
+                    "battle-{}-{}",
+                    map.regions[a as usize].key, map.regions[b2 as usize].key
+                ),
+            };
+            btn(
+                v,
+                id,
+                format!("Fight at {}", text::site(s)),
+                A::PickBattle { player: p, site: s },
+            )
+        });
+        return html! {
+            <div id="pick-battle">{ for last }
+                <p>{"You hold the initiative: pick the next battle."}</p>
+                <div class="choices">{ for sites }</div>
+                { revolutions(v, eco, p) }
+            </div>
+        };
+    };
+    let title = html! { <h3 id="battle-site">{format!("Battle at {}", text::site(b.site))}</h3> };
+    if let Some(w) = &b.pending {
+        return html! {
+            <div id="intercept">{ title }{ for last }
+                <p>{format!("{}: {}. Intercept?", eco.name(w.player), text::intercepted(g, &w.what))}</p>
+                { btn(v, "intercept-yes".into(), "Intercept".into(), A::Intercept { player: p, yes: true }) }
+                { btn(v, "intercept-no".into(), "Let them go".into(), A::Intercept { player: p, yes: false }) }
+            </div>
+        };
+    }
+    if g.waiting_for_choice() {
+        let actors = b
+            .declared
+            .iter()
+            .filter_map(|(&q, a)| a.as_ref().map(|a| (q, *a)))
+            .map(|(q, a)| {
+                btn(
+                    v,
+                    format!("choose-{q}"),
+                    format!("{}: {}", eco.name(q), text::action(g, &a)),
+                    A::ChooseAction {
+                        player: p,
+                        actor: q,
+                    },
+                )
+            });
+        return html! {
+            <div id="choose-action">{ title }{ for last }
+                <p>{"You hold the initiative: choose whose action resolves first."}</p>
+                <div class="choices">{ for actors }</div>
+            </div>
+        };
+    }
+    // Declarations: attacks, withdraws, landings, sieges, attacks on infrastructure.
+    let mut options: Vec<BattleAction> = g.possible_actions(b.site, p);
+    let ways = g.withdraw_options(map, b.site, p);
+    for &(to, f) in &ways {
+        options.push(BattleAction::Withdraw(WithdrawOrder {
+            burn_roads: eco.ui.burn && f.armies > 0,
+            stay: eco.ui.stay,
+            ..WithdrawOrder::to(to, f)
+        }));
+    }
+    for (to, armies) in g.landing_options(map, b.site, p) {
+        options.push(BattleAction::Land {
+            armies,
+            to,
+            navies_engaged: false,
+        });
+        if g.site_force(b.site, Foe::Player(p)).navies > 0 {
+            options.push(BattleAction::Land {
+                armies,
+                to,
+                navies_engaged: true,
+            });
+        }
+    }
+    options.extend(
+        g.siege_targets(b.site, p)
+            .into_iter()
+            .map(|target| BattleAction::Siege { target }),
+    );
+    options.extend(
+        g.infrastructure_targets(b.site, p)
+            .into_iter()
+            .map(|item| BattleAction::AttackInfrastructure { item }),
+    );
+    let assault = g.assault(b.site).map(|a| {
+        format!("{} is attacking {}'s {}: after each roll a defender may interrupt and anyone may withdraw.",
+            eco.name(a.attacker), text::foe(g, a.target), text::kind(a.kind))
+    });
+    let buttons = options.iter().enumerate().map(|(i, a)| {
+        btn(
+            v,
+            format!("declare-{i}"),
+            text::action(g, a),
+            A::Declare {
+                player: p,
+                action: Some(*a),
+            },
+        )
+    });
+    let declared: Vec<String> = b
+        .declared
+        .keys()
+        .map(|&q| eco.name(q).to_string())
+        .collect();
+    let flags = (!ways.is_empty()).then(|| {
+        let (burn, stay) = (eco.ui.burn, eco.ui.stay);
+        let d = v.dispatcher();
+        let d2 = v.dispatcher();
+        html! {
+            <div class="row withdraw-flags">
+                <label class="check" for="w-burn"><input type="checkbox" id="w-burn" checked={burn}
+                    onchange={Callback::from(move |_: Event| d.dispatch(EMsg::WithdrawFlags(!burn, stay)))}/>
+                    {"Withdrawing armies burn the roads"}</label>
+                <label class="check" for="w-stay"><input type="checkbox" id="w-stay" checked={stay}
+                    onchange={Callback::from(move |_: Event| d2.dispatch(EMsg::WithdrawFlags(burn, !stay)))}/>
+                    {"Stay after the interception"}</label>
+            </div>
+        }
+    });
+    html! {
+        <div id="declare">{ title }{ for last }
+            <p>{format!("{holder} holds the initiative.")}</p>
+            if let Some(a) = assault { <p class="assault">{a}</p> }
+            if !declared.is_empty() { <p>{format!("Declared so far: {}.", declared.join(", "))}</p> }
+            <p>{"Declare your action:"}</p>
+            { for flags }
+            <div class="choices">{ for buttons }
+                <button class="btn" id="declare-none" onclick={act(v, A::Declare { player: p, action: None })}>
+                    { if g.assault(b.site).is_some() { "Pass (let the attack roll on)" } else { "No action" } }</button>
+            </div>
+        </div>
+    }
+}
+
+/// Influence cards spent on revolutions in the combat phase.
+fn revolutions(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    if !g.options.influence_cards {
+        return html! {};
+    }
+    let buttons = g.players[p as usize].cards.iter().flat_map(|&c| {
+        let rs = &g.regions[c as usize];
+        let mut targets: Vec<Option<Foe>> = rs
+            .forces
+            .keys()
+            .filter(|&&q| !g.friends(p, q))
+            .map(|&q| Some(Foe::Player(q)))
+            .collect();
+        if rs.neutral.armies > 0 {
+            targets.push(Some(Foe::Neutral));
+        }
+        if targets.is_empty() {
+            targets.push(None);
+        }
+        targets.into_iter().map(move |t| {
+            let label = match t {
+                Some(f) => format!(
+                    "Incite a revolution in {} against {}",
+                    region(c),
+                    text::foe(g, f)
+                ),
+                None => format!("Incite a revolution in {}", region(c)),
+            };
+            btn(
+                v,
+                format!("incite-{c}"),
+                label,
+                A::IncitRevolution {
+                    player: p,
+                    country: c,
+                    target: t,
+                },
+            )
+        })
+    });
+    html! { <details class="revolutions"><summary>{"Influence cards: revolutions"}</summary>
+    <div class="choices">{ for buttons }</div></details> }
+}
+
+/// Blockades of hostile navy bases by one's navies in their waters, and their end.
+pub fn blockades(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    if !g.options.bases || matches!(g.phase, Phase::Pick(_) | Phase::Place) {
+        return html! {};
+    }
+    let map = EconomyMap::get();
+    let mut buttons = vec![];
+    for (w, rs) in g.regions.iter().enumerate() {
+        let w = w as RegionId;
+        if rs.forces.get(&p).is_none_or(|f| f.navies == 0) {
+            continue;
+        }
+        for &c in &map.regions[w as usize].shore {
+            let hostile = g.regions[c as usize]
+                .owner
+                .is_some_and(|o| !g.friends(p, o));
+            let base = g.regions[c as usize].infra.navy_bases.contains(&w);
+            let mine = g
+                .blockades
+                .iter()
+                .any(|b| b.by == p && b.country == c && b.water == w);
+            if base && hostile && !mine {
+                buttons.push(btn(
+                    v,
+                    format!("blockade-{c}-{w}"),
+                    format!("Blockade the navy base of {} from {}", region(c), region(w)),
+                    A::Blockade {
+                        player: p,
+                        country: c,
+                        water: w,
+                    },
+                ));
+            }
+        }
+    }
+    for b in g.blockades.iter().filter(|b| b.by == p) {
+        buttons.push(btn(
+            v,
+            format!("end-blockade-{}-{}", b.country, b.water),
+            format!("End the blockade of {}", region(b.country)),
+            A::EndBlockade {
+                player: p,
+                country: b.country,
+                water: b.water,
+            },
+        ));
+    }
+    if buttons.is_empty() {
+        return html! {};
+    }
+    html! { <details class="blockades" id="blockades" open=true><summary>{"Blockades"}</summary>
+    <div class="choices">{ for buttons }</div></details> }
+}

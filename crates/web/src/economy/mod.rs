@@ -1,0 +1,546 @@
+//! Hot-seat play of the economy ruleset (source 004).
+//!
+//! All rules are in `orbis_engine::rules::economy`: this module keeps UI state (who is at the
+//! device, the plans being drafted, the selection on the map, the log) and turns the panel's
+//! choices into `EconomyAction`s. The panel offers what the engine lists (`withdraw_options`,
+//! `landing_options`, `onward_options`, …) and every action is applied by the engine on a copy,
+//! so what the screen accepts is exactly what the rules accept; a refusal is shown as the
+//! engine's own message.
+//!
+//! Invariant: `game` changes only through `EconomyState::apply`; plans drafted by one player
+//! are on screen only between that player's "show my plans" and their submission.
+
+pub mod board;
+pub mod combat;
+pub mod controls;
+pub mod form;
+pub mod panel;
+pub mod text;
+
+pub use form::{EconomyForm, Seat};
+
+use crate::widgets::{clock_ms, record_bot_ms, Nav, Sender};
+use orbis_engine::bot::economy::choose;
+use orbis_engine::rules::classic::{BotLevel, PlayerId};
+use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent};
+use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
+use orbis_engine::rules::economy::phase::Phase;
+use orbis_engine::rules::economy::state::EconomyState;
+use orbis_engine::rules::economy::units::PlannedMove;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use yew::Callback;
+
+/// Player colours, by seat (colour-blind safe with the patterns of `board`).
+pub const COLOURS: [&str; 6] = [
+    "#d62839", "#1f6fe5", "#2a9d4b", "#e0a800", "#8a4fbf", "#f07f2e",
+];
+
+pub fn colour(p: PlayerId) -> &'static str {
+    COLOURS[p as usize % COLOURS.len()]
+}
+
+/// How long the last players have to plan once a majority has submitted (source 004: "one
+/// minute").
+pub const PLANNING_MINUTE_MS: i64 = 60_000;
+
+/// UI state of an economy game: none of it is a rule.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ui {
+    /// The region selected on the map (a country to recruit in, the start of a move).
+    pub sel: Option<RegionId>,
+    /// The second region of a move.
+    pub to: Option<RegionId>,
+    /// How many armies and navies the move or recruit takes.
+    pub armies: u32,
+    pub navies: u32,
+    /// Plans drafted, per player, until submitted.
+    pub drafts: BTreeMap<PlayerId, Vec<PlannedMove>>,
+    /// Planning: the player whose plans are on screen (after "pass the device").
+    pub shown: Option<PlayerId>,
+    /// Influence cards chosen to trade.
+    pub cards: Vec<RegionId>,
+    /// Newest first.
+    pub log: Vec<String>,
+    pub error: Option<String>,
+    /// When the planning minute ends (ms since 1970), once a majority has submitted.
+    pub deadline: Option<i64>,
+    /// The last battle roll, spelled out.
+    pub last_roll: Option<String>,
+    /// Withdraw buttons burn the roads of the country left behind / stay after interception.
+    pub burn: bool,
+    pub stay: bool,
+    /// The part of the map on screen (zoom), `None` for the whole map; not saved.
+    #[serde(skip)]
+    pub view: Option<[f32; 4]>,
+}
+
+#[derive(Clone, PartialEq)]
+pub struct EconomySession {
+    pub game: EconomyState,
+    pub seats: Vec<Seat>,
+    pub ui: Ui,
+}
+
+/// Messages of the economy screens.
+#[derive(Clone, Debug)]
+pub enum EMsg {
+    /// A region of the map was clicked.
+    Click(RegionId),
+    /// Clears the selection.
+    Cancel,
+    /// An action the panel built from the engine's own options.
+    Act(A),
+    /// Sets how many armies and navies the next move or recruit takes.
+    Count(u32, u32),
+    /// Adds the selected move to the draft of the player planning.
+    AddPlan,
+    RemovePlan(usize),
+    /// Submits the shown player's draft.
+    SubmitPlans,
+    /// Lifts the pass-the-device screen for this player.
+    Reveal(PlayerId),
+    /// Toggles an influence card to trade.
+    Card(RegionId),
+    /// Places a standard start as the normal computer player would.
+    AutoPlace(PlayerId),
+    /// A computer seat takes its next action.
+    BotStep,
+    /// Sets how the withdraw buttons read: burn the roads, stay after interception.
+    WithdrawFlags(bool, bool),
+    /// Computer players take every action they can now, until a human must act.
+    Skip,
+    /// Hands a player's seat to a human or a computer player (an imported save has no seats).
+    SetSeat(PlayerId, Seat),
+    /// Zooms the map by this factor about the selection (or the middle); `None` resets it.
+    Zoom(Option<f32>),
+    /// The planning clock ticked (the screen shows the countdown; at 0 time is called).
+    Tick,
+    Nav(Nav),
+}
+
+/// What an economy view gets: the session, where its messages go, and the computer players'
+/// pace (shared with the classic game's setting).
+pub struct View<'a> {
+    pub eco: Option<&'a EconomySession>,
+    pub send: Callback<EMsg>,
+    pub speed: crate::classic::play::Speed,
+    pub on_speed: Callback<crate::classic::play::Speed>,
+}
+
+impl View<'_> {
+    pub fn dispatcher(&self) -> Sender<EMsg> {
+        Sender(self.send.clone())
+    }
+}
+
+/// Milliseconds since 1970 (the planning clock; 0 natively).
+pub fn now_ms() -> i64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now() as i64
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    0
+}
+
+impl EconomySession {
+    pub fn new(game: EconomyState, mut seats: Vec<Seat>) -> EconomySession {
+        seats.resize(game.players.len(), Seat::Human);
+        let mut s = EconomySession {
+            game,
+            seats,
+            ui: Ui::default(),
+        };
+        s.ui.log.push("The game begins.".into());
+        s
+    }
+
+    pub fn map(&self) -> &'static EconomyMap {
+        EconomyMap::get()
+    }
+
+    pub fn name(&self, p: PlayerId) -> &str {
+        &self.game.players[p as usize].name
+    }
+
+    /// The computer seat that acts next, if any.
+    pub fn computer_to_act(&self) -> Option<(PlayerId, BotLevel)> {
+        self.game
+            .to_act()
+            .into_iter()
+            .find_map(|p| match self.seats.get(p as usize) {
+                Some(Seat::Computer(l)) => Some((p, *l)),
+                _ => None,
+            })
+    }
+
+    /// The human players the game waits for.
+    pub fn humans_to_act(&self) -> Vec<PlayerId> {
+        self.game
+            .to_act()
+            .into_iter()
+            .filter(|&p| self.seats.get(p as usize) == Some(&Seat::Human))
+            .collect()
+    }
+
+    /// The human whose choices the panel shows: in planning only the one who has lifted the
+    /// pass-the-device screen; else the first human the game waits for.
+    pub fn actor(&self) -> Option<PlayerId> {
+        let humans = self.humans_to_act();
+        if self.game.phase == Phase::Planning {
+            return self.ui.shown.filter(|p| humans.contains(p));
+        }
+        humans.first().copied()
+    }
+
+    /// The human who should take the device next during planning (behind the curtain).
+    pub fn next_planner(&self) -> Option<PlayerId> {
+        if self.game.phase != Phase::Planning || self.actor().is_some() {
+            return None;
+        }
+        self.humans_to_act().first().copied()
+    }
+
+    /// Applies `a`; logs its events, or shows the engine's refusal. True when the game changed.
+    pub fn act(&mut self, a: &A) -> bool {
+        match self.game.apply(a) {
+            Ok(events) => {
+                self.ui.error = None;
+                self.record(&events);
+                true
+            }
+            Err(e) => {
+                self.ui.error = Some(text::cap(&e.to_string()));
+                false
+            }
+        }
+    }
+
+    /// Logs events that happened outside `act` (the game's creation).
+    pub fn log_events(&mut self, events: &[EconomyEvent]) {
+        self.record(events);
+    }
+
+    fn record(&mut self, events: &[EconomyEvent]) {
+        for e in events {
+            if let EconomyEvent::BattleRoll { .. } = e {
+                self.ui.last_roll = text::event(&self.game, e);
+            }
+            if matches!(e, EconomyEvent::PlansRevealed { .. }) {
+                self.ui.drafts.clear();
+                self.ui.deadline = None;
+                self.ui.shown = None;
+            }
+            if let Some(line) = text::event(&self.game, e) {
+                self.ui.log.insert(0, line);
+            }
+        }
+        self.ui.log.truncate(200);
+        self.keep_clock();
+    }
+
+    /// Starts the planning minute once a majority has submitted (the engine accepts time
+    /// called from then on).
+    fn keep_clock(&mut self) {
+        if self.game.phase != Phase::Planning {
+            self.ui.deadline = None;
+            return;
+        }
+        let playing = self.game.playing().count();
+        let done = self.game.plans.len();
+        if self.ui.deadline.is_none() && done * 2 > playing && done < playing {
+            self.ui.deadline = Some(now_ms() + PLANNING_MINUTE_MS);
+        }
+    }
+
+    /// Seconds left to plan, once the clock runs.
+    pub fn seconds_left(&self) -> Option<i64> {
+        self.ui
+            .deadline
+            .map(|d| ((d - now_ms()).max(0) + 999) / 1000)
+    }
+
+    /// Handles a message; true when the game itself changed (to autosave).
+    pub fn update(&mut self, msg: EMsg) -> bool {
+        match msg {
+            EMsg::Click(r) => {
+                self.click(r);
+                false
+            }
+            EMsg::Cancel => {
+                self.ui.sel = None;
+                self.ui.to = None;
+                self.ui.error = None;
+                false
+            }
+            EMsg::Act(a) => {
+                let ok = self.act(&a);
+                if ok {
+                    self.ui.to = None;
+                    if self.game.phase != Phase::Get {
+                        self.ui.sel = None;
+                    }
+                    self.ui.cards.clear();
+                }
+                ok
+            }
+            EMsg::Count(a, n) => {
+                self.ui.armies = a;
+                self.ui.navies = n;
+                false
+            }
+            EMsg::AddPlan => {
+                self.add_plan();
+                false
+            }
+            EMsg::RemovePlan(i) => {
+                if let Some(p) = self.actor() {
+                    let d = self.ui.drafts.entry(p).or_default();
+                    if i < d.len() {
+                        d.remove(i);
+                    }
+                }
+                false
+            }
+            EMsg::SubmitPlans => {
+                let Some(p) = self.actor() else { return false };
+                let moves = self.ui.drafts.get(&p).cloned().unwrap_or_default();
+                let ok = self.act(&A::SubmitPlans { player: p, moves });
+                if ok {
+                    self.ui.shown = None;
+                    self.ui.sel = None;
+                    self.ui.to = None;
+                }
+                ok
+            }
+            EMsg::Reveal(p) => {
+                self.ui.shown = Some(p);
+                self.ui.sel = None;
+                self.ui.to = None;
+                false
+            }
+            EMsg::Card(c) => {
+                if let Some(i) = self.ui.cards.iter().position(|&x| x == c) {
+                    self.ui.cards.remove(i);
+                } else if self.ui.cards.len() < 3 {
+                    self.ui.cards.push(c);
+                }
+                false
+            }
+            EMsg::AutoPlace(p) => match choose(&self.game, p, BotLevel::Normal) {
+                Some(a @ A::Setup { .. }) => self.act(&a),
+                _ => false,
+            },
+            EMsg::BotStep => self.bot_step(),
+            EMsg::Tick => {
+                if self.seconds_left() == Some(0) {
+                    self.call_time()
+                } else {
+                    false
+                }
+            }
+            EMsg::WithdrawFlags(burn, stay) => {
+                self.ui.burn = burn;
+                self.ui.stay = stay;
+                false
+            }
+            EMsg::Skip => {
+                let mut changed = false;
+                for _ in 0..20_000 {
+                    if self.computer_to_act().is_none() || !self.bot_step() {
+                        break;
+                    }
+                    changed = true;
+                }
+                changed
+            }
+            EMsg::SetSeat(p, seat) => {
+                if let Some(x) = self.seats.get_mut(p as usize) {
+                    *x = seat;
+                    self.ui.shown = None;
+                }
+                true
+            }
+            EMsg::Zoom(f) => {
+                self.ui.view = f.map(|f| self.zoomed(f));
+                false
+            }
+            EMsg::Nav(_) => false,
+        }
+    }
+
+    /// The planning minute is up: a player who has submitted calls time.
+    fn call_time(&mut self) -> bool {
+        let Some(&p) = self.game.plans.keys().next() else {
+            return false;
+        };
+        self.ui.shown = None;
+        self.act(&A::ClosePlanning { player: p })
+    }
+
+    fn bot_step(&mut self) -> bool {
+        let Some((p, level)) = self.computer_to_act() else {
+            return false;
+        };
+        let t = clock_ms();
+        let a = choose(&self.game, p, level);
+        record_bot_ms(
+            match level {
+                BotLevel::Easy => "economy-easy",
+                BotLevel::Normal => "economy-normal",
+                BotLevel::Hard => "economy-hard",
+            },
+            clock_ms() - t,
+        );
+        match a {
+            Some(a) => {
+                let before = self.ui.error.clone();
+                let ok = self.act(&a);
+                // A computer's refused action is its own business: keep the player's message.
+                if !ok {
+                    self.ui.error = before;
+                    // Never stall: a computer that cannot act passes where it can.
+                    return self.bot_fallback(p);
+                }
+                true
+            }
+            None => self.bot_fallback(p),
+        }
+    }
+
+    /// A computer seat with nothing the engine accepts finishes its part of the phase.
+    fn bot_fallback(&mut self, p: PlayerId) -> bool {
+        let tries = [
+            A::FinishGet { player: p },
+            A::SubmitPlans {
+                player: p,
+                moves: vec![],
+            },
+            A::FinishMoving { player: p },
+            A::StopMoving { player: p },
+            A::Declare {
+                player: p,
+                action: None,
+            },
+            A::Intercept {
+                player: p,
+                yes: false,
+            },
+        ];
+        let before = self.ui.error.clone();
+        for a in tries {
+            if self.act(&a) {
+                return true;
+            }
+        }
+        self.ui.error = before;
+        false
+    }
+
+    fn click(&mut self, r: RegionId) {
+        self.ui.error = None;
+        let map = self.map();
+        match self.game.phase {
+            Phase::Pick(p) if self.seats.get(p as usize) == Some(&Seat::Human) => {
+                use orbis_engine::rules::economy::action::SetupAction;
+                use orbis_engine::rules::economy::map::RegionKind;
+                use orbis_engine::rules::economy::options::Setup;
+                let choice = match (self.game.options.setup, map.regions[r as usize].kind) {
+                    (Setup::Continents, RegionKind::Land { continent }) => {
+                        SetupAction::Continent(continent)
+                    }
+                    (_, RegionKind::Land { .. }) => SetupAction::Country(r),
+                    _ => return,
+                };
+                self.act(&A::Setup { player: p, choice });
+            }
+            _ => {
+                // A move is chosen by two clicks: from, then to; a third click starts again.
+                let moving = matches!(self.game.phase, Phase::Planning | Phase::Moving)
+                    || self
+                        .game
+                        .to_move_on(map)
+                        .contains(&self.actor().unwrap_or(u8::MAX));
+                match (self.ui.sel, self.ui.to) {
+                    (Some(from), None) if moving && from != r => {
+                        self.ui.to = Some(r);
+                    }
+                    _ => {
+                        self.ui.sel = Some(r);
+                        self.ui.to = None;
+                        if let Some(p) = self.actor() {
+                            let f = self.game.regions[r as usize]
+                                .forces
+                                .get(&p)
+                                .copied()
+                                .unwrap_or_default();
+                            self.ui.armies = f.armies;
+                            self.ui.navies = f.navies;
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The view zoomed by `f` about the selected region, or else the middle of the view.
+    fn zoomed(&self, f: f32) -> [f32; 4] {
+        use crate::geometry::VIEWBOX;
+        let v = self.ui.view.unwrap_or(VIEWBOX);
+        let (fx, fy) = match self.ui.sel {
+            Some(r) => {
+                let (x, y) = board::anchor(r);
+                (
+                    ((x - v[0]) / v[2]).clamp(0.0, 1.0),
+                    ((y - v[1]) / v[3]).clamp(0.0, 1.0),
+                )
+            }
+            None => (0.5, 0.5),
+        };
+        crate::classic::board::zoom(v, f, fx, fy)
+    }
+
+    /// Adds the selected move to the draft, if the engine would accept the plans with it.
+    fn add_plan(&mut self) {
+        let (Some(p), Some(from), Some(to)) = (self.actor(), self.ui.sel, self.ui.to) else {
+            self.ui.error = Some("Click the region to move from, then the one to move to.".into());
+            return;
+        };
+        let mv = PlannedMove {
+            from,
+            to,
+            armies: self.ui.armies,
+            navies: self.ui.navies,
+        };
+        let mut draft = self.ui.drafts.get(&p).cloned().unwrap_or_default();
+        draft.push(mv);
+        let check = A::SubmitPlans {
+            player: p,
+            moves: draft.clone(),
+        };
+        match self.game.clone().apply(&check) {
+            Ok(_) => {
+                self.ui.drafts.insert(p, draft);
+                self.ui.sel = None;
+                self.ui.to = None;
+                self.ui.error = None;
+            }
+            Err(e) => self.ui.error = Some(text::cap(&e.to_string())),
+        }
+    }
+
+    /// The bytes of the UI state kept beside the autosave.
+    pub fn ui_bytes(&self) -> Vec<u8> {
+        orbis_engine::codec::encode(&self.ui)
+    }
+
+    pub fn restore_ui(&mut self, bytes: &[u8]) {
+        if let Ok(ui) = orbis_engine::codec::decode::<Ui>(bytes) {
+            self.ui = ui;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

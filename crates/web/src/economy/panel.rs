@@ -1,0 +1,547 @@
+//! The economy play screen: the board, a panel per phase that says whose move it is and what
+//! each choice costs before it is confirmed, the players' standings and the log.
+//!
+//! Every choice offered comes from the engine (`choices`, `upkeep`, `recruit_cost`,
+//! `possible_actions`, `withdraw_options`, `landing_options`, `onward_options`, …); the panel
+//! only words it and sends the action.
+
+use crate::economy::controls::{act, btn, move_picker, send};
+use crate::economy::text::{self, force, region};
+use crate::economy::{board, colour, combat, EMsg, EconomySession, View};
+use crate::widgets::Nav;
+use orbis_engine::rules::classic::PlayerId;
+use orbis_engine::rules::economy::action::{EconomyAction as A, SetupAction};
+use orbis_engine::rules::economy::infra::Item;
+use orbis_engine::rules::economy::map::{EconomyMap, RegionId, RegionKind};
+use orbis_engine::rules::economy::options::Setup;
+use orbis_engine::rules::economy::phase::{BaseKey, Phase};
+use orbis_engine::rules::economy::state::Standing;
+use orbis_engine::rules::economy::units::Force;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The whole play screen.
+pub fn play(v: &View) -> Html {
+    let Some(eco) = v.eco else { return html! {} };
+    let g = &eco.game;
+    let turn = match g.phase {
+        Phase::Pick(_) | Phase::Place => "Setup".to_string(),
+        Phase::Over => "Game over".to_string(),
+        p => format!("Round {} · {}", g.round, text::cap(&p.to_string())),
+    };
+    let export = {
+        let g = g.clone();
+        Callback::from(move |_: MouseEvent| {
+            let bytes = orbis_engine::rules::Game::Economy(g.clone()).to_save();
+            crate::store::download("orbis-economy.orbis", &bytes);
+        })
+    };
+    html! {
+        <main class="play economy-play">
+            <header class="bar">
+                <button class="btn" id="menu" onclick={send(v, EMsg::Nav(Nav::Menu))}>{"Menu"}</button>
+                <h1 class="turn" id="turn-title">{turn}</h1>
+                if eco.computer_to_act().is_some() {
+                    <button class="btn" id="skip" onclick={send(v, EMsg::Skip)}>{"Skip to my turn"}</button>
+                }
+                { speed(v) }
+                <button class="btn" id="export" onclick={export}>{"Export save"}</button>
+            </header>
+            <div class="layout">
+                <section class="map-wrap">
+                    if eco.next_planner().is_none() {
+                        { board::board(v) }
+                    } else {
+                        <div class="board-hidden">{"The map is hidden while the device changes hands."}</div>
+                    }
+                </section>
+                <aside class="side">
+                    <section class="panel" id="panel" aria-live="polite">{ panel(v, eco) }</section>
+                    if let Some(e) = &eco.ui.error {
+                        <p class="error" role="alert" id="error">{e}</p>
+                    }
+                    { standings(v, eco) }
+                    <details class="log" open=true>
+                        <summary>{"Log"}</summary>
+                        <ol id="log">{ for eco.ui.log.iter().take(40).map(|l| html! { <li>{l}</li> }) }</ol>
+                    </details>
+                </aside>
+            </div>
+        </main>
+    }
+}
+
+/// The computer players' pace.
+fn speed(v: &View) -> Html {
+    use crate::classic::play::Speed;
+    crate::widgets::select(
+        "speed".into(),
+        "Computer pace",
+        v.speed,
+        [Speed::Slow, Speed::Normal, Speed::Fast]
+            .iter()
+            .map(|&s| (s, s.key().to_string()))
+            .collect(),
+        v.on_speed.clone(),
+    )
+}
+
+fn standings(v: &View, eco: &EconomySession) -> Html {
+    let g = &eco.game;
+    let map = EconomyMap::get();
+    let rows = g.players.iter().enumerate().map(|(i, pl)| {
+        let p = i as PlayerId;
+        let sc = g.score(map, p);
+        let state = match pl.standing {
+            Standing::Playing if g.winner == Some(p) => "winner",
+            Standing::Playing => "",
+            Standing::Surrendered => "surrendered",
+            Standing::Eliminated => "eliminated",
+        };
+        let allies: Vec<String> = g
+            .alliances
+            .iter()
+            .filter_map(|&(a, b)| {
+                (a == p)
+                    .then_some(b)
+                    .or((b == p).then_some(a))
+                    .map(|q| eco.name(q).to_string())
+            })
+            .collect();
+        html! {
+            <tr class={classes!(state.to_string())} data-player={p.to_string()}>
+                <td><span class="swatch" style={format!("background:{}", colour(p))}></span>{&pl.name}
+                    if g.initiative == Some(p) { {" ⚑"} }</td>
+                <td>{pl.mu}</td><td>{sc.income}</td><td>{sc.units}</td>
+                <td>{pl.capital.map_or("—".to_string(), region)}</td>
+                <td>{pl.cards.len()}</td>
+                <td>{ if state.is_empty() { allies.join(", ") } else { state.to_string() } }</td>
+            </tr>
+        }
+    });
+    html! {
+        <>
+        <table class="standings" id="standings">
+            <thead><tr><th>{"Player"}</th><th title="money">{"MU"}</th><th>{"Income"}</th>
+                <th>{"Units"}</th><th>{"Capital"}</th><th title="influence cards">{"Cards"}</th><th>{"Allies"}</th></tr></thead>
+            <tbody>{ for rows }</tbody>
+        </table>
+        <details class="seats-box" id="seats"><summary>{"Who plays each seat"}</summary>
+            { for (0..g.players.len() as PlayerId).map(|p| html! {
+                <div class="row"><span class="swatch" style={format!("background:{}", colour(p))}></span>
+                    <span class="seat-name">{eco.name(p)}</span>{ seat_select(v, eco, p) }</div>
+            }) }
+        </details>
+        </>
+    }
+}
+
+/// Who plays a seat: a human at this device or a computer player of a level; changeable during
+/// the game (an imported save comes with every seat human).
+fn seat_select(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    use crate::economy::Seat;
+    use orbis_engine::rules::classic::BotLevel;
+    let d = v.dispatcher();
+    crate::widgets::select(
+        format!("seat-{p}"),
+        "",
+        eco.seats.get(p as usize).copied().unwrap_or(Seat::Human),
+        vec![
+            (Seat::Human, "Human".to_string()),
+            (
+                Seat::Computer(BotLevel::Easy),
+                "Computer (easy)".to_string(),
+            ),
+            (
+                Seat::Computer(BotLevel::Normal),
+                "Computer (normal)".to_string(),
+            ),
+            (
+                Seat::Computer(BotLevel::Hard),
+                "Computer (hard)".to_string(),
+            ),
+        ],
+        Callback::from(move |s| d.dispatch(EMsg::SetSeat(p, s))),
+    )
+}
+
+fn panel(v: &View, eco: &EconomySession) -> Html {
+    let g = &eco.game;
+    if g.phase == Phase::Over {
+        let who = g
+            .winner
+            .map_or("Nobody".to_string(), |p| eco.name(p).to_string());
+        return html! {
+            <div id="game-over"><h2>{format!("{who} wins!")}</h2>
+                <button class="btn primary" onclick={send(v, EMsg::Nav(Nav::Setup))}>{"New game"}</button></div>
+        };
+    }
+    if let Some(p) = eco.next_planner() {
+        return html! {
+            <div class="curtain" id="curtain">
+                <h2>{format!("Pass the device to {}", eco.name(p))}</h2>
+                <p>{"Plans are secret: nobody else should see the screen until they are submitted."}</p>
+                { clock(eco) }
+                <button class="btn primary" id="reveal" onclick={send(v, EMsg::Reveal(p))}>
+                    {format!("I am {} — show my plans", eco.name(p))}</button>
+            </div>
+        };
+    }
+    let Some(p) = eco.actor() else {
+        let waiting: Vec<String> = g
+            .to_act()
+            .iter()
+            .map(|&q| eco.name(q).to_string())
+            .collect();
+        return html! {
+            <div id="waiting"><p>{format!("Computer players are moving: {}.", waiting.join(", "))}</p>{ clock(eco) }</div>
+        };
+    };
+    let body = match g.phase {
+        Phase::Pick(_) => pick(v, eco, p),
+        Phase::Place => html! {
+            <div>
+                <p>{"The standard start: a capital, two army bases and 20 armies in your countries."}</p>
+                <button class="btn primary" id="auto-place" onclick={send(v, EMsg::AutoPlace(p))}>
+                    {"Place my start (as the computer would)"}</button>
+            </div>
+        },
+        Phase::Get => get(v, eco, p),
+        Phase::Planning => planning(v, eco, p),
+        Phase::Moving => moving(v, eco, p),
+        Phase::Combat => combat::combat(v, eco, p),
+        Phase::Over => html! {},
+    };
+    html! {
+        <div class="act" data-actor={p.to_string()}>
+            <h2 class="who" style={format!("border-color:{}", colour(p))}>{format!("{} to play", eco.name(p))}
+                <span class="mu">{format!(" · {} MU", g.players[p as usize].mu)}</span></h2>
+            { body }
+            { combat::blockades(v, eco, p) }
+            { diplomacy(v, eco, p) }
+        </div>
+    }
+}
+
+fn clock(eco: &EconomySession) -> Html {
+    match eco.seconds_left() {
+        Some(s) => {
+            html! { <p class="clock" id="clock">{format!("A majority has submitted: {s} s left to plan.")}</p> }
+        }
+        None => html! {},
+    }
+}
+
+fn pick(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    let map = EconomyMap::get();
+    let continents = g.options.setup == Setup::Continents;
+    let buttons = g.choices(map).into_iter().map(|c| {
+        let (label, choice) = if continents {
+            let name = map.base.continents[c as usize].name.clone();
+            (name, SetupAction::Continent(c as _))
+        } else {
+            (region(c as RegionId), SetupAction::Country(c as RegionId))
+        };
+        btn(
+            v,
+            format!("pick-{c}"),
+            label,
+            A::Setup { player: p, choice },
+        )
+    });
+    html! {
+        <div><p>{ if continents { "Pick a continent (click it on the map or below)." } else { "Pick a country (click it on the map or below)." } }</p>
+            <div class="choices">{ for buttons }</div></div>
+    }
+}
+
+fn get(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    let turn = &g.get[p as usize];
+    if !turn.settled {
+        let losses = g.plain_settlement(p);
+        let lines = turn.owed.iter().map(|u| {
+            let lose = losses.iter().find(|(c, _)| *c == u.country).map(|(_, f)| *f);
+            html! {
+                <li>{format!("{}: {} units, {} MU", region(u.country), u.units, u.due)}
+                    if !u.linked { <strong>{" — not linked to your capital: cannot be paid"}</strong> }
+                    if let Some(f) = lose { <strong class="loss">{format!(" — you lose {}", force(f))}</strong> }
+                </li>
+            }
+        });
+        let due: u32 = turn.owed.iter().map(|u| u.due).sum();
+        let income = g.income(EconomyMap::get(), p);
+        return html! {
+            <div id="upkeep">
+                <p>{format!("Income this round: {} MU ({} countries, {} roads, {} bonuses).",
+                    income.total(), income.countries, income.roads, income.bonuses)}</p>
+                if turn.owed.is_empty() {
+                    <p>{"No upkeep is owed this round."}</p>
+                } else {
+                    <p>{format!("Upkeep owed: {due} MU.")}</p>
+                    <ul class="owed">{ for lines }</ul>
+                }
+                { btn(v, "pay-upkeep".into(), "Settle upkeep".into(), A::SettleUpkeep { player: p, losses }) }
+            </div>
+        };
+    }
+    html! {
+        <div id="get">
+            <p>{"Click one of your countries to recruit or build there."}</p>
+            { recruit_build(v, eco, p) }
+            { cards(v, eco, p) }
+            <button class="btn primary" id="finish-get" onclick={act(v, A::FinishGet { player: p })}>{"Done with the Get phase"}</button>
+        </div>
+    }
+}
+
+fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    let map = EconomyMap::get();
+    let Some(c) = eco.ui.sel.filter(|&c| !map.is_water(c)) else {
+        return html! {};
+    };
+    if g.regions[c as usize].owner != Some(p) {
+        return html! { <p>{format!("{} is not yours.", region(c))}</p> };
+    }
+    let n = eco.ui.armies.max(1);
+    let (army_cost, cheap) = g.recruit_cost(p, BaseKey::Army(c), n);
+    let mut rows = vec![html! {
+        <div class="row">
+            <label class="field" for="recruit-n"><span>{"Recruit"}</span>
+                <input id="recruit-n" type="number" min="1" value={n.to_string()} onchange={{
+                    let d = v.dispatcher();
+                    Callback::from(move |e: Event| {
+                        let x = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u32>().unwrap_or(1).clamp(1, 999);
+                        d.dispatch(EMsg::Count(x, 0))
+                    })
+                }}/></label>
+            { btn(v, "recruit-armies".into(), format!("{n} armies: {army_cost} MU ({cheap} at base price)"),
+                A::Recruit { player: p, country: c, navy_into: None, count: n }) }
+        </div>
+    }];
+    for &w in &map.regions[c as usize].shore {
+        let (cost, cheap) = g.recruit_cost(p, BaseKey::Navy(c, w), n);
+        rows.push(btn(
+            v,
+            format!("recruit-navies-{w}"),
+            format!(
+                "{n} navies into {}: {cost} MU ({cheap} at base price)",
+                region(w)
+            ),
+            A::Recruit {
+                player: p,
+                country: c,
+                navy_into: Some(w),
+                count: n,
+            },
+        ));
+    }
+    let infra = &g.regions[c as usize].infra;
+    let mut items = vec![
+        Item::Roads,
+        Item::Fortifications,
+        Item::ArmyBase,
+        Item::Capital,
+    ];
+    if map.canal_site(c).is_some() {
+        items.push(Item::Canal);
+    }
+    items.extend(
+        map.regions[c as usize]
+            .shore
+            .iter()
+            .map(|&water| Item::NavyBase { water }),
+    );
+    let builds = items.into_iter().map(|i| {
+        btn(
+            v,
+            format!("build-{}", text::item(i).replace(' ', "-")),
+            format!("Build {} ({} MU)", text::item(i), i.price()),
+            A::Build {
+                player: p,
+                country: c,
+                item: i,
+            },
+        )
+    });
+    let mut standing = vec![];
+    if infra.roads {
+        standing.push(Item::Roads);
+    }
+    if infra.fortifications {
+        standing.push(Item::Fortifications);
+    }
+    if infra.canal {
+        standing.push(Item::Canal);
+    }
+    if infra.army_bases > 0 {
+        standing.push(Item::ArmyBase);
+    }
+    standing.extend(
+        infra
+            .navy_bases
+            .iter()
+            .map(|&water| Item::NavyBase { water }),
+    );
+    if g.players[p as usize].capital == Some(c) {
+        standing.push(Item::Capital);
+    }
+    let sells = standing.into_iter().map(|i| {
+        btn(
+            v,
+            format!("sell-{}", text::item(i).replace(' ', "-")),
+            format!("Sell {} (+{} MU)", text::item(i), i.refund()),
+            A::Destroy {
+                player: p,
+                country: c,
+                item: i,
+            },
+        )
+    });
+    html! {
+        <div class="country" id="country-panel">
+            <h3>{region(c)}</h3>
+            { for rows }
+            <div class="choices builds">{ for builds }</div>
+            <details><summary>{"Sell infrastructure"}</summary><div class="choices">{ for sells }</div></details>
+        </div>
+    }
+}
+
+fn cards(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    let held = &g.players[p as usize].cards;
+    if !g.options.influence_cards || held.is_empty() {
+        return html! {};
+    }
+    let chosen = &eco.ui.cards;
+    let toggles = held.iter().map(|&c| {
+        let on = chosen.contains(&c);
+        html! { <button class={classes!("btn", "card", on.then_some("on"))} aria-pressed={on.to_string()}
+            onclick={send(v, EMsg::Card(c))}>{region(c)}</button> }
+    });
+    let trade = (chosen.len() == 3).then(|| {
+        btn(
+            v,
+            "trade-cards".into(),
+            "Trade these three for 50 MU".into(),
+            A::TradeCards {
+                player: p,
+                cards: [chosen[0], chosen[1], chosen[2]],
+            },
+        )
+    });
+    html! {
+        <div class="cards" id="cards"><h3>{"Influence cards"}</h3>
+            <div class="choices">{ for toggles }</div>{ for trade }</div>
+    }
+}
+
+fn planning(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let draft = eco.ui.drafts.get(&p).cloned().unwrap_or_default();
+    let rows = draft.iter().enumerate().map(|(i, m)| {
+        html! { <li>{format!("{} → {}: {}", region(m.from), region(m.to), force(m.force()))}
+            <button class="btn small" aria-label="Remove this move" onclick={send(v, EMsg::RemovePlan(i))}>{"✕"}</button></li> }
+    });
+    html! {
+        <div id="planning">
+            <p>{"Plan moves into hostile or neutral regions. Friendly moves come after."}</p>
+            { clock(eco) }
+            { move_picker(v, eco, "A planned move") }
+            <button class="btn" id="add-plan" onclick={send(v, EMsg::AddPlan)}>{"Add this move"}</button>
+            <ol class="draft" id="draft">{ for rows }</ol>
+            <button class="btn primary" id="submit-plans" onclick={send(v, EMsg::SubmitPlans)}>
+                {format!("Submit {} planned moves", draft.len())}</button>
+        </div>
+    }
+}
+
+fn moving(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let mv = match (eco.ui.sel, eco.ui.to) {
+        (Some(from), Some(to)) => Some(A::MoveFriendly {
+            player: p,
+            from,
+            to,
+            force: Force {
+                armies: eco.ui.armies,
+                navies: eco.ui.navies,
+            },
+        }),
+        _ => None,
+    };
+    html! {
+        <div id="moving">
+            <p>{"Friendly movement: units not in a plan may move within your and your allies' territory."}</p>
+            { move_picker(v, eco, "A friendly move") }
+            if let Some(a) = mv { { btn(v, "move-friendly".into(), "Move".into(), a) } }
+            <button class="btn primary" id="finish-moving" onclick={act(v, A::FinishMoving { player: p })}>{"Done moving"}</button>
+        </div>
+    }
+}
+
+/// Alliances, forfeits and surrender: open to the player at the device in every phase.
+fn diplomacy(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    let others = g.playing().filter(|&q| q != p).map(|q| {
+        let allied = g.friends(p, q);
+        let offered = g.alliance_offers.contains(&(p, q));
+        let asked = g.alliance_offers.contains(&(q, p));
+        let (label, a) = if allied || offered {
+            (
+                if allied {
+                    format!("Break the alliance with {}", eco.name(q))
+                } else {
+                    format!("Withdraw the offer to {}", eco.name(q))
+                },
+                A::BreakAlliance { player: p, with: q },
+            )
+        } else if asked {
+            (
+                format!("Accept {}'s alliance", eco.name(q)),
+                A::OfferAlliance { player: p, with: q },
+            )
+        } else {
+            (
+                format!("Offer {} an alliance", eco.name(q)),
+                A::OfferAlliance { player: p, with: q },
+            )
+        };
+        btn(v, format!("ally-{q}"), label, a)
+    });
+    let forfeits = g
+        .owned(p)
+        .filter(|&r| {
+            matches!(
+                EconomyMap::get().regions[r as usize].kind,
+                RegionKind::Land { .. }
+            )
+        })
+        .flat_map(|r| {
+            g.regions[r as usize]
+                .forces
+                .keys()
+                .filter(move |&&q| q != p && g.friends(p, q))
+                .map(move |&q| (r, q))
+                .collect::<Vec<_>>()
+        })
+        .map(|(r, q)| {
+            btn(
+                v,
+                format!("forfeit-{r}-{q}"),
+                format!("Give {} to {}", region(r), eco.name(q)),
+                A::Forfeit {
+                    player: p,
+                    region: r,
+                    to: q,
+                },
+            )
+        });
+    html! {
+        <details class="diplomacy" id="diplomacy"><summary>{"Diplomacy"}</summary>
+            <div class="choices">{ for others }{ for forfeits }</div>
+            <button class="btn danger" id="surrender" onclick={act(v, A::Surrender { player: p })}>{"Surrender"}</button>
+        </details>
+    }
+}

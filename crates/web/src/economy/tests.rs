@@ -1,0 +1,379 @@
+//! The economy screens' session without a browser: a hot-seat game against a computer player
+//! played through the panel's messages, from the picks to the second round.
+
+use super::*;
+use orbis_engine::rules::economy::options::EconomyOptions;
+
+fn session(seats: Vec<Seat>) -> EconomySession {
+    let names = ["Ann", "Bob", "Cleo"];
+    let (g, _) =
+        EconomyState::new(&names[..seats.len()], EconomyOptions::default(), [5; 32]).unwrap();
+    EconomySession::new(g, seats)
+}
+
+#[test]
+fn computers_alone_play_a_game_through_the_session() {
+    let mut s = session(vec![
+        Seat::Computer(BotLevel::Normal),
+        Seat::Computer(BotLevel::Easy),
+    ]);
+    let mut steps = 0;
+    while s.game.phase != Phase::Over && s.game.round <= 3 && steps < 20_000 {
+        assert!(
+            s.update(EMsg::BotStep),
+            "a computer seat stalled in {:?}",
+            s.game.phase
+        );
+        steps += 1;
+    }
+    assert!(
+        s.game.round > 3 || s.game.phase == Phase::Over,
+        "{steps} steps, round {}",
+        s.game.round
+    );
+    assert!(
+        steps > 20,
+        "{steps} steps, round {} phase {:?} winner {:?}",
+        s.game.round,
+        s.game.phase,
+        s.game.winner
+    );
+    assert!(!s.ui.log.is_empty());
+}
+
+#[test]
+fn a_human_plans_behind_the_curtain_and_an_illegal_move_is_refused_with_the_rules_words() {
+    let mut s = session(vec![Seat::Human, Seat::Computer(BotLevel::Normal)]);
+    let mut guard = 0;
+    while s.game.phase != Phase::Planning && guard < 2_000 {
+        guard += 1;
+        if s.computer_to_act().is_some() {
+            s.update(EMsg::BotStep);
+            continue;
+        }
+        let p = s.actor().expect("a human to act");
+        let a = choose(&s.game, p, BotLevel::Normal).expect("an action");
+        assert!(s.update(EMsg::Act(a)));
+    }
+    assert_eq!(s.game.phase, Phase::Planning);
+    // Planning: nobody's plans are on screen until the player asks.
+    assert_eq!(s.actor(), None);
+    assert_eq!(s.next_planner(), Some(0));
+    s.update(EMsg::Reveal(0));
+    assert_eq!(s.actor(), Some(0));
+    // From a region Ann does not hold: refused, with the engine's message.
+    let theirs = (0..s.game.regions.len() as RegionId)
+        .find(|&r| s.game.regions[r as usize].owner == Some(1))
+        .unwrap();
+    s.update(EMsg::Click(theirs));
+    s.update(EMsg::Click(theirs + 1));
+    s.update(EMsg::Count(1, 0));
+    s.update(EMsg::AddPlan);
+    assert!(s.ui.error.is_some());
+    assert!(s.ui.drafts.get(&0).is_none_or(|d| d.is_empty()));
+    assert!(s.update(EMsg::SubmitPlans));
+    assert_eq!(s.ui.shown, None);
+}
+
+#[test]
+fn ui_state_round_trips() {
+    let mut s = session(vec![Seat::Human, Seat::Human]);
+    s.ui.sel = Some(3);
+    s.ui.drafts.insert(
+        1,
+        vec![PlannedMove {
+            from: 1,
+            to: 2,
+            armies: 3,
+            navies: 0,
+        }],
+    );
+    let bytes = s.ui_bytes();
+    let mut t = session(vec![Seat::Human, Seat::Human]);
+    t.restore_ui(&bytes);
+    assert_eq!(t.ui, s.ui);
+}
+
+/// The position of the end-to-end test (`tests/e2e/fixtures/economy-battle.orbis`): Ann (human)
+/// holds Western Europe, her capital (twelve armies: she owes upkeep), and Northern Europe, with three armies and two navies
+/// in the Mediterranean coast of Southern Europe; Bob (human) holds Southern Europe, his
+/// capital, with a navy in those waters; Cleo (a computer) is in Scandinavia. Round 1's Get
+/// phase, nobody has acted yet.
+fn battle_position() -> EconomySession {
+    use orbis_engine::rules::economy::action::SetupAction;
+    use orbis_engine::rules::economy::units::Force;
+    let map = EconomyMap::get();
+    let (mut g, _) = EconomyState::new(
+        &["Ann", "Bob", "Cleo"],
+        EconomyOptions::default(),
+        orbis_engine::codec::sha256(b"orbis e2e economy battle"),
+    )
+    .unwrap();
+    let key = |k: &str| map.region(k).unwrap();
+    let picks = [
+        key("western_europe"),
+        key("southern_europe"),
+        key("scandinavia"),
+    ];
+    while let Phase::Pick(p) = g.phase {
+        g.apply(&A::Setup {
+            player: p,
+            choice: SetupAction::Country(picks[p as usize]),
+        })
+        .unwrap();
+    }
+    assert_eq!(g.phase, Phase::Get);
+    let (we, ne, se, coast) = (
+        key("western_europe"),
+        key("northern_europe"),
+        key("southern_europe"),
+        key("southern_europe_coast"),
+    );
+    let place = |g: &mut EconomyState, r: RegionId, p: PlayerId, f: Force| {
+        let x = &mut g.regions[r as usize];
+        x.neutral = Force::default();
+        x.forces.insert(p, f);
+    };
+    place(
+        &mut g,
+        we,
+        0,
+        Force {
+            armies: 12,
+            navies: 0,
+        },
+    );
+    place(
+        &mut g,
+        ne,
+        0,
+        Force {
+            armies: 3,
+            navies: 0,
+        },
+    );
+    g.regions[ne as usize].owner = Some(0);
+    place(
+        &mut g,
+        se,
+        1,
+        Force {
+            armies: 4,
+            navies: 0,
+        },
+    );
+    place(
+        &mut g,
+        coast,
+        0,
+        Force {
+            armies: 3,
+            navies: 2,
+        },
+    );
+    place(
+        &mut g,
+        coast,
+        1,
+        Force {
+            armies: 0,
+            navies: 1,
+        },
+    );
+    g.regions[coast as usize].owner = Some(1);
+    for p in 0..3 {
+        let owed = g.upkeep(map, p);
+        let turn = &mut g.get[p as usize];
+        turn.settled = owed.iter().all(|u| u.due == 0);
+        turn.owed = owed;
+    }
+    g.check_consistency().unwrap();
+    EconomySession::new(
+        g,
+        vec![Seat::Human, Seat::Human, Seat::Computer(BotLevel::Normal)],
+    )
+}
+
+/// What the end-to-end test's players do in the combat phase (the same choices, by the
+/// buttons' words): Ann attacks Southern Europe, withdraws once her attack is interrupted, and
+/// lands from the water; Bob interrupts Ann's attack once; everyone else passes.
+fn e2e_choice(s: &EconomySession, p: PlayerId, interrupted: bool) -> A {
+    use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site, WithdrawOrder};
+    use orbis_engine::rules::economy::units::Kind;
+    let g = &s.game;
+    let map = EconomyMap::get();
+    let c = g.combat.as_ref().unwrap();
+    let se = map.region("southern_europe").unwrap();
+    let we = map.region("western_europe").unwrap();
+    if !c.steals.is_empty() {
+        return A::StealCard {
+            player: p,
+            from: g.steal_victims(p)[0],
+        };
+    }
+    let Some(b) = &c.battle else {
+        if c.tokens.is_empty() {
+            return A::StopMoving { player: p };
+        }
+        let site = if c.tokens.contains(&Site::Region(se)) {
+            Site::Region(se)
+        } else {
+            *c.tokens.iter().next().unwrap()
+        };
+        return A::PickBattle { player: p, site };
+    };
+    if b.pending.is_some() {
+        return A::Intercept {
+            player: p,
+            yes: false,
+        };
+    }
+    if g.waiting_for_choice() {
+        let actor = b
+            .declared
+            .iter()
+            .find(|(_, a)| a.is_some())
+            .map(|(&q, _)| q)
+            .unwrap();
+        return A::ChooseAction { player: p, actor };
+    }
+    let none = A::Declare {
+        player: p,
+        action: None,
+    };
+    let attack = |target| BattleAction::Attack {
+        target: Foe::Player(target),
+        kind: Kind::Army,
+    };
+    let options = g.possible_actions(b.site, p);
+    let action = match (p, b.site) {
+        (0, Site::Region(r)) if r == se => {
+            if interrupted {
+                g.withdraw_options(map, b.site, 0)
+                    .into_iter()
+                    .find(|&(to, _)| to == we)
+                    .map(|(to, f)| BattleAction::Withdraw(WithdrawOrder::to(to, f)))
+            } else if g.assault(b.site).is_none() {
+                options.contains(&attack(1)).then(|| attack(1))
+            } else {
+                None
+            }
+        }
+        (0, _) => g
+            .landing_options(map, b.site, 0)
+            .into_iter()
+            .find(|&(to, _)| to == se)
+            .map(|(to, armies)| BattleAction::Land {
+                armies,
+                to,
+                navies_engaged: false,
+            }),
+        (1, Site::Region(r)) if r == se && !interrupted => g
+            .assault(b.site)
+            .filter(|a| a.attacker == 0)
+            .and_then(|_| options.contains(&attack(0)).then(|| attack(0))),
+        _ => None,
+    };
+    action.map_or(none, |a| A::Declare {
+        player: p,
+        action: Some(a),
+    })
+}
+
+#[test]
+fn the_e2e_fixture_is_the_battle_position() {
+    let s = battle_position();
+    let bytes = orbis_engine::rules::Game::Economy(s.game).to_save();
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/e2e/fixtures/economy-battle.orbis"
+    );
+    if std::env::var_os("ORBIS_WRITE_FIXTURES").is_some() {
+        std::fs::write(path, &bytes).unwrap();
+    }
+    let committed = std::fs::read(path).expect("run with ORBIS_WRITE_FIXTURES=1 to write it");
+    assert!(
+        committed == bytes,
+        "the fixture is stale: run with ORBIS_WRITE_FIXTURES=1"
+    );
+}
+
+/// The end-to-end test's script, played natively: Get, planning, friendly moves, a battle with
+/// an interrupt and a withdraw, a landing, and the second round's Get phase.
+#[test]
+fn the_e2e_script_reaches_an_interrupt_a_withdraw_a_landing_and_round_two() {
+    use orbis_engine::rules::economy::units::Force;
+    let map = EconomyMap::get();
+    let key = |k: &str| map.region(k).unwrap();
+    let mut s = battle_position();
+    // Get: Ann recruits two armies at home; both humans settle and finish.
+    let losses = s.game.plain_settlement(0);
+    assert!(
+        s.update(EMsg::Act(A::SettleUpkeep { player: 0, losses })),
+        "{:?}",
+        s.ui.error
+    );
+    s.update(EMsg::Click(key("western_europe")));
+    s.update(EMsg::Count(2, 0));
+    assert!(s.update(EMsg::Act(A::Recruit {
+        player: 0,
+        country: key("western_europe"),
+        navy_into: None,
+        count: 2,
+    })));
+    for p in [0u8, 1] {
+        assert!(s.update(EMsg::Act(A::FinishGet { player: p })));
+    }
+    while s.computer_to_act().is_some() && s.game.phase == Phase::Get {
+        s.update(EMsg::BotStep);
+    }
+    assert_eq!(s.game.phase, Phase::Planning);
+    // Planning behind the curtain: Ann marches on Southern Europe, Bob plans nothing.
+    s.update(EMsg::Reveal(0));
+    s.update(EMsg::Click(key("western_europe")));
+    s.update(EMsg::Click(key("southern_europe")));
+    s.update(EMsg::Count(6, 0));
+    s.update(EMsg::AddPlan);
+    assert_eq!(s.ui.error, None);
+    assert!(s.update(EMsg::SubmitPlans));
+    s.update(EMsg::Reveal(1));
+    assert!(s.update(EMsg::SubmitPlans));
+    while s.computer_to_act().is_some() && s.game.phase == Phase::Planning {
+        s.update(EMsg::BotStep);
+    }
+    assert_eq!(s.game.phase, Phase::Moving);
+    // Friendly movement: one army from Western to Northern Europe.
+    assert!(s.update(EMsg::Act(A::MoveFriendly {
+        player: 0,
+        from: key("western_europe"),
+        to: key("northern_europe"),
+        force: Force {
+            armies: 1,
+            navies: 0
+        },
+    })));
+    for p in [0u8, 1] {
+        assert!(s.update(EMsg::Act(A::FinishMoving { player: p })));
+    }
+    let mut log = vec![];
+    let mut guard = 0;
+    while s.game.phase == Phase::Moving || s.game.phase == Phase::Combat {
+        guard += 1;
+        assert!(guard < 500, "the combat phase does not end");
+        if s.computer_to_act().is_some() {
+            assert!(s.update(EMsg::BotStep));
+            continue;
+        }
+        let p = s.actor().expect("a human to act");
+        let interrupted = s.ui.log.iter().any(|l| l.contains("interrupts"));
+        let a = e2e_choice(&s, p, interrupted);
+        assert!(s.update(EMsg::Act(a.clone())), "{a:?}: {:?}", s.ui.error);
+        log = s.ui.log.clone();
+    }
+    let text = log.join("\n");
+    assert!(text.contains("Bob interrupts Ann's attack"), "{text}");
+    assert!(text.contains("Ann withdraws"), "{text}");
+    assert!(text.contains("Ann lands"), "{text}");
+    assert_eq!(s.game.phase, Phase::Get);
+    assert_eq!(s.game.round, 2);
+}

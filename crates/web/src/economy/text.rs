@@ -1,0 +1,442 @@
+//! The economy's events and choices in words: the log's lines, the battle rolls with every
+//! modifier spelled out, and the labels of the panel's buttons.
+
+use orbis_engine::rules::classic::PlayerId;
+use orbis_engine::rules::economy::action::EconomyEvent as E;
+use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Intercepted, Site};
+use orbis_engine::rules::economy::infra::Item;
+use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
+use orbis_engine::rules::economy::roll::{Loser, Term};
+use orbis_engine::rules::economy::state::EconomyState;
+use orbis_engine::rules::economy::units::{Force, Kind};
+
+pub use crate::widgets::cap;
+
+pub fn region(r: RegionId) -> String {
+    EconomyMap::get()
+        .regions
+        .get(r as usize)
+        .map_or_else(|| format!("region {r}"), |x| x.name.clone())
+}
+
+pub fn site(s: Site) -> String {
+    match s {
+        Site::Region(r) => region(r),
+        Site::Border(a, b) => format!("the border of {} and {}", region(a), region(b)),
+    }
+}
+
+fn who(s: &EconomyState, p: PlayerId) -> String {
+    s.players
+        .get(p as usize)
+        .map_or_else(|| format!("Player {}", p + 1), |x| x.name.clone())
+}
+
+pub fn foe(s: &EconomyState, f: Foe) -> String {
+    match f {
+        Foe::Player(p) => who(s, p),
+        Foe::Neutral => "the neutrals".into(),
+    }
+}
+
+pub fn force(f: Force) -> String {
+    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    match (f.armies, f.navies) {
+        (a, 0) => plural(a, "army", "armies"),
+        (0, n) => plural(n, "navy", "navies"),
+        (a, n) => format!(
+            "{} and {}",
+            plural(a, "army", "armies"),
+            plural(n, "navy", "navies")
+        ),
+    }
+}
+
+pub fn kind(k: Kind) -> &'static str {
+    match k {
+        Kind::Army => "armies",
+        Kind::Navy => "navies",
+    }
+}
+
+pub fn item(i: Item) -> String {
+    match i {
+        Item::NavyBase { water } => format!("a navy base on {}", region(water)),
+        other => other.name().to_string(),
+    }
+}
+
+/// A modifier as the rules word it.
+pub fn term(t: Term) -> String {
+    match t {
+        Term::MoreUnits => "+1 more units".into(),
+        Term::MoreThanTwice => "+2 more than twice as many".into(),
+        Term::Flanks(n) => format!("+{n} flanks"),
+        Term::Defender => "+1 defender".into(),
+        Term::Fortified => "+1 fortifications".into(),
+        Term::Amphibious => "−1 amphibious".into(),
+        Term::AgainstInfrastructure => "−1 against infrastructure".into(),
+    }
+}
+
+fn terms(ts: &[Term]) -> String {
+    if ts.is_empty() {
+        "no modifier".into()
+    } else {
+        ts.iter().map(|&t| term(t)).collect::<Vec<_>>().join(", ")
+    }
+}
+
+/// What a battle action does, for its button.
+pub fn action(s: &EconomyState, a: &BattleAction) -> String {
+    match *a {
+        BattleAction::Attack { target, kind: k } => {
+            format!("Attack {}'s {}", foe(s, target), kind(k))
+        }
+        BattleAction::Withdraw(w) => {
+            let mut t = format!("Withdraw {} to {}", force(w.force), region(w.to));
+            if w.stay {
+                t.push_str(", then stay");
+            }
+            if w.burn_roads {
+                t.push_str(", burning the roads");
+            }
+            t
+        }
+        BattleAction::AttackInfrastructure { item: i } => format!("Attack {}", item(i)),
+        BattleAction::Siege { target } => format!("Besiege {}", who(s, target)),
+        BattleAction::Land {
+            armies,
+            to,
+            navies_engaged,
+        } => format!(
+            "Land {} on {}{}",
+            force(Force { armies, navies: 0 }),
+            region(to),
+            if navies_engaged {
+                ", navies engaged"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+/// An action waiting for interceptors, as its battle action reads.
+pub fn intercepted(s: &EconomyState, i: &Intercepted) -> String {
+    let a = match *i {
+        Intercepted::Withdraw(w) => BattleAction::Withdraw(w),
+        Intercepted::Infrastructure { item } => BattleAction::AttackInfrastructure { item },
+        Intercepted::Landing {
+            armies,
+            to,
+            navies_engaged,
+        } => BattleAction::Land {
+            armies,
+            to,
+            navies_engaged,
+        },
+    };
+    action(s, &a)
+}
+
+/// A line of the log for an event, if it is worth one.
+pub fn event(s: &EconomyState, e: &E) -> Option<String> {
+    let w = |p: PlayerId| who(s, p);
+    Some(match e {
+        E::InitiativeRolled { holder, rolls } => {
+            let dice: Vec<String> = rolls
+                .last()
+                .map(|r| r.iter().map(|(p, d)| format!("{} {d}", w(*p))).collect())
+                .unwrap_or_default();
+            format!("Initiative: {} ({}).", w(*holder), dice.join(", "))
+        }
+        E::CountryPicked { player, country } => {
+            format!("{} picks {}.", w(*player), region(*country))
+        }
+        E::ContinentPicked { player, continent } => format!(
+            "{} picks {}.",
+            w(*player),
+            EconomyMap::get()
+                .base
+                .continents
+                .get(*continent as usize)
+                .map_or("a continent", |c| c.name.as_str())
+        ),
+        E::PlacingBegan => "Every player places their start.".into(),
+        E::Placed { player } => format!("{} has placed their start.", w(*player)),
+        E::RoundBegan { round } => format!("Round {round} begins: the Get phase."),
+        E::Income { player, income } => format!("{} earns {} MU.", w(*player), income.total()),
+        E::UpkeepSettled { player, paid, lost } => {
+            let lost: u32 = lost.iter().map(|(_, f)| f.units()).sum();
+            if lost > 0 {
+                format!(
+                    "{} pays {paid} MU upkeep and loses {lost} units.",
+                    w(*player)
+                )
+            } else {
+                format!("{} pays {paid} MU upkeep.", w(*player))
+            }
+        }
+        E::Recruited {
+            player,
+            region: r,
+            navies,
+            count,
+            cost,
+        } => format!(
+            "{} recruits {count} {} in {} for {cost} MU.",
+            w(*player),
+            if *navies { "navies" } else { "armies" },
+            region(*r)
+        ),
+        E::Built {
+            player,
+            country,
+            item: i,
+        } => format!(
+            "{} builds {} in {}.",
+            w(*player),
+            item(*i),
+            region(*country)
+        ),
+        E::Destroyed {
+            player,
+            country,
+            item: i,
+            refund,
+        } => format!(
+            "{} sells {} in {} for {refund} MU.",
+            w(*player),
+            item(*i),
+            region(*country)
+        ),
+        E::CardsTraded { player, mu, .. } => {
+            format!("{} trades three influence cards for {mu} MU.", w(*player))
+        }
+        E::GetFinished { player } => format!("{} is done with the Get phase.", w(*player)),
+        E::PlanningBegan => "Planning: every player writes their plans in secret.".into(),
+        E::PlansSubmitted { player, .. } => format!("{} has submitted their plans.", w(*player)),
+        E::PlanningClosed { late } if !late.is_empty() => format!(
+            "Time is up: {} moves nothing this round.",
+            late.iter().map(|&p| w(p)).collect::<Vec<_>>().join(", ")
+        ),
+        E::PlansRevealed { plans } => {
+            let n: usize = plans.values().map(Vec::len).sum();
+            format!("The plans are revealed: {n} moves. Friendly movement.")
+        }
+        E::MovedFriendly {
+            player,
+            from,
+            to,
+            force: f,
+        } => format!(
+            "{} moves {} from {} to {}.",
+            w(*player),
+            force(*f),
+            region(*from),
+            region(*to)
+        ),
+        E::CombatBegan => "The combat phase begins.".into(),
+        E::BattleTokens { sites } if !sites.is_empty() => format!(
+            "Battles at {}.",
+            sites
+                .iter()
+                .map(|&x| site(x))
+                .collect::<Vec<_>>()
+                .join("; ")
+        ),
+        E::BattlePicked { site: x } => format!("The battle at {} begins.", site(*x)),
+        E::Declared {
+            player,
+            action: Some(a),
+        } => format!("{} declares: {}.", w(*player), action(s, a)),
+        E::Declared {
+            player,
+            action: None,
+        } => format!("{} declares nothing.", w(*player)),
+        E::BattleRoll {
+            attacker,
+            target,
+            kind: k,
+            dice,
+            totals,
+            terms: (ta, tt),
+            loser,
+        } => {
+            let out = match loser {
+                Loser::First => format!("{} loses one of its {}", w(*attacker), kind(*k)),
+                Loser::Second => format!("{} loses one of its {}", foe(s, *target), kind(*k)),
+                Loser::Both => "both lose a unit".into(),
+            };
+            format!(
+                "{} rolls {} ({}) = {}; {} rolls {} ({}) = {}: {out}.",
+                w(*attacker),
+                dice.0,
+                terms(ta),
+                totals.0,
+                foe(s, *target),
+                dice.1,
+                terms(tt),
+                totals.1
+            )
+        }
+        E::BattleClosed { site: x, .. } => format!("The battle at {} is over.", site(*x)),
+        E::OwnershipLost { player, region: r } => {
+            format!("{} no longer holds {}.", w(*player), region(*r))
+        }
+        E::Gained { player, region: r } => format!("{} gains {}.", w(*player), region(*r)),
+        E::CardDrawn { player, .. } => format!("{} draws an influence card.", w(*player)),
+        E::CardStolen { player, from, .. } => {
+            format!("{} steals an influence card from {}.", w(*player), w(*from))
+        }
+        E::CapitalTaken {
+            player,
+            from,
+            country,
+            mu,
+            cards,
+        } => format!(
+            "{} takes {}'s capital {} with {mu} MU and {cards} cards.",
+            w(*player),
+            w(*from),
+            region(*country)
+        ),
+        E::InterceptRoll {
+            player,
+            interceptor,
+            dice,
+            ..
+        } => format!(
+            "Interception: {} rolls {}, {} rolls {}.",
+            w(*player),
+            dice.0,
+            w(*interceptor),
+            dice.1
+        ),
+        E::Withdrew {
+            player,
+            to,
+            away,
+            lost,
+            stayed,
+            ..
+        } => {
+            if *stayed {
+                format!("{} withdrew and stayed; lost {}.", w(*player), force(*lost))
+            } else {
+                format!(
+                    "{} withdraws {} to {}; lost {}.",
+                    w(*player),
+                    force(*away),
+                    region(*to),
+                    force(*lost)
+                )
+            }
+        }
+        E::AllianceOffered { from, to } => format!("{} offers {} an alliance.", w(*from), w(*to)),
+        E::AllianceOfferWithdrawn { from, to } => {
+            format!("{} withdraws the alliance offered to {}.", w(*from), w(*to))
+        }
+        E::AllianceMade { a, b } => format!("{} and {} are allies.", w(*a), w(*b)),
+        E::AllianceBroken { by, with } => {
+            format!("{} breaks the alliance with {}.", w(*by), w(*with))
+        }
+        E::Forfeited {
+            player,
+            region: r,
+            to,
+        } => {
+            format!("{} gives {} to {}.", w(*player), region(*r), w(*to))
+        }
+        E::Surrendered { player } => format!("{} surrenders.", w(*player)),
+        E::BlockadeSet {
+            player, country, ..
+        } => {
+            format!(
+                "{} blockades the navy base of {}.",
+                w(*player),
+                region(*country)
+            )
+        }
+        E::BlockadeEnded { country, .. } => {
+            format!("The blockade of {} is over.", region(*country))
+        }
+        E::Landed {
+            player,
+            to,
+            ashore,
+            lost,
+        } => format!(
+            "{} lands {ashore} armies on {}; lost {}.",
+            w(*player),
+            region(*to),
+            force(*lost)
+        ),
+        E::InfrastructureRoll {
+            player,
+            item: i,
+            destroyed,
+            ..
+        } => format!(
+            "{} {} {}.",
+            w(*player),
+            if *destroyed {
+                "destroys"
+            } else {
+                "fails to destroy"
+            },
+            item(*i)
+        ),
+        E::SiegeLaid {
+            player,
+            target,
+            region: r,
+        } => format!("{} besieges {} in {}.", w(*player), w(*target), region(*r)),
+        E::SiegeEnded { region: r, .. } => format!("The siege of {} is over.", region(*r)),
+        E::MovedOn {
+            player,
+            from,
+            to,
+            force: f,
+        } => format!(
+            "{} moves {} on from {} to {}.",
+            w(*player),
+            force(*f),
+            region(*from),
+            region(*to)
+        ),
+        E::RevolutionIncited { player, country } => {
+            format!(
+                "{} incites a revolution in {}.",
+                w(*player),
+                region(*country)
+            )
+        }
+        E::Revolution { country, neutral } => format!(
+            "Revolution in {}: {neutral} neutral armies remain.",
+            region(*country)
+        ),
+        E::RoadsBurned {
+            country, destroyed, ..
+        } if *destroyed => format!("The roads of {} are burnt.", region(*country)),
+        E::Sunk {
+            player,
+            region: r,
+            armies,
+        } => format!(
+            "{armies} of {}'s armies drown in {}.",
+            w(*player),
+            region(*r)
+        ),
+        E::CombatEnded => "The combat phase is over.".into(),
+        E::Eliminated { player } => format!("{} is eliminated.", w(*player)),
+        E::GameOver { winner: Some(p) } => format!("{} wins the game!", w(*p)),
+        E::GameOver { winner: None } => "The game is over.".into(),
+        E::InitiativePassed { player } => format!("{} takes the initiative.", w(*player)),
+        E::AttackInterrupted { attacker, by } => {
+            format!("{} interrupts {}'s attack.", w(*by), w(*attacker))
+        }
+        _ => return None,
+    })
+}

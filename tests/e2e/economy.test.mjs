@@ -1,0 +1,189 @@
+// The economy ruleset hot-seat: the new-game form with its rules summary and a new game's picks;
+// then the position of fixtures/economy-battle.orbis (written by crates/web's economy tests,
+// which play this same script natively): Ann and Bob at the device, Cleo a computer player.
+// Get (upkeep, recruiting) → planning behind the pass-the-device screen → friendly moves → a
+// battle with an interrupt and a withdraw → a landing → the second round, with a reload in the
+// middle of the battle that resumes at the same state hash, and a phone-layout screenshot.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+import { fileURLToPath } from 'node:url';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/economy-battle.orbis', import.meta.url));
+const region = (page, key) => page.locator(`#r-${key}`);
+const click = (page, key) => region(page, key).dispatchEvent('click');
+const panel = (page) => page.locator('#panel');
+
+async function setCount(page, id, n) {
+  await page.fill(id, String(n));
+  await page.dispatchEvent(id, 'change');
+}
+
+/** Waits until the page asks `who` (0 Ann, 1 Bob) to act. */
+async function actor(page, who) {
+  await page.waitForSelector(`#panel .act[data-actor="${who}"]`, { timeout: 20000 });
+}
+
+async function button(page, pattern) {
+  const b = page.locator('#panel .choices button', { hasText: pattern }).first();
+  return (await b.count()) ? b : null;
+}
+
+test('economy: setup form and the picks of a new game', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-economy');
+  await page.waitForURL(/\/full\//); // the lite page opens the full page
+  await page.locator('#rules-summary').waitFor();
+  assert.match(await page.locator('#rules-summary').textContent(), /Economy · 3 players · European capitals setup/);
+  await page.click('#eo-canals');
+  assert.doesNotMatch(await page.locator('#rules-summary').textContent(), /canals/);
+  await page.selectOption('#esetup', { index: 3 }); // the draft
+  assert.match(await page.locator('#rules-summary').textContent(), /Draft setup/);
+  await shot(page, '50-economy-setup');
+  await page.click('#start-game');
+  assert.equal(await attr(page, 'data-phase'), 'economy-pick');
+  // Ann picks when the initiative reaches her; the computers pick by themselves.
+  await actor(page, 0);
+  await click(page, 'western_europe');
+  await page.waitForFunction(() => document.querySelector('#r-western_europe').dataset.owner === '0');
+  await shot(page, '51-economy-picks');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, round two, reload', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.setInputFiles('#import-menu', FIXTURE);
+  await page.waitForURL(/\/full\//); // an economy save opens on the full page
+  await page.waitForSelector('#panel');
+  assert.equal(await attr(page, 'data-phase'), 'economy-get');
+  // A save holds no seats: every player is at the device until told otherwise.
+  await page.click('#seats summary');
+  await page.selectOption('#seat-2', { index: 2 }); // Cleo: a normal computer player
+
+  // --- Get: Ann owes upkeep for twelve armies at her capital, then recruits two armies.
+  await actor(page, 0);
+  assert.match(await page.locator('#upkeep').textContent(), /Western Europe: 12 units, 2 MU/);
+  await shot(page, '52-economy-upkeep');
+  await page.click('#pay-upkeep');
+  await click(page, 'western_europe');
+  await setCount(page, '#recruit-n', 2);
+  assert.match(await page.locator('#recruit-armies').textContent(), /2 armies: \d+ MU/);
+  await shot(page, '53-economy-recruit');
+  await page.click('#recruit-armies');
+  await page.click('#finish-get');
+  await actor(page, 1);
+  await page.click('#finish-get');
+
+  // --- Planning behind the pass-the-device screen.
+  await page.waitForSelector('#curtain');
+  assert.equal(await page.locator('#board').count(), 0, 'no map behind the pass-the-device screen');
+  await shot(page, '54-economy-curtain');
+  await page.click('#reveal');
+  await actor(page, 0);
+  await click(page, 'western_europe');
+  await click(page, 'southern_europe');
+  await setCount(page, '#count-armies', 6);
+  await page.click('#add-plan');
+  assert.equal(await page.locator('#draft li').count(), 1);
+  assert.equal(await page.locator('#board line.plan').count(), 1);
+  await shot(page, '55-economy-plan');
+  await page.click('#submit-plans');
+  await page.waitForSelector('#curtain');
+  await page.click('#reveal');
+  await actor(page, 1);
+  assert.equal(await page.locator('#board line.plan').count(), 0, "Ann's plans are not shown to Bob");
+  await page.click('#submit-plans');
+
+  // --- Friendly movement: one army from Western to Northern Europe.
+  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'economy-moving');
+  await actor(page, 0);
+  await click(page, 'western_europe');
+  await click(page, 'northern_europe');
+  await setCount(page, '#count-armies', 1);
+  await page.click('#move-friendly');
+  await page.click('#finish-moving');
+  await actor(page, 1);
+  await page.click('#finish-moving');
+
+  // --- Combat, as crates/web's economy test plays it.
+  let reloaded = false;
+  let rolled = false;
+  for (let guard = 0; ; guard++) {
+    assert.ok(guard < 400, 'the combat phase does not end');
+    const phase = await attr(page, 'data-phase');
+    if (phase === 'economy-get') break;
+    const act = page.locator('#panel .act');
+    if (!(await act.count())) { await page.waitForTimeout(150); continue; }
+    const who = Number(await act.getAttribute('data-actor'));
+    const log = await page.locator('#log').textContent();
+    const interrupted = log.includes('interrupts');
+    if (!rolled && (await page.locator('#last-roll').count())) {
+      rolled = true;
+      assert.match(await page.locator('#last-roll').textContent(), /rolls \d \(.*\) = -?\d+/);
+      await shot(page, '56-economy-battle-roll');
+    }
+    let b = null;
+    if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
+    else if (await page.locator('#move-on').count()) b = page.locator('#stop-moving');
+    else if (await page.locator('#pick-battle').count()) {
+      b = page.locator('#battle-southern_europe');
+      if (!(await b.count())) b = page.locator('#pick-battle .choices button').first();
+    } else if (await page.locator('#intercept').count()) b = page.locator('#intercept-no');
+    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action button').first();
+    else if (await page.locator('#declare').count()) {
+      const site = await page.locator('#battle-site').textContent();
+      const assault = (await page.locator('#declare .assault').count())
+        ? await page.locator('#declare .assault').textContent() : '';
+      if (site === 'Battle at Southern Europe' && assault.startsWith('Ann is attacking') && !reloaded) {
+        // Reload in the middle of the battle: the same state, the same prompt.
+        reloaded = true;
+        const hash = await attr(page, 'data-state-hash');
+        await page.reload();
+        await page.waitForSelector('#panel .act');
+        assert.equal(await attr(page, 'data-state-hash'), hash);
+        assert.equal(await page.locator('#battle-site').textContent(), site);
+        continue;
+      }
+      if (who === 0 && site === 'Battle at Southern Europe') {
+        if (interrupted) b = await button(page, /^Withdraw .* to Western Europe$/);
+        else if (!assault) b = await button(page, /^Attack Bob's armies$/);
+      } else if (who === 0) {
+        b = await button(page, /^Land \d+ armies on Southern Europe$/);
+      } else if (who === 1 && site === 'Battle at Southern Europe' && !interrupted && assault.startsWith('Ann is attacking')) {
+        b = await button(page, /^Attack Ann's armies$/);
+        if (b) await shot(page, '57-economy-interrupt');
+      }
+      if (!b) b = page.locator('#declare-none');
+    }
+    assert.ok(b, `a prompt for player ${who}: ${await panel(page).textContent()}`);
+    await b.click();
+  }
+  assert.ok(reloaded, 'the page was reloaded in the middle of the battle');
+  const log = await page.locator('#log').textContent();
+  assert.match(log, /Bob interrupts Ann's attack/);
+  assert.match(log, /Ann withdraws/);
+  assert.match(log, /Ann lands/);
+  assert.match(await page.locator('#turn-title').textContent(), /Round 2/);
+  await shot(page, '58-economy-round-two');
+
+  // Export, then the phone layout.
+  const download = page.waitForEvent('download');
+  await page.click('#export');
+  assert.match((await download).suggestedFilename(), /\.orbis$/);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await shot(page, '59-economy-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
