@@ -45,16 +45,35 @@ test('economy: setup form and the picks of a new game', async () => {
   assert.match(await page.locator('#rules-summary').textContent(), /Economy · 3 players · European capitals setup/);
   await page.click('#eo-canals');
   assert.doesNotMatch(await page.locator('#rules-summary').textContent(), /canals/);
-  await page.selectOption('#esetup', { index: 3 }); // the draft
-  assert.match(await page.locator('#rules-summary').textContent(), /Draft setup/);
+  await page.selectOption('#esetup', { index: 1 }); // continents, then the standard start
+  assert.match(await page.locator('#rules-summary').textContent(), /Continents setup/);
   await shot(page, '50-economy-setup');
   await page.click('#start-game');
   assert.equal(await attr(page, 'data-phase'), 'economy-pick');
-  // Ann picks when the initiative reaches her; the computers pick by themselves.
+  // Ann picks a continent (a click on one of its countries) when the initiative reaches her;
+  // the computers pick by themselves.
   await actor(page, 0);
-  await click(page, 'western_europe');
-  await page.waitForFunction(() => document.querySelector('#r-western_europe').dataset.owner === '0');
   await shot(page, '51-economy-picks');
+  const open = await page.locator('#panel .choices button').allTextContents();
+  const [continent, country] = open.includes('Australia') ? ['Australia', 'eastern_australia']
+    : open.includes('South America') ? ['South America', 'brazil'] : ['Africa', 'congo'];
+  await click(page, country);
+  // The standard start: the computer's suggestion, one army moved, then confirmed.
+  await page.waitForSelector('#place');
+  await page.click('#suggest-place');
+  const fields = page.locator('#place input[id^=armies-]');
+  const first = Number(await fields.nth(0).inputValue());
+  await fields.nth(0).fill(String(first + 1));
+  await fields.nth(0).dispatchEvent('change');
+  assert.match(await page.locator('#placed').textContent(), /21 of 20 armies/);
+  await page.click('#confirm-place');
+  assert.match(await page.locator('#error').textContent(), /20/); // the engine's refusal
+  await fields.nth(0).fill(String(first));
+  await fields.nth(0).dispatchEvent('change');
+  await shot(page, '51b-economy-place');
+  await page.click('#confirm-place');
+  await page.waitForFunction(() => document.querySelector('#root').dataset.phase !== 'economy-place');
+  assert.equal(await page.locator(`#r-${country}`).getAttribute('data-owner'), '0', `Ann holds ${continent}`);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -184,6 +203,13 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   assert.match((await download).suggestedFilename(), /\.orbis$/);
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, '59-economy-phone');
+  // Zoomed on a selected region, the counts are readable on a phone.
+  await click(page, 'western_europe');
+  await page.click('button.zbtn[aria-label^="Zoom in"]');
+  await page.click('button.zbtn[aria-label^="Zoom in"]');
+  await page.click('button.zbtn[aria-label^="Zoom in"]');
+  assert.notEqual(await page.locator('#board').getAttribute('viewBox'), '0 0 1000 483');
+  await shot(page, '59b-economy-phone-zoomed');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -15,6 +15,7 @@ pub mod combat;
 pub mod controls;
 pub mod form;
 pub mod panel;
+pub mod place;
 pub mod text;
 
 pub use form::{EconomyForm, Seat};
@@ -67,6 +68,8 @@ pub struct Ui {
     pub deadline: Option<i64>,
     /// The last battle roll, spelled out.
     pub last_roll: Option<String>,
+    /// The standard start being drafted.
+    pub place: place::PlaceDraft,
     /// Withdraw buttons burn the roads of the country left behind / stay after interception.
     pub burn: bool,
     pub stay: bool,
@@ -102,8 +105,10 @@ pub enum EMsg {
     Reveal(PlayerId),
     /// Toggles an influence card to trade.
     Card(RegionId),
-    /// Places a standard start as the normal computer player would.
-    AutoPlace(PlayerId),
+    /// Fills the placement draft with the normal computer player's placement.
+    SuggestPlace(PlayerId),
+    /// The placement draft changed.
+    Place(place::PlaceDraft),
     /// A computer seat takes its next action.
     BotStep,
     /// Sets how the withdraw buttons read: burn the roads, stay after interception.
@@ -277,6 +282,7 @@ impl EconomySession {
             EMsg::Act(a) => {
                 let ok = self.act(&a);
                 if ok {
+                    self.ui.place = Default::default();
                     self.ui.to = None;
                     if self.game.phase != Phase::Get {
                         self.ui.sel = None;
@@ -328,10 +334,20 @@ impl EconomySession {
                 }
                 false
             }
-            EMsg::AutoPlace(p) => match choose(&self.game, p, BotLevel::Normal) {
-                Some(a @ A::Setup { .. }) => self.act(&a),
-                _ => false,
-            },
+            EMsg::SuggestPlace(p) => {
+                if let Some(d) = choose(&self.game, p, BotLevel::Normal)
+                    .as_ref()
+                    .and_then(place::PlaceDraft::from_action)
+                {
+                    self.ui.place = d;
+                }
+                false
+            }
+            EMsg::Place(d) => {
+                self.ui.place = d;
+                self.ui.error = None;
+                false
+            }
             EMsg::BotStep => self.bot_step(),
             EMsg::Tick => {
                 if self.seconds_left() == Some(0) {

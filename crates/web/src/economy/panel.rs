@@ -199,13 +199,7 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
     };
     let body = match g.phase {
         Phase::Pick(_) => pick(v, eco, p),
-        Phase::Place => html! {
-            <div>
-                <p>{"The standard start: a capital, two army bases and 20 armies in your countries."}</p>
-                <button class="btn primary" id="auto-place" onclick={send(v, EMsg::AutoPlace(p))}>
-                    {"Place my start (as the computer would)"}</button>
-            </div>
-        },
+        Phase::Place => crate::economy::place::place(v, eco, p),
         Phase::Get => get(v, eco, p),
         Phase::Planning => planning(v, eco, p),
         Phase::Moving => moving(v, eco, p),

@@ -377,3 +377,40 @@ fn the_e2e_script_reaches_an_interrupt_a_withdraw_a_landing_and_round_two() {
     assert_eq!(s.game.phase, Phase::Get);
     assert_eq!(s.game.round, 2);
 }
+
+#[test]
+fn a_human_places_the_standard_start_from_the_suggestion() {
+    use orbis_engine::rules::economy::options::Setup;
+    let (g, _) = EconomyState::new(
+        &["Ann", "Bob"],
+        EconomyOptions {
+            setup: Setup::Continents,
+            ..EconomyOptions::default()
+        },
+        [9; 32],
+    )
+    .unwrap();
+    let mut s = EconomySession::new(g, vec![Seat::Human, Seat::Computer(BotLevel::Easy)]);
+    let mut guard = 0;
+    while s.game.phase != Phase::Place && guard < 100 {
+        guard += 1;
+        if s.computer_to_act().is_some() {
+            s.update(EMsg::BotStep);
+        } else {
+            let a = choose(&s.game, 0, BotLevel::Normal).unwrap();
+            assert!(s.update(EMsg::Act(a)));
+        }
+    }
+    assert_eq!(s.game.phase, Phase::Place);
+    s.update(EMsg::SuggestPlace(0));
+    let mut d = s.ui.place.clone();
+    assert_eq!(d.armies.values().sum::<u32>(), 20);
+    // One army too many: the engine refuses, with its words.
+    *d.armies.values_mut().next().unwrap() += 1;
+    s.update(EMsg::Place(d.clone()));
+    assert!(!s.update(EMsg::Act(d.action(0))));
+    assert!(s.ui.error.as_deref().unwrap_or("").contains("20"));
+    *d.armies.values_mut().next().unwrap() -= 1;
+    assert!(s.update(EMsg::Act(d.action(0))));
+    assert!(s.game.placed.contains(&0));
+}

@@ -1,0 +1,142 @@
+//! The standard start (source 004): each player places a capital, two army bases and 20 armies
+//! in their own countries. A table of the player's countries with a capital choice, a bases
+//! field and an armies field; the computer's placement can be taken as a starting point. The engine
+//! checks the whole placement when it is confirmed.
+
+use crate::economy::controls::send;
+use crate::economy::text::region;
+use crate::economy::{EMsg, EconomySession, View};
+use orbis_engine::rules::classic::PlayerId;
+use orbis_engine::rules::economy::action::{EconomyAction as A, SetupAction};
+use orbis_engine::rules::economy::setup::{START_ARMIES, START_BASES};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// A placement being drafted.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlaceDraft {
+    pub capital: Option<u8>,
+    pub bases: Vec<u8>,
+    pub armies: BTreeMap<u8, u32>,
+}
+
+impl PlaceDraft {
+    /// The draft as the engine's action.
+    pub fn action(&self, p: PlayerId) -> A {
+        A::Setup {
+            player: p,
+            choice: SetupAction::Place {
+                capital: self.capital,
+                bases: self.bases.clone(),
+                armies: self
+                    .armies
+                    .iter()
+                    .filter(|(_, &n)| n > 0)
+                    .map(|(&r, &n)| (r, n))
+                    .collect(),
+            },
+        }
+    }
+
+    /// The draft of a placement action (the computer's suggestion).
+    pub fn from_action(a: &A) -> Option<PlaceDraft> {
+        match a {
+            A::Setup {
+                choice:
+                    SetupAction::Place {
+                        capital,
+                        bases,
+                        armies,
+                    },
+                ..
+            } => Some(PlaceDraft {
+                capital: *capital,
+                bases: bases.clone(),
+                armies: armies.iter().copied().collect(),
+            }),
+            _ => None,
+        }
+    }
+}
+
+pub fn place(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    let o = &g.options;
+    let draft = eco.ui.place.clone();
+    let placed: u32 = draft.armies.values().sum();
+    let owned: Vec<u8> = g.owned(p).collect();
+    let edit = |f: Box<dyn Fn(&mut PlaceDraft, &Event)>| {
+        let (d, draft) = (v.dispatcher(), draft.clone());
+        Callback::from(move |e: Event| {
+            let mut x = draft.clone();
+            f(&mut x, &e);
+            d.dispatch(EMsg::Place(x));
+        })
+    };
+    let rows = owned.iter().map(|&c| {
+        let capital = edit(Box::new(move |x, _| x.capital = Some(c)));
+        let base = edit(Box::new(move |x, e| {
+            let n = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse::<usize>()
+                .unwrap_or(0)
+                .min(START_BASES);
+            x.bases.retain(|&b| b != c);
+            x.bases.extend(std::iter::repeat_n(c, n));
+        }));
+        let armies = edit(Box::new(move |x, e| {
+            let n = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse::<u32>()
+                .unwrap_or(0)
+                .min(START_ARMIES);
+            x.armies.insert(c, n);
+        }));
+        let n = draft.armies.get(&c).copied().unwrap_or(0);
+        html! {
+            <tr>
+                <td>{region(c)}</td>
+                if o.capitals {
+                    <td><input type="radio" name="capital" id={format!("cap-{c}")} aria-label={format!("Capital in {}", region(c))}
+                        checked={draft.capital == Some(c)} onchange={capital}/></td>
+                }
+                if o.bases {
+                    <td><input type="number" min="0" max={START_BASES.to_string()} class="num" id={format!("base-{c}")}
+                        aria-label={format!("Army bases in {}", region(c))}
+                        value={draft.bases.iter().filter(|&&b| b == c).count().to_string()} onchange={base}/></td>
+                }
+                <td><input type="number" min="0" class="num" id={format!("armies-{c}")} aria-label={format!("Armies in {}", region(c))}
+                    value={n.to_string()} onchange={armies}/></td>
+            </tr>
+        }
+    });
+    let mut want = vec![format!("{START_ARMIES} armies")];
+    if o.capitals {
+        want.insert(0, "a capital".into());
+    }
+    if o.bases {
+        want.insert(1.min(want.len()), format!("{START_BASES} army bases"));
+    }
+    html! {
+        <div id="place">
+            <p>{format!("The standard start: place {} in your countries.", want.join(", "))}</p>
+            <table class="place">
+                <thead><tr><th>{"Country"}</th>
+                    if o.capitals { <th>{"Capital"}</th> }
+                    if o.bases { <th>{"Bases"}</th> }
+                    <th>{"Armies"}</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            <p id="placed">{format!("{placed} of {START_ARMIES} armies placed; {} of {} bases.",
+                draft.bases.len(), if o.bases { START_BASES } else { 0 })}</p>
+            <div class="row">
+                <button class="btn" id="suggest-place" onclick={send(v, EMsg::SuggestPlace(p))}>{"Suggest a placement"}</button>
+                <button class="btn primary" id="confirm-place" onclick={send(v, EMsg::Act(draft.action(p)))}>{"Place my start"}</button>
+            </div>
+        </div>
+    }
+}
