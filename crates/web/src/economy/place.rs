@@ -61,13 +61,16 @@ impl PlaceDraft {
     }
 }
 
+/// A change of the draft made by an input's event.
+type Edit = Box<dyn Fn(&mut PlaceDraft, &Event)>;
+
 pub fn place(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let g = &eco.game;
     let o = &g.options;
     let draft = eco.ui.place.clone();
     let placed: u32 = draft.armies.values().sum();
     let owned: Vec<u8> = g.owned(p).collect();
-    let edit = |f: Box<dyn Fn(&mut PlaceDraft, &Event)>| {
+    let edit = |f: Edit| {
         let (d, draft) = (v.dispatcher(), draft.clone());
         Callback::from(move |e: Event| {
             let mut x = draft.clone();
