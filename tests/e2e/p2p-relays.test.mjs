@@ -1,7 +1,7 @@
 // Online play as the published page runs it: the pages come from a host name that is not
 // localhost, under a sub-path, and there is no matchbox_server anywhere. Peers meet through a real
-// Nostr relay process on 127.0.0.1 (NOSTR_RELAY, installed by scripts/nostr-relay.sh), named by
-// `?relays=` as a player would set it in Settings. Page A creates a room, page B opens its link,
+// Nostr relay process on 127.0.0.1 (NOSTR_RELAY, installed by scripts/nostr-relay.sh), set by
+// page A in Settings; its room link carries the relay. Page A creates a room, page B opens its link,
 // they play classic turns (one claim or placement by hand, then the computer for both) to the same state hash,
 // and once the game runs with everyone connected the pages stop announcing themselves on the relay.
 // The join path's failures each show a message: no relay reachable, a bad relay address, a room
@@ -38,17 +38,22 @@ test('two browsers meet through a Nostr relay with no signalling server and play
   const errorsA = watchErrors(A);
   const t0 = Date.now();
   // As a new player: the first page, "Play online…", a name, "Create a new room".
-  await A.goto(`${base}?relays=${encodeURIComponent(relayUrl)}`);
+  // The relay is set in Settings (not in the address): the room link must carry it, or Bob
+  // would look for Alice on the default relays.
+  await A.goto(base);
   await A.click('#play-online');
   await A.locator('#online-create').waitFor();
   await shot(A, '40-online-join-form');
   await A.fill('#online-name', 'Alice');
+  await A.click('#online-settings summary');
+  await A.fill('#online-relays', relayUrl);
   await A.click('#online-create');
   await A.locator('#online-status').waitFor();
   const link = A.url();
   const secret = new URL(link).hash.match(/room=([^&]+)/)[1];
   assert.ok(secret.length >= 22, `a 128-bit room secret in the link: ${link}`);
   assert.ok(link.includes('/orbis/online/'), link);
+  assert.equal(new URLSearchParams(new URL(link).hash.slice(1)).get('relays'), relayUrl, `the relay in the link: ${link}`);
 
   // Bob opens the link.
   const B = await ctxB.newPage();

@@ -39,14 +39,18 @@ const online = (page, a) => page.locator('#online').getAttribute(a);
 
 /** One action by hand on the page whose turn it is, short of an attack: a forced trade, the
  * reinforcements on one territory, an occupation, else "end turn"; waits for it to go through. */
-async function handStep(page) {
+async function handStep(page, phone = false) {
   const len0 = Number(await online(page, 'data-log-len'));
   const ph = await attr(page, 'data-phase');
   if (await page.locator('#trade-dialog .trade-set').count()) {
     await page.locator('#trade-dialog .trade-set').first().click();
   } else if (ph === 'reinforce') {
     await page.click('#place-all');
-    await clickTerr(page, (await territories(page)).find((t) => t.mine).key);
+    const mine = (await territories(page)).find((t) => t.mine).key;
+    // On a phone the map shows a part of the world: a territory off it is reached by panning,
+    // which the click event stands for here.
+    if (phone) await page.locator(`g.terr[data-key="${mine}"]`).dispatchEvent('click');
+    else await clickTerr(page, mine);
   } else if (ph === 'occupy') {
     await page.click('#btn-occupy');
   } else {
@@ -55,9 +59,34 @@ async function handStep(page) {
   await until('a hand action to go through', async () => Number(await online(page, 'data-log-len')) > len0, 20000);
 }
 
-/** Plays the rest of the page's turn by hand without attacking. */
-async function endTurnByHand(page) {
-  for (let i = 0; i < 20 && (await attr(page, 'data-my-turn')) === '1'; i++) await handStep(page);
+/** Every visible control of the game (not the room bar) is the top element at its centre once
+ * scrolled into view: nothing the player must press lies under anything else. */
+async function assertHittable(page, what) {
+  const covered = await page.evaluate(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('#online button, #online select, #online input, #online [role=tab]')) {
+      if (el.closest('.online-bar')) continue;
+      if (!el.getClientRects().length) continue;
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.height === 0) continue;
+      const top = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!top || !(top === el || el.contains(top) || top.contains(el) && top.tagName === 'LABEL')) {
+        out.push(`${el.id || el.textContent.trim().slice(0, 30)} under ${top ? (top.id || top.className || top.tagName) : 'nothing'}`);
+      }
+    }
+    return out;
+  });
+  assert.deepEqual(covered, [], `${what}: controls covered`);
+}
+
+/** Plays the rest of the page's turn by hand without attacking (checking, with `hittable`, that
+ * every control of each step can be pressed). */
+async function endTurnByHand(page, hittable = false) {
+  for (let i = 0; i < 20 && (await attr(page, 'data-my-turn')) === '1'; i++) {
+    if (hittable) await assertHittable(page, `phase ${await attr(page, 'data-phase')}`);
+    await handStep(page, hittable);
+  }
   assert.notEqual(await attr(page, 'data-my-turn'), '1', 'the turn passed');
 }
 
@@ -142,7 +171,13 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     let bobTurns = 0;
     const bobPlays = async () => {
       if ((await attr(B.page, 'data-my-turn')) === '1') {
-        await endTurnByHand(B.page);
+        // Bob's first turn on a phone: the room bar lies over none of the game's controls.
+        const phone = bobTurns === 0;
+        const size = B.page.viewportSize();
+        if (phone) await B.page.setViewportSize({ width: 390, height: 844 });
+        if (phone) await shot(B.page, '30d-p2p-bob-phone');
+        await endTurnByHand(B.page, phone);
+        if (phone) await B.page.setViewportSize(size);
         bobTurns += 1;
       }
     };
@@ -260,6 +295,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await A.page.click('#winner-close');
     const [download] = await Promise.all([A.page.waitForEvent('download'), A.page.click('#download-transcript')]);
     await shot(A.page, '33a-p2p-alice-transcript');
+    assert.match(download.suggestedFilename(), /^orbis-game-[0-9a-f]{8}\.orbis-transcript$/);
     const file = join(OUT, 'p2p-game.orbis-transcript');
     await download.saveAs(file);
     if (CLI && existsSync(CLI)) {

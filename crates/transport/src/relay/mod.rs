@@ -53,6 +53,8 @@ const SEEN: usize = 4096;
 /// Gaps between hellos while not quiet: quick at first, then every 30 s (two events a minute from
 /// an idle lobby; none once the game runs with every seat connected).
 const HELLO_GAPS_S: [u64; 5] = [2, 4, 8, 16, 30];
+/// How long a peer counts as found after its last event: over two of the slowest hellos' gaps.
+pub const PRESENT_S: u64 = 75;
 
 /// How a relay connection stands.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -88,7 +90,7 @@ pub struct Status {
     pub events_accepted: u64,
     /// Events refused, by reason.
     pub dropped: BTreeMap<&'static str, u64>,
-    /// Peers met through the relays.
+    /// Peers heard from through the relays lately ([`Rendezvous::peer_count`]).
     pub peers: usize,
     /// As host: the offer code of the latest invitation, once made.
     pub invite: Option<String>,
@@ -361,8 +363,8 @@ pub struct Rendezvous {
     room: Room,
     /// Our matchbox peer id.
     pub me: [u8; 16],
-    /// Peers met, with the key that signs for each.
-    peers: BTreeMap<[u8; 16], String>,
+    /// Peers met, with the key that signs for each and when (seconds) we last heard from it.
+    peers: BTreeMap<[u8; 16], (String, u64)>,
     seen: BTreeSet<String>,
     seen_order: VecDeque<String>,
     next_hello: u64,
@@ -549,11 +551,14 @@ impl Rendezvous {
             forward: env.to.is_none(),
             ..Reaction::default()
         };
-        let new = match self.peers.get(&env.from) {
-            Some(key) if *key != e.pubkey => return Err("wrong_key"),
-            Some(_) => false,
+        let new = match self.peers.get_mut(&env.from) {
+            Some((key, _)) if *key != e.pubkey => return Err("wrong_key"),
+            Some((_, heard)) => {
+                *heard = (*heard).max(now);
+                false
+            }
             None => {
-                self.peers.insert(env.from, e.pubkey.clone());
+                self.peers.insert(env.from, (e.pubkey.clone(), now));
                 true
             }
         };
@@ -576,9 +581,14 @@ impl Rendezvous {
         Ok(r)
     }
 
-    /// Peers met so far.
-    pub fn peer_count(&self) -> usize {
-        self.peers.len()
+    /// Peers heard from in the last [`PRESENT_S`] seconds before `now`: a page that was
+    /// reloaded (a new key) or closed stops counting once its hellos stop. Peers connected
+    /// directly may fall quiet too: the page counts those itself.
+    pub fn peer_count(&self, now: u64) -> usize {
+        self.peers
+            .values()
+            .filter(|(_, heard)| now.saturating_sub(*heard) <= PRESENT_S)
+            .count()
     }
 }
 
@@ -667,6 +677,7 @@ async fn run(
                     if let Some(h) = hello {
                         publish(&h, &shared, true);
                     }
+                    shared.with(|s| s.peers = rv.peer_count(now));
                     tick = Delay::new(Duration::from_millis(500)).fuse();
                 }
                 req = requests.next() => match req {
@@ -705,7 +716,7 @@ async fn run(
                     let Some((source, e)) = got else { continue };
                     match rv.receive(&e, rt::now_s()) {
                         Ok(r) => {
-                            shared.with(|s| { s.events_accepted += 1; s.peers = rv.peer_count(); });
+                            shared.with(|s| { s.events_accepted += 1; s.peers = rv.peer_count(rt::now_s()); });
                             if r.forward {
                                 let skip = match source { Source::Mesh(p) => Some(p), Source::Relay(_) => None };
                                 shared.to_mesh(skip, serde_json::to_string(&*e).unwrap_or_default());

@@ -159,7 +159,32 @@ fn hostile_and_stray_events_are_refused_by_reason() {
         &[0; 32],
     );
     assert_eq!(big.receive(&e, NOW + 1), Err("wrong_key"));
-    assert_eq!(big.peer_count(), 1);
+    assert_eq!(big.peer_count(NOW + 1), 1);
+}
+
+/// A page reloaded (a new key and id) or closed stops counting as found once its hellos stop;
+/// a peer that keeps saying hello keeps counting.
+#[test]
+fn a_peer_that_went_quiet_no_longer_counts_as_found() {
+    let mut big = Rendezvous::with_id("room-secret", [7; 32], [9; 16]);
+    let mut old = Rendezvous::with_id("room-secret", [1; 32], [1; 16]);
+    let mut new = Rendezvous::with_id("room-secret", [2; 32], [2; 16]);
+    let hello = |r: &mut Rendezvous, t: u64| r.tick(t, false).expect("a first hello");
+    let h = hello(&mut old, NOW);
+    assert!(big.receive(&h, NOW).is_ok());
+    assert_eq!(big.peer_count(NOW), 1);
+    // The page is reloaded: a new peer, the old one never heard again.
+    let h = hello(&mut new, NOW + 10);
+    assert!(big.receive(&h, NOW + 10).is_ok());
+    assert_eq!(big.peer_count(NOW + 10), 2);
+    let later = NOW + 10 + PRESENT_S;
+    let h = new.hello(later);
+    assert!(big.receive(&h, later).is_ok());
+    assert_eq!(
+        big.peer_count(later),
+        1,
+        "the reloaded page's old key is stale"
+    );
 }
 
 proptest! {

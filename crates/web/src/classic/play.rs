@@ -409,6 +409,12 @@ impl Classic {
 
     /// Applies one engine action; records the log and the dice; autosaves.
     pub fn apply(&mut self, a: Action) -> bool {
+        // A trade made closes the trade dialog (online the action only goes to the protocol
+        // here, and the phase does not change, so nothing else would close it).
+        if matches!(a, Action::Trade { .. }) {
+            self.ui.trade_open = false;
+            self.ui.picked.clear();
+        }
         #[cfg(feature = "online")]
         if self.remote.is_some() {
             submit(a);

@@ -42,17 +42,27 @@ pub(super) fn halt_text(s: &Session, h: &HaltReport) -> String {
 }
 
 impl Session {
-    /// Offers the game's transcript as a file (`orbis-ROOM.orbis-transcript`).
+    /// Offers the game's transcript as a file, `orbis-game-XXXXXXXX.orbis-transcript`: the
+    /// start of the game's proposal hash, easy to type after `orbis verify` and, unlike the
+    /// room's name, no part of a secret (the file may be shared to be checked).
     pub(super) fn download_transcript(&mut self) {
         if let Some(bytes) = self.peer.transcript() {
-            let name = format!(
-                "orbis-{}.orbis-transcript",
-                super::form::short_room(&self.room)
-            );
-            store::download(&name, &bytes);
+            store::download(&transcript_name(self.started), &bytes);
         }
     }
 }
+
+/// The transcript's file name for the game started by proposal `started`.
+pub(super) fn transcript_name(started: Option<[u8; 32]>) -> String {
+    let id: String = started
+        .unwrap_or_default()
+        .iter()
+        .take(4)
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("orbis-game-{id}.orbis-transcript")
+}
+
 
 /// The transcript's download button, once the game is over or halted.
 pub(super) fn transcript_button(s: &Session, onclick: Callback<MouseEvent>) -> Html {
@@ -65,5 +75,15 @@ pub(super) fn transcript_button(s: &Session, onclick: Callback<MouseEvent>) -> H
             <button class="btn small" id="download-transcript" {onclick}>{"Download the game's transcript"}</button>
             <span class="hint">{" Every signed move, die and card of this game: anyone can check it offline with "}<code>{"orbis verify"}</code>{"."}</span>
         </p>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn transcript_names_are_plain_and_hold_no_room_secret() {
+        let name = super::transcript_name(Some([0xab; 32]));
+        assert_eq!(name, "orbis-game-abababab.orbis-transcript");
+        assert!(name.is_ascii());
     }
 }

@@ -190,7 +190,15 @@ pub fn online(props: &Props) -> Html {
                     error.set(Some(NO_RANDOMNESS.into()));
                     return;
                 };
-                let _ = window().location().set_hash(&format!("room={room}"));
+                // Relays or a signalling server set in Settings go into the link too: a
+                // friend who opens it must meet this page where it listens.
+                let extra = net::link_params(&settings, |k| {
+                    let q = window().location().search().unwrap_or_default();
+                    web_sys::UrlSearchParams::new_with_str(&q)
+                        .ok()
+                        .and_then(|p| p.get(k))
+                });
+                let _ = window().location().set_hash(&format!("room={room}{extra}"));
                 *session.borrow_mut() = Some(s);
                 rev.set(*rev + 1);
             },
@@ -283,7 +291,7 @@ pub fn online(props: &Props) -> Html {
     });
     let relays = s.net.relay_status();
     let (relay_line, relay_alert) = relays.as_ref().map_or((None, None), |st| {
-        let (l, a) = net::relay_summary(st);
+        let (l, a) = net::relay_summary(st, connected);
         // A guest who joined by code, or a peer already connected, does not need the relays.
         (Some(l), a.filter(|_| !s.guest && connected == 0))
     });
@@ -416,7 +424,7 @@ pub fn online(props: &Props) -> Html {
             <span>{format!("Room {} · {} connected", short_room(&s.room), connected)}</span>
             <button class="btn small" id="copy-link" onclick={copy}>{"Copy link"}</button>
             if s.started.is_none() {
-                <button class="btn small" id="online-leave" onclick={leave}>{"Leave room"}</button>
+                <button class="btn small" id="online-leave" onclick={leave}>{"Leave for another room"}</button>
             }
             <p class="hint" id="online-links">
                 { if connected == 0 { "Searching for players…".to_string() } else {
@@ -501,16 +509,24 @@ pub fn online(props: &Props) -> Html {
     // Hellos this page has sent to the relays (the e2e test checks a running game sends none).
     let hellos = relays.as_ref().map_or(0, |r| r.hellos_sent).to_string();
 
+    // The room bar under a running game: in the page's flow (never over the game's controls),
+    // folded to this line when the player wants the room for the board.
+    let bar_title = format!(
+        "Room {} · {connected} connected{} — chat and room",
+        short_room(&s.room),
+        if paused { " · paused" } else { "" }
+    );
     if s.started.is_some() && props.showing == Showing::Orders {
         return html! {
             <div class="online-play online-orders" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }}>
                 { props.game.clone() }
-                <aside class="online-bar">
+                <details class="online-bar" open=true>
+                    <summary>{ bar_title.clone() }</summary>
                     { status }
                     { notes }
                     { chat }
-                </aside>
+                </details>
             </div>
         };
     }
@@ -524,14 +540,15 @@ pub fn online(props: &Props) -> Html {
             <div class="online-play" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
                 { props.game.clone() }
-                <aside class="online-bar">
+                <details class="online-bar" open=true>
+                    <summary>{ bar_title.clone() }</summary>
                     { status }
                     <button class="btn small" id="autoplay" aria-pressed={if s.autoplay { "true" } else { "false" }} onclick={auto}>
                         { if s.autoplay { "Stop playing for me" } else { "Let the computer play my seat" } }
                     </button>
                     { notes }
                     { chat }
-                </aside>
+                </details>
             </div>
         };
     }
@@ -719,7 +736,7 @@ pub fn online(props: &Props) -> Html {
                 <ul id="online-proposals">{ for proposals }</ul>
                 { notes }
                 { chat }
-                <button class="btn" type="button" onclick={to_menu.reform(|_: MouseEvent| ())}>{"Leave"}</button>
+                <button class="btn" type="button" id="online-menu" onclick={to_menu.reform(|_: MouseEvent| ())}>{"Leave to the menu"}</button>
             </div>
         </main>
     }

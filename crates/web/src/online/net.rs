@@ -119,6 +119,25 @@ pub fn parse(t: &Typed) -> Result<NetSettings, String> {
     })
 }
 
+/// What a room link must carry besides the room so that a friend who opens it meets this page:
+/// the signalling server, or relays other than the defaults (`&signal=…`, `&relays=…`, as the
+/// page URL's own parameters read them; `param` tells what the address already names, which
+/// stays where it is). Empty with the defaults.
+pub fn link_params(n: &NetSettings, param: impl Fn(&str) -> Option<String>) -> String {
+    let enc = |s: &str| String::from(js_sys::encode_uri_component(s));
+    if let Some(sig) = &n.signal {
+        if param("signal").as_deref() != Some(sig.as_str()) {
+            return format!("&signal={}", enc(sig));
+        }
+        return String::new();
+    }
+    let defaults: Vec<String> = DEFAULT_RELAYS.iter().map(|s| s.to_string()).collect();
+    if n.relays == defaults || param("relays").is_some_and(|r| list(&r) == n.relays) {
+        return String::new();
+    }
+    format!("&relays={}", enc(&n.relays.join(",")))
+}
+
 /// Saves what the player chose in Settings (what came from the page URL is not saved).
 pub fn save(n: &NetSettings, param: impl Fn(&str) -> Option<String>) {
     let defaults: Vec<String> = DEFAULT_RELAYS.iter().map(|s| s.to_string()).collect();
@@ -179,18 +198,20 @@ impl NetSettings {
     }
 }
 
-/// One line on how the relays stand, and an alert when none can be reached.
-pub fn relay_summary(s: &Status) -> (String, Option<String>) {
+/// One line on how the relays stand, and an alert when none can be reached. Players found are
+/// those heard through the relays lately, and at least those connected now (who may have gone
+/// quiet on the relays).
+pub fn relay_summary(s: &Status, connected: usize) -> (String, Option<String>) {
+    let found = s.peers.max(connected);
     let open = s
         .relays
         .iter()
         .filter(|r| r.state == RelayState::Open)
         .count();
     let line = format!(
-        "Relays: {open} of {} open · {} player{} found",
+        "Relays: {open} of {} open · {found} player{} found",
         s.relays.len(),
-        s.peers,
-        if s.peers == 1 { "" } else { "s" }
+        if found == 1 { "" } else { "s" }
     );
     let alert = s.all_failed().then(|| {
         format!(

@@ -117,3 +117,32 @@ fn forced_trade_fixture() {
     assert_eq!(s.players[s.current as usize].hand.len(), 5);
     assert!(!s.sets_in_hand(s.current).is_empty());
 }
+
+/// A voluntary trade closes the trade dialog (online, where the trade only goes to the
+/// protocol, it stayed open over the page).
+#[test]
+fn a_voluntary_trade_closes_the_dialog() {
+    let mut st = start(&SetupForm::default());
+    st = run(st, Msg::SkipToHuman);
+    st = run(st, Msg::AutoSetup);
+    st = run(st, Msg::SkipToHuman);
+    let mut g = st.game.clone().unwrap();
+    let me = g.current as usize;
+    // Three cards of one kind: a set, and no forced trade.
+    let s = &g;
+    let set: Vec<u8> = (0..42u8)
+        .filter(|&c| s.deck.contains(&c))
+        .filter(|&c| s.map().territories[c as usize].card == s.map().territories[0].card)
+        .take(3)
+        .collect();
+    g.deck.retain(|c| !set.contains(c));
+    g.players[me].hand = set;
+    st.start_with(g, false);
+    let sets = st.state().unwrap().sets_in_hand(me as u8);
+    assert!(!sets.is_empty());
+    st = run(st, Msg::OpenTrade(true));
+    assert!(st.ui.trade_open);
+    st = run(st, Msg::Act(Action::Trade { cards: sets[0] }));
+    assert!(!st.ui.trade_open);
+    assert!(st.state().unwrap().players[me].hand.is_empty());
+}
