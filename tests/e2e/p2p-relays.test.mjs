@@ -30,7 +30,7 @@ after(async () => {
 
 const online = (page, a) => page.locator('#online').getAttribute(a);
 
-test('two browsers meet through a Nostr relay with no signalling server and play to one hash', { skip: !ready && 'NOSTR_RELAY not set', timeout: 300000 }, async () => {
+test('two browsers meet through a Nostr relay with no signalling server and play to one hash', { skip: !ready && 'NOSTR_RELAY not set', timeout: 900000 }, async () => {
   assert.doesNotMatch(base, /localhost|127\.0\.0\.1/);
   const ctxA = await browser.newContext();
   const ctxB = await browser.newContext();
@@ -98,6 +98,35 @@ test('two browsers meet through a Nostr relay with no signalling server and play
   const h1 = [await hellos(A), await hellos(B)];
   console.log(`relay hellos while the game ran 35 s: ${h1[0] - h0[0]} (A), ${h1[1] - h0[1]} (B); before: ${h0}`);
   assert.deepEqual(h1, h0, 'no hellos while the game runs with every seat connected');
+
+  // The computer plays both seats to the end; then both pages go back to the room's lobby
+  // ("Play again in this room") and a second game starts with the same players.
+  const tEnd = Date.now();
+  for (const p of [A, B]) await p.click('#autoplay');
+  await until('the game over on both pages', async () => (await attr(A, 'data-phase')) === 'over'
+    && (await attr(B, 'data-phase')) === 'over', 420000);
+  console.log(`first game played to its end by the computer in ${Date.now() - tEnd} ms`);
+  assert.equal(await attr(A, 'data-state-hash'), await attr(B, 'data-state-hash'));
+  assert.equal(await A.locator('#winner button', { hasText: 'New game' }).count(), 0, 'no hot-seat "New game" online');
+  await shot(A, '43b-online-game-over');
+  for (const p of [A, B]) {
+    await p.click('#winner-close');
+    await p.click('#play-again');
+    await p.locator('#online-propose').waitFor();
+  }
+  await shot(A, '43c-online-back-in-lobby');
+  await until('both back in one lobby', async () => (await A.locator('#online-peers').textContent()).includes('Bob')
+    && (await B.locator('#online-peers').textContent()).includes('Alice'), 30000).catch(async (e) => {
+    await B.screenshot({ path: 'test-output/fail-lobby-bob.png', fullPage: true });
+    throw new Error(`${e.message}: Alice sees ${await A.locator('#online-peers').textContent()}; Bob sees ${await B.locator('#online-peers').textContent()}`);
+  });
+  await A.click('#online-propose');
+  await A.locator('.accept').first().click();
+  await B.locator('.accept').first().waitFor({ timeout: 30000 });
+  await B.locator('.accept').first().click();
+  for (const p of [A, B]) await p.locator('#map').waitFor({ timeout: 60000 });
+  assert.equal(await online(A, 'data-started'), '1');
+  await shot(B, '43d-online-second-game');
   assert.deepEqual(errorsA.filter((e) => !/favicon/.test(e)), []);
   assert.deepEqual(errorsB.filter((e) => !/favicon/.test(e)), []);
   await ctxA.close();

@@ -93,6 +93,9 @@ pub enum Msg {
     /// The protocol's orders game changed (state, results, who has committed).
     #[cfg(feature = "online")]
     OnlineOrders(Box<crate::online::orders::OrdersSync>),
+    /// Back to the room's lobby after an online game: its screen goes.
+    #[cfg(feature = "online")]
+    OnlineLobby,
 }
 
 /// The orders screens' view of the app.
@@ -482,6 +485,13 @@ impl Reducible for AppState {
             #[cfg(feature = "online")]
             Msg::OnlineSync(sync) => st.classic.online_sync(*sync),
             #[cfg(feature = "online")]
+            Msg::OnlineLobby => {
+                st.classic.game = None;
+                st.classic.remote = None;
+                st.orders = None;
+                st.screen = Screen::Online;
+            }
+            #[cfg(feature = "online")]
             Msg::OnlineOrders(o) => {
                 let o = *o;
                 st.classic.remote = Some(classic::Seat {
@@ -600,6 +610,7 @@ fn online_screen(
         Report::Classic(s) => d.dispatch(Msg::OnlineSync(s)),
         Report::Orders(o) => d.dispatch(Msg::OnlineOrders(o)),
         Report::Leave => d.dispatch(Msg::ShowMenu),
+        Report::Lobby => d.dispatch(Msg::OnlineLobby),
     });
     let (showing, game) = if app.orders.as_ref().is_some_and(|o| o.online.is_some()) {
         (

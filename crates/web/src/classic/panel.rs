@@ -496,8 +496,13 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                         <h2>{format!("{} wins!", w.name)}</h2>
                         <p>{reason}</p>
                         { stats_view(s) }
+                        if app.is_online() {
+                            <p class="hint" id="winner-online">{"To play again with the same players, close this and press \"Play again in this room\" in the room bar below the board."}</p>
+                        }
                         <div class="row">
-                            <button class="btn primary" onclick={send(app, Msg::Nav(Nav::Setup))}>{"New game"}</button>
+                            if !app.is_online() {
+                                <button class="btn primary" onclick={send(app, Msg::Nav(Nav::Setup))}>{"New game"}</button>
+                            }
                             <button class="btn" id="winner-menu" onclick={send(app, Msg::Nav(Nav::Menu))}>{"Menu"}</button>
                             <button class="btn" id="winner-close" onclick={send(app, Msg::CloseWinner(true))}>{"See the board"}</button>
                         </div>

@@ -63,7 +63,6 @@ pub(super) fn transcript_name(started: Option<[u8; 32]>) -> String {
     format!("orbis-game-{id}.orbis-transcript")
 }
 
-
 /// The transcript's download button, once the game is over or halted.
 pub(super) fn transcript_button(s: &Session, onclick: Callback<MouseEvent>) -> Html {
     let over = s.peer.game().is_some_and(|g| g.is_over());

@@ -42,6 +42,8 @@ pub enum Report {
     Orders(Box<crate::online::orders::OrdersSync>),
     /// The player left the online screen.
     Leave,
+    /// Back to the room's lobby after a game: the finished game leaves the screen.
+    Lobby,
 }
 
 /// Which game the app has ready to show for the running room.
@@ -418,6 +420,19 @@ pub fn online(props: &Props) -> Html {
         </ul>
     };
     let over = s.peer.game().is_some_and(|g| g.is_over());
+    // Back to the lobby with the same players (the app drops the finished game's screen).
+    let play_again = {
+        let session = session.clone();
+        let rev = rev.clone();
+        let e = on_event.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.play_again();
+            }
+            e.emit(Report::Lobby);
+            rev.set(*rev + 1);
+        })
+    };
     let paused = !over && (!s.missing.is_empty() || !overdue.is_empty());
     let status = html! {
         <div class="online-status" id="online-status">
@@ -464,6 +479,9 @@ pub fn online(props: &Props) -> Html {
             }
             if let Some(h) = s.peer.halted() { <p class="notice" role="alert" id="online-halted">{end::halt_text(s, h)}</p> }
             { end::transcript_button(s, on_session(&session, &rev, |s| s.download_transcript())) }
+            if over {
+                <button class="btn primary small" id="play-again" onclick={play_again.clone()}>{"Play again in this room"}</button>
+            }
             if let Some(n) = s.withheld_note() { <p class="notice" id="online-withheld" role="status">{n}</p> }
             if s.started.is_some() && !waiting.is_empty() {
                 <p class="hint">{format!("Waiting for {}", waiting.join(", "))}</p>

@@ -153,6 +153,8 @@ pub(super) fn connect(
 /// One online session: the protocol peer, the socket, and what the lobby shows.
 pub(super) struct Session {
     pub(super) room: String,
+    /// The player's name in this room.
+    name: String,
     pub(super) room_url: String,
     pub(super) peer: Peer,
     pub(super) net: Transport,
@@ -216,7 +218,63 @@ pub(super) struct Session {
     pub(super) asked_back: Option<u64>,
 }
 
+/// The protocol peer's configuration for `room` (its id from the room's name `room_url`).
+fn config(room: &str, room_url: &str, name: &str) -> Option<Config> {
+    let h = sha256(room_url.as_bytes());
+    let mut game_id = [0u8; 16];
+    game_id.copy_from_slice(&h[..16]);
+    let mut cfg = Config::new(game_id, name, identity(room)?);
+    // So that an opponent who is our only source after a reload cannot re-sign its last
+    // attacks once it knows their dice.
+    cfg.remembered = load_memento(room);
+    cfg.resend_ms = 500;
+    cfg.missing_ms = missing_ms();
+    // Below the time the others wait before they may vote us out of our own turn, so an
+    // honest vote (their clocks started a little before or after ours) is never refused.
+    cfg.turn_grace_ms = turn_ms() * 3 / 4;
+    // Above any message number an earlier session with the same key used.
+    cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
+    Some(cfg)
+}
+
 impl Session {
+    /// After a game: back to this room's lobby with the same connections. A fresh protocol peer
+    /// (the same key and name) greets everyone again; the others' pages come back the same way,
+    /// and anyone may propose the next game. The finished game's memento is dropped (it only
+    /// guards a game in progress).
+    pub(super) fn play_again(&mut self) -> bool {
+        store::remove(&memento_key(&self.room));
+        let Some(cfg) = config(&self.room, &self.room_url, &self.name) else {
+            return false;
+        };
+        self.peer = Peer::new(cfg);
+        self.proposals.clear();
+        self.order.clear();
+        self.accepted.clear();
+        self.started = None;
+        self.missing.clear();
+        self.waiting_since.clear();
+        self.dropped.clear();
+        self.overdue_shown.clear();
+        self.resolved.clear();
+        self.orders_sync = None;
+        self.orders_shown = None;
+        self.synced = 0;
+        self.read = (0, false);
+        self.last_seat = None;
+        self.autoplay = false;
+        self.lines.clear();
+        self.memento_last = None;
+        self.asked_back = None;
+        self.notes
+            .push("Back in the room's lobby: propose the next game when everyone is here.".into());
+        let out = self.peer.start(self.t());
+        let (mut lines, mut roll) = (vec![], None);
+        self.absorb(out, &mut lines, &mut roll);
+        self.rev += 1;
+        true
+    }
+
     pub(super) fn new(
         room: &str,
         name: &str,
@@ -224,23 +282,11 @@ impl Session {
         invite: Option<String>,
     ) -> Option<Session> {
         let room_url = settings.room_name(room);
-        let h = sha256(room_url.as_bytes());
-        let mut game_id = [0u8; 16];
-        game_id.copy_from_slice(&h[..16]);
-        let mut cfg = Config::new(game_id, name, identity(room)?);
-        // So that an opponent who is our only source after a reload cannot re-sign its last
-        // attacks once it knows their dice.
-        cfg.remembered = load_memento(room);
-        cfg.resend_ms = 500;
-        cfg.missing_ms = missing_ms();
-        // Below the time the others wait before they may vote us out of our own turn, so an
-        // honest vote (their clocks started a little before or after ours) is never refused.
-        cfg.turn_grace_ms = turn_ms() * 3 / 4;
-        // Above any message number an earlier session with the same key used.
-        cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
+        let cfg = config(room, &room_url, name)?;
         let net = connect(room, settings, invite.clone())?;
         Some(Session {
             room: room.to_string(),
+            name: name.to_string(),
             room_url,
             peer: Peer::new(cfg),
             net,
