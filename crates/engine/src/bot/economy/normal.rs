@@ -41,15 +41,11 @@ const BOLD_AFTER: u32 = 20;
 
 /// What seat `p`'s normal bot does now, if it has anything to do.
 pub(super) fn normal(s: &EconomyState, p: PlayerId) -> Option<A> {
-    normal_with(s, p, &|s, map, p| plans(s, map, p))
+    normal_with(s, p, Style::default())
 }
 
-/// [`normal`], its plans made by `planner` (the `hard` player's choice among styles).
-pub(super) fn normal_with(
-    s: &EconomyState,
-    p: PlayerId,
-    planner: &dyn Fn(&EconomyState, &EconomyMap, PlayerId) -> Vec<PlannedMove>,
-) -> Option<A> {
+/// [`normal`] in a given style (the `hard` player's).
+pub(super) fn normal_with(s: &EconomyState, p: PlayerId, style: Style) -> Option<A> {
     if !s.to_act().contains(&p) {
         return None;
     }
@@ -62,7 +58,7 @@ pub(super) fn normal_with(
         Phase::Planning => {
             let a = A::SubmitPlans {
                 player: p,
-                moves: planner(s, map, p),
+                moves: plans(s, map, p, style),
             };
             if legal(&a) {
                 a
@@ -73,7 +69,7 @@ pub(super) fn normal_with(
                 }
             }
         }
-        Phase::Moving => moving(s, map, p, &legal),
+        Phase::Moving => moving(s, map, p, &legal, style),
         Phase::Combat => combat(s, map, p, &legal)?,
         Phase::Over => return None,
     };
@@ -327,45 +323,28 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
         .unwrap_or(A::FinishGet { player: p })
 }
 
-/// Plans: every non-friendly country next to its own is a target, the weakest (and capitals,
-/// which bring their owner's money) first; a target is attacked when the armies that can spare
-/// themselves from the countries around it are more than twice its defenders (flanks from
-/// several countries add to the odds), or, late in a stalled game, simply more.
-fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
-    plans_with(s, map, p, Style::default())
-}
-
-/// How boldly a planner attacks: the `hard` player weighs several (see [`super::hard`]).
+/// How the bot weighs its capital's safety against growth. `normal` plays the default; the
+/// `hard` player a bolder one (see [`super::hard`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Style {
-    /// Attack players with more armies than they have, not more than twice: from this round.
-    pub bold_after: u32,
-    /// Extra armies required against every defended target, beyond the usual need.
-    pub margin: u32,
-    /// Plan nothing at all (sit the round out).
-    pub hold: bool,
+    /// From this round on, the capital keeps half the threat next to it and one more, not the
+    /// whole threat (see [`capital_guard`]).
+    pub guard_after: u32,
 }
 
 impl Default for Style {
     fn default() -> Self {
         Style {
-            bold_after: BOLD_AFTER,
-            margin: 0,
-            hold: false,
+            guard_after: BOLD_AFTER,
         }
     }
 }
 
-/// [`plans`] in a given style.
-pub(super) fn plans_with(
-    s: &EconomyState,
-    map: &EconomyMap,
-    p: PlayerId,
-    style: Style,
-) -> Vec<PlannedMove> {
-    if style.hold {
-        return vec![];
-    }
+/// Plans: every non-friendly country next to its own is a target, the weakest (and capitals,
+/// which bring their owner's money) first; a target is attacked when the armies that can spare
+/// themselves from the countries around it are more than twice its defenders (flanks from
+/// several countries add to the odds), or, late in a stalled game, simply more.
+fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, style: Style) -> Vec<PlannedMove> {
     let capital = s.players[p as usize].capital;
     let mut spare: BTreeMap<RegionId, u32> = BTreeMap::new();
     for from in countries(s, map, p) {
@@ -374,7 +353,7 @@ pub(super) fn plans_with(
         }
         let here = s.units_of(p, from).armies;
         let keep = if Some(from) == capital {
-            capital_guard(s, map, p, from)
+            capital_guard(s, map, p, from, style)
         } else {
             GUARD
         };
@@ -403,7 +382,7 @@ pub(super) fn plans_with(
     }
     // Capitals first among equals; then the weakest.
     targets.sort_unstable_by_key(|&(h, not_capital, n)| (h, not_capital, n));
-    let bold = s.round > style.bold_after;
+    let bold = s.round > BOLD_AFTER;
     let mut moves = vec![];
     for (h, _, to) in targets {
         let target = &map.regions[to as usize];
@@ -430,8 +409,7 @@ pub(super) fn plans_with(
             h + 1
         } else {
             2 * h + 1 + if fortified { h / 2 + 1 } else { 0 }
-        } + if amphibious { h } else { 0 }
-            + if h > 0 { style.margin } else { 0 };
+        } + if amphibious { h } else { 0 };
         if available < need {
             continue;
         }
@@ -489,11 +467,22 @@ pub(super) fn plans_with(
 
 /// Armies kept in the capital. Early on, as many as the largest army one hostile player has
 /// next to it, so that an attack on it gets no bonus for numbers while its defenders roll +1
-/// (and +1 more behind fortifications). Later, half that and one: enough that an attacker never
-/// has the +2 of more than twice as many, and the rest free to end a game between equals.
-fn capital_guard(s: &EconomyState, map: &EconomyMap, p: PlayerId, capital: RegionId) -> u32 {
+/// (and +1 more behind fortifications). Later (after the style's `guard_after`), half that and
+/// one: enough that an attacker never has the +2 of more than twice as many, and the rest free
+/// to end a game between equals.
+fn capital_guard(
+    s: &EconomyState,
+    map: &EconomyMap,
+    p: PlayerId,
+    capital: RegionId,
+    style: Style,
+) -> u32 {
     let t = threat(s, map, p, capital);
-    GUARD.max(if s.round > BOLD_AFTER { t / 2 + 1 } else { t })
+    GUARD.max(if s.round > style.guard_after {
+        t / 2 + 1
+    } else {
+        t
+    })
 }
 
 /// Land steps from each region to the nearest land region that is not passable for `p` (a
@@ -508,12 +497,18 @@ fn front_distance(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<u32> {
 /// in the capital) spread to neighbours with room; fleets and armies at sea sail on through water
 /// of their own; with no front left on its continent, spare armies board their own water toward
 /// a landing coast; armies beyond a guard walk toward the nearest front.
-fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bool) -> A {
+fn moving(
+    s: &EconomyState,
+    map: &EconomyMap,
+    p: PlayerId,
+    legal: &dyn Fn(&A) -> bool,
+    style: Style,
+) -> A {
     let capital = s.players[p as usize].capital;
     // Armies `from` keeps: in the capital, its guard and at least `in_capital`; else `elsewhere`.
     let keep = |from: RegionId, in_capital: u32, elsewhere: u32| {
         if Some(from) == capital {
-            capital_guard(s, map, p, from).max(in_capital)
+            capital_guard(s, map, p, from, style).max(in_capital)
         } else {
             elsewhere
         }
