@@ -1,22 +1,30 @@
-//! The economy's `hard` computer player: `normal`'s rules of thumb, with the two choices that
+//! The economy's `hard` computer player: `normal`'s rules of thumb, with the three choices that
 //! decide most games between `normal` players made better.
 //! - Its European capital: the free country with the most room to grow, counted as the countries
 //!   within two land borders (Ukraine, then Southern Europe, which opens on the Middle East and
 //!   Africa; `normal` takes Northern Europe second, boxed in by three capitals).
-//! - Its capital's guard: from the first round, half the largest hostile army next to it and
-//!   one, the guard `normal` keeps only after round 20. Until then `normal` keeps the whole
-//!   threat at home, so every capital on the crowded European board sits on its armies and
-//!   nobody grows; `hard` sends the rest out to take the neutral countries around it while
-//!   its neighbours wait. Half the threat and one still denies an attacker the +2 of more than
-//!   twice as many, and `normal` attacks a fortified capital only with well over twice its
-//!   defenders.
+//! - Its capital's guard: from round 6, half the largest hostile army next to it and one, the
+//!   guard `normal` keeps only after round 20. Until then `normal` keeps the whole threat at
+//!   home, so every capital on the crowded European board sits on its armies and nobody grows;
+//!   `hard` sends the rest out to take the neutral countries around it while its neighbours
+//!   wait. Half the threat and one still denies an attacker the +2 of more than twice as many,
+//!   and `normal` attacks a fortified capital only with well over twice its defenders. The
+//!   first five rounds it keeps the whole threat, as `normal` does: while capitals hold little
+//!   more than their five start armies, an all-out attack (which `easy` makes) would take one
+//!   defended by half the threat more often than not.
+//! - Boxed in (every land front another player's capital, as for the last to pick, left with
+//!   Scandinavia between Northern Europe and Ukraine), it sails at once: a navy base and navies
+//!   bought before armies, and spare armies boarding for Great Britain, Iceland and beyond,
+//!   where `normal` would wait for money it never has and for land fronts that never open.
 //!
-//! Everything else (the Get phase, friendly movement, combat) is `normal`'s. It is deterministic
-//! from the state alone, so every peer computes the same choice.
+//! Everything else (the Get phase, plans, friendly movement, combat) is `normal`'s. It is
+//! deterministic from the state alone, so every peer computes the same choice.
 //!
-//! Measured against three `normal` players (`orbis tournament --ruleset economy --seats
-//! hard,normal,normal,normal`), `hard` wins about two games in three; rollouts that chose
-//! among plan styles with `normal` playing every seat won no more.
+//! Against three `normal` players (`orbis tournament --ruleset economy --seats
+//! hard,normal,normal,normal`, seats rotated) it wins about four games in five: nearly every
+//! game from Ukraine, nine in ten from Southern Europe, half from Scandinavia. Rollouts that
+//! chose among plan styles with `normal` playing every seat, tried before, won no more than
+//! `normal` itself (a quarter).
 
 use super::normal::{self, Style};
 use crate::rules::classic::PlayerId;
@@ -28,8 +36,12 @@ use crate::rules::economy::state::EconomyState;
 use std::cmp::Reverse;
 use std::collections::BTreeSet;
 
-/// The style `hard` plays `normal`'s rules in: the lighter capital guard from the start.
-const STYLE: Style = Style { guard_after: 0 };
+/// The style `hard` plays `normal`'s rules in: the lighter capital guard after five rounds, and
+/// to sea as soon as it is boxed in.
+const STYLE: Style = Style {
+    guard_after: 5,
+    sail_boxed: true,
+};
 
 /// What seat `p`'s hard bot does now, if it has anything to do.
 pub(super) fn hard(s: &EconomyState, p: PlayerId) -> Option<A> {
@@ -84,5 +96,33 @@ mod tests {
         ]
         .map(|k| room(map, id(k)));
         assert_eq!(rooms, [12, 10, 7, 7]);
+    }
+
+    /// Scandinavia between two other capitals is boxed in; Southern Europe, with the Middle East
+    /// free, is not; nor is Scandinavia once Northern Europe is nobody's capital.
+    #[test]
+    fn scandinavia_between_two_capitals_is_boxed_in() {
+        use crate::rules::economy::options::EconomyOptions;
+        let map = EconomyMap::get();
+        let id = |key: &str| {
+            (0..map.countries() as RegionId)
+                .find(|&c| map.regions[c as usize].key == key)
+                .expect("a European country")
+        };
+        let mut s = EconomyState::empty(map, &["a", "b", "c", "d"], EconomyOptions::default());
+        let seats = [
+            "scandinavia",
+            "northern_europe",
+            "ukraine",
+            "southern_europe",
+        ];
+        for (p, key) in seats.iter().enumerate() {
+            s.regions[id(key) as usize].owner = Some(p as PlayerId);
+            s.players[p].capital = Some(id(key));
+        }
+        assert!(normal::boxed(&s, map, 0));
+        assert!(!normal::boxed(&s, map, 3));
+        s.players[1].capital = None;
+        assert!(!normal::boxed(&s, map, 0));
     }
 }

@@ -54,7 +54,7 @@ pub(super) fn normal_with(s: &EconomyState, p: PlayerId, style: Style) -> Option
     let action = match s.phase {
         Phase::Pick(_) => pick_start(s, map, p)?,
         Phase::Place => place(s, map, p),
-        Phase::Get => get(s, map, p, &legal),
+        Phase::Get => get(s, map, p, &legal, style),
         Phase::Planning => {
             let a = A::SubmitPlans {
                 player: p,
@@ -104,6 +104,18 @@ fn threat(s: &EconomyState, map: &EconomyMap, p: PlayerId, r: RegionId) -> u32 {
 
 fn countries(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<RegionId> {
     s.owned(p).filter(|&r| !map.is_water(r)).collect()
+}
+
+/// Every country next to `p`'s over land that is not passable is another player's capital: no
+/// room left to grow by land.
+pub(super) fn boxed(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> bool {
+    let capitals: Vec<RegionId> = s.players.iter().filter_map(|x| x.capital).collect();
+    countries(s, map, p).into_iter().all(|c| {
+        map.regions[c as usize]
+            .land
+            .iter()
+            .all(|&n| s.passable(p, n) || capitals.contains(&n))
+    })
 }
 
 /// A country of `p` with a non-friendly country next to it over land.
@@ -196,7 +208,13 @@ fn place(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> A {
     }
 }
 
-fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bool) -> A {
+fn get(
+    s: &EconomyState,
+    map: &EconomyMap,
+    p: PlayerId,
+    legal: &dyn Fn(&A) -> bool,
+    style: Style,
+) -> A {
     if !s.get[p as usize].settled {
         return A::SettleUpkeep {
             player: p,
@@ -235,8 +253,10 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
             .unwrap_or(A::FinishGet { player: p });
     }
     // Navies for expeditions overseas and for hunting hostile navies: recruited at a navy base
-    // on the coast nearest (by water) to where they are needed.
-    if me.mu >= RESERVE + 10 {
+    // on the coast nearest (by water) to where they are needed. Boxed in (in style), whatever
+    // the money: the sea is its only way to grow, and armies bought first would leave none.
+    let boxed = style.sail_boxed && boxed(s, map, p);
+    if me.mu >= RESERVE + 10 || boxed {
         let charts = navy::Charts::new(s, map, p);
         if let Some((c, w)) = navy::harbour(s, map, p, &charts, SAIL_ARMIES) {
             let all = |q: &dyn Fn(PlayerId) -> bool| -> u32 {
@@ -257,7 +277,7 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
                     count: 1,
                 });
                 let based = s.regions[c as usize].infra.navy_bases.contains(&w);
-                if !based && me.mu >= RESERVE + 20 {
+                if !based && (me.mu >= RESERVE + 20 || boxed) {
                     tries.push(A::Build {
                         player: p,
                         country: c,
@@ -330,12 +350,16 @@ pub(super) struct Style {
     /// From this round on, the capital keeps half the threat next to it and one more, not the
     /// whole threat (see [`capital_guard`]).
     pub guard_after: u32,
+    /// Sail as soon as every land front is another player's capital (no room left by land),
+    /// the navy bought before armies.
+    pub sail_boxed: bool,
 }
 
 impl Default for Style {
     fn default() -> Self {
         Style {
             guard_after: BOLD_AFTER,
+            sail_boxed: false,
         }
     }
 }
@@ -573,9 +597,16 @@ fn moving(
         }
     }
     let dist = front_distance(s, map, p);
-    // Boarding, with no front left on its continent.
-    for &from in mine.iter().filter(|&&c| dist[c as usize] == u32::MAX) {
-        let stay = if Some(from) == capital {
+    // Boarding, with no front left on its continent; or boxed in (in style), when the capital
+    // keeps its guard, since its fronts are other players' capitals.
+    let boxed = style.sail_boxed && boxed(s, map, p);
+    for &from in mine
+        .iter()
+        .filter(|&&c| boxed || dist[c as usize] == u32::MAX)
+    {
+        let stay = if boxed {
+            keep(from, CAPITAL_KEEP, GUARD)
+        } else if Some(from) == capital {
             CAPITAL_KEEP
         } else {
             GUARD
