@@ -1,8 +1,10 @@
 //! Computer players for the economy ruleset: `easy` here, a random legal action for whatever the
 //! player has to do now; `normal` in [`normal`], a heuristic (income, upkeep, weak neighbours, a
 //! guarded capital), with its expeditions at sea in [`navy`] and its rarer tools in [`tactics`];
-//! and `hard` in [`hard`], `normal` choosing its plans by rollouts. Every candidate is checked by applying it to a copy of the
-//! state, so a bot never sends an illegal action.
+//! and `hard` in [`hard`], `normal`'s rules with a roomier capital, a lighter guard on it, and
+//! an early navy when boxed in.
+//! Every candidate is checked by applying it to a copy of the state, so a bot never sends an
+//! illegal action.
 //!
 //! Its randomness comes from a ChaCha stream seeded by the game seed, the action counter and the
 //! seat, so every peer computes the same moves.

@@ -41,15 +41,11 @@ const BOLD_AFTER: u32 = 20;
 
 /// What seat `p`'s normal bot does now, if it has anything to do.
 pub(super) fn normal(s: &EconomyState, p: PlayerId) -> Option<A> {
-    normal_with(s, p, &|s, map, p| plans(s, map, p))
+    normal_with(s, p, Style::default())
 }
 
-/// [`normal`], its plans made by `planner` (the `hard` player's choice among styles).
-pub(super) fn normal_with(
-    s: &EconomyState,
-    p: PlayerId,
-    planner: &dyn Fn(&EconomyState, &EconomyMap, PlayerId) -> Vec<PlannedMove>,
-) -> Option<A> {
+/// [`normal`] in a given style (the `hard` player's).
+pub(super) fn normal_with(s: &EconomyState, p: PlayerId, style: Style) -> Option<A> {
     if !s.to_act().contains(&p) {
         return None;
     }
@@ -58,11 +54,11 @@ pub(super) fn normal_with(
     let action = match s.phase {
         Phase::Pick(_) => pick_start(s, map, p)?,
         Phase::Place => place(s, map, p),
-        Phase::Get => get(s, map, p, &legal),
+        Phase::Get => get(s, map, p, &legal, style),
         Phase::Planning => {
             let a = A::SubmitPlans {
                 player: p,
-                moves: planner(s, map, p),
+                moves: plans(s, map, p, style),
             };
             if legal(&a) {
                 a
@@ -73,7 +69,7 @@ pub(super) fn normal_with(
                 }
             }
         }
-        Phase::Moving => moving(s, map, p, &legal),
+        Phase::Moving => moving(s, map, p, &legal, style),
         Phase::Combat => combat(s, map, p, &legal)?,
         Phase::Over => return None,
     };
@@ -108,6 +104,18 @@ fn threat(s: &EconomyState, map: &EconomyMap, p: PlayerId, r: RegionId) -> u32 {
 
 fn countries(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<RegionId> {
     s.owned(p).filter(|&r| !map.is_water(r)).collect()
+}
+
+/// Every country next to `p`'s over land that is not passable is another player's capital: no
+/// room left to grow by land.
+pub(super) fn boxed(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> bool {
+    let capitals: Vec<RegionId> = s.players.iter().filter_map(|x| x.capital).collect();
+    countries(s, map, p).into_iter().all(|c| {
+        map.regions[c as usize]
+            .land
+            .iter()
+            .all(|&n| s.passable(p, n) || capitals.contains(&n))
+    })
 }
 
 /// A country of `p` with a non-friendly country next to it over land.
@@ -200,7 +208,13 @@ fn place(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> A {
     }
 }
 
-fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bool) -> A {
+fn get(
+    s: &EconomyState,
+    map: &EconomyMap,
+    p: PlayerId,
+    legal: &dyn Fn(&A) -> bool,
+    style: Style,
+) -> A {
     if !s.get[p as usize].settled {
         return A::SettleUpkeep {
             player: p,
@@ -239,8 +253,10 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
             .unwrap_or(A::FinishGet { player: p });
     }
     // Navies for expeditions overseas and for hunting hostile navies: recruited at a navy base
-    // on the coast nearest (by water) to where they are needed.
-    if me.mu >= RESERVE + 10 {
+    // on the coast nearest (by water) to where they are needed. Boxed in (in style), whatever
+    // the money: the sea is its only way to grow, and armies bought first would leave none.
+    let boxed = style.sail_boxed && boxed(s, map, p);
+    if me.mu >= RESERVE + 10 || boxed {
         let charts = navy::Charts::new(s, map, p);
         if let Some((c, w)) = navy::harbour(s, map, p, &charts, SAIL_ARMIES) {
             let all = |q: &dyn Fn(PlayerId) -> bool| -> u32 {
@@ -261,7 +277,7 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
                     count: 1,
                 });
                 let based = s.regions[c as usize].infra.navy_bases.contains(&w);
-                if !based && me.mu >= RESERVE + 20 {
+                if !based && (me.mu >= RESERVE + 20 || boxed) {
                     tries.push(A::Build {
                         player: p,
                         country: c,
@@ -327,45 +343,32 @@ fn get(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bo
         .unwrap_or(A::FinishGet { player: p })
 }
 
-/// Plans: every non-friendly country next to its own is a target, the weakest (and capitals,
-/// which bring their owner's money) first; a target is attacked when the armies that can spare
-/// themselves from the countries around it are more than twice its defenders (flanks from
-/// several countries add to the odds), or, late in a stalled game, simply more.
-fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<PlannedMove> {
-    plans_with(s, map, p, Style::default())
-}
-
-/// How boldly a planner attacks: the `hard` player weighs several (see [`super::hard`]).
+/// How the bot weighs its capital's safety against growth. `normal` plays the default; the
+/// `hard` player a bolder one (see [`super::hard`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Style {
-    /// Attack players with more armies than they have, not more than twice: from this round.
-    pub bold_after: u32,
-    /// Extra armies required against every defended target, beyond the usual need.
-    pub margin: u32,
-    /// Plan nothing at all (sit the round out).
-    pub hold: bool,
+    /// From this round on, the capital keeps half the threat next to it and one more, not the
+    /// whole threat (see [`capital_guard`]).
+    pub guard_after: u32,
+    /// Sail as soon as every land front is another player's capital (no room left by land),
+    /// the navy bought before armies.
+    pub sail_boxed: bool,
 }
 
 impl Default for Style {
     fn default() -> Self {
         Style {
-            bold_after: BOLD_AFTER,
-            margin: 0,
-            hold: false,
+            guard_after: BOLD_AFTER,
+            sail_boxed: false,
         }
     }
 }
 
-/// [`plans`] in a given style.
-pub(super) fn plans_with(
-    s: &EconomyState,
-    map: &EconomyMap,
-    p: PlayerId,
-    style: Style,
-) -> Vec<PlannedMove> {
-    if style.hold {
-        return vec![];
-    }
+/// Plans: every non-friendly country next to its own is a target, the weakest (and capitals,
+/// which bring their owner's money) first; a target is attacked when the armies that can spare
+/// themselves from the countries around it are more than twice its defenders (flanks from
+/// several countries add to the odds), or, late in a stalled game, simply more.
+fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, style: Style) -> Vec<PlannedMove> {
     let capital = s.players[p as usize].capital;
     let mut spare: BTreeMap<RegionId, u32> = BTreeMap::new();
     for from in countries(s, map, p) {
@@ -374,7 +377,7 @@ pub(super) fn plans_with(
         }
         let here = s.units_of(p, from).armies;
         let keep = if Some(from) == capital {
-            capital_guard(s, map, p, from)
+            capital_guard(s, map, p, from, style)
         } else {
             GUARD
         };
@@ -403,7 +406,7 @@ pub(super) fn plans_with(
     }
     // Capitals first among equals; then the weakest.
     targets.sort_unstable_by_key(|&(h, not_capital, n)| (h, not_capital, n));
-    let bold = s.round > style.bold_after;
+    let bold = s.round > BOLD_AFTER;
     let mut moves = vec![];
     for (h, _, to) in targets {
         let target = &map.regions[to as usize];
@@ -430,8 +433,7 @@ pub(super) fn plans_with(
             h + 1
         } else {
             2 * h + 1 + if fortified { h / 2 + 1 } else { 0 }
-        } + if amphibious { h } else { 0 }
-            + if h > 0 { style.margin } else { 0 };
+        } + if amphibious { h } else { 0 };
         if available < need {
             continue;
         }
@@ -489,11 +491,22 @@ pub(super) fn plans_with(
 
 /// Armies kept in the capital. Early on, as many as the largest army one hostile player has
 /// next to it, so that an attack on it gets no bonus for numbers while its defenders roll +1
-/// (and +1 more behind fortifications). Later, half that and one: enough that an attacker never
-/// has the +2 of more than twice as many, and the rest free to end a game between equals.
-fn capital_guard(s: &EconomyState, map: &EconomyMap, p: PlayerId, capital: RegionId) -> u32 {
+/// (and +1 more behind fortifications). Later (after the style's `guard_after`), half that and
+/// one: enough that an attacker never has the +2 of more than twice as many, and the rest free
+/// to end a game between equals.
+fn capital_guard(
+    s: &EconomyState,
+    map: &EconomyMap,
+    p: PlayerId,
+    capital: RegionId,
+    style: Style,
+) -> u32 {
     let t = threat(s, map, p, capital);
-    GUARD.max(if s.round > BOLD_AFTER { t / 2 + 1 } else { t })
+    GUARD.max(if s.round > style.guard_after {
+        t / 2 + 1
+    } else {
+        t
+    })
 }
 
 /// Land steps from each region to the nearest land region that is not passable for `p` (a
@@ -508,12 +521,18 @@ fn front_distance(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<u32> {
 /// in the capital) spread to neighbours with room; fleets and armies at sea sail on through water
 /// of their own; with no front left on its continent, spare armies board their own water toward
 /// a landing coast; armies beyond a guard walk toward the nearest front.
-fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) -> bool) -> A {
+fn moving(
+    s: &EconomyState,
+    map: &EconomyMap,
+    p: PlayerId,
+    legal: &dyn Fn(&A) -> bool,
+    style: Style,
+) -> A {
     let capital = s.players[p as usize].capital;
     // Armies `from` keeps: in the capital, its guard and at least `in_capital`; else `elsewhere`.
     let keep = |from: RegionId, in_capital: u32, elsewhere: u32| {
         if Some(from) == capital {
-            capital_guard(s, map, p, from).max(in_capital)
+            capital_guard(s, map, p, from, style).max(in_capital)
         } else {
             elsewhere
         }
@@ -578,9 +597,16 @@ fn moving(s: &EconomyState, map: &EconomyMap, p: PlayerId, legal: &dyn Fn(&A) ->
         }
     }
     let dist = front_distance(s, map, p);
-    // Boarding, with no front left on its continent.
-    for &from in mine.iter().filter(|&&c| dist[c as usize] == u32::MAX) {
-        let stay = if Some(from) == capital {
+    // Boarding, with no front left on its continent; or boxed in (in style), when the capital
+    // keeps its guard, since its fronts are other players' capitals.
+    let boxed = style.sail_boxed && boxed(s, map, p);
+    for &from in mine
+        .iter()
+        .filter(|&&c| boxed || dist[c as usize] == u32::MAX)
+    {
+        let stay = if boxed {
+            keep(from, CAPITAL_KEEP, GUARD)
+        } else if Some(from) == capital {
             CAPITAL_KEEP
         } else {
             GUARD
