@@ -11,7 +11,6 @@ use orbis_engine::rules::economy::action::EconomyAction as A;
 use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site, WithdrawOrder};
 use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
 use orbis_engine::rules::economy::phase::Phase;
-use orbis_engine::rules::economy::units::Force;
 use yew::prelude::*;
 
 pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
@@ -38,18 +37,12 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     }
     let Some(b) = &c.battle else {
         if c.tokens.is_empty() {
-            let mv = match (eco.ui.sel, eco.ui.to) {
-                (Some(from), Some(to)) => Some(A::MoveOn {
-                    player: p,
-                    from,
-                    to,
-                    force: Force {
-                        armies: eco.ui.armies,
-                        navies: eco.ui.navies,
-                    },
-                }),
-                _ => None,
-            };
+            let mv = eco.picked_move().map(|(from, to, force)| A::MoveOn {
+                player: p,
+                from,
+                to,
+                force,
+            });
             let movable: Vec<String> = g.movable(map, p).into_iter().map(region).collect();
             return html! {
                 <div id="move-on">

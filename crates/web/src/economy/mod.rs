@@ -27,7 +27,7 @@ use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent};
 use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
-use orbis_engine::rules::economy::units::PlannedMove;
+use orbis_engine::rules::economy::units::{Force, PlannedMove};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use yew::Callback;
@@ -500,6 +500,16 @@ impl EconomySession {
         }
     }
 
+    /// The move picked on the map (from, to) with the counts set, once both ends are chosen.
+    pub fn picked_move(&self) -> Option<(RegionId, RegionId, Force)> {
+        let (from, to) = (self.ui.sel?, self.ui.to?);
+        let force = Force {
+            armies: self.ui.armies,
+            navies: self.ui.navies,
+        };
+        Some((from, to, force))
+    }
+
     /// The view zoomed by `f` about the selected region, or else the middle of the view.
     fn zoomed(&self, f: f32) -> [f32; 4] {
         use crate::geometry::VIEWBOX;
@@ -519,15 +529,15 @@ impl EconomySession {
 
     /// Adds the selected move to the draft, if the engine would accept the plans with it.
     fn add_plan(&mut self) {
-        let (Some(p), Some(from), Some(to)) = (self.actor(), self.ui.sel, self.ui.to) else {
+        let (Some(p), Some((from, to, force))) = (self.actor(), self.picked_move()) else {
             self.ui.error = Some("Click the region to move from, then the one to move to.".into());
             return;
         };
         let mv = PlannedMove {
             from,
             to,
-            armies: self.ui.armies,
-            navies: self.ui.navies,
+            armies: force.armies,
+            navies: force.navies,
         };
         let mut draft = self.ui.drafts.get(&p).cloned().unwrap_or_default();
         draft.push(mv);

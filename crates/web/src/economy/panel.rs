@@ -16,7 +16,6 @@ use orbis_engine::rules::economy::map::{EconomyMap, RegionId, RegionKind};
 use orbis_engine::rules::economy::options::Setup;
 use orbis_engine::rules::economy::phase::{BaseKey, Phase};
 use orbis_engine::rules::economy::state::Standing;
-use orbis_engine::rules::economy::units::Force;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -360,25 +359,7 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             },
         )
     });
-    let mut standing = vec![];
-    if infra.roads {
-        standing.push(Item::Roads);
-    }
-    if infra.fortifications {
-        standing.push(Item::Fortifications);
-    }
-    if infra.canal {
-        standing.push(Item::Canal);
-    }
-    if infra.army_bases > 0 {
-        standing.push(Item::ArmyBase);
-    }
-    standing.extend(
-        infra
-            .navy_bases
-            .iter()
-            .map(|&water| Item::NavyBase { water }),
-    );
+    let mut standing = infra.items();
     if g.players[p as usize].capital == Some(c) {
         standing.push(Item::Capital);
     }
@@ -453,18 +434,12 @@ fn planning(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
 }
 
 fn moving(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
-    let mv = match (eco.ui.sel, eco.ui.to) {
-        (Some(from), Some(to)) => Some(A::MoveFriendly {
-            player: p,
-            from,
-            to,
-            force: Force {
-                armies: eco.ui.armies,
-                navies: eco.ui.navies,
-            },
-        }),
-        _ => None,
-    };
+    let mv = eco.picked_move().map(|(from, to, force)| A::MoveFriendly {
+        player: p,
+        from,
+        to,
+        force,
+    });
     html! {
         <div id="moving">
             <p>{"Friendly movement: units not in a plan may move within your and your allies' territory."}</p>

@@ -16,6 +16,30 @@ pub struct Infrastructure {
     pub navy_bases: Vec<RegionId>,
 }
 
+impl Infrastructure {
+    /// The kinds of piece standing here, each once (navy bases once per water they recruit
+    /// into, as listed); the capital is the player's, not the country's, and is not among them.
+    pub fn items(&self) -> Vec<Item> {
+        let mut items = vec![];
+        if self.roads {
+            items.push(Item::Roads);
+        }
+        if self.fortifications {
+            items.push(Item::Fortifications);
+        }
+        if self.canal {
+            items.push(Item::Canal);
+        }
+        if self.army_bases > 0 {
+            items.push(Item::ArmyBase);
+        }
+        let mut waters = self.navy_bases.clone();
+        waters.dedup();
+        items.extend(waters.into_iter().map(|water| Item::NavyBase { water }));
+        items
+    }
+}
+
 /// A piece of infrastructure, with its price in MU (source 004, "Advanced Rules").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Item {

@@ -28,23 +28,7 @@ impl EconomyState {
         if self.site_force(site, Foe::Player(p)).armies == 0 || !self.hostile_present(site, p) {
             return vec![];
         }
-        let infra = &self.regions[r as usize].infra;
-        let mut items = vec![];
-        if infra.roads {
-            items.push(Item::Roads);
-        }
-        if infra.fortifications {
-            items.push(Item::Fortifications);
-        }
-        if infra.canal {
-            items.push(Item::Canal);
-        }
-        if infra.army_bases > 0 {
-            items.push(Item::ArmyBase);
-        }
-        let mut waters = infra.navy_bases.clone();
-        waters.dedup();
-        items.extend(waters.into_iter().map(|water| Item::NavyBase { water }));
+        let mut items = self.regions[r as usize].infra.items();
         // Against defenders in fortifications only the fortifications can be attacked.
         let fortified_foe = self.fortified(r)
             && (0..self.players.len() as PlayerId)
