@@ -47,13 +47,13 @@ test('economy: setup form and the picks of a new game', async () => {
   assert.doesNotMatch(await page.locator('#rules-summary').textContent(), /canals/);
   await page.selectOption('#esetup', { index: 1 }); // continents, then the standard start
   assert.match(await page.locator('#rules-summary').textContent(), /Continents setup/);
-  await shot(page, '50-economy-setup');
+  await shot(page, '70-economy-setup');
   await page.click('#start-game');
   assert.equal(await attr(page, 'data-phase'), 'economy-pick');
   // Ann picks a continent (a click on one of its countries) when the initiative reaches her;
   // the computers pick by themselves.
   await actor(page, 0);
-  await shot(page, '51-economy-picks');
+  await shot(page, '71-economy-picks');
   const open = await page.locator('#panel .choices button').allTextContents();
   const [continent, country] = open.includes('Australia') ? ['Australia', 'eastern_australia']
     : open.includes('South America') ? ['South America', 'brazil'] : ['Africa', 'congo'];
@@ -70,7 +70,7 @@ test('economy: setup form and the picks of a new game', async () => {
   assert.match(await page.locator('#error').textContent(), /20/); // the engine's refusal
   await fields.nth(0).fill(String(first));
   await fields.nth(0).dispatchEvent('change');
-  await shot(page, '51b-economy-place');
+  await shot(page, '71b-economy-place');
   await page.click('#confirm-place');
   await page.waitForFunction(() => document.querySelector('#root').dataset.phase !== 'economy-place');
   assert.equal(await page.locator(`#r-${country}`).getAttribute('data-owner'), '0', `Ann holds ${continent}`);
@@ -94,12 +94,12 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   // --- Get: Ann owes upkeep for twelve armies at her capital, then recruits two armies.
   await actor(page, 0);
   assert.match(await page.locator('#upkeep').textContent(), /Western Europe: 12 units, 2 MU/);
-  await shot(page, '52-economy-upkeep');
+  await shot(page, '72-economy-upkeep');
   await page.click('#pay-upkeep');
   await click(page, 'western_europe');
   await setCount(page, '#recruit-n', 2);
   assert.match(await page.locator('#recruit-armies').textContent(), /2 armies: \d+ MU/);
-  await shot(page, '53-economy-recruit');
+  await shot(page, '73-economy-recruit');
   await page.click('#recruit-armies');
   await page.click('#finish-get');
   await actor(page, 1);
@@ -108,7 +108,7 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   // --- Planning behind the pass-the-device screen.
   await page.waitForSelector('#curtain');
   assert.equal(await page.locator('#board').count(), 0, 'no map behind the pass-the-device screen');
-  await shot(page, '54-economy-curtain');
+  await shot(page, '74-economy-curtain');
   await page.click('#reveal');
   await actor(page, 0);
   await click(page, 'western_europe');
@@ -117,7 +117,7 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await page.click('#add-plan');
   assert.equal(await page.locator('#draft li').count(), 1);
   assert.equal(await page.locator('#board line.plan').count(), 1);
-  await shot(page, '55-economy-plan');
+  await shot(page, '75-economy-plan');
   await page.click('#submit-plans');
   await page.waitForSelector('#curtain');
   await page.click('#reveal');
@@ -151,7 +151,7 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
     if (!rolled && (await page.locator('#last-roll').count())) {
       rolled = true;
       assert.match(await page.locator('#last-roll').textContent(), /rolls \d \(.*\) = -?\d+/);
-      await shot(page, '56-economy-battle-roll');
+      await shot(page, '76-economy-battle-roll');
     }
     let b = null;
     if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
@@ -182,7 +182,7 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
         b = await button(page, /^Land \d+ armies on Southern Europe$/);
       } else if (who === 1 && site === 'Battle at Southern Europe' && !interrupted && assault.startsWith('Ann is attacking')) {
         b = await button(page, /^Attack Ann's armies$/);
-        if (b) await shot(page, '57-economy-interrupt');
+        if (b) await shot(page, '77-economy-interrupt');
       }
       if (!b) b = page.locator('#declare-none');
     }
@@ -195,21 +195,21 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   assert.match(log, /Ann withdraws/);
   assert.match(log, /Ann lands/);
   assert.match(await page.locator('#turn-title').textContent(), /Round 2/);
-  await shot(page, '58-economy-round-two');
+  await shot(page, '78-economy-round-two');
 
   // Export, then the phone layout.
   const download = page.waitForEvent('download');
   await page.click('#export');
   assert.match((await download).suggestedFilename(), /\.orbis$/);
   await page.setViewportSize({ width: 390, height: 844 });
-  await shot(page, '59-economy-phone');
+  await shot(page, '79-economy-phone');
   // Zoomed on a selected region, the counts are readable on a phone.
   await click(page, 'western_europe');
   await page.click('button.zbtn[aria-label^="Zoom in"]');
   await page.click('button.zbtn[aria-label^="Zoom in"]');
   await page.click('button.zbtn[aria-label^="Zoom in"]');
   assert.notEqual(await page.locator('#board').getAttribute('viewBox'), '0 0 1000 483');
-  await shot(page, '59b-economy-phone-zoomed');
+  await shot(page, '79b-economy-phone-zoomed');
   assert.deepEqual(errors, []);
   await context.close();
 });
