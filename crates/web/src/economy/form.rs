@@ -177,6 +177,10 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
     };
     let o = &f.options;
     type Flag = fn(&mut EconomyOptions) -> &mut bool;
+    let middle_east = format!(
+        "Middle East is a continent ({} MU a round)",
+        orbis_engine::rules::economy::map::EconomyMap::get().middle_east.1
+    );
     let flags: [(&str, &str, bool, Flag); 11] = [
         (
             "eo-bonuses",
@@ -186,7 +190,7 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
         ),
         (
             "eo-middle-east",
-            "Middle East is a continent (3 MU)",
+            &middle_east,
             o.middle_east,
             |o| &mut o.middle_east,
         ),
