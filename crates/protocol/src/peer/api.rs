@@ -305,6 +305,14 @@ pub enum ProtocolEvent {
         at: u64,
         control: Control,
     },
+    /// A face-down game ended at log position `at`: the vote dropped `left`, and nobody can
+    /// stand in for its key share (two participants have no escrow, since its one piece would
+    /// be the whole key; or a holder of a piece had left before). No card of its can be read
+    /// again, so the game stops there, unwon; every secret still there is published.
+    GameEnded {
+        at: u64,
+        left: PeerKey,
+    },
     Halted(HaltReport),
 }
 

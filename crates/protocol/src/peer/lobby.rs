@@ -450,6 +450,7 @@ impl Peer {
             deal: None,
             last_checkpoints: BTreeMap::new(),
             withheld: BTreeMap::new(),
+            ended: None,
         });
         if let Some(r) = &mut self.run {
             r.deal = DealRun::start(r, me, &self.cfg.identity_secret);

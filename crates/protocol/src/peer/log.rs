@@ -295,6 +295,11 @@ impl Peer {
                 return;
             }
             let Some(r) = &mut self.run else { return };
+            if r.ended.is_some() {
+                // A leaver the deal cannot go on without: nothing is left to hide.
+                self.publish_secret_into(out);
+                return;
+            }
             if Self::bound(r, at, &self.me) {
                 return;
             }

@@ -71,6 +71,9 @@ pub(super) struct Run {
     pub(super) last_checkpoints: BTreeMap<PeerKey, (u64, Vec<u8>)>,
     /// Participants each participant reported withholding shares of its cards (face down).
     pub(super) withheld: BTreeMap<u8, Vec<u8>>,
+    /// A face-down game that ended because a participant left whom nobody can stand in for
+    /// (see `Run::deal_survives`): the position and the leaver.
+    pub(super) ended: Option<(u64, u8)>,
 }
 
 /// How the game waits on a control's target where it stands.
@@ -264,9 +267,10 @@ impl Run {
         }
     }
 
-    /// The game has ended.
+    /// The game has ended: won, or (face down) left by a participant the deal cannot go on
+    /// without.
     pub(super) fn over(&self) -> bool {
-        self.state.is_over()
+        self.state.is_over() || self.ended.is_some()
     }
 
     /// The hash exchanged in checkpoints (the classic state's own hash, so that classic hashes

@@ -101,9 +101,12 @@ impl Peer {
                     };
                     return Some((report, v.voters.values().cloned().collect()));
                 }
+                let mut ended = false;
                 match c {
                     Control::Drop { peer, level } => {
                         if let Some(p) = r.participant(&peer) {
+                            // Asked before `p` is out: does the deal go on without it?
+                            ended = !r.deal_survives(p);
                             r.excluded.insert(p);
                             let mut seats = vec![];
                             for (i, s) in r.proposal.seats.iter().enumerate() {
@@ -112,7 +115,11 @@ impl Peer {
                                     seats.push(i as PlayerId);
                                 }
                             }
-                            r.deal_control(&seats, Some(p));
+                            if ended {
+                                r.ended = Some((at, p));
+                            } else {
+                                r.deal_control(&seats, Some(p));
+                            }
                         }
                     }
                     Control::SeatToBot { seat, level } => {
@@ -135,6 +142,11 @@ impl Peer {
                 r.controls_here.push(c);
                 out.events
                     .push(ProtocolEvent::ControlApplied { at, control: c });
+                if let (true, Control::Drop { peer, .. }) = (ended, c) {
+                    // Nothing more applies here: the game is over.
+                    out.events.push(ProtocolEvent::GameEnded { at, left: peer });
+                    return None;
+                }
                 changed = true;
             }
             if !changed {

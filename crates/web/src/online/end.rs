@@ -56,7 +56,7 @@ impl Session {
 
 /// The transcript's download button, once the game is over or halted.
 pub(super) fn transcript_button(s: &Session, onclick: Callback<MouseEvent>) -> Html {
-    let over = s.peer.game().is_some_and(|g| g.is_over());
+    let over = s.peer.game().is_some_and(|g| g.is_over()) || s.peer.ended().is_some();
     if !over && s.peer.halted().is_none() {
         return html! {};
     }

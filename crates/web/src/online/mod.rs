@@ -409,7 +409,7 @@ pub fn online(props: &Props) -> Html {
         }) }
         </ul>
     };
-    let over = s.peer.game().is_some_and(|g| g.is_over());
+    let over = s.peer.game().is_some_and(|g| g.is_over()) || s.peer.ended().is_some();
     let paused = !over && (!s.missing.is_empty() || !overdue.is_empty());
     let status = html! {
         <div class="online-status" id="online-status">
