@@ -447,6 +447,7 @@ impl Peer {
             controls_here: vec![],
             reached: BTreeMap::new(),
             since: (0, self.now, !self.in_batch),
+            joined: self.in_batch.then_some(self.now),
             deal: None,
             last_checkpoints: BTreeMap::new(),
             withheld: BTreeMap::new(),

@@ -60,8 +60,9 @@ impl Peer {
 
     /// Applies every control whose votes are complete at position `at`, where the game waits
     /// on its target. A control about us, while we play this position live and the game has
-    /// waited on us for less than `grace` (move, reveal), is not applied: we halt instead,
-    /// naming the voters (returned with their votes as evidence).
+    /// waited on our part for less than `grace` (move or orders, reveal or cards) since it
+    /// began to, or not at all (our part is in), is not applied: we halt instead, naming the
+    /// voters (returned with their votes as evidence).
     pub(super) fn apply_votes(
         r: &mut Run,
         at: u64,
@@ -89,12 +90,17 @@ impl Peer {
                 let Some(wait) = r.wait_on(&c) else {
                     continue; // not where the game waits on its target: never here
                 };
-                let (pos, since, live) = r.since;
+                let (pos, _, live) = r.since;
                 let allowed = match wait {
-                    Wait::Turn => grace.0,
-                    Wait::Reveal => grace.1,
+                    Wait::Turn | Wait::Orders => grace.0,
+                    Wait::Reveal | Wait::Cards => grace.1,
                 };
-                if about(r.me, me, &r.proposal, &c) && live && pos == at && now < since + allowed {
+                // Our grace counts from when the game began waiting on our part, and never
+                // runs while our part is in.
+                let overdue = r
+                    .awaits_me_since(wait)
+                    .is_some_and(|t| now >= t.saturating_add(allowed));
+                if about(r.me, me, &r.proposal, &c) && live && pos == at && !overdue {
                     let report = HaltReport::VotedOutWhilePlaying {
                         at,
                         voters: v.voters.keys().copied().collect(),
