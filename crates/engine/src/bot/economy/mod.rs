@@ -1,8 +1,8 @@
 //! Computer players for the economy ruleset: `easy` here, a random legal action for whatever the
 //! player has to do now; `normal` in [`normal`], a heuristic (income, upkeep, weak neighbours, a
 //! guarded capital), with its expeditions at sea in [`navy`] and its rarer tools in [`tactics`];
-//! and `hard` in [`hard`], `normal`'s rules with a roomier capital, a lighter guard on it, and
-//! an early navy when boxed in.
+//! and `hard` in [`hard`], `normal`'s rules with a roomier capital, a lighter guard on it, an
+//! early navy when boxed in, and its money spent on finishing the game ([`finish`]).
 //! Every candidate is checked by applying it to a copy of the state, so a bot never sends an
 //! illegal action.
 //!
@@ -24,6 +24,7 @@ use crate::rules::economy::state::EconomyState;
 use crate::rules::economy::units::{Allowance, Kind, PlannedMove};
 use std::collections::BTreeMap;
 
+mod finish;
 mod hard;
 mod navy;
 mod normal;

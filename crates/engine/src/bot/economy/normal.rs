@@ -10,7 +10,7 @@
 //! - Combat: fights where it is stronger, withdraws where it is weaker, intercepts when it
 //!   outnumbers, incites revolutions in weakly held countries whose cards it holds.
 
-use super::{navy, tactics};
+use super::{finish, navy, tactics};
 use crate::rules::classic::PlayerId;
 use crate::rules::economy::action::{EconomyAction as A, SetupAction};
 use crate::rules::economy::battlefield::{BattleAction, Foe, WithdrawOrder};
@@ -24,15 +24,15 @@ use crate::rules::economy::units::{Force, Kind, PlannedMove};
 use std::collections::BTreeMap;
 
 /// Armies kept at home when attacking from there, beyond which a stack pays upkeep.
-const GUARD: u32 = 1;
+pub(super) const GUARD: u32 = 1;
 /// MU kept back for next round's upkeep before recruiting beyond the bases.
-const RESERVE: u32 = 10;
+pub(super) const RESERVE: u32 = 10;
 /// Armies a capital away from the front keeps when the rest walk to the front.
 const CAPITAL_KEEP: u32 = 3;
 /// Navies it keeps at sea at least, once it has somewhere to sail.
 const FLEET: u32 = 2;
 /// MU beyond which it recruits whatever upkeep costs.
-const RICH: u32 = 100;
+pub(super) const RICH: u32 = 100;
 /// Armies a country must have, beyond its guard, to send some of them to sea.
 const SAIL_ARMIES: u32 = 3;
 /// Rounds after which it attacks players with more armies than they have, not only with more
@@ -70,14 +70,14 @@ pub(super) fn normal_with(s: &EconomyState, p: PlayerId, style: Style) -> Option
             }
         }
         Phase::Moving => moving(s, map, p, &legal, style),
-        Phase::Combat => combat(s, map, p, &legal)?,
+        Phase::Combat => combat(s, map, p, &legal, style)?,
         Phase::Over => return None,
     };
     Some(action)
 }
 
 /// Units hostile to `p` in `r`: other players' who are not allies, and neutral armies.
-fn hostile(s: &EconomyState, p: PlayerId, r: RegionId) -> u32 {
+pub(super) fn hostile(s: &EconomyState, p: PlayerId, r: RegionId) -> u32 {
     let x = &s.regions[r as usize];
     let players: u32 = x
         .forces
@@ -102,7 +102,7 @@ fn threat(s: &EconomyState, map: &EconomyMap, p: PlayerId, r: RegionId) -> u32 {
     by_player.into_values().max().unwrap_or(0)
 }
 
-fn countries(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<RegionId> {
+pub(super) fn countries(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<RegionId> {
     s.owned(p).filter(|&r| !map.is_water(r)).collect()
 }
 
@@ -287,6 +287,8 @@ fn get(
             }
         }
     }
+    // Finishing the game (in style), once rich: navies and armies for the last refuges.
+    tries.extend(finish::get(s, map, p, style));
     // Armies only while upkeep leaves most of the income: beyond that, more armies only eat it.
     let upkeep: u32 = s.upkeep(map, p).iter().map(|u| u.due).sum();
     let affordable = 2 * upkeep < s.income(map, p).total() || me.mu >= RICH;
@@ -353,6 +355,8 @@ pub(super) struct Style {
     /// Sail as soon as every land front is another player's capital (no room left by land),
     /// the navy bought before armies.
     pub sail_boxed: bool,
+    /// Once rich, buy the navies and armies that end the game (see [`finish`]).
+    pub finish: bool,
 }
 
 impl Default for Style {
@@ -360,6 +364,7 @@ impl Default for Style {
         Style {
             guard_after: BOLD_AFTER,
             sail_boxed: false,
+            finish: false,
         }
     }
 }
@@ -389,6 +394,10 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, style: Style) -> Vec<P
     for w in navy::waters(map).filter(|&w| s.passable(p, w) && s.units_of(p, w).armies > 0) {
         spare.insert(w, s.units_of(p, w).armies);
     }
+    let mut moves = vec![];
+    if style.finish {
+        moves.extend(finish::sea_plans(s, map, p, &mut spare));
+    }
     let capitals: Vec<RegionId> = s.players.iter().filter_map(|x| x.capital).collect();
     let mut targets: Vec<(u32, bool, RegionId)> = vec![];
     for &from in spare.keys() {
@@ -407,7 +416,6 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, style: Style) -> Vec<P
     // Capitals first among equals; then the weakest.
     targets.sort_unstable_by_key(|&(h, not_capital, n)| (h, not_capital, n));
     let bold = s.round > BOLD_AFTER;
-    let mut moves = vec![];
     for (h, _, to) in targets {
         let target = &map.regions[to as usize];
         let mut sources: Vec<(u32, RegionId)> = target
@@ -494,7 +502,7 @@ fn plans(s: &EconomyState, map: &EconomyMap, p: PlayerId, style: Style) -> Vec<P
 /// (and +1 more behind fortifications). Later (after the style's `guard_after`), half that and
 /// one: enough that an attacker never has the +2 of more than twice as many, and the rest free
 /// to end a game between equals.
-fn capital_guard(
+pub(super) fn capital_guard(
     s: &EconomyState,
     map: &EconomyMap,
     p: PlayerId,
@@ -647,6 +655,7 @@ fn combat(
     map: &EconomyMap,
     p: PlayerId,
     legal: &dyn Fn(&A) -> bool,
+    style: Style,
 ) -> Option<A> {
     let c = s.combat.as_ref()?;
     if c.cards_dealt {
@@ -717,12 +726,18 @@ fn combat(
             .map(|(&q, _)| q)?;
         return Some(A::ChooseAction { player: p, actor });
     }
-    if let Some(action) = tactics::battle_choice(s, map, p, site) {
+    if let Some(action) = tactics::battle_choice(s, map, p, site, if style.finish { 2 } else { 3 })
+    {
         let a = A::Declare { player: p, action };
         if legal(&a) {
             return Some(a);
         }
     }
+    // Navies among hostile armies alone risk nothing (only navies fight navies): in style, they
+    // stay, to carry the armies that follow them.
+    let safe = style.finish
+        && s.site_force(site, Foe::Player(p)).armies == 0
+        && foes(Some(Kind::Navy)) == 0;
     // Attack where it outnumbers; withdraw where it is outnumbered; else wait.
     let attack = s.possible_actions(site, p).into_iter().find(|a| match a {
         BattleAction::Attack { target, kind } => {
@@ -732,7 +747,7 @@ fn combat(
     });
     let action = match attack {
         Some(a) => Some(a),
-        None if mine < foes(None) => {
+        None if mine < foes(None) && !safe => {
             s.withdraw_options(map, site, p)
                 .first()
                 .map(|&(to, force)| {

@@ -72,14 +72,16 @@ pub(super) fn blockades(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<
     out
 }
 
-/// In a battle: a siege of fortified defenders too strong to storm (it cuts them from their
-/// capital, so their upkeep goes unpaid), kept up by declaring nothing else; or a landing from
+/// In a battle: a siege of fortified defenders too strong to storm (with no more than `storm`
+/// times their armies; it cuts them from their capital, so their upkeep goes unpaid), kept up
+/// by declaring nothing else; or a landing from
 /// contested water onto a weakly held or friendly coast.
 pub(super) fn battle_choice(
     s: &EconomyState,
     map: &EconomyMap,
     p: PlayerId,
     site: Site,
+    storm: u32,
 ) -> Option<Option<BattleAction>> {
     let mine = s.site_force(site, Foe::Player(p));
     if let Site::Region(r) = site {
@@ -89,7 +91,7 @@ pub(super) fn battle_choice(
             .filter(|&&(a, _)| a == p)
             .map(|&(_, b)| b)
             .collect();
-        let strong = |q: PlayerId| mine.armies > 3 * s.site_force(site, Foe::Player(q)).armies;
+        let strong = |q: PlayerId| mine.armies > storm * s.site_force(site, Foe::Player(q)).armies;
         if besieging.iter().any(|&q| !strong(q)) {
             // Keep the siege: any other action would end it.
             return Some(None);
