@@ -179,7 +179,9 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
     type Flag = fn(&mut EconomyOptions) -> &mut bool;
     let middle_east = format!(
         "Middle East is a continent ({} MU a round)",
-        orbis_engine::rules::economy::map::EconomyMap::get().middle_east.1
+        orbis_engine::rules::economy::map::EconomyMap::get()
+            .middle_east
+            .1
     );
     let flags: [(&str, &str, bool, Flag); 11] = [
         (
@@ -188,12 +190,9 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
             o.continent_bonuses,
             |o| &mut o.continent_bonuses,
         ),
-        (
-            "eo-middle-east",
-            &middle_east,
-            o.middle_east,
-            |o| &mut o.middle_east,
-        ),
+        ("eo-middle-east", &middle_east, o.middle_east, |o| {
+            &mut o.middle_east
+        }),
         ("eo-capitals", "Capitals", o.capitals, |o| &mut o.capitals),
         ("eo-roads", "Roads", o.roads, |o| &mut o.roads),
         ("eo-bases", "Army and navy bases", o.bases, |o| &mut o.bases),
