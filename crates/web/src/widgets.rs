@@ -1,5 +1,7 @@
-//! Small pieces every screen draws with: player colours and SVG path text.
+//! Small pieces every screen draws with: player colours and patterns, SVG path text and
+//! numbers, the map's zoom, the computer players' pace.
 
+use crate::geometry::VIEWBOX;
 use orbis_engine::classic::Colour;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -198,4 +200,105 @@ pub fn record_bot_ms(name: &str, ms: f64) {
         let _ = Reflect::set(&entry, &"slowest_ms".into(), &max.max(ms).into());
     }
     let _ = (name, ms);
+}
+
+/// How fast computer players act on screen (shared by every ruleset's screens).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Speed {
+    Slow,
+    Normal,
+    Fast,
+}
+
+impl Speed {
+    pub fn delay_ms(self) -> u32 {
+        match self {
+            Speed::Slow => 900,
+            Speed::Normal => 380,
+            Speed::Fast => 90,
+        }
+    }
+    pub fn key(self) -> &'static str {
+        match self {
+            Speed::Slow => "slow",
+            Speed::Normal => "normal",
+            Speed::Fast => "fast",
+        }
+    }
+    pub fn from_key(k: &str) -> Speed {
+        match k {
+            "slow" => Speed::Slow,
+            "fast" => Speed::Fast,
+            _ => Speed::Normal,
+        }
+    }
+}
+
+/// A player's fill: `fill` with the motif of seat `seat` (none, stripes, dots, bars, crosses,
+/// columns) drawn in `ink` — colour-blind safe, the same motifs on every map.
+pub fn pattern(id: String, fill: &str, ink: &str, seat: usize) -> Html {
+    let motif = match seat % 6 {
+        0 => html! {},
+        1 => html! { <path d="M0 8 L8 0" stroke={ink.to_string()} stroke-width="2.2"/> },
+        2 => html! { <circle cx="4" cy="4" r="1.6" fill={ink.to_string()}/> },
+        3 => html! { <path d="M0 4 H8" stroke={ink.to_string()} stroke-width="2"/> },
+        4 => html! { <path d="M0 0 L8 8 M8 0 L0 8" stroke={ink.to_string()} stroke-width="1.4"/> },
+        _ => html! { <path d="M4 0 V8" stroke={ink.to_string()} stroke-width="2"/> },
+    };
+    html! {
+        <pattern id={id} width="8" height="8" patternUnits="userSpaceOnUse">
+            <rect width="8" height="8" fill={fill.to_string()}/>
+            { motif }
+        </pattern>
+    }
+}
+
+/// A number with one decimal, without the float formatter (keeps the wasm small).
+pub fn f1(v: f32) -> String {
+    let mut s = String::new();
+    tenths(&mut s, (v * 10.0).round() as i64);
+    s
+}
+
+/// Phones: the map fills its box (`slice`) so army counts stay legible; pan to see the rest.
+pub fn narrow() -> bool {
+    if cfg!(not(target_arch = "wasm32")) {
+        return false;
+    }
+    web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|v| v.as_f64())
+        .is_some_and(|w| w < 820.0)
+}
+
+/// `v` scaled by `f` about the point at fractions (`fx`, `fy`) of it, kept on the map.
+pub fn zoom(v: [f32; 4], f: f32, fx: f32, fy: f32) -> [f32; 4] {
+    let most = if narrow() {
+        VIEWBOX[2] * 2.6
+    } else {
+        VIEWBOX[2]
+    };
+    let w = (v[2] * f).clamp(VIEWBOX[2] / 6.0, most);
+    let h = w * VIEWBOX[3] / VIEWBOX[2];
+    let x = v[0] + (v[2] - w) * fx;
+    let y = v[1] + (v[3] - h) * fy;
+    clamp_view([x, y, w, h])
+}
+
+/// `v` moved back so that at least a third of the map stays in it.
+pub fn clamp_view(v: [f32; 4]) -> [f32; 4] {
+    let axis = |p: f32, size: f32, o: f32, full: f32| {
+        let (lo, hi) = (o - size * 0.3, o + full - size * 0.7);
+        if lo > hi {
+            o + full / 2.0 - size / 2.0
+        } else {
+            p.clamp(lo, hi)
+        }
+    };
+    [
+        axis(v[0], v[2], VIEWBOX[0], VIEWBOX[2]),
+        axis(v[1], v[3], VIEWBOX[1], VIEWBOX[3]),
+        v[2],
+        v[3],
+    ]
 }

@@ -4,7 +4,7 @@
 use crate::classic::play::{Msg, View};
 use crate::geometry::{ART, OUTLINES, SEA, SHAPES, VIEWBOX};
 use crate::widgets::colour_css;
-use crate::widgets::{outline, tenths};
+use crate::widgets::{clamp_view, f1, narrow, outline, pattern, zoom};
 use orbis_engine::classic::{ClassicState, Owner, Phase};
 use orbis_engine::map::TerritoryId;
 use orbis_engine::view;
@@ -42,13 +42,6 @@ fn geometry(s: &ClassicState) -> Vec<(&'static str, f32, f32)> {
                 .unwrap_or(("", 0.0, 0.0))
         })
         .collect()
-}
-
-/// A number with one decimal, without the float formatter (keeps the wasm small).
-pub fn f1(v: f32) -> String {
-    let mut s = String::new();
-    tenths(&mut s, (v * 10.0).round() as i64);
-    s
 }
 
 fn badge(seat: usize, x: f32, y: f32, r: f32, fill: &str, stroke: &str) -> Html {
@@ -109,20 +102,7 @@ fn defs(s: &ClassicState) -> Html {
         } else {
             "rgba(255,255,255,.33)"
         };
-        let motif = match i % 6 {
-            0 => html! {},
-            1 => html! { <path d="M0 8 L8 0" stroke={ink} stroke-width="2.2"/> },
-            2 => html! { <circle cx="4" cy="4" r="1.6" fill={ink}/> },
-            3 => html! { <path d="M0 4 H8" stroke={ink} stroke-width="2"/> },
-            4 => html! { <path d="M0 0 L8 8 M8 0 L0 8" stroke={ink} stroke-width="1.4"/> },
-            _ => html! { <path d="M4 0 V8" stroke={ink} stroke-width="2"/> },
-        };
-        html! {
-            <pattern id={format!("pat-{i}")} width="8" height="8" patternUnits="userSpaceOnUse">
-                <rect width="8" height="8" fill={c}/>
-                { motif }
-            </pattern>
-        }
+        pattern(format!("pat-{i}"), c, ink, i)
     });
     html! { <defs>{ for pats }</defs> }
 }
@@ -467,48 +447,6 @@ fn rel(e: &WheelEvent) -> (f32, f32) {
         ((e.client_x() as f64 - r.left()) / r.width().max(1.0)) as f32,
         ((e.client_y() as f64 - r.top()) / r.height().max(1.0)) as f32,
     )
-}
-
-/// Phones: the map fills its box (`slice`) so army counts stay legible; pan to see the rest.
-pub fn narrow() -> bool {
-    if cfg!(not(target_arch = "wasm32")) {
-        return false;
-    }
-    web_sys::window()
-        .and_then(|w| w.inner_width().ok())
-        .and_then(|v| v.as_f64())
-        .is_some_and(|w| w < 820.0)
-}
-
-/// `v` scaled by `f` about the point at fractions (`fx`, `fy`) of it, kept on the map.
-pub(crate) fn zoom(v: [f32; 4], f: f32, fx: f32, fy: f32) -> [f32; 4] {
-    let most = if narrow() {
-        VIEWBOX[2] * 2.6
-    } else {
-        VIEWBOX[2]
-    };
-    let w = (v[2] * f).clamp(VIEWBOX[2] / 6.0, most);
-    let h = w * VIEWBOX[3] / VIEWBOX[2];
-    let x = v[0] + (v[2] - w) * fx;
-    let y = v[1] + (v[3] - h) * fy;
-    clamp_view([x, y, w, h])
-}
-
-fn clamp_view(v: [f32; 4]) -> [f32; 4] {
-    let axis = |p: f32, size: f32, o: f32, full: f32| {
-        let (lo, hi) = (o - size * 0.3, o + full - size * 0.7);
-        if lo > hi {
-            o + full / 2.0 - size / 2.0
-        } else {
-            p.clamp(lo, hi)
-        }
-    };
-    [
-        axis(v[0], v[2], VIEWBOX[0], VIEWBOX[2]),
-        axis(v[1], v[3], VIEWBOX[1], VIEWBOX[3]),
-        v[2],
-        v[3],
-    ]
 }
 
 /// Drag state shared between renders (kept out of the reducer: it changes on every pointer move).

@@ -16,36 +16,7 @@ use orbis_engine::view;
 use std::cell::RefCell;
 use yew::prelude::*;
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Speed {
-    Slow,
-    Normal,
-    Fast,
-}
-
-impl Speed {
-    pub fn delay_ms(self) -> u32 {
-        match self {
-            Speed::Slow => 900,
-            Speed::Normal => 380,
-            Speed::Fast => 90,
-        }
-    }
-    pub fn key(self) -> &'static str {
-        match self {
-            Speed::Slow => "slow",
-            Speed::Normal => "normal",
-            Speed::Fast => "fast",
-        }
-    }
-    pub fn from_key(k: &str) -> Speed {
-        match k {
-            "slow" => Speed::Slow,
-            "fast" => Speed::Fast,
-            _ => Speed::Normal,
-        }
-    }
-}
+pub use crate::widgets::Speed;
 
 /// A seat on the new-game screen.
 #[derive(Clone, PartialEq)]

@@ -4,10 +4,9 @@
 //! capitals, bases, roads, fortifications and canals as icons; battle tokens (⚔), border
 //! battles, contested regions, blockades and sieges marked. Planned moves are arrows.
 
-use crate::classic::board::f1;
 use crate::economy::{colour, EMsg, EconomySession, View};
 use crate::geometry::{OUTLINES, SHAPES, VIEWBOX, WATERS, WATER_OUTLINES};
-use crate::widgets::outline;
+use crate::widgets::{f1, outline, pattern};
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::battlefield::Site;
 use orbis_engine::rules::economy::map::{EconomyMap, RegionId, RegionKind};
@@ -48,21 +47,12 @@ pub fn anchor(r: RegionId) -> (f32, f32) {
 /// Patterns per player (colour-blind safe: stripes, dots, bars, crosses, columns, none).
 fn defs() -> Html {
     let pats = (0..6u8).map(|p| {
-        let c = colour(p);
-        let ink = "rgba(255,255,255,.55)";
-        let mark = match p {
-            0 => html! {},
-            1 => html! { <path d="M0 8 L8 0" stroke={ink} stroke-width="2.2"/> },
-            2 => html! { <circle cx="4" cy="4" r="1.6" fill={ink}/> },
-            3 => html! { <path d="M0 4 H8" stroke={ink} stroke-width="2"/> },
-            4 => html! { <path d="M0 0 L8 8 M8 0 L0 8" stroke={ink} stroke-width="1.4"/> },
-            _ => html! { <path d="M4 0 V8" stroke={ink} stroke-width="2"/> },
-        };
-        html! {
-            <pattern id={format!("ep{p}")} width="8" height="8" patternUnits="userSpaceOnUse">
-                <rect width="8" height="8" fill={c}/>{ mark }
-            </pattern>
-        }
+        pattern(
+            format!("ep{p}"),
+            colour(p),
+            "rgba(255,255,255,.55)",
+            p as usize,
+        )
     });
     html! {
         <defs>

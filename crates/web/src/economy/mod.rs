@@ -129,8 +129,8 @@ pub enum EMsg {
 pub struct View<'a> {
     pub eco: Option<&'a EconomySession>,
     pub send: Callback<EMsg>,
-    pub speed: crate::classic::play::Speed,
-    pub on_speed: Callback<crate::classic::play::Speed>,
+    pub speed: crate::widgets::Speed,
+    pub on_speed: Callback<crate::widgets::Speed>,
 }
 
 impl View<'_> {
@@ -229,17 +229,18 @@ impl EconomySession {
 
     fn record(&mut self, events: &[EconomyEvent]) {
         for e in events {
-            if let EconomyEvent::BattleRoll { .. } = e {
-                self.ui.last_roll = text::event(&self.game, e);
-            }
             if matches!(e, EconomyEvent::PlansRevealed { .. }) {
                 self.ui.drafts.clear();
                 self.ui.deadline = None;
                 self.ui.shown = None;
             }
-            if let Some(line) = text::event(&self.game, e) {
-                self.ui.log.insert(0, line);
+            let Some(line) = text::event(&self.game, e) else {
+                continue;
+            };
+            if let EconomyEvent::BattleRoll { .. } = e {
+                self.ui.last_roll = Some(line.clone());
             }
+            self.ui.log.insert(0, line);
         }
         self.ui.log.truncate(200);
         self.keep_clock();
@@ -524,7 +525,7 @@ impl EconomySession {
             }
             None => (0.5, 0.5),
         };
-        crate::classic::board::zoom(v, f, fx, fy)
+        crate::widgets::zoom(v, f, fx, fy)
     }
 
     /// Adds the selected move to the draft, if the engine would accept the plans with it.

@@ -72,7 +72,7 @@ pub fn play(v: &View) -> Html {
 
 /// The computer players' pace.
 fn speed(v: &View) -> Html {
-    use crate::classic::play::Speed;
+    use crate::widgets::Speed;
     crate::widgets::select(
         "speed".into(),
         "Computer pace",
