@@ -7,6 +7,11 @@
 //! participant, so no coalition short of all the other players learns anything it could not
 //! before.
 //!
+//! Invariant: an escrow has at least two holders. With a single other participant its one
+//! piece would be the whole key share, handed to the only opponent (security review A1), so
+//! [`escrow`] refuses to split a key for fewer than two holders and [`verify_escrow`] refuses
+//! such an escrow: a deal of two has no escrow, and nobody can stand in for either participant.
+//!
 //! A participant who seals a wrong piece is caught: the holder publishes the Diffie–Hellman
 //! point with a proof that it used its own key ([`Complaint`]), and anyone can unseal the piece
 //! and see that it does not match its commitment.
@@ -59,16 +64,23 @@ fn seal_key(context: &[u8], owner: u8, piece: &EscrowPiece, dh: &CompressedRistr
     tr.scalar_challenge(b"key")
 }
 
+/// Fewest holders an escrow may have: with one, its piece is the whole key share.
+pub const MIN_HOLDERS: usize = 2;
+
 /// Splits `secret` (of the participant at seat `owner`) into pieces for every other seat of
-/// `keys` (every participant's public key, in seat order).
+/// `keys` (every participant's public key, in seat order). Refused for fewer than
+/// [`MIN_HOLDERS`] other seats: the one holder would get the whole secret.
 pub fn escrow(
     context: &[u8],
     secret: &SecretShare,
     owner: u8,
     keys: &[RistrettoPoint],
     rng: &mut impl CryptoRngCore,
-) -> Escrow {
+) -> Result<Escrow, DealError> {
     let others: Vec<u8> = (0..keys.len() as u8).filter(|&j| j != owner).collect();
+    if others.len() < MIN_HOLDERS {
+        return Err(DealError::Escrow("an escrow needs two holders or more"));
+    }
     // The pieces and seals depend on the holders' keys too: another history at the same
     // position (other keys) never splits the secret the same way again.
     let mut bound = crate::transcript::start(b"escrow nonce", context);
@@ -97,11 +109,12 @@ pub fn escrow(
         piece.sealed = y + seal_key(context, owner, &piece, &dh);
         pieces.push(piece);
     }
-    Escrow { pieces }
+    Ok(Escrow { pieces })
 }
 
 /// The public check anyone makes: one piece for every other seat, in order, whose commitments
-/// add up to the owner's key. Returns the commitments by seat (`None` for the owner's).
+/// add up to the owner's key, and at least [`MIN_HOLDERS`] of them (an escrow to a single holder
+/// hands it the key). Returns the commitments by seat (`None` for the owner's).
 pub fn verify_escrow(
     owner: u8,
     owner_key: &RistrettoPoint,
@@ -109,6 +122,11 @@ pub fn verify_escrow(
     escrow: &Escrow,
 ) -> Result<Vec<Option<RistrettoPoint>>, DealError> {
     let others: Vec<u8> = (0..seats as u8).filter(|&j| j != owner).collect();
+    if others.len() < MIN_HOLDERS {
+        return Err(DealError::Escrow(
+            "an escrow to a single holder gives it the key",
+        ));
+    }
     if escrow.pieces.len() != others.len() {
         return Err(DealError::Length {
             expected: others.len() as u32,

@@ -295,7 +295,7 @@ fn all_the_others_stand_in_for_a_participant_who_left() {
     let mut t = table(4, 11);
     let ctx = b"game escrow";
     let escrows: Vec<_> = (0..4)
-        .map(|i| escrow(ctx, &t.secrets[i], i as u8, &t.keys, &mut t.rng))
+        .map(|i| escrow(ctx, &t.secrets[i], i as u8, &t.keys, &mut t.rng).unwrap())
         .collect();
     let commitments: Vec<_> = escrows
         .iter()
@@ -358,7 +358,7 @@ fn a_wrong_escrow_is_caught_and_so_is_a_false_complaint() {
     };
     let mut t = table(3, 12);
     let ctx = b"game escrow";
-    let honest = escrow(ctx, &t.secrets[0], 0, &t.keys, &mut t.rng);
+    let honest = escrow(ctx, &t.secrets[0], 0, &t.keys, &mut t.rng).unwrap();
     // Pieces that do not add up to the key are refused in public.
     let mut e = honest.clone();
     e.pieces[0].commitment = e.pieces[1].commitment;
@@ -391,4 +391,30 @@ fn a_wrong_escrow_is_caught_and_so_is_a_false_complaint() {
         ..complaint
     };
     assert!(verify_complaint(ctx, 0, &piece, &t.keys[holder], &made_up).is_err());
+}
+
+/// Security review A1, the building block: a key share is never split for a single holder (its
+/// one piece would be the whole share), and such an escrow, made by hand, is refused in public.
+#[test]
+fn an_escrow_to_a_single_holder_is_neither_made_nor_taken() {
+    use orbis_deal::escrow::{escrow, verify_escrow, Escrow, EscrowPiece};
+    let mut t = table(2, 13);
+    let ctx = b"game escrow";
+    assert!(matches!(
+        escrow(ctx, &t.secrets[0], 0, &t.keys, &mut t.rng),
+        Err(DealError::Escrow(_))
+    ));
+    // The one piece a two-seat escrow would hold: the key itself, committed as the key.
+    let by_hand = Escrow {
+        pieces: vec![EscrowPiece {
+            to: 1,
+            commitment: t.keys[0].compress(),
+            ephemeral: RistrettoPoint::mul_base(&Scalar::from(5u8)).compress(),
+            sealed: Scalar::ONE,
+        }],
+    };
+    assert!(matches!(
+        verify_escrow(0, &t.keys[0], 2, &by_hand),
+        Err(DealError::Escrow(_))
+    ));
 }

@@ -548,3 +548,43 @@ fn among(room: &mut Room, gone: u8) {
         room.post(to, out);
     }
 }
+
+/// Security review A1: with two seats the escrow's one piece was the whole key share, sealed
+/// to the opponent and broadcast once the keys were in, so the opponent could unseal it at
+/// once and read every card of the other seat (and, with its own share, the whole deck). The
+/// attack: seat 1 unseals whatever seat 0 escrowed to it and compares it with seat 0's secret.
+#[test]
+fn with_two_seats_nothing_seat_0_sends_gives_seat_1_its_key() {
+    use orbis_deal::escrow::{open_piece, Unsealed};
+    use orbis_deal::keys::SecretShare;
+    let mut room = Room::new(2, 60);
+    room.run().unwrap();
+    assert!(room.tables.iter().all(Table::ready), "two seats deal on");
+    let theirs = room.tables[0].secret();
+    let mine = SecretShare::from_bytes(room.tables[1].secret()).unwrap();
+    // The table's context of seat 0's escrow: the game, "escrow", the owner, position 0.
+    let mut ctx = b"game 7".to_vec();
+    ctx.push(0);
+    ctx.extend_from_slice(b"escrow");
+    ctx.push(0);
+    ctx.extend_from_slice(&0u16.to_le_bytes());
+    for (from, m) in room.broadcasts.clone() {
+        let DealMsg::Escrow(e) = m else { continue };
+        assert_ne!(from, 1);
+        for piece in e.pieces.iter().filter(|p| p.to == 1) {
+            let mut rng =
+                <rand_chacha3::ChaCha20Rng as rand_chacha3::rand_core::SeedableRng>::from_seed(
+                    [9; 32],
+                );
+            if let Ok(Unsealed::Piece(y)) = open_piece(&ctx, 0, piece, &mine, &mut rng) {
+                assert_ne!(y.to_bytes(), theirs, "seat 1 holds seat 0's whole key");
+            }
+        }
+    }
+    // Seat 1 reads its own draw and not seat 0's.
+    room.draw(0, 0, 0);
+    room.draw(0, 1, 1);
+    room.run().unwrap();
+    assert!(room.tables[0].card(0, 0).is_some() && room.tables[1].card(0, 1).is_some());
+    assert_eq!(room.tables[1].card(0, 0), None);
+}

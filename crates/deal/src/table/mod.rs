@@ -3,7 +3,8 @@
 //! sends out what this returns. In order:
 //! 1. every participant publishes its key share with its proof;
 //! 2. once all keys are in, every participant publishes the escrow of its share (so that all the
-//!    others can stand in for it later), and seat 0 shuffles the first deck;
+//!    others can stand in for it later; with two seats there is none, since its one piece would
+//!    be the whole share, handed to the opponent), and seat 0 shuffles the first deck;
 //! 3. each deck is shuffled by every seat in turn, each shuffle checked by everyone; more decks
 //!    can be added later (the discards, reshuffled) and are shuffled the same way; a seat that
 //!    left before its turn is skipped;
@@ -275,8 +276,19 @@ impl Table {
     /// Every key is in and every deck shuffled by every seat: every draw can be read.
     pub fn ready(&self) -> bool {
         self.joint.is_some()
-            && self.escrows.len() + 1 >= self.seats as usize
+            && (!self.escrowed() || self.escrows.len() + 1 >= self.seats as usize)
             && self.decks.iter().all(|d| d.next.is_none())
+    }
+
+    /// Whether this deal escrows key shares: only with enough seats that no piece is a whole
+    /// share (see [`crate::escrow::MIN_HOLDERS`]).
+    pub fn escrowed(&self) -> bool {
+        self.seats as usize > crate::escrow::MIN_HOLDERS
+    }
+
+    /// Whether `seat`'s escrow has come (so that the others can stand in for it).
+    pub fn has_escrow(&self, seat: u8) -> bool {
+        self.escrows.contains_key(&seat)
     }
 
     /// The first seat after `seat` (from the first seat for `None`) that has not left.
@@ -334,13 +346,16 @@ impl Table {
                 if self.is_observer() {
                     return Ok(vec![]);
                 }
+                let mut out = vec![];
                 let ctx = self.context(b"escrow", self.me, 0);
-                let e = escrow(&ctx, &self.secret, self.me, &keys, &mut self.rng(&ctx));
-                // Our own commitments too: a reveal may carry shares of our pieces.
-                if let Ok(c) = verify_escrow(self.me, &self.secret.key(), keys.len(), &e) {
-                    self.commitments.insert(self.me, c);
+                // No escrow with two seats: its one piece would be our whole share.
+                if let Ok(e) = escrow(&ctx, &self.secret, self.me, &keys, &mut self.rng(&ctx)) {
+                    // Our own commitments too: a reveal may carry shares of our pieces.
+                    if let Ok(c) = verify_escrow(self.me, &self.secret.key(), keys.len(), &e) {
+                        self.commitments.insert(self.me, c);
+                    }
+                    out.push(Out::Broadcast(DealMsg::Escrow(e)));
                 }
-                let mut out = vec![Out::Broadcast(DealMsg::Escrow(e))];
                 out.extend(self.due());
                 Ok(out)
             }
@@ -652,7 +667,9 @@ impl Table {
 
     /// The vote dropped `leaver`: every other participant calls this. We unseal our piece of
     /// its key and send the share of that piece for every draw that needs the leaver's share,
-    /// now and later. If the piece is wrong, the complaint that proves it goes to everyone.
+    /// now and later. If the piece is wrong, the complaint that proves it goes to everyone. An
+    /// error when we hold no piece of its key (a deal of two seats has no escrow, or its escrow
+    /// never came): then nobody can stand in for it.
     pub fn stand_in(&mut self, leaver: u8) -> Result<Vec<Out>, DealError> {
         if leaver == self.me || leaver >= self.seats || !self.left.insert(leaver) {
             return Ok(vec![]);

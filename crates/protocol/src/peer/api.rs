@@ -53,9 +53,10 @@ pub struct Config {
     pub resend_ms: u64,
     /// Nothing heard from a participant's connection for this long ⇒ `PeerMissing`.
     pub missing_ms: u64,
-    /// How long the game may wait on our own move before a vote that hands our seat over is
-    /// accepted by us (votes sooner than that halt us naming the voters); keep it below the time
-    /// the other players' interfaces wait before they offer the vote.
+    /// How long the game may wait on our own move or orders (from when it began to) before a
+    /// vote that hands our seat over is accepted by us (votes sooner than that halt us naming
+    /// the voters); keep it below the time the other players' interfaces wait before they offer
+    /// the vote.
     pub turn_grace_ms: u64,
     /// What [`Peer::memento`] returned before a reload (our own signed dice reveals): the peer
     /// halts rather than open one of those rolls for another declaration.
@@ -213,9 +214,10 @@ pub enum HaltReport {
         theirs: ([u8; 32], [u8; 32]),
     },
     /// `voters` voted us out at log position `at` while we were playing it: the game had
-    /// waited on us there for less than our grace period (`Config::turn_grace_ms` for a move,
-    /// half of `missing_ms` for a dice reveal). We do not hand our seat over; their votes are the
-    /// evidence.
+    /// waited on our part there for less than our grace period since it began to
+    /// (`Config::turn_grace_ms` for a move or orders, half of `missing_ms` for a dice reveal),
+    /// or our part was in (our reveal, our orders, our side of the deal). We do not hand our
+    /// seat over; their votes are the evidence.
     VotedOutWhilePlaying { at: u64, voters: Vec<PeerKey> },
     /// `peer` sent a message of the face-down deal that does not check out (a shuffle that
     /// drops or copies a card, a false decryption share, a card shown as another…); `what`
@@ -304,6 +306,14 @@ pub enum ProtocolEvent {
     ControlApplied {
         at: u64,
         control: Control,
+    },
+    /// A face-down game ended at log position `at`: the vote dropped `left`, and nobody can
+    /// stand in for its key share (two participants have no escrow, since its one piece would
+    /// be the whole key; or a holder of a piece had left before). No card of its can be read
+    /// again, so the game stops there, unwon; every secret still there is published.
+    GameEnded {
+        at: u64,
+        left: PeerKey,
     },
     Halted(HaltReport),
 }

@@ -18,6 +18,9 @@ pub(super) struct PendingRoll {
     pub(super) action: Action,
     pub(super) seat: PlayerId,
     pub(super) record: Record,
+    /// When the declaration reached us: the game waits on each contributor's reveal from then
+    /// (not from when the position began: the declarer's thinking is no one else's delay).
+    pub(super) since: u64,
 }
 
 #[derive(Clone, Debug)]

@@ -197,6 +197,18 @@ impl Run {
         Ok(())
     }
 
+    /// Whether the deal can go on without participant `p`, whom a vote is dropping: all the
+    /// others stand in for its key, which needs an escrow of two holders or more (three
+    /// participants or more: with two, its one piece would be the whole key, so there is none)
+    /// and every holder still there (one who left took its piece with it). Not so, the game
+    /// ends where the drop applies (security review A1). A function of the proposal and the
+    /// votes, so every peer, and `orbis verify`, decides alike.
+    pub(super) fn deal_survives(&self, p: u8) -> bool {
+        self.deal.is_none()
+            || (self.proposal.participants.len() > orbis_deal::escrow::MIN_HOLDERS
+                && self.excluded.iter().all(|&x| x == p))
+    }
+
     /// A vote handed `seats` to a computer (and, for a drop, excluded participant `dropped`):
     /// their face-down cards are drawn again face up, and all the others stand in for the
     /// dropped participant's key.
@@ -450,6 +462,14 @@ impl Peer {
             d.add_pieces(me, pieces);
             out.send.push((Dest::All, raw));
         }
+    }
+
+    /// Where a face-down game ended without a winner, and who left it (see
+    /// [`ProtocolEvent::GameEnded`]).
+    pub fn ended(&self) -> Option<(u64, PeerKey)> {
+        let r = self.run.as_ref()?;
+        let (at, p) = r.ended?;
+        Some((at, *r.proposal.participants.get(p as usize)?))
     }
 
     /// Publishes our secret key share now (for a player who leaves the game for good).

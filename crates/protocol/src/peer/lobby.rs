@@ -447,9 +447,11 @@ impl Peer {
             controls_here: vec![],
             reached: BTreeMap::new(),
             since: (0, self.now, !self.in_batch),
+            joined: self.in_batch.then_some(self.now),
             deal: None,
             last_checkpoints: BTreeMap::new(),
             withheld: BTreeMap::new(),
+            ended: None,
         });
         if let Some(r) = &mut self.run {
             r.deal = DealRun::start(r, me, &self.cfg.identity_secret);

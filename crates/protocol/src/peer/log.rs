@@ -284,7 +284,14 @@ impl Peer {
             }
             let at = r.next_index();
             if r.since.0 != at {
-                r.since = (at, self.now, !self.in_batch);
+                // A position reached through a resend starts its clock on arrival like any
+                // other (security review B7: the sender of the resend chooses when that is).
+                // Only a peer catching up on the game it just (re)joined takes the votes it
+                // finds complete as history, decided while it was away.
+                let history = self.in_batch
+                    && r.joined
+                        .is_some_and(|t| self.now < t.saturating_add(self.cfg.missing_ms));
+                r.since = (at, self.now, !history);
             }
             let grace = (self.cfg.turn_grace_ms, self.cfg.missing_ms / 2);
             Self::readmit_due(r, at);
@@ -295,6 +302,11 @@ impl Peer {
                 return;
             }
             let Some(r) = &mut self.run else { return };
+            if r.ended.is_some() {
+                // A leaver the deal cannot go on without: nothing is left to hide.
+                self.publish_secret_into(out);
+                return;
+            }
             if Self::bound(r, at, &self.me) {
                 return;
             }
@@ -455,6 +467,7 @@ impl Peer {
                     action,
                     seat,
                     record,
+                    since: self.now,
                 });
                 // Reveals that arrived before the declaration.
                 if let Some(buf) = r.future_reveals.remove(&index) {

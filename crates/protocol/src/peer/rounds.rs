@@ -39,6 +39,8 @@ pub(super) struct OrdersRound {
     pub(super) mine: Option<(Vec<u8>, [u8; 32])>,
     pub(super) revealed: bool,
     pub(super) announced_commits: bool,
+    /// When the last commitment came: reveals are due from then.
+    pub(super) complete_at: Option<u64>,
     pub(super) done: bool,
 }
 
@@ -288,6 +290,7 @@ impl Peer {
         }
         if !o.announced_commits {
             o.announced_commits = true;
+            o.complete_at = Some(self.now);
             out.events.push(ProtocolEvent::OrdersCommitted { round });
         }
         if let (false, Some((payload, salt)), Some(m)) = (o.revealed, o.mine.clone(), me) {

@@ -58,9 +58,12 @@ pub(super) struct Run {
     pub(super) controls_here: Vec<Control>,
     /// Highest log position each peer has shown it reached (from any indexed message it signed).
     pub(super) reached: BTreeMap<PeerKey, u64>,
-    /// The position we are on, when we reached it, and whether we reached it live (not while
-    /// catching up from a resend batch).
+    /// The position we are on, when we reached it, and whether we are there live (not while
+    /// catching up, from resend batches, on the game we just joined: see `joined`).
     pub(super) since: (u64, u64, bool),
+    /// When we joined this game from a resend (a reload, or a late start): for `missing_ms`
+    /// after that, positions reached from resends are history, not live.
+    pub(super) joined: Option<u64>,
     /// Orders game: readmissions decided in the phase at this position, with their tips; they
     /// take effect when the phase is resolved, so a phase's commitments never change midway.
     pub(super) readmits: BTreeMap<u8, (u64, [u8; 32])>,
@@ -71,15 +74,23 @@ pub(super) struct Run {
     pub(super) last_checkpoints: BTreeMap<PeerKey, (u64, Vec<u8>)>,
     /// Participants each participant reported withholding shares of its cards (face down).
     pub(super) withheld: BTreeMap<u8, Vec<u8>>,
+    /// A face-down game that ended because a participant left whom nobody can stand in for
+    /// (see `Run::deal_survives`): the position and the leaver.
+    pub(super) ended: Option<(u64, u8)>,
 }
 
 /// How the game waits on a control's target where it stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Wait {
-    /// For a move or orders: a human's time.
+    /// For a move: a human's time.
     Turn,
     /// For a dice reveal, which an honest peer sends at once.
     Reveal,
+    /// Face down: the current player cannot read its cards, and the target may be withholding
+    /// its part of the deal, which an honest peer sends as soon as it is due.
+    Cards,
+    /// For orders (commitment, then reveal): a human's time.
+    Orders,
 }
 
 impl Run {
@@ -174,8 +185,13 @@ impl Run {
                         .is_some_and(|p| self.waits_on_cards(p)),
                     _ => false,
                 };
-                (s.winner().is_none() && (target_seat(s.current) || drops_other))
-                    .then_some(Wait::Turn)
+                if s.winner().is_some() {
+                    None
+                } else if target_seat(s.current) {
+                    Some(Wait::Turn)
+                } else {
+                    drops_other.then_some(Wait::Cards)
+                }
             }
             // Simultaneous rulesets: a round waits for every contributor's orders.
             _ => {
@@ -188,7 +204,41 @@ impl Run {
                         seats.into_iter().any(target_seat)
                     }
                 };
-                waits.then_some(Wait::Turn)
+                waits.then_some(Wait::Orders)
+            }
+        }
+    }
+
+    /// Since when the game, at the position we are on, has waited on our own part of `wait`;
+    /// `None` when our part is in (our reveal, our orders, our side of the deal): a target whose
+    /// part is in is never awaited, however long the others take (security review B7).
+    pub(super) fn awaits_me_since(&self, wait: Wait) -> Option<u64> {
+        let me = self.me?;
+        match wait {
+            Wait::Turn => Some(self.since.1),
+            Wait::Reveal => {
+                let p = self.pending.as_ref()?;
+                let mine = self
+                    .reveals
+                    .get(&p.index)
+                    .is_some_and(|m| m.contains_key(&me));
+                (!mine).then_some(p.since)
+            }
+            // We send our key, escrow, shuffles and shares as soon as each is due: whoever the
+            // blocked player lacks, it is not us.
+            Wait::Cards => None,
+            Wait::Orders => {
+                let o = self.orders.get(&(self.next_index() as u32));
+                let Some(o) = o.filter(|o| o.commits.contains_key(&me)) else {
+                    return Some(self.since.1);
+                };
+                let all = self
+                    .orders_required()
+                    .iter()
+                    .all(|i| o.commits.contains_key(i));
+                // Our reveal is due from when the last commitment came.
+                (all && !o.reveals.contains_key(&me))
+                    .then_some(o.complete_at.unwrap_or(self.since.1))
             }
         }
     }
@@ -264,9 +314,10 @@ impl Run {
         }
     }
 
-    /// The game has ended.
+    /// The game has ended: won, or (face down) left by a participant the deal cannot go on
+    /// without.
     pub(super) fn over(&self) -> bool {
-        self.state.is_over()
+        self.state.is_over() || self.ended.is_some()
     }
 
     /// The hash exchanged in checkpoints (the classic state's own hash, so that classic hashes

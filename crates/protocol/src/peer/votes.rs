@@ -60,8 +60,9 @@ impl Peer {
 
     /// Applies every control whose votes are complete at position `at`, where the game waits
     /// on its target. A control about us, while we play this position live and the game has
-    /// waited on us for less than `grace` (move, reveal), is not applied: we halt instead,
-    /// naming the voters (returned with their votes as evidence).
+    /// waited on our part for less than `grace` (move or orders, reveal or cards) since it
+    /// began to, or not at all (our part is in), is not applied: we halt instead, naming the
+    /// voters (returned with their votes as evidence).
     pub(super) fn apply_votes(
         r: &mut Run,
         at: u64,
@@ -89,21 +90,29 @@ impl Peer {
                 let Some(wait) = r.wait_on(&c) else {
                     continue; // not where the game waits on its target: never here
                 };
-                let (pos, since, live) = r.since;
+                let (pos, _, live) = r.since;
                 let allowed = match wait {
-                    Wait::Turn => grace.0,
-                    Wait::Reveal => grace.1,
+                    Wait::Turn | Wait::Orders => grace.0,
+                    Wait::Reveal | Wait::Cards => grace.1,
                 };
-                if about(r.me, me, &r.proposal, &c) && live && pos == at && now < since + allowed {
+                // Our grace counts from when the game began waiting on our part, and never
+                // runs while our part is in.
+                let overdue = r
+                    .awaits_me_since(wait)
+                    .is_some_and(|t| now >= t.saturating_add(allowed));
+                if about(r.me, me, &r.proposal, &c) && live && pos == at && !overdue {
                     let report = HaltReport::VotedOutWhilePlaying {
                         at,
                         voters: v.voters.keys().copied().collect(),
                     };
                     return Some((report, v.voters.values().cloned().collect()));
                 }
+                let mut ended = false;
                 match c {
                     Control::Drop { peer, level } => {
                         if let Some(p) = r.participant(&peer) {
+                            // Asked before `p` is out: does the deal go on without it?
+                            ended = !r.deal_survives(p);
                             r.excluded.insert(p);
                             let mut seats = vec![];
                             for (i, s) in r.proposal.seats.iter().enumerate() {
@@ -112,7 +121,11 @@ impl Peer {
                                     seats.push(i as PlayerId);
                                 }
                             }
-                            r.deal_control(&seats, Some(p));
+                            if ended {
+                                r.ended = Some((at, p));
+                            } else {
+                                r.deal_control(&seats, Some(p));
+                            }
                         }
                     }
                     Control::SeatToBot { seat, level } => {
@@ -135,6 +148,11 @@ impl Peer {
                 r.controls_here.push(c);
                 out.events
                     .push(ProtocolEvent::ControlApplied { at, control: c });
+                if let (true, Control::Drop { peer, .. }) = (ended, c) {
+                    // Nothing more applies here: the game is over.
+                    out.events.push(ProtocolEvent::GameEnded { at, left: peer });
+                    return None;
+                }
                 changed = true;
             }
             if !changed {

@@ -65,7 +65,7 @@ pub(super) fn transcript_name(started: Option<[u8; 32]>) -> String {
 
 /// The transcript's download button, once the game is over or halted.
 pub(super) fn transcript_button(s: &Session, onclick: Callback<MouseEvent>) -> Html {
-    let over = s.peer.game().is_some_and(|g| g.is_over());
+    let over = s.peer.game().is_some_and(|g| g.is_over()) || s.peer.ended().is_some();
     if !over && s.peer.halted().is_none() {
         return html! {};
     }

@@ -419,7 +419,7 @@ pub fn online(props: &Props) -> Html {
         }) }
         </ul>
     };
-    let over = s.peer.game().is_some_and(|g| g.is_over());
+    let over = s.peer.game().is_some_and(|g| g.is_over()) || s.peer.ended().is_some();
     // Back to the lobby with the same players (the app drops the finished game's screen).
     let play_again = {
         let session = session.clone();
@@ -716,7 +716,7 @@ pub fn online(props: &Props) -> Html {
                     <option value="world" selected={s.ruleset == "world"}>{"Orders: World"}</option>
                 </select></label>
                 if s.ruleset == "classic" {
-                    <p class="hint" id="p2p-notice">{"Cards and missions are dealt face down by all the players' pages together: no page, even a modified one, can read another player's hand or mission before it is shown. A computer player's cards are face up."}</p>
+                    <p class="hint" id="p2p-notice">{"Cards and missions are dealt face down by all the players' pages together: no page on its own, even a modified one, can read another player's hand or mission before it is shown. With three or more players, all the others together could (their pieces of each key let a leaver's cards be opened); with two, no key is shared out and the game ends if one player leaves. A computer player's cards are face up."}</p>
                 } else if s.ruleset == "europe-1901" {
                     <p class="hint">{"Seven powers; those without a player are computer powers, computed alike by every page."}</p>
                 } else {

@@ -497,6 +497,15 @@ impl Session {
                     lines.push(what.clone());
                     self.notes.push(what);
                 }
+                ProtocolEvent::GameEnded { left, .. } => {
+                    let what = format!(
+                        "{} left, and this game was dealt face down among too few players for \
+                         anyone to stand in for their cards: the game ends here, unwon.",
+                        self.name_of(&left)
+                    );
+                    lines.push(what.clone());
+                    self.notes.push(what);
+                }
                 ProtocolEvent::Halted(orbis_protocol::HaltReport::VotedOutWhilePlaying {
                     at,
                     voters,
