@@ -588,3 +588,53 @@ fn with_two_seats_nothing_seat_0_sends_gives_seat_1_its_key() {
     assert!(room.tables[0].card(0, 0).is_some() && room.tables[1].card(0, 1).is_some());
     assert_eq!(room.tables[1].card(0, 0), None);
 }
+
+/// Delivers everything except what `skip` picks (what follows a skipped message is refused as
+/// early, and dropped).
+fn run_but(room: &mut Room, skip: impl Fn(u8, &DealMsg) -> bool) {
+    while let Some((from, to, m)) = room.queue.pop_front() {
+        if skip(from, &m) {
+            continue;
+        }
+        match room.tables[to as usize].receive(from, m) {
+            Ok(out) => room.post(to, out),
+            Err(Refused::OutOfTurn { .. }) => {}
+            Err(e) => panic!("{e:?}"),
+        }
+    }
+}
+
+/// Security review A6 at the table: the seat that keeps back its key, its escrow or its shuffle
+/// is what every other table awaits, and no decryption share goes out before every key and
+/// escrow is in, so no card is read before anyone could be stood in for (and a deal short of a
+/// key or escrow can start again without that seat having shown anyone anything).
+#[test]
+fn the_seat_that_holds_the_deal_up_is_awaited_and_no_card_is_read_before_every_escrow() {
+    let withheld: [fn(&DealMsg) -> bool; 3] = [
+        |m| matches!(m, DealMsg::Key(_)),
+        |m| matches!(m, DealMsg::Escrow(_)),
+        |m| matches!(m, DealMsg::Shuffle { .. }),
+    ];
+    for (n, kind) in withheld.into_iter().enumerate() {
+        let mut room = Room::new(3, 70 + n as u8);
+        run_but(&mut room, |from, m| from == 2 && kind(m));
+        for i in 0..2 {
+            assert_eq!(room.tables[i].awaited(), vec![2], "case {n}, table {i}");
+        }
+        room.draw(0, 0, 0);
+        room.draw(0, 1, 1);
+        run_but(&mut room, |from, m| from == 2 && kind(m));
+        for i in 0..2 {
+            assert_eq!(
+                room.tables[i].card(0, i as u16),
+                None,
+                "case {n}: seat {i} reads"
+            );
+            assert!(room.tables[i].missing(0, i as u16).is_empty());
+        }
+    }
+    // All in: nothing is awaited.
+    let mut room = Room::new(3, 73);
+    room.run().unwrap();
+    assert!(room.tables.iter().all(|t| t.awaited().is_empty()));
+}

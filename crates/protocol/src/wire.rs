@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 3;
+pub const PROTOCOL_VERSION: u16 = 4;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -267,14 +267,25 @@ pub enum Body {
     ChatAck { id: [u8; 32] },
     /// A message of the face-down deal: to everyone, or (`to`: a participant's index) to one
     /// participant alone, over its own connection only (a decryption share nobody else may see).
-    Deal { to: Option<u8>, msg: DealMsg },
+    /// `deal`: which deal of the game (0, then one more each time the deal started again without
+    /// a participant whose key or escrow never came); seats inside `msg` are that deal's (its
+    /// participants in participant order).
+    Deal {
+        deal: u8,
+        to: Option<u8>,
+        msg: DealMsg,
+    },
     /// At the end of a game dealt face down (won, halted or left): the sender's secret key
-    /// share, so that anyone can open every card dealt and check the whole deal.
-    DealSecret { secret: [u8; 32] },
+    /// share of deal `deal`, so that anyone can open every card dealt and check the whole deal.
+    DealSecret { deal: u8, secret: [u8; 32] },
     /// At the end of a game dealt face down, from each participant still there: its pieces of
-    /// the key shares of participants who left (owner's index, piece), so that every other
-    /// participant's pieces together rebuild those keys and the whole deal can be opened.
-    DealPieces { pieces: Vec<(u8, [u8; 32])> },
+    /// the key shares of participants who left deal `deal` (owner's seat in that deal, piece), so
+    /// that every other participant's pieces together rebuild those keys and the whole deal can
+    /// be opened.
+    DealPieces {
+        deal: u8,
+        pieces: Vec<(u8, [u8; 32])>,
+    },
 }
 
 impl Body {

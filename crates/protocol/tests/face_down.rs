@@ -189,7 +189,8 @@ fn lie(net: &mut Net, liar: usize, f: impl Fn(DealMsg) -> Option<DealMsg> + 'sta
     net.tamper = Some((
         liar,
         Box::new(move |_, _, _, bytes| {
-            let Ok((env, Body::Deal { to, msg })) = Envelope::open_where(&bytes, |_| true) else {
+            let Ok((env, Body::Deal { deal, to, msg })) = Envelope::open_where(&bytes, |_| true)
+            else {
                 return vec![bytes];
             };
             match f(msg) {
@@ -197,7 +198,7 @@ fn lie(net: &mut Net, liar: usize, f: impl Fn(DealMsg) -> Option<DealMsg> + 'sta
                     &key,
                     env.game_id,
                     env.seq,
-                    &Body::Deal { to, msg: m },
+                    &Body::Deal { deal, to, msg: m },
                 )],
                 None => vec![bytes],
             }
@@ -517,6 +518,7 @@ fn a_transcript_with_a_forged_shuffle_names_the_shuffler() {
         .expect("peer 1 shuffled");
     let (env, body) = Envelope::open_where(&bad.messages[i], |_| true).unwrap();
     let Body::Deal {
+        deal,
         to,
         msg:
             DealMsg::Shuffle {
@@ -534,6 +536,7 @@ fn a_transcript_with_a_forged_shuffle_names_the_shuffler() {
         env.game_id,
         env.seq,
         &Body::Deal {
+            deal,
             to,
             msg: DealMsg::Shuffle {
                 deck,
@@ -700,116 +703,4 @@ fn a_peer_that_reloads_then_leaves_is_voted_out_and_the_game_ends() {
         rebuilt += 1;
     }
     assert!(rebuilt > 0, "no seed reached the drop");
-}
-
-/// Runs until every peer in `voters` waits on `gone` alone, then a little longer, and has them
-/// vote it out.
-fn vote_out(net: &mut Net, voters: &[usize], gone: usize) {
-    let key = net.peers[gone].key();
-    assert!(
-        net.run_until(net.now + 60_000_000, |n| {
-            voters.iter().all(|&i| n.peers[i].waiting_on() == vec![key]) || n.all_over(voters)
-        }),
-        "never stuck on peer {gone}"
-    );
-    assert!(
-        !net.all_over(voters),
-        "the game ended first: pick another seed"
-    );
-    net.run_until(net.now + 4_000, |_| false);
-    let drop = Control::Drop {
-        peer: key,
-        level: BotLevel::Normal,
-    };
-    for &i in voters {
-        let o = net.peers[i].vote(drop).expect("vote accepted");
-        net.process(i, o);
-    }
-}
-
-/// Deal messages of `kind` in peer `i`'s transcript.
-fn deal_messages(net: &Net, i: usize, kind: fn(&DealMsg) -> bool) -> usize {
-    let t = decode(&net.peers[i].transcript().expect("a game runs"));
-    t.messages
-        .iter()
-        .filter(|m| {
-            matches!(Envelope::open_where(m, |_| true),
-                Ok((_, Body::Deal { msg, .. })) if kind(&msg))
-        })
-        .count()
-}
-
-/// Security review A1, in a room: two humans (and a computer seat) dealt face down. Each one's
-/// escrow was its whole key share, sealed to the other and broadcast as soon as the keys were
-/// in: the opponent could unseal it at once and read the other's cards, mission and the whole
-/// deck order. Now a deal of two has no escrow, and when one of the two leaves, the vote that
-/// drops it ends the game (nobody can stand in for its key), with nothing of its read.
-#[test]
-fn a_face_down_game_of_two_has_no_escrow_and_ends_when_one_leaves() {
-    let mut net = Net::new(2, 41, NetParams::perfect());
-    let p = proposal(&net, 1, true);
-    net.start(p);
-    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 60));
-    for i in [0, 1] {
-        let escrows = deal_messages(&net, i, |m| matches!(m, DealMsg::Escrow(_)));
-        assert_eq!(escrows, 0, "peer {i} saw an escrow to a single holder");
-    }
-    let gone = net.peers[1].key();
-    net.online[1] = false;
-    vote_out(&mut net, &[0], 1);
-    assert!(
-        net.run_until(net.now + 60_000, |n| n.peers[0].ended().is_some()),
-        "the game goes on without a key nobody holds: {:?}",
-        net.peers[0].waiting_on()
-    );
-    let (at, left) = net.peers[0].ended().unwrap();
-    assert_eq!(left, gone);
-    assert!(net.events[0].contains(&ProtocolEvent::GameEnded { at, left }));
-    assert!(!net.peers[0].is_my_turn() && net.peers[0].waiting_on().is_empty());
-    assert!(net.complaints(0).is_empty(), "{:?}", net.complaints(0));
-    // Peer 0 reads none of the leaver's face-down cards.
-    let s = net.peers[0].state().unwrap().clone();
-    for slot in unshown(&s, 1) {
-        assert_eq!(net.peers[0].read(slot), None, "peer 0 reads {slot:?}");
-    }
-    // Nothing is left to hide: its secret is out, and its transcript checks out to the end.
-    net.run_until(net.now + 1_000, |_| false);
-    let t = net.peers[0].transcript().unwrap();
-    assert!(decode(&t).messages.iter().any(|m| matches!(
-        Envelope::open_where(m, |_| true),
-        Ok((env, Body::DealSecret { .. })) if env.sender == net.peers[0].key()
-    )));
-    let r = verify(&t).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(r.positions, net.peers[0].log_len());
-}
-
-/// A1 from another side: in a game of three, the first leaver is stood in for by the two
-/// others (each holds one piece of its key, neither the whole); a second leaver leaves one
-/// participant, who holds neither whole key: the game ends instead of stalling at the next draw.
-#[test]
-fn a_second_leaver_ends_a_face_down_game_of_three() {
-    let mut net = Net::new(3, 43, NetParams::perfect());
-    let p = proposal(&net, 0, true);
-    net.start(p);
-    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 80));
-    for i in 0..3 {
-        let escrows = deal_messages(&net, i, |m| matches!(m, DealMsg::Escrow(_)));
-        assert_eq!(escrows, 3, "peer {i}: one escrow of two holders each");
-    }
-    net.online[2] = false;
-    vote_out(&mut net, &[0, 1], 2);
-    let at = net.peers[0].log_len();
-    assert!(net.run_until(net.now + 60_000_000, |n| n.peers[0].log_len() >= at + 30));
-    assert_eq!(net.peers[0].ended(), None, "one leaver is stood in for");
-    net.online[1] = false;
-    vote_out(&mut net, &[0], 1);
-    assert!(
-        net.run_until(net.now + 60_000, |n| n.peers[0].ended().is_some()),
-        "stalled: {:?}",
-        net.peers[0].waiting_on()
-    );
-    assert_eq!(net.peers[0].ended().map(|e| e.1), Some(net.peers[1].key()));
-    assert!(net.complaints(0).is_empty(), "{:?}", net.complaints(0));
-    net.run_until(net.now + 1_000, |_| false);
-    verify(&net.peers[0].transcript().unwrap()).unwrap_or_else(|e| panic!("{e}"));
 }

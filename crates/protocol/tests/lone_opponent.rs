@@ -228,9 +228,12 @@ fn a_card_withholding_vote_against_a_player_who_withholds_nothing_is_refused() {
     // Past A's own grace for a move (2 s here): from the position, B's "grace" is over too.
     net.run_until(net.now + 2_500, |_| false);
     assert_eq!(net.peers[B].waiting_on(), vec![net.peers[A].key()]);
+    // An honest page does not cast this vote (it sees nobody withhold); A's signs it by hand.
     let c = drop_b(&net);
-    let o = net.peers[A].vote(c).expect("A's vote");
-    net.process(A, o);
+    assert!(net.peers[A].vote(c).is_err());
+    let at = net.peers[B].log_len();
+    let vote = signed_vote(&net, A, B, at, c);
+    net.inject(A, B, vote);
     net.run_until(net.now + 300, |_| false);
     b_refused(&net);
 }

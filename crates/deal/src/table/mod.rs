@@ -9,7 +9,8 @@
 //!    can be added later (the discards, reshuffled) and are shuffled the same way; a seat that
 //!    left before its turn is skipped;
 //! 4. draws: when the game says seat `h` draws position `p` of a deck, every other seat sends
-//!    `h` alone its decryption share of that position, and `h` reads the card; a card drawn
+//!    `h` alone its decryption share of that position (once every key and escrow is in, so that
+//!    no card is read before anyone could be stood in for), and `h` reads the card; a card drawn
 //!    face up (a computer's) has every share sent to everyone; a card drawn again by someone
 //!    else (a hand taken over) is read by its new holder the same way.
 //!
@@ -291,6 +292,39 @@ impl Table {
         self.escrows.contains_key(&seat)
     }
 
+    /// Whether `seat`'s key share has come.
+    pub fn has_key(&self, seat: u8) -> bool {
+        self.keys.contains_key(&seat)
+    }
+
+    /// Number of seats of this deal.
+    pub fn seats(&self) -> u8 {
+        self.seats
+    }
+
+    /// Every key is in and, where the deal escrows, every other seat's escrow: only then do we
+    /// send decryption shares. So no card is read before the others could stand in for any
+    /// seat, and a deal that lacks a key or an escrow can start again without its seat having
+    /// shown anyone anything.
+    fn setup_done(&self) -> bool {
+        let others = usize::from(self.seats) - usize::from(!self.is_observer());
+        self.joint.is_some() && (!self.escrowed() || self.escrows.len() >= others)
+    }
+
+    /// Seats whose part of the deal's setup the cards wait for: a missing key, a missing
+    /// escrow once the keys are in, and the seat whose shuffle is due (seats that left are
+    /// skipped). Empty once every deck is dealt.
+    pub fn awaited(&self) -> Vec<u8> {
+        let mut out: BTreeSet<u8> = (0..self.seats).filter(|s| !self.has_key(*s)).collect();
+        if out.is_empty() && self.escrowed() {
+            out.extend((0..self.seats).filter(|&s| s != self.me && !self.escrows.contains_key(&s)));
+        }
+        if out.is_empty() {
+            out.extend(self.decks.iter().find_map(|d| d.next));
+        }
+        out.into_iter().collect()
+    }
+
     /// The first seat after `seat` (from the first seat for `None`) that has not left.
     fn shuffler_after(&self, seat: Option<u8>) -> Option<u8> {
         let from = seat.map_or(0, |s| s + 1);
@@ -370,7 +404,8 @@ impl Table {
                 let c = verify_escrow(from, &key, self.seats as usize, &e).map_err(cheat)?;
                 self.commitments.insert(from, c);
                 self.escrows.insert(from, e);
-                Ok(vec![])
+                // The last escrow lets our shares of the draws so far go out.
+                Ok(self.due())
             }
             DealMsg::Shuffle {
                 deck,
@@ -548,6 +583,9 @@ impl Table {
                 proof: Box::new(proof),
             }));
         }
+        if !self.setup_done() {
+            return out;
+        }
         let waiting: Vec<(u8, u16)> = self
             .draws
             .iter()
@@ -607,7 +645,7 @@ impl Table {
             self.try_open(deck, position);
             return vec![];
         }
-        let Some(ct) = self.position(deck, position) else {
+        let Some(ct) = self.position(deck, position).filter(|_| self.setup_done()) else {
             return vec![];
         };
         let Some(holder) = self.draws.get(&(deck, position)).map(|d| d.holder) else {

@@ -75,10 +75,16 @@ impl Table {
         self.open(deck, &ct, &points?).ok()
     }
 
-    /// Seats whose share of a card we draw has not come, once the deck is dealt (for a seat
-    /// that left: the seats whose piece's share has not come). Empty if we read it already.
+    /// Seats whose share of a card we draw has not come, once the deck is dealt and every key
+    /// and escrow is in (before that nobody sends a share: [`Table::awaited`] names who holds
+    /// the deal up); for a seat that left: the seats whose piece's share has not come. Empty if
+    /// we read it already.
     pub fn missing(&self, deck: u8, position: u16) -> Vec<u8> {
-        let Some(draw) = self.draws.get(&(deck, position)) else {
+        let Some(draw) = self
+            .draws
+            .get(&(deck, position))
+            .filter(|_| self.setup_done())
+        else {
             return vec![];
         };
         if self.known.contains_key(&(deck, position)) || self.position(deck, position).is_none() {

@@ -31,12 +31,16 @@ const MAX_WAITING: usize = 1024;
 /// Unread positions a `Sync` lists.
 pub(super) const MAX_UNREAD: usize = 64;
 
+/// A deal message kept for later: (deal number, sender's participant index, to, message,
+/// signed bytes).
+pub(super) type Waiting = (u8, u8, Option<u8>, DealMsg, Vec<u8>);
+
 /// This participant's side of a face-down deal.
 #[derive(Clone)]
 pub(super) struct DealRun {
     pub(super) table: Table,
     /// Messages to sign and send.
-    outbox: Vec<Out>,
+    pub(super) outbox: Vec<Out>,
     /// Every broadcast deal message taken, as signed (for `Sync` answers and the transcript).
     pub(super) log: Vec<Vec<u8>>,
     /// Hashes of (sender, message) taken: a copy is ignored.
@@ -45,8 +49,17 @@ pub(super) struct DealRun {
     /// to us alone and later to everyone (the same bytes, for a card turned face up) is taken
     /// once but must be logged, or a transcript could not open that card.
     logged: BTreeSet<[u8; 32]>,
-    /// Messages that came before what they follow: (sender, to, message, signed bytes).
-    waiting: Vec<(u8, Option<u8>, DealMsg, Vec<u8>)>,
+    /// Messages that came before what they follow: (deal number, sender's participant index,
+    /// to, message, signed bytes).
+    pub(super) waiting: Vec<Waiting>,
+    /// Which deal of the game the table runs: 0, then one more each time the deal started
+    /// again without a participant (see `redeal`).
+    pub(super) number: u8,
+    /// The participants of this deal in participant order: table seat `i` is participant
+    /// `members[i]`. Seat numbers inside deal messages are the table's.
+    pub(super) members: Vec<u8>,
+    /// Our secret seed for the tables of this game (each deal derives its own from it).
+    pub(super) seed: [u8; 32],
     /// Secrets published at the end, checked against their keys, with their signed bytes.
     pub(super) secrets: BTreeMap<u8, ([u8; 32], Vec<u8>)>,
     /// Pieces of the keys of participants who left, published at the end: by owner, then by
@@ -60,15 +73,16 @@ pub(super) struct DealRun {
     published: bool,
 }
 
-fn msg_hash(from: u8, msg: &DealMsg) -> [u8; 32] {
+fn msg_hash(number: u8, from: u8, msg: &DealMsg) -> [u8; 32] {
     let mut b = b"orbis-deal-msg".to_vec();
+    b.push(number);
     b.push(from);
     b.extend_from_slice(&codec::encode(msg));
     sha256(&b)
 }
 
 /// The decks of a face-down game: the territory cards, then the missions.
-fn decks(s: &SealedDeal) -> Vec<DeckSpec> {
+pub(super) fn decks(s: &SealedDeal) -> Vec<DeckSpec> {
     vec![
         DeckSpec::full(b"territory", s.decks[0].len() as u16),
         DeckSpec::full(b"mission", s.missions.len() as u16),
@@ -111,9 +125,10 @@ impl DealRun {
         let mut seed = b"orbis-deal-seed".to_vec();
         seed.extend_from_slice(identity);
         seed.extend_from_slice(&r.tag);
+        let seed = sha256(&seed);
         let n = r.proposal.participants.len() as u8;
         let (table, out) = match me {
-            Some(me) => Table::new(&r.tag, n, me, decks(sealed), sha256(&seed)),
+            Some(me) => Table::new(&r.tag, n, me, decks(sealed), seed),
             None => (Table::observer(&r.tag, n, decks(sealed)), vec![]),
         };
         let mut d = DealRun {
@@ -123,6 +138,9 @@ impl DealRun {
             taken: BTreeSet::new(),
             logged: BTreeSet::new(),
             waiting: vec![],
+            number: 0,
+            members: (0..n).collect(),
+            seed,
             secrets: BTreeMap::new(),
             pieces: BTreeMap::new(),
             piece_msgs: BTreeMap::new(),
@@ -137,7 +155,9 @@ impl DealRun {
         Some(d)
     }
 
-    fn draw(&mut self, slot: Slot, holder: Holder) {
+    /// `holder` (a participant, or everyone) draws `slot`.
+    pub(super) fn draw(&mut self, slot: Slot, holder: Holder) {
+        let holder = self.at_table(holder);
         let out = self.table.draw(slot.deck, slot.position, holder);
         self.outbox.extend(out);
     }
@@ -204,9 +224,13 @@ impl Run {
     /// ends where the drop applies (security review A1). A function of the proposal and the
     /// votes, so every peer, and `orbis verify`, decides alike.
     pub(super) fn deal_survives(&self, p: u8) -> bool {
-        self.deal.is_none()
-            || (self.proposal.participants.len() > orbis_deal::escrow::MIN_HOLDERS
-                && self.excluded.iter().all(|&x| x == p))
+        self.deal.as_ref().is_none_or(|d| {
+            !d.members.contains(&p)
+                || (d.members.len() > orbis_deal::escrow::MIN_HOLDERS
+                    && d.members
+                        .iter()
+                        .all(|x| *x == p || !self.excluded.contains(x)))
+        })
     }
 
     /// A vote handed `seats` to a computer (and, for a drop, excluded participant `dropped`):
@@ -217,10 +241,10 @@ impl Run {
             return;
         };
         let Some(d) = &mut self.deal else { return };
-        if let Some(p) = dropped {
+        if let Some(seat) = dropped.and_then(|p| d.seat_of(p)) {
             // An error: we hold no piece of its key (its escrow never came), so nobody can
             // stand in, and its draws stay unread.
-            if let Ok(out) = d.table.stand_in(p) {
+            if let Ok(out) = d.table.stand_in(seat) {
                 d.outbox.extend(out);
             }
         }
@@ -279,18 +303,26 @@ impl Run {
     pub(super) fn withheld(&self) -> Vec<u8> {
         let Some(d) = &self.deal else { return vec![] };
         let mut w: BTreeSet<u8> = BTreeSet::new();
-        for (deck, position) in self.unread() {
+        let unread = self.unread();
+        for &(deck, position) in &unread {
             w.extend(d.table.missing(deck, position));
         }
+        // A key, escrow or shuffle that never came blocks every card (security review A6).
+        if !unread.is_empty() {
+            w.extend(d.table.awaited());
+        }
         w.into_iter()
+            .filter_map(|s| d.participant_of(s))
             .filter(|p| !self.excluded.contains(p))
             .collect()
     }
 
     /// A face-down game waits on the current player, who holds cards it may not be able to
-    /// read: a vote may then drop another participant (the one withholding its shares). Every
-    /// peer answers alike (the log decides); whom to drop is the voters' call, on what the
-    /// blocked player reported (`Sync::withheld`).
+    /// read, or on a computer seat that must show its face-down cards before it plays on: a
+    /// vote may then drop another participant (the one withholding its shares, key, escrow or
+    /// shuffle). Every peer answers alike (the log decides); whom to drop is the voters' call,
+    /// on what they see and what the blocked player reported (`Sync::withheld`), and a target
+    /// that withholds nothing refuses it (`Wait::Cards`).
     pub(super) fn waits_on_cards(&self, target: u8) -> bool {
         let Game::Classic(s) = &self.state else {
             return false;
@@ -300,16 +332,23 @@ impl Run {
         }
         let p = &s.players[s.current as usize];
         let blocked = !p.sealed.is_empty() || p.sealed_mission.is_some();
-        matches!(self.controller(s.current), Some(Controller::Peer(c)) if c != target) && blocked
+        let other = match self.controller(s.current) {
+            Some(Controller::Peer(c)) => c != target,
+            Some(Controller::Bot(_)) => true,
+            None => false,
+        };
+        other && blocked
     }
 }
 
 impl Peer {
     /// A deal message from `sender`.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_deal(
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
+        number: u8,
         to: Option<u8>,
         msg: DealMsg,
         raw: &[u8],
@@ -325,17 +364,21 @@ impl Peer {
             return;
         }
         let Some(d) = &mut r.deal else { return };
-        if from == d.table.me() {
+        if number < d.number {
+            return; // a message of a deal that started again since: it opens nothing now
+        }
+        if number == d.number && Some(from) == d.participant_of(d.table.me()) {
             // Our own message again (a resend after our reload): the table makes the very
             // same ones itself.
-            let h = msg_hash(from, &msg);
+            let h = msg_hash(number, d.table.me(), &msg);
             if to.is_none() {
                 d.taken.insert(h);
             }
             d.log_broadcast(to, h, raw.to_vec());
             return;
         }
-        d.waiting.push((from, to, msg, raw.to_vec()));
+        // A later deal's messages wait for it (we have not reached its vote yet).
+        d.waiting.push((number, from, to, msg, raw.to_vec()));
         // Taken by `advance`, which the caller runs next.
     }
 
@@ -352,24 +395,30 @@ impl Peer {
             let waiting = std::mem::take(&mut d.waiting);
             let mut keep = vec![];
             let mut cheat = None;
-            for (from, to, msg, raw) in waiting {
-                if cheat.is_some() {
-                    keep.push((from, to, msg, raw));
+            for (number, from, to, msg, raw) in waiting {
+                if cheat.is_some() || number > d.number {
+                    keep.push((number, from, to, msg, raw));
                     continue;
                 }
-                let h = msg_hash(from, &msg);
-                if d.taken.contains(&h) {
+                // A deal that started again since, or a sender outside this deal: nothing.
+                let Some(seat) = d.seat_of(from).filter(|_| number == d.number) else {
+                    continue;
+                };
+                let h = msg_hash(number, seat, &msg);
+                // Taken already, or our own (resent to us after a reload, before we reached
+                // its deal): our table makes the very same ones itself.
+                if d.taken.contains(&h) || seat == d.table.me() {
                     d.log_broadcast(to, h, raw);
                     continue;
                 }
-                match d.table.receive(from, msg.clone()) {
+                match d.table.receive(seat, msg.clone()) {
                     Ok(o) => {
                         d.taken.insert(h);
                         d.log_broadcast(to, h, raw);
                         d.outbox.extend(o);
                         progress = true;
                     }
-                    Err(Refused::OutOfTurn { .. }) => keep.push((from, to, msg, raw)),
+                    Err(Refused::OutOfTurn { .. }) => keep.push((number, from, to, msg, raw)),
                     Err(Refused::Cheat(c)) => cheat = Some((c, raw)),
                 }
             }
@@ -378,10 +427,9 @@ impl Peer {
             }
             d.waiting = keep;
             if let Some((c, raw)) = cheat {
-                let peer = r
-                    .proposal
-                    .participants
-                    .get(c.seat as usize)
+                let peer = d
+                    .participant_of(c.seat)
+                    .and_then(|p| r.proposal.participants.get(p as usize))
                     .copied()
                     .unwrap_or(PeerKey([0; 32]));
                 let report = HaltReport::Cheat {
@@ -408,14 +456,19 @@ impl Peer {
         }
         let tag = r.tag;
         let parts = r.proposal.participants.clone();
+        let deal = d.number;
         for o in outbox {
+            // `to` on the wire: the recipient's participant index.
             let (to, msg) = match o {
                 Out::Broadcast(m) => (None, m),
-                Out::Send(p, m) => (Some(p), m),
+                Out::Send(seat, m) => match d.participant_of(seat) {
+                    Some(p) => (Some(p), m),
+                    None => continue,
+                },
             };
-            let from = d.table.me();
-            let h = msg_hash(from, &msg);
-            let raw = Envelope::seal(&self.key, tag, self.seq, &Body::Deal { to, msg });
+            let h = msg_hash(deal, d.table.me(), &msg);
+            let body = Body::Deal { deal, to, msg };
+            let raw = Envelope::seal(&self.key, tag, self.seq, &body);
             self.seq = self.seq.saturating_add(1);
             match to {
                 None => {
@@ -445,7 +498,8 @@ impl Peer {
         }
         d.published = true;
         let secret = d.table.secret();
-        let raw = Envelope::seal(&self.key, tag, self.seq, &Body::DealSecret { secret });
+        let deal = d.number;
+        let raw = Envelope::seal(&self.key, tag, self.seq, &Body::DealSecret { deal, secret });
         self.seq = self.seq.saturating_add(1);
         d.secrets.insert(d.table.me(), (secret, raw.clone()));
         out.send.push((Dest::All, raw));
@@ -453,6 +507,7 @@ impl Peer {
         let pieces = d.table.left_pieces();
         if !pieces.is_empty() {
             let body = Body::DealPieces {
+                deal,
                 pieces: pieces.clone(),
             };
             let raw = Envelope::seal(&self.key, tag, self.seq, &body);
@@ -480,19 +535,25 @@ impl Peer {
     }
 
     /// A secret published by `sender`: kept if it is its key's, else its sender is named.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_deal_secret(
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
+        number: u8,
         secret: [u8; 32],
         raw: &[u8],
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
-        let Some(from) = Self::from_participant(r, out, link, sender) else {
+        let Some(p) = Self::from_participant(r, out, link, sender) else {
             return;
         };
         let Some(d) = &mut r.deal else { return };
+        // Another deal's secret, or a participant outside this deal: it opens nothing here.
+        let Some(from) = d.seat_of(p).filter(|_| number == d.number) else {
+            return;
+        };
         match d.table.check_secret(from, secret) {
             Ok(()) => {
                 d.secrets.entry(from).or_insert((secret, raw.to_vec()));
@@ -511,20 +572,25 @@ impl Peer {
     /// Pieces of the keys of participants who left, published by `sender` at the end: each
     /// checked against its commitment (a wrong one names the sender), and a leaver's secret
     /// rebuilt once every other participant's piece is in.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn on_deal_pieces(
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
+        number: u8,
         pieces: Vec<(u8, [u8; 32])>,
         raw: &[u8],
         out: &mut Output,
     ) {
         let Some(r) = &mut self.run else { return };
-        let Some(from) = Self::from_participant(r, out, link, sender) else {
+        let Some(p) = Self::from_participant(r, out, link, sender) else {
             return;
         };
         let Some(d) = &mut r.deal else { return };
-        let checked = if pieces.len() >= r.proposal.participants.len() {
+        let Some(from) = d.seat_of(p).filter(|_| number == d.number) else {
+            return;
+        };
+        let checked = if pieces.len() >= usize::from(d.table.seats()) {
             Err("more pieces than participants".to_string())
         } else {
             // A participant's own key is its secret, published on its own: no piece of it.
@@ -588,6 +654,9 @@ impl Peer {
     pub(super) fn deal_resend(&mut self, requester: u8, unread: &[(u8, u16)], out: &mut Output) {
         let Some(r) = &mut self.run else { return };
         let Some(d) = &mut r.deal else { return };
+        let Some(requester) = d.seat_of(requester) else {
+            return;
+        };
         for &(deck, position) in unread.iter().take(MAX_UNREAD) {
             if d.table.holder(deck, position) == Some(Holder::Seat(requester)) {
                 let o = d.table.resend(deck, position);

@@ -250,7 +250,7 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
         _ => None,
     };
     let deal = match (&r.state, &r.deal) {
-        (Game::Classic(s), Some(d)) => Some(check_deal(s, d, r.proposal.participants.len())?),
+        (Game::Classic(s), Some(d)) => Some(check_deal(s, d, usize::from(d.table.seats()))?),
         _ => None,
     };
     Ok(Report {

@@ -16,6 +16,7 @@
 //! | `beacon` | dice chains and reveals |
 //! | `rounds` | commit-reveal of simultaneous orders (orders phases, generic rounds) |
 //! | `votes` | drop / seat-to-bot controls |
+//! | `deal`, `redeal` | the face-down deal, and starting it again without a withholder |
 //! | `chat` | chat and its acknowledgements |
 //! | `resync` | answering `Sync` with the transcript |
 //!
@@ -60,6 +61,7 @@ mod export;
 mod lobby;
 mod log;
 mod memory;
+mod redeal;
 mod resync;
 mod rounds;
 mod run;
@@ -309,14 +311,7 @@ impl Peer {
             return vec![];
         }
         match &r.state {
-            Game::Classic(s) => match r.controller(s.current) {
-                // A player who cannot read its cards waits on whoever withholds their shares.
-                Some(Controller::Peer(p)) => match self.withheld_from(p) {
-                    w if !w.is_empty() => w,
-                    _ => parts.get(p as usize).copied().into_iter().collect(),
-                },
-                _ => vec![],
-            },
+            Game::Classic(s) => self.classic_waiting_on(r, s),
             // Simultaneous rulesets: commitments first, then reveals.
             _ => {
                 let round = r.next_index() as u32;
@@ -755,25 +750,25 @@ impl Peer {
                 self.advance(out);
                 true
             }
-            Body::DealSecret { secret } => {
+            Body::DealSecret { deal, secret } => {
                 if self.run.is_none() {
                     return self.defer(link, sender, raw);
                 }
-                self.on_deal_secret(link, sender, secret, raw, out);
+                self.on_deal_secret(link, sender, deal, secret, raw, out);
                 true
             }
-            Body::DealPieces { pieces } => {
+            Body::DealPieces { deal, pieces } => {
                 if self.run.is_none() {
                     return self.defer(link, sender, raw);
                 }
-                self.on_deal_pieces(link, sender, pieces, raw, out);
+                self.on_deal_pieces(link, sender, deal, pieces, raw, out);
                 true
             }
-            Body::Deal { to, msg } => {
+            Body::Deal { deal, to, msg } => {
                 if self.run.is_none() {
                     return self.defer(link, sender, raw);
                 }
-                self.on_deal(link, sender, to, msg, raw, out);
+                self.on_deal(link, sender, deal, to, msg, raw, out);
                 self.advance(out);
                 true
             }

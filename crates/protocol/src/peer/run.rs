@@ -255,6 +255,8 @@ impl Run {
             Control::Readmit { peer, .. } => self.participant(peer).is_some_and(|p| {
                 !self.readmits.contains_key(&p)
                     && (self.excluded.contains(&p) || self.owns_a_bot(p))
+                    // A participant the deal started again without holds no key of it.
+                    && self.deal.as_ref().is_none_or(|d| d.members.contains(&p))
             }),
         }
     }

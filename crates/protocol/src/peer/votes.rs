@@ -111,8 +111,9 @@ impl Peer {
                 match c {
                     Control::Drop { peer, level } => {
                         if let Some(p) = r.participant(&peer) {
-                            // Asked before `p` is out: does the deal go on without it?
+                            // Asked before `p` is out: does the deal go on without it, and how?
                             ended = !r.deal_survives(p);
+                            let again = !ended && r.redeal_needed(p);
                             r.excluded.insert(p);
                             let mut seats = vec![];
                             for (i, s) in r.proposal.seats.iter().enumerate() {
@@ -123,6 +124,9 @@ impl Peer {
                             }
                             if ended {
                                 r.ended = Some((at, p));
+                            } else if again {
+                                // Its seats are a computer's now: their cards are drawn face up.
+                                r.redeal();
                             } else {
                                 r.deal_control(&seats, Some(p));
                             }
@@ -304,6 +308,14 @@ impl Peer {
         let r = self.running(true)?;
         if !r.control_valid(&control) || !r.voters(&control).contains(&self.me) {
             return Err(CommandError::NotAVoter);
+        }
+        // Our page votes a participant out for withholding cards only if it sees that
+        // participant withhold (security review B7): the blocked player's report, or a key,
+        // escrow or shuffle that never came.
+        if let (Some(Wait::Cards), Control::Drop { peer, .. }) = (r.wait_on(&control), control) {
+            if !self.waiting_on().contains(&peer) {
+                return Err(CommandError::NotAVoter);
+            }
         }
         let at = r.next_index();
         if r.votes
