@@ -48,7 +48,7 @@ fn ask_and_vote(net: &mut Net, back: usize, voters: &[usize], ms: u64) -> bool {
     !net.peers[back].left_out()
 }
 
-fn away_and_back(seed: u64, params: NetParams, chain_len: Option<u32>) {
+fn away_and_back(seed: u64, params: NetParams, chain_len: Option<u32>, face_down: bool) {
     let mut net = Net::new(3, seed, params);
     if let Some(len) = chain_len {
         for c in &mut net.configs {
@@ -56,7 +56,8 @@ fn away_and_back(seed: u64, params: NetParams, chain_len: Option<u32>) {
         }
         net.peers = net.configs.iter().cloned().map(Peer::new).collect();
     }
-    let p = net.proposal(1);
+    let mut p = net.proposal(1);
+    p.face_down = face_down;
     net.start(p);
     assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 50));
     // Peer 2's tab closes; the others wait, then vote it out.
@@ -124,7 +125,20 @@ fn away_and_back(seed: u64, params: NetParams, chain_len: Option<u32>) {
     );
     net.autoplay[2] = true;
     let all = [0, 1, 2];
-    assert!(net.run_until(net.now + 50_000_000, |n| n.all_over(&all)));
+    let over = net.run_until(net.now + 50_000_000, |n| n.all_over(&all));
+    if !over {
+        for i in all {
+            eprintln!(
+                "peer {i}: log {} waiting {:?} halted {:?} complaints {:?}",
+                net.peers[i].log_len(),
+                net.peers[i].waiting_on(),
+                net.peers[i].halted().is_some(),
+                net.complaints(i)
+            );
+        }
+        eprintln!("keys {:?}", all.map(|i| net.peers[i].key()));
+    }
+    assert!(over);
     let h = net.hashes(&all);
     assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2], "{h:?}");
     let a0 = applied(&net, 0);
@@ -144,7 +158,7 @@ fn away_and_back(seed: u64, params: NetParams, chain_len: Option<u32>) {
 
 #[test]
 fn a_dropped_player_comes_back_and_plays_again() {
-    away_and_back(81, NetParams::perfect(), None);
+    away_and_back(81, NetParams::perfect(), None, false);
 }
 
 /// Chains of 7 rolls: while away the game rolled past the end of the chains peer 2 had
@@ -159,5 +173,13 @@ fn a_dropped_player_comes_back_after_its_dice_chain_ran_out() {
             dup_pct: 5,
         },
         Some(7),
+        false,
     );
+}
+
+/// Cards dealt face down among three: the two who stay stand in for the leaver's key, and it
+/// still comes back (its hand was opened by the stand-in, so it is shown to all from then on).
+#[test]
+fn a_dropped_player_comes_back_to_a_face_down_game() {
+    away_and_back(83, NetParams::perfect(), None, true);
 }

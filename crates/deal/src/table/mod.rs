@@ -187,6 +187,8 @@ pub struct Table {
     commitments: BTreeMap<u8, Vec<Option<RistrettoPoint>>>,
     /// Seats that left: all the others stand in for them.
     left: BTreeSet<u8>,
+    /// How many decks there were when we ourselves left (voted out), if we did.
+    me_left_at: Option<usize>,
     /// Our pieces of the keys of seats that left.
     pieces: BTreeMap<u8, SecretShare>,
     decks: Vec<Deck>,
@@ -217,6 +219,7 @@ impl Table {
             escrows: BTreeMap::new(),
             commitments: BTreeMap::new(),
             left: BTreeSet::new(),
+            me_left_at: None,
             pieces: BTreeMap::new(),
             decks: vec![],
             draws: BTreeMap::new(),
@@ -238,7 +241,7 @@ impl Table {
         let next = if cards.is_empty() {
             None
         } else {
-            self.shuffler_after(None)
+            self.shuffler_after(self.decks.len(), None)
         };
         self.decks.push(Deck { cards, spec, next });
     }
@@ -287,9 +290,13 @@ impl Table {
         self.seats as usize > crate::escrow::MIN_HOLDERS
     }
 
-    /// Whether `seat`'s escrow has come (so that the others can stand in for it).
+    /// Whether `seat`'s escrow has come (so that the others can stand in for it). Our own seat
+    /// counts as escrowed: we send ours the moment the keys are in. A peer that reloads replays
+    /// the log before the others' keys reach it again, and it must not decide alone, from a
+    /// table still filling, that the deal starts again without it (it could then never be let
+    /// back in).
     pub fn has_escrow(&self, seat: u8) -> bool {
-        self.escrows.contains_key(&seat)
+        self.escrows.contains_key(&seat) || (seat == self.me && !self.is_observer())
     }
 
     /// Whether `seat`'s key share has come.
@@ -325,10 +332,15 @@ impl Table {
         out.into_iter().collect()
     }
 
-    /// The first seat after `seat` (from the first seat for `None`) that has not left.
-    fn shuffler_after(&self, seat: Option<u8>) -> Option<u8> {
+    /// The first seat after `seat` (from the first seat for `None`) that shuffles `deck`: one
+    /// that has not left. We count as left on our own table only for decks added after we did
+    /// (see [`Table::stand_in`]).
+    fn shuffler_after(&self, deck: usize, seat: Option<u8>) -> Option<u8> {
         let from = seat.map_or(0, |s| s + 1);
-        (from..self.seats).find(|s| !self.left.contains(s))
+        let gone = |s: &u8| {
+            self.left.contains(s) && (*s != self.me || self.me_left_at.is_some_and(|n| deck >= n))
+        };
+        (from..self.seats).find(|s| !gone(s))
     }
 
     /// The card at `position` of `deck`, if this participant knows it.
@@ -422,7 +434,7 @@ impl Table {
                 }
                 let ctx = self.deck_context(deck, b"shuffle", u16::from(from));
                 verify_shuffle(&ctx, &joint, &d.cards, &output, &proof).map_err(cheat)?;
-                let next = self.shuffler_after(Some(from));
+                let next = self.shuffler_after(deck as usize, Some(from));
                 let d = &mut self.decks[deck as usize];
                 d.cards = output;
                 d.next = next;
@@ -573,7 +585,7 @@ impl Table {
             let Ok((output, proof)) = shuffle(&ctx, &joint, &d.cards, &mut self.rng(&ctx)) else {
                 continue;
             };
-            let next = self.shuffler_after(Some(self.me));
+            let next = self.shuffler_after(deck as usize, Some(self.me));
             let d = &mut self.decks[deck as usize];
             d.cards = output.clone();
             d.next = next;
@@ -709,14 +721,22 @@ impl Table {
     /// error when we hold no piece of its key (a deal of two seats has no escrow, or its escrow
     /// never came): then nobody can stand in for it.
     pub fn stand_in(&mut self, leaver: u8) -> Result<Vec<Out>, DealError> {
-        if leaver == self.me || leaver >= self.seats || !self.left.insert(leaver) {
+        if leaver >= self.seats || !self.left.insert(leaver) {
+            return Ok(vec![]);
+        }
+        if leaver == self.me {
+            // Every deck added from now on goes on without us, on every table alike: should we
+            // come back, a new deck we shuffled and the others skip us for would be another deck
+            // than theirs, and we would name an honest peer for the difference. The decks dealt
+            // so far stay as they are here: after a reload we replay the log before our earlier
+            // shuffles reach us again.
+            self.me_left_at = Some(self.decks.len());
             return Ok(vec![]);
         }
         // A deck it had yet to shuffle goes on without it.
-        let after = self.shuffler_after(Some(leaver));
-        for d in &mut self.decks {
-            if d.next == Some(leaver) {
-                d.next = after;
+        for i in 0..self.decks.len() {
+            if self.decks[i].next == Some(leaver) {
+                self.decks[i].next = self.shuffler_after(i, Some(leaver));
             }
         }
         if self.is_observer() {

@@ -527,6 +527,16 @@ impl Peer {
         Some((at, *r.proposal.participants.get(p as usize)?))
     }
 
+    /// True when voting `peer` out would end this face-down game unwon: the deal cannot stand
+    /// in for its cards (one of two participants, or a second leaver). The page words its vote
+    /// button by this.
+    pub fn drop_ends_game(&self, peer: &PeerKey) -> bool {
+        let Some(r) = self.run.as_ref() else {
+            return false;
+        };
+        r.participant(peer).is_some_and(|p| !r.deal_survives(p))
+    }
+
     /// Publishes our secret key share now (for a player who leaves the game for good).
     pub fn publish_secret(&mut self) -> Output {
         let mut out = Output::default();

@@ -497,6 +497,7 @@ impl Reducible for AppState {
                 st.classic.remote = Some(classic::Seat {
                     me: None,
                     can_act: false,
+                    ended: false,
                 });
                 st.classic.game = None;
                 st.orders_hash = o.hash;

@@ -437,7 +437,9 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     let my_turn = app.my_turn();
     let machine = app.machine_level().is_some();
     let cur = &s.players[s.current as usize];
-    let prompt = if my_turn || matches!(s.phase, Phase::GameOver { .. }) {
+    let prompt = if app.ended_online() {
+        "This game has ended, unwon: a player left (see the log).".to_string()
+    } else if my_turn || matches!(s.phase, Phase::GameOver { .. }) {
         view::phase_prompt(s)
     } else if machine {
         format!("{} is playing… ({})", cur.name, view::phase_prompt(s))

@@ -203,6 +203,8 @@ pub struct Seat {
     pub me: Option<PlayerId>,
     /// The protocol lets us act now (our turn, no roll pending, not halted, not on autoplay).
     pub can_act: bool,
+    /// The game ended unwon: a player left a face-down game nobody could stand in for.
+    pub ended: bool,
 }
 
 /// A protocol state change for the classic screens: the new engine state and what to show.
@@ -337,6 +339,14 @@ impl Classic {
             }
             SeatKind::Human => None,
         }
+    }
+
+    /// The online game ended unwon (a player left a face-down game of two): nobody moves again.
+    pub fn ended_online(&self) -> bool {
+        #[cfg(feature = "online")]
+        return self.remote.is_some_and(|o| o.ended);
+        #[cfg(not(feature = "online"))]
+        false
     }
 
     /// An online game is on screen (never in the lite bundle).

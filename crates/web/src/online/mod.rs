@@ -408,7 +408,12 @@ pub fn online(props: &Props) -> Html {
             html! {
                 <li class="vote" data-peer-name={name.clone()}>
                     <button class="btn small vote-drop" disabled={voted} {onclick}>
-                        {format!("Hand {name}'s seat to the computer")}
+                        { if s.peer.drop_ends_game(k) {
+                            // Nobody can stand in for a leaver's face-down cards at two.
+                            format!("End the game without {name}")
+                        } else {
+                            format!("Hand {name}'s seat to the computer")
+                        } }
                     </button>
                     if tally.is_some() {
                         <span class="tally">{format!(" {} of {} votes{}", have.len(), need.len(),
@@ -561,9 +566,11 @@ pub fn online(props: &Props) -> Html {
                 <details class="online-bar" open=true>
                     <summary>{ bar_title.clone() }</summary>
                     { status }
-                    <button class="btn small" id="autoplay" aria-pressed={if s.autoplay { "true" } else { "false" }} onclick={auto}>
-                        { if s.autoplay { "Stop playing for me" } else { "Let the computer play my seat" } }
-                    </button>
+                    if s.peer.ended().is_none() {
+                        <button class="btn small" id="autoplay" aria-pressed={if s.autoplay { "true" } else { "false" }} onclick={auto}>
+                            { if s.autoplay { "Stop playing for me" } else { "Let the computer play my seat" } }
+                        </button>
+                    }
                     { notes }
                     { chat }
                 </details>

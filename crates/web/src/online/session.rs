@@ -394,6 +394,7 @@ impl Session {
         Seat {
             me: self.my_seat(),
             can_act: self.peer.is_my_turn() && !self.autoplay,
+            ended: self.peer.ended().is_some(),
         }
     }
 
@@ -468,7 +469,10 @@ impl Session {
                     let what = match control {
                         Control::Drop { peer, .. } => {
                             self.dropped.insert(peer);
-                            if peer == self.peer.key() {
+                            if self.peer.ended().is_some_and(|(_, k)| k == peer) {
+                                // The game ends there (GameEnded follows): no computer plays on.
+                                continue;
+                            } else if peer == self.peer.key() {
                                 "The others handed your seat to the computer while you were away."
                                     .to_string()
                             } else {
