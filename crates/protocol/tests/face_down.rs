@@ -766,6 +766,7 @@ fn two_shuffles_of_one_deck_to_two_peers_name_their_shuffler_and_nobody_else() {
     let liar = 0usize;
     let key = SigningKey::from_bytes(&net.configs[liar].identity_secret);
     let keys: Vec<_> = net.peers.iter().map(|p| p.key()).collect();
+    let liar_signer = net.peers[liar].key();
     net.tamper = Some((
         liar,
         Box::new(move |peer, _, to, bytes| {
@@ -776,7 +777,8 @@ fn two_shuffles_of_one_deck_to_two_peers_name_their_shuffler_and_nobody_else() {
             let DealMsg::Shuffle { deck: 0, input, .. } = msg else {
                 return vec![bytes];
             };
-            if to != 2 {
+            // Only its own message (it also echoes the others').
+            if to != 2 || env.sender != liar_signer {
                 return vec![bytes];
             }
             // The joint key from the keys the liar's own transcript holds.
@@ -850,6 +852,7 @@ fn two_keys_to_two_peers_name_their_sender_and_nobody_else() {
     let mut net = Net::new(3, 29, NetParams::perfect());
     let liar = 0usize;
     let key = SigningKey::from_bytes(&net.configs[liar].identity_secret);
+    let liar_signer = net.peers[liar].key();
     net.tamper = Some((
         liar,
         Box::new(move |_, _, to, bytes| {
@@ -864,7 +867,8 @@ fn two_keys_to_two_peers_name_their_sender_and_nobody_else() {
             else {
                 return vec![bytes];
             };
-            if to != 2 {
+            // Only its own message (it also echoes the others').
+            if to != 2 || env.sender != liar_signer {
                 return vec![bytes];
             }
             let mut ctx = env.game_id.to_vec();
@@ -891,6 +895,105 @@ fn two_keys_to_two_peers_name_their_sender_and_nobody_else() {
         match net.peers[i].halted() {
             Some(HaltReport::Cheat { peer, what }) => {
                 assert_eq!(*peer, liar_key, "peer {i} names another: {what}");
+            }
+            h => panic!("peer {i}: {h:?}"),
+        }
+        match verify(&net.peers[i].transcript().unwrap()) {
+            Err(VerifyError::Cheat { peer: Some(k), .. }) => assert_eq!(k, liar_key),
+            other => panic!("peer {i}'s transcript: {other:?}"),
+        }
+    }
+}
+
+/// Security review A4 with escrows: participant 0 seals participant 1 one valid escrow of its
+/// key and participant 2 another, for the same keys, each piece right for its holder, so no
+/// holder complains. Unnoticed, the two would hold different commitments to the pieces, and
+/// the first stand-in for participant 0 would have an honest holder's piece share fail and
+/// name it. Every escrow taken is echoed to everyone, so the two meet at once and every honest
+/// page names participant 0.
+#[test]
+fn two_escrows_to_two_peers_name_their_sealer_and_nobody_else() {
+    use orbis_deal::curve25519_dalek::ristretto::RistrettoPoint;
+    use orbis_deal::escrow::escrow;
+    use orbis_deal::keys::SecretShare;
+    use orbis_deal::table::Table;
+    use orbis_engine::codec::sha256;
+    use rand_chacha3::rand_core::SeedableRng;
+    let mut net = Net::new(3, 31, NetParams::perfect());
+    let liar = 0usize;
+    let key = SigningKey::from_bytes(&net.configs[liar].identity_secret);
+    let identity = net.configs[liar].identity_secret;
+    let keys: Vec<_> = net.peers.iter().map(|p| p.key()).collect();
+    let liar_signer = net.peers[liar].key();
+    net.tamper = Some((
+        liar,
+        Box::new(move |peer, _, to, bytes| {
+            let Ok((
+                env,
+                Body::Deal {
+                    deal,
+                    msg: DealMsg::Escrow(_),
+                    ..
+                },
+            )) = Envelope::open_where(&bytes, |_| true)
+            else {
+                return vec![bytes];
+            };
+            // Only its own message (it also echoes the others').
+            if to != 2 || env.sender != liar_signer {
+                return vec![bytes];
+            }
+            // The liar's deal secret, as its page derives it, and every key in seat order.
+            let mut seed = b"orbis-deal-seed".to_vec();
+            seed.extend_from_slice(&identity);
+            seed.extend_from_slice(&env.game_id);
+            let (table, _) = Table::new(&env.game_id, 3, 0, vec![], sha256(&seed));
+            let secret = SecretShare::from_bytes(table.secret()).unwrap();
+            let t = Transcript::from_bytes(&peer.transcript().unwrap()).unwrap();
+            let mut by_seat: Vec<(usize, RistrettoPoint)> = t
+                .messages
+                .iter()
+                .filter_map(|m| match Envelope::open_where(m, |_| true) {
+                    Ok((
+                        e,
+                        Body::Deal {
+                            msg: DealMsg::Key(k),
+                            ..
+                        },
+                    )) => {
+                        let seat = keys.iter().position(|x| *x == e.sender)?;
+                        Some((seat, k.key.decompress()?))
+                    }
+                    _ => None,
+                })
+                .collect();
+            by_seat.sort_by_key(|x| x.0);
+            let all: Vec<RistrettoPoint> = by_seat.into_iter().map(|x| x.1).collect();
+            let mut ctx = env.game_id.to_vec();
+            ctx.push(0);
+            ctx.extend_from_slice(b"escrow");
+            ctx.push(0);
+            ctx.extend_from_slice(&0u16.to_le_bytes());
+            let mut rng = rand_chacha3::ChaCha20Rng::from_seed([79; 32]);
+            let other = escrow(&ctx, &secret, 0, &all, &mut rng).unwrap();
+            let body = Body::Deal {
+                deal,
+                to: None,
+                msg: DealMsg::Escrow(other),
+            };
+            vec![Envelope::seal(&key, env.game_id, env.seq, &body)]
+        }),
+    ));
+    let p = proposal(&net, 0, true);
+    net.start(p);
+    let liar_key = net.peers[liar].key();
+    let halted = |n: &Net| (1..3).all(|i| n.peers[i].halted().is_some());
+    assert!(net.run_until(20_000_000, halted), "the honest pages go on");
+    for i in 1..3 {
+        match net.peers[i].halted() {
+            Some(HaltReport::Cheat { peer, what }) => {
+                assert_eq!(*peer, liar_key, "peer {i} names another: {what}");
+                assert!(what.contains("two different escrows"), "peer {i}: {what}");
             }
             h => panic!("peer {i}: {h:?}"),
         }

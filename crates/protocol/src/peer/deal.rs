@@ -20,8 +20,9 @@
 //! signed bytes are the evidence); so do two different signed keys, escrows (for the same keys)
 //! or shuffles (of the same deck) from one participant, with both messages as evidence
 //! (security review A4), and an escrow whose piece sealed to us is wrong, with our complaint
-//! broadcast as the proof (A5); a message that builds on what we do not hold is kept and makes
-//! our `Sync` ask for every deal message the others took, so the conflicting ones meet; a private share travels only over its recipient's own
+//! broadcast as the proof (A5); every key, escrow and shuffle taken is echoed to everyone once,
+//! so conflicting ones meet; a message that builds on what we do not hold is kept and makes
+//! our `Sync` ask for every deal message the others took (should an echo be lost); a private share travels only over its recipient's own
 //! connection; the same message arriving twice (a resend, or a reloaded participant making it
 //! again) changes nothing.
 
@@ -441,6 +442,11 @@ impl Peer {
                         d.taken.insert(h);
                         if let Some(slot) = slot_of(seat, &msg).filter(|_| to.is_none()) {
                             d.firsts.entry(slot).or_insert_with(|| raw.clone());
+                            // Echoed to everyone once, as log entries are: a participant that
+                            // sends different keys, escrows or shuffles to different peers is
+                            // seen by all of them at once (two escrows that never met would
+                            // have an honest holder named when it stands in).
+                            out.send.push((Dest::All, raw.clone()));
                         }
                         d.log_broadcast(to, h, raw);
                         d.outbox.extend(o);
