@@ -992,3 +992,63 @@ fn a_seat_served_another_history_never_reuses_a_nonce() {
         .all(|t| !shuffle_b.commitments.contains(t)));
     drop(a);
 }
+
+/// Issue 30 A3 against A4: the reload that made nonces depend on the statement also makes an
+/// honest seat's messages differ when it is served another history (another key of a third
+/// seat: its escrow is sealed to other keys, its shuffle is of another deck). Those must not be
+/// taken for equivocation: they name what they build on, so a table holding the first history
+/// sets them aside; only two different messages built on the same thing are proof.
+#[test]
+fn an_honest_seat_served_another_history_is_not_taken_for_an_equivocator() {
+    let room_with = |third: u8| {
+        let seeds = [[1u8; 32], [2; 32], [third; 32]];
+        let mut room = Room {
+            tables: vec![],
+            broadcasts: vec![],
+            queue: VecDeque::new(),
+        };
+        let mut first = vec![];
+        for (me, seed) in seeds.iter().enumerate() {
+            let (t, out) = Table::new(b"game 7", 3, me as u8, decks(), *seed);
+            room.tables.push(t);
+            first.push(out);
+        }
+        for (me, out) in first.into_iter().enumerate() {
+            room.post(me as u8, out);
+        }
+        room.run().unwrap();
+        room
+    };
+    let mut a = room_with(3);
+    let b = room_with(4);
+    let from_1 = |room: &Room, kind: fn(&DealMsg) -> bool| {
+        room.broadcasts
+            .iter()
+            .find(|(f, m)| *f == 1 && kind(m))
+            .map(|(_, m)| m.clone())
+            .unwrap()
+    };
+    let escrow_b = from_1(&b, |m| matches!(m, DealMsg::Escrow(_)));
+    assert_ne!(escrow_b, from_1(&a, |m| matches!(m, DealMsg::Escrow(_))));
+    let r = a.tables[0].receive(1, escrow_b);
+    assert!(
+        matches!(r, Err(Refused::OutOfTurn { seat: 1, .. })),
+        "{r:?}"
+    );
+    let shuffle_b = from_1(&b, |m| matches!(m, DealMsg::Shuffle { deck: 0, .. }));
+    assert_ne!(
+        shuffle_b,
+        from_1(&a, |m| matches!(m, DealMsg::Shuffle { deck: 0, .. }))
+    );
+    let r = a.tables[0].receive(1, shuffle_b);
+    assert!(
+        matches!(r, Err(Refused::OutOfTurn { seat: 1, .. })),
+        "{r:?}"
+    );
+    // Its key is the same in both: a copy, not a conflict.
+    let key_b = from_1(&b, |m| matches!(m, DealMsg::Key(_)));
+    assert!(matches!(
+        a.tables[0].receive(1, key_b),
+        Err(Refused::OutOfTurn { seat: 1, .. })
+    ));
+}
