@@ -22,6 +22,9 @@ pub enum DealError {
     Escrow(&'static str),
     /// A secret published at the end is not the one behind its key.
     Secret,
+    /// Two different signed messages from one seat for one slot of the deal (its key, its
+    /// escrow, its shuffle of a deck): whoever sends both told different peers different things.
+    Conflict(&'static str),
 }
 
 impl fmt::Display for DealError {
@@ -37,6 +40,7 @@ impl fmt::Display for DealError {
             DealError::UnknownCard => f.write_str("the opened card is not one of the deck"),
             DealError::Escrow(why) => write!(f, "escrow: {why}"),
             DealError::Secret => f.write_str("the secret published at the end is not its key's"),
+            DealError::Conflict(what) => write!(f, "equivocation: {what}"),
         }
     }
 }

@@ -12,9 +12,12 @@
 //! [`escrow`] refuses to split a key for fewer than two holders and [`verify_escrow`] refuses
 //! such an escrow: a deal of two has no escrow, and nobody can stand in for either participant.
 //!
-//! A participant who seals a wrong piece is caught: the holder publishes the Diffie–Hellman
-//! point with a proof that it used its own key ([`Complaint`]), and anyone can unseal the piece
-//! and see that it does not match its commitment.
+//! A participant who seals a wrong piece is caught: each holder unseals its piece as soon as
+//! the escrow comes (before any shuffle, so before any card could be read), and on a wrong one
+//! publishes the Diffie–Hellman point with a proof that it used its own key ([`Complaint`]);
+//! anyone can then unseal the piece and see that it does not match its commitment. The point a
+//! complaint publishes is `x_to·E`, which the sealer could compute itself (`e·X_to`): each
+//! piece proves knowledge of `e`, so a sealer cannot aim a complaint at a point of its choice.
 
 use crate::dleq;
 use crate::error::DealError;
@@ -25,6 +28,7 @@ use curve25519_dalek::scalar::Scalar;
 use merlin::Transcript;
 use rand_core6::CryptoRngCore;
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 /// One piece of a participant's key share, sealed to the participant at seat `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -32,16 +36,71 @@ pub struct EscrowPiece {
     pub to: u8,
     /// `y·G`: public, so that the pieces' shares can be checked.
     pub commitment: CompressedRistretto,
-    /// `e·G` for the Diffie–Hellman key of the seal.
+    /// `E = e·G` for the Diffie–Hellman key of the seal.
     pub ephemeral: CompressedRistretto,
     /// `y + H(e·X_to)`.
     pub sealed: Scalar,
+    /// A Schnorr proof that the sealer knows `e` (commitment `k·G`, response `k + c·e`), bound
+    /// to the context, the owner, the holder, `Y` and `E`. Without it a sealer could pick `E`
+    /// as any point, a card's `c1` say, seal garbage, and have the holder's complaint publish
+    /// `x_to·E`: a decryption share of that card (security review A5). With it, `x_to·E =
+    /// e·X_to` is a point the sealer could compute itself, so a complaint shows nothing new.
+    pub ephemeral_t: CompressedRistretto,
+    pub ephemeral_s: Scalar,
 }
 
 /// A participant's key share in pieces, one for each other seat in seat order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Escrow {
+    /// The digest of every participant's public key ([`holders_digest`]) the pieces were
+    /// sealed to: an escrow names the keys it builds on, so a participant served other keys
+    /// (someone sent different keys to different peers) sets it aside instead of taking it,
+    /// and two different escrows from one owner for the same keys are proof that it cheated.
+    pub holders: [u8; 32],
     pub pieces: Vec<EscrowPiece>,
+}
+
+/// The digest of every participant's public key in seat order, which an escrow names.
+pub fn holders_digest(keys: &[RistrettoPoint]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"orbis-deal escrow holders");
+    h.update((keys.len() as u64).to_le_bytes());
+    for k in keys {
+        h.update(k.compress().as_bytes());
+    }
+    h.finalize().into()
+}
+
+impl Escrow {
+    /// The digest of the whole escrow: a complaint names the escrow it is about, so that a
+    /// participant that was sent another escrow by the same owner does not take the complaint
+    /// as a lie of the complainer.
+    pub fn digest(&self) -> [u8; 32] {
+        let mut h = Sha256::new();
+        h.update(b"orbis-deal escrow");
+        h.update(self.holders);
+        h.update((self.pieces.len() as u64).to_le_bytes());
+        for p in &self.pieces {
+            h.update([p.to]);
+            h.update(p.commitment.as_bytes());
+            h.update(p.ephemeral.as_bytes());
+            h.update(p.sealed.as_bytes());
+            h.update(p.ephemeral_t.as_bytes());
+            h.update(p.ephemeral_s.as_bytes());
+        }
+        h.finalize().into()
+    }
+}
+
+/// The challenge of the proof of knowledge of a piece's ephemeral key.
+fn ephemeral_challenge(context: &[u8], owner: u8, piece: &EscrowPiece) -> Scalar {
+    let mut tr = transcript::start(b"escrow ephemeral", context);
+    tr.append_u64(b"owner", u64::from(owner));
+    tr.append_u64(b"to", u64::from(piece.to));
+    tr.point(b"commitment", &piece.commitment);
+    tr.point(b"ephemeral", &piece.ephemeral);
+    tr.point(b"t", &piece.ephemeral_t);
+    tr.scalar_challenge(b"challenge")
 }
 
 /// A holder's proof that the piece sealed to it does not open to its commitment: the
@@ -99,23 +158,33 @@ pub fn escrow(
         };
         rest -= y;
         let e = Scalar::random(rng);
+        let k = Scalar::random(rng);
         let mut piece = EscrowPiece {
             to,
             commitment: RistrettoPoint::mul_base(&y).compress(),
             ephemeral: RistrettoPoint::mul_base(&e).compress(),
             sealed: Scalar::ZERO,
+            ephemeral_t: RistrettoPoint::mul_base(&k).compress(),
+            ephemeral_s: Scalar::ZERO,
         };
+        piece.ephemeral_s = k + ephemeral_challenge(context, owner, &piece) * e;
         let dh = (e * keys[to as usize]).compress();
         piece.sealed = y + seal_key(context, owner, &piece, &dh);
         pieces.push(piece);
     }
-    Ok(Escrow { pieces })
+    Ok(Escrow {
+        holders: holders_digest(keys),
+        pieces,
+    })
 }
 
 /// The public check anyone makes: one piece for every other seat, in order, whose commitments
-/// add up to the owner's key, and at least [`MIN_HOLDERS`] of them (an escrow to a single holder
-/// hands it the key). Returns the commitments by seat (`None` for the owner's).
+/// add up to the owner's key, each with a proof that its sealer knows the ephemeral key, and at
+/// least [`MIN_HOLDERS`] of them (an escrow to a single holder hands it the key). Returns the
+/// commitments by seat (`None` for the owner's). Whether each piece opens to its commitment
+/// only its holder can tell ([`open_piece`]): every holder checks its own on receipt.
 pub fn verify_escrow(
+    context: &[u8],
     owner: u8,
     owner_key: &RistrettoPoint,
     seats: usize,
@@ -143,9 +212,20 @@ pub fn verify_escrow(
             .commitment
             .decompress()
             .ok_or(DealError::NotAPoint("an escrow commitment"))?;
-        p.ephemeral
+        let e = p
+            .ephemeral
             .decompress()
             .ok_or(DealError::NotAPoint("an escrow seal"))?;
+        let t = p
+            .ephemeral_t
+            .decompress()
+            .ok_or(DealError::NotAPoint("an escrow seal's proof"))?;
+        let c = ephemeral_challenge(context, owner, p);
+        if RistrettoPoint::mul_base(&p.ephemeral_s) != t + c * e {
+            return Err(DealError::Escrow(
+                "no proof of knowledge of a seal's ephemeral key",
+            ));
+        }
         sum += y;
         out[to as usize] = Some(y);
     }

@@ -300,7 +300,7 @@ fn all_the_others_stand_in_for_a_participant_who_left() {
     let commitments: Vec<_> = escrows
         .iter()
         .enumerate()
-        .map(|(i, e)| verify_escrow(i as u8, &t.keys[i], 4, e).unwrap())
+        .map(|(i, e)| verify_escrow(ctx, i as u8, &t.keys[i], 4, e).unwrap())
         .collect();
     let deck = shuffled(&mut t);
     // Seat 2 has left. Seat 0 draws position 5: seats 1 and 3 send their shares, and every
@@ -363,7 +363,7 @@ fn a_wrong_escrow_is_caught_and_so_is_a_false_complaint() {
     let mut e = honest.clone();
     e.pieces[0].commitment = e.pieces[1].commitment;
     assert!(matches!(
-        verify_escrow(0, &t.keys[0], 3, &e),
+        verify_escrow(ctx, 0, &t.keys[0], 3, &e),
         Err(DealError::Escrow(_))
     ));
     // A piece sealed wrong: its holder complains, and the complaint proves it.
@@ -406,15 +406,55 @@ fn an_escrow_to_a_single_holder_is_neither_made_nor_taken() {
     ));
     // The one piece a two-seat escrow would hold: the key itself, committed as the key.
     let by_hand = Escrow {
+        holders: orbis_deal::escrow::holders_digest(&t.keys),
         pieces: vec![EscrowPiece {
             to: 1,
             commitment: t.keys[0].compress(),
             ephemeral: RistrettoPoint::mul_base(&Scalar::from(5u8)).compress(),
             sealed: Scalar::ONE,
+            ephemeral_t: RistrettoPoint::mul_base(&Scalar::from(6u8)).compress(),
+            ephemeral_s: Scalar::ONE,
         }],
     };
     assert!(matches!(
-        verify_escrow(0, &t.keys[0], 2, &by_hand),
+        verify_escrow(ctx, 0, &t.keys[0], 2, &by_hand),
         Err(DealError::Escrow(_))
     ));
+}
+
+/// Security review A5, attacked: a sealer that picks a piece's ephemeral point `E` itself, as the
+/// `c1` of a card it wants to read, and seals garbage, so that the holder's complaint (which
+/// publishes `x_holder·E` with a proof) hands it the holder's decryption share of that card.
+/// Every piece now carries a proof that its sealer knows `e` with `E = e·G`; an `E` chosen
+/// without it is refused in public, before any holder unseals anything; and with the proof, the
+/// point a complaint publishes, `x_holder·E = e·X_holder`, is one the sealer had already.
+#[test]
+fn an_escrow_piece_aimed_at_a_card_has_no_proof_and_is_refused() {
+    use orbis_deal::escrow::{escrow, open_piece, verify_escrow, Unsealed};
+    let mut t = table(3, 14);
+    let ctx = b"game escrow";
+    let deck = shuffled(&mut t);
+    let target = deck[7].c1.decompress().unwrap();
+    let honest = escrow(ctx, &t.secrets[0], 0, &t.keys, &mut t.rng).unwrap();
+    assert!(verify_escrow(ctx, 0, &t.keys[0], 3, &honest).is_ok());
+    // The attack: the piece for seat 1 gets E = c1 of card 7 and a wrong seal.
+    let mut aimed = honest.clone();
+    aimed.pieces[0].ephemeral = target.compress();
+    aimed.pieces[0].sealed += Scalar::ONE;
+    // Were it taken, seat 1's complaint would be seat 1's share of card 7.
+    let Ok(Unsealed::Wrong(c)) = open_piece(ctx, 0, &aimed.pieces[0], &t.secrets[1], &mut t.rng)
+    else {
+        panic!("the holder finds the piece wrong");
+    };
+    let leaked = decryption_share(b"any", &t.secrets[1], &deck[7], &mut t.rng).unwrap();
+    assert_eq!(c.dh, leaked.share, "the complaint is a decryption share");
+    // It is refused in public: no proof of knowledge of that E.
+    assert_eq!(
+        verify_escrow(ctx, 0, &t.keys[0], 3, &aimed),
+        Err(DealError::Escrow(
+            "no proof of knowledge of a seal's ephemeral key"
+        ))
+    );
+    // Nor can the proof be moved to another context (another game, or another owner).
+    assert!(verify_escrow(b"another game", 0, &t.keys[0], 3, &honest).is_err());
 }

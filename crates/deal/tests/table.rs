@@ -2,6 +2,7 @@
 //! protocol would: broadcasts to everyone else, private sends to one. One test per lie.
 
 use orbis_deal::cipher::CardId;
+use orbis_deal::curve25519_dalek::ristretto::RistrettoPoint;
 use orbis_deal::table::{Cheat, DealMsg, DeckSpec, Holder, Out, Refused, Table};
 use orbis_deal::DealError;
 use std::collections::VecDeque;
@@ -160,12 +161,14 @@ fn a_shuffle_that_duplicates_a_card_names_its_shuffler() {
     let r = run_with_liar(&mut room, 1, &|m| match m {
         DealMsg::Shuffle {
             deck,
+            input,
             mut output,
             proof,
         } => {
             output[3] = output[4];
             DealMsg::Shuffle {
                 deck,
+                input,
                 output,
                 proof,
             }
@@ -262,11 +265,13 @@ fn a_card_shown_as_another_names_the_liar() {
 fn messages_out_of_turn_are_refused_without_harm() {
     let mut room = Room::new(3, 7);
     room.run().unwrap();
-    // A second key from seat 1.
-    let (_, out) = Table::new(b"other", 3, 1, decks(), [9; 32]);
-    let Out::Broadcast(key) = out[0].clone() else {
-        unreachable!()
-    };
+    // Seat 1's own key again.
+    let key = room
+        .broadcasts
+        .iter()
+        .find(|(from, m)| *from == 1 && matches!(m, DealMsg::Key(_)))
+        .map(|(_, m)| m.clone())
+        .unwrap();
     assert!(matches!(
         room.tables[0].receive(1, key),
         Err(Refused::OutOfTurn { seat: 1, .. })
@@ -274,7 +279,10 @@ fn messages_out_of_turn_are_refused_without_harm() {
     assert!(matches!(
         room.tables[0].receive(
             0,
-            DealMsg::Escrow(orbis_deal::escrow::Escrow { pieces: vec![] })
+            DealMsg::Escrow(orbis_deal::escrow::Escrow {
+                holders: [0; 32],
+                pieces: vec![]
+            })
         ),
         Err(Refused::OutOfTurn { seat: 0, .. })
     ));
@@ -357,10 +365,13 @@ fn the_others_pieces_rebuild_a_leavers_secret_for_anyone_to_check() {
     assert_eq!(obs.rebuild_secret(3, &pieces), None);
 }
 
+/// Security review A5, attacked: seat 2 seals the piece meant for seat 0 wrong. It used to
+/// show only once seat 2 left, when nobody could stand in for it any more; now seat 0 unseals
+/// its piece as the escrow comes, refuses the escrow and proves the lie with a complaint that
+/// every other seat checks, before any deck is shuffled.
 #[test]
-fn a_wrong_piece_of_a_leavers_key_names_the_leaver() {
+fn a_wrong_piece_is_proved_by_its_holder_as_soon_as_the_escrow_comes() {
     let mut room = Room::new(3, 31);
-    // Seat 2 seals the piece meant for seat 0 wrong; nothing shows until seat 2 leaves.
     let lie = |m: DealMsg| match m {
         DealMsg::Escrow(mut e) => {
             e.pieces[0].sealed += orbis_deal::curve25519_dalek::scalar::Scalar::ONE;
@@ -368,17 +379,65 @@ fn a_wrong_piece_of_a_leavers_key_names_the_leaver() {
         }
         m => m,
     };
-    run_with_liar(&mut room, 2, &lie).unwrap();
-    let out = room.tables[0].stand_in(2).unwrap();
-    let [Out::Broadcast(complaint)] = out.as_slice() else {
-        panic!("seat 0 complains: {out:?}");
+    let r = run_with_liar(&mut room, 2, &lie);
+    let Err(Refused::Proved { cheat, proof }) = r else {
+        panic!("seat 0 takes the wrong piece: {r:?}");
+    };
+    assert_eq!(cheat.seat, 2);
+    assert!(matches!(cheat.what, DealError::Escrow(_)));
+    assert!(
+        !room
+            .broadcasts
+            .iter()
+            .any(|(_, m)| matches!(m, DealMsg::Shuffle { .. })),
+        "a deck was shuffled before the escrow was checked"
+    );
+    // The complaint names the escrow it is about, and proves the lie to seat 1.
+    let proof = *proof;
+    let (digest, complaint) = match proof.clone() {
+        DealMsg::Complaint {
+            leaver: 2,
+            escrow,
+            complaint,
+        } => (escrow, complaint),
+        m => panic!("{m:?}"),
+    };
+    let mut wrong = room.broadcasts.iter().filter_map(|(f, m)| match m {
+        DealMsg::Escrow(e) if *f == 2 => Some(e.clone()),
+        _ => None,
+    });
+    let mut told = wrong.next().unwrap();
+    told.pieces[0].sealed += orbis_deal::curve25519_dalek::scalar::Scalar::ONE;
+    assert_eq!(digest, told.digest());
+    // Seat 1 takes the same escrow (its own piece is right), then the complaint.
+    while let Some((from, to, m)) = room.queue.pop_front() {
+        if to == 1 {
+            if let Ok(out) = room.tables[1].receive(from, if from == 2 { lie(m) } else { m }) {
+                room.post(1, out);
+            }
+        }
+    }
+    let r = room.tables[1].receive(0, proof);
+    assert!(
+        matches!(
+            r,
+            Err(Refused::Cheat(Cheat {
+                seat: 2,
+                what: DealError::Escrow(_)
+            }))
+        ),
+        "{r:?}"
+    );
+    // Second angle: a complaint about another escrow than the one seat 1 holds (the owner sent
+    // seat 0 another) is set aside, never blamed on the complainer.
+    let other = DealMsg::Complaint {
+        leaver: 2,
+        escrow: [7; 32],
+        complaint,
     };
     assert!(matches!(
-        room.tables[1].receive(0, complaint.clone()),
-        Err(Refused::Cheat(Cheat {
-            seat: 2,
-            what: DealError::Escrow(_)
-        }))
+        room.tables[1].receive(0, other),
+        Err(Refused::Diverged { seat: 0, .. })
     ));
 }
 
@@ -637,4 +696,359 @@ fn the_seat_that_holds_the_deal_up_is_awaited_and_no_card_is_read_before_every_e
     let mut room = Room::new(3, 73);
     room.run().unwrap();
     assert!(room.tables.iter().all(|t| t.awaited().is_empty()));
+}
+
+/// The public keys of the room, in seat order, from the broadcasts.
+fn keys(room: &Room) -> Vec<RistrettoPoint> {
+    let mut k: Vec<(u8, RistrettoPoint)> = room
+        .broadcasts
+        .iter()
+        .filter_map(|(f, m)| match m {
+            DealMsg::Key(p) => Some((*f, p.key.decompress().unwrap())),
+            _ => None,
+        })
+        .collect();
+    k.sort_by_key(|x| x.0);
+    k.into_iter().map(|x| x.1).collect()
+}
+
+/// The table's context of a proof: the game, what, a seat or deck, a position, and a deck name.
+fn context(what: &[u8], a: u8, b: u16, deck: &[u8]) -> Vec<u8> {
+    let mut c = b"game 7".to_vec();
+    c.push(0);
+    c.extend_from_slice(what);
+    c.push(a);
+    c.extend_from_slice(&b.to_le_bytes());
+    c.extend_from_slice(deck);
+    c
+}
+
+/// Security review A5, attacked: a seat that keeps its escrow back while the decks are dealt.
+/// No deck is shuffled before every escrow is in: no table shuffles, and a shuffle that comes
+/// to a table still waiting for an escrow is set aside, then taken once it is in.
+#[test]
+fn no_deck_is_shuffled_before_every_escrow_is_in() {
+    let mut room = Room::new(3, 80);
+    run_but(&mut room, |from, m| {
+        from == 2 && matches!(m, DealMsg::Escrow(_))
+    });
+    assert!(
+        !room
+            .broadcasts
+            .iter()
+            .any(|(_, m)| matches!(m, DealMsg::Shuffle { .. })),
+        "a deck was shuffled while seat 2's escrow was missing"
+    );
+    // Seat 2's escrow reaches seat 0 only: seat 0 shuffles, seat 1 sets the shuffle aside.
+    let mut room = Room::new(3, 81);
+    let mut held = vec![];
+    while let Some((from, to, m)) = room.queue.pop_front() {
+        if from == 2 && to == 1 && matches!(m, DealMsg::Escrow(_)) {
+            held.push(m);
+            continue;
+        }
+        if to == 1 && matches!(m, DealMsg::Shuffle { .. }) {
+            let r = room.tables[1].receive(from, m.clone());
+            assert!(
+                matches!(r, Err(Refused::OutOfTurn { seat: 0, .. })),
+                "seat 1 took a shuffle before every escrow: {r:?}"
+            );
+            held.push(m);
+            break;
+        }
+        let out = room.tables[to as usize].receive(from, m).unwrap();
+        room.post(to, out);
+    }
+    assert_eq!(
+        held.len(),
+        2,
+        "seat 0 shuffled once every escrow reached it"
+    );
+    for (m, from) in held.into_iter().zip([2, 0]) {
+        let out = room.tables[1].receive(from, m).unwrap();
+        room.post(1, out);
+    }
+    room.run().unwrap();
+    assert!(room.tables.iter().all(Table::ready));
+}
+
+/// Security review A4, attacked: seat 1 sends a second, different (valid) key. Two signed keys
+/// for one slot are proof that it cheated, not a message "out of turn".
+#[test]
+fn a_second_different_key_is_proof_of_cheating() {
+    let mut room = Room::new(3, 82);
+    room.run().unwrap();
+    let (_, out) = Table::new(b"game 7", 3, 1, decks(), [99; 32]);
+    let Out::Broadcast(key) = out[0].clone() else {
+        unreachable!()
+    };
+    assert_eq!(
+        room.tables[0].receive(1, key),
+        cheat(1, DealError::Conflict("two different keys")).map(|_| vec![])
+    );
+}
+
+/// Security review A4, attacked: seat 2 seals two different (valid) escrows of its key for the
+/// same keys, one for each peer. The second is proof that it cheated; an escrow sealed to keys
+/// the table does not hold (another history) is set aside, not blamed.
+#[test]
+fn two_different_escrows_for_the_same_keys_are_proof_of_cheating() {
+    use orbis_deal::escrow::escrow;
+    use orbis_deal::keys::SecretShare;
+    let mut room = Room::new(3, 83);
+    room.run().unwrap();
+    let keys = keys(&room);
+    let secret = SecretShare::from_bytes(room.tables[2].secret()).unwrap();
+    let ctx = context(b"escrow", 2, 0, b"");
+    let mut rng =
+        <rand_chacha3::ChaCha20Rng as rand_chacha3::rand_core::SeedableRng>::from_seed([5; 32]);
+    let second = escrow(&ctx, &secret, 2, &keys, &mut rng).unwrap();
+    assert_eq!(
+        room.tables[0].receive(2, DealMsg::Escrow(second.clone())),
+        cheat(2, DealError::Conflict("two different escrows")).map(|_| vec![])
+    );
+    // The same escrow for other keys: built on another history, set aside.
+    let mut other = keys.clone();
+    other[1] = other[0];
+    let third = escrow(&ctx, &secret, 2, &other, &mut rng).unwrap();
+    let mut fresh = Room::new(3, 83);
+    run_but(&mut fresh, |from, m| {
+        from == 2 && matches!(m, DealMsg::Escrow(_))
+    });
+    assert!(matches!(
+        fresh.tables[0].receive(2, DealMsg::Escrow(third)),
+        Err(Refused::Diverged { seat: 2, .. })
+    ));
+}
+
+/// Security review A4, attacked: seat 0 sends seat 1 one valid shuffle of the first deck and
+/// seat 2 another. Seat 1 shuffles on from its copy; seat 2 used to check that against its own
+/// and name honest seat 1 a cheat. Now seat 1's shuffle names the deck it shuffled, so seat 2
+/// sets it aside, and once the two shuffles of seat 0 meet (a `Sync` brings them), each is
+/// proof that seat 0 cheated.
+#[test]
+fn two_different_shuffles_of_one_deck_name_their_shuffler_and_not_the_next() {
+    use orbis_deal::keys::joint_key;
+    use orbis_deal::shuffle::shuffle;
+    use orbis_deal::table::deck_digest;
+    let mut room = Room::new(3, 84);
+    run_but(&mut room, |from, m| {
+        from == 0 && matches!(m, DealMsg::Shuffle { .. })
+    });
+    let joint = joint_key(&keys(&room));
+    let face_up = room.tables[2].deck(0).unwrap().to_vec();
+    let ctx = context(b"shuffle", 0, 0, b"territory");
+    let mut rng =
+        <rand_chacha3::ChaCha20Rng as rand_chacha3::rand_core::SeedableRng>::from_seed([6; 32]);
+    let (output, proof) = shuffle(&ctx, &joint, &face_up, &mut rng).unwrap();
+    let other = DealMsg::Shuffle {
+        deck: 0,
+        input: deck_digest(&joint, 0, &face_up),
+        output,
+        proof: Box::new(proof),
+    };
+    let honest = room
+        .broadcasts
+        .iter()
+        .find(|(f, m)| *f == 0 && matches!(m, DealMsg::Shuffle { deck: 0, .. }))
+        .map(|(_, m)| m.clone())
+        .unwrap();
+    // Seat 2 takes the other shuffle (it is valid); seat 1 the honest one, and shuffles on.
+    assert!(room.tables[2].receive(0, other.clone()).is_ok());
+    let out = room.tables[1].receive(0, honest.clone()).unwrap();
+    let next = out
+        .iter()
+        .find_map(|o| match o {
+            Out::Broadcast(m @ DealMsg::Shuffle { deck: 0, .. }) => Some(m.clone()),
+            _ => None,
+        })
+        .expect("seat 1 shuffles next");
+    let r = room.tables[2].receive(1, next);
+    assert!(
+        matches!(r, Err(Refused::Diverged { seat: 1, .. })),
+        "honest seat 1 is blamed: {r:?}"
+    );
+    // The two shuffles of seat 0 meet: proof of cheating, at either table.
+    let conflict = cheat(0, DealError::Conflict("two different shuffles of one deck"));
+    assert_eq!(
+        room.tables[2].receive(0, honest),
+        conflict.clone().map(|_| vec![])
+    );
+    assert_eq!(room.tables[1].receive(0, other), conflict.map(|_| vec![]));
+}
+
+/// Issue 30 A3 at the table, from a second angle: seat 1, reloaded with the same seed, is served
+/// another history (seat 2 has another key, so the joint key and every deck differ) and
+/// answers at the very same positions. Its decryption share of position 3 and its shuffle of
+/// the first deck must not reuse a nonce: with equal nonces `k`, `s₁ = k + c₁·x` and
+/// `s₂ = k + c₂·x` give `x = (s₁ − s₂)/(c₁ − c₂)`, its secret key. With the same history, it
+/// answers with the very same bytes.
+#[test]
+fn a_seat_served_another_history_never_reuses_a_nonce() {
+    use merlin::Transcript;
+    use orbis_deal::curve25519_dalek::ristretto::CompressedRistretto;
+    use orbis_deal::curve25519_dalek::scalar::Scalar;
+    use orbis_deal::share::DecryptionShare;
+    // Seats 0 and 1 keep their seeds; seat 2 of the second room has another.
+    let room_with = |third: u8| {
+        let seeds = [[1u8; 32], [2; 32], [third; 32]];
+        let mut room = Room {
+            tables: vec![],
+            broadcasts: vec![],
+            queue: VecDeque::new(),
+        };
+        let mut first = vec![];
+        for (me, seed) in seeds.iter().enumerate() {
+            let (t, out) = Table::new(b"game 7", 3, me as u8, decks(), *seed);
+            room.tables.push(t);
+            first.push(out);
+        }
+        for (me, out) in first.into_iter().enumerate() {
+            room.post(me as u8, out);
+        }
+        room.run().unwrap();
+        room.draw(0, 3, 0);
+        room.run().unwrap();
+        let out = room.tables[1].resend(0, 3);
+        let share = out
+            .into_iter()
+            .find_map(|o| match o {
+                Out::Send(0, DealMsg::Share { share, .. }) => Some(share),
+                _ => None,
+            })
+            .expect("seat 1 sends seat 0 its share");
+        let shuffle = room
+            .broadcasts
+            .iter()
+            .find_map(|(f, m)| match m {
+                DealMsg::Shuffle { deck: 0, proof, .. } if *f == 1 => Some(proof.clone()),
+                _ => None,
+            })
+            .unwrap();
+        let ct = room.tables[0].deck(0).unwrap()[3];
+        let key = keys(&room)[1];
+        (room, share, shuffle, ct, key)
+    };
+    let (a, share_a, shuffle_a, ct_a, key) = room_with(3);
+    let (_, share_b, shuffle_b, ct_b, key_b) = room_with(4);
+    let (_, share_a2, shuffle_a2, _, _) = room_with(3);
+    assert_eq!(key, key_b, "the same seat, the same key");
+    assert_ne!(
+        ct_a, ct_b,
+        "another history: another ciphertext at that position"
+    );
+    // The same history: the very same messages.
+    assert_eq!(share_a, share_a2);
+    assert_eq!(shuffle_a, shuffle_a2);
+    // The challenge of a share's proof, as the verifier computes it.
+    let challenge = |ct: &orbis_deal::cipher::Ciphertext, d: &DecryptionShare| {
+        let mut tr = Transcript::new(b"orbis-deal v1");
+        tr.append_message(b"context", &context(b"draw", 0, 3, b"territory"));
+        tr.append_message(b"proof", b"decryption share");
+        let points: [(&[u8], &CompressedRistretto); 6] = [
+            (b"key", &key.compress()),
+            (b"c1", &ct.c1),
+            (b"c2", &ct.c2),
+            (b"share", &d.share),
+            (b"t_g", &d.t_g),
+            (b"t_b", &d.t_c),
+        ];
+        for (label, p) in points {
+            tr.append_message(label, p.as_bytes());
+        }
+        let mut wide = [0u8; 64];
+        tr.challenge_bytes(b"challenge", &mut wide);
+        Scalar::from_bytes_mod_order_wide(&wide)
+    };
+    let (c1, c2) = (challenge(&ct_a, &share_a), challenge(&ct_b, &share_b));
+    // The replayed challenges are the verifier's: s·G = T + c·X holds with them.
+    for (d, c) in [(&share_a, c1), (&share_b, c2)] {
+        assert_eq!(
+            RistrettoPoint::mul_base(&d.response),
+            d.t_g.decompress().unwrap() + c * key
+        );
+    }
+    let x = (share_a.response - share_b.response) * (c1 - c2).invert();
+    assert_ne!(
+        RistrettoPoint::mul_base(&x),
+        key,
+        "two shares at one position gave away seat 1's secret key"
+    );
+    assert_ne!(share_a.t_g, share_b.t_g, "a share's nonce was used twice");
+    // The shuffle: no nonce commitment repeats (equal ones would give away the permutation
+    // through the responses s′ᵢ, as `shuffle.rs`'s own test shows).
+    for (x, y) in [
+        (shuffle_a.t1, shuffle_b.t1),
+        (shuffle_a.t2, shuffle_b.t2),
+        (shuffle_a.t3, shuffle_b.t3),
+        (shuffle_a.t4.0, shuffle_b.t4.0),
+    ] {
+        assert_ne!(x, y, "a shuffle's nonce was used twice");
+    }
+    assert!(shuffle_a.t_hat.iter().all(|t| !shuffle_b.t_hat.contains(t)));
+    assert!(shuffle_a
+        .commitments
+        .iter()
+        .all(|t| !shuffle_b.commitments.contains(t)));
+    drop(a);
+}
+
+/// Issue 30 A3 against A4: the reload that made nonces depend on the statement also makes an
+/// honest seat's messages differ when it is served another history (another key of a third
+/// seat: its escrow is sealed to other keys, its shuffle is of another deck). Those must not be
+/// taken for equivocation: they name what they build on, so a table holding the first history
+/// sets them aside; only two different messages built on the same thing are proof.
+#[test]
+fn an_honest_seat_served_another_history_is_not_taken_for_an_equivocator() {
+    let room_with = |third: u8| {
+        let seeds = [[1u8; 32], [2; 32], [third; 32]];
+        let mut room = Room {
+            tables: vec![],
+            broadcasts: vec![],
+            queue: VecDeque::new(),
+        };
+        let mut first = vec![];
+        for (me, seed) in seeds.iter().enumerate() {
+            let (t, out) = Table::new(b"game 7", 3, me as u8, decks(), *seed);
+            room.tables.push(t);
+            first.push(out);
+        }
+        for (me, out) in first.into_iter().enumerate() {
+            room.post(me as u8, out);
+        }
+        room.run().unwrap();
+        room
+    };
+    let mut a = room_with(3);
+    let b = room_with(4);
+    let from_1 = |room: &Room, kind: fn(&DealMsg) -> bool| {
+        room.broadcasts
+            .iter()
+            .find(|(f, m)| *f == 1 && kind(m))
+            .map(|(_, m)| m.clone())
+            .unwrap()
+    };
+    let escrow_b = from_1(&b, |m| matches!(m, DealMsg::Escrow(_)));
+    assert_ne!(escrow_b, from_1(&a, |m| matches!(m, DealMsg::Escrow(_))));
+    let r = a.tables[0].receive(1, escrow_b);
+    assert!(
+        matches!(r, Err(Refused::OutOfTurn { seat: 1, .. })),
+        "{r:?}"
+    );
+    let shuffle_b = from_1(&b, |m| matches!(m, DealMsg::Shuffle { deck: 0, .. }));
+    assert_ne!(
+        shuffle_b,
+        from_1(&a, |m| matches!(m, DealMsg::Shuffle { deck: 0, .. }))
+    );
+    let r = a.tables[0].receive(1, shuffle_b);
+    assert!(
+        matches!(r, Err(Refused::OutOfTurn { seat: 1, .. })),
+        "{r:?}"
+    );
+    // Its key is the same in both: a copy, not a conflict.
+    let key_b = from_1(&b, |m| matches!(m, DealMsg::Key(_)));
+    assert!(matches!(
+        a.tables[0].receive(1, key_b),
+        Err(Refused::OutOfTurn { seat: 1, .. })
+    ));
 }

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 4;
+pub const PROTOCOL_VERSION: u16 = 5;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -238,7 +238,9 @@ pub enum Body {
         have_index: u64,
         head: [u8; 32],
         /// Messages of the face-down deal the requester has taken (a responder that has more
-        /// sends them all).
+        /// sends them all); 0 while the requester holds a deal message built on keys, an escrow
+        /// or a deck it does not hold, so that every responder sends it every deal message and
+        /// the conflicting ones meet.
         deal: u32,
         /// Positions the requester holds but cannot read yet: their shares are sent again.
         unread: Vec<(u8, u16)>,

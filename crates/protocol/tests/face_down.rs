@@ -238,12 +238,14 @@ fn a_shuffle_that_copies_a_card_names_its_shuffler() {
     lie(&mut net, 1, |m| match m {
         DealMsg::Shuffle {
             deck,
+            input,
             mut output,
             proof,
         } => {
             output[0] = output[1];
             Some(DealMsg::Shuffle {
                 deck,
+                input,
                 output,
                 proof,
             })
@@ -523,6 +525,7 @@ fn a_transcript_with_a_forged_shuffle_names_the_shuffler() {
         msg:
             DealMsg::Shuffle {
                 deck,
+                input,
                 mut output,
                 proof,
             },
@@ -540,6 +543,7 @@ fn a_transcript_with_a_forged_shuffle_names_the_shuffler() {
             to,
             msg: DealMsg::Shuffle {
                 deck,
+                input,
                 output,
                 proof,
             },
@@ -703,4 +707,299 @@ fn a_peer_that_reloads_then_leaves_is_voted_out_and_the_game_ends() {
         rebuilt += 1;
     }
     assert!(rebuilt > 0, "no seed reached the drop");
+}
+
+/// Security review A5, attacked in a room: participant 2 seals the escrow piece meant for
+/// participant 0 wrong. Participant 0 unseals it as the escrow comes, before any deck is
+/// shuffled, and its complaint names participant 2 on every page (it used to show only once
+/// participant 2 left, if ever); every transcript names participant 2 too.
+#[test]
+fn a_wrong_escrow_piece_is_proved_at_once_and_names_its_sealer() {
+    let mut net = Net::new(3, 27, NetParams::perfect());
+    lie(&mut net, 2, |m| match m {
+        DealMsg::Escrow(mut e) => {
+            e.pieces[0].sealed += orbis_deal::curve25519_dalek::scalar::Scalar::ONE;
+            Some(DealMsg::Escrow(e))
+        }
+        _ => None,
+    });
+    let p = proposal(&net, 0, true);
+    net.start(p);
+    let liar = net.peers[2].key();
+    let halted = |n: &Net| (0..2).all(|i| n.peers[i].halted().is_some());
+    assert!(net.run_until(20_000_000, halted), "the honest pages go on");
+    for i in 0..2 {
+        match net.peers[i].halted() {
+            Some(HaltReport::Cheat { peer, what }) => {
+                assert_eq!(*peer, liar, "peer {i}: {what}");
+                assert!(what.contains("wrong piece"), "peer {i}: {what}");
+            }
+            h => panic!("peer {i}: {h:?}"),
+        }
+        match verify(&net.peers[i].transcript().unwrap()) {
+            Err(VerifyError::Cheat { peer: Some(k), .. }) => assert_eq!(k, liar),
+            other => panic!("peer {i}'s transcript: {other:?}"),
+        }
+    }
+    // Before any card was dealt: no shuffle went out.
+    for i in 0..3 {
+        let s = net.peers[i].state().unwrap();
+        assert!(s.sealed.as_ref().unwrap().shown.is_empty());
+    }
+}
+
+/// Security review A4, attacked in a room: participant 0 sends participant 1 its shuffle of the
+/// territory deck and participant 2 another valid shuffle of the same deck (same sequence
+/// number too). Participant 1 shuffles on from its copy; participant 2 used to check that
+/// shuffle against its own copy and halt naming honest participant 1. Now participant 1's
+/// shuffle names the deck it shuffled, participant 2 keeps it aside and asks for every deal
+/// message the others took; the two shuffles of participant 0 meet, and every honest page halts
+/// naming participant 0 with both signed shuffles as evidence, as does every transcript.
+#[test]
+fn two_shuffles_of_one_deck_to_two_peers_name_their_shuffler_and_nobody_else() {
+    use orbis_deal::cipher::open_deck;
+    use orbis_deal::curve25519_dalek::ristretto::RistrettoPoint;
+    use orbis_deal::shuffle::shuffle;
+    use orbis_deal::table::deck_digest;
+    use rand_chacha3::rand_core::SeedableRng;
+    let mut net = Net::new(3, 28, NetParams::perfect());
+    let liar = 0usize;
+    let key = SigningKey::from_bytes(&net.configs[liar].identity_secret);
+    let keys: Vec<_> = net.peers.iter().map(|p| p.key()).collect();
+    let liar_signer = net.peers[liar].key();
+    net.tamper = Some((
+        liar,
+        Box::new(move |peer, _, to, bytes| {
+            let Ok((env, Body::Deal { deal, msg, .. })) = Envelope::open_where(&bytes, |_| true)
+            else {
+                return vec![bytes];
+            };
+            let DealMsg::Shuffle { deck: 0, input, .. } = msg else {
+                return vec![bytes];
+            };
+            // Only its own message (it also echoes the others').
+            if to != 2 || env.sender != liar_signer {
+                return vec![bytes];
+            }
+            // The joint key from the keys the liar's own transcript holds.
+            let t = Transcript::from_bytes(&peer.transcript().unwrap()).unwrap();
+            let joint: RistrettoPoint = t
+                .messages
+                .iter()
+                .filter_map(|m| match Envelope::open_where(m, |_| true) {
+                    Ok((
+                        e,
+                        Body::Deal {
+                            msg: DealMsg::Key(k),
+                            ..
+                        },
+                    )) if keys.contains(&e.sender) => k.key.decompress(),
+                    _ => None,
+                })
+                .sum();
+            let face_up = open_deck(b"territory", 44);
+            assert_eq!(input, deck_digest(&joint, 0, &face_up), "the liar's view");
+            let mut ctx = env.game_id.to_vec();
+            ctx.push(0);
+            ctx.extend_from_slice(b"shuffle");
+            ctx.push(0);
+            ctx.extend_from_slice(&0u16.to_le_bytes());
+            ctx.extend_from_slice(b"territory");
+            let mut rng = rand_chacha3::ChaCha20Rng::from_seed([77; 32]);
+            let (output, proof) = shuffle(&ctx, &joint, &face_up, &mut rng).unwrap();
+            let other = DealMsg::Shuffle {
+                deck: 0,
+                input,
+                output,
+                proof: Box::new(proof),
+            };
+            let body = Body::Deal {
+                deal,
+                to: None,
+                msg: other,
+            };
+            vec![Envelope::seal(&key, env.game_id, env.seq, &body)]
+        }),
+    ));
+    let p = proposal(&net, 0, true);
+    net.start(p);
+    let liar_key = net.peers[liar].key();
+    let halted = |n: &Net| (1..3).all(|i| n.peers[i].halted().is_some());
+    assert!(net.run_until(20_000_000, halted), "the honest pages go on");
+    for i in 1..3 {
+        match net.peers[i].halted() {
+            Some(HaltReport::Cheat { peer, what }) => {
+                assert_eq!(*peer, liar_key, "peer {i} names another: {what}");
+                assert!(what.contains("equivocation"), "peer {i}: {what}");
+            }
+            h => panic!("peer {i}: {h:?}"),
+        }
+        match verify(&net.peers[i].transcript().unwrap()) {
+            Err(VerifyError::Cheat { peer: Some(k), .. }) => assert_eq!(k, liar_key),
+            other => panic!("peer {i}'s transcript: {other:?}"),
+        }
+    }
+}
+
+/// Security review A4 with keys: participant 0 sends participant 2 another valid key than the
+/// others. Escrows and shuffles name the keys and decks they build on, so participant 2 never
+/// blames the honest participant 1 for an escrow sealed to other keys; the two keys meet and
+/// every honest page names participant 0.
+#[test]
+fn two_keys_to_two_peers_name_their_sender_and_nobody_else() {
+    use orbis_deal::keys::SecretShare;
+    use rand_chacha3::rand_core::SeedableRng;
+    let mut net = Net::new(3, 29, NetParams::perfect());
+    let liar = 0usize;
+    let key = SigningKey::from_bytes(&net.configs[liar].identity_secret);
+    let liar_signer = net.peers[liar].key();
+    net.tamper = Some((
+        liar,
+        Box::new(move |_, _, to, bytes| {
+            let Ok((
+                env,
+                Body::Deal {
+                    deal,
+                    msg: DealMsg::Key(_),
+                    ..
+                },
+            )) = Envelope::open_where(&bytes, |_| true)
+            else {
+                return vec![bytes];
+            };
+            // Only its own message (it also echoes the others').
+            if to != 2 || env.sender != liar_signer {
+                return vec![bytes];
+            }
+            let mut ctx = env.game_id.to_vec();
+            ctx.push(0);
+            ctx.extend_from_slice(b"key");
+            ctx.push(0);
+            ctx.extend_from_slice(&0u16.to_le_bytes());
+            let mut rng = rand_chacha3::ChaCha20Rng::from_seed([78; 32]);
+            let other = SecretShare::generate(&mut rng).public(&ctx, &mut rng);
+            let body = Body::Deal {
+                deal,
+                to: None,
+                msg: DealMsg::Key(other),
+            };
+            vec![Envelope::seal(&key, env.game_id, env.seq, &body)]
+        }),
+    ));
+    let p = proposal(&net, 0, true);
+    net.start(p);
+    let liar_key = net.peers[liar].key();
+    let halted = |n: &Net| (1..3).all(|i| n.peers[i].halted().is_some());
+    assert!(net.run_until(20_000_000, halted), "the honest pages go on");
+    for i in 1..3 {
+        match net.peers[i].halted() {
+            Some(HaltReport::Cheat { peer, what }) => {
+                assert_eq!(*peer, liar_key, "peer {i} names another: {what}");
+            }
+            h => panic!("peer {i}: {h:?}"),
+        }
+        match verify(&net.peers[i].transcript().unwrap()) {
+            Err(VerifyError::Cheat { peer: Some(k), .. }) => assert_eq!(k, liar_key),
+            other => panic!("peer {i}'s transcript: {other:?}"),
+        }
+    }
+}
+
+/// Security review A4 with escrows: participant 0 seals participant 1 one valid escrow of its
+/// key and participant 2 another, for the same keys, each piece right for its holder, so no
+/// holder complains. Unnoticed, the two would hold different commitments to the pieces, and
+/// the first stand-in for participant 0 would have an honest holder's piece share fail and
+/// name it. Every escrow taken is echoed to everyone, so the two meet at once and every honest
+/// page names participant 0.
+#[test]
+fn two_escrows_to_two_peers_name_their_sealer_and_nobody_else() {
+    use orbis_deal::curve25519_dalek::ristretto::RistrettoPoint;
+    use orbis_deal::escrow::escrow;
+    use orbis_deal::keys::SecretShare;
+    use orbis_deal::table::Table;
+    use orbis_engine::codec::sha256;
+    use rand_chacha3::rand_core::SeedableRng;
+    let mut net = Net::new(3, 31, NetParams::perfect());
+    let liar = 0usize;
+    let key = SigningKey::from_bytes(&net.configs[liar].identity_secret);
+    let identity = net.configs[liar].identity_secret;
+    let keys: Vec<_> = net.peers.iter().map(|p| p.key()).collect();
+    let liar_signer = net.peers[liar].key();
+    net.tamper = Some((
+        liar,
+        Box::new(move |peer, _, to, bytes| {
+            let Ok((
+                env,
+                Body::Deal {
+                    deal,
+                    msg: DealMsg::Escrow(_),
+                    ..
+                },
+            )) = Envelope::open_where(&bytes, |_| true)
+            else {
+                return vec![bytes];
+            };
+            // Only its own message (it also echoes the others').
+            if to != 2 || env.sender != liar_signer {
+                return vec![bytes];
+            }
+            // The liar's deal secret, as its page derives it, and every key in seat order.
+            let mut seed = b"orbis-deal-seed".to_vec();
+            seed.extend_from_slice(&identity);
+            seed.extend_from_slice(&env.game_id);
+            let (table, _) = Table::new(&env.game_id, 3, 0, vec![], sha256(&seed));
+            let secret = SecretShare::from_bytes(table.secret()).unwrap();
+            let t = Transcript::from_bytes(&peer.transcript().unwrap()).unwrap();
+            let mut by_seat: Vec<(usize, RistrettoPoint)> = t
+                .messages
+                .iter()
+                .filter_map(|m| match Envelope::open_where(m, |_| true) {
+                    Ok((
+                        e,
+                        Body::Deal {
+                            msg: DealMsg::Key(k),
+                            ..
+                        },
+                    )) => {
+                        let seat = keys.iter().position(|x| *x == e.sender)?;
+                        Some((seat, k.key.decompress()?))
+                    }
+                    _ => None,
+                })
+                .collect();
+            by_seat.sort_by_key(|x| x.0);
+            let all: Vec<RistrettoPoint> = by_seat.into_iter().map(|x| x.1).collect();
+            let mut ctx = env.game_id.to_vec();
+            ctx.push(0);
+            ctx.extend_from_slice(b"escrow");
+            ctx.push(0);
+            ctx.extend_from_slice(&0u16.to_le_bytes());
+            let mut rng = rand_chacha3::ChaCha20Rng::from_seed([79; 32]);
+            let other = escrow(&ctx, &secret, 0, &all, &mut rng).unwrap();
+            let body = Body::Deal {
+                deal,
+                to: None,
+                msg: DealMsg::Escrow(other),
+            };
+            vec![Envelope::seal(&key, env.game_id, env.seq, &body)]
+        }),
+    ));
+    let p = proposal(&net, 0, true);
+    net.start(p);
+    let liar_key = net.peers[liar].key();
+    let halted = |n: &Net| (1..3).all(|i| n.peers[i].halted().is_some());
+    assert!(net.run_until(20_000_000, halted), "the honest pages go on");
+    for i in 1..3 {
+        match net.peers[i].halted() {
+            Some(HaltReport::Cheat { peer, what }) => {
+                assert_eq!(*peer, liar_key, "peer {i} names another: {what}");
+                assert!(what.contains("two different escrows"), "peer {i}: {what}");
+            }
+            h => panic!("peer {i}: {h:?}"),
+        }
+        match verify(&net.peers[i].transcript().unwrap()) {
+            Err(VerifyError::Cheat { peer: Some(k), .. }) => assert_eq!(k, liar_key),
+            other => panic!("peer {i}'s transcript: {other:?}"),
+        }
+    }
 }

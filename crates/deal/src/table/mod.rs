@@ -4,8 +4,10 @@
 //! 1. every participant publishes its key share with its proof;
 //! 2. once all keys are in, every participant publishes the escrow of its share (so that all the
 //!    others can stand in for it later; with two seats there is none, since its one piece would
-//!    be the whole share, handed to the opponent), and seat 0 shuffles the first deck;
-//! 3. each deck is shuffled by every seat in turn, each shuffle checked by everyone; more decks
+//!    be the whole share, handed to the opponent); each holder unseals and checks its piece as
+//!    the escrow comes, and proves a wrong one with a complaint;
+//! 3. once every escrow is in (security review A5), seat 0 shuffles the first deck; each deck
+//!    is shuffled by every seat in turn, each shuffle checked by everyone; more decks
 //!    can be added later (the discards, reshuffled) and are shuffled the same way; a seat that
 //!    left before its turn is skipped;
 //! 4. draws: when the game says seat `h` draws position `p` of a deck, every other seat sends
@@ -16,7 +18,10 @@
 //!
 //! Owns the keys, the decks and which cards this participant has read. Invariants: a message
 //! that does not check out is refused with a [`Cheat`] naming its sender and what failed, and
-//! changes nothing; this participant knows the card at a position only if it drew it or the
+//! changes nothing; a second, different key, escrow (for the same keys) or shuffle (of the same
+//! deck) from one seat is a [`Cheat`] too (`DealError::Conflict`: the caller keeps both signed
+//! messages as evidence), while a message that builds on keys, an escrow or a deck we do not hold
+//! is set aside ([`Refused::Diverged`]), never blamed on its sender; this participant knows the card at a position only if it drew it or the
 //! card was shown. All randomness comes from the table's secret seed and the statement being
 //! proved, so the same seed makes the same messages again after a reload, and no nonce serves
 //! two statements.
@@ -24,7 +29,8 @@
 use crate::cipher::{card_of, card_point, CardId, Ciphertext, Points};
 use crate::error::DealError;
 use crate::escrow::{
-    escrow, open_piece, stand_in, verify_complaint, verify_escrow, Complaint, Escrow, Unsealed,
+    escrow, holders_digest, open_piece, stand_in, verify_complaint, verify_escrow, Complaint,
+    Escrow, Unsealed,
 };
 use crate::keys::{joint_key, PublicShare, SecretShare};
 use crate::share::{decryption_share, verify_share, DecryptionShare};
@@ -81,8 +87,14 @@ impl DeckSpec {
 pub enum DealMsg {
     Key(PublicShare),
     Escrow(Escrow),
+    /// A seat's shuffle of a deck. `input` names the deck it shuffled ([`deck_digest`]: the
+    /// joint key and the deck as it stood), so that a participant holding another deck (someone
+    /// sent different keys or shuffles to different peers) sets it aside instead of naming this
+    /// honest shuffler a cheat; two different shuffles of the same input from one seat are proof
+    /// that it cheated.
     Shuffle {
         deck: u8,
+        input: [u8; 32],
         output: Vec<Ciphertext>,
         proof: Box<ShuffleProof>,
     },
@@ -108,9 +120,13 @@ pub enum DealMsg {
         leaver: u8,
         share: DecryptionShare,
     },
-    /// The piece of `leaver`'s key sealed to us is wrong, and this proves it.
+    /// The piece of `leaver`'s key sealed to us is wrong, and this proves it: sent as soon as
+    /// the escrow came. `escrow` is the digest of the escrow it is about ([`Escrow::digest`]),
+    /// so a participant that was sent another escrow by the same owner sets the complaint aside
+    /// (and finds the owner's two escrows) instead of naming the complainer.
     Complaint {
         leaver: u8,
+        escrow: [u8; 32],
         complaint: Complaint,
     },
 }
@@ -140,6 +156,19 @@ pub enum Refused {
     OutOfTurn {
         seat: u8,
         what: &'static str,
+    },
+    /// A message that builds on keys, an escrow or a deck we do not hold: its sender may be
+    /// honest, and someone sent different peers different messages. Keep it, and ask the
+    /// others for every deal message they took: the two conflicting ones will meet.
+    Diverged {
+        seat: u8,
+        what: &'static str,
+    },
+    /// `cheat.seat`'s escrow sealed us a wrong piece: `proof` (our complaint) proves it to
+    /// everyone; broadcast it. The escrow is not taken.
+    Proved {
+        cheat: Cheat,
+        proof: Box<DealMsg>,
     },
 }
 
@@ -183,6 +212,12 @@ pub struct Table {
     keys: BTreeMap<u8, RistrettoPoint>,
     joint: Option<RistrettoPoint>,
     escrows: BTreeMap<u8, Escrow>,
+    /// Every key share taken, as sent (a second, different one is proof of cheating).
+    key_msgs: BTreeMap<u8, PublicShare>,
+    /// Every shuffle taken, by (deck, seat): the digests of its input and its output.
+    shuffled: BTreeMap<(u8, u8), ([u8; 32], [u8; 32])>,
+    /// Our piece of each other seat's key, unsealed and checked when its escrow came.
+    held: BTreeMap<u8, SecretShare>,
     /// Each escrow's piece commitments, by owner then by holder.
     commitments: BTreeMap<u8, Vec<Option<RistrettoPoint>>>,
     /// Seats that left: all the others stand in for them.
@@ -217,6 +252,9 @@ impl Table {
             keys: BTreeMap::new(),
             joint: None,
             escrows: BTreeMap::new(),
+            key_msgs: BTreeMap::new(),
+            shuffled: BTreeMap::new(),
+            held: BTreeMap::new(),
             commitments: BTreeMap::new(),
             left: BTreeSet::new(),
             me_left_at: None,
@@ -379,11 +417,16 @@ impl Table {
         }
         match msg {
             DealMsg::Key(p) => {
-                if self.keys.contains_key(&from) {
-                    return Err(early("a second key"));
+                match self.key_msgs.get(&from) {
+                    Some(k) if *k != p => {
+                        return Err(cheat(DealError::Conflict("two different keys")))
+                    }
+                    Some(_) => return Err(early("a second key")),
+                    None => {}
                 }
                 let key = p.verify(&self.context(b"key", from, 0)).map_err(cheat)?;
                 self.keys.insert(from, key);
+                self.key_msgs.insert(from, p);
                 if self.keys.len() < self.seats as usize {
                     return Ok(vec![]);
                 }
@@ -397,7 +440,8 @@ impl Table {
                 // No escrow with two seats: its one piece would be our whole share.
                 if let Ok(e) = escrow(&ctx, &self.secret, self.me, &keys, &mut self.rng(&ctx)) {
                     // Our own commitments too: a reveal may carry shares of our pieces.
-                    if let Ok(c) = verify_escrow(self.me, &self.secret.key(), keys.len(), &e) {
+                    let c = verify_escrow(&ctx, self.me, &self.secret.key(), keys.len(), &e);
+                    if let Ok(c) = c {
                         self.commitments.insert(self.me, c);
                     }
                     out.push(Out::Broadcast(DealMsg::Escrow(e)));
@@ -406,21 +450,69 @@ impl Table {
                 Ok(out)
             }
             DealMsg::Escrow(e) => {
+                if self.joint.is_none() {
+                    return Err(early("an escrow before every key"));
+                }
                 let key = *self
                     .keys
                     .get(&from)
                     .ok_or(early("an escrow before its key"))?;
-                if self.escrows.contains_key(&from) {
-                    return Err(early("a second escrow"));
+                match self.escrows.get(&from) {
+                    // Two escrows for the same keys: the owner told peers different things.
+                    Some(old) if *old != e && old.holders == e.holders => {
+                        return Err(cheat(DealError::Conflict("two different escrows")))
+                    }
+                    Some(_) => return Err(early("a second escrow")),
+                    None => {}
                 }
-                let c = verify_escrow(from, &key, self.seats as usize, &e).map_err(cheat)?;
+                let keys: Vec<RistrettoPoint> = self.keys.values().copied().collect();
+                if e.holders != holders_digest(&keys) {
+                    return Err(Refused::Diverged {
+                        seat: from,
+                        what: "an escrow sealed to keys we do not hold",
+                    });
+                }
+                let ctx = self.context(b"escrow", from, 0);
+                let c = verify_escrow(&ctx, from, &key, self.seats as usize, &e).map_err(cheat)?;
+                // Our piece, unsealed and checked now (security review A5): a wrong one is
+                // proved at once, before any shuffle, so before any card could be read.
+                if !self.is_observer() {
+                    let piece = e
+                        .pieces
+                        .iter()
+                        .find(|p| p.to == self.me)
+                        .copied()
+                        .ok_or(cheat(DealError::Escrow("no piece for us")))?;
+                    let opened = open_piece(&ctx, from, &piece, &self.secret, &mut self.rng(&ctx))
+                        .map_err(cheat)?;
+                    match opened {
+                        Unsealed::Piece(y) => {
+                            self.held.insert(from, y);
+                        }
+                        Unsealed::Wrong(complaint) => {
+                            return Err(Refused::Proved {
+                                cheat: Cheat {
+                                    seat: from,
+                                    what: DealError::Escrow("sealed a wrong piece of its key"),
+                                },
+                                proof: Box::new(DealMsg::Complaint {
+                                    leaver: from,
+                                    escrow: e.digest(),
+                                    complaint,
+                                }),
+                            })
+                        }
+                    }
+                }
                 self.commitments.insert(from, c);
                 self.escrows.insert(from, e);
-                // The last escrow lets our shares of the draws so far go out.
+                // The last escrow lets the shuffles start, and our shares of the draws so far
+                // go out.
                 Ok(self.due())
             }
             DealMsg::Shuffle {
                 deck,
+                input,
                 output,
                 proof,
             } => {
@@ -429,11 +521,35 @@ impl Table {
                     .decks
                     .get(deck as usize)
                     .ok_or(early("a shuffle of no deck"))?;
+                let out_digest = cards_digest(&output);
+                match self.shuffled.get(&(deck, from)) {
+                    // The same deck shuffled twice, two ways: the shuffler told peers
+                    // different things.
+                    Some((i, o)) if *i == input && *o != out_digest => {
+                        return Err(cheat(DealError::Conflict(
+                            "two different shuffles of one deck",
+                        )))
+                    }
+                    // Another deck (another history: the conflict is upstream), or the same.
+                    Some(_) => return Err(early("a second shuffle of one deck")),
+                    None => {}
+                }
+                // Every escrow is in before the first shuffle (security review A5).
+                if !self.setup_done() {
+                    return Err(early("a shuffle before every escrow"));
+                }
                 if d.next != Some(from) || !self.previous_done(deck) {
                     return Err(early("a shuffle out of turn"));
                 }
+                if input != deck_digest(&joint, deck, &d.cards) {
+                    return Err(Refused::Diverged {
+                        seat: from,
+                        what: "a shuffle of a deck we do not hold",
+                    });
+                }
                 let ctx = self.deck_context(deck, b"shuffle", u16::from(from));
                 verify_shuffle(&ctx, &joint, &d.cards, &output, &proof).map_err(cheat)?;
+                self.shuffled.insert((deck, from), (input, out_digest));
                 let next = self.shuffler_after(deck as usize, Some(from));
                 let d = &mut self.decks[deck as usize];
                 d.cards = output;
@@ -488,15 +604,32 @@ impl Table {
                 self.try_open(deck, position);
                 Ok(vec![])
             }
-            DealMsg::Complaint { leaver, complaint } => {
+            DealMsg::Complaint {
+                leaver,
+                escrow,
+                complaint,
+            } => {
                 let key = *self
                     .keys
                     .get(&from)
                     .ok_or(early("a complaint before its key"))?;
-                let piece = self
+                let e = self
                     .escrows
                     .get(&leaver)
-                    .and_then(|e| e.pieces.iter().find(|p| p.to == from).copied())
+                    .ok_or(early("a complaint about no escrow"))?;
+                if e.digest() != escrow {
+                    // The owner sent us another escrow than the complainer: not the
+                    // complainer's lie. The two escrows will meet.
+                    return Err(Refused::Diverged {
+                        seat: from,
+                        what: "a complaint about an escrow we do not hold",
+                    });
+                }
+                let piece = e
+                    .pieces
+                    .iter()
+                    .find(|p| p.to == from)
+                    .copied()
                     .ok_or(early("a complaint about no escrow"))?;
                 let ctx = self.context(b"escrow", leaver, 0);
                 match verify_complaint(&ctx, leaver, &piece, &key, &complaint) {
@@ -576,27 +709,34 @@ impl Table {
             return vec![];
         }
         let mut out = vec![];
+        // Every escrow is in before the first shuffle (security review A5): a withholder is
+        // named before any deck is dealt, and a holder checks its piece before any card could
+        // be read.
+        if !self.setup_done() {
+            return out;
+        }
         for deck in 0..self.decks.len() as u8 {
             if !self.previous_done(deck) || self.decks[deck as usize].next != Some(self.me) {
                 continue;
             }
             let ctx = self.deck_context(deck, b"shuffle", u16::from(self.me));
             let d = &self.decks[deck as usize];
+            let input = deck_digest(&joint, deck, &d.cards);
             let Ok((output, proof)) = shuffle(&ctx, &joint, &d.cards, &mut self.rng(&ctx)) else {
                 continue;
             };
+            self.shuffled
+                .insert((deck, self.me), (input, cards_digest(&output)));
             let next = self.shuffler_after(deck as usize, Some(self.me));
             let d = &mut self.decks[deck as usize];
             d.cards = output.clone();
             d.next = next;
             out.push(Out::Broadcast(DealMsg::Shuffle {
                 deck,
+                input,
                 output,
                 proof: Box::new(proof),
             }));
-        }
-        if !self.setup_done() {
-            return out;
         }
         let waiting: Vec<(u8, u16)> = self
             .draws
@@ -742,21 +882,13 @@ impl Table {
         if self.is_observer() {
             return Ok(vec![]);
         }
-        let piece = self
-            .escrows
+        // Unsealed and checked when its escrow came (a wrong one was complained of then).
+        let y = self
+            .held
             .get(&leaver)
-            .and_then(|e| e.pieces.iter().find(|p| p.to == self.me).copied())
+            .cloned()
             .ok_or(DealError::Escrow("no piece of the leaver's key"))?;
-        let ctx = self.context(b"escrow", leaver, 0);
-        match open_piece(&ctx, leaver, &piece, &self.secret, &mut self.rng(&ctx))? {
-            Unsealed::Wrong(complaint) => {
-                return Ok(vec![Out::Broadcast(DealMsg::Complaint {
-                    leaver,
-                    complaint,
-                })])
-            }
-            Unsealed::Piece(y) => self.pieces.insert(leaver, y),
-        };
+        self.pieces.insert(leaver, y);
         let mut out = vec![];
         let draws: Vec<(u8, u16)> = self.draws.keys().copied().collect();
         for (deck, position) in draws {
@@ -774,6 +906,27 @@ impl Table {
         out.extend(self.due());
         Ok(out)
     }
+}
+
+/// The digest a shuffle names as its input: the joint key, the deck's number and its
+/// ciphertexts as they stood before the shuffle.
+pub fn deck_digest(joint: &RistrettoPoint, deck: u8, cards: &[Ciphertext]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update(b"orbis-deal deck\0");
+    h.update(joint.compress().as_bytes());
+    h.update([deck]);
+    h.update(cards_digest(cards));
+    h.finalize().into()
+}
+
+fn cards_digest(cards: &[Ciphertext]) -> [u8; 32] {
+    let mut h = Sha256::new();
+    h.update((cards.len() as u64).to_le_bytes());
+    for c in cards {
+        h.update(c.c1.as_bytes());
+        h.update(c.c2.as_bytes());
+    }
+    h.finalize().into()
 }
 
 /// A generator seeded by `seed`, `label` and `context` (SHA-256 of the three).

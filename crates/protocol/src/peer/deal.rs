@@ -17,7 +17,12 @@
 //!   shows its mission as soon as it is done, on its own turn.
 //!
 //! Invariants: a deal message that does not check out halts the game naming its sender (its
-//! signed bytes are the evidence); a private share travels only over its recipient's own
+//! signed bytes are the evidence); so do two different signed keys, escrows (for the same keys)
+//! or shuffles (of the same deck) from one participant, with both messages as evidence
+//! (security review A4), and an escrow whose piece sealed to us is wrong, with our complaint
+//! broadcast as the proof (A5); every key, escrow and shuffle taken is echoed to everyone once,
+//! so conflicting ones meet; a message that builds on what we do not hold is kept and makes
+//! our `Sync` ask for every deal message the others took (should an echo be lost); a private share travels only over its recipient's own
 //! connection; the same message arriving twice (a resend, or a reloaded participant making it
 //! again) changes nothing.
 
@@ -71,6 +76,23 @@ pub(super) struct DealRun {
     pub(super) rebuilt: BTreeMap<u8, [u8; 32]>,
     /// Whether we published ours.
     published: bool,
+    /// The first signed key, escrow and shuffle taken from each seat, by [`slot_of`]: a second,
+    /// different one for the same slot halts with both as evidence.
+    pub(super) firsts: BTreeMap<(u8, u8, u8), Vec<u8>>,
+    /// A waiting message builds on keys, an escrow or a deck we do not hold: our `Sync` asks
+    /// for every deal message the others took.
+    pub(super) diverged: bool,
+}
+
+/// The slot of the deal a broadcast fills, once per seat: its key, its escrow, its shuffle of
+/// each deck.
+fn slot_of(seat: u8, msg: &DealMsg) -> Option<(u8, u8, u8)> {
+    match msg {
+        DealMsg::Key(_) => Some((0, seat, 0)),
+        DealMsg::Escrow(_) => Some((1, seat, 0)),
+        DealMsg::Shuffle { deck, .. } => Some((2, seat, *deck)),
+        _ => None,
+    }
 }
 
 fn msg_hash(number: u8, from: u8, msg: &DealMsg) -> [u8; 32] {
@@ -146,6 +168,8 @@ impl DealRun {
             piece_msgs: BTreeMap::new(),
             rebuilt: BTreeMap::new(),
             published: false,
+            firsts: BTreeMap::new(),
+            diverged: false,
         };
         for (i, p) in s.players.iter().enumerate() {
             if let Some(slot) = p.sealed_mission {
@@ -389,12 +413,14 @@ impl Peer {
             let Some(r) = &mut self.run else { return any };
             let Some(d) = &mut r.deal else { return any };
             if d.waiting.is_empty() {
+                d.diverged = false;
                 return any;
             }
             let mut progress = false;
             let waiting = std::mem::take(&mut d.waiting);
             let mut keep = vec![];
             let mut cheat = None;
+            let mut diverged = false;
             for (number, from, to, msg, raw) in waiting {
                 if cheat.is_some() || number > d.number {
                     keep.push((number, from, to, msg, raw));
@@ -414,19 +440,42 @@ impl Peer {
                 match d.table.receive(seat, msg.clone()) {
                     Ok(o) => {
                         d.taken.insert(h);
+                        if let Some(slot) = slot_of(seat, &msg).filter(|_| to.is_none()) {
+                            d.firsts.entry(slot).or_insert_with(|| raw.clone());
+                            // Echoed to everyone once, as log entries are: a participant that
+                            // sends different keys, escrows or shuffles to different peers is
+                            // seen by all of them at once (two escrows that never met would
+                            // have an honest holder named when it stands in).
+                            out.send.push((Dest::All, raw.clone()));
+                        }
                         d.log_broadcast(to, h, raw);
                         d.outbox.extend(o);
                         progress = true;
                     }
                     Err(Refused::OutOfTurn { .. }) => keep.push((number, from, to, msg, raw)),
-                    Err(Refused::Cheat(c)) => cheat = Some((c, raw)),
+                    Err(Refused::Diverged { .. }) => {
+                        diverged = true;
+                        keep.push((number, from, to, msg, raw));
+                    }
+                    Err(Refused::Cheat(c)) => {
+                        // Two signed messages for one slot: the first is evidence too.
+                        let first = slot_of(seat, &msg)
+                            .filter(|_| matches!(c.what, orbis_deal::DealError::Conflict(_)))
+                            .and_then(|s| d.firsts.get(&s).cloned());
+                        cheat = Some((c, first.into_iter().chain([raw]).collect(), None));
+                    }
+                    // A wrong piece sealed to us: our complaint proves it to everyone.
+                    Err(Refused::Proved { cheat: c, proof }) => {
+                        cheat = Some((c, vec![raw], Some(proof)));
+                    }
                 }
             }
             if keep.len() > MAX_WAITING {
                 keep.drain(..keep.len() - MAX_WAITING);
             }
             d.waiting = keep;
-            if let Some((c, raw)) = cheat {
+            d.diverged = diverged;
+            if let Some((c, mut evidence, proof)) = cheat {
                 let peer = d
                     .participant_of(c.seat)
                     .and_then(|p| r.proposal.participants.get(p as usize))
@@ -436,7 +485,17 @@ impl Peer {
                     peer,
                     what: c.what.to_string(),
                 };
-                self.halt_with(report, vec![raw], out);
+                if let Some(msg) = proof {
+                    let body = Body::Deal {
+                        deal: d.number,
+                        to: None,
+                        msg: *msg,
+                    };
+                    let tag = r.tag;
+                    evidence.push(Envelope::seal(&self.key, tag, self.seq, &body));
+                    self.seq = self.seq.saturating_add(1);
+                }
+                self.halt_with(report, evidence, out);
                 return any;
             }
             if !progress {

@@ -453,9 +453,16 @@ impl Peer {
             started: r.is_some(),
             have_index: self.log_len(),
             head: self.log_head().unwrap_or([0; 32]),
-            deal: r
-                .and_then(|r| r.deal.as_ref())
-                .map_or(0, |d| d.log.len() as u32),
+            // Holding a deal message built on what we do not hold (someone told peers
+            // different things), we ask for every deal message the others took, so that the
+            // two conflicting ones meet.
+            deal: r.and_then(|r| r.deal.as_ref()).map_or(0, |d| {
+                if d.diverged {
+                    0
+                } else {
+                    d.log.len() as u32
+                }
+            }),
             unread: r.map_or(vec![], Run::unread),
             withheld: r.map_or(vec![], Run::withheld),
         }
@@ -548,7 +555,11 @@ impl Peer {
         }
         let body_hash = sha256(&env.body);
         match self.seqs.get(&(sender, env.seq)) {
-            Some(h) if *h != body_hash => {
+            // A deal message under a used number goes on to the deal, which takes a copy once
+            // and holds two different keys, escrows or shuffles of one slot as proof of
+            // cheating, with both signed messages (security review A4): refused here, the second
+            // would never meet the first.
+            Some(h) if *h != body_hash && !matches!(body, Body::Deal { .. }) => {
                 self.remember_junk(id);
                 Self::reject(
                     &mut out,

@@ -117,6 +117,9 @@ impl Run {
             None => (Table::observer(&game, n, decks), vec![]),
         };
         d.table = table;
+        // Slots are the new table's seats: the old deal's messages prove nothing here.
+        d.firsts.clear();
+        d.diverged = false;
         d.outbox.extend(out);
         d.number = number;
         d.members = members;
