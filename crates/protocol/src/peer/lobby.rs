@@ -443,6 +443,8 @@ impl Peer {
             excluded: BTreeSet::new(),
             bot_seats: BTreeMap::new(),
             readmits: BTreeMap::new(),
+            left_present: BTreeSet::new(),
+            asked: BTreeSet::new(),
             votes: BTreeMap::new(),
             controls_here: vec![],
             reached: BTreeMap::new(),

@@ -296,7 +296,7 @@ impl Peer {
             let grace = (self.cfg.turn_grace_ms, self.cfg.missing_ms / 2);
             Self::readmit_due(r, at);
             if let Some((report, evidence)) =
-                Self::apply_votes(r, at, self.me, self.now, grace, out)
+                Self::apply_votes(r, at, self.me, self.now, grace, &self.missing, out)
             {
                 self.halt_with(report, evidence, out);
                 return;

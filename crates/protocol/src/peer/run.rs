@@ -67,6 +67,13 @@ pub(super) struct Run {
     /// Orders game: readmissions decided in the phase at this position, with their tips; they
     /// take effect when the phase is resolved, so a phase's commitments never change midway.
     pub(super) readmits: BTreeMap<u8, (u64, [u8; 32])>,
+    /// Participants dropped while we heard from them (connected: a withholder, or a player
+    /// idling at an open page): their requests to come back wait for a person (security
+    /// review B8). Our own view, not part of the game's state.
+    pub(super) left_present: BTreeSet<u8>,
+    /// Left-out participants whose request to come back we announced
+    /// ([`ProtocolEvent::ReadmitRequested`]) since they were left out.
+    pub(super) asked: BTreeSet<u8>,
     /// Classic game dealt face down: our side of the deal (see `deal`).
     pub(super) deal: Option<DealRun>,
     /// Each participant's latest checkpoint (position, signed bytes), ours included, for the
