@@ -553,6 +553,7 @@ impl Peer {
         let head = next_head(&r.head(), index, &rec.controls, &action);
         r.log.push(rec);
         r.heads.push(head);
+        Self::prune_votes(r, self.me);
         // Checkpoints already received for positions we have now passed are kept until we
         // reach them exactly; drop stale buffers.
         r.future_reveals.retain(|i, _| *i > index);

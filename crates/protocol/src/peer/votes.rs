@@ -32,6 +32,10 @@ pub(super) struct VoteSet {
 /// Seconding a readmission its target signed does not count (one per target and position).
 pub const MAX_OPEN_VOTES: usize = 32;
 
+/// Positions we keep incomplete votes about us for once the game has passed them (a vote that
+/// completes there shows the others went on without us); older ones are forgotten.
+pub const VOTE_MEMORY: u64 = 64;
+
 /// Whether `v` is a vote for a readmission its target signed (seconding it costs no quota).
 fn seconds(v: &VoteSet) -> bool {
     matches!(v.control, Control::Readmit { peer, .. } if v.voters.contains_key(&peer))
@@ -223,6 +227,21 @@ impl Peer {
         }
     }
 
+    /// Forgets votes at passed positions that never took effect: they can no longer matter,
+    /// except those about us (they tell us we were dropped), kept for [`VOTE_MEMORY`]
+    /// positions. Called at every position, so the table (and the transcript) stays small
+    /// however many votes a voter leaves behind (security review C10).
+    pub(super) fn prune_votes(r: &mut Run, me: PeerKey) {
+        let next = r.next_index();
+        let mine = r.me;
+        r.votes.retain(|(a, _), v| {
+            *a >= next
+                || v.applied
+                || (a.saturating_add(VOTE_MEMORY) >= next
+                    && about(mine, me, &r.proposal, &v.control))
+        });
+    }
+
     /// True while `me` has voted for a control at `at` that has not passed but still can: a
     /// vote fails for good once a required voter has shown it moved past `at` without voting.
     pub(super) fn bound(r: &Run, at: u64, me: &PeerKey) -> bool {
@@ -261,12 +280,10 @@ impl Peer {
         r.note_reached(sender, at);
         let key = (at, control_hash(&control));
         let next = r.next_index();
-        // Votes at passed positions that never took effect can no longer matter (except those
-        // about us, which tell us we were dropped): forget them, so the table stays small.
-        let mine = r.me;
-        r.votes.retain(|(a, _), v| {
-            *a >= next || v.applied || about(mine, me, &r.proposal, &v.control)
-        });
+        Self::prune_votes(r, me);
+        if at.saturating_add(VOTE_MEMORY) < next {
+            return; // long passed: it can no longer matter
+        }
         if at < next {
             // A position we already passed. Only a vote about us still matters: if it completes
             // there, the others went on without us and our history is no longer theirs.
