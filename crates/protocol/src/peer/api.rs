@@ -325,6 +325,25 @@ pub enum ProtocolEvent {
         peer: PeerKey,
         left_present: bool,
     },
+    /// Participant `by` claims that its face-down cards wait for shares `against` withhold (its
+    /// `Sync`): a claim, not something we saw (security review B9). An accused that sent its
+    /// shares sends them again to everyone, which refutes the claim for every peer that takes
+    /// them ([`Peer::withholding`](crate::Peer::withholding) then no longer lists it).
+    WithheldClaimed {
+        by: PeerKey,
+        against: Vec<PeerKey>,
+    },
+}
+
+/// Whom a participant's face-down cards wait for ([`Peer::withholding`](crate::Peer::withholding)).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Withholding {
+    /// What we see ourselves: shares of our own cards that never came, or a key, escrow or
+    /// shuffle that never came (every peer sees those broadcasts).
+    pub observed: Vec<PeerKey>,
+    /// What that participant claims and the accused has not refuted by sending its shares to
+    /// everyone.
+    pub claimed: Vec<PeerKey>,
 }
 
 /// A left-out participant's request to be let back in, open at the position the game is on

@@ -479,6 +479,8 @@ impl Peer {
             deal: None,
             last_checkpoints: BTreeMap::new(),
             withheld: BTreeMap::new(),
+            claimed_unread: BTreeMap::new(),
+            shared: BTreeSet::new(),
             ended: None,
         });
         if let Some(r) = &mut self.run {

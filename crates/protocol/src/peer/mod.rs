@@ -720,7 +720,7 @@ impl Peer {
                 unread,
                 withheld,
             } => {
-                self.note_withheld(sender, withheld);
+                self.note_withheld(sender, withheld, &unread, out);
                 self.on_sync(link, sender, (started, have_index, head), deal, unread, out)
             }
             Body::Chat { to, text } => self.on_chat(link, sender, to, text, raw, out),

@@ -79,8 +79,14 @@ pub(super) struct Run {
     /// Each participant's latest checkpoint (position, signed bytes), ours included, for the
     /// transcript.
     pub(super) last_checkpoints: BTreeMap<PeerKey, (u64, Vec<u8>)>,
-    /// Participants each participant reported withholding shares of its cards (face down).
+    /// Participants each participant claims withhold shares of its cards (face down): a claim,
+    /// not a fact (security review B9); with the positions it claims it cannot read.
     pub(super) withheld: BTreeMap<u8, Vec<u8>>,
+    pub(super) claimed_unread: BTreeMap<u8, Vec<(u8, u16)>>,
+    /// Shares we saw a participant send to another (holder, sender, deck, position), for
+    /// positions that holder holds: an accused shows it sent them by sending them to everyone,
+    /// which refutes a claim against it. Emptied when the deal starts again.
+    pub(super) shared: BTreeSet<(u8, u8, u8, u16)>,
     /// A face-down game that ended because a participant left whom nobody can stand in for
     /// (see `Run::deal_survives`): the position and the leaver.
     pub(super) ended: Option<(u64, u8)>,
