@@ -292,3 +292,109 @@ fn incomplete_votes_at_passed_positions_are_pruned() {
     assert!(votes <= 64 + 2, "{votes} votes exported");
     verify(&t).expect("the transcript checks out");
 }
+
+/// C10, second angle on names: throwaway keys each on a connection of its own are all in the
+/// room, so a newcomer waits until they fall silent for the presence window (the limit left:
+/// connections cost the attacker, and the transport caps them); then it is named, and the
+/// participants never lose theirs.
+#[test]
+fn hellos_from_many_connections_give_way_after_the_presence_window() {
+    let mut net = Net::new(3, 106, NetParams::perfect());
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 10));
+    let now = net.now;
+    for i in 0..300u32 {
+        let raw = Envelope::seal(
+            &stranger(i),
+            game_id(),
+            1,
+            &Body::Hello {
+                name: format!("junk{i}"),
+                answer: true,
+            },
+        );
+        let _ = net.peers[0].handle(1_000 + u64::from(i), &raw, now);
+    }
+    let hello = |k: &SigningKey, seq: u64| {
+        Envelope::seal(
+            k,
+            game_id(),
+            seq,
+            &Body::Hello {
+                name: "late".into(),
+                answer: true,
+            },
+        )
+    };
+    let newcomer = stranger(9_999);
+    let k = orbis_protocol::PeerKey(newcomer.verifying_key().to_bytes());
+    let _ = net.peers[0].handle(5_000, &hello(&newcomer, 1), now + 1_000);
+    assert!(!net.peers[0].names().contains_key(&k));
+    assert!(tables(&net.peers[0])["names"] <= 256);
+    // The game goes on (the participants keep talking); the junk keys fall silent.
+    net.run_until(now + 80_000, |_| false);
+    let t = net.now;
+    let _ = net.peers[0].handle(5_000, &hello(&newcomer, 2), t);
+    assert_eq!(
+        net.peers[0].names().get(&k).map(String::as_str),
+        Some("late")
+    );
+    for i in 1..3 {
+        assert!(net.peers[0].names().contains_key(&net.peers[i].key()));
+    }
+    assert!(tables(&net.peers[0])["names"] <= 256);
+}
+
+/// C10, second angle on proposals: a stranger's proposal of 16 made-up participants, each of
+/// which accepts it, keeps at most 16 accepts; when the proposal is pushed out its accepts and
+/// their ids go with it.
+#[test]
+fn accepts_of_a_pushed_out_proposal_go_with_it() {
+    let mut net = lobby(3, 107);
+    let base = tables(&net.peers[1]);
+    let keys: Vec<SigningKey> = (0..16u32).map(|i| stranger(70_000 + i)).collect();
+    let mut p = net.proposal(0);
+    p.participants = keys
+        .iter()
+        .map(|k| orbis_protocol::PeerKey(k.verifying_key().to_bytes()))
+        .collect();
+    for (i, s) in p.seats.iter_mut().enumerate() {
+        s.controller = orbis_protocol::Controller::Peer(i as u8);
+    }
+    let hash = p.hash();
+    let signer = stranger(70_100);
+    let mut seq = 1;
+    let raw = Envelope::seal(&signer, game_id(), seq, &Body::Propose(p));
+    let _ = net.peers[1].handle(77, &raw, net.now);
+    for (i, k) in keys.iter().enumerate() {
+        for n in 0..4u8 {
+            let body = Body::Accept {
+                proposal: hash,
+                seed_commit: [n; 32],
+                chain_tip: [i as u8; 32],
+                chain_len: 16,
+            };
+            let raw = Envelope::seal(k, game_id(), 1 + u64::from(n), &body);
+            let _ = net.peers[1].handle(77, &raw, net.now);
+        }
+    }
+    assert!(tables(&net.peers[1])["accepts"] <= 16);
+    // The same signer proposes four more: the first is pushed out, with its accepts.
+    for i in 0..4u32 {
+        seq += 1;
+        let raw = Envelope::seal(
+            &signer,
+            game_id(),
+            seq,
+            &Body::Propose(strangers_proposal(&net, 50 + i)),
+        );
+        let _ = net.peers[1].handle(77, &raw, net.now);
+    }
+    let t = tables(&net.peers[1]);
+    assert_eq!(t["accepts"], 0, "{t:?}");
+    assert!(t["seen"] <= base["seen"] + 4, "{t:?}");
+    assert!(t["seqs"] <= base["seqs"] + 4, "{t:?}");
+    net.start(net.proposal(0));
+    assert!(net.run_until(net.now + 10_000_000, |n| n.peers[2].log_len() >= 20));
+}

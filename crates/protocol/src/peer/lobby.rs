@@ -746,6 +746,9 @@ impl Peer {
                 raw: raw.to_vec(),
             });
             self.progress();
+        } else {
+            // Its accept is kept already: another one keeps nothing (security review C10).
+            self.unkept = true;
         }
         self.try_lobby(out);
         self.replay_early(out);

@@ -271,6 +271,10 @@ impl Peer {
             ("last_heard", self.last_heard.len()),
             ("proposals", self.lobby.proposals.len()),
             ("proposers", self.lobby.proposers.len()),
+            (
+                "accepts",
+                self.lobby.accepts.values().map(BTreeMap::len).sum(),
+            ),
             ("early", self.lobby.early.len()),
         ];
         if let Some(r) = &self.run {
