@@ -13,7 +13,8 @@ pub mod wire;
 
 pub use links::Links;
 pub use peer::{
-    CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, Violation,
+    CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, ReadmitRequest,
+    Violation, Withholding,
 };
 pub use wire::{
     game_tag, Body, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal,

@@ -316,6 +316,46 @@ pub enum ProtocolEvent {
         left: PeerKey,
     },
     Halted(HaltReport),
+    /// Participant `peer`, left out of the game, asks to be let back in (its own signed
+    /// readmission at the position the game is on; once per time it was left out).
+    /// `left_present`: it was dropped while connected (a withholder, or a player who idled at
+    /// an open page), so a person decides; otherwise a page may second it at once. The request
+    /// is also in [`Peer::readmit_requests`](crate::Peer::readmit_requests).
+    ReadmitRequested {
+        peer: PeerKey,
+        left_present: bool,
+    },
+    /// Participant `by` claims that its face-down cards wait for shares `against` withhold (its
+    /// `Sync`): a claim, not something we saw (security review B9). An accused that sent its
+    /// shares sends them again to everyone, which refutes the claim for every peer that takes
+    /// them ([`Peer::withholding`](crate::Peer::withholding) then no longer lists it).
+    WithheldClaimed {
+        by: PeerKey,
+        against: Vec<PeerKey>,
+    },
+}
+
+/// Whom a participant's face-down cards wait for ([`Peer::withholding`](crate::Peer::withholding)).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Withholding {
+    /// What we see ourselves: shares of our own cards that never came, or a key, escrow or
+    /// shuffle that never came (every peer sees those broadcasts).
+    pub observed: Vec<PeerKey>,
+    /// What that participant claims and the accused has not refuted by sending its shares to
+    /// everyone.
+    pub claimed: Vec<PeerKey>,
+}
+
+/// A left-out participant's request to be let back in, open at the position the game is on
+/// ([`Peer::readmit_requests`](crate::Peer::readmit_requests)): vote for `control` to second it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ReadmitRequest {
+    pub peer: PeerKey,
+    pub control: Control,
+    /// It was dropped while connected: not to be seconded without a person deciding.
+    pub left_present: bool,
+    /// We voted for it already.
+    pub seconded: bool,
 }
 
 /// Why a local command was refused.

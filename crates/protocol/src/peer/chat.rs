@@ -4,7 +4,10 @@
 //! Owns `Peer::chat` (the outbox and the ids delivered to us).
 //!
 //! Invariant: chat never touches the game state or the log; the outbox and the delivered ids
-//! are bounded ([`MAX_CHAT_OUTBOX`], [`MAX_DELIVERED`]), and only named keys are heard.
+//! are bounded ([`MAX_CHAT_OUTBOX`], [`MAX_DELIVERED`]), and only named keys are heard. A
+//! public message waits only for the keys in the room (the key of a connection) and the game's
+//! participants, and a resend goes once per connection, so a resend costs at most one copy per
+//! connection (security review C10).
 
 use super::*;
 
@@ -49,10 +52,19 @@ impl Peer {
             None => (
                 Dest::All,
                 // Those we can reach now: a key that said hello once and went away (or never
-                // had a connection of its own) is not waited for.
+                // had a connection of its own) is not waited for, nor are keys no longer the
+                // one of a connection (throwaway names on one connection: security review C10);
+                // the game's participants always are.
                 self.names
                     .keys()
                     .filter(|k| **k != self.me && self.key_links.contains_key(k))
+                    .filter(|k| {
+                        self.in_room(k)
+                            || self
+                                .run
+                                .as_ref()
+                                .is_some_and(|r| r.participant(k).is_some())
+                    })
                     .copied()
                     .collect(),
             ),
@@ -102,10 +114,14 @@ impl Peer {
                 continue;
             }
             c.last_sent = now;
-            for k in &c.pending {
-                if let Some(l) = self.key_links.get(k) {
-                    out.send.push((Dest::Link(*l), c.raw.clone()));
-                }
+            // One copy per connection, however many keys it carries.
+            let links: BTreeSet<LinkId> = c
+                .pending
+                .iter()
+                .filter_map(|k| self.key_links.get(k).copied())
+                .collect();
+            for l in links {
+                out.send.push((Dest::Link(l), c.raw.clone()));
             }
         }
     }

@@ -2,7 +2,8 @@
 //! [`Table`] (`orbis_deal`), fed with the deal messages of the others and with the draws the
 //! game makes, and the checks that tie the log to it.
 //!
-//! Owns `Run::deal`. How the game and the deal meet:
+//! Owns `Run::deal`, and the claims of withholding (`Run::withheld`, `claimed_unread`,
+//! `shared`). How the game and the deal meet:
 //! - the engine's state holds slots, never cards (`ClassicState::new_sealed`); each
 //!   `CardDealt`, `SlotsTaken` and `Reshuffled` event, and each seat's mission at the start, is
 //!   a draw of the table, for the seat's participant alone or, for a seat a computer plays, face
@@ -14,7 +15,11 @@
 //!   seat handed to a computer (by vote) has its cards drawn again face up; a dropped
 //!   participant's key is stood in for by all the others, so its draws go through;
 //! - this participant trades face-down cards by revealing them first (in [`Peer::act`]) and
-//!   shows its mission as soon as it is done, on its own turn.
+//!   shows its mission as soon as it is done, on its own turn;
+//! - a participant's report that its cards wait for others' shares (`Sync::withheld`) is its
+//!   claim, not a fact (security review B9): an accused answers it by sending its shares of
+//!   those positions to everyone (still addressed to the holder, who opens nothing more with one
+//!   share), and a peer that took them no longer names it ([`Peer::withholding`]).
 //!
 //! Invariants: a deal message that does not check out halts the game naming its sender (its
 //! signed bytes are the evidence); so do two different signed keys, escrows (for the same keys)
@@ -22,9 +27,10 @@
 //! (security review A4), and an escrow whose piece sealed to us is wrong, with our complaint
 //! broadcast as the proof (A5); every key, escrow and shuffle taken is echoed to everyone once,
 //! so conflicting ones meet; a message that builds on what we do not hold is kept and makes
-//! our `Sync` ask for every deal message the others took (should an echo be lost); a private share travels only over its recipient's own
-//! connection; the same message arriving twice (a resend, or a reloaded participant making it
-//! again) changes nothing.
+//! our `Sync` ask for every deal message the others took (should an echo be lost); a private
+//! share travels only over its recipient's own connection, except when its sender answers a
+//! claim that it withheld it; the same message arriving twice (a resend, or a reloaded
+//! participant making it again) changes nothing.
 
 use super::*;
 use orbis_deal::table::{DealMsg, DeckSpec, Holder, Out, Refused, Table};
@@ -382,9 +388,25 @@ impl Peer {
         let Some(from) = Self::from_participant(r, out, link, sender) else {
             return;
         };
-        // Not for us (a copy that went astray): nobody's fault. Someone replaying a transcript
-        // checks it all the same (a halt's evidence may be a private share).
+        // Not for us (a copy that went astray, or an accused showing it sent its share):
+        // nobody's fault. Someone replaying a transcript checks it all the same (a halt's
+        // evidence may be a private share).
         if to.is_some() && to != r.me && r.me.is_some() {
+            if let (Some(h), Some(d)) = (to, &r.deal) {
+                let slot = match &msg {
+                    DealMsg::Share { deck, position, .. }
+                    | DealMsg::PieceShare { deck, position, .. } => Some((*deck, *position)),
+                    _ => None,
+                };
+                // Only positions that holder holds (so the set stays as small as the deal).
+                let held = |(deck, position): (u8, u16)| {
+                    d.seat_of(h)
+                        .is_some_and(|s| d.table.holder(deck, position) == Some(Holder::Seat(s)))
+                };
+                if let Some((deck, position)) = slot.filter(|x| number == d.number && held(*x)) {
+                    r.shared.insert((h, from, deck, position));
+                }
+            }
             return;
         }
         let Some(d) = &mut r.deal else { return };
@@ -678,8 +700,16 @@ impl Peer {
         }
     }
 
-    /// What participant `sender` reported withheld from it (its latest `Sync`).
-    pub(super) fn note_withheld(&mut self, sender: PeerKey, withheld: Vec<u8>) {
+    /// What participant `sender` claims withheld from it (its latest `Sync`), and at which
+    /// positions. A claim against us is answered by sending our shares of those positions to
+    /// everyone: whoever takes them sees the claim refuted (security review B9).
+    pub(super) fn note_withheld(
+        &mut self,
+        sender: PeerKey,
+        withheld: Vec<u8>,
+        unread: &[(u8, u16)],
+        out: &mut Output,
+    ) {
         let Some(r) = &mut self.run else { return };
         let Some(p) = r.participant(&sender) else {
             return;
@@ -690,10 +720,111 @@ impl Peer {
             .filter(|&x| x < n && x != p)
             .take(16)
             .collect();
+        let against_me = r.me.is_some_and(|m| w.contains(&m));
         if w.is_empty() {
             r.withheld.remove(&p);
+            r.claimed_unread.remove(&p);
         } else {
+            let changed = r.withheld.get(&p) != Some(&w);
+            let keys: Vec<PeerKey> = w
+                .iter()
+                .filter_map(|&x| r.proposal.participants.get(x as usize).copied())
+                .collect();
             r.withheld.insert(p, w);
+            r.claimed_unread
+                .insert(p, unread.iter().take(MAX_UNREAD).copied().collect());
+            if changed {
+                out.events.push(ProtocolEvent::WithheldClaimed {
+                    by: sender,
+                    against: keys,
+                });
+            }
+        }
+        if against_me {
+            self.deal_refute(p, unread, out);
+        }
+    }
+
+    /// Our shares of the positions `claimant` holds among `unread`, sent to everyone (each
+    /// still addressed to the claimant): they prove we sent them, and the claimant has them now.
+    /// A share alone opens nothing: every card also needs its holder's own share.
+    fn deal_refute(&mut self, claimant: u8, unread: &[(u8, u16)], out: &mut Output) {
+        let Some(r) = &mut self.run else { return };
+        let tag = r.tag;
+        let Some(d) = &mut r.deal else { return };
+        let Some(seat) = d.seat_of(claimant) else {
+            return;
+        };
+        let mut msgs = vec![];
+        for &(deck, position) in unread.iter().take(MAX_UNREAD) {
+            if d.table.holder(deck, position) == Some(Holder::Seat(seat)) {
+                msgs.extend(d.table.resend(deck, position));
+            }
+        }
+        let deal = d.number;
+        for o in msgs {
+            let Out::Send(s, msg) = o else { continue };
+            let to = d.participant_of(s);
+            let raw = Envelope::seal(&self.key, tag, self.seq, &Body::Deal { deal, to, msg });
+            self.seq = self.seq.saturating_add(1);
+            out.send.push((Dest::All, raw));
+        }
+    }
+
+    /// Whether participant `p`'s claim that `y` withholds its shares still stands: some
+    /// position `p` holds and lists as unread has no share of `y`'s we saw sent to it.
+    pub(super) fn claim_stands(r: &Run, p: u8, y: u8) -> bool {
+        let Some(d) = &r.deal else { return false };
+        let Some(seat) = d.seat_of(p) else {
+            return false;
+        };
+        // A key, escrow or shuffle of `y`'s that never came: everyone sees that.
+        if d.awaited(&r.excluded).contains(&y) {
+            return true;
+        }
+        r.claimed_unread.get(&p).is_some_and(|u| {
+            u.iter().any(|&(deck, position)| {
+                d.table.holder(deck, position) == Some(Holder::Seat(seat))
+                    && !r.shared.contains(&(p, y, deck, position))
+            })
+        })
+    }
+
+    /// Whom participant `p`'s face-down cards wait for: what we see ourselves, and what `p`
+    /// claims and the accused has not refuted (security review B9).
+    pub fn withholding(&self, p: u8) -> Withholding {
+        let Some(r) = &self.run else {
+            return Withholding::default();
+        };
+        let keys = |list: Vec<u8>| -> Vec<PeerKey> {
+            list.into_iter()
+                .filter(|x| !r.excluded.contains(x))
+                .filter_map(|x| r.proposal.participants.get(x as usize).copied())
+                .collect()
+        };
+        if r.me == Some(p) {
+            return Withholding {
+                observed: keys(r.withheld()),
+                claimed: vec![],
+            };
+        }
+        let gone = r
+            .proposal
+            .participants
+            .get(p as usize)
+            .is_some_and(|k| self.missing.contains(k));
+        let claim = r.withheld.get(&p).cloned().unwrap_or_default();
+        let observed: Vec<u8> = match &r.deal {
+            Some(d) if !claim.is_empty() => d.awaited(&r.excluded),
+            _ => vec![],
+        };
+        let claimed = claim
+            .into_iter()
+            .filter(|y| !gone && !observed.contains(y) && Self::claim_stands(r, p, *y))
+            .collect();
+        Withholding {
+            observed: keys(observed),
+            claimed: keys(claimed),
         }
     }
 
@@ -711,7 +842,14 @@ impl Peer {
         let list = if r.me == Some(p) {
             r.withheld()
         } else {
-            r.withheld.get(&p).cloned().unwrap_or_default()
+            // A claim stands only until the accused shows it sent its shares (B9).
+            r.withheld
+                .get(&p)
+                .into_iter()
+                .flatten()
+                .copied()
+                .filter(|&y| Self::claim_stands(r, p, y))
+                .collect()
         };
         list.into_iter()
             .filter(|x| !r.excluded.contains(x))

@@ -1,12 +1,17 @@
 //! Lobby: hellos' names, setup proposals, accepts (each a commitment to a seed share and a dice
 //! chain), seed reveals, and the start of the game once every participant has revealed.
 //!
-//! Owns `Peer::proposals`, `accepts`, `seed_reveals`, `my_accept` and the messages deferred until
-//! a game runs (`early`).
+//! Owns `Peer::proposals`, `accepts`, `seed_reveals`, `my_accept`, the messages deferred until
+//! a game runs (`early`), and the table of names from hellos (`Peer::names`).
 //!
 //! Invariant: a game starts only from a proposal every participant signed an accept for, with a
 //! seed that mixes every participant's revealed share (each checked against its commitment), so
-//! no single peer chooses it; before that no log message is judged, only kept (bounded).
+//! no single peer chooses it; before that no log message is judged, only kept (bounded). Every
+//! table here has a named bound a stranger cannot push past ([`MAX_PROPOSALS`],
+//! [`MAX_PROPOSALS_PER_PEER`], [`MAX_EARLY`], [`MAX_NAMES`]); what leaves a table leaves `seen`
+//! and `seqs` too; keys in the room (ours, or the key of a connection) and a running game's
+//! participants are preferred over others when a table is full; a deferred message is verified
+//! once (security review C10).
 
 use super::*;
 
@@ -20,8 +25,12 @@ pub(super) struct Lobby {
     pub(super) my_accept: Option<[u8; 32]>,
     /// Hashes of the proposals kept per signer, oldest first (at most [`MAX_PROPOSALS_PER_PEER`]).
     pub(super) proposers: BTreeMap<PeerKey, Vec<[u8; 32]>>,
-    /// Messages that cannot be judged before the game starts (bounded by `MAX_EARLY`).
-    pub(super) early: Vec<(Option<LinkId>, PeerKey, Vec<u8>)>,
+    /// Messages that cannot be judged before the game starts (bounded by `MAX_EARLY`), with
+    /// their signature already checked: they are run again whenever the lobby moves, never
+    /// verified again (security review C10).
+    pub(super) early: Vec<Deferred>,
+    /// Deferred messages per signer (at most [`MAX_EARLY_PER_PEER`] each).
+    pub(super) early_per: BTreeMap<PeerKey, usize>,
     /// Sequence number of the accept that set `my_accept` (a reloaded peer learns its own
     /// accepts from a transcript; the newest one counts).
     pub(super) my_accept_seq: u64,
@@ -29,6 +38,14 @@ pub(super) struct Lobby {
     pub(super) revealed_at: Option<(u64, bool)>,
     /// Proposals whose game we dropped because a participant moved on before it began.
     pub(super) abandoned: BTreeSet<[u8; 32]>,
+}
+
+/// A message kept until the game starts: where it came from and its bytes, whose signature
+/// checked out when it came.
+#[derive(Clone, Debug)]
+pub(super) struct Deferred {
+    pub(super) link: Option<LinkId>,
+    pub(super) raw: Vec<u8>,
 }
 
 /// Buffered messages received before the game started.
@@ -190,8 +207,14 @@ pub(super) fn seat_powers(
 pub(super) const MAX_PROPOSALS_PER_PEER: usize = 4;
 pub(super) const MAX_PROPOSALS: usize = 64;
 /// Names kept from hellos: far more than a room holds, few enough that throwaway keys saying
-/// hello cannot grow the table (or the list public chat is resent to) without bound.
+/// hello cannot grow the table (or the list public chat is resent to) without bound. When it is
+/// full, a newcomer's hello takes the place of a key that is not in the room, or not heard from
+/// within [`PRESENCE_MS`] (never a participant of the running game): security review C10.
 pub(super) const MAX_NAMES: usize = 256;
+
+/// How long a key stays present without a message: a full table of names forgets keys silent
+/// for longer first.
+pub(super) const PRESENCE_MS: u64 = 75_000;
 
 impl Peer {
     /// Proposes a setup to everyone (this peer does not accept it implicitly).
@@ -319,10 +342,13 @@ impl Peer {
     /// [`MAX_EARLY_PER_PEER`] per signer and [`MAX_EARLY`] in all (each is checked again
     /// whenever the lobby moves, so the bound is also a bound on that work).
     pub(super) fn defer(&mut self, link: Option<LinkId>, sender: PeerKey, raw: &[u8]) -> bool {
-        let early = &mut self.lobby.early;
-        let theirs = early.iter().filter(|(_, k, _)| *k == sender).count();
-        if early.len() < MAX_EARLY && theirs < MAX_EARLY_PER_PEER {
-            early.push((link, sender, raw.to_vec()));
+        let theirs = self.lobby.early_per.get(&sender).copied().unwrap_or(0);
+        if self.lobby.early.len() < MAX_EARLY && theirs < MAX_EARLY_PER_PEER {
+            *self.lobby.early_per.entry(sender).or_insert(0) += 1;
+            self.lobby.early.push(Deferred {
+                link,
+                raw: raw.to_vec(),
+            });
             true
         } else {
             false
@@ -443,6 +469,8 @@ impl Peer {
             excluded: BTreeSet::new(),
             bot_seats: BTreeMap::new(),
             readmits: BTreeMap::new(),
+            left_present: BTreeSet::new(),
+            asked: BTreeSet::new(),
             votes: BTreeMap::new(),
             controls_here: vec![],
             reached: BTreeMap::new(),
@@ -451,6 +479,8 @@ impl Peer {
             deal: None,
             last_checkpoints: BTreeMap::new(),
             withheld: BTreeMap::new(),
+            claimed_unread: BTreeMap::new(),
+            shared: BTreeSet::new(),
             ended: None,
         });
         if let Some(r) = &mut self.run {
@@ -470,11 +500,20 @@ impl Peer {
     /// again.
     pub(super) fn replay_early(&mut self, out: &mut Output) {
         let early = std::mem::take(&mut self.lobby.early);
-        for (l, _, raw) in early {
+        self.lobby.early_per.clear();
+        for d in early {
+            if self.halted.is_some() {
+                return;
+            }
             // These were marked as consumed when deferred; let them through the dedup set again.
-            self.seen.remove(&sha256(&raw));
+            let id = sha256(&d.raw);
+            self.seen.remove(&id);
             let now = self.now;
-            let o = self.receive(l, &raw, now);
+            // Its signature checked out when it came: decoded again, not verified again.
+            let o = match Envelope::decode_verified(&d.raw) {
+                Some((env, body)) => self.receive_opened(d.link, &d.raw, id, env, body, now),
+                None => self.receive(d.link, &d.raw, now),
+            };
             out.merge(o);
         }
     }
@@ -502,9 +541,9 @@ impl Peer {
                 .run
                 .as_ref()
                 .is_some_and(|r| r.participant(&sender).is_some());
-        if !known && self.names.len() >= MAX_NAMES {
-            // A full table of names: a newcomer's hello binds nothing and is remembered by
-            // nothing (throwaway keys must not grow our tables; finding 8).
+        if !known && self.names.len() >= MAX_NAMES && !self.forget_a_name() {
+            // A full table of names, everyone in it present: a newcomer's hello binds nothing
+            // and is remembered by nothing (throwaway keys must not grow our tables; finding 8).
             return true;
         }
         if let Some(l) = link {
@@ -541,6 +580,29 @@ impl Peer {
         false
     }
 
+    /// Forgets the name of the key least recently heard from among those not in the room, or
+    /// not heard from within [`PRESENCE_MS`]; never ours, never a participant of the running
+    /// game. False if there is none.
+    fn forget_a_name(&mut self) -> bool {
+        let now = self.now;
+        let gone = self
+            .names
+            .keys()
+            .filter(|k| **k != self.me)
+            .filter(|k| self.run.as_ref().is_none_or(|r| r.participant(k).is_none()))
+            .map(|k| (self.last_heard.get(k).copied().unwrap_or(0), *k))
+            .filter(|(t, k)| !self.in_room(k) || now >= t.saturating_add(PRESENCE_MS))
+            .min();
+        let Some((_, k)) = gone else { return false };
+        self.names.remove(&k);
+        self.hello_seq.remove(&k);
+        self.bind_seq.remove(&k);
+        self.key_links.remove(&k);
+        self.last_heard.remove(&k);
+        self.links.retain(|_, x| *x != k);
+        true
+    }
+
     /// A setup proposal: checked like every peer checks it, then kept by its hash.
     pub(super) fn on_propose(
         &mut self,
@@ -555,22 +617,46 @@ impl Peer {
             return true;
         }
         let hash = p.hash();
-        if self.lobby.proposals.contains_key(&hash) {
+        // While a game runs, only its participants' proposals matter (the room may have moved
+        // on before anyone else played it: see `maybe_abandon`).
+        let stranger = self
+            .run
+            .as_ref()
+            .is_some_and(|r| r.participant(&sender).is_none());
+        if self.lobby.proposals.contains_key(&hash) || stranger {
+            // Kept already (under whichever signature came first), or a stranger's while a game
+            // runs: nothing of it is kept (security review C10).
+            self.unkept = true;
             return true;
         }
         // A signer's newest proposals replace its oldest (a host may propose again after
         // changing the options); the one we accepted is kept.
         let mine = self.lobby.my_accept;
-        let older = self.lobby.proposers.entry(sender).or_default();
-        if older.len() >= MAX_PROPOSALS_PER_PEER {
-            if let Some(k) = older.iter().position(|h| Some(*h) != mine) {
-                let gone = older.remove(k);
-                self.lobby.proposals.remove(&gone);
+        let older = self.lobby.proposers.get(&sender);
+        if older.is_some_and(|o| o.len() >= MAX_PROPOSALS_PER_PEER) {
+            if let Some(gone) = older.and_then(|o| o.iter().find(|h| Some(**h) != mine)) {
+                self.forget_proposal(*gone);
             }
         }
         if self.lobby.proposals.len() >= MAX_PROPOSALS {
-            Self::reject(out, link, Some(sender), Violation::TooManyProposals);
-            return true;
+            // A full table: a key in the room (the key of a connection) pushes out a proposal
+            // of a key that is not (security review C10); anyone else's is refused.
+            let gone = self.in_room(&sender).then(|| {
+                self.lobby
+                    .proposers
+                    .iter()
+                    .filter(|(k, _)| !self.in_room(k))
+                    .flat_map(|(_, hs)| hs.iter())
+                    .find(|h| Some(**h) != mine)
+                    .copied()
+            });
+            match gone.flatten() {
+                Some(h) => self.forget_proposal(h),
+                None => {
+                    Self::reject(out, link, Some(sender), Violation::TooManyProposals);
+                    return true;
+                }
+            }
         }
         self.lobby.proposers.entry(sender).or_default().push(hash);
         // Not progress: a stream of proposals must not hold back our `Sync` requests.
@@ -583,6 +669,35 @@ impl Peer {
         self.try_lobby(out);
         self.replay_early(out);
         true
+    }
+
+    /// Whether `k` is in the room: ours, or the key of one of our connections now (a connection binds
+    /// one key at a time, so throwaway keys on one connection are one key in the room).
+    pub(super) fn in_room(&self, k: &PeerKey) -> bool {
+        *k == self.me || self.links.values().any(|x| x == k)
+    }
+
+    /// Drops proposal `h` from the lobby with its accepts and seed reveals, and forgets their
+    /// ids (a copy that comes again is judged again), so `seen` and `seqs` stay as small as the
+    /// lobby (security review C10).
+    pub(super) fn forget_proposal(&mut self, h: [u8; 32]) {
+        let mut raws = vec![];
+        if let Some((_, raw)) = self.lobby.proposals.remove(&h) {
+            raws.push(raw);
+        }
+        if let Some(m) = self.lobby.accepts.remove(&h) {
+            raws.extend(m.into_values().map(|a| a.raw));
+        }
+        if let Some(m) = self.lobby.seed_reveals.remove(&h) {
+            raws.extend(m.into_values().map(|(_, raw)| raw));
+        }
+        self.lobby.proposers.retain(|_, hs| {
+            hs.retain(|x| *x != h);
+            !hs.is_empty()
+        });
+        for raw in raws {
+            self.forget(&raw);
+        }
     }
 
     /// An accept: a participant's signature on a proposal with its seed and chain commitments.
@@ -631,6 +746,9 @@ impl Peer {
                 raw: raw.to_vec(),
             });
             self.progress();
+        } else {
+            // Its accept is kept already: another one keeps nothing (security review C10).
+            self.unkept = true;
         }
         self.try_lobby(out);
         self.replay_early(out);
@@ -648,6 +766,7 @@ impl Peer {
         out: &mut Output,
     ) -> bool {
         if self.run.is_some() {
+            self.unkept = true;
             return true;
         }
         let Some(acc) = self

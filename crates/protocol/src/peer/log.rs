@@ -296,7 +296,7 @@ impl Peer {
             let grace = (self.cfg.turn_grace_ms, self.cfg.missing_ms / 2);
             Self::readmit_due(r, at);
             if let Some((report, evidence)) =
-                Self::apply_votes(r, at, self.me, self.now, grace, out)
+                Self::apply_votes(r, at, self.me, self.now, grace, &self.missing, out)
             {
                 self.halt_with(report, evidence, out);
                 return;
@@ -553,6 +553,7 @@ impl Peer {
         let head = next_head(&r.head(), index, &rec.controls, &action);
         r.log.push(rec);
         r.heads.push(head);
+        Self::prune_votes(r, self.me);
         // Checkpoints already received for positions we have now passed are kept until we
         // reach them exactly; drop stale buffers.
         r.future_reveals.retain(|i, _| *i > index);

@@ -140,6 +140,12 @@ pub struct Peer {
     pub duplicates: u64,
     /// Messages of another game in this room (signed under another game's id), dropped.
     pub other_games: u64,
+    /// Set by a handler that used a message but keeps nothing of it (a proposal while a game
+    /// runs): it goes to the junk window, not to `seen` (security review C10).
+    unkept: bool,
+    /// Signatures checked (each message once, however often the lobby moves: security review
+    /// C10), for tests and a debug view.
+    pub signature_checks: u64,
 }
 
 impl Peer {
@@ -183,6 +189,8 @@ impl Peer {
             chat: ChatBox::default(),
             duplicates: 0,
             other_games: 0,
+            signature_checks: 0,
+            unkept: false,
         }
     }
 
@@ -263,6 +271,10 @@ impl Peer {
             ("last_heard", self.last_heard.len()),
             ("proposals", self.lobby.proposals.len()),
             ("proposers", self.lobby.proposers.len()),
+            (
+                "accepts",
+                self.lobby.accepts.values().map(BTreeMap::len).sum(),
+            ),
             ("early", self.lobby.early.len()),
         ];
         if let Some(r) = &self.run {
@@ -523,6 +535,7 @@ impl Peer {
             return out;
         }
         let room = self.cfg.game_id;
+        self.signature_checks += 1;
         let (env, body) = match Envelope::open_where(bytes, |_| true) {
             Ok(x) if x.1.is_game() || x.0.game_id == room => x,
             Ok((env, _)) => {
@@ -541,6 +554,22 @@ impl Peer {
                 return out;
             }
         };
+        self.receive_opened(link, bytes, id, env, body, now)
+    }
+
+    /// [`Peer::receive`] after the signature checked out (deferred messages come back here,
+    /// never to be verified again: security review C10).
+    fn receive_opened(
+        &mut self,
+        link: Option<LinkId>,
+        bytes: &[u8],
+        id: [u8; 32],
+        env: Envelope,
+        body: Body,
+        now: u64,
+    ) -> Output {
+        let mut out = Output::default();
+        let room = self.cfg.game_id;
         let sender = env.sender;
         if body.is_game()
             && (env.game_id == room || (self.run.is_some() && !self.id_fits(&env.game_id)))
@@ -610,7 +639,9 @@ impl Peer {
                 | Body::ChatAck { .. }
         );
         let before = out.events.len();
+        self.unkept = false;
         let consumed = self.dispatch(link, sender, env.seq, body, bytes, &mut out);
+        let keep = keep && !std::mem::take(&mut self.unkept);
         if consumed {
             let refused = out.events[before..].iter().any(
                 |e| matches!(e, ProtocolEvent::Rejected { peer: Some(p), .. } if *p == sender),
@@ -637,6 +668,18 @@ impl Peer {
             }
         }
         out
+    }
+
+    /// Forgets a message kept until now (its table entry is gone): its id moves to the junk
+    /// window and its sequence number is free again.
+    pub(super) fn forget(&mut self, raw: &[u8]) {
+        let id = sha256(raw);
+        if self.seen.remove(&id) {
+            self.remember_junk(id);
+        }
+        if let Some((env, _)) = Envelope::decode_verified(raw) {
+            self.seqs.remove(&(env.sender, env.seq));
+        }
     }
 
     /// Remembers a message in the bounded junk window.
@@ -692,7 +735,7 @@ impl Peer {
                 unread,
                 withheld,
             } => {
-                self.note_withheld(sender, withheld);
+                self.note_withheld(sender, withheld, &unread, out);
                 self.on_sync(link, sender, (started, have_index, head), deal, unread, out)
             }
             Body::Chat { to, text } => self.on_chat(link, sender, to, text, raw, out),

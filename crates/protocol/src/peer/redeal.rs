@@ -76,6 +76,7 @@ impl Run {
     /// where the drop applied, on every peer): a new table with fresh keys, and every slot a
     /// seat holds drawn again for its holder.
     pub(super) fn redeal(&mut self) {
+        self.shared.clear();
         let Game::Classic(s) = &self.state else {
             return;
         };

@@ -67,13 +67,26 @@ pub(super) struct Run {
     /// Orders game: readmissions decided in the phase at this position, with their tips; they
     /// take effect when the phase is resolved, so a phase's commitments never change midway.
     pub(super) readmits: BTreeMap<u8, (u64, [u8; 32])>,
+    /// Participants dropped while we heard from them (connected: a withholder, or a player
+    /// idling at an open page): their requests to come back wait for a person (security
+    /// review B8). Our own view, not part of the game's state.
+    pub(super) left_present: BTreeSet<u8>,
+    /// Left-out participants whose request to come back we announced
+    /// ([`ProtocolEvent::ReadmitRequested`]) since they were left out.
+    pub(super) asked: BTreeSet<u8>,
     /// Classic game dealt face down: our side of the deal (see `deal`).
     pub(super) deal: Option<DealRun>,
     /// Each participant's latest checkpoint (position, signed bytes), ours included, for the
     /// transcript.
     pub(super) last_checkpoints: BTreeMap<PeerKey, (u64, Vec<u8>)>,
-    /// Participants each participant reported withholding shares of its cards (face down).
+    /// Participants each participant claims withhold shares of its cards (face down): a claim,
+    /// not a fact (security review B9); with the positions it claims it cannot read.
     pub(super) withheld: BTreeMap<u8, Vec<u8>>,
+    pub(super) claimed_unread: BTreeMap<u8, Vec<(u8, u16)>>,
+    /// Shares we saw a participant send to another (holder, sender, deck, position), for
+    /// positions that holder holds: an accused shows it sent them by sending them to everyone,
+    /// which refutes a claim against it. Emptied when the deal starts again.
+    pub(super) shared: BTreeSet<(u8, u8, u8, u16)>,
     /// A face-down game that ended because a participant left whom nobody can stand in for
     /// (see `Run::deal_survives`): the position and the leaver.
     pub(super) ended: Option<(u64, u8)>,

@@ -2,10 +2,14 @@
 //! in) that take effect at one log position once every voter the control needs (every
 //! contributor but its target; for a readmission, the target too) has signed it there.
 //!
-//! Owns `Run::votes`, `excluded`, `bot_seats`, `controls_here`, `readmits`.
+//! Owns `Run::votes`, `excluded`, `bot_seats`, `controls_here`, `readmits`, and our own view of
+//! requests to come back (`left_present`, `asked`: [`Peer::readmit_requests`]).
 //!
 //! Invariant: a control is applied at the position it was voted for and recorded in that
 //! position's log head, so every peer (and every later rejoiner) applies it at the same point.
+//! A voter has at most [`MAX_OPEN_VOTES`] open votes, not counting its seconds of readmissions
+//! their target signed, of which a target has one per position (security review B8), so no
+//! flood of requests keeps a voter from voting out a withholder.
 
 use super::*;
 
@@ -25,7 +29,17 @@ pub(super) struct VoteSet {
 
 /// Open (not yet applied) votes one peer may have at once: enough to drop every other
 /// participant and hand every seat to a bot in a large room, far below what would slow us.
+/// Seconding a readmission its target signed does not count (one per target and position).
 pub const MAX_OPEN_VOTES: usize = 32;
+
+/// Positions we keep incomplete votes about us for once the game has passed them (a vote that
+/// completes there shows the others went on without us); older ones are forgotten.
+pub const VOTE_MEMORY: u64 = 64;
+
+/// Whether `v` is a vote for a readmission its target signed (seconding it costs no quota).
+fn seconds(v: &VoteSet) -> bool {
+    matches!(v.control, Control::Readmit { peer, .. } if v.voters.contains_key(&peer))
+}
 
 /// Whether `c` is about this peer (participant `mine`, key `me`): dropping it or taking its seat.
 fn about(mine: Option<u8>, me: PeerKey, p: &SetupProposal, c: &Control) -> bool {
@@ -58,17 +72,45 @@ impl Peer {
             .collect()
     }
 
+    /// Requests to be let back in, open at the position the game is on: each one's target signed
+    /// it (one per target there). A page seconds one whose target left while away at once; one
+    /// whose target was dropped while connected (`left_present`) waits for a person.
+    pub fn readmit_requests(&self) -> Vec<ReadmitRequest> {
+        let Some(r) = &self.run else { return vec![] };
+        let at = r.next_index();
+        r.votes
+            .range((at, [0; 32])..=(at, [0xff; 32]))
+            .filter(|(_, v)| !v.applied && r.control_valid(&v.control))
+            .filter_map(|(_, v)| match v.control {
+                Control::Readmit { peer, .. } if v.voters.contains_key(&peer) => {
+                    Some(ReadmitRequest {
+                        peer,
+                        control: v.control,
+                        left_present: r
+                            .participant(&peer)
+                            .is_some_and(|p| r.left_present.contains(&p)),
+                        seconded: v.voters.contains_key(&self.me),
+                    })
+                }
+                _ => None,
+            })
+            .filter(|q| q.peer != self.me)
+            .collect()
+    }
+
     /// Applies every control whose votes are complete at position `at`, where the game waits
     /// on its target. A control about us, while we play this position live and the game has
     /// waited on our part for less than `grace` (move or orders, reveal or cards) since it
     /// began to, or not at all (our part is in), is not applied: we halt instead, naming the
     /// voters (returned with their votes as evidence).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn apply_votes(
         r: &mut Run,
         at: u64,
         me: PeerKey,
         now: u64,
         grace: (u64, u64),
+        missing: &BTreeSet<PeerKey>,
         out: &mut Output,
     ) -> Option<(HaltReport, Vec<Vec<u8>>)> {
         loop {
@@ -115,6 +157,13 @@ impl Peer {
                             ended = !r.deal_survives(p);
                             let again = !ended && r.redeal_needed(p);
                             r.excluded.insert(p);
+                            r.asked.remove(&p);
+                            // Dropped while we heard from it: it may ask back, a person decides.
+                            if wait == Wait::Cards || !missing.contains(&peer) {
+                                r.left_present.insert(p);
+                            } else {
+                                r.left_present.remove(&p);
+                            }
                             let mut seats = vec![];
                             for (i, s) in r.proposal.seats.iter().enumerate() {
                                 if s.controller == Controller::Peer(p) {
@@ -133,11 +182,24 @@ impl Peer {
                         }
                     }
                     Control::SeatToBot { seat, level } => {
+                        if let Some(Controller::Peer(p)) = r.controller(seat) {
+                            r.asked.remove(&p);
+                            if !r
+                                .proposal
+                                .participants
+                                .get(p as usize)
+                                .is_some_and(|k| missing.contains(k))
+                            {
+                                r.left_present.insert(p);
+                            }
+                        }
                         r.bot_seats.insert(seat, level);
                         r.deal_control(&[seat], None);
                     }
                     Control::Readmit { peer, tip } => {
                         if let Some(p) = r.participant(&peer) {
+                            r.asked.remove(&p);
+                            r.left_present.remove(&p);
                             if matches!(r.state, Game::Orders(_)) {
                                 r.readmits.insert(p, (at, tip));
                             } else {
@@ -163,6 +225,21 @@ impl Peer {
                 return None;
             }
         }
+    }
+
+    /// Forgets votes at passed positions that never took effect: they can no longer matter,
+    /// except those about us (they tell us we were dropped), kept for [`VOTE_MEMORY`]
+    /// positions. Called at every position, so the table (and the transcript) stays small
+    /// however many votes a voter leaves behind (security review C10).
+    pub(super) fn prune_votes(r: &mut Run, me: PeerKey) {
+        let next = r.next_index();
+        let mine = r.me;
+        r.votes.retain(|(a, _), v| {
+            *a >= next
+                || v.applied
+                || (a.saturating_add(VOTE_MEMORY) >= next
+                    && about(mine, me, &r.proposal, &v.control))
+        });
     }
 
     /// True while `me` has voted for a control at `at` that has not passed but still can: a
@@ -203,12 +280,10 @@ impl Peer {
         r.note_reached(sender, at);
         let key = (at, control_hash(&control));
         let next = r.next_index();
-        // Votes at passed positions that never took effect can no longer matter (except those
-        // about us, which tell us we were dropped): forget them, so the table stays small.
-        let mine = r.me;
-        r.votes.retain(|(a, _), v| {
-            *a >= next || v.applied || about(mine, me, &r.proposal, &v.control)
-        });
+        Self::prune_votes(r, me);
+        if at.saturating_add(VOTE_MEMORY) < next {
+            return; // long passed: it can no longer matter
+        }
         if at < next {
             // A position we already passed. Only a vote about us still matters: if it completes
             // there, the others went on without us and our history is no longer theirs.
@@ -237,16 +312,37 @@ impl Peer {
         if !r.control_valid(&control) {
             return; // already in effect (a late copy), or about no one: nothing to count
         }
-        let open = r
-            .votes
-            .values()
-            .filter(|v| !v.applied && v.voters.contains_key(&sender))
-            .count();
         let already = r
             .votes
             .get(&key)
             .is_some_and(|v| v.voters.contains_key(&sender));
-        if open >= MAX_OPEN_VOTES && !already {
+        if let (Control::Readmit { peer, .. }, false) = (control, already) {
+            // One open request per target at a position (security review B8): a second,
+            // different one it signs there is refused (an honest page asks once per position).
+            let other = peer == sender
+                && r.votes
+                    .range((at, [0; 32])..=(at, [0xff; 32]))
+                    .any(|(k, v)| {
+                        *k != key
+                            && !v.applied
+                            && matches!(v.control, Control::Readmit { peer: p, .. } if p == peer)
+                            && v.voters.contains_key(&peer)
+                    });
+            if other {
+                Self::reject(out, link, Some(sender), Violation::TooManyVotes);
+                return;
+            }
+        }
+        // Seconding a request its target signed does not count (there is one per target and
+        // position): a flood of requests cannot use up a voter's quota (security review B8).
+        let open = r
+            .votes
+            .values()
+            .filter(|v| !v.applied && v.voters.contains_key(&sender) && !seconds(v))
+            .count();
+        let free = matches!(control, Control::Readmit { peer, .. }
+            if peer == sender || r.votes.get(&key).is_some_and(|v| v.voters.contains_key(&peer)));
+        if open >= MAX_OPEN_VOTES && !already && !free {
             Self::reject(out, link, Some(sender), Violation::TooManyVotes);
             return;
         }
@@ -259,6 +355,16 @@ impl Peer {
             return; // the same vote again (under a new sequence number): not progress
         }
         v.voters.insert(sender, raw.to_vec());
+        if let Control::Readmit { peer, .. } = control {
+            if peer == sender && at == next {
+                if let Some(p) = r.participant(&peer).filter(|p| r.asked.insert(*p)) {
+                    out.events.push(ProtocolEvent::ReadmitRequested {
+                        peer,
+                        left_present: r.left_present.contains(&p),
+                    });
+                }
+            }
+        }
         self.progress();
         self.advance(out);
     }

@@ -290,3 +290,20 @@ impl Net {
             .collect()
     }
 }
+
+/// Peer `from`'s vote for `control` at `at`, signed as its own page would (under a fresh
+/// sequence number far above its page's), for `to`'s game.
+pub fn signed_vote(
+    net: &Net,
+    from: usize,
+    to: usize,
+    at: u64,
+    control: orbis_protocol::Control,
+) -> Vec<u8> {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEQ: AtomicU64 = AtomicU64::new(1 << 50);
+    let key = ed25519_dalek::SigningKey::from_bytes(&net.configs[from].identity_secret);
+    let tag = net.peers[to].game_tag().expect("started");
+    let seq = SEQ.fetch_add(1, Ordering::Relaxed);
+    orbis_protocol::Envelope::seal(&key, tag, seq, &orbis_protocol::Body::Vote { at, control })
+}

@@ -152,6 +152,27 @@ impl Session {
         self.rev += 1;
     }
 
+    /// Seconds `peer`'s request to be let back in: the player's decision for one dropped while
+    /// connected (security review B8; others' requests are seconded by the page).
+    pub(super) fn vote_readmit(&mut self, peer: PeerKey) {
+        let mut lines = vec![];
+        let mut roll = None;
+        let req = self
+            .peer
+            .readmit_requests()
+            .into_iter()
+            .find(|r| r.peer == peer);
+        match req.map(|r| self.peer.vote(r.control)) {
+            Some(Ok(o)) => self.absorb(o, &mut lines, &mut roll),
+            Some(Err(e)) => self.notes.push(format!("Vote not taken: {e}")),
+            None => self
+                .notes
+                .push("That request is no longer open.".to_string()),
+        }
+        self.lines.extend(lines);
+        self.rev += 1;
+    }
+
     pub(super) fn chat(&mut self, to: Option<PeerKey>, text: &str) {
         let mut lines = vec![];
         let mut roll = None;

@@ -1,5 +1,8 @@
 //! What the page says about a face-down deal while the game runs: whose shares a player's
 //! cards still wait for, so that the players know whom the game waits on and whom to vote out.
+//! What this page sees itself is said as a fact; what another player's page reports is said as
+//! that player's claim (security review B9: the accused answers it by sending its shares to
+//! everyone, and the claim is then dropped).
 
 use super::session::Session;
 use orbis_protocol::Controller;
@@ -16,7 +19,9 @@ impl Session {
         let Controller::Peer(i) = p.seats.get(s.current as usize)?.controller else {
             return None;
         };
-        let w = self.peer.withheld_from(i);
+        let seen = self.peer.withholding(i);
+        let claim = seen.observed.is_empty();
+        let w = if claim { seen.claimed } else { seen.observed };
         if w.is_empty() {
             return None;
         }
@@ -25,6 +30,15 @@ impl Session {
             .map(|k| self.name_of(k))
             .collect::<Vec<_>>()
             .join(", ");
+        if claim {
+            let who = s.players[s.current as usize].name.clone();
+            return Some(format!(
+                "{who}'s page says its cards wait for {names}'s share of them. That is its \
+                 claim: {names}'s page answers it by sending the share to everyone, and this \
+                 line goes away if it does. If it stays, you may hand {names}'s seat to the \
+                 computer."
+            ));
+        }
         let whose = if p.participants.get(i as usize) == Some(&self.peer.key()) {
             "Your cards wait".to_string()
         } else {

@@ -424,6 +424,27 @@ pub fn online(props: &Props) -> Html {
         }) }
         </ul>
     };
+    // Requests to come back from players dropped while connected (security review B8): the
+    // player decides; they are shown whether or not the game is paused.
+    let requests = html! {
+        <ul class="online-votes" id="online-readmits">
+        { for s.peer.readmit_requests().into_iter().filter(|r| r.left_present).map(|r| {
+            let name = s.name_of(&r.peer);
+            let onclick = {
+                let k = r.peer;
+                on_session(&session, &rev, move |s| s.vote_readmit(k))
+            };
+            html! {
+                <li class="vote" data-peer-name={name.clone()}>
+                    <span>{format!("{name} was voted out while connected and asks to come back. ")}</span>
+                    <button class="btn small vote-readmit" disabled={r.seconded} {onclick}>
+                        {format!("Let {name} back in")}
+                    </button>
+                </li>
+            }
+        }) }
+        </ul>
+    };
     let over = s.peer.game().is_some_and(|g| g.is_over()) || s.peer.ended().is_some();
     // Back to the lobby with the same players (the app drops the finished game's screen).
     let play_again = {
@@ -471,6 +492,7 @@ pub fn online(props: &Props) -> Html {
                 }
                 { votes }
             }
+            { requests }
             if s.peer.left_out() {
                 <div class="notice" id="online-left-out" role="status">
                     if s.asking_back() {

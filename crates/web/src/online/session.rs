@@ -501,6 +501,16 @@ impl Session {
                     lines.push(what.clone());
                     self.notes.push(what);
                 }
+                ProtocolEvent::ReadmitRequested {
+                    peer,
+                    left_present: true,
+                } => {
+                    self.notes.push(format!(
+                        "{} was voted out while connected and asks to come back: let them back \
+                         in with the button under the votes if you agree.",
+                        self.name_of(&peer)
+                    ));
+                }
                 ProtocolEvent::GameEnded { left, .. } => {
                     let what = format!(
                         "{} left, and this game was dealt face down among too few players for \
@@ -713,8 +723,10 @@ impl Session {
     /// `asked_back`), a left-out peer asks to be let back in, again at each position the game
     /// moved on to without it. Never by itself: a player voted out for idling at an open page
     /// must not be handed the seat again unasked. It also votes for any other player who asked
-    /// (the request is signed by that player, so they are here). The seat returns where every
-    /// peer agrees, between that seat's turns.
+    /// (the request is signed by that player, so they are here) after leaving while away; one
+    /// dropped while connected (a withholder) waits for the player's button
+    /// ([`Session::vote_readmit`]). The seat returns where every peer agrees, between that
+    /// seat's turns.
     fn readmissions(&mut self) -> Vec<Output> {
         let mut outs = vec![];
         let me = self.peer.key();
@@ -727,12 +739,10 @@ impl Session {
                 }
             }
         }
-        for (c, voted, _) in self.peer.open_votes() {
-            if let Control::Readmit { peer, .. } = c {
-                if peer != me && voted.contains(&peer) && !voted.contains(&me) {
-                    if let Ok(o) = self.peer.vote(c) {
-                        outs.push(o);
-                    }
+        for r in self.peer.readmit_requests() {
+            if r.peer != me && !r.left_present && !r.seconded {
+                if let Ok(o) = self.peer.vote(r.control) {
+                    outs.push(o);
                 }
             }
         }

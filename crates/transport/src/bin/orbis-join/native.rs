@@ -297,12 +297,16 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
         // A bot player seconds another player's vote to hand a missing peer's seats to a bot
         // (it never starts one: that is the humans' call). Votes seen in an earlier round; its
         // own vote goes through the event loop below, so a vote it completes is reported.
-        // It also seconds a returning player's own request to be let back in, and asks to be
-        // let back in itself when it finds its seat played by a bot.
+        // It also seconds a returning player's own request to be let back in, unless that
+        // player was dropped while connected (a withholder: that is the humans' call too), and
+        // asks to be let back in itself when it finds its seat played by a bot.
+        let requests = peer.readmit_requests();
         for (control, voters, _) in peer.open_votes() {
             let second = match control {
                 Control::Drop { peer: p, .. } => missing.contains(&p) && !voters.is_empty(),
-                Control::Readmit { peer: p, .. } => voters.contains(&p),
+                Control::Readmit { .. } => requests
+                    .iter()
+                    .any(|r| r.control == control && !r.left_present),
                 Control::SeatToBot { .. } => false,
             };
             if second && !voters.contains(&peer.key()) {
