@@ -19,10 +19,14 @@ T="${CARGO_TARGET_DIR:-$ROOT/target}/wasm32-unknown-unknown/release-web"
 . "$ROOT/scripts/web-toolchain.sh" # as the pages are built
 cargo build -q --locked --profile release-web --target wasm32-unknown-unknown -p orbis-web --no-default-features
 cp "$T/orbis-web.wasm" "$T/orbis-web-lite.wasm"
-cargo build -q --locked --profile release-web --target wasm32-unknown-unknown -p orbis-web
+cargo build -q --locked --profile release-web --target wasm32-unknown-unknown -p orbis-web --no-default-features --features full
+cp "$T/orbis-web.wasm" "$T/orbis-web-full.wasm"
+cargo build -q --locked --profile release-web --target wasm32-unknown-unknown -p orbis-web --no-default-features --features online
 echo "lite page:"
 python3 tools/wasm-by-crate.py "$T/orbis-web-lite.wasm" "$TWIGGY"
 echo "full page:"
+python3 tools/wasm-by-crate.py "$T/orbis-web-full.wasm" "$TWIGGY"
+echo "online page:"
 python3 tools/wasm-by-crate.py "$T/orbis-web.wasm" "$TWIGGY"
 # Online play's rendezvous through a local Nostr relay (tests/e2e/bench-relays.mjs): the pages are
 # served under a sub-path and opened from a host name other than localhost, as published.

@@ -8,4 +8,9 @@
 WEB_TOOLCHAIN=nightly-2026-05-20
 export RUSTUP_TOOLCHAIN="$WEB_TOOLCHAIN"
 export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+# The standard library's `optimize_for_size` (smaller sorts and formatting; this list replaces
+# cargo's default std features, none of which a wasm32 page that aborts on panic uses): pages
+# 22 KB (full) and 27 KB (online) smaller gzipped, lite 0.7 KB; the engine's hashes unchanged
+# (tests/wasm-determinism.mjs on a wasm built with these settings) and bots no slower.
+export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 export RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"

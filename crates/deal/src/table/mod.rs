@@ -37,8 +37,7 @@ use crate::share::{decryption_share, verify_share, DecryptionShare};
 use crate::shuffle::{shuffle, verify_shuffle, ShuffleProof};
 use curve25519_dalek::ristretto::RistrettoPoint;
 use curve25519_dalek::traits::Identity;
-use rand_chacha3::rand_core::SeedableRng;
-use rand_chacha3::ChaCha20Rng;
+use rand_chacha::rand_core::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
@@ -285,7 +284,7 @@ impl Table {
     }
 
     /// The randomness for the statement `context`.
-    fn rng(&self, context: &[u8]) -> ChaCha20Rng {
+    fn rng(&self, context: &[u8]) -> TableRng {
         rng_for(&self.seed, b"nonce", context)
     }
 
@@ -930,12 +929,69 @@ fn cards_digest(cards: &[Ciphertext]) -> [u8; 32] {
 }
 
 /// A generator seeded by `seed`, `label` and `context` (SHA-256 of the three).
-fn rng_for(seed: &[u8; 32], label: &[u8], context: &[u8]) -> ChaCha20Rng {
+fn rng_for(seed: &[u8; 32], label: &[u8], context: &[u8]) -> TableRng {
     let mut h = Sha256::new();
     h.update(b"orbis-deal-rng\0");
     h.update(seed);
     h.update(label);
     h.update([0]);
     h.update(context);
-    ChaCha20Rng::from_seed(h.finalize().into())
+    TableRng(rand_chacha::ChaCha20Rng::from_seed(h.finalize().into()))
+}
+
+/// ChaCha20 (rand_chacha 0.9, the engine's) behind the rand_core 0.6 traits that
+/// curve25519-dalek and merlin take. rand_chacha 0.3's ChaCha20Rng, which the deal used before,
+/// gives the very same stream for the same calls (`same_stream_as_rand_chacha_0_3`); one ChaCha
+/// in the online page instead of two.
+pub(crate) struct TableRng(rand_chacha::ChaCha20Rng);
+
+impl rand_core6::RngCore for TableRng {
+    fn next_u32(&mut self) -> u32 {
+        self.0.next_u32()
+    }
+    fn next_u64(&mut self) -> u64 {
+        self.0.next_u64()
+    }
+    fn fill_bytes(&mut self, dest: &mut [u8]) {
+        self.0.fill_bytes(dest)
+    }
+    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand_core6::Error> {
+        self.0.fill_bytes(dest);
+        Ok(())
+    }
+}
+
+impl rand_core6::CryptoRng for TableRng {}
+
+#[cfg(test)]
+mod rng_tests {
+    use super::*;
+    use rand_core6::RngCore as New;
+
+    /// Any mix of calls reads the same bytes from TableRng as from rand_chacha 0.3's generator.
+    #[test]
+    fn same_stream_as_rand_chacha_0_3() {
+        use rand_chacha3::rand_core::{RngCore as Old, SeedableRng as _};
+        for seed in 0..8u8 {
+            let mut old = rand_chacha3::ChaCha20Rng::from_seed([seed; 32]);
+            let mut new = TableRng(rand_chacha::ChaCha20Rng::from_seed([seed; 32]));
+            let mut x = u64::from(seed);
+            for _ in 0..2000 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                match (x >> 60) % 4 {
+                    0 => assert_eq!(Old::next_u32(&mut old), New::next_u32(&mut new)),
+                    1 => assert_eq!(Old::next_u64(&mut old), New::next_u64(&mut new)),
+                    _ => {
+                        let n = ((x >> 32) % 300) as usize;
+                        let (mut a, mut b) = (vec![0u8; n], vec![0u8; n]);
+                        Old::fill_bytes(&mut old, &mut a);
+                        New::fill_bytes(&mut new, &mut b);
+                        assert_eq!(a, b);
+                    }
+                }
+            }
+        }
+    }
 }

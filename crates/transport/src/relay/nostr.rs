@@ -6,9 +6,10 @@
 //! of an event it passes on.
 
 use k256::schnorr::{Signature, SigningKey, VerifyingKey};
+use serde::de::{Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
+use std::fmt;
 
 /// A throwaway Nostr key pair (one per session: it identifies nothing beyond the session).
 pub struct Keys {
@@ -58,8 +59,10 @@ fn canonical(
 ) -> [u8; 32] {
     // NIP-01: `[0,pubkey,created_at,kind,tags,content]` with no white space. serde_json escapes
     // exactly the characters NIP-01 names (and control characters as \u00XX, which NIP-01 leaves
-    // unsaid); our contents are base64 and hex, so no case where they differ arises.
-    let s = json!([0, pubkey, created_at, kind, tags, content]).to_string();
+    // unsaid); our contents are base64 and hex, so no case where they differ arises. A tuple is
+    // written as a JSON array.
+    let s =
+        serde_json::to_string(&(0, pubkey, created_at, kind, tags, content)).unwrap_or_default();
     Sha256::digest(s.as_bytes()).into()
 }
 
@@ -123,14 +126,49 @@ impl Event {
     }
 }
 
-/// `["EVENT", event]`: publish.
-pub fn publish(e: &Event) -> String {
-    json!(["EVENT", e]).to_string()
+/// An event as [`publish`] writes it: its fields in alphabetical order.
+#[derive(Serialize)]
+struct Sorted<'a> {
+    content: &'a str,
+    created_at: u64,
+    id: &'a str,
+    kind: u32,
+    pubkey: &'a str,
+    sig: &'a str,
+    tags: &'a [Vec<String>],
 }
 
-/// `["REQ", sub, {"kinds":[kind], "#t":[topic], "since": since}]`: subscribe to a room's events.
+/// `["EVENT", event]`: publish (the event's fields in alphabetical order).
+pub fn publish(e: &Event) -> String {
+    let sorted = Sorted {
+        content: &e.content,
+        created_at: e.created_at,
+        id: &e.id,
+        kind: e.kind,
+        pubkey: &e.pubkey,
+        sig: &e.sig,
+        tags: &e.tags,
+    };
+    serde_json::to_string(&("EVENT", sorted)).unwrap_or_default()
+}
+
+/// A subscription's filter, its keys in alphabetical order.
+#[derive(Serialize)]
+struct Filter<'a> {
+    #[serde(rename = "#t")]
+    topics: [&'a str; 1],
+    kinds: [u32; 1],
+    since: u64,
+}
+
+/// `["REQ", sub, {"#t":[topic], "kinds":[kind], "since": since}]`: subscribe to a room's events.
 pub fn subscribe(sub: &str, kind: u32, topic: &str, since: u64) -> String {
-    json!(["REQ", sub, {"kinds": [kind], "#t": [topic], "since": since}]).to_string()
+    let filter = Filter {
+        topics: [topic],
+        kinds: [kind],
+        since,
+    };
+    serde_json::to_string(&("REQ", sub, filter)).unwrap_or_default()
 }
 
 /// What a relay says.
@@ -154,28 +192,121 @@ pub enum RelayMsg {
 
 /// Parses one text frame from a relay; `None` for anything not of NIP-01's forms.
 pub fn parse(text: &str) -> Option<RelayMsg> {
-    let v: Value = serde_json::from_str(text).ok()?;
-    let a = v.as_array()?;
-    let s = |i: usize| a.get(i).and_then(Value::as_str).map(str::to_string);
-    match a.first()?.as_str()? {
-        "EVENT" => Some(RelayMsg::Event {
-            sub: s(1)?,
-            event: Box::new(serde_json::from_value(a.get(2)?.clone()).ok()?),
-        }),
-        "OK" => Some(RelayMsg::Ok {
-            id: s(1)?,
-            accepted: a.get(2)?.as_bool()?,
-            message: s(3).unwrap_or_default(),
-        }),
-        "EOSE" => Some(RelayMsg::Eose { sub: s(1)? }),
-        "CLOSED" => Some(RelayMsg::Closed {
-            sub: s(1)?,
-            message: s(2).unwrap_or_default(),
-        }),
-        "NOTICE" => Some(RelayMsg::Notice {
-            message: s(1).unwrap_or_default(),
-        }),
-        _ => None,
+    serde_json::from_str::<Frame>(text).ok()?.0
+}
+
+/// A relay's frame, read straight from its text (no `serde_json::Value` in between, which keeps
+/// Value's code out of the online page): a JSON array whose first element names the message;
+/// elements after those the message has are ignored.
+struct Frame(Option<RelayMsg>);
+
+/// Any JSON value, kept only if it is a string or a boolean.
+enum Item {
+    Str(String),
+    Bool(bool),
+    Other,
+}
+
+impl Item {
+    fn str(self) -> Option<String> {
+        match self {
+            Item::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Item {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Item, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Item;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Item, E> {
+                Ok(Item::Str(s.to_string()))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Item, E> {
+                Ok(Item::Str(s))
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Item, E> {
+                Ok(Item::Bool(b))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Item, E> {
+                Ok(Item::Other)
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Item, E> {
+                Ok(Item::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Item, E> {
+                Ok(Item::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Item, E> {
+                Ok(Item::Other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Item, A::Error> {
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Item::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Item, A::Error> {
+                while a.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Item::Other)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The next element if it is a string.
+fn next<'de, A: SeqAccess<'de>>(a: &mut A) -> Result<Option<String>, A::Error> {
+    Ok(a.next_element::<Item>()?.and_then(Item::str))
+}
+
+impl<'de> Deserialize<'de> for Frame {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Frame, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Frame;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a relay message")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Frame, A::Error> {
+                let msg = match next(&mut a)?.as_deref() {
+                    Some("EVENT") => match next(&mut a)? {
+                        Some(sub) => a.next_element::<Event>()?.map(|e| RelayMsg::Event {
+                            sub,
+                            event: Box::new(e),
+                        }),
+                        None => None,
+                    },
+                    Some("OK") => match (next(&mut a)?, a.next_element::<Item>()?) {
+                        (Some(id), Some(Item::Bool(accepted))) => Some(RelayMsg::Ok {
+                            id,
+                            accepted,
+                            message: next(&mut a)?.unwrap_or_default(),
+                        }),
+                        _ => None,
+                    },
+                    Some("EOSE") => next(&mut a)?.map(|sub| RelayMsg::Eose { sub }),
+                    Some("CLOSED") => match next(&mut a)? {
+                        Some(sub) => Some(RelayMsg::Closed {
+                            sub,
+                            message: next(&mut a)?.unwrap_or_default(),
+                        }),
+                        None => None,
+                    },
+                    Some("NOTICE") => Some(RelayMsg::Notice {
+                        message: next(&mut a)?.unwrap_or_default(),
+                    }),
+                    _ => None,
+                };
+                // serde_json wants every element read.
+                while a.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Frame(msg))
+            }
+        }
+        d.deserialize_seq(V)
     }
 }
 
@@ -199,6 +330,7 @@ pub fn unhex<const N: usize>(s: &str) -> Option<[u8; N]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn keys() -> Keys {
         Keys::from_secret(&[7u8; 32]).unwrap()
@@ -296,5 +428,51 @@ mod tests {
             assert_eq!(parse(junk), None, "{junk:?}");
         }
         assert!(subscribe("s", 1, "ab", 9).starts_with(r##"["REQ","s",{"##));
+        // Elements of other types where a string or a boolean is due, and extra elements.
+        assert_eq!(
+            parse(r#"["OK","ab",true,7,{"x":[1]}]"#),
+            Some(RelayMsg::Ok {
+                id: "ab".into(),
+                accepted: true,
+                message: String::new()
+            })
+        );
+        assert_eq!(parse(r#"["OK","ab","true"]"#), None);
+        assert_eq!(parse(r#"["EOSE",1]"#), None);
+        assert_eq!(parse(r#"[["EOSE"],"s"]"#), None);
+        assert_eq!(
+            parse(r#"["NOTICE",null,"x"]"#),
+            Some(RelayMsg::Notice {
+                message: String::new()
+            })
+        );
+        assert_eq!(
+            parse(r#"["CLOSED","s",[],1.5]"#),
+            Some(RelayMsg::Closed {
+                sub: "s".into(),
+                message: String::new()
+            })
+        );
+    }
+
+    /// The frames and the id's preimage are the very text that serde_json's `json!` values wrote
+    /// (objects' keys in alphabetical order).
+    #[test]
+    fn frames_are_written_as_before() {
+        let e = Event::sign(
+            &keys(),
+            7,
+            29_731,
+            vec![vec!["t".into(), "a\"b\u{1}é".into()]],
+            "x\ny".into(),
+            &[0; 32],
+        );
+        assert_eq!(publish(&e), json!(["EVENT", e]).to_string());
+        assert_eq!(
+            subscribe("s", 29_731, "ab", 9),
+            json!(["REQ", "s", {"kinds": [29_731], "#t": ["ab"], "since": 9}]).to_string()
+        );
+        let text = json!([0, e.pubkey, e.created_at, e.kind, e.tags, e.content]).to_string();
+        assert_eq!(hex(&Sha256::digest(text.as_bytes())), e.id);
     }
 }
