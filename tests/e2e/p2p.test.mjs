@@ -257,15 +257,21 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     assert.ok(bobTurns > bob0, 'Bob played a turn on his reloaded page');
 
     // Bob leaves for good: after the timeout Alice votes his seat to the computer, the native peer
-    // seconds it, and the game goes on.
+    // seconds it, and the game goes on. Not on Alice's own turn: the game does not wait on Bob
+    // there, and a vote there would never apply (security review B7); the page says so, and
+    // offers the vote once the game reaches Bob's turn.
     const marksB1 = await grab(B.page);
     await B.page.close();
+    await A.page.locator('.vote-later[data-peer-name="Bob"]').waitFor({ timeout: 60000 });
+    await shot(A.page, '32a-p2p-vote-later');
+    assert.equal(await A.page.locator('.vote[data-peer-name="Bob"]').count(), 0);
+    await endTurnByHand(A.page);
     const vote = A.page.locator('.vote[data-peer-name="Bob"] button');
     await vote.waitFor({ timeout: 60000 }).catch(async (e) => {
       await A.page.screenshot({ path: `${OUT}/fail-vote-bob.png` });
       throw new Error(`${e.message}; Alice's page: phase ${await attr(A.page, 'data-phase')} / ${await A.page.locator('#online-status').textContent()} / ${await A.page.locator('#prompt').textContent()}`);
     });
-    assert.match(await A.page.locator('#online-status').textContent(), /Waiting for Alice/);
+    assert.match(await A.page.locator('#online-status').textContent(), /Waiting for Bob/);
     await vote.click();
     await A.page.locator('.vote[data-peer-name="Bob"] .tally').waitFor();
     assert.match(await A.page.locator('.vote[data-peer-name="Bob"] .tally').textContent(), /1 of 2 votes/);

@@ -407,6 +407,24 @@ impl Peer {
         self.vote(Control::Readmit { peer: self.me, tip })
     }
 
+    /// Whether a vote of ours for `control` would count at the position we are on: we are one
+    /// of its voters, it still makes sense, and the game waits here on its target (for cards:
+    /// we see the target withhold them). A page offers the vote only then, since a vote cast
+    /// where the game does not wait on its target never applies (security review B7).
+    pub fn can_vote(&self, control: &Control) -> bool {
+        let Ok(r) = self.running(true) else {
+            return false;
+        };
+        if !r.control_valid(control) || !r.voters(control).contains(&self.me) {
+            return false;
+        }
+        match (r.wait_on(control), control) {
+            (None, _) => false,
+            (Some(Wait::Cards), Control::Drop { peer, .. }) => self.waiting_on().contains(peer),
+            _ => true,
+        }
+    }
+
     /// Votes for a control at the position the game is stuck on (typically after
     /// [`ProtocolEvent::PeerMissing`]). It takes effect when every other contributing
     /// participant has voted the same.

@@ -401,6 +401,16 @@ pub fn online(props: &Props) -> Html {
             let tally = open.iter().find(|(c, _, _)| matches!(c, Control::Drop { peer, .. } if peer == k));
             let (have, need) = tally.map_or((vec![], vec![]), |(_, v, n)| (v.clone(), n.clone()));
             let voted = have.contains(&me);
+            let drop = Control::Drop { peer: *k, level: orbis_engine::classic::BotLevel::Normal };
+            if tally.is_none() && !s.peer.can_vote(&drop) {
+                // A vote cast where the game does not wait on them would never apply: say when
+                // it will (the game reaches their turn, or their part of a roll or the cards).
+                return html! {
+                    <li class="vote-later" data-peer-name={name.clone()}>
+                        {format!("{name} is away: once the game waits on {name}, you can hand their seat to the computer. Play on meanwhile.")}
+                    </li>
+                };
+            }
             let onclick = {
                 let k = *k;
                 on_session(&session, &rev, move |s| s.vote_drop(k))
