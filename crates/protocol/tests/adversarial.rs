@@ -6,6 +6,7 @@ use common::{game_id, Net, NetParams};
 use ed25519_dalek::SigningKey;
 use orbis_engine::classic::Action;
 use orbis_engine::codec;
+use orbis_protocol::peer::{verify, VerifyError};
 use orbis_protocol::wire::{Envelope, Sig, PROTOCOL_VERSION};
 use orbis_protocol::{Body, Entry, HaltReport, PeerKey, ProtocolEvent, Violation};
 use std::cell::RefCell;
@@ -355,12 +356,10 @@ fn forged_dice_reveals_are_named_and_the_true_ones_still_count() {
     assert!(h[0] == h[1] && h[1] == h[2]);
 }
 
-#[test]
-fn equivocation_halts_everyone_naming_the_seat() {
-    let mut net = game_at(27, 5, NetParams::perfect());
+/// The attacker tells peer 1 "end the turn" where it tells peer 0 "end attacking"; returns its key.
+fn equivocate(net: &mut Net) -> PeerKey {
     let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
     let attacker = net.peers[ATTACKER].key();
-    // In the attack phase, peer 1 is told "end the turn" while peer 0 is told "end attacking".
     net.tamper = Some((
         ATTACKER,
         Box::new(move |_, _, to, bytes| {
@@ -385,6 +384,13 @@ fn equivocation_halts_everyone_naming_the_seat() {
             }
         }),
     ));
+    attacker
+}
+
+#[test]
+fn equivocation_halts_everyone_naming_the_seat() {
+    let mut net = game_at(27, 5, NetParams::perfect());
+    let attacker = equivocate(&mut net);
     assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
         && n.peers[1].halted().is_some()));
     let reports: Vec<_> = [0, 1]
@@ -417,12 +423,10 @@ fn equivocation_halts_everyone_naming_the_seat() {
         .all(|e| matches!(e, ProtocolEvent::Halted(_))));
 }
 
-#[test]
-fn checkpoint_mismatch_halts_naming_the_peer() {
-    let mut net = game_at(28, 5, NetParams::perfect());
+/// A modified engine: the attacker's checkpoints claim a different state; returns its key.
+fn false_checkpoints(net: &mut Net) -> PeerKey {
     let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
     let attacker = net.peers[ATTACKER].key();
-    // A modified engine: the attacker's checkpoints claim a different state.
     net.tamper = Some((
         ATTACKER,
         Box::new(move |_, _, _, bytes| {
@@ -449,6 +453,13 @@ fn checkpoint_mismatch_halts_naming_the_peer() {
             }
         }),
     ));
+    attacker
+}
+
+#[test]
+fn checkpoint_mismatch_halts_naming_the_peer() {
+    let mut net = game_at(28, 5, NetParams::perfect());
+    let attacker = false_checkpoints(&mut net);
     assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
         && n.peers[1].halted().is_some()));
     let mut ours = vec![];
@@ -468,6 +479,50 @@ fn checkpoint_mismatch_halts_naming_the_peer() {
     }
     // Both honest peers stop on the same checkpoint with the same state and history.
     assert_eq!(ours[0], ours[1]);
+}
+
+/// Each honest peer's transcript of a halted game, checked offline by `orbis verify`, names
+/// `culprit` and nobody else; what each says it did.
+fn transcripts_name(net: &Net, culprit: PeerKey) -> Vec<String> {
+    [0, 1]
+        .map(|i| {
+            let t = net.peers[i].transcript().expect("a game ran");
+            match verify(&t) {
+                Err(VerifyError::Cheat {
+                    peer: Some(p),
+                    what,
+                }) => {
+                    assert_eq!(p, culprit, "peer {i}'s transcript names another");
+                    what
+                }
+                other => panic!("peer {i}'s transcript: {other:?}"),
+            }
+        })
+        .to_vec()
+}
+
+/// Security review C14: a game halted by a false checkpoint gave a transcript that verified as
+/// if nothing had happened (the replay noticed the mismatch but only a timer ever halts on it).
+#[test]
+fn the_transcript_of_a_false_checkpoint_halt_names_its_signer() {
+    let mut net = game_at(28, 5, NetParams::perfect());
+    let attacker = false_checkpoints(&mut net);
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
+    for what in transcripts_name(&net, attacker) {
+        assert!(what.contains("another state than the log gives"), "{what}");
+    }
+}
+
+/// Security review C14: an equivocation halt's transcript, whose evidence holds the second
+/// entry for a position already in the log, was refused as "out of place", naming nobody.
+#[test]
+fn the_transcript_of_an_equivocation_halt_names_the_equivocator() {
+    let mut net = game_at(27, 5, NetParams::perfect());
+    let attacker = equivocate(&mut net);
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
+    transcripts_name(&net, attacker);
 }
 
 #[test]

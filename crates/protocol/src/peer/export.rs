@@ -168,9 +168,12 @@ impl Peer {
 /// opened with the secrets published at the end.
 pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
     let t = Transcript::from_bytes(bytes)?;
-    // Every signature, and the log's entries in order.
+    // Every signature, and the log's entries in order. A second entry for a position the file
+    // already holds is not out of place: it is a halt's evidence (an equivocation), which the
+    // replay judges and names as the live game did (security review C14).
     let mut opened = Vec::with_capacity(t.messages.len());
     let mut last_entry: Option<u64> = None;
+    let mut positions_seen = BTreeSet::new();
     for (i, raw) in t.messages.iter().enumerate() {
         let (env, body) =
             Envelope::open_where(raw, |_| true).map_err(|(_, e)| VerifyError::Message {
@@ -178,13 +181,15 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
                 what: e.to_string(),
             })?;
         if let Body::Entry(e) = &body {
-            if last_entry.is_some_and(|l| e.index <= l) {
+            let again = positions_seen.contains(&(env.game_id, e.index));
+            positions_seen.insert((env.game_id, e.index));
+            if !again && last_entry.is_some_and(|l| e.index <= l) {
                 return Err(VerifyError::Message {
                     index: i,
                     what: format!("entry {} is out of place", e.index),
                 });
             }
-            last_entry = Some(e.index);
+            last_entry = Some(last_entry.map_or(e.index, |l| l.max(e.index)));
         }
         opened.push((env, body));
     }
@@ -212,7 +217,10 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
             }
         }
     }
-    if let Some(h) = halted {
+    // A checkpoint that disagrees with the replay, and no equivocation in the file to explain
+    // it: the live peer halted on it once its wait for such an explanation ran out (a timer the
+    // replay never runs), naming the checkpoint's signer (security review C14).
+    if let Some(h) = halted.or_else(|| peer.suspect.take().map(|(report, _, _)| report)) {
         return Err(halt_error(h));
     }
     if let Some((index, p, v)) = refused {
@@ -272,6 +280,22 @@ fn halt_error(h: HaltReport) -> VerifyError {
     };
     let what = match h {
         HaltReport::Cheat { what, .. } => what,
+        // Same history, another state: the signer lied, since the state follows from the log.
+        HaltReport::CheckpointMismatch {
+            index,
+            ours,
+            theirs,
+            ..
+        } if ours.1 == theirs.1 => {
+            format!("its checkpoint after {index} entries signs another state than the log gives")
+        }
+        // Another history: the signer lied, or signed what an equivocator told it, and the
+        // file leaves out the equivocator's second entry (an honest peer's transcript of such
+        // a game holds both, and names the equivocator instead).
+        HaltReport::CheckpointMismatch { index, .. } => format!(
+            "its checkpoint after {index} entries signs another history than this transcript's \
+             log (or the transcript leaves out the second entry of an equivocation)"
+        ),
         h => format!("{h:?}"),
     };
     VerifyError::Cheat { peer, what }

@@ -304,6 +304,7 @@ pub fn invite_panel(
             if let Some(e) = &error { <p class="notice" role="alert" id="invite-error">{e}</p> }
             if let Some(code) = &st.invite {
                 <p>{"Send this code to your friend (it lasts 15 minutes). They choose \"Join by code\" and send you back an answer code."}</p>
+                <p class="hint" id="invite-warning">{"The code carries the room's secret: anyone who sees it can join the room or change the code. Send it only to your friend, over a channel you trust, and check their key's fingerprint in the lobby."}</p>
                 { code_box("invite-code", code, Some(format!("{page}#offer={code}"))) }
                 <form class="invite-answer" {onsubmit}>
                     <label>{"Their answer code "}<textarea id="invite-answer" rows="3"/></label>

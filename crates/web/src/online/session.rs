@@ -837,3 +837,45 @@ pub(super) fn fingerprint(k: &PeerKey) -> String {
         .collect::<Vec<_>>()
         .join("·")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Security review C13: a fingerprint of 32 bits could be matched by a made-up key in
+    /// minutes. Two keys whose hashes agree on their first 32 bits (found here by search, as an
+    /// impostor would) must still show different fingerprints.
+    #[test]
+    fn fingerprints_are_64_bits() {
+        let fp = fingerprint(&PeerKey([7; 32]));
+        let groups: Vec<&str> = fp.split('·').collect();
+        assert_eq!(groups.len(), 4, "{fp}");
+        assert!(groups
+            .iter()
+            .all(|g| g.len() == 4 && g.chars().all(|c| c.is_ascii_hexdigit())));
+        // Two keys whose SHA-256 agrees on its first 16 bits (a search of a few thousand keys;
+        // 32 bits would take minutes, which is the attack): the fingerprint tells them apart by
+        // the bits beyond.
+        let first = |i: u32| {
+            let mut k = [0u8; 32];
+            k[..4].copy_from_slice(&i.to_le_bytes());
+            PeerKey(k)
+        };
+        let mut by_prefix = std::collections::BTreeMap::new();
+        let (a, b) = (0u32..)
+            .find_map(|i| {
+                let h = sha256(&first(i).0);
+                by_prefix
+                    .insert([h[0], h[1]], i)
+                    .map(|j| (first(j), first(i)))
+            })
+            .expect("a collision of 16 bits");
+        let (fa, fb) = (fingerprint(&a), fingerprint(&b));
+        assert_eq!(fa[..4], fb[..4], "same first group");
+        assert_ne!(fa, fb);
+        // Each group is two bytes of the hash, in order: 64 bits in all.
+        let h = sha256(&a.0);
+        let hex: String = h[..8].iter().map(|x| format!("{x:02x}")).collect();
+        assert_eq!(fa.replace('·', ""), hex);
+    }
+}
