@@ -588,7 +588,22 @@ impl Peer {
             // and holds two different keys, escrows or shuffles of one slot as proof of
             // cheating, with both signed messages (security review A4): refused here, the second
             // would never meet the first.
-            Some(h) if *h != body_hash && !matches!(body, Body::Deal { .. }) => {
+            // So do a dice reveal and a log entry: a forged pre-image, or an entry the engine
+            // refuses, under the number of the sender's true one (sent to one peer, the true
+            // one to the others) is refused by the beacon or the log, which check each on its
+            // own (two signed entries for one position are equivocation there), and the true
+            // one, relayed by the others, still counts. Refused here, it left that one peer
+            // stalled at that position while the others played on, waited on it and voted it
+            // out (issue 30 D, `tests/adversary.rs`:
+            // `a_forged_reveal_under_the_true_ones_number_stalls_nobody`; entries: seed 24 of
+            // its harness, `SplitEntries`).
+            Some(h)
+                if *h != body_hash
+                    && !matches!(
+                        body,
+                        Body::Deal { .. } | Body::Reveal { .. } | Body::Entry(_)
+                    ) =>
+            {
                 self.remember_junk(id);
                 Self::reject(
                     &mut out,
