@@ -412,14 +412,19 @@ impl Peer {
     /// we see the target withhold them). A page offers the vote only then, since a vote cast
     /// where the game does not wait on its target never applies (security review B7).
     pub fn can_vote(&self, control: &Control) -> bool {
-        let Ok(r) = self.running(true) else {
-            return false;
-        };
+        self.running(true)
+            .is_ok_and(|r| r.wait_on(control).is_some() && self.may_vote(r, control))
+    }
+
+    /// Whether we may vote for `control` at all: we are one of its voters and it still makes
+    /// sense; and our page votes a participant out for withholding cards only if it sees that
+    /// participant withhold (security review B7): the blocked player's report, or a key,
+    /// escrow or shuffle that never came.
+    fn may_vote(&self, r: &Run, control: &Control) -> bool {
         if !r.control_valid(control) || !r.voters(control).contains(&self.me) {
             return false;
         }
         match (r.wait_on(control), control) {
-            (None, _) => false,
             (Some(Wait::Cards), Control::Drop { peer, .. }) => self.waiting_on().contains(peer),
             _ => true,
         }
@@ -430,16 +435,8 @@ impl Peer {
     /// participant has voted the same.
     pub fn vote(&mut self, control: Control) -> Result<Output, CommandError> {
         let r = self.running(true)?;
-        if !r.control_valid(&control) || !r.voters(&control).contains(&self.me) {
+        if !self.may_vote(r, &control) {
             return Err(CommandError::NotAVoter);
-        }
-        // Our page votes a participant out for withholding cards only if it sees that
-        // participant withhold (security review B7): the blocked player's report, or a key,
-        // escrow or shuffle that never came.
-        if let (Some(Wait::Cards), Control::Drop { peer, .. }) = (r.wait_on(&control), control) {
-            if !self.waiting_on().contains(&peer) {
-                return Err(CommandError::NotAVoter);
-            }
         }
         let at = r.next_index();
         if r.votes
