@@ -1,6 +1,6 @@
 //! Invite codes: a WebRTC offer or answer small enough to paste into a chat (about 250
 //! characters), for a room whose players cannot reach any relay. The host's page makes an offer
-//! code for a fresh guest id; the guest's page turns it back into an SDP offer, answers, and shows
+//! code for a fresh guest (the seed of its session key, from which both know its id); the guest's page turns it back into an SDP offer, answers, and shows
 //! an answer code for the host to paste. The rest of the room is then introduced through the mesh.
 //!
 //! A code is `ROOM.PAYLOAD`: the room secret (the guest needs it to join the room's mesh) and
@@ -70,6 +70,9 @@ pub struct Code {
     pub kind: Kind,
     pub room: String,
     pub host: [u8; 16],
+    /// In an offer, the seed of the guest's session key (the guest's peer id is that key's
+    /// [`super::peer_id`], so the host knows it and nobody else can speak for it on the relays);
+    /// in an answer, the guest's peer id.
     pub guest: [u8; 16],
     /// Unix seconds after which the code is refused.
     pub expires: u64,
@@ -309,8 +312,8 @@ pub fn decode(text: &str, now: u64) -> Result<Code, CodeError> {
 /// host whose offer we answer.
 #[derive(Debug, Default)]
 pub struct Invites {
-    /// Guest id → when its offer code expires.
-    pending: std::collections::BTreeMap<[u8; 16], u64>,
+    /// Guest id → the seed of its key (which the offer code carries) and when the code expires.
+    pending: std::collections::BTreeMap<[u8; 16], ([u8; 16], u64)>,
     /// As a guest: the host we answer.
     answering: Option<[u8; 16]>,
 }
@@ -327,10 +330,10 @@ pub enum Outgoing {
 }
 
 impl Invites {
-    /// A new invitation for the fresh guest id `guest`.
-    pub fn start(&mut self, guest: [u8; 16], now: u64) {
-        self.pending.retain(|_, exp| *exp >= now);
-        self.pending.insert(guest, now + LIFETIME_S);
+    /// A new invitation for the guest whose key comes from `seed` and whose id is `guest`.
+    pub fn start(&mut self, guest: [u8; 16], seed: [u8; 16], now: u64) {
+        self.pending.retain(|_, (_, exp)| *exp >= now);
+        self.pending.insert(guest, (seed, now + LIFETIME_S));
     }
 
     /// As a guest: we answer `host`'s offer.
@@ -348,8 +351,8 @@ impl Invites {
         now: u64,
     ) -> Outgoing {
         use matchbox_socket::PeerSignal as S;
-        let (kind, host, guest, expires) = if let Some(exp) = self.pending.get(&to) {
-            (Kind::Offer, me, to, *exp)
+        let (kind, host, guest, expires) = if let Some((seed, exp)) = self.pending.get(&to) {
+            (Kind::Offer, me, *seed, *exp)
         } else if self.answering == Some(to) {
             (Kind::Answer, to, me, now + LIFETIME_S)
         } else {
@@ -389,7 +392,7 @@ impl Invites {
         let pending = (code.host == me)
             .then(|| self.pending.remove(&code.guest))
             .flatten();
-        let Some(expires) = pending else {
+        let Some((_, expires)) = pending else {
             return Err("This answer is for another invitation (or was used already): make a new invitation and send that one.".into());
         };
         if now > expires {
@@ -472,7 +475,7 @@ mod tests {
             ..code()
         };
         let mut invites = Invites::default();
-        invites.start(guest, 1_000);
+        invites.start(guest, [3; 16], 1_000);
         let err = invites
             .answer(me, &answer, 1_000 + LIFETIME_S + 1)
             .unwrap_err();
@@ -480,7 +483,7 @@ mod tests {
         // Used up either way: the same answer again is for no invitation.
         assert!(invites.answer(me, &answer, 1_000).is_err());
         // In time, it goes through once.
-        invites.start(guest, 1_000);
+        invites.start(guest, [3; 16], 1_000);
         assert!(invites.answer(me, &answer, 1_000 + LIFETIME_S).is_ok());
         assert!(invites.answer(me, &answer, 1_000 + LIFETIME_S).is_err());
     }

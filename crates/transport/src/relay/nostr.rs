@@ -156,15 +156,16 @@ pub fn publish(e: &Event) -> String {
 #[derive(Serialize)]
 struct Filter<'a> {
     #[serde(rename = "#t")]
-    topics: [&'a str; 1],
+    topics: &'a [String],
     kinds: [u32; 1],
     since: u64,
 }
 
-/// `["REQ", sub, {"#t":[topic], "kinds":[kind], "since": since}]`: subscribe to a room's events.
-pub fn subscribe(sub: &str, kind: u32, topic: &str, since: u64) -> String {
+/// `["REQ", sub, {"#t":topics, "kinds":[kind], "since": since}]`: subscribe to a room's events
+/// (a REQ with the same `sub` replaces the subscription).
+pub fn subscribe(sub: &str, kind: u32, topics: &[String], since: u64) -> String {
     let filter = Filter {
-        topics: [topic],
+        topics,
         kinds: [kind],
         since,
     };
@@ -190,8 +191,17 @@ pub enum RelayMsg {
     Notice { message: String },
 }
 
-/// Parses one text frame from a relay; `None` for anything not of NIP-01's forms.
+/// The longest frame from a relay that is parsed: an event of the largest content accepted with
+/// its id, key, signature, topic and framing (about 600 bytes), with room to spare. Longer
+/// frames are dropped unread: no event of ours is that long.
+pub const MAX_FRAME: usize = super::room::MAX_CONTENT + 4096;
+
+/// Parses one text frame from a relay; `None` for anything not of NIP-01's forms, and for frames
+/// longer than [`MAX_FRAME`] (not parsed at all).
 pub fn parse(text: &str) -> Option<RelayMsg> {
+    if text.len() > MAX_FRAME {
+        return None;
+    }
     serde_json::from_str::<Frame>(text).ok()?.0
 }
 
@@ -427,7 +437,7 @@ mod tests {
         ] {
             assert_eq!(parse(junk), None, "{junk:?}");
         }
-        assert!(subscribe("s", 1, "ab", 9).starts_with(r##"["REQ","s",{"##));
+        assert!(subscribe("s", 1, &["ab".into()], 9).starts_with(r##"["REQ","s",{"##));
         // Elements of other types where a string or a boolean is due, and extra elements.
         assert_eq!(
             parse(r#"["OK","ab",true,7,{"x":[1]}]"#),
@@ -469,8 +479,8 @@ mod tests {
         );
         assert_eq!(publish(&e), json!(["EVENT", e]).to_string());
         assert_eq!(
-            subscribe("s", 29_731, "ab", 9),
-            json!(["REQ", "s", {"kinds": [29_731], "#t": ["ab"], "since": 9}]).to_string()
+            subscribe("s", 29_731, &["ab".into(), "cd".into()], 9),
+            json!(["REQ", "s", {"kinds": [29_731], "#t": ["ab", "cd"], "since": 9}]).to_string()
         );
         let text = json!([0, e.pubkey, e.created_at, e.kind, e.tags, e.content]).to_string();
         assert_eq!(hex(&Sha256::digest(text.as_bytes())), e.id);

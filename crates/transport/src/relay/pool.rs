@@ -6,7 +6,7 @@
 
 use super::nostr::{self, RelayMsg};
 use super::rt;
-use super::{Inbox, Shared, Source};
+use super::{deliver, Inbox, Shared, Source};
 use super::{RelayState, KIND};
 use futures::channel::mpsc::UnboundedReceiver;
 use futures::{select, FutureExt, SinkExt, StreamExt};
@@ -29,13 +29,18 @@ pub fn valid_url(url: &str) -> bool {
         && !url.contains(char::is_whitespace)
 }
 
-/// Runs the loop of relay `i` until `out` closes. Events of the room arrive in `inbox`.
+/// The subscription to the room's `topics` at `now` (replacing any before: one subscription id).
+pub fn subscription(topics: &[String], now: u64) -> String {
+    nostr::subscribe("orbis", KIND, topics, now.saturating_sub(60))
+}
+
+/// Runs the loop of relay `i` until `out` closes. Events of the room arrive in `inbox`; the
+/// topics subscribed to are the shared ones when it connects, then those the main loop sends.
 pub async fn relay_loop(
     i: usize,
     url: String,
-    topic: String,
     mut out: UnboundedReceiver<String>,
-    inbox: Inbox,
+    mut inbox: Inbox,
     shared: Arc<Shared>,
 ) {
     if !valid_url(&url) {
@@ -59,8 +64,7 @@ pub async fn relay_loop(
             Err(e) => e,
             Ok(mut ws) => {
                 shared.set_state(i, RelayState::Open);
-                let since = rt::now_s().saturating_sub(60);
-                let mut frames = vec![nostr::subscribe("orbis", KIND, &topic, since)];
+                let mut frames = vec![subscription(&shared.topics(), rt::now_s())];
                 frames.append(&mut queued);
                 let mut reason = None;
                 for f in frames {
@@ -74,7 +78,7 @@ pub async fn relay_loop(
                     Some(r) => r,
                     None => {
                         failures = 0;
-                        match session(i, &mut ws, &mut out, &inbox, &shared).await {
+                        match session(i, &mut ws, &mut out, &mut inbox, &shared).await {
                             None => return,
                             Some(r) => r,
                         }
@@ -109,15 +113,19 @@ async fn session(
     i: usize,
     ws: &mut rt::Ws,
     out: &mut UnboundedReceiver<String>,
-    inbox: &Inbox,
+    inbox: &mut Inbox,
     shared: &Shared,
 ) -> Option<String> {
     loop {
         select! {
             frame = ws.rx.next().fuse() => {
                 let Some(frame) = frame else { return Some("connection closed".into()) };
+                if frame.len() > nostr::MAX_FRAME {
+                    shared.drop_event("oversized");
+                    continue;
+                }
                 match nostr::parse(&frame) {
-                    Some(RelayMsg::Event { event, .. }) => { let _ = inbox.unbounded_send((Source::Relay(i), event)); }
+                    Some(RelayMsg::Event { event, .. }) => deliver(inbox, shared, Source::Relay(i), event),
                     Some(RelayMsg::Ok { accepted: false, message, .. }) => shared.note(i, format!("refused an event: {message}")),
                     Some(RelayMsg::Notice { message }) => shared.note(i, format!("notice: {message}")),
                     Some(RelayMsg::Closed { message, .. }) => return Some(format!("closed the subscription: {message}")),

@@ -1,10 +1,14 @@
 //! A room on the relays: what the room secret (the text after `#room=` in the link) derives, and
 //! the sealed envelopes peers exchange through the relays.
 //!
-//! Invariant: a relay sees only the topic (a domain-separated hash of the secret) and ciphertext.
+//! Invariant: a relay sees only the topic (a domain-separated hash of the secret and the UTC day)
+//! and ciphertext. A secret made by "Create room" (128 random bits, [`is_generated`]) is hashed
+//! once; any other secret — a name a player typed — is first stretched by PBKDF2-HMAC-SHA256
+//! ([`TYPED_NAME_ITERATIONS`]), so a relay that guesses names pays that per guess instead of one
+//! SHA-256. The topic changes each UTC day, so a relay cannot link one room's sessions across days.
 //! Every envelope is sealed with XChaCha20-Poly1305 under a key derived from the secret, with the
-//! topic as associated data, and names the Nostr key that signed its event, so an envelope copied
-//! into another room or re-signed by another key fails to open.
+//! day's topic as associated data, and names the Nostr key that signed its event, so an envelope
+//! copied into another room (or day) or re-signed by another key fails to open.
 
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
@@ -13,6 +17,7 @@ use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use matchbox_socket::PeerSignal;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use std::sync::Mutex;
 
 /// The Nostr event kind of Orbis rendezvous events: ephemeral (20000–29999), so relays pass them
 /// on without storing them.
@@ -24,32 +29,148 @@ pub const MAX_CONTENT: usize = 16 * 1024;
 /// Bytes of a room secret made by "Create room" (128 bits).
 pub const SECRET_BYTES: usize = 16;
 
+/// Seconds in a topic's day (UTC days: day `n` is `[n * DAY_S, (n + 1) * DAY_S)` Unix seconds).
+pub const DAY_S: u64 = 86_400;
+
+/// PBKDF2-HMAC-SHA256 iterations for a typed room name, paid once per page: measured (issue 30
+/// C13 e) at about 22 ms natively with SHA extensions, 80 ms natively without, and 230 ms as
+/// WebAssembly in Node's V8 when built like the pages (`release-web`: opt-level "z", fat LTO);
+/// 70 ms in V8 at opt-level 3. `typed_name_cost` measures the native figure.
+pub const TYPED_NAME_ITERATIONS: u32 = 120_000;
+
+const TYPED_NAME_SALT: &[u8] = b"orbis/relay/typed-room-name";
+
 /// A fresh room secret for a link: 16 random bytes, base64url (22 characters).
 pub fn new_secret(random: [u8; SECRET_BYTES]) -> String {
     URL_SAFE_NO_PAD.encode(random)
 }
 
-fn derive(label: &str, secret: &str) -> [u8; 32] {
+/// Whether `secret` is one "Create room" made: base64url of [`SECRET_BYTES`] bytes, exactly as
+/// [`new_secret`] writes them. Only these skip the slow KDF (their 128 bits cannot be guessed); a
+/// typed name of 22 characters passes only if it happens to decode to 16 bytes, and then it
+/// holds 128 bits of whatever the player typed.
+pub fn is_generated(secret: &str) -> bool {
+    secret.len() == 22
+        && URL_SAFE_NO_PAD
+            .decode(secret)
+            .is_ok_and(|b| b.len() == SECRET_BYTES)
+}
+
+fn derive(label: &str, secret: &[u8]) -> [u8; 32] {
     let mut h = Sha256::new();
     h.update(b"orbis/relay/");
     h.update(label.as_bytes());
     h.update([0]);
-    h.update(secret.as_bytes());
+    h.update(secret);
     h.finalize().into()
+}
+
+/// SHA-256's state after one block, as words.
+fn compressed(state: &[u32; 8], block: &[u8; 64]) -> [u32; 8] {
+    let mut s = *state;
+    let block = sha2::digest::generic_array::GenericArray::from_slice(block);
+    sha2::compress256(&mut s, std::slice::from_ref(block));
+    s
+}
+
+const SHA256_IV: [u32; 8] = [
+    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+];
+
+/// PBKDF2-HMAC-SHA256 (RFC 8018), one 32-byte block. Each iteration is two SHA-256 compressions
+/// from the key's inner and outer states, made by `sha2::compress256` directly: that function is
+/// not generic, so it runs optimised even in this crate's debug builds (the workspace optimises
+/// sha2), and the typed-name KDF costs tests no more than it costs a release build.
+fn pbkdf2_sha256(password: &[u8], salt: &[u8], iterations: u32) -> [u8; 32] {
+    let mut key = [0u8; 64];
+    if password.len() > 64 {
+        key[..32].copy_from_slice(&Sha256::digest(password));
+    } else {
+        key[..password.len()].copy_from_slice(password);
+    }
+    let pad = |x: u8| {
+        let mut b = [0u8; 64];
+        for (o, k) in b.iter_mut().zip(key) {
+            *o = k ^ x;
+        }
+        compressed(&SHA256_IV, &b)
+    };
+    let (inner, outer) = (pad(0x36), pad(0x5c));
+    // U1 = HMAC(P, S ‖ INT(1)), with the hmac crate (any salt length).
+    let first = {
+        use hmac::Mac;
+        let mut m = <hmac::Hmac<Sha256> as Mac>::new_from_slice(password)
+            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
+        m.update(salt);
+        m.update(&1u32.to_be_bytes());
+        let u: [u8; 32] = m.finalize().into_bytes().into();
+        u
+    };
+    // A 32-byte message after a 64-byte key block: the message, 0x80, zeros, and the bit length
+    // (64 + 32) * 8 = 768.
+    let mut block = [0u8; 64];
+    block[32] = 0x80;
+    block[62] = 0x03;
+    let mut u = [0u32; 8];
+    for (w, c) in u.iter_mut().zip(first.chunks_exact(4)) {
+        *w = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+    }
+    let mut t = u;
+    for _ in 1..iterations {
+        for (c, w) in block[..32].chunks_exact_mut(4).zip(u) {
+            c.copy_from_slice(&w.to_be_bytes());
+        }
+        let i = compressed(&inner, &block);
+        for (c, w) in block[..32].chunks_exact_mut(4).zip(i) {
+            c.copy_from_slice(&w.to_be_bytes());
+        }
+        u = compressed(&outer, &block);
+        for (a, b) in t.iter_mut().zip(u) {
+            *a ^= b;
+        }
+    }
+    let mut out = [0u8; 32];
+    for (c, w) in out.chunks_exact_mut(4).zip(t) {
+        c.copy_from_slice(&w.to_be_bytes());
+    }
+    out
+}
+
+/// Typed names stretched so far in this process, so a page or a test making several rooms of
+/// one name pays the KDF once (few entries: a page joins one room at a time).
+static STRETCHED: Mutex<Vec<(String, u32, [u8; 32])>> = Mutex::new(Vec::new());
+
+fn stretched(secret: &str, iterations: u32) -> [u8; 32] {
+    if let Ok(cache) = STRETCHED.lock() {
+        if let Some((_, _, s)) = cache
+            .iter()
+            .find(|(n, i, _)| n == secret && *i == iterations)
+        {
+            return *s;
+        }
+    }
+    let s = pbkdf2_sha256(secret.as_bytes(), TYPED_NAME_SALT, iterations);
+    if let Ok(mut cache) = STRETCHED.lock() {
+        if cache.len() >= 8 {
+            cache.remove(0);
+        }
+        cache.push((secret.to_string(), iterations, s));
+    }
+    s
 }
 
 /// What a room secret derives.
 #[derive(Clone)]
 pub struct Room {
-    /// The relay topic (tag `t`), lowercase hex.
-    pub topic: String,
+    /// What each day's topic is a hash of (not itself secret from the room, but from relays).
+    base: [u8; 32],
     cipher: XChaCha20Poly1305,
 }
 
 impl std::fmt::Debug for Room {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Room")
-            .field("topic", &self.topic)
+            .field("today", &self.topic(0))
             .finish_non_exhaustive()
     }
 }
@@ -87,17 +208,39 @@ pub enum OpenError {
 }
 
 impl Room {
-    /// The room of a secret (any text: a link's random secret, or a name a player typed).
+    /// The room of a secret (any text: a link's random secret, or a name a player typed, which
+    /// costs [`TYPED_NAME_ITERATIONS`] of PBKDF2 first, once per name and process).
     pub fn new(secret: &str) -> Room {
-        let key = derive("key", secret);
+        Room::with_cost(secret, TYPED_NAME_ITERATIONS)
+    }
+
+    fn with_cost(secret: &str, iterations: u32) -> Room {
+        let (base, key) = if is_generated(secret) {
+            (
+                derive("topic", secret.as_bytes()),
+                derive("key", secret.as_bytes()),
+            )
+        } else {
+            let s = stretched(secret, iterations);
+            (derive("typed/topic", &s), derive("typed/key", &s))
+        };
         Room {
-            topic: super::nostr::hex(&derive("topic", secret)),
+            base,
             cipher: XChaCha20Poly1305::new(&key.into()),
         }
     }
 
-    /// Seals an envelope with a 24-byte random nonce: base64url(nonce ‖ ciphertext).
-    pub fn seal(&self, e: &Envelope, nonce: [u8; 24]) -> String {
+    /// The relay topic (tag `t`) of UTC day `day` (Unix seconds / [`DAY_S`]), lowercase hex.
+    pub fn topic(&self, day: u64) -> String {
+        let mut h = Sha256::new();
+        h.update(b"orbis/relay/day-topic\0");
+        h.update(self.base);
+        h.update(day.to_be_bytes());
+        super::nostr::hex(&h.finalize())
+    }
+
+    /// Seals an envelope for `topic` with a 24-byte random nonce: base64url(nonce ‖ ciphertext).
+    pub fn seal(&self, e: &Envelope, topic: &str, nonce: [u8; 24]) -> String {
         let plain = serde_json::to_vec(e).unwrap_or_default();
         let ct = self
             .cipher
@@ -105,7 +248,7 @@ impl Room {
                 XNonce::from_slice(&nonce),
                 Payload {
                     msg: &plain,
-                    aad: self.topic.as_bytes(),
+                    aad: topic.as_bytes(),
                 },
             )
             // Encryption fails only for plaintexts beyond 256 GiB.
@@ -115,8 +258,8 @@ impl Room {
         URL_SAFE_NO_PAD.encode(out)
     }
 
-    /// Opens what [`Room::seal`] made.
-    pub fn open(&self, content: &str) -> Result<Envelope, OpenError> {
+    /// Opens what [`Room::seal`] made for `topic`.
+    pub fn open(&self, content: &str, topic: &str) -> Result<Envelope, OpenError> {
         if content.len() > MAX_CONTENT {
             return Err(OpenError::Malformed);
         }
@@ -133,7 +276,7 @@ impl Room {
                 XNonce::from_slice(nonce),
                 Payload {
                     msg: ct,
-                    aad: self.topic.as_bytes(),
+                    aad: topic.as_bytes(),
                 },
             )
             .map_err(|_| OpenError::Foreign)?;
@@ -146,6 +289,8 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    const LINK: &str = "Zm9vYmFyYmF6cXV4cXV1eA";
+
     fn env() -> Envelope {
         Envelope {
             from: [1; 16],
@@ -157,25 +302,32 @@ mod tests {
 
     #[test]
     fn seal_open_round_trip_and_other_rooms_fail() {
-        let a = Room::new("Zm9vYmFyYmF6cXV4cXV1eA");
-        let sealed = a.seal(&env(), [9; 24]);
-        assert_eq!(a.open(&sealed), Ok(env()));
-        assert_eq!(Room::new("other").open(&sealed), Err(OpenError::Foreign));
+        let a = Room::new(LINK);
+        let t = a.topic(20_000);
+        let sealed = a.seal(&env(), &t, [9; 24]);
+        assert_eq!(a.open(&sealed, &t), Ok(env()));
+        let other = Room::new("other");
+        assert_eq!(
+            other.open(&sealed, &other.topic(20_000)),
+            Err(OpenError::Foreign)
+        );
+        // Another day's topic: it does not open either.
+        assert_eq!(a.open(&sealed, &a.topic(20_001)), Err(OpenError::Foreign));
         // The relay sees neither the secret, the SDP nor the addressee in the clear.
         assert!(!sealed.contains("secret-sdp"));
-        assert_ne!(a.topic, Room::new("other").topic);
-        assert_eq!(a.topic.len(), 64);
+        assert_ne!(t, other.topic(20_000));
+        assert_eq!(t.len(), 64);
         // Flip any byte: it no longer opens.
         let mut raw = URL_SAFE_NO_PAD.decode(&sealed).unwrap();
         let last = raw.len() - 1;
         raw[last] ^= 1;
         assert_eq!(
-            a.open(&URL_SAFE_NO_PAD.encode(raw)),
+            a.open(&URL_SAFE_NO_PAD.encode(raw), &t),
             Err(OpenError::Foreign)
         );
-        assert_eq!(a.open("!!"), Err(OpenError::Malformed));
+        assert_eq!(a.open("!!", &t), Err(OpenError::Malformed));
         assert_eq!(
-            a.open(&"A".repeat(MAX_CONTENT + 1)),
+            a.open(&"A".repeat(MAX_CONTENT + 1), &t),
             Err(OpenError::Malformed)
         );
     }
@@ -183,19 +335,107 @@ mod tests {
     #[test]
     fn topic_and_key_are_domain_separated() {
         // The topic is not the key: knowing the topic (as relays do) gives no key.
-        assert_ne!(derive("topic", "s"), derive("key", "s"));
+        assert_ne!(derive("topic", b"s"), derive("key", b"s"));
         assert_eq!(new_secret([0; 16]).len(), 22);
+        assert!(is_generated(&new_secret([7; 16])));
+        assert!(!is_generated("friday night game"));
+        assert!(!is_generated("Zm9vYmFyYmF6cXV4cXV1e"));
+    }
+
+    /// RFC 7914 section 11's PBKDF2-HMAC-SHA256 vectors (first 32 bytes), and the hmac crate's
+    /// HMAC chained by hand for a long password and a few iteration counts.
+    #[test]
+    fn pbkdf2_matches_the_rfc_7914_vectors() {
+        let hex = super::super::nostr::hex;
+        assert_eq!(
+            hex(&pbkdf2_sha256(b"passwd", b"salt", 1)),
+            "55ac046e56e3089fec1691c22544b605f94185216dde0465e68b9d57c20dacbc"
+        );
+        assert_eq!(
+            hex(&pbkdf2_sha256(b"Password", b"NaCl", 80_000)),
+            "4ddcd8f60b98be21830cee5ef22701f9641a4418d04c0414aeff08876b34ab56"
+        );
+        use hmac::Mac;
+        let long = [b'x'; 100];
+        for (pw, c) in [(&b"pw"[..], 2), (&long[..], 3), (&b""[..], 5)] {
+            let mac = |m: &[u8]| -> [u8; 32] {
+                let mut h = <hmac::Hmac<Sha256> as Mac>::new_from_slice(pw).unwrap();
+                h.update(m);
+                h.finalize().into_bytes().into()
+            };
+            let mut u = mac(b"salt\0\0\0\x01");
+            let mut t = u;
+            for _ in 1..c {
+                u = mac(&u);
+                for (a, b) in t.iter_mut().zip(u) {
+                    *a ^= b;
+                }
+            }
+            assert_eq!(pbkdf2_sha256(pw, b"salt", c), t, "{c}");
+        }
+    }
+
+    /// Security review C13 e: a typed room name was recovered from its topic (which every relay
+    /// sees) by hashing a dictionary once per guess. The topic is now no hash of any guess alone:
+    /// each guess costs the slow KDF. A generated secret keeps one hash (its 128 bits cannot be
+    /// guessed), and the topic changes with the UTC day.
+    #[test]
+    fn a_typed_room_name_is_not_recovered_from_its_topic_by_one_hash_a_guess() {
+        let typed = "friday night game";
+        let day = 20_000;
+        let topic = Room::new(typed).topic(day);
+        let dictionary = ["risk", "game night", "friday night game", "orbis", "room"];
+        let one_hash = |g: &str| {
+            let plain = super::super::nostr::hex(&derive("topic", g.as_bytes()));
+            let r = Room {
+                base: derive("topic", g.as_bytes()),
+                cipher: XChaCha20Poly1305::new(&[0; 32].into()),
+            };
+            [plain, r.topic(day)]
+        };
+        assert_eq!(
+            dictionary.iter().find(|g| one_hash(g).contains(&topic)),
+            None,
+            "the relay's dictionary attack found the name"
+        );
+        // Each guess must pay the whole KDF: with it the name is found, with fewer iterations not.
+        assert_eq!(
+            Room::with_cost(typed, TYPED_NAME_ITERATIONS).topic(day),
+            topic
+        );
+        assert_ne!(Room::with_cost(typed, 1_000).topic(day), topic);
+        // Topics rotate daily.
+        assert_ne!(Room::new(typed).topic(day + 1), topic);
+        // A generated secret: one hash, no KDF.
+        let link = new_secret([3; 16]);
+        assert_eq!(Room::new(&link).base, derive("topic", link.as_bytes()));
+    }
+
+    /// The cost of one typed name at the real iteration count:
+    /// `cargo test -p orbis-transport --release --lib typed_name_cost -- --ignored --nocapture`.
+    #[test]
+    #[ignore]
+    fn typed_name_cost() {
+        let t = std::time::Instant::now();
+        let s = pbkdf2_sha256(b"friday night game", TYPED_NAME_SALT, TYPED_NAME_ITERATIONS);
+        println!(
+            "{TYPED_NAME_ITERATIONS} iterations: {:?} ({:02x})",
+            t.elapsed(),
+            s[0]
+        );
     }
 
     proptest! {
         #[test]
         fn garbage_never_panics(s in ".{0,400}") {
-            let _ = Room::new("r").open(&s);
+            let r = Room::new(LINK);
+            let _ = r.open(&s, &r.topic(1));
         }
 
         #[test]
         fn garbage_base64_never_panics(b in proptest::collection::vec(any::<u8>(), 0..300)) {
-            let _ = Room::new("r").open(&URL_SAFE_NO_PAD.encode(b));
+            let r = Room::new(LINK);
+            let _ = r.open(&URL_SAFE_NO_PAD.encode(b), &r.topic(1));
         }
     }
 }

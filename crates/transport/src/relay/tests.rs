@@ -111,8 +111,8 @@ fn hostile_and_stray_events_are_refused_by_reason() {
     e.content.push('A');
     assert_eq!(
         big.receive(&e, NOW),
-        Err("bad_signature"),
-        "the id no longer matches"
+        Err("undecryptable"),
+        "the AEAD, checked before the signature, catches it"
     );
     // Another room's sealed envelope under our topic, re-signed by its own key.
     let keys = nostr::Keys::from_secret(&[9; 32]).unwrap();
@@ -122,8 +122,8 @@ fn hostile_and_stray_events_are_refused_by_reason() {
         signer: keys.public.clone(),
         body: Body::Hello,
     };
-    let sealed = Room::new("another-room").seal(&env, [0; 24]);
-    let topic = vec![vec!["t".to_string(), big.topic().to_string()]];
+    let sealed = Room::new("another-room").seal(&env, &big.topic(NOW), [0; 24]);
+    let topic = vec![vec!["t".to_string(), big.topic(NOW)]];
     let e = Event::sign(&keys, NOW, KIND, topic.clone(), sealed, &[0; 32]);
     assert_eq!(big.receive(&e, NOW), Err("undecryptable"));
     // A room member's envelope re-signed by someone else: the signer it names is not the event's.
@@ -138,11 +138,11 @@ fn hostile_and_stray_events_are_refused_by_reason() {
         NOW,
         KIND,
         topic.clone(),
-        Room::new("room-secret").seal(&env, [1; 24]),
+        Room::new("room-secret").seal(&env, &big.topic(NOW), [1; 24]),
         &[0; 32],
     );
     assert_eq!(big.receive(&e, NOW), Err("wrong_key"));
-    // The small peer's id spoken for by a second key (after the first bound it): refused.
+    // The small peer's id spoken for by another key: refused (an id is its key's hash).
     assert!(big.receive(&hello, NOW).is_ok());
     let env = Envelope {
         from: small.me,
@@ -155,10 +155,10 @@ fn hostile_and_stray_events_are_refused_by_reason() {
         NOW + 1,
         KIND,
         topic,
-        Room::new("room-secret").seal(&env, [2; 24]),
+        Room::new("room-secret").seal(&env, &big.topic(NOW), [2; 24]),
         &[0; 32],
     );
-    assert_eq!(big.receive(&e, NOW + 1), Err("wrong_key"));
+    assert_eq!(big.receive(&e, NOW + 1), Err("foreign_id"));
     assert_eq!(big.peer_count(NOW + 1), 1);
 }
 
@@ -166,9 +166,9 @@ fn hostile_and_stray_events_are_refused_by_reason() {
 /// a peer that keeps saying hello keeps counting.
 #[test]
 fn a_peer_that_went_quiet_no_longer_counts_as_found() {
-    let mut big = Rendezvous::with_id("room-secret", [7; 32], [9; 16]);
-    let mut old = Rendezvous::with_id("room-secret", [1; 32], [1; 16]);
-    let mut new = Rendezvous::with_id("room-secret", [2; 32], [2; 16]);
+    let mut big = Rendezvous::new("room-secret", [7; 32]);
+    let mut old = Rendezvous::new("room-secret", [1; 32]);
+    let mut new = Rendezvous::new("room-secret", [2; 32]);
     let hello = |r: &mut Rendezvous, t: u64| r.tick(t, false).expect("a first hello");
     let h = hello(&mut old, NOW);
     assert!(big.receive(&h, NOW).is_ok());
@@ -197,8 +197,250 @@ proptest! {
     #[test]
     fn garbage_events_are_refused(content in "[A-Za-z0-9_-]{0,200}", id in "[0-9a-f]{0,64}", kind in any::<u32>(), created in any::<u64>()) {
         let mut r = Rendezvous::new("room-secret", [6; 32]);
-        let topic = r.topic().to_string();
+        let topic = r.topic(NOW);
         let e = Event { id, pubkey: "00".repeat(32), created_at: created, kind, tags: vec![vec!["t".into(), topic]], content, sig: "00".repeat(64) };
         prop_assert!(r.receive(&e, NOW).is_err());
     }
+}
+
+// Security review C12: attacks on the rendezvous, each performed against its own API.
+
+/// An event of our room, sealed and signed by `keys`, speaking for `from` (any id).
+fn forged(
+    rv: &Rendezvous,
+    keys: &nostr::Keys,
+    from: [u8; 16],
+    body: Body,
+    now: u64,
+    n: u64,
+) -> Event {
+    let env = Envelope {
+        from,
+        to: None,
+        signer: keys.public.clone(),
+        body,
+    };
+    let mut nonce = [0; 24];
+    nonce[..8].copy_from_slice(&n.to_le_bytes());
+    let topic = rv.topic(now);
+    let sealed = Room::new("room-secret").seal(&env, &topic, nonce);
+    let topic = vec![vec!["t".to_string(), topic]];
+    Event::sign(keys, now, KIND, topic, sealed, &[0; 32])
+}
+
+fn uuid(n: u64) -> [u8; 16] {
+    let mut id = [0u8; 16];
+    id[8..].copy_from_slice(&n.to_be_bytes());
+    id
+}
+
+/// 1,000 hellos speaking for 1,000 made-up ids (one key): each made matchbox open a WebRTC
+/// connection (an offer) and each was answered on the relays.
+#[test]
+fn made_up_peer_ids_open_no_connections() {
+    let mut big = Rendezvous::new("room-secret", [1; 32]);
+    let keys = nostr::Keys::from_secret(&[9; 32]).unwrap();
+    let (mut offers, mut answers) = (0, 0);
+    for n in 0..1_000 {
+        let e = forged(&big, &keys, uuid(n), Body::Hello, NOW, n);
+        if let Ok(r) = big.receive(&e, NOW) {
+            offers += r.to_matchbox.len();
+            answers += r.publish.len();
+        }
+    }
+    assert_eq!((offers, answers), (0, 0), "made-up ids opened connections");
+}
+
+/// A room member speaks first for a peer's id at a newcomer, which then refuses the real peer.
+#[test]
+fn a_member_cannot_squat_a_newcomers_id() {
+    let (mut big, mut small) = pair();
+    let squatter = nostr::Keys::from_secret(&[9; 32]).unwrap();
+    let fake = forged(&big, &squatter, small.me, Body::Hello, NOW, 0);
+    assert!(
+        big.receive(&fake, NOW).is_err(),
+        "the squatter's hello was taken"
+    );
+    let real = small.tick(NOW, false).unwrap();
+    assert!(big.receive(&real, NOW).is_ok(), "the real peer was refused");
+}
+
+/// Validly signed events under our topic that do not open (anyone can make them: the topic is
+/// public) pushed the room's own events out of the duplicate window, so a replay went through.
+#[test]
+fn junk_floods_do_not_flush_the_duplicate_window() {
+    let (mut big, mut small) = pair();
+    let hello = small.tick(NOW, false).unwrap();
+    assert!(big.receive(&hello, NOW).is_ok());
+    let keys = nostr::Keys::from_secret(&[9; 32]).unwrap();
+    let topic = vec![vec!["t".to_string(), big.topic(NOW)]];
+    for n in 0..5_000u32 {
+        let junk = format!("{JUNK}{n}");
+        let e = Event::sign(&keys, NOW, KIND, topic.clone(), junk, &[0; 32]);
+        assert!(big.receive(&e, NOW).is_err());
+    }
+    assert_eq!(
+        big.receive(&hello, NOW + 1),
+        Err("duplicate"),
+        "a replay went through"
+    );
+}
+
+/// Base64url that opens under no room key.
+const JUNK: &str = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+
+/// The same event with a bad signature, as every relay and neighbour passes it on: each copy
+/// cost a Schnorr verification.
+#[test]
+fn bad_signature_copies_are_not_verified_twice() {
+    let (mut big, mut small) = pair();
+    let mut e = small.tick(NOW, false).unwrap();
+    e.sig = nostr::hex(&[7; 64]);
+    for _ in 0..10 {
+        assert_eq!(big.receive(&e, NOW), Err("bad_signature"));
+    }
+    assert_eq!(big.verifications(), 1);
+    // The genuine event (the same id, its own signature) still goes through.
+    let good = small.hello(NOW);
+    assert!(big.receive(&good, NOW).is_ok());
+}
+
+/// A relay's frame far beyond any event of ours was parsed whole.
+#[test]
+fn oversized_frames_are_dropped_unparsed() {
+    let (_, mut small) = pair();
+    let mut e = small.tick(NOW, false).unwrap();
+    let ok = nostr::publish(&e).replacen("EVENT", "EVENT\",\"s", 1);
+    assert!(nostr::parse(&ok).is_some());
+    e.tags.push(vec!["x".into(), "y".repeat(1 << 20)]);
+    let big = nostr::publish(&e).replacen("EVENT", "EVENT\",\"s", 1);
+    assert!(
+        nostr::parse(&big).is_none(),
+        "the oversized frame was parsed"
+    );
+}
+
+/// Hellos from 200 keys, each with its own valid id: before, every one was met, answered and
+/// (if smaller) offered to; now the room holds at most [`MAX_PEERS`] and matchbox is asked for
+/// at most [`MAX_HANDSHAKES`] connections.
+#[test]
+fn peers_per_room_are_capped() {
+    let mut big = Rendezvous::new("room-secret", [1; 32]);
+    let (mut offers, mut answers, mut full) = (0, 0, 0);
+    for n in 0..200u64 {
+        let mut k = [0u8; 32];
+        k[..8].copy_from_slice(&(n + 1).to_be_bytes());
+        let keys = nostr::Keys::from_secret(&k).unwrap();
+        let e = forged(&big, &keys, peer_id(&keys.public), Body::Hello, NOW, n);
+        match big.receive(&e, NOW) {
+            Ok(r) => {
+                offers += r.to_matchbox.len();
+                answers += r.publish.len();
+            }
+            Err("room_full") => full += 1,
+            Err(why) => panic!("{why}"),
+        }
+    }
+    assert_eq!(answers, MAX_PEERS);
+    assert!(offers <= MAX_PEERS, "{offers} offers");
+    assert_eq!(full, 200 - MAX_PEERS);
+    assert_eq!(big.peer_count(NOW), MAX_PEERS);
+}
+
+/// A peer met that never sends a signal (a made-up peer, or a page gone before connecting) held
+/// its place in the room for ever; now it is forgotten after [`HANDSHAKE_S`], and a room filled
+/// with such peers takes newcomers again. Peers that signalled stay.
+#[test]
+fn handshakes_time_out() {
+    let (mut big, mut small) = pair();
+    let hello = small.tick(NOW, false).unwrap();
+    let r = big.receive(&hello, NOW).unwrap();
+    assert_eq!(r.to_matchbox.len(), 1, "told to offer");
+    assert_eq!(big.peer_count(NOW), 1);
+    // Fill the room with peers that will never signal.
+    let mut n = 0u64;
+    while big.peer_count(NOW) < MAX_PEERS {
+        n += 1;
+        let mut k = [0u8; 32];
+        k[..8].copy_from_slice(&n.to_be_bytes());
+        let keys = nostr::Keys::from_secret(&k).unwrap();
+        let e = forged(&big, &keys, peer_id(&keys.public), Body::Hello, NOW, n);
+        big.receive(&e, NOW).unwrap();
+    }
+    let mut late = Rendezvous::new("room-secret", [3; 32]);
+    let h = late.tick(NOW + 1, false).unwrap();
+    assert_eq!(big.receive(&h, NOW + 1), Err("room_full"));
+    // The small peer answers the offer in time; the others say nothing.
+    let answer = small.signal(big.me, PeerSignal::Answer("v=0".into()), NOW + 2);
+    assert!(big.receive(&answer, NOW + 2).is_ok());
+    let later = NOW + HANDSHAKE_S + 1;
+    assert!(big.tick(later, true).is_none());
+    assert_eq!(big.peer_count(later), 1, "only the peer that signalled");
+    let h = late.hello(later);
+    assert!(big.receive(&h, later).is_ok(), "the newcomer gets in");
+}
+
+/// A flood of events from the mesh while the task is busy: the inbox held every one (an
+/// unbounded queue); now it holds at most [`INBOX`] and counts the rest dropped.
+#[test]
+fn inboxes_are_bounded() {
+    let shared = Shared::default();
+    let (tx, mut rx) = inbox();
+    *shared.mesh_in.lock().unwrap() = Some(tx);
+    let (_, mut small) = pair();
+    let json = serde_json::to_vec(&small.hello(NOW)).unwrap();
+    let from = PeerId(uuid::Uuid::from_bytes([1; 16]));
+    for _ in 0..10_000 {
+        shared.mesh_received(from, &json);
+    }
+    let mut queued = 0u64;
+    while rx.try_recv().is_ok() {
+        queued += 1;
+    }
+    assert!(queued <= INBOX as u64 + 1, "{queued} events queued");
+    assert_eq!(
+        shared.status().dropped.get("inbox_full"),
+        Some(&(10_000 - queued))
+    );
+    // Frames from the mesh beyond the largest event are dropped unparsed too.
+    shared.mesh_received(from, &vec![b'['; nostr::MAX_FRAME + 1]);
+    assert_eq!(shared.status().dropped.get("oversized"), Some(&1));
+}
+
+/// Security review C13 e: the topic changes each UTC day, so relays cannot link a room's
+/// sessions across days; within [`WINDOW_S`] of midnight both days' topics are heard, so peers
+/// whose clocks straddle midnight (or a game going on over it) still meet.
+#[test]
+fn topics_rotate_daily_and_overlap_at_midnight() {
+    let midnight = (NOW / room::DAY_S + 1) * room::DAY_S;
+    let (mut big, mut small) = pair();
+    assert_ne!(big.topic(midnight - 1), big.topic(midnight));
+    assert_eq!(
+        big.topics(midnight - room::DAY_S / 2).len(),
+        1,
+        "midday: one"
+    );
+    assert_eq!(
+        big.topics(midnight + 10).len(),
+        2,
+        "just after midnight: two"
+    );
+    assert!(big.topics(midnight - 10).contains(&big.topic(midnight)));
+    // The small peer's clock says 23:59:50, the big peer's 00:00:10, and back.
+    let hello = small.tick(midnight - 10, false).unwrap();
+    assert_eq!(hello.tag("t"), Some(big.topic(midnight - 10).as_str()));
+    let r = big.receive(&hello, midnight + 10).unwrap();
+    let answer = r.publish[0].clone();
+    assert_eq!(answer.tag("t"), Some(big.topic(midnight).as_str()));
+    assert!(small.receive(&answer, midnight - 10).is_ok());
+    // A day later, the old topic is not listened to.
+    let old = small.hello(midnight - 20);
+    assert_eq!(
+        big.receive(&old, midnight + WINDOW_S + 1),
+        Err("stale"),
+        "too old anyway"
+    );
+    assert!(!big
+        .topics(midnight + room::DAY_S / 2)
+        .contains(&big.topic(midnight - 10)));
 }
