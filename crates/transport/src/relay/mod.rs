@@ -9,8 +9,13 @@
 //! a send completes first, so a socket read must not live there).
 //!
 //! Invariants: nothing reaches matchbox that did not arrive as a validly signed event of our kind
-//! and topic, open under the room key, and name its signer; a peer id stays bound to the first key
-//! that spoke for it; every refused event is counted by reason, never a panic.
+//! and topic, open under the room key, and name its signer; a peer id is the hash of the key that
+//! signs for it ([`peer_id`]); at most [`MAX_PEERS`] peers are met at once and matchbox is asked
+//! for at most [`MAX_HANDSHAKES`] connections (one more every [`HANDSHAKE_REFILL_S`]); a peer that
+//! sends no signal within [`HANDSHAKE_S`] is forgotten; frames over [`nostr::MAX_FRAME`] are not
+//! parsed and the inbox holds at most [`INBOX`] events; an event is checked cheapest first, the
+//! AEAD before the signature, and a bad signature is verified once; every refused event is counted
+//! by reason, never a panic.
 
 pub mod invite;
 pub mod nostr;

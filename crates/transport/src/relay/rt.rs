@@ -44,8 +44,16 @@ pub fn spawn(make: impl FnOnce() -> LocalBoxFuture<'static, ()> + Send + 'static
 /// Opens a websocket.
 #[cfg(not(target_arch = "wasm32"))]
 pub async fn connect(url: &str) -> Result<Ws, String> {
+    use async_tungstenite::tungstenite::protocol::WebSocketConfig;
     use async_tungstenite::tungstenite::Message;
-    let (ws, _) = async_tungstenite::smol::connect_async(url)
+    // A message longer than this ends the connection (tungstenite's default is 64 MiB): no frame
+    // of ours comes near it, and longer ones would be dropped unparsed anyway. A browser takes
+    // whole messages of any size; there they are dropped unparsed (`pool`).
+    let limit = 4 * super::nostr::MAX_FRAME;
+    let config = WebSocketConfig::default()
+        .max_message_size(Some(limit))
+        .max_frame_size(Some(limit));
+    let (ws, _) = async_tungstenite::smol::connect_async_with_config(url, Some(config))
         .await
         .map_err(|e| e.to_string())?;
     // futures' split (the crate's own inherent `split` gives halves without its Sink bounds).

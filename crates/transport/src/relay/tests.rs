@@ -444,3 +444,32 @@ fn topics_rotate_daily_and_overlap_at_midnight() {
         .topics(midnight + room::DAY_S / 2)
         .contains(&big.topic(midnight - 10)));
 }
+
+/// Keys that come in waves, each wave forgotten after [`HANDSHAKE_S`] and replaced: without a
+/// budget each wave's smaller ids would get a connection of their own in matchbox (which never
+/// closes a stalled one); now at most [`MAX_HANDSHAKES`], and one more every
+/// [`HANDSHAKE_REFILL_S`].
+#[test]
+fn handshakes_are_budgeted() {
+    let mut big = Rendezvous::new("room-secret", [1; 32]);
+    let (mut offers, mut n, mut now) = (0, 0u64, NOW);
+    for _wave in 0..12 {
+        for _ in 0..MAX_PEERS {
+            n += 1;
+            let mut k = [0u8; 32];
+            k[..8].copy_from_slice(&n.to_be_bytes());
+            let keys = nostr::Keys::from_secret(&k).unwrap();
+            let e = forged(&big, &keys, peer_id(&keys.public), Body::Hello, now, n);
+            if let Ok(r) = big.receive(&e, now) {
+                offers += r.to_matchbox.len();
+            }
+        }
+        now += HANDSHAKE_S + 1;
+    }
+    let refills = (now - NOW) / HANDSHAKE_REFILL_S + 1;
+    assert!(
+        offers as u64 <= u64::from(MAX_HANDSHAKES) + refills,
+        "{offers} connections asked for"
+    );
+    assert!(offers >= MAX_HANDSHAKES as usize, "the budget is used");
+}
