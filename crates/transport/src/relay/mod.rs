@@ -529,6 +529,21 @@ impl Rendezvous {
         (seed, peer_id(&invited_keys(&seed).public))
     }
 
+    /// A peer matchbox is connecting to outside the relays (an invitation's host or guest): met,
+    /// with its handshake under way, so its hellos through the mesh neither start another one
+    /// nor time it out.
+    pub fn introduce(&mut self, id: [u8; 16], now: u64) {
+        self.peers.insert(
+            id,
+            Met {
+                since: now,
+                heard: now,
+                handshake: true,
+                signalled: true,
+            },
+        );
+    }
+
     /// Signatures checked so far (the costly step).
     pub fn verifications(&self) -> u64 {
         self.verifications
@@ -848,6 +863,7 @@ async fn run(
     match guest {
         Some(Ok(c)) => {
             invites.answering(c.host);
+            rv.introduce(c.host, rt::now_s());
             let _ = events.unbounded_send(PeerEvent::Signal {
                 sender: PeerId(uuid::Uuid::from_bytes(c.host)),
                 data: matchbox_socket::PeerSignal::Offer(invite::build_sdp(
@@ -943,6 +959,7 @@ async fn run(
                     Some(Command::Invite) => {
                         let (seed, guest) = rv.fresh_invitation();
                         invites.start(guest, seed, rt::now_s());
+                        rv.introduce(guest, rt::now_s());
                         // matchbox makes the offer (the larger-id rule does not apply: we chose the id).
                         let _ = events.unbounded_send(PeerEvent::NewPeer(PeerId(uuid::Uuid::from_bytes(guest))));
                     }

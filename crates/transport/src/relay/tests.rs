@@ -473,3 +473,23 @@ fn handshakes_are_budgeted() {
     );
     assert!(offers >= MAX_HANDSHAKES as usize, "the budget is used");
 }
+
+/// An invitation's guest, connected to its host by the code, is met by the host once: its hellos
+/// through the mesh, every 30 s, start no handshake of their own and do not time out.
+#[test]
+fn an_invited_guest_is_met_once() {
+    let mut host = Rendezvous::new("room-secret", [1; 32]);
+    let (seed, id) = host.fresh_invitation();
+    let mut guest = Rendezvous::invited("room-secret", [2; 32], seed);
+    assert_eq!(guest.me, id, "host and guest agree on the guest's id");
+    host.introduce(id, NOW);
+    for t in [0, 40, 80, 120] {
+        let h = guest.hello(NOW + t);
+        let r = host.receive(&h, NOW + t).unwrap();
+        assert!(r.to_matchbox.is_empty() && r.publish.is_empty(), "at {t} s");
+    }
+    // Nobody else can speak for the guest: its id is its key's hash.
+    let other = nostr::Keys::from_secret(&[9; 32]).unwrap();
+    let e = forged(&host, &other, id, Body::Hello, NOW, 1);
+    assert_eq!(host.receive(&e, NOW), Err("foreign_id"));
+}
