@@ -33,9 +33,10 @@ pub const SECRET_BYTES: usize = 16;
 pub const DAY_S: u64 = 86_400;
 
 /// PBKDF2-HMAC-SHA256 iterations for a typed room name, paid once per page: measured (issue 30
-/// C13 e) at about 22 ms natively with SHA extensions, 80 ms natively without, and 230 ms as
-/// WebAssembly in Node's V8 when built like the pages (`release-web`: opt-level "z", fat LTO);
-/// 70 ms in V8 at opt-level 3. `typed_name_cost` measures the native figure.
+/// C13 e, a loaded 2-core x86-64) at 18–22 ms natively with SHA extensions, 90–100 ms natively
+/// without, and 230–350 ms as WebAssembly in Node 20's V8 built like the pages (`release-web`:
+/// opt-level "z", fat LTO; the first call is the slowest), 85–160 ms at opt-level 3.
+/// `typed_name_cost` measures the native figure.
 pub const TYPED_NAME_ITERATIONS: u32 = 120_000;
 
 const TYPED_NAME_SALT: &[u8] = b"orbis/relay/typed-room-name";
