@@ -721,7 +721,7 @@ impl Rendezvous {
                 self.budget
                     .saturating_add(u32::try_from(refills).unwrap_or(u32::MAX)),
             );
-            self.budget_at = now;
+            self.budget_at += refills * HANDSHAKE_REFILL_S;
         }
         if self.budget == 0 {
             return Err("too_many_handshakes");
