@@ -191,10 +191,10 @@ pub enum RelayMsg {
     Notice { message: String },
 }
 
-/// The longest frame from a relay that is parsed: an event of the largest content accepted with
-/// its id, key, signature, topic and framing (about 600 bytes), with room to spare. Longer
-/// frames are dropped unread: no event of ours is that long.
-pub const MAX_FRAME: usize = super::room::MAX_CONTENT + 4096;
+/// The longest frame from a relay that is parsed: an event of the largest content the rendezvous
+/// accepts (16 KB, `room::MAX_CONTENT`) with its id, key, signature, topic and framing (about
+/// 600 bytes), with room to spare. Longer frames are dropped unread: no event of ours is that long.
+pub const MAX_FRAME: usize = 20 * 1024;
 
 /// Parses one text frame from a relay; `None` for anything not of NIP-01's forms, and for frames
 /// longer than [`MAX_FRAME`] (not parsed at all).

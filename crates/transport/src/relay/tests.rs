@@ -318,6 +318,8 @@ fn oversized_frames_are_dropped_unparsed() {
         nostr::parse(&big).is_none(),
         "the oversized frame was parsed"
     );
+    // The largest event we accept still fits.
+    const { assert!(nostr::MAX_FRAME >= room::MAX_CONTENT + 4096) };
 }
 
 /// Hellos from 200 keys, each with its own valid id: before, every one was met, answered and
