@@ -27,7 +27,7 @@ const OUT_FILE = join(ROOT, 'web', 'map', 'orders-europe.txt');
 const LON0 = 12, LAT0 = 52;       // projection centre
 const CROP = [-29, 28, 47, 74];   // lon/lat box the land is clipped to before projecting
 const WIDTH = 1000;               // view box width; the height follows the crop
-const EPS = 0.45;                 // simplification tolerance (map units)
+const EPS = 0.55;                 // simplification tolerance (map units)
 const MIN_ISLAND = 6;             // drop land pieces smaller than this (map units²)
 
 // ---------------------------------------------------------------- anchors (lon, lat)
@@ -72,7 +72,7 @@ const LAND = {
   SMY: [[28.8, 38.6], [32.5, 38.0], [35.5, 38.2], [30.2, 37.0]],
   ARM: [[41.5, 39.9], [44.5, 40.2], [39.8, 38.6], [43.5, 41.8], [42.5, 38.2]],
   SYR: [[37.6, 35.6], [39.0, 33.0], [41.5, 36.5], [36.4, 36.9], [36.2, 33.5]],
-  NAF: [[-2.0, 33.7], [3.0, 34.8], [-7.0, 32.0], [6.3, 35.5], [-9, 29.5]],
+  NAF: [[-2.0, 33.7], [3.0, 34.8], [-7.0, 32.0], [6.3, 35.5], [-9, 29.5], [-5.6, 35.4]],
   TUN: [[9.6, 35.2], [10.0, 32.8], [9.0, 36.6]],
   POR: [[-8.0, 40.0], [-8.2, 38.0], [-7.6, 41.5]],
   SPA: [[-3.7, 40.3], [-5.0, 42.6], [-1.0, 42.0], [-4.2, 37.6], [-1.0, 39.0], [-6.3, 39.3]],
