@@ -4,30 +4,11 @@
 
 use crate::geometry::{ORDERS_LAYOUT, OUTLINES, SHAPES};
 use crate::orders::regions;
+pub(super) use crate::orders::svg::{esc, n1, Layout};
 use crate::orders::{power_colour, OrdersSession, Stage};
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceKind};
 use orbis_engine::rules::orders::notation::{self, Spec, Written};
-use std::collections::BTreeMap;
-
-/// Node positions of a map: location key → (x, y); view box; scale of the classic artwork
-/// drawn behind (0: none).
-pub(super) struct Layout {
-    pub(super) view: [f32; 4],
-    pub(super) art: f32,
-    pub(super) pos: BTreeMap<&'static str, (f32, f32)>,
-}
-
-impl Layout {
-    pub(super) fn at(&self, map: &OrdersMap, l: Loc) -> (f32, f32) {
-        let key = map.loc_name(l);
-        self.pos
-            .get(key.as_str())
-            .or_else(|| self.pos.get(map.key(l.province)))
-            .copied()
-            .unwrap_or((0.0, 0.0))
-    }
-}
 
 /// The layout on screen: the region map's if the map has regions and the player has not chosen
 /// the schematic view.
@@ -65,13 +46,6 @@ pub(super) fn schematic_layout(map_id: &str) -> Layout {
     }
 }
 
-/// A coordinate with one decimal, without the float formatter (kilobytes in the wasm).
-pub(super) fn n1(v: f32) -> String {
-    let mut s = String::new();
-    crate::widgets::tenths(&mut s, (v * 10.0).round() as i64);
-    s
-}
-
 /// Decoded outlines of the classic artwork, for the world orders map's background.
 pub(super) fn art_paths() -> &'static [String] {
     static P: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
@@ -83,14 +57,6 @@ pub(super) fn art_paths() -> &'static [String] {
             })
             .collect()
     })
-}
-
-/// Escapes text for the SVG markup.
-pub(super) fn esc(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// Appends one order as SVG: moves as arrows, supports and convoys as dashed lines to the middle

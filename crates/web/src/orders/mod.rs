@@ -9,6 +9,7 @@ mod form;
 pub mod map;
 mod online;
 pub mod regions;
+mod svg;
 pub mod view;
 
 pub use form::{OrdersForm, Seat};
