@@ -218,6 +218,9 @@ test('orders: the Europe region map on a phone: movement arrows, retreat, builds
   await newEurope(page);
   await round(page, {
     ENGLAND: async () => {
+      // On a phone the map opens on the power's part of Europe.
+      assert.notEqual(await page.locator('svg.omap').getAttribute('viewBox'), '0 0 1000 910');
+      await shot(page, '59-orders-regions-phone-england');
       assert.equal(await page.locator('svg.omap .oreg').count(), 75, 'every province is a region');
       assert.equal(await page.locator('svg.omap .oreg.sea').count(), 19);
     },
@@ -232,6 +235,7 @@ test('orders: the Europe region map on a phone: movement arrows, retreat, builds
     },
   });
   assert.ok((await page.locator('svg.omap .oarrow').count()) >= 20);
+  await page.click('.zbtn[aria-label="Whole map"]');
   await shot(page, '61-orders-regions-phone-movement-results');
   await page.click('#o-continue');
   await round(page, {
@@ -256,6 +260,7 @@ test('orders: the Europe region map on a phone: movement arrows, retreat, builds
   await shot(page, '63-orders-regions-phone-builds');
   await submit(page);
   await round(page, { RUSSIA: 'A WAR B' });
+  await page.click('.zbtn[aria-label="Whole map"]');
   await shot(page, '64-orders-regions-phone-build-results');
   // Owned centres' regions are filled with their owner's pattern.
   assert.match(await page.locator('svg.omap .oreg[data-key="SER"] path').getAttribute('style'), /url\(#opat4\)/);

@@ -28,6 +28,40 @@ pub(super) fn region_map(s: &OrdersSession) -> Option<&'static regions::Regions>
     }
 }
 
+/// A view around the units and home centres of `p` on the region map, at least a third of the
+/// map wide (`None`: the whole map, e.g. on the schematic map or when nothing is left to show).
+pub(super) fn focus(s: &OrdersSession, p: PowerId) -> Option<[f32; 4]> {
+    region_map(s)?;
+    let map = s.map();
+    let lay = layout(s);
+    let full = lay.view;
+    let pts: Vec<(f32, f32)> = s
+        .game
+        .units
+        .iter()
+        .filter(|u| u.power == p)
+        .map(|u| lay.at(map, u.loc))
+        .chain(map.homes(p).map(|h| lay.at(map, Loc::new(h))))
+        .collect();
+    let (x0, y0, x1, y1) = pts.iter().fold(
+        (f32::MAX, f32::MAX, f32::MIN, f32::MIN),
+        |(a, b, c, d), &(x, y)| (a.min(x), b.min(y), c.max(x), d.max(y)),
+    );
+    if pts.is_empty() {
+        return None;
+    }
+    let aspect = full[3] / full[2];
+    let w = (x1 - x0 + 140.0)
+        .max((y1 - y0 + 140.0) / aspect)
+        .max(full[2] / 3.0);
+    if w >= full[2] {
+        return None;
+    }
+    let h = w * aspect;
+    let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    Some(pan(full, [cx - w / 2.0, cy - h / 2.0, w, h]))
+}
+
 /// Whether the map has regions (then the view can be switched).
 pub(super) fn regions_available(s: &OrdersSession) -> bool {
     regions::regions(&s.game.map_id).is_some()

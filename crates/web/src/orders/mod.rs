@@ -553,6 +553,10 @@ impl OrdersSession {
                     self.draft.clear();
                     self.sel = None;
                     self.error = None;
+                    // Phones: the power's part of the map, large enough to read and click.
+                    if crate::widgets::narrow() {
+                        self.view = map::focus(self, p);
+                    }
                 }
             }
             OMsg::Continue => {
