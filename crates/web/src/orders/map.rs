@@ -2,9 +2,9 @@
 //! classic artwork behind the world map, units, and the orders and results drawn as arrows; and
 //! the pan and zoom arithmetic of its view box.
 
-use crate::geometry::{ORDERS_LAYOUT, OUTLINES, SHAPES};
+use crate::geometry::ORDERS_LAYOUT;
 use crate::orders::regions;
-pub(super) use crate::orders::svg::{esc, n1, Layout};
+pub(super) use crate::orders::svg::{art_paths, esc, n1, Layout};
 use crate::orders::{power_colour, OrdersSession, Stage};
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceKind};
@@ -78,19 +78,6 @@ pub(super) fn schematic_layout(map_id: &str) -> Layout {
         art,
         pos: nodes.iter().map(|&(k, x, y)| (k, (x, y))).collect(),
     }
-}
-
-/// Decoded outlines of the classic artwork, for the world orders map's background.
-pub(super) fn art_paths() -> &'static [String] {
-    static P: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    P.get_or_init(|| {
-        SHAPES
-            .iter()
-            .map(|&(_, off, len, _, _)| {
-                crate::widgets::outline(&OUTLINES[off as usize..(off + len) as usize])
-            })
-            .collect()
-    })
 }
 
 /// Appends one order as SVG: moves as arrows, supports and convoys as dashed lines to the middle

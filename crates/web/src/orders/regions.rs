@@ -7,9 +7,13 @@
 //! - `view X Y W H`: the view box;
 //! - `p KEY X Y PATH`: a province, where its unit stands and its outline as SVG path data;
 //! - `c KEY/COAST X Y`: the clickable marker of one coast of a split-coast province;
-//! - `n PATH`: land that belongs to no province (drawn, not played).
+//! - `n PATH`: land that belongs to no province (drawn, not played);
+//! - `art S`, then `a KEY X Y TERRITORY`: a land province drawn as that territory of the classic
+//!   artwork (which the page already has), scaled by S. Seas are drawn first, land over them, so
+//!   a sea's outline may run under the land.
 
-use crate::orders::svg::{esc, n1, Layout};
+use crate::geometry::SHAPES;
+use crate::orders::svg::{art_paths, esc, n1, Layout};
 use crate::orders::{power_colour, OrdersSession, POWER_COLOURS};
 use orbis_engine::rules::orders::adjudicator::Loc;
 use orbis_engine::rules::orders::map::{OrdersMap, ProvinceKind};
@@ -19,8 +23,13 @@ use std::collections::BTreeMap;
 #[derive(Debug)]
 pub struct Regions {
     pub view: [f32; 4],
-    /// Province key → (unit point, outline path data).
+    /// Province key → (unit point, outline path data, or the name of a territory of the classic
+    /// artwork).
     pub provinces: BTreeMap<String, ((f32, f32), String)>,
+    /// Provinces drawn as territories of the classic artwork.
+    pub art_keys: std::collections::BTreeSet<String>,
+    /// Scale of the classic artwork's territories.
+    pub art: f32,
     /// Location key of a split coast (`STP/NC`) → its marker.
     pub coasts: BTreeMap<String, (f32, f32)>,
     /// Land of no province.
@@ -28,10 +37,16 @@ pub struct Regions {
 }
 
 /// The region data files of the built-in maps.
-const FILES: &[(&str, &str)] = &[(
-    "europe-1901",
-    include_str!("../../../../web/map/orders-europe.txt"),
-)];
+const FILES: &[(&str, &str)] = &[
+    (
+        "europe-1901",
+        include_str!("../../../../web/map/orders-europe.txt"),
+    ),
+    (
+        "world",
+        include_str!("../../../../web/map/orders-world.txt"),
+    ),
+];
 
 /// A decimal number such as `-12.5` (parsed by hand: the standard float parser would add
 /// kilobytes to the wasm).
@@ -74,6 +89,8 @@ pub fn parse(text: &str) -> Result<Regions, String> {
         provinces: BTreeMap::new(),
         coasts: BTreeMap::new(),
         neutral: String::new(),
+        art_keys: Default::default(),
+        art: 1.0,
     };
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();
@@ -104,6 +121,28 @@ pub fn parse(text: &str) -> Result<Regions, String> {
                     return Err(format!("{at}: province {key} has no valid outline"));
                 }
                 if r.provinces.insert(key.clone(), ((x, y), d)).is_some() {
+                    return Err(format!("{at}: province {key} twice"));
+                }
+            }
+            Some("art") => {
+                r.art = num(w.next(), &at)?;
+                if r.art <= 0.0 {
+                    return Err(format!("{at}: a scale expected"));
+                }
+            }
+            Some("a") => {
+                let key = w.next().unwrap_or_default().to_string();
+                let x = num(w.next(), &at)?;
+                let y = num(w.next(), &at)?;
+                let name = w.next().unwrap_or_default().to_string();
+                if key.is_empty()
+                    || name.is_empty()
+                    || !name.bytes().all(|b| b == b'_' || b.is_ascii_lowercase())
+                {
+                    return Err(format!("{at}: province {key} has no territory"));
+                }
+                r.art_keys.insert(key.clone());
+                if r.provinces.insert(key.clone(), ((x, y), name)).is_some() {
                     return Err(format!("{at}: province {key} twice"));
                 }
             }
@@ -240,7 +279,19 @@ pub(super) fn base_svg(
     patterns(o);
     let _ = write!(o, r#"<path class="oneutral" d="{}"/>"#, r.neutral);
     let mut sel_path = None;
-    for (i, p) in map.provinces.iter().enumerate() {
+    // Seas first: land is drawn over them.
+    let order = map
+        .provinces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == ProvinceKind::Sea)
+        .chain(
+            map.provinces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.kind != ProvinceKind::Sea),
+        );
+    for (i, p) in order {
         let Some((_, d)) = r.provinces.get(&p.key) else {
             continue;
         };
@@ -264,13 +315,21 @@ pub(super) fn base_svg(
             ),
             _ => String::new(),
         };
+        // A territory of the artwork: its decoded outline, scaled.
+        let (d, scale) = if r.art_keys.contains(&p.key) {
+            let k = SHAPES.iter().position(|&(t, ..)| t == d).unwrap_or(0);
+            let d = art_paths().get(k).map(String::as_str).unwrap_or("");
+            (d, format!(r#" transform="scale({})""#, n1(r.art)))
+        } else {
+            (d.as_str(), String::new())
+        };
         if s.sel.is_some_and(|l| l.province == id) {
-            sel_path = Some(d);
+            sel_path = Some((d, scale.clone()));
         }
         let (x, y) = lay.at(map, Loc::new(id));
         let _ = write!(
             o,
-            r#"<g class="onode oreg {kind}{}" data-key="{}" data-at="{} {}" tabindex="-1"><title>{}</title><path d="{d}"{fill}/>"#,
+            r#"<g class="onode oreg {kind}{}" data-key="{}" data-at="{} {}" tabindex="-1"><title>{}</title><path d="{d}"{scale}{fill}/>"#,
             if selectable.contains(&id) { " can" } else { "" },
             p.key,
             n1(x),
@@ -296,8 +355,8 @@ pub(super) fn base_svg(
         }
         o.push_str("</g>");
     }
-    if let Some(d) = sel_path {
-        let _ = write!(o, r#"<path class="oselreg" d="{d}"/>"#);
+    if let Some((d, scale)) = sel_path {
+        let _ = write!(o, r#"<path class="oselreg" d="{d}"{scale}/>"#);
     }
     // Keys and supply centres, above every region.
     o.push_str(r#"<g class="olabels">"#);
@@ -448,6 +507,26 @@ mod tests {
             assert!(inside((*x as f64, *y as f64), &rings(d)), "{c}");
         }
         assert_eq!(r.coasts.len(), 6);
+    }
+
+    #[test]
+    fn world_regions_are_the_artwork_territories_and_18_seas() {
+        let map = OrdersMap::get("world").unwrap();
+        let r = parse(FILES[1].1).expect("the world region file parses");
+        check(&r, map).expect("the regions are the engine's provinces");
+        assert!(regions("world").is_some());
+        assert_eq!(r.provinces.len(), map.provinces.len());
+        assert_eq!(r.art_keys.len(), 42);
+        for p in &map.provinces {
+            let ((x, y), d) = &r.provinces[&p.key];
+            if p.kind == ProvinceKind::Sea {
+                let rs = rings(d);
+                assert!(rs.iter().map(|r| area(r)).sum::<f64>().abs() > 100.0, "{}", p.key);
+                assert!(inside((*x as f64, *y as f64), &rs), "{}: unit point", p.key);
+            } else {
+                assert!(r.art_keys.contains(&p.key), "{}", p.key);
+            }
+        }
     }
 
     #[test]

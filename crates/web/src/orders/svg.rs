@@ -1,6 +1,7 @@
 //! Pieces shared by the orders map's drawings (the schematic map in `map`, the region map in
 //! `regions`): where each location is drawn, and numbers and text for SVG markup.
 
+use crate::geometry::{OUTLINES, SHAPES};
 use orbis_engine::rules::orders::adjudicator::Loc;
 use orbis_engine::rules::orders::map::OrdersMap;
 use std::collections::BTreeMap;
@@ -37,4 +38,18 @@ pub(crate) fn esc(t: &str) -> String {
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
+}
+
+/// Decoded outlines of the classic artwork (in the order of `SHAPES`): the world orders map's
+/// background, and its land regions.
+pub(crate) fn art_paths() -> &'static [String] {
+    static P: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    P.get_or_init(|| {
+        SHAPES
+            .iter()
+            .map(|&(_, off, len, _, _)| {
+                crate::widgets::outline(&OUTLINES[off as usize..(off + len) as usize])
+            })
+            .collect()
+    })
 }
