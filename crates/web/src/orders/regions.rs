@@ -521,7 +521,11 @@ mod tests {
             let ((x, y), d) = &r.provinces[&p.key];
             if p.kind == ProvinceKind::Sea {
                 let rs = rings(d);
-                assert!(rs.iter().map(|r| area(r)).sum::<f64>().abs() > 100.0, "{}", p.key);
+                assert!(
+                    rs.iter().map(|r| area(r)).sum::<f64>().abs() > 100.0,
+                    "{}",
+                    p.key
+                );
                 assert!(inside((*x as f64, *y as f64), &rs), "{}: unit point", p.key);
             } else {
                 assert!(r.art_keys.contains(&p.key), "{}", p.key);
