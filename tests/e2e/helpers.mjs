@@ -201,3 +201,27 @@ export async function launchPublished(baseUrl = URL_BASE) {
   });
   return { browser, base: `${origin}${u.pathname}` };
 }
+
+/**
+ * Clicks a province (or a split coast's marker) of the orders map as a player would: on the
+ * region map at the province's unit point (`data-at`, in map units), elsewhere at the centre of
+ * the element.
+ */
+export async function clickKey(page, key) {
+  const [x, y] = await page.evaluate((k) => {
+    const svg = document.querySelector('svg.omap');
+    const el = svg.querySelector(`[data-key="${k}"]`);
+    const at = el.getAttribute('data-at');
+    if (!at) {
+      const r = el.getBoundingClientRect();
+      return [r.x + r.width / 2, r.y + r.height / 2];
+    }
+    const [ax, ay] = at.split(' ').map(Number);
+    const p = svg.createSVGPoint();
+    p.x = ax;
+    p.y = ay;
+    const q = p.matrixTransform(svg.getScreenCTM());
+    return [q.x, q.y];
+  }, key);
+  await page.mouse.click(x, y);
+}

@@ -3,7 +3,7 @@
 // resume the same state hash.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, clickKey } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -52,12 +52,12 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   // England by clicking: F LON - NTH, F EDI - NWG, A LVP holds (click it twice).
   await shot(page, '40b-orders-pass-device');
   await reveal(page, 'ENGLAND');
-  await node(page, 'LON').click();
-  await node(page, 'NTH').click();
-  await node(page, 'EDI').click();
-  await node(page, 'NWG').click();
-  await node(page, 'LVP').click();
-  await node(page, 'LVP').click();
+  await clickKey(page, 'LON');
+  await clickKey(page, 'NTH');
+  await clickKey(page, 'EDI');
+  await clickKey(page, 'NWG');
+  await clickKey(page, 'LVP');
+  await clickKey(page, 'LVP');
   const eng = await page.locator('#odraft li code').allTextContents();
   assert.deepEqual(eng.sort(), ['A LVP H', 'F EDI - NWG', 'F LON - NTH']);
   await shot(page, '41-orders-england-entry');
@@ -70,10 +70,10 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   assert.match(await page.locator('#oerror').textContent(), /XYZ/);
   await type(page, 'A PAR - BUR');
   // Support by clicking: MAR, Support…, PAR, BUR.
-  await node(page, 'MAR').click();
+  await clickKey(page, 'MAR');
   await page.click('#o-support');
-  await node(page, 'PAR').click();
-  await node(page, 'BUR').click();
+  await clickKey(page, 'PAR');
+  await clickKey(page, 'BUR');
   await type(page, 'F BRE - MAO');
   const fra = await page.locator('#odraft li code').allTextContents();
   assert.deepEqual(fra.sort(), ['A MAR S A PAR - BUR', 'A PAR - BUR', 'F BRE - MAO']);
@@ -132,12 +132,12 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   await submit(page);
   await reveal(page, 'RUSSIA');
   // By clicking: UKR then RUM; GAL, Support…, UKR, RUM; and one typed support.
-  await node(page, 'UKR').click();
-  await node(page, 'RUM').click();
-  await node(page, 'GAL').click();
+  await clickKey(page, 'UKR');
+  await clickKey(page, 'RUM');
+  await clickKey(page, 'GAL');
   await page.click('#o-support');
-  await node(page, 'UKR').click();
-  await node(page, 'RUM').click();
+  await clickKey(page, 'UKR');
+  await clickKey(page, 'RUM');
   await type(page, 'F SEV S A UKR - RUM');
   const rus = await page.locator('#odraft li code').allTextContents();
   assert.deepEqual(rus.sort(), ['A GAL S A UKR - RUM', 'A UKR - RUM', 'F SEV S A UKR - RUM']);
@@ -153,8 +153,8 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   assert.equal(await attr(page, 'data-phase'), 'orders-retreat');
   await reveal(page, 'AUSTRIA');
   assert.equal(await page.locator('svg.omap .ounit.dislodged').count(), 1);
-  await node(page, 'RUM').click();
-  await node(page, 'SER').click();
+  await clickKey(page, 'RUM');
+  await clickKey(page, 'SER');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A RUM R SER']);
   await shot(page, '46-orders-retreat');
   await submit(page);
@@ -165,7 +165,7 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   assert.equal(await attr(page, 'data-phase'), 'orders-adjustment');
   await reveal(page, 'AUSTRIA');
   assert.match(await page.locator('#oadj').textContent(), /build 1 unit/);
-  await node(page, 'BUD').click();
+  await clickKey(page, 'BUD');
   await page.click('#o-build-army');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A BUD B']);
   await shot(page, '47-orders-builds');
@@ -184,6 +184,144 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   await page.reload();
   await page.locator('#root').waitFor();
   assert.equal(await attr(page, 'data-state-hash'), h3);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/** Plays the powers' turns at the curtain: `orders[power]` is typed (or a function run) before
+ * submitting; powers not listed submit nothing. Stops when the results are on screen. */
+async function round(page, orders = {}) {
+  for (;;) {
+    const stage = await attr(page, 'data-stage');
+    if (!stage.startsWith('curtain-')) return;
+    const power = stage.slice('curtain-'.length);
+    await reveal(page, power);
+    const o = orders[power];
+    if (typeof o === 'function') await o();
+    else if (o) await type(page, o);
+    await submit(page);
+  }
+}
+
+async function newEurope(page) {
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//);
+  await page.click('#start-game');
+}
+
+test('orders: the Europe region map on a phone: movement arrows, retreat, builds; the schematic view', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await newEurope(page);
+  await round(page, {
+    ENGLAND: async () => {
+      // On a phone the map opens on the power's part of Europe.
+      assert.notEqual(await page.locator('svg.omap').getAttribute('viewBox'), '0 0 1000 910');
+      await shot(page, '59-orders-regions-phone-england');
+      assert.equal(await page.locator('svg.omap .oreg').count(), 75, 'every province is a region');
+      assert.equal(await page.locator('svg.omap .oreg.sea').count(), 19);
+    },
+    FRANCE: 'A PAR - BUR', GERMANY: 'A MUN - BUR', ITALY: 'A VEN - TYR', AUSTRIA: 'A VIE - TYR; A BUD - RUM',
+    RUSSIA: async () => {
+      await type(page, 'A WAR - GAL');
+      await clickKey(page, 'MOS');
+      await clickKey(page, 'UKR');
+      assert.deepEqual((await page.locator('#odraft li code').allTextContents()).sort(), ['A MOS - UKR', 'A WAR - GAL']);
+      assert.equal(await page.locator('svg.omap .oarrow').count(), 2, 'the draft is drawn as arrows');
+      await shot(page, '60-orders-regions-phone-movement-orders');
+    },
+  });
+  assert.ok((await page.locator('svg.omap .oarrow').count()) >= 20);
+  await page.click('.zbtn[aria-label="Whole map"]');
+  await shot(page, '61-orders-regions-phone-movement-results');
+  await page.click('#o-continue');
+  await round(page, {
+    AUSTRIA: 'A RUM H',
+    RUSSIA: 'A UKR - RUM; A GAL S A UKR - RUM; F SEV S A UKR - RUM',
+  });
+  await page.click('#o-continue');
+  assert.equal(await attr(page, 'data-phase'), 'orders-retreat');
+  await reveal(page, 'AUSTRIA');
+  assert.equal(await page.locator('svg.omap .ounit.dislodged').count(), 1);
+  await clickKey(page, 'RUM');
+  await clickKey(page, 'SER');
+  assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A RUM R SER']);
+  await shot(page, '62-orders-regions-phone-retreat');
+  await submit(page);
+  await page.click('#o-continue');
+  assert.equal(await attr(page, 'data-phase'), 'orders-adjustment');
+  await reveal(page, 'AUSTRIA');
+  await clickKey(page, 'BUD');
+  await page.click('#o-build-army');
+  assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A BUD B']);
+  await shot(page, '63-orders-regions-phone-builds');
+  await submit(page);
+  await round(page, { RUSSIA: 'A WAR B' });
+  await page.click('.zbtn[aria-label="Whole map"]');
+  await shot(page, '64-orders-regions-phone-build-results');
+  // Owned centres' regions are filled with their owner's pattern.
+  assert.match(await page.locator('svg.omap .oreg[data-key="SER"] path').getAttribute('style'), /url\(#opat4\)/);
+  // The schematic view is still there, as an option.
+  await page.click('#omapstyle');
+  assert.equal(await page.locator('svg.omap .oreg').count(), 0);
+  assert.ok((await page.locator('svg.omap .oedge').count()) > 0);
+  await shot(page, '65-orders-schematic-phone');
+  await page.click('#omapstyle');
+  assert.equal(await page.locator('svg.omap .oreg').count(), 75);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('orders: a click on each split coast orders that coast', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await newEurope(page);
+  const draft = () => page.locator('#odraft li code').allTextContents();
+  await round(page, { FRANCE: 'F BRE - MAO', TURKEY: 'A CON - BUL; F ANK - CON', RUSSIA: 'F STP/SC - BOT' });
+  await page.click('#o-continue');
+  await round(page, {
+    FRANCE: async () => {
+      await clickKey(page, 'MAO');
+      await clickKey(page, 'SPA/NC');
+      assert.deepEqual(await draft(), ['F MAO - SPA/NC']);
+      await clickKey(page, 'MAO');
+      await clickKey(page, 'SPA/SC');
+      assert.ok((await draft()).includes('F MAO - SPA/SC'), (await draft()).join('; '));
+      await shot(page, '66-orders-regions-split-coast-spain');
+    },
+    TURKEY: async () => {
+      await clickKey(page, 'CON');
+      await clickKey(page, 'BUL/EC');
+      assert.deepEqual(await draft(), ['F CON - BUL/EC']);
+      await clickKey(page, 'CON');
+      await clickKey(page, 'BUL/SC');
+      assert.ok((await draft()).includes('F CON - BUL/SC'), (await draft()).join('; '));
+      await shot(page, '67-orders-regions-split-coast-bulgaria');
+    },
+    RUSSIA: async () => {
+      await clickKey(page, 'BOT');
+      await clickKey(page, 'STP/SC');
+      assert.deepEqual(await draft(), ['F BOT - STP/SC']);
+      await page.click('#odraft li .x');
+      await type(page, 'F BOT - SWE');
+      assert.deepEqual(await draft(), ['F BOT - SWE']);
+    },
+  });
+  await page.click('#o-continue');
+  assert.equal(await attr(page, 'data-phase'), 'orders-adjustment');
+  await round(page, {
+    RUSSIA: async () => {
+      await clickKey(page, 'STP');
+      await clickKey(page, 'STP/NC');
+      assert.deepEqual(await draft(), ['F STP/NC B']);
+      await shot(page, '68-orders-regions-split-coast-build');
+    },
+  });
+  assert.equal(await page.locator('svg.omap [data-unit="F STP/NC"]').count(), 1);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -209,8 +347,8 @@ test('orders: world map setup with 5 players, three in civil disorder', async ()
   }
   const vb = await page.locator('svg.omap').getAttribute('viewBox');
   assert.notEqual(vb.split(' ')[2], '1300', 'zoomed in');
-  await node(page, 'EUS').click();
-  await node(page, 'CAR').click();
+  await clickKey(page, 'EUS');
+  await clickKey(page, 'CAR');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['F EUS - CAR']);
   await shot(page, '49b-orders-world-zoomed');
   await page.click('.zbtn[aria-label="Whole map"]');
@@ -292,9 +430,9 @@ test('orders: house options "fleets face a sea" and combine by clicks', async ()
   // Fall: Russia combines Warsaw into Moscow by clicks.
   for (const p of ['ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'AUSTRIA']) await pass(page, p);
   await reveal(page, 'RUSSIA');
-  await node(page, 'WAR').click();
+  await clickKey(page, 'WAR');
   await page.click('#o-combine');
-  await node(page, 'MOS').click();
+  await clickKey(page, 'MOS');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A WAR COMBINE A MOS']);
   await shot(page, '54-orders-combine-clicked');
   await submit(page);

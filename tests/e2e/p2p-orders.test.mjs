@@ -9,7 +9,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { launch, URL_BASE, shot, attr, watchErrors, until, openOnline as open, startMatchbox } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, until, openOnline as open, startMatchbox, clickKey } from './helpers.mjs';
 
 const MATCHBOX = process.env.MATCHBOX_SERVER;
 const ready = MATCHBOX && existsSync(MATCHBOX);
@@ -28,7 +28,6 @@ after(async () => {
 });
 
 const online = (page, a) => page.locator('#online').getAttribute(a);
-const node = (page, key) => page.locator(`svg.omap [data-key="${key}"]`).first();
 
 async function type(page, order) {
   await page.fill('#order-text', order);
@@ -94,10 +93,10 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
 
     // --- Spring 1901 ---
     // England by clicking (F EDI - NTH, F LON holds) and by typing.
-    await node(E, 'EDI').click();
-    await node(E, 'NTH').click();
-    await node(E, 'LON').click();
-    await node(E, 'LON').click();
+    await clickKey(E, 'EDI');
+    await clickKey(E, 'NTH');
+    await clickKey(E, 'LON');
+    await clickKey(E, 'LON');
     await type(E, 'A LVP - YOR');
     assert.deepEqual((await draft(E)).sort(), ['A LVP - YOR', 'F EDI - NTH', 'F LON H']);
     await shot(E, '51-p2p-orders-england-entry');
@@ -116,8 +115,8 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
     // France by typing, and one move by clicking.
     await type(F, 'F BRE - ENG');
     await type(F, 'A PAR - PIC');
-    await node(F, 'MAR').click();
-    await node(F, 'SPA').click();
+    await clickKey(F, 'MAR');
+    await clickKey(F, 'SPA');
     assert.deepEqual((await draft(F)).sort(), ['A MAR - SPA', 'A PAR - PIC', 'F BRE - ENG']);
     await F.click('#o-submit');
     await phase([E, F], 'Fall 1901', 1);
@@ -152,8 +151,8 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
     assert.match(await E.locator('#prompt').textContent(), /Nothing to order/);
     // France retreats by clicking.
     await enter(F, 'FRANCE');
-    await node(F, 'ENG').click();
-    await node(F, 'BRE').click();
+    await clickKey(F, 'ENG');
+    await clickKey(F, 'BRE');
     assert.equal((await draft(F)).length, 1);
     await shot(F, '55-p2p-orders-france-retreat');
     await F.click('#o-submit');

@@ -2,33 +2,72 @@
 //! classic artwork behind the world map, units, and the orders and results drawn as arrows; and
 //! the pan and zoom arithmetic of its view box.
 
-use crate::geometry::{ORDERS_LAYOUT, OUTLINES, SHAPES};
+use crate::geometry::ORDERS_LAYOUT;
+use crate::orders::regions;
+pub(super) use crate::orders::svg::{art_paths, esc, n1, Layout};
 use crate::orders::{power_colour, OrdersSession, Stage};
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceKind};
 use orbis_engine::rules::orders::notation::{self, Spec, Written};
-use std::collections::BTreeMap;
 
-/// Node positions of a map: location key → (x, y); view box; scale of the classic artwork
-/// drawn behind (0: none).
-pub(super) struct Layout {
-    pub(super) view: [f32; 4],
-    pub(super) art: f32,
-    pub(super) pos: BTreeMap<&'static str, (f32, f32)>,
-}
-
-impl Layout {
-    pub(super) fn at(&self, map: &OrdersMap, l: Loc) -> (f32, f32) {
-        let key = map.loc_name(l);
-        self.pos
-            .get(key.as_str())
-            .or_else(|| self.pos.get(map.key(l.province)))
-            .copied()
-            .unwrap_or((0.0, 0.0))
+/// The layout on screen: the region map's if the map has regions and the player has not chosen
+/// the schematic view.
+pub(super) fn layout(s: &OrdersSession) -> Layout {
+    match region_map(s) {
+        Some(r) => regions::layout(r),
+        None => schematic_layout(&s.game.map_id),
     }
 }
 
-pub(super) fn layout(map_id: &str) -> Layout {
+/// The regions to draw, unless the schematic view is chosen or the map has none.
+pub(super) fn region_map(s: &OrdersSession) -> Option<&'static regions::Regions> {
+    if s.schematic {
+        None
+    } else {
+        regions::regions(&s.game.map_id)
+    }
+}
+
+/// A view around the units and home centres of `p` on the region map, at least a third of the
+/// map wide (`None`: the whole map, e.g. on the schematic map or when nothing is left to show).
+pub(super) fn focus(s: &OrdersSession, p: PowerId) -> Option<[f32; 4]> {
+    region_map(s)?;
+    let map = s.map();
+    let lay = layout(s);
+    let full = lay.view;
+    let pts: Vec<(f32, f32)> = s
+        .game
+        .units
+        .iter()
+        .filter(|u| u.power == p)
+        .map(|u| lay.at(map, u.loc))
+        .chain(map.homes(p).map(|h| lay.at(map, Loc::new(h))))
+        .collect();
+    let (x0, y0, x1, y1) = pts.iter().fold(
+        (f32::MAX, f32::MAX, f32::MIN, f32::MIN),
+        |(a, b, c, d), &(x, y)| (a.min(x), b.min(y), c.max(x), d.max(y)),
+    );
+    if pts.is_empty() {
+        return None;
+    }
+    let aspect = full[3] / full[2];
+    let w = (x1 - x0 + 140.0)
+        .max((y1 - y0 + 140.0) / aspect)
+        .max(full[2] / 3.0);
+    if w >= full[2] {
+        return None;
+    }
+    let h = w * aspect;
+    let (cx, cy) = ((x0 + x1) / 2.0, (y0 + y1) / 2.0);
+    Some(pan(full, [cx - w / 2.0, cy - h / 2.0, w, h]))
+}
+
+/// Whether the map has regions (then the view can be switched).
+pub(super) fn regions_available(s: &OrdersSession) -> bool {
+    regions::regions(&s.game.map_id).is_some()
+}
+
+pub(super) fn schematic_layout(map_id: &str) -> Layout {
     let (view, art, nodes) = ORDERS_LAYOUT
         .iter()
         .find(|(id, ..)| *id == map_id)
@@ -39,34 +78,6 @@ pub(super) fn layout(map_id: &str) -> Layout {
         art,
         pos: nodes.iter().map(|&(k, x, y)| (k, (x, y))).collect(),
     }
-}
-
-/// A coordinate with one decimal, without the float formatter (kilobytes in the wasm).
-pub(super) fn n1(v: f32) -> String {
-    let mut s = String::new();
-    crate::widgets::tenths(&mut s, (v * 10.0).round() as i64);
-    s
-}
-
-/// Decoded outlines of the classic artwork, for the world orders map's background.
-pub(super) fn art_paths() -> &'static [String] {
-    static P: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
-    P.get_or_init(|| {
-        SHAPES
-            .iter()
-            .map(|&(_, off, len, _, _)| {
-                crate::widgets::outline(&OUTLINES[off as usize..(off + len) as usize])
-            })
-            .collect()
-    })
-}
-
-/// Escapes text for the SVG markup.
-pub(super) fn esc(t: &str) -> String {
-    t.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// Appends one order as SVG: moves as arrows, supports and convoys as dashed lines to the middle
@@ -182,7 +193,7 @@ pub(super) fn arrow(
 pub(super) fn board_svg(s: &OrdersSession) -> String {
     use std::fmt::Write;
     let map = s.map();
-    let lay = layout(&s.game.map_id);
+    let lay = layout(s);
     let me = match s.stage {
         Stage::Enter(p) => Some(p),
         _ => None,
@@ -210,40 +221,6 @@ pub(super) fn board_svg(s: &OrdersSession) -> String {
         }
         o.push_str("</g>");
     }
-    // Adjacency edges, each once: land borders solid, fleet-only links dashed.
-    let mut edges = String::new();
-    let mut sea_edges = String::new();
-    for (i, p) in map.provinces.iter().enumerate() {
-        let a = lay.at(map, Loc::new(i as u8));
-        for &j in &p.army {
-            if (j as usize) > i {
-                let b = lay.at(map, Loc::new(j));
-                let _ = write!(edges, "M{} {}L{} {}", n1(a.0), n1(a.1), n1(b.0), n1(b.1));
-            }
-        }
-        for fl in map.fleet_locs(i as u8) {
-            let a = lay.at(map, fl);
-            for t in map.fleet_targets(fl) {
-                if (t.province as usize) > i
-                    && !(p.army.contains(&t.province) && fl.coast.is_none() && t.coast.is_none())
-                {
-                    let b = lay.at(map, *t);
-                    let _ = write!(
-                        sea_edges,
-                        "M{} {}L{} {}",
-                        n1(a.0),
-                        n1(a.1),
-                        n1(b.0),
-                        n1(b.1)
-                    );
-                }
-            }
-        }
-    }
-    let _ = write!(
-        o,
-        r#"<path class="oedge" d="{edges}"/><path class="oedge sea" d="{sea_edges}"/>"#
-    );
     let selectable: Vec<u8> = match me {
         Some(p) => {
             let mut v: Vec<u8> = s.orderable(p).iter().map(|u| u.loc.province).collect();
@@ -252,95 +229,9 @@ pub(super) fn board_svg(s: &OrdersSession) -> String {
         }
         None => vec![],
     };
-    for (i, p) in map.provinces.iter().enumerate() {
-        let (x, y) = lay.at(map, Loc::new(i as u8));
-        let owner = s.game.centres.get(&(i as u8)).copied();
-        // Under the house option every province can be someone's territory (closed to others'
-        // retreats): tinted like a centre; a hollow star marks one taken from its home power.
-        let held = s.game.territory.get(&(i as u8)).copied();
-        let owner = owner.or(held);
-        let kind = match p.kind {
-            ProvinceKind::Sea => "sea",
-            ProvinceKind::Land => "land",
-            ProvinceKind::Coast => "coast",
-        };
-        let sel = s.sel.is_some_and(|l| l.province == i as u8);
-        let fill = match (p.kind, owner) {
-            (ProvinceKind::Sea, _) => "#a9cde9".to_string(),
-            (_, Some(o)) => format!("{}55", power_colour(o)),
-            _ => "#efe6cf".to_string(),
-        };
-        let _ = write!(
-            o,
-            r#"<g class="onode {kind}{}{}" data-key="{}" tabindex="-1"><title>{}</title>"#,
-            if selectable.contains(&(i as u8)) {
-                " can"
-            } else {
-                ""
-            },
-            if sel { " sel" } else { "" },
-            p.key,
-            esc(&p.name)
-        );
-        if p.kind == ProvinceKind::Sea {
-            let _ = write!(
-                o,
-                r#"<rect x="{}" y="{}" width="40" height="28" rx="10" fill="{fill}"/>"#,
-                n1(x - 20.0),
-                n1(y - 14.0)
-            );
-        } else {
-            let _ = write!(
-                o,
-                r#"<circle cx="{}" cy="{}" r="18" fill="{fill}"/>"#,
-                n1(x),
-                n1(y)
-            );
-        }
-        let _ = write!(
-            o,
-            r#"<text class="okey" x="{}" y="{}">{}</text>"#,
-            n1(x),
-            n1(y - 20.0),
-            p.key
-        );
-        if p.centre {
-            let _ = write!(
-                o,
-                r#"<circle class="ocentre" cx="{}" cy="{}" r="5" fill="{}"/>"#,
-                n1(x + 13.0),
-                n1(y + 13.0),
-                owner.map(power_colour).unwrap_or("#fff")
-            );
-        }
-        if let Some(h) = held.filter(|&h| p.home != Some(h)) {
-            let _ = write!(
-                o,
-                r#"<text class="otaken" x="{}" y="{}" fill="none" stroke="{}">☆</text>"#,
-                n1(x - 13.0),
-                n1(y + 17.0),
-                power_colour(h)
-            );
-        }
-        o.push_str("</g>");
-        for (c, _) in &p.coasts {
-            let l = Loc::coast(i as u8, *c);
-            let (cx, cy) = lay.at(map, l);
-            let _ = write!(
-                o,
-                r#"<g class="ocoast" data-key="{}"><line class="ocoastline" x1="{}" y1="{}" x2="{}" y2="{}"/><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text></g>"#,
-                map.loc_name(l),
-                n1(x),
-                n1(y),
-                n1(cx),
-                n1(cy),
-                n1(cx),
-                n1(cy),
-                n1(cx),
-                n1(cy + 3.0),
-                c.abbrev().to_ascii_lowercase()
-            );
-        }
+    match region_map(s) {
+        Some(r) => regions::base_svg(&mut o, s, r, &lay, &selectable),
+        None => schematic_base(&mut o, s, &lay, &selectable),
     }
     // Units: A/F badges in the power's colour; dislodged units offset with a red dashed border.
     o.push_str(r#"<g class="ounits">"#);
@@ -464,4 +355,135 @@ pub(super) fn pan(full: [f32; 4], v: [f32; 4]) -> [f32; 4] {
         v[2],
         v[3],
     ]
+}
+
+/// The schematic map's base: adjacency edges, provinces as circles (seas as boxes) with their
+/// keys, supply centres and the split coasts' markers.
+fn schematic_base(o: &mut String, s: &OrdersSession, lay: &Layout, selectable: &[u8]) {
+    use std::fmt::Write;
+    let map = s.map();
+    // Adjacency edges, each once: land borders solid, fleet-only links dashed.
+    let mut edges = String::new();
+    let mut sea_edges = String::new();
+    for (i, p) in map.provinces.iter().enumerate() {
+        let a = lay.at(map, Loc::new(i as u8));
+        for &j in &p.army {
+            if (j as usize) > i {
+                let b = lay.at(map, Loc::new(j));
+                let _ = write!(edges, "M{} {}L{} {}", n1(a.0), n1(a.1), n1(b.0), n1(b.1));
+            }
+        }
+        for fl in map.fleet_locs(i as u8) {
+            let a = lay.at(map, fl);
+            for t in map.fleet_targets(fl) {
+                if (t.province as usize) > i
+                    && !(p.army.contains(&t.province) && fl.coast.is_none() && t.coast.is_none())
+                {
+                    let b = lay.at(map, *t);
+                    let _ = write!(
+                        sea_edges,
+                        "M{} {}L{} {}",
+                        n1(a.0),
+                        n1(a.1),
+                        n1(b.0),
+                        n1(b.1)
+                    );
+                }
+            }
+        }
+    }
+    let _ = write!(
+        o,
+        r#"<path class="oedge" d="{edges}"/><path class="oedge sea" d="{sea_edges}"/>"#
+    );
+    for (i, p) in map.provinces.iter().enumerate() {
+        let (x, y) = lay.at(map, Loc::new(i as u8));
+        let owner = s.game.centres.get(&(i as u8)).copied();
+        // Under the house option every province can be someone's territory (closed to others'
+        // retreats): tinted like a centre; a hollow star marks one taken from its home power.
+        let held = s.game.territory.get(&(i as u8)).copied();
+        let owner = owner.or(held);
+        let kind = match p.kind {
+            ProvinceKind::Sea => "sea",
+            ProvinceKind::Land => "land",
+            ProvinceKind::Coast => "coast",
+        };
+        let sel = s.sel.is_some_and(|l| l.province == i as u8);
+        let fill = match (p.kind, owner) {
+            (ProvinceKind::Sea, _) => "#a9cde9".to_string(),
+            (_, Some(o)) => format!("{}55", power_colour(o)),
+            _ => "#efe6cf".to_string(),
+        };
+        let _ = write!(
+            o,
+            r#"<g class="onode {kind}{}{}" data-key="{}" tabindex="-1"><title>{}</title>"#,
+            if selectable.contains(&(i as u8)) {
+                " can"
+            } else {
+                ""
+            },
+            if sel { " sel" } else { "" },
+            p.key,
+            esc(&p.name)
+        );
+        if p.kind == ProvinceKind::Sea {
+            let _ = write!(
+                o,
+                r#"<rect x="{}" y="{}" width="40" height="28" rx="10" fill="{fill}"/>"#,
+                n1(x - 20.0),
+                n1(y - 14.0)
+            );
+        } else {
+            let _ = write!(
+                o,
+                r#"<circle cx="{}" cy="{}" r="18" fill="{fill}"/>"#,
+                n1(x),
+                n1(y)
+            );
+        }
+        let _ = write!(
+            o,
+            r#"<text class="okey" x="{}" y="{}">{}</text>"#,
+            n1(x),
+            n1(y - 20.0),
+            p.key
+        );
+        if p.centre {
+            let _ = write!(
+                o,
+                r#"<circle class="ocentre" cx="{}" cy="{}" r="5" fill="{}"/>"#,
+                n1(x + 13.0),
+                n1(y + 13.0),
+                owner.map(power_colour).unwrap_or("#fff")
+            );
+        }
+        if let Some(h) = held.filter(|&h| p.home != Some(h)) {
+            let _ = write!(
+                o,
+                r#"<text class="otaken" x="{}" y="{}" fill="none" stroke="{}">☆</text>"#,
+                n1(x - 13.0),
+                n1(y + 17.0),
+                power_colour(h)
+            );
+        }
+        o.push_str("</g>");
+        for (c, _) in &p.coasts {
+            let l = Loc::coast(i as u8, *c);
+            let (cx, cy) = lay.at(map, l);
+            let _ = write!(
+                o,
+                r#"<g class="ocoast" data-key="{}"><line class="ocoastline" x1="{}" y1="{}" x2="{}" y2="{}"/><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text></g>"#,
+                map.loc_name(l),
+                n1(x),
+                n1(y),
+                n1(cx),
+                n1(cy),
+                n1(cx),
+                n1(cy),
+                n1(cx),
+                n1(cy + 3.0),
+                c.abbrev().to_ascii_lowercase()
+            );
+        }
+    }
 }

@@ -8,6 +8,8 @@
 mod form;
 pub mod map;
 mod online;
+pub mod regions;
+mod svg;
 pub mod view;
 
 pub use form::{OrdersForm, Seat};
@@ -83,6 +85,8 @@ pub struct OrdersSession {
     pub last: Option<Resolved>,
     /// The part of the map on screen (zoom and pan), `None` for the whole map.
     pub view: Option<[f32; 4]>,
+    /// The schematic view (provinces as nodes) instead of the region map.
+    pub schematic: bool,
     /// Online (peer-to-peer): only this browser's powers are `human`; no pass-the-device screen;
     /// submitted orders go to the protocol and the phase is resolved when every peer's orders
     /// are revealed (see `online_orders`).
@@ -108,6 +112,8 @@ pub enum OMsg {
     Continue,
     Draw(bool),
     View(Option<[f32; 4]>),
+    /// Show the schematic view (`true`) or the region map.
+    Schematic(bool),
     /// Leave for another screen (the app's to handle).
     Nav(Nav),
 }
@@ -154,6 +160,7 @@ impl OrdersSession {
             error: None,
             last: None,
             view: None,
+            schematic: false,
             online: None,
         };
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
@@ -546,6 +553,10 @@ impl OrdersSession {
                     self.draft.clear();
                     self.sel = None;
                     self.error = None;
+                    // Phones: the power's part of the map, large enough to read and click.
+                    if crate::widgets::narrow() {
+                        self.view = map::focus(self, p);
+                    }
                 }
             }
             OMsg::Continue => {
@@ -560,6 +571,10 @@ impl OrdersSession {
             }
             OMsg::Text(t) => self.text = t,
             OMsg::View(v) => self.view = v,
+            OMsg::Schematic(on) => {
+                self.schematic = on;
+                self.view = None;
+            }
             OMsg::Nav(_) => {}
             _ if me.is_none() => {}
             OMsg::Click(k) => self.click(me.unwrap_or(0), &k),

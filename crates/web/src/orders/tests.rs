@@ -279,3 +279,22 @@ fn seat_codes_read_old_and_new_saves() {
     let codes: String = seats.iter().map(|s| s.code()).collect();
     assert_eq!(codes, "10en");
 }
+
+#[test]
+fn the_region_map_is_drawn_by_default_and_the_schematic_on_request() {
+    let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    let mut s = OrdersSession::new(g, vec![Seat::Human; 7]);
+    let svg = map::board_svg(&s);
+    assert!(svg.contains(r#"class="onode oreg sea" data-key="NTH""#));
+    for k in ["STP/NC", "STP/SC", "SPA/NC", "SPA/SC", "BUL/EC", "BUL/SC"] {
+        assert!(
+            svg.contains(&format!(r#"class="ocoast" data-key="{k}""#)),
+            "{k}"
+        );
+    }
+    assert_eq!(svg.matches("data-key=").count(), 75 + 6);
+    s.update(OMsg::Schematic(true));
+    let svg = map::board_svg(&s);
+    assert!(!svg.contains("oreg"));
+    assert!(svg.contains("oedge"));
+}

@@ -2,7 +2,7 @@
 //! `web/map/orders-layout.json`, adjacency as thin edges, units as A/F badges), order entry,
 //! the pass-the-device screen and the results drawn as arrows.
 
-use crate::orders::map::{board_svg, layout, pan, zoom};
+use crate::orders::map::{board_svg, layout, pan, regions_available, zoom};
 use crate::orders::{
     phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Seat, Stage, View,
 };
@@ -151,7 +151,7 @@ thread_local! {
 }
 
 fn board(app: &H, s: &OrdersSession) -> Html {
-    let full = layout(&s.game.map_id).view;
+    let full = layout(s).view;
     let v = s.view.unwrap_or(full);
     let onclick = {
         let d = app.dispatcher();
@@ -237,6 +237,18 @@ fn board(app: &H, s: &OrdersSession) -> Html {
         });
         html! { <button class="zbtn" aria-label={aria} title={aria} {onclick}>{label}</button> }
     };
+    // The region map or the schematic one (provinces as nodes, adjacency as lines).
+    let style_btn = {
+        let d = app.dispatcher();
+        let to = !s.schematic;
+        let onclick = Callback::from(move |_: MouseEvent| d.dispatch(OMsg::Schematic(to)));
+        let (label, title) = if s.schematic {
+            ("Regions", "Show the map of regions")
+        } else {
+            ("Schematic", "Show the schematic map (provinces as nodes)")
+        };
+        html! { <button class="zbtn ostyle" id="omapstyle" {title} {onclick}>{label}</button> }
+    };
     html! {
         <>
             <div class="omap-host" {onclick} {onwheel} {onpointerdown} {onpointermove}
@@ -247,6 +259,9 @@ fn board(app: &H, s: &OrdersSession) -> Html {
                 { zbtn("+", "Zoom in", 1.0 / 1.4) }
                 { zbtn("−", "Zoom out", 1.4) }
                 { zbtn("⤢", "Whole map", 0.0) }
+                if regions_available(s) {
+                    { style_btn }
+                }
             </div>
         </>
     }
@@ -603,7 +618,12 @@ pub fn play(app: &H) -> Html {
                     } else if s.last.is_some() && matches!(s.stage, Stage::Enter(_)) {
                         <details class="olast"><summary>{"Last results"}</summary>{results_list(s)}</details>
                     }
-                    <p class="hint olegend">{"Legend: ○ land, ▭ sea, blue ring = coast, small dot = supply centre (owner's colour); grey lines are land borders, dashed blue lines fleet-only links; arrows are moves, dashed lines supports and convoys; red ✗ = the order failed."}
+                    <p class="hint olegend">
+                        if regions_available(s) && !s.schematic {
+                            {"Legend: a supply centre's region in its owner's colour and pattern, small dot = supply centre (owner's colour), grey land is not played; click a coast's circle (nc, sc, ec) for a fleet on that coast; arrows are moves, dashed lines supports and convoys; red ✗ = the order failed."}
+                        } else {
+                            {"Legend: ○ land, ▭ sea, blue ring = coast, small dot = supply centre (owner's colour); grey lines are land borders, dashed blue lines fleet-only links; arrows are moves, dashed lines supports and convoys; red ✗ = the order failed."}
+                        }
                         if s.game.options.no_retreat_into_foreign_territory { {" A tinted province is a power's territory: other powers cannot retreat into it; ☆ marks one it took over."} }
                     </p>
                 </aside>

@@ -1,0 +1,546 @@
+//! The orders maps drawn as regions: one polygon per province (seas included), from a data file
+//! written by `tools/mapgen/europe.mjs` from Natural Earth outlines. The file is parsed and
+//! checked against the engine's map when first used; a file that does not fit the map is not
+//! used (the schematic map is drawn instead).
+//!
+//! Format, one item a line (`#` starts a comment):
+//! - `view X Y W H`: the view box;
+//! - `p KEY X Y PATH`: a province, where its unit stands and its outline as SVG path data;
+//! - `c KEY/COAST X Y`: the clickable marker of one coast of a split-coast province;
+//! - `n PATH`: land that belongs to no province (drawn, not played);
+//! - `art S`, then `a KEY X Y TERRITORY`: a land province drawn as that territory of the classic
+//!   artwork (which the page already has), scaled by S. Seas are drawn first, land over them, so
+//!   a sea's outline may run under the land.
+
+use crate::geometry::SHAPES;
+use crate::orders::svg::{art_paths, esc, n1, Layout};
+use crate::orders::{power_colour, OrdersSession, POWER_COLOURS};
+use orbis_engine::rules::orders::adjudicator::Loc;
+use orbis_engine::rules::orders::map::{OrdersMap, ProvinceKind};
+use std::collections::BTreeMap;
+
+/// A map's regions, as read from its data file.
+#[derive(Debug)]
+pub struct Regions {
+    pub view: [f32; 4],
+    /// Province key → (unit point, outline path data, or the name of a territory of the classic
+    /// artwork).
+    pub provinces: BTreeMap<String, ((f32, f32), String)>,
+    /// Provinces drawn as territories of the classic artwork.
+    pub art_keys: std::collections::BTreeSet<String>,
+    /// Scale of the classic artwork's territories.
+    pub art: f32,
+    /// Location key of a split coast (`STP/NC`) → its marker.
+    pub coasts: BTreeMap<String, (f32, f32)>,
+    /// Land of no province.
+    pub neutral: String,
+}
+
+/// The region data files of the built-in maps.
+const FILES: &[(&str, &str)] = &[
+    (
+        "europe-1901",
+        include_str!("../../../../web/map/orders-europe.txt"),
+    ),
+    (
+        "world",
+        include_str!("../../../../web/map/orders-world.txt"),
+    ),
+];
+
+/// A decimal number such as `-12.5` (parsed by hand: the standard float parser would add
+/// kilobytes to the wasm).
+fn num(t: Option<&str>, what: &str) -> Result<f32, String> {
+    let err = || format!("{what}: a number expected");
+    let t = t.ok_or_else(err)?;
+    let (neg, t) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
+    if int.is_empty() || int.len() > 6 || frac.len() > 3 {
+        return Err(err());
+    }
+    let mut v: i64 = 0;
+    for b in int.bytes().chain(frac.bytes()) {
+        if !b.is_ascii_digit() {
+            return Err(err());
+        }
+        v = v * 10 + i64::from(b - b'0');
+    }
+    let v = v as f32 / [1.0, 10.0, 100.0, 1000.0][frac.len()];
+    Ok(if neg { -v } else { v })
+}
+
+/// Checks SVG path data: closed subpaths of moves and lines only, numbers in between.
+fn path_ok(d: &str) -> bool {
+    d.starts_with('M')
+        && d.ends_with('z')
+        && d.bytes()
+            .all(|b| b.is_ascii_digit() || b" .-MLlz".contains(&b))
+        && d.bytes().filter(u8::is_ascii_digit).count() >= 6
+}
+
+/// Parses a region file (the format is in the module's documentation).
+pub fn parse(text: &str) -> Result<Regions, String> {
+    let mut view = None;
+    let mut r = Regions {
+        view: [0.0; 4],
+        provinces: BTreeMap::new(),
+        coasts: BTreeMap::new(),
+        neutral: String::new(),
+        art_keys: Default::default(),
+        art: 1.0,
+    };
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = format!("line {}", i + 1);
+        let mut w = line.splitn(5, ' ');
+        match w.next() {
+            Some("view") => {
+                let v = [
+                    num(w.next(), &at)?,
+                    num(w.next(), &at)?,
+                    num(w.next(), &at)?,
+                    num(w.next(), &at)?,
+                ];
+                if v[2] <= 0.0 || v[3] <= 0.0 {
+                    return Err(format!("{at}: an empty view box"));
+                }
+                view = Some(v);
+            }
+            Some("p") => {
+                let key = w.next().unwrap_or_default().to_string();
+                let x = num(w.next(), &at)?;
+                let y = num(w.next(), &at)?;
+                let d = w.next().unwrap_or_default().to_string();
+                if key.is_empty() || !path_ok(&d) {
+                    return Err(format!("{at}: province {key} has no valid outline"));
+                }
+                if r.provinces.insert(key.clone(), ((x, y), d)).is_some() {
+                    return Err(format!("{at}: province {key} twice"));
+                }
+            }
+            Some("art") => {
+                r.art = num(w.next(), &at)?;
+                if r.art <= 0.0 {
+                    return Err(format!("{at}: a scale expected"));
+                }
+            }
+            Some("a") => {
+                let key = w.next().unwrap_or_default().to_string();
+                let x = num(w.next(), &at)?;
+                let y = num(w.next(), &at)?;
+                let name = w.next().unwrap_or_default().to_string();
+                if key.is_empty()
+                    || name.is_empty()
+                    || !name.bytes().all(|b| b == b'_' || b.is_ascii_lowercase())
+                {
+                    return Err(format!("{at}: province {key} has no territory"));
+                }
+                r.art_keys.insert(key.clone());
+                if r.provinces.insert(key.clone(), ((x, y), name)).is_some() {
+                    return Err(format!("{at}: province {key} twice"));
+                }
+            }
+            Some("c") => {
+                let key = w.next().unwrap_or_default().to_string();
+                let x = num(w.next(), &at)?;
+                let y = num(w.next(), &at)?;
+                if !key.contains('/') || r.coasts.insert(key.clone(), (x, y)).is_some() {
+                    return Err(format!("{at}: bad or repeated coast {key}"));
+                }
+            }
+            Some("n") => {
+                let d = line[1..].trim();
+                if !d.is_empty() && !path_ok(d) {
+                    return Err(format!("{at}: bad neutral outline"));
+                }
+                r.neutral.push_str(d);
+            }
+            _ => return Err(format!("{at}: unknown line")),
+        }
+    }
+    r.view = view.ok_or("no view box")?;
+    let inside = |(x, y): (f32, f32)| {
+        let v = r.view;
+        x >= v[0] && y >= v[1] && x <= v[0] + v[2] && y <= v[1] + v[3]
+    };
+    if let Some((k, _)) = r
+        .provinces
+        .iter()
+        .map(|(k, (p, _))| (k, *p))
+        .chain(r.coasts.iter().map(|(k, p)| (k, *p)))
+        .find(|(_, p)| !inside(*p))
+    {
+        return Err(format!("{k}: its point is outside the view box"));
+    }
+    Ok(r)
+}
+
+/// Checks that the regions are those of `map`: every province once, no other, and a marker for
+/// every coast of a split-coast province.
+pub fn check(r: &Regions, map: &OrdersMap) -> Result<(), String> {
+    for (i, p) in map.provinces.iter().enumerate() {
+        if !r.provinces.contains_key(&p.key) {
+            return Err(format!("{}: no region", p.key));
+        }
+        for (c, _) in &p.coasts {
+            let key = map.loc_name(Loc::coast(i as u8, *c));
+            if !r.coasts.contains_key(&key) {
+                return Err(format!("{key}: no coast marker"));
+            }
+        }
+    }
+    if let Some(k) = r
+        .provinces
+        .keys()
+        .find(|k| !map.provinces.iter().any(|p| &p.key == *k))
+    {
+        return Err(format!("{k}: not a province of {}", map.name));
+    }
+    Ok(())
+}
+
+/// The regions of a built-in map, parsed and checked once; `None` if it has none (or its file
+/// does not fit the engine's map).
+pub fn regions(map_id: &str) -> Option<&'static Regions> {
+    type Cache = std::sync::OnceLock<Vec<(&'static str, Regions)>>;
+    static ALL: Cache = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        FILES
+            .iter()
+            .filter_map(|&(id, text)| {
+                let map = OrdersMap::get(id)?;
+                let r = parse(text).ok()?;
+                check(&r, map).ok()?;
+                Some((id, r))
+            })
+            .collect()
+    })
+    .iter()
+    .find(|(id, _)| *id == map_id)
+    .map(|(_, r)| r)
+}
+
+/// Node positions for arrows and units on the region map: unit points and coast markers.
+pub(super) fn layout(r: &'static Regions) -> Layout {
+    let pos = r
+        .provinces
+        .iter()
+        .map(|(k, (p, _))| (k.as_str(), *p))
+        .chain(r.coasts.iter().map(|(k, p)| (k.as_str(), *p)))
+        .collect();
+    Layout {
+        view: r.view,
+        art: 0.0,
+        pos,
+    }
+}
+
+/// Fill patterns of the powers' regions: the power's colour, light, with a motif per power
+/// (none, stripes, dots, bars, crosses, columns; as `widgets::pattern`) so that owners are told
+/// apart without colour.
+fn patterns(o: &mut String) {
+    use std::fmt::Write;
+    o.push_str("<defs>");
+    for (i, c) in POWER_COLOURS.iter().enumerate() {
+        let motif = match i % 6 {
+            0 => String::new(),
+            1 => format!(r#"<path d="M0 8L8 0" stroke="{c}" stroke-width="1.6"/>"#),
+            2 => format!(r#"<circle cx="4" cy="4" r="1.4" fill="{c}"/>"#),
+            3 => format!(r#"<path d="M0 4H8" stroke="{c}" stroke-width="1.5"/>"#),
+            4 => format!(r#"<path d="M0 0L8 8M8 0L0 8" stroke="{c}" stroke-width="1"/>"#),
+            _ => format!(r#"<path d="M4 0V8" stroke="{c}" stroke-width="1.5"/>"#),
+        };
+        let _ = write!(
+            o,
+            r#"<pattern id="opat{i}" width="8" height="8" patternUnits="userSpaceOnUse"><rect width="8" height="8" fill="{c}" fill-opacity=".42"/><g opacity=".55">{motif}</g></pattern>"#
+        );
+    }
+    o.push_str("</defs>");
+}
+
+/// Appends the regions (provinces filled by their owner's pattern, seas, neutral land), the
+/// province keys, supply centre markers and the split coasts' markers; units and arrows are
+/// drawn over them by `board_svg`. `selectable`: provinces the player at the device may click.
+pub(super) fn base_svg(
+    o: &mut String,
+    s: &OrdersSession,
+    r: &Regions,
+    lay: &Layout,
+    selectable: &[u8],
+) {
+    use std::fmt::Write;
+    let map = s.map();
+    patterns(o);
+    let _ = write!(o, r#"<path class="oneutral" d="{}"/>"#, r.neutral);
+    let mut sel_path = None;
+    // Seas first: land is drawn over them.
+    let order = map
+        .provinces
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| p.kind == ProvinceKind::Sea)
+        .chain(
+            map.provinces
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.kind != ProvinceKind::Sea),
+        );
+    for (i, p) in order {
+        let Some((_, d)) = r.provinces.get(&p.key) else {
+            continue;
+        };
+        let id = i as u8;
+        let owner = s
+            .game
+            .centres
+            .get(&id)
+            .or(s.game.territory.get(&id))
+            .copied();
+        let kind = match p.kind {
+            ProvinceKind::Sea => "sea",
+            ProvinceKind::Land => "land",
+            ProvinceKind::Coast => "coast",
+        };
+        let fill = match (p.kind, owner) {
+            (ProvinceKind::Sea, _) => String::new(),
+            (_, Some(o)) => format!(
+                r#" style="fill:url(#opat{})""#,
+                o as usize % POWER_COLOURS.len()
+            ),
+            _ => String::new(),
+        };
+        // A territory of the artwork: its decoded outline, scaled.
+        let (d, scale) = if r.art_keys.contains(&p.key) {
+            let k = SHAPES.iter().position(|&(t, ..)| t == d).unwrap_or(0);
+            let d = art_paths().get(k).map(String::as_str).unwrap_or("");
+            (d, format!(r#" transform="scale({})""#, n1(r.art)))
+        } else {
+            (d.as_str(), String::new())
+        };
+        if s.sel.is_some_and(|l| l.province == id) {
+            sel_path = Some((d, scale.clone()));
+        }
+        let (x, y) = lay.at(map, Loc::new(id));
+        let _ = write!(
+            o,
+            r#"<g class="onode oreg {kind}{}" data-key="{}" data-at="{} {}" tabindex="-1"><title>{}</title><path d="{d}"{scale}{fill}/>"#,
+            if selectable.contains(&id) { " can" } else { "" },
+            p.key,
+            n1(x),
+            n1(y),
+            esc(&p.name)
+        );
+        // Under the house option every province can be someone's territory: a hollow star
+        // marks one taken from its home power.
+        if let Some(h) = s
+            .game
+            .territory
+            .get(&id)
+            .copied()
+            .filter(|&h| p.home != Some(h))
+        {
+            let _ = write!(
+                o,
+                r#"<text class="otaken" x="{}" y="{}" fill="none" stroke="{}">☆</text>"#,
+                n1(x - 15.0),
+                n1(y + 16.0),
+                power_colour(h)
+            );
+        }
+        o.push_str("</g>");
+    }
+    if let Some((d, scale)) = sel_path {
+        let _ = write!(o, r#"<path class="oselreg" d="{d}"{scale}/>"#);
+    }
+    // Keys and supply centres, above every region.
+    o.push_str(r#"<g class="olabels">"#);
+    for (i, p) in map.provinces.iter().enumerate() {
+        let (x, y) = lay.at(map, Loc::new(i as u8));
+        let _ = write!(
+            o,
+            r#"<text class="okey{}" x="{}" y="{}">{}</text>"#,
+            if p.kind == ProvinceKind::Sea {
+                " sea"
+            } else {
+                ""
+            },
+            n1(x),
+            n1(y + 21.0),
+            p.key
+        );
+        if p.centre {
+            let owner = s.game.centres.get(&(i as u8)).copied();
+            let _ = write!(
+                o,
+                r#"<circle class="ocentre" cx="{}" cy="{}" r="4.5" fill="{}"/>"#,
+                n1(x + 15.0),
+                n1(y + 11.0),
+                owner.map(power_colour).unwrap_or("#fff")
+            );
+        }
+    }
+    o.push_str("</g>");
+    for (i, p) in map.provinces.iter().enumerate() {
+        for (c, _) in &p.coasts {
+            let l = Loc::coast(i as u8, *c);
+            let (cx, cy) = lay.at(map, l);
+            let _ = write!(
+                o,
+                r#"<g class="ocoast" data-key="{}"><title>{}</title><circle cx="{}" cy="{}" r="9"/><text x="{}" y="{}">{}</text></g>"#,
+                map.loc_name(l),
+                esc(&format!("{} ({})", p.name, map.loc_name(l))),
+                n1(cx),
+                n1(cy),
+                n1(cx),
+                n1(cy + 3.0),
+                c.abbrev().to_ascii_lowercase()
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The rings of path data written as `Mx y l dx dy ... z` (absolute start, relative steps).
+    fn rings(d: &str) -> Vec<Vec<(f64, f64)>> {
+        let mut out = vec![];
+        for sub in d.split('M').filter(|s| !s.is_empty()) {
+            let sub = sub.trim_end_matches('z');
+            let mut nums = vec![];
+            let mut cur = String::new();
+            for ch in sub.chars() {
+                if ch == ' ' || ch == 'l' || (ch == '-' && !cur.is_empty()) {
+                    if !cur.is_empty() {
+                        nums.push(cur.parse::<f64>().unwrap());
+                    }
+                    cur = if ch == '-' { "-".into() } else { String::new() };
+                } else {
+                    cur.push(ch);
+                }
+            }
+            if !cur.is_empty() {
+                nums.push(cur.parse::<f64>().unwrap());
+            }
+            assert!(nums.len() >= 6 && nums.len() % 2 == 0, "{sub}");
+            let mut p = (nums[0], nums[1]);
+            let mut ring = vec![p];
+            for c in nums[2..].chunks(2) {
+                p = (p.0 + c[0], p.1 + c[1]);
+                ring.push(p);
+            }
+            out.push(ring);
+        }
+        out
+    }
+
+    fn area(r: &[(f64, f64)]) -> f64 {
+        let n = r.len();
+        (0..n)
+            .map(|i| {
+                let (a, b) = (r[i], r[(i + 1) % n]);
+                a.0 * b.1 - b.0 * a.1
+            })
+            .sum::<f64>()
+            / 2.0
+    }
+
+    fn inside(p: (f64, f64), rings: &[Vec<(f64, f64)>]) -> bool {
+        let mut c = false;
+        for r in rings {
+            for i in 0..r.len() {
+                let (a, b) = (r[i], r[(i + r.len() - 1) % r.len()]);
+                if (a.1 > p.1) != (b.1 > p.1) && p.0 < (b.0 - a.0) * (p.1 - a.1) / (b.1 - a.1) + a.0
+                {
+                    c = !c;
+                }
+            }
+        }
+        c
+    }
+
+    #[test]
+    fn europe_regions_cover_every_province_with_valid_polygons() {
+        let map = OrdersMap::get("europe-1901").unwrap();
+        let r = parse(FILES[0].1).expect("the Europe region file parses");
+        check(&r, map).expect("the regions are the engine's provinces");
+        assert!(regions("europe-1901").is_some());
+        assert_eq!(map.provinces.len(), 75);
+        let keys: Vec<&str> = r.provinces.keys().map(|k| k.as_str()).collect();
+        let mut engine: Vec<&str> = map.provinces.iter().map(|p| p.key.as_str()).collect();
+        engine.sort();
+        assert_eq!(keys, engine);
+        let v = r.view;
+        for (k, ((x, y), d)) in &r.provinces {
+            let rs = rings(d);
+            assert!(!rs.is_empty(), "{k}: no ring");
+            let total: f64 = rs.iter().map(|r| area(r)).sum::<f64>().abs();
+            assert!(total > 20.0, "{k}: area {total}");
+            for ring in &rs {
+                assert!(ring.len() >= 3, "{k}: a degenerate ring");
+                for &(px, py) in ring {
+                    let (px, py) = (px as f32, py as f32);
+                    assert!(
+                        px >= v[0] - 0.5
+                            && py >= v[1] - 0.5
+                            && px <= v[0] + v[2] + 0.5
+                            && py <= v[1] + v[3] + 0.5,
+                        "{k}: ({px}, {py}) outside the view"
+                    );
+                }
+            }
+            assert!(
+                inside((*x as f64, *y as f64), &rs),
+                "{k}: unit point outside"
+            );
+        }
+        // Every split coast's marker lies in its province.
+        for (c, (x, y)) in &r.coasts {
+            let (_, d) = &r.provinces[&c[..3]];
+            assert!(inside((*x as f64, *y as f64), &rings(d)), "{c}");
+        }
+        assert_eq!(r.coasts.len(), 6);
+    }
+
+    #[test]
+    fn world_regions_are_the_artwork_territories_and_18_seas() {
+        let map = OrdersMap::get("world").unwrap();
+        let r = parse(FILES[1].1).expect("the world region file parses");
+        check(&r, map).expect("the regions are the engine's provinces");
+        assert!(regions("world").is_some());
+        assert_eq!(r.provinces.len(), map.provinces.len());
+        assert_eq!(r.art_keys.len(), 42);
+        for p in &map.provinces {
+            let ((x, y), d) = &r.provinces[&p.key];
+            if p.kind == ProvinceKind::Sea {
+                let rs = rings(d);
+                assert!(
+                    rs.iter().map(|r| area(r)).sum::<f64>().abs() > 100.0,
+                    "{}",
+                    p.key
+                );
+                assert!(inside((*x as f64, *y as f64), &rs), "{}: unit point", p.key);
+            } else {
+                assert!(r.art_keys.contains(&p.key), "{}", p.key);
+            }
+        }
+    }
+
+    #[test]
+    fn bad_region_files_are_refused() {
+        let map = OrdersMap::get("europe-1901").unwrap();
+        assert!(parse("p ADR 1 2 M0 0l1 0 0 1z").is_err(), "no view box");
+        assert!(parse("view 0 0 10 10\np ADR 1 2 <script>").is_err());
+        assert!(parse("view 0 0 10 10\np ADR 1 2 M0 0l1 0 0 1z\np ADR 1 2 M0 0l1 0 0 1z").is_err());
+        assert!(parse("view 0 0 10 10\np ADR 50 2 M0 0l1 0 0 1z").is_err());
+        let one = parse("view 0 0 10 10\np ADR 1 2 M0 0l1 0 0 1z").unwrap();
+        assert!(check(&one, map).is_err(), "74 provinces missing");
+    }
+}
