@@ -648,6 +648,49 @@ fn with_two_seats_nothing_seat_0_sends_gives_seat_1_its_key() {
     assert_eq!(room.tables[1].card(0, 0), None);
 }
 
+/// A2: a table of three that chose no stand-in sends no escrow, deals and reads its cards as
+/// usual, and takes an escrow someone sends anyway as cheating.
+#[test]
+fn a_table_without_stand_in_sends_no_escrow_and_refuses_one() {
+    let mut room = Room {
+        tables: vec![],
+        broadcasts: vec![],
+        queue: VecDeque::new(),
+    };
+    let mut first = vec![];
+    for me in 0..3u8 {
+        let (t, out) = Table::new(b"game 7", 3, me, decks(), [70 + me; 32]);
+        room.tables.push(t.without_escrow());
+        first.push(out);
+    }
+    for (me, out) in first.into_iter().enumerate() {
+        room.post(me as u8, out);
+    }
+    room.run().unwrap();
+    assert!(room.tables.iter().all(|t| t.ready() && !t.escrowed()));
+    assert!(!room
+        .broadcasts
+        .iter()
+        .any(|(_, m)| matches!(m, DealMsg::Escrow(_))));
+    room.draw(0, 0, 2);
+    room.run().unwrap();
+    assert!(room.tables[2].card(0, 0).is_some());
+    assert!(room.tables[0].card(0, 0).is_none() && room.tables[1].card(0, 0).is_none());
+    // An escrow made as a stand-in table would: refused as a cheat of its sender.
+    let mut other = Room::new(3, 70);
+    other.run().unwrap();
+    let (_, e) = other
+        .broadcasts
+        .iter()
+        .find(|(from, m)| *from == 1 && matches!(m, DealMsg::Escrow(_)))
+        .cloned()
+        .unwrap();
+    match room.tables[0].receive(1, e) {
+        Err(Refused::Cheat(c)) => assert_eq!(c.seat, 1),
+        other => panic!("an escrow at a table without one: {other:?}"),
+    }
+}
+
 /// Delivers everything except what `skip` picks (what follows a skipped message is refused as
 /// early, and dropped).
 fn run_but(room: &mut Room, skip: impl Fn(u8, &DealMsg) -> bool) {

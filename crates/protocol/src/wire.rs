@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 5;
+pub const PROTOCOL_VERSION: u16 = 6;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -101,6 +101,11 @@ pub struct SetupProposal {
     /// `orbis_deal`), so that nobody reads another's hand; `false` deals them from the shared
     /// seed, readable by every peer.
     pub face_down: bool,
+    /// Face down, three participants or more: each escrows pieces of its key with the others,
+    /// so that all the others together can stand in for a player who leaves (and, together,
+    /// could read its hand at any moment). `false`: no escrow, so nobody but its holder can
+    /// ever read a hand, and the game ends, unwon, if a player leaves (security review A2).
+    pub stand_in: bool,
     /// Distinguishes otherwise identical re-proposals.
     pub nonce: u64,
 }
@@ -163,8 +168,24 @@ pub fn decode_orders(bytes: &[u8]) -> Result<OrdersPayload, String> {
 impl SetupProposal {
     /// Hash that `Accept` messages sign.
     pub fn hash(&self) -> [u8; 32] {
-        let mut b = b"orbis-setup".to_vec();
-        b.extend_from_slice(&codec::encode(self));
+        // A proposal with a stand-in escrow hashes as before the field existed (version 5), so
+        // that the games of a given room and nonce stay the games they were; one without
+        // hashes whole, under a tag of its own.
+        let mut b;
+        if self.stand_in {
+            b = b"orbis-setup".to_vec();
+            b.extend_from_slice(&codec::encode(&(
+                &self.participants,
+                &self.seats,
+                &self.options,
+                &self.orders,
+                self.face_down,
+                self.nonce,
+            )));
+        } else {
+            b = b"orbis-setup-6".to_vec();
+            b.extend_from_slice(&codec::encode(self));
+        }
         sha256(&b)
     }
 }

@@ -41,7 +41,20 @@ fn vote_out(net: &mut Net, voters: &[usize], gone: usize) {
         net.run_until(net.now + 60_000_000, |n| {
             voters.iter().all(|&i| n.peers[i].waiting_on() == vec![key]) || n.all_over(voters)
         }),
-        "never stuck on peer {gone}"
+        "never stuck on peer {gone}: waiting on {:?}; keys {:?}; log {:?}; current {:?}",
+        voters
+            .iter()
+            .map(|&i| net.peers[i].waiting_on())
+            .collect::<Vec<_>>(),
+        (0..net.peers.len())
+            .map(|i| net.peers[i].key())
+            .collect::<Vec<_>>(),
+        (0..net.peers.len())
+            .map(|i| net.peers[i].log_len())
+            .collect::<Vec<_>>(),
+        net.peers[0]
+            .state()
+            .map(|s| (s.current, format!("{:?}", s.phase))),
     );
     assert!(
         !net.all_over(voters),
@@ -140,6 +153,44 @@ fn a_second_leaver_ends_a_face_down_game_of_three() {
         net.peers[0].waiting_on()
     );
     assert_eq!(net.peers[0].ended().map(|e| e.1), Some(net.peers[1].key()));
+    assert!(net.complaints(0).is_empty(), "{:?}", net.complaints(0));
+    net.run_until(net.now + 1_000, |_| false);
+    verify(&net.peers[0].transcript().unwrap()).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// A2: a table of three that chose no stand-in. No escrow is made, so nobody, not even both
+/// others together, holds anything that rebuilds a hand's key; the cards are read as usual,
+/// and when a player leaves, the game ends, unwon, at the vote (nobody can open its cards).
+#[test]
+fn a_table_without_stand_in_escrows_nothing_and_ends_when_a_player_leaves() {
+    let mut net = Net::new(3, 47, NetParams::perfect());
+    let mut p = proposal(&net, 0, true);
+    p.stand_in = false;
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 80));
+    for i in 0..3 {
+        let escrows = deal_messages(&net, i, |m| matches!(m, DealMsg::Escrow(_)));
+        assert_eq!(
+            escrows, 0,
+            "peer {i} saw an escrow at a table that has none"
+        );
+        let cards = net.peers[i].state().unwrap();
+        assert!(
+            (0..3).any(|s| !unshown(cards, s).is_empty()),
+            "cards were dealt face down and read"
+        );
+    }
+    assert!((1..3).all(|i| net.peers[0].drop_ends_game(&net.peers[i].key())));
+    net.online[2] = false;
+    vote_out(&mut net, &[0, 1], 2);
+    assert!(
+        net.run_until(net.now + 60_000, |n| (0..2)
+            .all(|i| n.peers[i].ended().is_some())),
+        "stalled: {:?}",
+        net.peers[0].waiting_on()
+    );
+    assert_eq!(net.peers[0].ended().map(|e| e.1), Some(net.peers[2].key()));
+    assert_eq!(net.peers[0].state_hash(), net.peers[1].state_hash());
     assert!(net.complaints(0).is_empty(), "{:?}", net.complaints(0));
     net.run_until(net.now + 1_000, |_| false);
     verify(&net.peers[0].transcript().unwrap()).unwrap_or_else(|e| panic!("{e}"));

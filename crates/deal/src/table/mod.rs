@@ -229,6 +229,8 @@ pub struct Table {
     draws: BTreeMap<(u8, u16), Draw>,
     /// Cards this participant knows: its own draws, and shown cards.
     known: BTreeMap<(u8, u16), CardId>,
+    /// Whether the table chose a stand-in escrow (see [`Table::without_escrow`]).
+    stand_in: bool,
 }
 
 impl Table {
@@ -261,6 +263,7 @@ impl Table {
             decks: vec![],
             draws: BTreeMap::new(),
             known: BTreeMap::new(),
+            stand_in: true,
             secret,
         };
         for d in decks {
@@ -321,10 +324,19 @@ impl Table {
             && self.decks.iter().all(|d| d.next.is_none())
     }
 
-    /// Whether this deal escrows key shares: only with enough seats that no piece is a whole
-    /// share (see [`crate::escrow::MIN_HOLDERS`]).
+    /// Whether this deal escrows key shares: only if the table chose a stand-in, and with
+    /// enough seats that no piece is a whole share (see [`crate::escrow::MIN_HOLDERS`]).
     pub fn escrowed(&self) -> bool {
-        self.seats as usize > crate::escrow::MIN_HOLDERS
+        self.stand_in && self.seats as usize > crate::escrow::MIN_HOLDERS
+    }
+
+    /// The same table without a stand-in escrow (the table's choice, security review A2):
+    /// nobody, not even all the others together, can rebuild a seat's key, so no hand can be
+    /// read by anyone but its holder; the price is that nobody can stand in for a seat that
+    /// leaves. Call it on a table just made, before any message reaches it.
+    pub fn without_escrow(mut self) -> Table {
+        self.stand_in = false;
+        self
     }
 
     /// Whether `seat`'s escrow has come (so that the others can stand in for it). Our own seat
@@ -436,8 +448,13 @@ impl Table {
                 }
                 let mut out = vec![];
                 let ctx = self.context(b"escrow", self.me, 0);
-                // No escrow with two seats: its one piece would be our whole share.
-                if let Ok(e) = escrow(&ctx, &self.secret, self.me, &keys, &mut self.rng(&ctx)) {
+                // No escrow with two seats (its one piece would be our whole share), nor where
+                // the table chose none.
+                let made = match self.escrowed() {
+                    true => escrow(&ctx, &self.secret, self.me, &keys, &mut self.rng(&ctx)).ok(),
+                    false => None,
+                };
+                if let Some(e) = made {
                     // Our own commitments too: a reveal may carry shares of our pieces.
                     let c = verify_escrow(&ctx, self.me, &self.secret.key(), keys.len(), &e);
                     if let Ok(c) = c {
@@ -449,6 +466,11 @@ impl Table {
                 Ok(out)
             }
             DealMsg::Escrow(e) => {
+                if !self.escrowed() {
+                    return Err(cheat(DealError::Escrow(
+                        "an escrow at a table that has none",
+                    )));
+                }
                 if self.joint.is_none() {
                     return Err(early("an escrow before every key"));
                 }

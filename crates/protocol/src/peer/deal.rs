@@ -159,6 +159,10 @@ impl DealRun {
             Some(me) => Table::new(&r.tag, n, me, decks(sealed), seed),
             None => (Table::observer(&r.tag, n, decks(sealed)), vec![]),
         };
+        let table = match r.proposal.stand_in {
+            true => table,
+            false => table.without_escrow(),
+        };
         let mut d = DealRun {
             table,
             outbox: out,
@@ -249,14 +253,14 @@ impl Run {
 
     /// Whether the deal can go on without participant `p`, whom a vote is dropping: all the
     /// others stand in for its key, which needs an escrow of two holders or more (three
-    /// participants or more: with two, its one piece would be the whole key, so there is none)
-    /// and every holder still there (one who left took its piece with it). Not so, the game
+    /// participants or more: with two, its one piece would be the whole key, so there is none;
+    /// and a table that chose no stand-in has none, A2) and every holder still there (one who left took its piece with it). Not so, the game
     /// ends where the drop applies (security review A1). A function of the proposal and the
     /// votes, so every peer, and `orbis verify`, decides alike.
     pub(super) fn deal_survives(&self, p: u8) -> bool {
         self.deal.as_ref().is_none_or(|d| {
             !d.members.contains(&p)
-                || (d.members.len() > orbis_deal::escrow::MIN_HOLDERS
+                || (d.table.escrowed()
                     && d.members
                         .iter()
                         .all(|x| *x == p || !self.excluded.contains(x)))

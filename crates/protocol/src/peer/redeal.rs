@@ -117,6 +117,10 @@ impl Run {
             Some(me) => Table::new(&game, n, me, decks, seed),
             None => (Table::observer(&game, n, decks), vec![]),
         };
+        let table = match self.proposal.stand_in {
+            true => table,
+            false => table.without_escrow(),
+        };
         d.table = table;
         // Slots are the new table's seats: the old deal's messages prove nothing here.
         d.firsts.clear();
@@ -149,9 +153,12 @@ impl Peer {
         };
         match r.controller(s.current) {
             Some(Controller::Peer(p)) => {
-                let mut w = self.withheld_from(p);
+                // What every peer sees comes before what the player to move says: a player
+                // whose own escrow or key never reached the others reads no card, and blames
+                // whoever has not sent it shares (they wait, rightly, for its part).
+                let mut w = keys(awaited);
                 if w.is_empty() {
-                    w = keys(awaited);
+                    w = self.withheld_from(p);
                 }
                 if w.is_empty() {
                     w = parts.get(p as usize).copied().into_iter().collect();

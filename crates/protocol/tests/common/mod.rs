@@ -123,6 +123,7 @@ impl Net {
             options: ClassicOptions::default(),
             orders: None,
             face_down: false,
+            stand_in: true,
             nonce: 1,
         }
     }

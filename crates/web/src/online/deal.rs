@@ -6,6 +6,43 @@
 
 use super::session::Session;
 use orbis_protocol::Controller;
+use yew::prelude::*;
+
+/// The lobby's promise about the face-down deal of the next classic game, which depends on
+/// the table's choice for a player who leaves (`stand_in`, security review A2).
+pub(super) fn promise(stand_in: bool) -> String {
+    let base = "Cards and missions are dealt face down by all the players' pages together: no \
+                page on its own, even a modified one, can read another player's hand or \
+                mission before it is shown. A computer player's cards are face up.";
+    if stand_in {
+        format!(
+            "{base} With three or more players, all the others together could read a hand \
+             (their pieces of each key let a leaver's cards be opened, so the game goes on \
+             without them); with two, no key is shared out and the game ends if one player \
+             leaves."
+        )
+    } else {
+        format!(
+            "{base} No key is shared out: nobody, not even all the others together, can ever \
+             read a hand but its holder, and the game ends, unwon, if a player leaves."
+        )
+    }
+}
+
+/// The lobby's choice of what happens to a leaver's face-down cards.
+pub(super) fn stand_in_choice(stand_in: bool, onchange: Callback<bool>) -> Html {
+    let onchange = onchange.reform(|e: Event| {
+        e.target_unchecked_into::<web_sys::HtmlSelectElement>()
+            .value()
+            == "stand-in"
+    });
+    html! {
+        <label>{"If a player leaves "}<select id="online-stand-in" style="max-width:100%" {onchange}>
+            <option value="stand-in" selected={stand_in}>{"the others open their cards, and play on"}</option>
+            <option value="end" selected={!stand_in}>{"the game ends (no hand can ever be read)"}</option>
+        </select></label>
+    }
+}
 
 impl Session {
     /// The current player's cards wait for these participants' shares: a sentence naming

@@ -92,6 +92,23 @@ fn on_session(
     })
 }
 
+/// Like [`on_session`], for a control whose event carries a value.
+fn on_session_with<T: 'static>(
+    session: &Rc<RefCell<Option<Session>>>,
+    rev: &UseStateHandle<u64>,
+    command: impl Fn(&mut Session, T) + 'static,
+) -> Callback<T> {
+    let session = session.clone();
+    let rev = rev.clone();
+    Callback::from(move |v: T| {
+        if let Some(s) = session.borrow_mut().as_mut() {
+            command(s, v);
+            s.rev += 1;
+        }
+        rev.set(*rev + 1);
+    })
+}
+
 /// The "Play online" screen: join form, lobby, then the board driven through the protocol.
 #[function_component(Online)]
 pub fn online(props: &Props) -> Html {
@@ -694,7 +711,9 @@ pub fn online(props: &Props) -> Html {
                         orbis_engine::rules::orders::map::OrdersMap::get(&o.map).map_or(o.map.clone(), |m| m.name.clone()),
                         p.seats.len()),
                 }}</p>
-                if p.orders.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options, p.seats.len())}</p> }
+                if p.orders.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options, p.seats.len())}{
+                    if p.face_down && !p.stand_in { " If a player leaves, the game ends." } else { "" }
+                }</p> }
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| format!("{} [{}]", s.name_of(k), fingerprint(k))).unwrap_or_default(),
@@ -755,7 +774,8 @@ pub fn online(props: &Props) -> Html {
                     <option value="world" selected={s.ruleset == "world"}>{"Orders: World"}</option>
                 </select></label>
                 if s.ruleset == "classic" {
-                    <p class="hint" id="p2p-notice">{"Cards and missions are dealt face down by all the players' pages together: no page on its own, even a modified one, can read another player's hand or mission before it is shown. With three or more players, all the others together could (their pieces of each key let a leaver's cards be opened); with two, no key is shared out and the game ends if one player leaves. A computer player's cards are face up."}</p>
+                    <p class="hint" id="p2p-notice">{deal::promise(s.stand_in)}</p>
+                    { deal::stand_in_choice(s.stand_in, on_session_with(&session, &rev, |s, v| s.stand_in = v)) }
                 } else if s.ruleset == "europe-1901" {
                     <p class="hint">{"Seven powers; those without a player are computer powers, computed alike by every page."}</p>
                 } else {

@@ -202,6 +202,9 @@ pub(super) struct Session {
     pub(super) options: ClassicOptions,
     /// Computer seats of the next proposal, and their level (classic).
     pub(super) bots: usize,
+    /// Face-down classic, three players or more: the others may stand in for a leaver's cards
+    /// (`SetupProposal::stand_in`).
+    pub(super) stand_in: bool,
     pub(super) bot_level: BotLevel,
     /// Participants voted out (their seats are played by the computer).
     pub(super) dropped: BTreeSet<PeerKey>,
@@ -318,6 +321,7 @@ impl Session {
             orders_shown: None,
             options: ClassicOptions::default(),
             bots: 0,
+            stand_in: true,
             bot_level: BotLevel::Normal,
             dropped: BTreeSet::new(),
             lines: vec![],
