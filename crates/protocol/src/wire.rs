@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 5;
+pub const PROTOCOL_VERSION: u16 = 6;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -196,7 +196,18 @@ pub struct Entry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body {
     /// Announces a name on a connection; `answer` marks the reply to another peer's hello.
-    Hello { name: String, answer: bool },
+    /// A key is bound to a connection only by a hello over it whose `response` is the nonce the
+    /// receiver sent as `challenge` over that very connection (a forwarded message carries no
+    /// valid binding to any other connection: security review C11). A broadcast hello carries
+    /// neither; a challenge or response goes over one connection only.
+    Hello {
+        name: String,
+        answer: bool,
+        /// The sender's nonce for this connection: "sign it back to be bound here".
+        challenge: Option<[u8; 32]>,
+        /// The receiver's nonce for this connection, from its challenge.
+        response: Option<[u8; 32]>,
+    },
     /// Proposes a setup; anyone may.
     Propose(SetupProposal),
     /// Signs a proposal and commits to a seed share and to the tip of a dice hash chain.

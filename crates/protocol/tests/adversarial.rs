@@ -835,6 +835,8 @@ fn a_replayed_hello_or_ack_does_not_move_a_peer_to_the_replayers_link() {
         &Body::Hello {
             name: net.configs[1].name.clone(),
             answer: false,
+            challenge: None,
+            response: None,
         },
     );
     net.inject(ATTACKER, 0, hello.clone());
@@ -958,6 +960,8 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
             0 => Body::Hello {
                 name: format!("junk{k}"),
                 answer: false,
+                challenge: None,
+                response: None,
             },
             1 => Body::Sync {
                 started: true,
@@ -997,7 +1001,7 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
     assert!(after["junk"] <= 8192, "{after:?}");
     assert!(grew("seen") <= 600, "{after:?}"); // at most one public chat per stranger
     assert!(grew("seqs") <= 600 + 4_000, "{after:?}");
-    for t in ["names", "hello_seq", "bind_seq", "key_links", "last_heard"] {
+    for t in ["names", "challenged", "bind_seq", "key_links", "last_heard"] {
         assert!(after[t] <= 256 + 3, "{t}: {after:?}");
     }
     assert!(

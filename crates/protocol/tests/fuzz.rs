@@ -109,10 +109,17 @@ fn body(len: u64, head: [u8; 32]) -> impl Strategy<Value = Body> {
             to: to.map(PeerKey),
             text
         }),
-        ".{0,80}".prop_map(|name| Body::Hello {
-            name,
-            answer: false
-        }),
+        (
+            ".{0,80}",
+            proptest::option::of(any::<[u8; 32]>()),
+            proptest::option::of(any::<[u8; 32]>())
+        )
+            .prop_map(|(name, challenge, response)| Body::Hello {
+                name,
+                answer: false,
+                challenge,
+                response,
+            }),
     ]
 }
 

@@ -190,8 +190,9 @@ impl Peer {
                 self.chat.outbox.remove(&id);
             }
         }
-        // Each acknowledgement is sealed afresh, so a copy is a replay: it never rebinds its
-        // signer to the replayer's link (only a newer sequence number binds; see `receive`).
+        // An acknowledgement binds its signer to no connection: one solicited from it and
+        // forwarded by another peer must not move its private chat there (security review
+        // C11; only a hello answering a connection's challenge binds, see `on_hello`).
         true
     }
 }
