@@ -243,3 +243,36 @@ fn the_victims_signed_answers_to_challenges_bind_it_nowhere_else() {
         net.complaints(HONEST)
     );
 }
+
+/// What C11 leaves (PROTOCOL.md, "It still can"): an attacker that relays whole, over a fresh
+/// connection to the honest peer and another to the victim, passes the honest peer's challenge
+/// to the victim and the victim's answer back; neither can tell that from a reconnection of
+/// the other, so the victim is bound to the attacker's fresh connection there. Private chat is
+/// not sealed to its recipient yet, so the attacker could read it. The victim's next message
+/// over its own connection draws a challenge there, and its answer binds it back.
+#[test]
+fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
+    let mut net = game(14);
+    let victim = net.peers[VICTIM].key();
+    const FRESH: LinkId = 9;
+    let ack = solicit_ack(&mut net).expect("an acknowledgement");
+    let now = net.now;
+    let out = net.peers[HONEST].handle(FRESH, &ack, now);
+    let (challenge, _) = hello_to(&out.send, FRESH).expect("a fresh link is challenged");
+    // Relayed to the victim over a fresh connection of the attacker's to it.
+    let out = net.peers[VICTIM].handle(FRESH, &challenge, now);
+    let (answer, _) = hello_to(&out.send, FRESH).expect("the victim answers");
+    let _ = net.peers[HONEST].handle(FRESH, &answer, now);
+    assert_eq!(net.peers[HONEST].link_of(&victim), Some(FRESH), "the limit");
+    let o = net.peers[HONEST]
+        .chat(Some(victim), "relayed")
+        .expect("chat");
+    assert_eq!(o.send[0].0, Dest::Link(FRESH));
+    // The victim's next sync or acknowledgement over its own connection draws a challenge
+    // there; its answer binds it back.
+    let t = net.now + 5_000;
+    net.run_until(t, |n| {
+        n.peers[HONEST].link_of(&victim) == Some(VICTIM as LinkId)
+    });
+    assert_eq!(net.peers[HONEST].link_of(&victim), Some(VICTIM as LinkId));
+}

@@ -2,7 +2,13 @@
 //! chain), seed reveals, and the start of the game once every participant has revealed.
 //!
 //! Owns `Peer::proposals`, `accepts`, `seed_reveals`, `my_accept`, the messages deferred until
-//! a game runs (`early`), and the table of names from hellos (`Peer::names`).
+//! a game runs (`early`), the table of names from hellos (`Peer::names`), and which connection
+//! each key is bound to (`links`, `key_links`, `bind_seq`, `challenged`).
+//!
+//! Invariant on connections: a key is bound to a connection (where its private chat and
+//! decryption shares go) only by a hello over it that answers our challenge for that very
+//! connection, so no message solicited from a peer and forwarded by another moves it (security
+//! review C11); `links` and `key_links` stay one to one.
 //!
 //! Invariant: a game starts only from a proposal every participant signed an accept for, with a
 //! seed that mixes every participant's revealed share (each checked against its commitment), so
