@@ -267,8 +267,14 @@ pub enum Body {
         payload: Vec<u8>,
         salt: [u8; 32],
     },
-    /// Chat to everyone (`to: None`) or privately to one peer.
-    Chat { to: Option<PeerKey>, text: String },
+    /// Chat to everyone (`to: None`, in `text`) or privately to one peer (`to: Some`, its
+    /// text sealed to that peer's key in `sealed`, `text` empty: a copy that reaches anyone
+    /// else reveals nothing; security review C11).
+    Chat {
+        to: Option<PeerKey>,
+        text: String,
+        sealed: Vec<u8>,
+    },
     /// A vote to take `control` at log position `at` (the position the voter is stuck on).
     /// Binding: the voter resolves `at` only with the control, unless the vote can no longer pass.
     Vote { at: u64, control: Control },

@@ -124,6 +124,7 @@ fn wrong_version_game_and_signature_are_refused() {
         &Body::Chat {
             to: None,
             text: "hi".into(),
+            sealed: vec![],
         },
     );
     let (env, _) = open(&good);
@@ -135,6 +136,7 @@ fn wrong_version_game_and_signature_are_refused() {
     let chat = Body::Chat {
         to: None,
         text: "hi".into(),
+        sealed: vec![],
     };
     let (g, _) = open(&Envelope::seal(&key, [7; 16], (1 << 50) + 1, &chat));
     let mut s = env.clone();
@@ -274,6 +276,7 @@ fn replayed_messages_change_nothing_and_reused_numbers_are_named() {
             &Body::Chat {
                 to: None,
                 text: "rewrite".into(),
+                sealed: vec![],
             },
         ),
     );
@@ -647,6 +650,7 @@ fn chat_public_private_and_oversized() {
         &Body::Chat {
             to: None,
             text: big,
+            sealed: vec![],
         },
     );
     net.inject(ATTACKER, 0, raw);
@@ -979,6 +983,7 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
             _ => Body::Chat {
                 to: None,
                 text: format!("junk {k}"),
+                sealed: vec![],
             },
         };
         let id = if body.is_game() { tag } else { game_id() };

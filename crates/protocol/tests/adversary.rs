@@ -747,6 +747,7 @@ fn adversary_step(
                 &Body::Chat {
                     to: None,
                     text: "hi".into(),
+                    sealed: vec![],
                 },
             );
             send.push((to, b));

@@ -2,7 +2,8 @@
 //! peer 1 the victim and peer 2 the attacker, all participants of one face-down game. The
 //! attacker solicits a signed message from the victim (a chat acknowledgement, a hello) and
 //! forwards it over its own connection to peer 0, hoping peer 0 then sends the victim's
-//! private chat and private decryption shares to the attacker's connection.
+//! private chat and private decryption shares to the attacker's connection. Private chat is
+//! also sealed to its recipient's key, so a copy that goes astray reveals nothing.
 
 mod common;
 
@@ -248,7 +249,7 @@ fn the_victims_signed_answers_to_challenges_bind_it_nowhere_else() {
 /// connection to the honest peer and another to the victim, passes the honest peer's challenge
 /// to the victim and the victim's answer back; neither can tell that from a reconnection of
 /// the other, so the victim is bound to the attacker's fresh connection there. Private chat is
-/// not sealed to its recipient yet, so the attacker could read it. The victim's next message
+/// sealed to its recipient's key, so the attacker reads none of it. The victim's next message
 /// over its own connection draws a challenge there, and its answer binds it back.
 #[test]
 fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
@@ -268,6 +269,15 @@ fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
         .chat(Some(victim), "relayed")
         .expect("chat");
     assert_eq!(o.send[0].0, Dest::Link(FRESH));
+    // ...but a private message is sealed to its recipient's key: the relay reads nothing of it,
+    // and the attacker's own peer, handed it, shows nothing.
+    let bytes = &o.send[0].1;
+    assert!(!bytes.windows(7).any(|w| w == b"relayed"));
+    let shown = net.peers[ATTACKER].handle(HONEST as LinkId, bytes, now);
+    assert!(!shown
+        .events
+        .iter()
+        .any(|e| matches!(e, orbis_protocol::ProtocolEvent::Chat { .. })));
     // The victim's next sync or acknowledgement over its own connection draws a challenge
     // there; its answer binds it back.
     let t = net.now + 5_000;

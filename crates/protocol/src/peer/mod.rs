@@ -780,7 +780,9 @@ impl Peer {
                 self.note_withheld(sender, withheld, &unread, out);
                 self.on_sync(link, sender, (started, have_index, head), deal, unread, out)
             }
-            Body::Chat { to, text } => self.on_chat(link, sender, to, text, raw, out),
+            Body::Chat { to, text, sealed } => {
+                self.on_chat(link, sender, to, (text, sealed), raw, out)
+            }
             Body::ChatAck { id } => self.on_chat_ack(sender, id),
             Body::Entry(e) => {
                 if let Some(done) = self.admit_at(link, raw, sender, e.index) {
