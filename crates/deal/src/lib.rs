@@ -16,6 +16,8 @@
 //!   everyone;
 //! - [`escrow`]: each key share split among the other participants, so that all of them
 //!   together can stand in for one who stops answering;
+//! - [`sealed`]: bytes sealed to an ed25519 identity key (private chat), with the escrow's
+//!   Diffie–Hellman seal;
 //! - [`table`]: the whole deal as one participant runs it (keys, escrows, shuffles in seat
 //!   order, draws, reveals), refusing and naming any participant whose message fails.
 //!
@@ -27,6 +29,7 @@ mod dleq;
 mod error;
 pub mod escrow;
 pub mod keys;
+pub mod sealed;
 pub mod share;
 pub mod shuffle;
 pub mod table;

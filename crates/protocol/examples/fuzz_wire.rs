@@ -221,10 +221,13 @@ fn random_body(r: &mut Rng, len: u64, head: [u8; 32], keys: &[PeerKey]) -> Body 
         6 => Body::Hello {
             name: String::from_utf8_lossy(&r.some(80)).into_owned(),
             answer: r.below(2) == 0,
+            challenge: (r.below(2) == 0).then(|| r.arr()),
+            response: (r.below(2) == 0).then(|| r.arr()),
         },
         7 => Body::Chat {
             to: (r.below(2) == 0).then_some(key),
             text: "x".repeat(r.below(700) as usize),
+            sealed: r.some(600),
         },
         8 => Body::ChatAck { id: r.arr() },
         9 => Body::Sync {

@@ -217,7 +217,18 @@ pub struct Entry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body {
     /// Announces a name on a connection; `answer` marks the reply to another peer's hello.
-    Hello { name: String, answer: bool },
+    /// A key is bound to a connection only by a hello over it whose `response` is the nonce the
+    /// receiver sent as `challenge` over that very connection (a forwarded message carries no
+    /// valid binding to any other connection: security review C11). A broadcast hello carries
+    /// neither; a challenge or response goes over one connection only.
+    Hello {
+        name: String,
+        answer: bool,
+        /// The sender's nonce for this connection: "sign it back to be bound here".
+        challenge: Option<[u8; 32]>,
+        /// The receiver's nonce for this connection, from its challenge.
+        response: Option<[u8; 32]>,
+    },
     /// Proposes a setup; anyone may.
     Propose(SetupProposal),
     /// Signs a proposal and commits to a seed share and to the tip of a dice hash chain.
@@ -277,8 +288,14 @@ pub enum Body {
         payload: Vec<u8>,
         salt: [u8; 32],
     },
-    /// Chat to everyone (`to: None`) or privately to one peer.
-    Chat { to: Option<PeerKey>, text: String },
+    /// Chat to everyone (`to: None`, in `text`) or privately to one peer (`to: Some`, its
+    /// text sealed to that peer's key in `sealed`, `text` empty: a copy that reaches anyone
+    /// else reveals nothing; security review C11).
+    Chat {
+        to: Option<PeerKey>,
+        text: String,
+        sealed: Vec<u8>,
+    },
     /// A vote to take `control` at log position `at` (the position the voter is stuck on).
     /// Binding: the voter resolves `at` only with the control, unless the vote can no longer pass.
     Vote { at: u64, control: Control },

@@ -124,6 +124,7 @@ fn wrong_version_game_and_signature_are_refused() {
         &Body::Chat {
             to: None,
             text: "hi".into(),
+            sealed: vec![],
         },
     );
     let (env, _) = open(&good);
@@ -135,6 +136,7 @@ fn wrong_version_game_and_signature_are_refused() {
     let chat = Body::Chat {
         to: None,
         text: "hi".into(),
+        sealed: vec![],
     };
     let (g, _) = open(&Envelope::seal(&key, [7; 16], (1 << 50) + 1, &chat));
     let mut s = env.clone();
@@ -274,6 +276,7 @@ fn replayed_messages_change_nothing_and_reused_numbers_are_named() {
             &Body::Chat {
                 to: None,
                 text: "rewrite".into(),
+                sealed: vec![],
             },
         ),
     );
@@ -647,6 +650,7 @@ fn chat_public_private_and_oversized() {
         &Body::Chat {
             to: None,
             text: big,
+            sealed: vec![],
         },
     );
     net.inject(ATTACKER, 0, raw);
@@ -835,6 +839,8 @@ fn a_replayed_hello_or_ack_does_not_move_a_peer_to_the_replayers_link() {
         &Body::Hello {
             name: net.configs[1].name.clone(),
             answer: false,
+            challenge: None,
+            response: None,
         },
     );
     net.inject(ATTACKER, 0, hello.clone());
@@ -958,6 +964,8 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
             0 => Body::Hello {
                 name: format!("junk{k}"),
                 answer: false,
+                challenge: None,
+                response: None,
             },
             1 => Body::Sync {
                 started: true,
@@ -975,6 +983,7 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
             _ => Body::Chat {
                 to: None,
                 text: format!("junk {k}"),
+                sealed: vec![],
             },
         };
         let id = if body.is_game() { tag } else { game_id() };
@@ -997,7 +1006,7 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
     assert!(after["junk"] <= 8192, "{after:?}");
     assert!(grew("seen") <= 600, "{after:?}"); // at most one public chat per stranger
     assert!(grew("seqs") <= 600 + 4_000, "{after:?}");
-    for t in ["names", "hello_seq", "bind_seq", "key_links", "last_heard"] {
+    for t in ["names", "challenged", "bind_seq", "key_links", "last_heard"] {
         assert!(after[t] <= 256 + 3, "{t}: {after:?}");
     }
     assert!(

@@ -572,6 +572,12 @@ fn run(seed: u64, max_positions: u64) -> Run {
                                 net.peers[j].open_votes(),
                                 net.complaints(j).iter().rev().take(6).collect::<Vec<_>>()
                             );
+                            println!(
+                                "  links {:?}",
+                                (0..n)
+                                    .map(|x| net.peers[j].link_of(&keys[x]))
+                                    .collect::<Vec<_>>()
+                            );
                         }
                     }
                     fail(
@@ -723,6 +729,8 @@ fn adversary_step(
             &Body::Hello {
                 name,
                 answer: false,
+                challenge: None,
+                response: None,
             },
         );
         send.push((to, b));
@@ -739,6 +747,7 @@ fn adversary_step(
                 &Body::Chat {
                     to: None,
                     text: "hi".into(),
+                    sealed: vec![],
                 },
             );
             send.push((to, b));

@@ -22,6 +22,36 @@ fn tables(p: &Peer) -> BTreeMap<&'static str, usize> {
     p.table_sizes().into_iter().collect()
 }
 
+/// `key` says hello to `peer` over connection `link` and answers the challenge that comes
+/// back, as an honest peer would (security review C11: only an answered challenge binds a key
+/// to a connection and names it). Uses sequence numbers `seq` and `seq + 1`.
+fn hello_over(peer: &mut Peer, link: u64, key: &SigningKey, name: &str, seq: u64, now: u64) {
+    let hello = |seq, answer, response| {
+        Envelope::seal(
+            key,
+            game_id(),
+            seq,
+            &Body::Hello {
+                name: name.into(),
+                answer,
+                challenge: None,
+                response,
+            },
+        )
+    };
+    let out = peer.handle(link, &hello(seq, false, None), now);
+    let challenge = out
+        .send
+        .iter()
+        .find_map(|(d, b)| match Envelope::open_where(b, |_| true) {
+            Ok((_, Body::Hello { challenge, .. })) if *d == Dest::Link(link) => challenge,
+            _ => None,
+        });
+    if let Some(c) = challenge {
+        let _ = peer.handle(link, &hello(seq + 1, true, Some(c)), now);
+    }
+}
+
 /// A proposal by stranger `i`: itself and two more made-up keys.
 fn strangers_proposal(net: &Net, i: u32) -> SetupProposal {
     let mut p = net.proposal(0);
@@ -160,33 +190,22 @@ fn throwaway_hellos_do_not_lock_later_players_out() {
     assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 10));
     let now = net.now;
     for i in 0..1_000u32 {
-        let raw = Envelope::seal(
+        hello_over(
+            &mut net.peers[0],
+            90,
             &stranger(i),
-            game_id(),
+            &format!("junk{i}"),
             1,
-            &Body::Hello {
-                name: format!("junk{i}"),
-                answer: true,
-            },
+            now,
         );
-        let _ = net.peers[0].handle(90, &raw, now);
     }
     let t = tables(&net.peers[0]);
-    for k in ["names", "hello_seq", "bind_seq", "key_links", "last_heard"] {
+    for k in ["names", "challenged", "bind_seq", "key_links", "last_heard"] {
         assert!(t[k] <= 256 + 3, "{k}: {t:?}");
     }
     // A newcomer on a connection of its own is named at once.
     let newcomer = stranger(9_999);
-    let raw = Envelope::seal(
-        &newcomer,
-        game_id(),
-        1,
-        &Body::Hello {
-            name: "late".into(),
-            answer: true,
-        },
-    );
-    let _ = net.peers[0].handle(91, &raw, now);
+    hello_over(&mut net.peers[0], 91, &newcomer, "late", 1, now);
     let k = orbis_protocol::PeerKey(newcomer.verifying_key().to_bytes());
     assert_eq!(
         net.peers[0].names().get(&k).map(String::as_str),
@@ -208,16 +227,14 @@ fn a_public_chat_waits_only_for_peers_present() {
     let mut net = lobby(3, 104);
     let now = net.now;
     for i in 0..255u32 {
-        let raw = Envelope::seal(
+        hello_over(
+            &mut net.peers[0],
+            90,
             &stranger(i),
-            game_id(),
+            &format!("fake{i}"),
             1,
-            &Body::Hello {
-                name: format!("fake{i}"),
-                answer: true,
-            },
+            now,
         );
-        let _ = net.peers[0].handle(90, &raw, now);
     }
     let o = net.peers[0].chat(None, "hello all").expect("sent");
     let chat_bytes = o.send[0].1.len();
@@ -305,37 +322,25 @@ fn hellos_from_many_connections_give_way_after_the_presence_window() {
     assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 10));
     let now = net.now;
     for i in 0..300u32 {
-        let raw = Envelope::seal(
+        let link = 1_000 + u64::from(i);
+        hello_over(
+            &mut net.peers[0],
+            link,
             &stranger(i),
-            game_id(),
+            &format!("junk{i}"),
             1,
-            &Body::Hello {
-                name: format!("junk{i}"),
-                answer: true,
-            },
+            now,
         );
-        let _ = net.peers[0].handle(1_000 + u64::from(i), &raw, now);
     }
-    let hello = |k: &SigningKey, seq: u64| {
-        Envelope::seal(
-            k,
-            game_id(),
-            seq,
-            &Body::Hello {
-                name: "late".into(),
-                answer: true,
-            },
-        )
-    };
     let newcomer = stranger(9_999);
     let k = orbis_protocol::PeerKey(newcomer.verifying_key().to_bytes());
-    let _ = net.peers[0].handle(5_000, &hello(&newcomer, 1), now + 1_000);
+    hello_over(&mut net.peers[0], 5_000, &newcomer, "late", 1, now + 1_000);
     assert!(!net.peers[0].names().contains_key(&k));
     assert!(tables(&net.peers[0])["names"] <= 256);
     // The game goes on (the participants keep talking); the junk keys fall silent.
     net.run_until(now + 80_000, |_| false);
     let t = net.now;
-    let _ = net.peers[0].handle(5_000, &hello(&newcomer, 2), t);
+    hello_over(&mut net.peers[0], 5_000, &newcomer, "late", 10, t);
     assert_eq!(
         net.peers[0].names().get(&k).map(String::as_str),
         Some("late")

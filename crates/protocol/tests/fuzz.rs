@@ -105,14 +105,27 @@ fn body(len: u64, head: [u8; 32]) -> impl Strategy<Value = Body> {
             }),
         (any::<[u8; 32]>(), any::<[u8; 32]>())
             .prop_map(|(proposal, secret)| Body::SeedReveal { proposal, secret }),
-        (proptest::option::of(any::<[u8; 32]>()), ".{0,40}").prop_map(|(to, text)| Body::Chat {
-            to: to.map(PeerKey),
-            text
-        }),
-        ".{0,80}".prop_map(|name| Body::Hello {
-            name,
-            answer: false
-        }),
+        (
+            proptest::option::of(any::<[u8; 32]>()),
+            ".{0,40}",
+            proptest::collection::vec(any::<u8>(), 0..80)
+        )
+            .prop_map(|(to, text, sealed)| Body::Chat {
+                to: to.map(PeerKey),
+                text,
+                sealed
+            }),
+        (
+            ".{0,80}",
+            proptest::option::of(any::<[u8; 32]>()),
+            proptest::option::of(any::<[u8; 32]>())
+        )
+            .prop_map(|(name, challenge, response)| Body::Hello {
+                name,
+                answer: false,
+                challenge,
+                response,
+            }),
     ]
 }
 

@@ -49,10 +49,12 @@ fn bytes_per_message() {
     let chat = seal(&Body::Chat {
         to: None,
         text: "good game!".into(),
+        sealed: vec![],
     });
     let private = seal(&Body::Chat {
         to: Some(PeerKey([3; 32])),
-        text: "good game!".into(),
+        text: String::new(),
+        sealed: vec![7; 32 + 10],
     });
     let ack = seal(&Body::ChatAck { id: [4; 32] });
     let checkpoint = seal(&Body::Checkpoint {

@@ -7,7 +7,9 @@
 //! are bounded ([`MAX_CHAT_OUTBOX`], [`MAX_DELIVERED`]), and only named keys are heard. A
 //! public message waits only for the keys in the room (the key of a connection) and the game's
 //! participants, and a resend goes once per connection, so a resend costs at most one copy per
-//! connection (security review C10).
+//! connection (security review C10). A private message goes only to the connection its
+//! recipient is bound to (by answering that connection's challenge), its text sealed to the
+//! recipient's key, so a copy that goes astray reveals nothing (security review C11).
 
 use super::*;
 
@@ -73,10 +75,21 @@ impl Peer {
                 BTreeSet::from([k]),
             ),
         };
-        let raw = self.seal(&Body::Chat {
-            to,
-            text: text.to_string(),
-        });
+        // A private message is sealed to its recipient's key (security review C11): should a
+        // copy reach anyone else, it reveals nothing. The ephemeral key comes from our secret
+        // and this message's number, never used twice.
+        let (text, sealed) = match to {
+            None => (text.to_string(), vec![]),
+            Some(k) => {
+                let mut witness = self.cfg.identity_secret.to_vec();
+                witness.extend_from_slice(&self.seq.to_le_bytes());
+                let sealed =
+                    orbis_deal::sealed::seal(&self.cfg.game_id, &k.0, &witness, text.as_bytes())
+                        .ok_or(CommandError::UnknownPeer)?;
+                (String::new(), sealed)
+            }
+        };
+        let raw = self.seal(&Body::Chat { to, text, sealed });
         if self.chat.outbox.len() >= MAX_CHAT_OUTBOX {
             let oldest = self
                 .chat
@@ -137,7 +150,7 @@ impl Peer {
         link: Option<LinkId>,
         sender: PeerKey,
         to: Option<PeerKey>,
-        text: String,
+        (text, sealed): (String, Vec<u8>),
         raw: &[u8],
         out: &mut Output,
     ) -> bool {
@@ -155,11 +168,27 @@ impl Peer {
             // full): nobody we could answer or show a name for.
             return true;
         }
-        if text.len() > MAX_CHAT_BYTES as usize {
+        let too_long = text.len() > MAX_CHAT_BYTES as usize
+            || sealed.len() > MAX_CHAT_BYTES as usize + orbis_deal::sealed::SEAL_OVERHEAD;
+        if too_long {
             Self::reject(out, link, Some(sender), Violation::TooLong);
         } else if to.is_some_and(|k| k != self.me) {
             Self::reject(out, link, Some(sender), Violation::NotForMe);
         } else {
+            // A private message's text is sealed to our key.
+            let text = if sealed.is_empty() {
+                text
+            } else {
+                let secret = self.key.to_scalar().to_bytes();
+                let opened =
+                    orbis_deal::sealed::open(&self.cfg.game_id, &self.me.0, &secret, &sealed)
+                        .and_then(|b| String::from_utf8(b).ok());
+                match opened {
+                    Some(t) => t,
+                    // Not sealed to us, or garbled: nothing to show or acknowledge.
+                    None => return true,
+                }
+            };
             out.events.push(ProtocolEvent::Chat {
                 from: sender,
                 private: to.is_some(),
@@ -190,8 +219,9 @@ impl Peer {
                 self.chat.outbox.remove(&id);
             }
         }
-        // Each acknowledgement is sealed afresh, so a copy is a replay: it never rebinds its
-        // signer to the replayer's link (only a newer sequence number binds; see `receive`).
+        // An acknowledgement binds its signer to no connection: one solicited from it and
+        // forwarded by another peer must not move its private chat there (security review
+        // C11; only a hello answering a connection's challenge binds, see `on_hello`).
         true
     }
 }

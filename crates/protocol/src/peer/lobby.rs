@@ -2,7 +2,13 @@
 //! chain), seed reveals, and the start of the game once every participant has revealed.
 //!
 //! Owns `Peer::proposals`, `accepts`, `seed_reveals`, `my_accept`, the messages deferred until
-//! a game runs (`early`), and the table of names from hellos (`Peer::names`).
+//! a game runs (`early`), the table of names from hellos (`Peer::names`), and which connection
+//! each key is bound to (`links`, `key_links`, `bind_seq`, `challenged`).
+//!
+//! Invariant on connections: a key is bound to a connection (where its private chat and
+//! decryption shares go) only by a hello over it that answers our challenge for that very
+//! connection, so no message solicited from a peer and forwarded by another moves it (security
+//! review C11); `links` and `key_links` stay one to one.
 //!
 //! Invariant: a game starts only from a proposal every participant signed an accept for, with a
 //! seed that mixes every participant's revealed share (each checked against its commitment), so
@@ -518,23 +524,43 @@ impl Peer {
         }
     }
 
-    /// A hello names its sender and binds it to the link it came over; a first hello is answered
-    /// with ours (answers are not answered, so no ping-pong). Only a newer hello than the last
-    /// one bound (a peer says hello afresh on every new connection) or a resend on the link
-    /// already bound counts: someone replaying another peer's old hello on their own link
-    /// changes nothing, so they cannot draw that peer's private chat or make it look present.
+    /// A hello: the handshake that binds a key to a connection (security review C11).
+    ///
+    /// Each peer has a nonce for each of its connections (`link_nonce`), sent over that
+    /// connection alone as a hello's `challenge`. A hello binds its signer to the connection it
+    /// came over, and names it, only if its `response` is our nonce for that connection, and it
+    /// is newer than the hello that last bound the signer (or comes over the connection already
+    /// bound to it). A signed message solicited from a peer and forwarded over another
+    /// connection (a chat acknowledgement, a sync, a hello) carries no valid response for that
+    /// connection, so it never moves the peer's private chat or decryption shares there; a
+    /// replayed old hello answers a challenge of a connection that is gone.
+    ///
+    /// The handshake: a broadcast hello (no challenge) is answered with our challenge if its
+    /// signer is not bound to that connection yet; a challenge is answered with its response
+    /// (and ours, if we still need one). Answers are answered only when they carry a challenge,
+    /// and we challenge back in an answer only when it brought no response, so two peers stop
+    /// after at most four hellos. A connection bound to one key ignores hellos of another (a
+    /// forwarded hello): we neither answer their challenges (so nobody can relay another
+    /// peer's challenge to us over its own connection and our answer back) nor challenge them.
     pub(super) fn on_hello(
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
         seq: u64,
         name: String,
-        answer: bool,
+        (answer, challenge, response): (bool, Option<[u8; 32]>, Option<[u8; 32]>),
         out: &mut Output,
     ) -> bool {
         if name.len() > MAX_NAME_BYTES as usize {
             Self::reject(out, link, Some(sender), Violation::TooLong);
             return true;
+        }
+        // Hellos are per connection: ours coming back, or one inside a batch, binds nothing.
+        let Some(l) = link.filter(|_| sender != self.me && !self.in_batch) else {
+            return true;
+        };
+        if self.links.get(&l).is_some_and(|k| *k != sender) {
+            return true; // another key's connection: a forwarded hello
         }
         let known = self.names.contains_key(&sender)
             || self
@@ -546,38 +572,76 @@ impl Peer {
             // and is remembered by nothing (throwaway keys must not grow our tables; finding 8).
             return true;
         }
-        if let Some(l) = link {
-            let bound_here = self.key_links.get(&sender) == Some(&l);
-            let newer = self.hello_seq.get(&sender).is_none_or(|&s| seq > s);
-            if !newer && !bound_here {
-                return true; // a replay: remembered as junk, so copies are dropped at once
+        let bound_here = self.links.get(&l) == Some(&sender);
+        let proven = response == Some(self.link_nonce(l));
+        let newer = self.bind_seq.get(&sender).is_none_or(|&s| seq > s);
+        if proven && !bound_here && newer {
+            self.bind_seq.insert(sender, seq);
+            if let Some(old) = self.key_links.insert(sender, l) {
+                self.links.remove(&old);
             }
-            let last = self.hello_seq.entry(sender).or_insert(seq);
-            *last = (*last).max(seq);
-            let fresh = self.links.insert(l, sender) != Some(sender);
-            self.key_links.insert(sender, l);
+            self.links.insert(l, sender);
+            out.events.push(ProtocolEvent::PeerHello {
+                link: l,
+                peer: sender,
+                name: name.clone(),
+            });
+        }
+        let bound = self.links.get(&l) == Some(&sender);
+        if bound {
             self.last_heard.insert(sender, self.now);
             if self.names.len() < MAX_NAMES || self.names.contains_key(&sender) {
-                self.names.insert(sender, name.clone());
+                self.names.insert(sender, name);
             }
-            if fresh {
-                out.events.push(ProtocolEvent::PeerHello {
-                    link: l,
-                    peer: sender,
-                    name,
-                });
-            }
-            if !answer && sender != self.me {
-                // Introduce ourselves back (answers are not answered, so no ping-pong).
-                let raw = self.seal(&Body::Hello {
-                    name: self.cfg.name.clone(),
-                    answer: true,
-                });
-                out.send.push((Dest::Link(l), raw));
-            }
+        }
+        // Challenge back unless bound, or this answer brought a response that failed (no
+        // second round: two peers never ping-pong).
+        let failed = answer && response.is_some();
+        let ask = !(bound || failed);
+        if !answer || challenge.is_some() || ask {
+            let raw = self.seal(&Body::Hello {
+                name: self.cfg.name.clone(),
+                answer: true,
+                challenge: ask.then(|| self.link_nonce(l)),
+                response: challenge,
+            });
+            out.send.push((Dest::Link(l), raw));
         }
         // Hellos are per connection; they are not stored, so a resent one is handled again.
         false
+    }
+
+    /// Our nonce for connection `l` (see [`Peer::on_hello`]): derived from our identity
+    /// secret, so nobody else can foresee it, and from this session's first message number,
+    /// so a reloaded peer (which starts above its earlier numbers) challenges afresh.
+    pub(super) fn link_nonce(&self, l: LinkId) -> [u8; 32] {
+        let mut b = b"orbis-link-challenge".to_vec();
+        b.extend_from_slice(&self.cfg.identity_secret);
+        b.extend_from_slice(&self.cfg.game_id);
+        b.extend_from_slice(&self.cfg.seq_start.to_le_bytes());
+        b.extend_from_slice(&l.to_le_bytes());
+        sha256(&b)
+    }
+
+    /// Challenges connection `l` (a key heard over it that is not bound there), at most once
+    /// per half resend period.
+    pub(super) fn challenge(&mut self, l: LinkId, out: &mut Output) {
+        let now = self.now;
+        if self
+            .challenged
+            .get(&l)
+            .is_some_and(|&t| now < t.saturating_add(self.cfg.resend_ms / 2))
+        {
+            return;
+        }
+        self.challenged.insert(l, now);
+        let raw = self.seal(&Body::Hello {
+            name: self.cfg.name.clone(),
+            answer: true,
+            challenge: Some(self.link_nonce(l)),
+            response: None,
+        });
+        out.send.push((Dest::Link(l), raw));
     }
 
     /// Forgets the name of the key least recently heard from among those not in the room, or
@@ -595,7 +659,6 @@ impl Peer {
             .min();
         let Some((_, k)) = gone else { return false };
         self.names.remove(&k);
-        self.hello_seq.remove(&k);
         self.bind_seq.remove(&k);
         self.key_links.remove(&k);
         self.last_heard.remove(&k);

@@ -102,8 +102,16 @@ pub struct Peer {
     pins: BTreeMap<u32, Pin>,
     /// Our chains after the first, built when first needed.
     later_chains: BTreeMap<u32, HashChain>,
+    /// The key bound to each connection, and the connection of each bound key (one to one): a
+    /// key is bound to a connection only by answering that connection's challenge (see
+    /// `lobby::on_hello`, security review C11), so private messages (chat, decryption shares)
+    /// go only where their recipient proved itself.
     links: BTreeMap<LinkId, PeerKey>,
     key_links: BTreeMap<PeerKey, LinkId>,
+    /// When we last challenged each connection outside a hello's answer (a bound key heard
+    /// over a connection it is not bound to), so a stream of such messages costs one challenge
+    /// per half resend period.
+    challenged: BTreeMap<LinkId, u64>,
     names: BTreeMap<PeerKey, String>,
     seen: BTreeSet<[u8; 32]>,
     /// Messages refused, dropped or kept for nothing (hellos, sync requests, batches, chat):
@@ -113,11 +121,10 @@ pub struct Peer {
     junk_order: std::collections::VecDeque<[u8; 32]>,
     seqs: BTreeMap<(PeerKey, u64), [u8; 32]>,
     my_hello: Option<Vec<u8>>,
-    /// Sequence number of the newest hello that bound each key to a link.
-    hello_seq: BTreeMap<PeerKey, u64>,
     /// Refused messages of each participant whose sequence numbers we keep (bounded).
     refused_seqs: BTreeMap<PeerKey, u32>,
-    /// Sequence number of the last message that bound each named key to a connection.
+    /// Sequence number of the hello that last bound each named key to a connection (only a
+    /// newer one binds it elsewhere).
     bind_seq: BTreeMap<PeerKey, u64>,
     /// Proposals, accepts, seed reveals and deferred messages (see `lobby`).
     lobby: Lobby,
@@ -166,13 +173,13 @@ impl Peer {
             later_chains: BTreeMap::new(),
             links: BTreeMap::new(),
             key_links: BTreeMap::new(),
+            challenged: BTreeMap::new(),
             names: BTreeMap::new(),
             seen: BTreeSet::new(),
             junk: BTreeSet::new(),
             junk_order: std::collections::VecDeque::new(),
             seqs: BTreeMap::new(),
             my_hello: None,
-            hello_seq: BTreeMap::new(),
             bind_seq: BTreeMap::new(),
             refused_seqs: BTreeMap::new(),
             lobby: Lobby::default(),
@@ -265,7 +272,7 @@ impl Peer {
             ("junk", self.junk.len()),
             ("seqs", self.seqs.len()),
             ("names", self.names.len()),
-            ("hello_seq", self.hello_seq.len()),
+            ("challenged", self.challenged.len()),
             ("bind_seq", self.bind_seq.len()),
             ("key_links", self.key_links.len()),
             ("last_heard", self.last_heard.len()),
@@ -386,6 +393,8 @@ impl Peer {
         let raw = self.seal(&Body::Hello {
             name: self.cfg.name.clone(),
             answer: false,
+            challenge: None,
+            response: None,
         });
         self.my_hello = Some(raw.clone());
         Output {
@@ -596,12 +605,18 @@ impl Peer {
             // stalled at that position while the others played on, waited on it and voted it
             // out (issue 30 D, `tests/adversary.rs`:
             // `a_forged_reveal_under_the_true_ones_number_stalls_nobody`; entries: seed 24 of
-            // its harness, `SplitEntries`).
+            // its harness, `SplitEntries`). So does a checkpoint: a false one under the number
+            // of the true one, relayed as a halted peer's evidence, is what makes us halt too
+            // (refused here, the peer it was not sent to waited for ever on the halted ones:
+            // seed 21 of the harness, `SplitCheckpoints`, once C11's hellos moved its timing).
             Some(h)
                 if *h != body_hash
                     && !matches!(
                         body,
-                        Body::Deal { .. } | Body::Reveal { .. } | Body::Entry(_)
+                        Body::Deal { .. }
+                            | Body::Reveal { .. }
+                            | Body::Entry(_)
+                            | Body::Checkpoint { .. }
                     ) =>
             {
                 self.remember_junk(id);
@@ -628,19 +643,26 @@ impl Peer {
             }
         }
         if let (Some(l), false) = (link, self.in_batch) {
-            // Messages that are never relayed show which connection reaches their signer now;
-            // chat goes there (a peer can be reachable on a newer connection than its hello's).
+            // Messages that are never relayed suggest which connection reaches their signer
+            // now (a peer can be reachable on a newer connection than its hello's). They bind
+            // nothing: any of them can be solicited from its signer and forwarded by another
+            // peer over that peer's own connection (security review C11: a forwarded chat
+            // acknowledgement moved the victim's private chat and decryption shares there).
+            // A free connection is challenged instead; only its signer can answer.
+            let named = self.names.contains_key(&sender)
+                || self
+                    .run
+                    .as_ref()
+                    .is_some_and(|r| r.participant(&sender).is_some());
             if matches!(
                 body,
                 Body::Sync { .. } | Body::Batch { .. } | Body::ChatAck { .. }
-            ) && self.names.contains_key(&sender)
+            ) && named
+                && sender != self.me
+                && self.key_links.get(&sender) != Some(&l)
+                && !self.links.contains_key(&l)
             {
-                // Only a message newer than the last that did so: a replayed copy (from a
-                // replayer's connection) must not rebind its signer there (finding 7).
-                if self.bind_seq.get(&sender).is_none_or(|&s| env.seq > s) {
-                    self.bind_seq.insert(sender, env.seq);
-                    self.key_links.insert(sender, l);
-                }
+                self.challenge(l, &mut out);
             }
         }
         // Only what changes our state is remembered for good; the rest (and anything refused)
@@ -721,7 +743,12 @@ impl Peer {
         out: &mut Output,
     ) -> bool {
         match body {
-            Body::Hello { name, answer } => self.on_hello(link, sender, seq, name, answer, out),
+            Body::Hello {
+                name,
+                answer,
+                challenge,
+                response,
+            } => self.on_hello(link, sender, seq, name, (answer, challenge, response), out),
             Body::Propose(p) => self.on_propose(link, sender, p, raw, out),
             Body::Accept {
                 proposal,
@@ -753,7 +780,9 @@ impl Peer {
                 self.note_withheld(sender, withheld, &unread, out);
                 self.on_sync(link, sender, (started, have_index, head), deal, unread, out)
             }
-            Body::Chat { to, text } => self.on_chat(link, sender, to, text, raw, out),
+            Body::Chat { to, text, sealed } => {
+                self.on_chat(link, sender, to, (text, sealed), raw, out)
+            }
             Body::ChatAck { id } => self.on_chat_ack(sender, id),
             Body::Entry(e) => {
                 if let Some(done) = self.admit_at(link, raw, sender, e.index) {
