@@ -106,6 +106,7 @@ fn mid_game() -> (Peer, Vec<Vec<u8>>, [u8; 32]) {
         options: ClassicOptions::default(),
         orders: None,
         face_down: false,
+        economy: None,
         nonce: 7,
     };
     let o = peers[0].propose_setup(proposal).expect("proposal");

@@ -9,6 +9,8 @@ use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::{self, sha256};
+use orbis_engine::rules::economy::action::EconomyAction;
+use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::orders::map::PowerId;
 use orbis_engine::rules::orders::notation::Written;
 use orbis_engine::rules::orders::OrdersOptions;
@@ -16,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 5;
+pub const PROTOCOL_VERSION: u16 = 6;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -97,6 +99,9 @@ pub struct SetupProposal {
     /// `Some`: the game is the orders ruleset on this map instead of the classic game. Seat `i`
     /// plays the `i`-th power the map deals for `seats.len()` players.
     pub orders: Option<OrdersSetup>,
+    /// `Some`: the game is the economy ruleset with these options (setup included) instead of
+    /// the classic game; seat `i` is the engine's player `i` (see `peer/economy.rs`).
+    pub economy: Option<EconomyOptions>,
     /// Classic game: the cards and missions are dealt face down by the participants (see
     /// `orbis_deal`), so that nobody reads another's hand; `false` deals them from the shared
     /// seed, readable by every peer.
@@ -160,12 +165,51 @@ pub fn decode_orders(bytes: &[u8]) -> Result<OrdersPayload, String> {
     }
 }
 
+/// Format byte of an economy payload (a batch of actions for one log position).
+pub const ECONOMY_FORMAT: u8 = 1;
+
+/// Encodes an economy-game payload: the actions one participant plays at one log position, for
+/// the seats it controls (the bytes committed to and revealed).
+pub fn encode_economy(actions: &[EconomyAction]) -> Vec<u8> {
+    codec::encode(&(ECONOMY_FORMAT, actions))
+}
+
+/// Decodes an economy-game payload.
+pub fn decode_economy(bytes: &[u8]) -> Result<Vec<EconomyAction>, String> {
+    match bytes.first() {
+        Some(&ECONOMY_FORMAT) => codec::decode::<(u8, Vec<EconomyAction>)>(bytes)
+            .map(|(_, p)| p)
+            .map_err(|e| e.to_string()),
+        Some(f) => Err(format!("economy payload format {f} is not known")),
+        None => Err("empty economy payload".into()),
+    }
+}
+
 impl SetupProposal {
     /// Hash that `Accept` messages sign.
     pub fn hash(&self) -> [u8; 32] {
-        let mut b = b"orbis-setup".to_vec();
-        b.extend_from_slice(&codec::encode(self));
-        sha256(&b)
+        // A proposal without an economy game hashes as before the field existed (version 5), so
+        // classic and orders games of a given room and nonce are the games they were; an
+        // economy proposal hashes whole, under its own tag.
+        match &self.economy {
+            None => {
+                let mut b = b"orbis-setup".to_vec();
+                b.extend_from_slice(&codec::encode(&(
+                    &self.participants,
+                    &self.seats,
+                    &self.options,
+                    &self.orders,
+                    self.face_down,
+                    self.nonce,
+                )));
+                sha256(&b)
+            }
+            Some(_) => {
+                let mut b = b"orbis-setup-economy".to_vec();
+                b.extend_from_slice(&codec::encode(self));
+                sha256(&b)
+            }
+        }
     }
 }
 

@@ -261,6 +261,7 @@ fn europe_of_two(net: &Net) -> SetupProposal {
             powers: vec![],
         }),
         face_down: false,
+        economy: None,
         nonce: 7,
     }
 }

@@ -48,6 +48,7 @@ fn europe_proposal(
             powers,
         }),
         face_down: false,
+        economy: None,
         nonce: 7,
     }
 }
@@ -299,6 +300,7 @@ fn world(n: usize, seed: u64) -> Net {
             powers: vec![],
         }),
         face_down: false,
+        economy: None,
         nonce: 1,
     };
     net.start(p);

@@ -57,6 +57,7 @@ pub mod api;
 mod beacon;
 mod chat;
 mod deal;
+mod economy;
 mod export;
 mod lobby;
 mod log;
@@ -71,6 +72,7 @@ pub use api::*;
 use beacon::*;
 use chat::*;
 use deal::*;
+use economy::*;
 pub use export::{verify, DealReport, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC};
 pub use lobby::check_proposal;
 use lobby::*;
@@ -428,6 +430,7 @@ impl Peer {
         }
         self.resend_chats(now_ms, &mut out);
         self.check_withheld(&mut out);
+        self.economy_timers(&mut out);
         let over = self.run.as_ref().is_some_and(|r| r.over());
         if let Some(r) = &self.run {
             if !over {

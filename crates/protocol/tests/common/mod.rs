@@ -123,6 +123,7 @@ impl Net {
             options: ClassicOptions::default(),
             orders: None,
             face_down: false,
+            economy: None,
             nonce: 1,
         }
     }

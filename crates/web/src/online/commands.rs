@@ -52,6 +52,7 @@ impl Session {
                 powers,
             }),
             face_down: false,
+            economy: None,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];
@@ -93,6 +94,7 @@ impl Session {
             // Cards and missions dealt by the players among themselves: no page can read
             // another's hand.
             face_down: true,
+            economy: None,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];

@@ -185,6 +185,7 @@ fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
         options: ClassicOptions::default(),
         orders: None,
         face_down: true,
+        economy: None,
         nonce: seed,
     }
 }
