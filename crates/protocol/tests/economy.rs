@@ -14,14 +14,24 @@ use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::Game;
 use orbis_protocol::peer::verify;
-use orbis_protocol::wire::encode_economy;
+use orbis_protocol::wire::{encode_economy, orders_commitment};
 use orbis_protocol::{
     Body, Control, Controller, Envelope, ProtocolEvent, SeatSpec, SetupProposal, Violation,
 };
 
 /// Peers on the first seats, computer seats of `bots` after them; a game of `rounds` rounds.
 fn economy_net(n_peers: usize, bots: &[BotLevel], seed: u64, rounds: u32) -> Net {
-    let mut net = Net::new(n_peers, seed, NetParams::perfect());
+    economy_net_on(n_peers, bots, seed, rounds, NetParams::perfect())
+}
+
+fn economy_net_on(
+    n_peers: usize,
+    bots: &[BotLevel],
+    seed: u64,
+    rounds: u32,
+    params: NetParams,
+) -> Net {
+    let mut net = Net::new(n_peers, seed, params);
     let mut seats: Vec<SeatSpec> = (0..n_peers)
         .map(|i| SeatSpec {
             name: format!("P{i}"),
@@ -191,6 +201,38 @@ fn a_whole_economy_game_between_peers_ends_with_equal_state_hashes() {
     let t = net.peers[1].transcript().expect("a transcript");
     let report = verify(&t).expect("the transcript verifies");
     assert_eq!(report.positions, net.peers[1].log_len());
+}
+
+#[test]
+fn an_economy_game_over_a_lossy_network_ends_alike() {
+    let params = NetParams {
+        max_delay: 40,
+        drop_pct: 5,
+        dup_pct: 5,
+    };
+    let mut net = economy_net_on(3, &[BotLevel::Easy], 17, 3, params);
+    let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+    let ended = drive(&mut net, 300_000, |_, _| false, over);
+    if !ended {
+        for i in 0..3 {
+            let s = state(&net, i);
+            eprintln!(
+                "peer {i}: log {} phase {:?} to_act {:?} waiting_on {:?} due {:?} complaints {:?}",
+                net.peers[i].log_len(),
+                s.phase,
+                s.to_act(),
+                net.peers[i].waiting_on(),
+                net.peers[i].economy_due(),
+                net.complaints(i)
+            );
+        }
+    }
+    assert!(ended, "the game ends");
+    let h = hashes(&net, &[0, 1, 2]);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+    for i in 0..3 {
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
 }
 
 #[test]
@@ -389,4 +431,74 @@ fn a_stalled_declarer_is_voted_out_and_the_honest_peers_continue() {
     assert!(drive(&mut net, until, |_, _| false, later));
     let h = hashes(&net, &honest);
     assert_eq!(h[0], h[1]);
+}
+
+#[test]
+fn an_action_for_another_players_seat_is_void_and_its_sender_named() {
+    let mut net = economy_net(3, &[], 13, 2);
+    const CHEAT: usize = 2;
+    // The Get phase of the first round: everyone plays at once.
+    let get = |n: &Net| {
+        state(n, 0).phase == Phase::Get
+            && n.peers[CHEAT].economy_due().is_some()
+            && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
+    };
+    let until = net.now + 1_000_000;
+    let in_get = |i: usize, s: &EconomyState| i == CHEAT && s.phase == Phase::Get;
+    assert!(drive(&mut net, until, in_get, get));
+    net.autoplay[CHEAT] = false;
+    let round = net.peers[0].log_len() as u32;
+    // Its batch finishes seat 0's Get phase (not its own) and then its own.
+    let payload = encode_economy(&[
+        EconomyAction::FinishGet { player: 0 },
+        EconomyAction::FinishGet { player: 2 },
+    ]);
+    let salt = [9; 32];
+    let key = SigningKey::from_bytes(&net.configs[CHEAT].identity_secret);
+    let tag = net.peers[0].game_tag().expect("started");
+    let commit = Envelope::seal(
+        &key,
+        tag,
+        1 << 50,
+        &Body::OrdersCommit {
+            round,
+            hash: orders_commitment(round, &payload, &salt),
+        },
+    );
+    let reveal = Envelope::seal(
+        &key,
+        tag,
+        (1 << 50) + 1,
+        &Body::OrdersReveal {
+            round,
+            payload,
+            salt,
+        },
+    );
+    for i in [0, 1] {
+        net.inject(CHEAT, i, commit.clone());
+        net.inject(CHEAT, i, reveal.clone());
+    }
+    let until = net.now + 5_000;
+    let past = move |n: &Net| (0..2).all(|i| n.peers[i].log_len() > u64::from(round));
+    assert!(drive(&mut net, until, |i, _| i == CHEAT, past));
+    for i in [0, 1] {
+        let r = rejections(&net, i, CHEAT);
+        assert!(
+            r.iter().any(|v| matches!(
+                v,
+                Violation::IllegalOrders { round: x, .. } if *x == round
+            )),
+            "{r:?}"
+        );
+        let (_, actions, _) = applied(&net, i)
+            .into_iter()
+            .find(|(x, _, _)| *x == u64::from(round))
+            .expect("the position was played");
+        assert!(actions.contains(&EconomyAction::FinishGet { player: 2 }));
+        // Seat 0's Get phase was finished by its own player's batch only, if at all.
+        let finished_0 = EconomyAction::FinishGet { player: 0 };
+        assert!(actions.iter().filter(|a| **a == finished_0).count() <= 1);
+    }
+    assert_eq!(hashes(&net, &[0, 1])[0], hashes(&net, &[0, 1])[1]);
 }

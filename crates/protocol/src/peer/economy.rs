@@ -231,12 +231,15 @@ impl Peer {
         let (Some(s), false) = (r.economy_state(), mine.is_empty()) else {
             return;
         };
-        if r.orders
-            .get(&round)
-            .is_some_and(|o| o.mine.is_some() || o.commits.contains_key(&m))
-        {
+        if r.orders.get(&round).is_some_and(|o| o.mine.is_some()) {
             return;
         }
+        // Our commitment from before a reload, which this window made: we can reveal it again.
+        let committed = r
+            .orders
+            .get(&round)
+            .and_then(|o| o.commits.get(&m))
+            .map(|(h, _)| *h);
         let battle = s.combat.as_ref().and_then(|c| c.battle.as_ref());
         let (start, wait, batch) = match (s.phase, battle) {
             (EcoPhase::Combat, Some(b)) if b.pending.is_some() => {
@@ -278,10 +281,21 @@ impl Peer {
             }
             _ => return,
         };
+        let salt = self.empty_salt(round);
+        if let Some(h) = committed {
+            let payload = encode_economy(&batch);
+            if h == orders_commitment(round, &payload, &salt) {
+                if let Some(o) = self.run.as_mut().and_then(|r| r.orders.get_mut(&round)) {
+                    o.mine = Some((payload, salt));
+                }
+                self.orders_step(round, out);
+                self.advance(out);
+            }
+            return;
+        }
         if now < start.saturating_add(wait) {
             return;
         }
-        let salt = self.empty_salt(round);
         match self.commit_orders(round, encode_economy(&batch), salt) {
             Ok(o) => {
                 out.merge(o);

@@ -283,6 +283,12 @@ impl Peer {
 
     pub(super) fn orders_step(&mut self, round: u32, out: &mut Output) {
         let Some(r) = &mut self.run else { return };
+        // An economy round's participants are those the engine awaits at that position: judged
+        // only once we are there (and its predecessor's dice are in).
+        let economy = matches!(r.state, Game::Economy(_));
+        if economy && (u64::from(round) != r.next_index() || r.pending.is_some()) {
+            return;
+        }
         let req = r.orders_required();
         let me = r.me;
         let Some(o) = r.orders.get_mut(&round) else {
