@@ -187,9 +187,10 @@ fn a_whole_economy_game_between_peers_ends_with_equal_state_hashes() {
         assert_eq!(a0, ai);
     }
     eprintln!(
-        "economy game: {} positions, {} messages delivered, {} simulated ms",
+        "economy game: {} positions, {} messages delivered, {} bytes sent, {} simulated ms",
         net.peers[0].log_len(),
         net.delivered,
+        net.bytes_sent,
         net.now
     );
     if std::env::var("ECO_DUMP").is_ok() {
@@ -501,4 +502,18 @@ fn an_action_for_another_players_seat_is_void_and_its_sender_named() {
         assert!(actions.iter().filter(|a| **a == finished_0).count() <= 1);
     }
     assert_eq!(hashes(&net, &[0, 1])[0], hashes(&net, &[0, 1])[1]);
+}
+
+#[test]
+fn a_reloaded_peer_replays_the_economy_game_and_plays_on() {
+    let mut net = economy_net(3, &[BotLevel::Normal], 11, 3);
+    let combat = |n: &Net| state(n, 0).phase == Phase::Combat && n.peers[0].log_len() > 10;
+    let until = net.now + 1_000_000;
+    assert!(drive(&mut net, until, |_, _| false, combat));
+    net.reload(1, vec![]);
+    let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+    let until = net.now + 3_000_000;
+    assert!(drive(&mut net, until, |_, _| false, over), "the game ends");
+    let h = hashes(&net, &[0, 1, 2]);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
 }

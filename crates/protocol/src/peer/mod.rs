@@ -15,6 +15,7 @@
 //! | `log` | classic entries, checkpoints, halting with evidence |
 //! | `beacon` | dice chains and reveals |
 //! | `rounds` | commit-reveal of simultaneous orders (orders phases, generic rounds) |
+//! | `economy` | the economy ruleset: each engine step a round of action batches, its dice |
 //! | `votes` | drop / seat-to-bot controls |
 //! | `deal`, `redeal` | the face-down deal, and starting it again without a withholder |
 //! | `chat` | chat and its acknowledgements |
