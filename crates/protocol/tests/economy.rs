@@ -517,3 +517,38 @@ fn a_reloaded_peer_replays_the_economy_game_and_plays_on() {
     let h = hashes(&net, &[0, 1, 2]);
     assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
 }
+
+#[test]
+fn a_player_without_plans_in_the_planning_round_moves_nothing_and_sees_no_plan_first() {
+    let mut net = economy_net(3, &[], 8, 2);
+    const LATE: usize = 0;
+    let planning = |n: &Net| {
+        state(n, 0).phase == Phase::Planning
+            && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
+    };
+    let until = net.now + 1_000_000;
+    assert!(drive(&mut net, until, |_, _| false, planning));
+    let at = net.peers[0].log_len();
+    // Its player sends nothing: an empty batch (as its window would), the others their plans.
+    let round = at as u32;
+    let out = net.peers[LATE]
+        .submit_economy(vec![], salt(LATE, round))
+        .expect("an empty batch");
+    net.process(LATE, out);
+    let until = net.now + 5_000;
+    let past = move |n: &Net| (0..3).all(|i| n.peers[i].log_len() > at);
+    assert!(drive(&mut net, until, |i, _| i == LATE, past));
+    for i in 0..3 {
+        let s = state(&net, i);
+        assert_ne!(s.phase, Phase::Planning, "planning is over in one round");
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+    let (_, actions, _) = applied(&net, 1)
+        .into_iter()
+        .find(|(x, _, _)| *x == at)
+        .expect("the planning round");
+    assert!(actions.iter().any(|a| matches!(
+        a,
+        EconomyAction::SubmitPlans { player: 0, moves } if moves.is_empty()
+    ) || matches!(a, EconomyAction::ClosePlanning { .. })));
+}

@@ -515,8 +515,7 @@ impl Peer {
     }
 
     /// Applies a fixed batch with `dice`, names the senders of refused actions, closes the
-    /// planning phase for players who sent no plans once a majority has, and logs the
-    /// position.
+    /// planning phase for players who sent no plans, and logs the position.
     fn apply_batch(&mut self, batch: EconomyBatch, dice: &mut dyn Dice, out: &mut Output) -> bool {
         let Some(r) = &mut self.run else { return false };
         let index = batch.index;
@@ -538,6 +537,8 @@ impl Peer {
             .collect();
         let mut applied = vec![];
         let mut events: Vec<EconomyEvent> = vec![];
+        // A planning round (not the Get phase's last step, which begins planning).
+        let planning = s.phase == EcoPhase::Planning;
         for (i, st) in batch.steps.iter().enumerate() {
             match s.apply_with(&st.action, dice) {
                 Ok(ev) => {
@@ -563,13 +564,27 @@ impl Peer {
                 },
             }
         }
-        // Planning: whoever sent no plans in a round where every awaited player committed is
-        // late once a majority has submitted (the planning minute ran out for them).
-        if s.phase == EcoPhase::Planning && s.planning_clock_runs() && !batch.computers_only {
+        // Planning: every player had this round to send plans, and the reveals showed the
+        // plans sent. Whoever sent none (or none the engine took) moves nothing this round, so
+        // nobody plans after seeing the others' plans: late once a majority has submitted (the
+        // planning minute ran out for them: `ClosePlanning`), empty plans otherwise.
+        if planning && s.planning_clock_runs() {
             if let Some(&first) = s.plans.keys().next() {
                 let close = EconomyAction::ClosePlanning { player: first };
                 if let Ok(ev) = s.apply_with(&close, dice) {
                     applied.push(close);
+                    events.extend(ev);
+                }
+            }
+        }
+        if planning && s.phase == EcoPhase::Planning {
+            for player in s.to_act() {
+                let empty = EconomyAction::SubmitPlans {
+                    player,
+                    moves: vec![],
+                };
+                if let Ok(ev) = s.apply_with(&empty, dice) {
+                    applied.push(empty);
                     events.extend(ev);
                 }
             }
