@@ -107,6 +107,7 @@ fn mid_game() -> (Peer, Vec<Vec<u8>>, [u8; 32]) {
         orders: None,
         face_down: false,
         stand_in: true,
+        economy: None,
         nonce: 7,
     };
     let o = peers[0].propose_setup(proposal).expect("proposal");

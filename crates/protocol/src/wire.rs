@@ -9,6 +9,8 @@ use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
 use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::{self, sha256};
+use orbis_engine::rules::economy::action::EconomyAction;
+use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::orders::map::PowerId;
 use orbis_engine::rules::orders::notation::Written;
 use orbis_engine::rules::orders::OrdersOptions;
@@ -97,6 +99,9 @@ pub struct SetupProposal {
     /// `Some`: the game is the orders ruleset on this map instead of the classic game. Seat `i`
     /// plays the `i`-th power the map deals for `seats.len()` players.
     pub orders: Option<OrdersSetup>,
+    /// `Some`: the game is the economy ruleset with these options (setup included) instead of
+    /// the classic game; seat `i` is the engine's player `i` (see `peer/economy.rs`).
+    pub economy: Option<EconomyOptions>,
     /// Classic game: the cards and missions are dealt face down by the participants (see
     /// `orbis_deal`), so that nobody reads another's hand; `false` deals them from the shared
     /// seed, readable by every peer.
@@ -165,14 +170,34 @@ pub fn decode_orders(bytes: &[u8]) -> Result<OrdersPayload, String> {
     }
 }
 
+/// Format byte of an economy payload (a batch of actions for one log position).
+pub const ECONOMY_FORMAT: u8 = 1;
+
+/// Encodes an economy-game payload: the actions one participant plays at one log position, for
+/// the seats it controls (the bytes committed to and revealed).
+pub fn encode_economy(actions: &[EconomyAction]) -> Vec<u8> {
+    codec::encode(&(ECONOMY_FORMAT, actions))
+}
+
+/// Decodes an economy-game payload.
+pub fn decode_economy(bytes: &[u8]) -> Result<Vec<EconomyAction>, String> {
+    match bytes.first() {
+        Some(&ECONOMY_FORMAT) => codec::decode::<(u8, Vec<EconomyAction>)>(bytes)
+            .map(|(_, p)| p)
+            .map_err(|e| e.to_string()),
+        Some(f) => Err(format!("economy payload format {f} is not known")),
+        None => Err("empty economy payload".into()),
+    }
+}
+
 impl SetupProposal {
     /// Hash that `Accept` messages sign.
     pub fn hash(&self) -> [u8; 32] {
-        // A proposal with a stand-in escrow hashes as before the field existed (version 5), so
-        // that the games of a given room and nonce stay the games they were; one without
-        // hashes whole, under a tag of its own.
+        // A classic or orders proposal with a stand-in escrow hashes as before either field
+        // existed (version 5), so the games of a given room and nonce stay the games they were;
+        // any other hashes whole, under a tag of its own.
         let mut b;
-        if self.stand_in {
+        if self.stand_in && self.economy.is_none() {
             b = b"orbis-setup".to_vec();
             b.extend_from_slice(&codec::encode(&(
                 &self.participants,

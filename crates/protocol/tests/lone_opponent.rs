@@ -262,6 +262,7 @@ fn europe_of_two(net: &Net) -> SetupProposal {
         }),
         face_down: false,
         stand_in: true,
+        economy: None,
         nonce: 7,
     }
 }

@@ -49,6 +49,7 @@ fn europe_proposal(
         }),
         face_down: false,
         stand_in: true,
+        economy: None,
         nonce: 7,
     }
 }
@@ -301,6 +302,7 @@ fn world(n: usize, seed: u64) -> Net {
         }),
         face_down: false,
         stand_in: true,
+        economy: None,
         nonce: 1,
     };
     net.start(p);

@@ -5,6 +5,7 @@
 //! Invariant: nothing here holds state; every type is plain data the caller may keep or show.
 
 use super::*;
+use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 
 /// The transport's name for a connection (the adapter maps its own peer ids to these).
 pub type LinkId = u64;
@@ -58,6 +59,12 @@ pub struct Config {
     /// the voters); keep it below the time the other players' interfaces wait before they offer
     /// the vote.
     pub turn_grace_ms: u64,
+    /// Economy game: how long a declaration window (after each battle roll, or an
+    /// interception question) stays open for our seats before our silence is a pass.
+    pub declare_ms: u64,
+    /// Economy game: the planning "minute": how long after commitments covering a majority
+    /// of the players are in our own late seats still may plan.
+    pub planning_ms: u64,
     /// What [`Peer::memento`] returned before a reload (our own signed dice reveals): the peer
     /// halts rather than open one of those rolls for another declaration.
     pub remembered: Vec<Vec<u8>>,
@@ -82,6 +89,8 @@ impl Config {
             resend_ms: 1_000,
             missing_ms: 5_000,
             turn_grace_ms: 60_000,
+            declare_ms: 8_000,
+            planning_ms: 60_000,
             remembered: vec![],
         }
     }
@@ -287,6 +296,13 @@ pub enum ProtocolEvent {
     PhaseResolved {
         index: u64,
         events: Vec<OrdersEvent>,
+    },
+    /// Economy game: log position `index` was played: the actions the engine took (in the
+    /// order applied, computer seats' included) and its events.
+    EconomyApplied {
+        index: u64,
+        actions: Vec<EconomyAction>,
+        events: Vec<EconomyEvent>,
     },
     /// Every participant committed orders for `round`.
     OrdersCommitted {

@@ -40,6 +40,74 @@ pub(super) struct UnverifiedReveal {
 }
 
 impl Peer {
+    /// Opens the roll of a declaration fixed at its position: makes it the pending roll, takes
+    /// the reveals that came before it, and sends our own. False when the game cannot go on
+    /// (our chain ran out: halted).
+    pub(super) fn open_roll(&mut self, pending: PendingRoll, out: &mut Output) -> bool {
+        let Some(r) = &mut self.run else { return false };
+        let (index, roll, decl, tag) = (pending.index, pending.roll, pending.decl, r.tag);
+        r.pending = Some(pending);
+        // Reveals that arrived before the declaration.
+        if let Some(buf) = r.future_reveals.remove(&index) {
+            for (p, list) in buf {
+                for u in list {
+                    if r.reveals.get(&index).is_some_and(|m| m.contains_key(&p)) {
+                        break;
+                    }
+                    Self::verify_reveal(r, p, index, u, out);
+                }
+            }
+        }
+        if let Some(m) = r.me.filter(|m| !r.excluded.contains(m)) {
+            if !r.reveals.get(&index).is_some_and(|x| x.contains_key(&m)) {
+                let Some((x, next_tip)) = self.own_element(roll) else {
+                    self.halt(HaltReport::Internal("dice chain exhausted".into()), out);
+                    return false;
+                };
+                let raw = Envelope::seal(
+                    &self.key,
+                    tag,
+                    self.seq,
+                    &Body::Reveal {
+                        index,
+                        roll,
+                        decl,
+                        preimage: x,
+                        next_tip,
+                    },
+                );
+                self.seq = self.seq.saturating_add(1);
+                out.send.push((Dest::All, raw.clone()));
+                let Some(r) = &mut self.run else { return false };
+                // Our own reveal goes through the same bookkeeping as everyone's.
+                let u = UnverifiedReveal {
+                    roll,
+                    decl,
+                    preimage: x,
+                    next_tip,
+                    raw,
+                    link: None,
+                };
+                Self::verify_reveal(r, m, index, u, out);
+            }
+        }
+        self.progress();
+        true
+    }
+
+    /// The seed of the pending roll once every contributor's reveal is in: the declaration and
+    /// the contributors' pre-images in participant order.
+    pub(super) fn roll_seed(r: &Run) -> Option<[u8; 32]> {
+        let p = r.pending.as_ref()?;
+        let have = r.reveals.get(&p.index)?;
+        let mut b = b"orbis-roll".to_vec();
+        b.extend_from_slice(&p.decl);
+        for i in r.contributors() {
+            b.extend_from_slice(&have.get(&i)?.preimage);
+        }
+        Some(sha256(&b))
+    }
+
     /// Our pre-image for roll `k` (chain `j` covers rolls `j*len+1 ..= (j+1)*len`), and, in the
     /// last 16 rolls of a chain, the tip of the next one.
     pub(super) fn own_element(&mut self, k: u32) -> Option<([u8; 32], Option<[u8; 32]>)> {

@@ -124,14 +124,20 @@ pub fn check_proposal(p: &SetupProposal) -> Result<(), String> {
             }
         }
     }
-    if p.face_down && p.orders.is_some() {
+    if p.face_down && (p.orders.is_some() || p.economy.is_some()) {
         return Err("only classic games are dealt face down".into());
+    }
+    if p.orders.is_some() && p.economy.is_some() {
+        return Err("a game is of one ruleset: orders or economy, not both".into());
     }
     new_game(p, [0; 32]).map(|_| ())
 }
 
 /// The initial state of a proposal's game, and (orders ruleset) the power of each seat.
 pub(super) fn new_game(p: &SetupProposal, seed: [u8; 32]) -> Result<(Game, Vec<PowerId>), String> {
+    if let Some(options) = &p.economy {
+        return economy_game(p, options, seed).map(|s| (s, vec![]));
+    }
     match &p.orders {
         None if p.face_down => {
             ClassicState::new_sealed("classic", seat_configs(p), p.options.clone(), seed)
@@ -462,6 +468,7 @@ impl Peer {
             heads: vec![sha256(&g)],
             roll_count: 0,
             pending: None,
+            economy: None,
             reveals: BTreeMap::new(),
             future_reveals: BTreeMap::new(),
             chains,

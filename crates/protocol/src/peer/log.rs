@@ -278,7 +278,6 @@ impl Peer {
                 return;
             }
             let Some(r) = &mut self.run else { return };
-            let tag = r.tag;
             if r.over() {
                 return;
             }
@@ -312,6 +311,12 @@ impl Peer {
             }
             if matches!(r.state, Game::Orders(_)) {
                 if self.advance_orders(out) {
+                    continue;
+                }
+                return;
+            }
+            if matches!(r.state, Game::Economy(_)) {
+                if self.advance_economy(out) {
                     continue;
                 }
                 return;
@@ -460,63 +465,18 @@ impl Peer {
             let Some(r) = &mut self.run else { return };
             let decl = record.content;
             if is_random(&action) {
-                r.pending = Some(PendingRoll {
+                let pending = PendingRoll {
                     index,
                     roll,
-                    decl: record.content,
+                    decl,
                     action,
                     seat,
                     record,
                     since: self.now,
-                });
-                // Reveals that arrived before the declaration.
-                if let Some(buf) = r.future_reveals.remove(&index) {
-                    for (p, list) in buf {
-                        for u in list {
-                            if r.reveals.get(&index).is_some_and(|m| m.contains_key(&p)) {
-                                break;
-                            }
-                            Self::verify_reveal(r, p, index, u, out);
-                        }
-                    }
+                };
+                if !self.open_roll(pending, out) {
+                    return;
                 }
-                if let Some(m) = r.me.filter(|m| !r.excluded.contains(m)) {
-                    if !r.reveals.get(&index).is_some_and(|x| x.contains_key(&m)) {
-                        let Some((x, next_tip)) = self.own_element(roll) else {
-                            self.halt(HaltReport::Internal("dice chain exhausted".into()), out);
-                            return;
-                        };
-                        let raw = Envelope::seal(
-                            &self.key,
-                            tag,
-                            self.seq,
-                            &Body::Reveal {
-                                index,
-                                roll,
-                                decl,
-                                preimage: x,
-                                next_tip,
-                            },
-                        );
-                        self.seq = self.seq.saturating_add(1);
-                        out.send.push((Dest::All, raw.clone()));
-                        let r = match &mut self.run {
-                            Some(r) => r,
-                            None => return,
-                        };
-                        // Our own reveal goes through the same bookkeeping as everyone's.
-                        let u = UnverifiedReveal {
-                            roll,
-                            decl,
-                            preimage: x,
-                            next_tip,
-                            raw,
-                            link: None,
-                        };
-                        Self::verify_reveal(r, m, index, u, out);
-                    }
-                }
-                self.progress();
                 continue;
             }
             match classic!(r).apply(&action) {

@@ -15,6 +15,7 @@
 //! | `log` | classic entries, checkpoints, halting with evidence |
 //! | `beacon` | dice chains and reveals |
 //! | `rounds` | commit-reveal of simultaneous orders (orders phases, generic rounds) |
+//! | `economy` | the economy ruleset: each engine step a round of action batches, its dice |
 //! | `votes` | drop / seat-to-bot controls |
 //! | `deal`, `redeal` | the face-down deal, and starting it again without a withholder |
 //! | `chat` | chat and its acknowledgements |
@@ -57,6 +58,7 @@ pub mod api;
 mod beacon;
 mod chat;
 mod deal;
+mod economy;
 mod export;
 mod lobby;
 mod log;
@@ -71,6 +73,7 @@ pub use api::*;
 use beacon::*;
 use chat::*;
 use deal::*;
+use economy::*;
 pub use export::{verify, DealReport, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC};
 pub use lobby::check_proposal;
 use lobby::*;
@@ -437,6 +440,7 @@ impl Peer {
         }
         self.resend_chats(now_ms, &mut out);
         self.check_withheld(&mut out);
+        self.economy_timers(&mut out);
         let over = self.run.as_ref().is_some_and(|r| r.over());
         if let Some(r) = &self.run {
             if !over {

@@ -75,7 +75,8 @@ impl Peer {
         }
         if let Some(r) = &self.run {
             let pending = r.pending.as_ref().map(|p| p.index);
-            let orders_game = matches!(r.state, Game::Orders(_));
+            // Orders and economy games: position i is round i.
+            let orders_game = !matches!(r.state, Game::Classic(_));
             // If our histories may differ, go back a little so that an entry a seat signed
             // differently for each of us reaches the requester, which then sees both.
             let next = r.next_index();

@@ -42,6 +42,9 @@ pub(super) struct OrdersRound {
     /// When the last commitment came: reveals are due from then.
     pub(super) complete_at: Option<u64>,
     pub(super) done: bool,
+    /// Economy planning: when commitments covering a majority of the players were first in
+    /// (the planning minute runs from then).
+    pub(super) majority_at: Option<u64>,
 }
 
 impl Peer {
@@ -179,7 +182,7 @@ impl Peer {
     /// only limited in number (see `on_orders_commit`).
     pub(super) fn admit_round(&mut self, sender: PeerKey, round: u32) -> Option<bool> {
         let r = self.run.as_mut()?;
-        if !matches!(r.state, Game::Orders(_)) {
+        if matches!(r.state, Game::Classic(_)) {
             return None;
         }
         if u64::from(round) >= r.next_index() + MAX_AHEAD {
@@ -280,6 +283,12 @@ impl Peer {
 
     pub(super) fn orders_step(&mut self, round: u32, out: &mut Output) {
         let Some(r) = &mut self.run else { return };
+        // An economy round's participants are those the engine awaits at that position: judged
+        // only once we are there (and its predecessor's dice are in).
+        let economy = matches!(r.state, Game::Economy(_));
+        if economy && (u64::from(round) != r.next_index() || r.pending.is_some()) {
+            return;
+        }
         let req = r.orders_required();
         let me = r.me;
         let Some(o) = r.orders.get_mut(&round) else {

@@ -90,6 +90,8 @@ pub(super) struct Run {
     /// A face-down game that ended because a participant left whom nobody can stand in for
     /// (see `Run::deal_survives`): the position and the leaver.
     pub(super) ended: Option<(u64, u8)>,
+    /// Economy game: the batch of the position whose roll is pending (see `economy`).
+    pub(super) economy: Option<EconomyBatch>,
 }
 
 /// How the game waits on a control's target where it stands.
@@ -206,8 +208,18 @@ impl Run {
                     drops_other.then_some(Wait::Cards)
                 }
             }
-            // Simultaneous rulesets: a round waits for every contributor's orders.
+            // Simultaneous rulesets: a round waits for every contributor's orders; an economy
+            // position whose batch rolls dice waits for every contributor's reveal.
             _ => {
+                if let Some(p) = &self.pending {
+                    let contributor = match c {
+                        Control::Drop { peer, .. } => self
+                            .participant(peer)
+                            .is_some_and(|i| self.contributors().any(|x| x == i)),
+                        Control::SeatToBot { .. } | Control::Readmit { .. } => false,
+                    };
+                    return (p.index == self.next_index() && contributor).then_some(Wait::Reveal);
+                }
                 let seats = 0..self.proposal.seats.len() as PlayerId;
                 let waits = match c {
                     Control::Drop { peer, .. } => self
@@ -349,6 +361,7 @@ impl Run {
     pub(super) fn orders_required(&self) -> Vec<u8> {
         match self.state {
             Game::Classic(_) => (0..self.proposal.participants.len() as u8).collect(),
+            Game::Economy(_) => self.economy_required(),
             _ => self.contributors().collect(),
         }
     }

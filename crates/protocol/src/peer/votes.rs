@@ -200,7 +200,7 @@ impl Peer {
                         if let Some(p) = r.participant(&peer) {
                             r.asked.remove(&p);
                             r.left_present.remove(&p);
-                            if matches!(r.state, Game::Orders(_)) {
+                            if !matches!(r.state, Game::Classic(_)) {
                                 r.readmits.insert(p, (at, tip));
                             } else {
                                 r.readmit(p, tip);

@@ -124,6 +124,7 @@ impl Net {
             orders: None,
             face_down: false,
             stand_in: true,
+            economy: None,
             nonce: 1,
         }
     }

@@ -53,6 +53,7 @@ impl Session {
             }),
             face_down: false,
             stand_in: true,
+            economy: None,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];
@@ -95,6 +96,7 @@ impl Session {
             // another's hand.
             face_down: true,
             stand_in: self.stand_in,
+            economy: None,
             nonce: now_ms() as u64,
         };
         let mut lines = vec![];

@@ -186,6 +186,7 @@ fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
         orders: None,
         face_down: true,
         stand_in: true,
+        economy: None,
         nonce: seed,
     }
 }

@@ -1,0 +1,567 @@
+//! The economy ruleset over the protocol: every log position is a commit-reveal round among the
+//! participants the engine waits for, dice come from the beacon, computer seats are computed by
+//! every peer, declaration windows close by themselves, and cheating is named.
+
+mod common;
+
+use common::{Net, NetParams};
+use ed25519_dalek::SigningKey;
+use orbis_engine::bot;
+use orbis_engine::classic::{BotLevel, ClassicOptions, Colour, PlayerId};
+use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
+use orbis_engine::rules::economy::options::EconomyOptions;
+use orbis_engine::rules::economy::phase::Phase;
+use orbis_engine::rules::economy::state::EconomyState;
+use orbis_engine::rules::Game;
+use orbis_protocol::peer::verify;
+use orbis_protocol::wire::{encode_economy, orders_commitment};
+use orbis_protocol::{
+    Body, Control, Controller, Envelope, ProtocolEvent, SeatSpec, SetupProposal, Violation,
+};
+
+/// Peers on the first seats, computer seats of `bots` after them; a game of `rounds` rounds.
+fn economy_net(n_peers: usize, bots: &[BotLevel], seed: u64, rounds: u32) -> Net {
+    economy_net_on(n_peers, bots, seed, rounds, NetParams::perfect())
+}
+
+fn economy_net_on(
+    n_peers: usize,
+    bots: &[BotLevel],
+    seed: u64,
+    rounds: u32,
+    params: NetParams,
+) -> Net {
+    let mut net = Net::new(n_peers, seed, params);
+    let mut seats: Vec<SeatSpec> = (0..n_peers)
+        .map(|i| SeatSpec {
+            name: format!("P{i}"),
+            colour: Colour::ALL[i],
+            controller: Controller::Peer(i as u8),
+        })
+        .collect();
+    for (b, level) in bots.iter().enumerate() {
+        seats.push(SeatSpec {
+            name: format!("Bot{b}"),
+            colour: Colour::ALL[n_peers + b],
+            controller: Controller::Bot(*level),
+        });
+    }
+    let options = EconomyOptions {
+        round_limit: Some(rounds),
+        ..EconomyOptions::default()
+    };
+    let p = SetupProposal {
+        participants: net.keys(),
+        seats,
+        options: ClassicOptions::default(),
+        orders: None,
+        economy: Some(options),
+        face_down: false,
+        stand_in: true,
+        nonce: 3,
+    };
+    net.start(p);
+    assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    net
+}
+
+fn state(net: &Net, i: usize) -> &EconomyState {
+    match net.peers[i].game() {
+        Some(Game::Economy(s)) => s,
+        _ => panic!("peer {i} has no economy game"),
+    }
+}
+
+fn salt(i: usize, round: u32) -> [u8; 32] {
+    let mut s = [i as u8 ^ 0x5a; 32];
+    s[..4].copy_from_slice(&round.to_le_bytes());
+    s
+}
+
+/// A declaration window (after a roll, or an interception question) is open.
+fn declaring(s: &EconomyState) -> bool {
+    let b = s.combat.as_ref().and_then(|c| c.battle.as_ref());
+    s.phase == Phase::Combat && b.is_some_and(|b| b.pending.is_some() || !s.waiting_for_choice())
+}
+
+/// Plays the game: every online peer whose seats are awaited submits the computer's choice for
+/// them (one action per seat and position), unless `skip(peer, state)`; until `done` or the
+/// time limit.
+fn drive(
+    net: &mut Net,
+    limit_ms: u64,
+    skip: impl Fn(usize, &EconomyState) -> bool,
+    done: impl Fn(&Net) -> bool,
+) -> bool {
+    while net.now < limit_ms {
+        if done(net) {
+            return true;
+        }
+        for i in 0..net.peers.len() {
+            if !net.online[i] || !net.autoplay[i] {
+                continue;
+            }
+            let Some((round, seats)) = net.peers[i].economy_due() else {
+                continue;
+            };
+            let s = state(net, i).clone();
+            if skip(i, &s) {
+                continue;
+            }
+            let batch: Vec<EconomyAction> = seats
+                .iter()
+                .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
+                .collect();
+            match net.peers[i].submit_economy(batch.clone(), salt(i, round)) {
+                Ok(out) => net.process(i, out),
+                Err(e) => panic!("peer {i} could not play {batch:?}: {e}"),
+            }
+        }
+        net.run_until(net.now + 25, |_| false);
+    }
+    done(net)
+}
+
+fn applied(net: &Net, i: usize) -> Vec<(u64, Vec<EconomyAction>, Vec<EconomyEvent>)> {
+    net.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            ProtocolEvent::EconomyApplied {
+                index,
+                actions,
+                events,
+            } => Some((*index, actions.clone(), events.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn hashes(net: &Net, who: &[usize]) -> Vec<String> {
+    who.iter()
+        .map(|&i| net.peers[i].game().expect("a game").state_hash().to_hex())
+        .collect()
+}
+
+fn rejections(net: &Net, i: usize, by: usize) -> Vec<Violation> {
+    let key = net.peers[by].key();
+    net.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            ProtocolEvent::Rejected {
+                peer: Some(p),
+                violation,
+                ..
+            } if *p == key => Some(violation.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn rolled(net: &Net, i: usize) -> bool {
+    applied(net, i).iter().any(|(_, _, ev)| {
+        ev.iter()
+            .any(|e| matches!(e, EconomyEvent::BattleRoll { .. }))
+    })
+}
+
+#[test]
+fn a_whole_economy_game_between_peers_ends_with_equal_state_hashes() {
+    let mut net = economy_net(3, &[BotLevel::Normal], 11, 3);
+    let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+    assert!(
+        drive(&mut net, 3_000_000, |_, _| false, over),
+        "the game ends"
+    );
+    let h = hashes(&net, &[0, 1, 2]);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+    for i in 0..3 {
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+    assert!(
+        rolled(&net, 0),
+        "battles were fought with the beacon's dice"
+    );
+    // Every peer applied the same actions at every position.
+    let a0: Vec<_> = applied(&net, 0).into_iter().map(|x| (x.0, x.1)).collect();
+    for i in 1..3 {
+        let ai: Vec<_> = applied(&net, i).into_iter().map(|x| (x.0, x.1)).collect();
+        assert_eq!(a0, ai);
+    }
+    eprintln!(
+        "economy game: {} positions, {} messages delivered, {} bytes sent, {} simulated ms",
+        net.peers[0].log_len(),
+        net.delivered,
+        net.bytes_sent,
+        net.now
+    );
+    if std::env::var("ECO_DUMP").is_ok() {
+        for (i, a, e) in applied(&net, 0) {
+            eprintln!("{i}: {a:?}\n    {e:?}");
+        }
+    }
+    // The transcript of the game checks out offline, and reaches the same state.
+    let t = net.peers[1].transcript().expect("a transcript");
+    let report = verify(&t).expect("the transcript verifies");
+    assert_eq!(report.positions, net.peers[1].log_len());
+}
+
+#[test]
+fn an_economy_game_over_a_lossy_network_ends_alike() {
+    let params = NetParams {
+        max_delay: 40,
+        drop_pct: 5,
+        dup_pct: 5,
+    };
+    let mut net = economy_net_on(3, &[BotLevel::Easy], 17, 3, params);
+    let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+    let ended = drive(&mut net, 300_000, |_, _| false, over);
+    if !ended {
+        for i in 0..3 {
+            let s = state(&net, i);
+            eprintln!(
+                "peer {i}: log {} phase {:?} to_act {:?} waiting_on {:?} due {:?} complaints {:?}",
+                net.peers[i].log_len(),
+                s.phase,
+                s.to_act(),
+                net.peers[i].waiting_on(),
+                net.peers[i].economy_due(),
+                net.complaints(i)
+            );
+        }
+    }
+    assert!(ended, "the game ends");
+    let h = hashes(&net, &[0, 1, 2]);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+    for i in 0..3 {
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+}
+
+#[test]
+fn computer_seats_are_computed_alike_by_every_peer() {
+    let mut net = economy_net(2, &[BotLevel::Easy, BotLevel::Hard], 5, 2);
+    let far = |n: &Net| (0..2).all(|i| state(n, i).phase == Phase::Over);
+    assert!(drive(&mut net, 3_000_000, |_, _| false, far));
+    let bots = |i: usize| -> Vec<(u64, EconomyAction)> {
+        applied(&net, i)
+            .into_iter()
+            .flat_map(|(idx, a, _)| a.into_iter().map(move |a| (idx, a)))
+            .filter(|(_, a)| a.player() >= 2)
+            .collect()
+    };
+    assert!(!bots(0).is_empty(), "the computer seats played");
+    assert_eq!(bots(0), bots(1));
+    assert_eq!(hashes(&net, &[0, 1])[0], hashes(&net, &[0, 1])[1]);
+    assert!(net.complaints(0).is_empty() && net.complaints(1).is_empty());
+}
+
+#[test]
+fn a_plan_changed_after_its_commitment_is_named() {
+    let mut net = economy_net(3, &[], 21, 2);
+    const CHEAT: usize = 2;
+    let planning = |n: &Net| {
+        state(n, CHEAT).phase == Phase::Planning && n.peers[CHEAT].economy_due().is_some()
+    };
+    assert!(drive(&mut net, 1_000_000, |_, _| false, planning));
+    // Its reveal carries other plans than it committed to.
+    let key = SigningKey::from_bytes(&net.configs[CHEAT].identity_secret);
+    let other = encode_economy(&[]);
+    net.tamper = Some((
+        CHEAT,
+        Box::new(move |_, _, _, bytes| {
+            let (env, body) = Envelope::open_where(&bytes, |_| true).expect("valid");
+            match body {
+                Body::OrdersReveal { round, salt, .. } => vec![Envelope::seal(
+                    &key,
+                    env.game_id,
+                    env.seq,
+                    &Body::OrdersReveal {
+                        round,
+                        payload: other.clone(),
+                        salt,
+                    },
+                )],
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    let at = net.peers[0].log_len();
+    let until = net.now + 3_000;
+    drive(&mut net, until, |_, _| false, |_| false);
+    for i in [0, 1] {
+        let r = rejections(&net, i, CHEAT);
+        assert!(
+            r.iter().any(
+                |v| matches!(v, Violation::OrdersMismatch { round } if u64::from(*round) == at)
+            ),
+            "{r:?}"
+        );
+        assert_eq!(
+            net.peers[i].log_len(),
+            at,
+            "the round waits for a true reveal"
+        );
+        assert_eq!(net.peers[i].waiting_on(), vec![net.peers[CHEAT].key()]);
+    }
+}
+
+/// Runs until a declaration window is open in which some participant plays no awaited seat.
+fn to_a_window_without(net: &mut Net) -> Option<usize> {
+    let n = net.peers.len();
+    let window = move |net: &Net| {
+        let s = state(net, 0);
+        declaring(s)
+            && (0..n).any(|j| {
+                !s.to_act().contains(&(j as PlayerId))
+                    && net.peers[j].log_len() == net.peers[0].log_len()
+            })
+            && (0..n).all(|j| net.peers[j].log_len() == net.peers[0].log_len())
+    };
+    // Nobody declares until the window is found, so it stays open.
+    if !drive(net, 3_000_000, |_, s| declaring(s), window) {
+        return None;
+    }
+    let s = state(net, 0);
+    (0..n).find(|&j| !s.to_act().contains(&(j as PlayerId)))
+}
+
+#[test]
+fn a_declaration_out_of_turn_is_refused() {
+    let mut net = economy_net(3, &[], 8, 3);
+    let j = to_a_window_without(&mut net).expect("a battle between two of three players");
+    let round = net.peers[0].log_len() as u32;
+    let key = SigningKey::from_bytes(&net.configs[j].identity_secret);
+    let out_of_turn = Envelope::seal(
+        &key,
+        net.peers[0].game_tag().expect("started"),
+        1 << 50,
+        &Body::OrdersCommit {
+            round,
+            hash: [7; 32],
+        },
+    );
+    for i in 0..3 {
+        if i != j {
+            net.inject(j, i, out_of_turn.clone());
+        }
+    }
+    net.run_until(net.now + 500, |_| false);
+    for i in (0..3).filter(|&i| i != j) {
+        let r = rejections(&net, i, j);
+        assert!(
+            r.contains(&Violation::OutOfTurn {
+                index: u64::from(round)
+            }),
+            "{r:?}"
+        );
+    }
+}
+
+#[test]
+fn a_silent_declarer_is_passed_when_its_window_closes_and_the_game_goes_on() {
+    // Whether the silent player meets a declaration window at all depends on the game: take the
+    // first seed whose game gives it one.
+    for seed in 8..24 {
+        if silent_declarer(seed) {
+            return;
+        }
+    }
+    panic!("no game gave the silent player a declaration window");
+}
+
+/// Plays a game in which peer 1's player never declares; `false` if it never had to.
+fn silent_declarer(seed: u64) -> bool {
+    let mut net = economy_net(3, &[], seed, 2);
+    const SILENT: usize = 1;
+    // Its player never declares: its own peer passes for it once the window closes.
+    let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+    let silent = |i: usize, s: &EconomyState| i == SILENT && declaring(s);
+    assert!(drive(&mut net, 3_000_000, silent, over), "the game ends");
+    let passes = applied(&net, 0)
+        .iter()
+        .flat_map(|(_, a, _)| a.clone())
+        .filter(|a| {
+            matches!(
+                a,
+                EconomyAction::Declare {
+                    player: 1,
+                    action: None
+                } | EconomyAction::Intercept {
+                    player: 1,
+                    yes: false
+                }
+            )
+        })
+        .count();
+    let h = hashes(&net, &[0, 1, 2]);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+    for i in 0..3 {
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+    passes > 0
+}
+
+#[test]
+fn a_stalled_declarer_is_voted_out_and_the_honest_peers_continue() {
+    let mut net = economy_net(3, &[], 8, 3);
+    // Find a window where a participant must declare, then take it off the network.
+    let window = |n: &Net| {
+        declaring(state(n, 0)) && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
+    };
+    assert!(drive(&mut net, 3_000_000, |_, s| declaring(s), window));
+    let s = state(&net, 0).clone();
+    let gone = (0..3)
+        .find(|&j| s.to_act().contains(&(j as PlayerId)))
+        .expect("a declarer");
+    net.online[gone] = false;
+    let at = net.peers[0].log_len();
+    let honest: Vec<usize> = (0..3).filter(|&i| i != gone).collect();
+    let until = net.now + 2_000;
+    drive(&mut net, until, |_, _| false, |_| false);
+    for &i in &honest {
+        assert_eq!(
+            net.peers[i].log_len(),
+            at,
+            "the battle waits on the declarer"
+        );
+        assert_eq!(net.peers[i].waiting_on(), vec![net.peers[gone].key()]);
+    }
+    let key = net.peers[gone].key();
+    for &i in &honest {
+        let o = net.peers[i]
+            .vote(Control::Drop {
+                peer: key,
+                level: BotLevel::Normal,
+            })
+            .expect("a vote");
+        net.process(i, o);
+    }
+    let later = |n: &Net| {
+        honest
+            .iter()
+            .all(|&i| n.peers[i].log_len() > at + 3 || state(n, i).phase == Phase::Over)
+    };
+    let until = net.now + 1_000_000;
+    assert!(drive(&mut net, until, |_, _| false, later));
+    let h = hashes(&net, &honest);
+    assert_eq!(h[0], h[1]);
+}
+
+#[test]
+fn an_action_for_another_players_seat_is_void_and_its_sender_named() {
+    let mut net = economy_net(3, &[], 13, 2);
+    const CHEAT: usize = 2;
+    // The Get phase of the first round: everyone plays at once.
+    let get = |n: &Net| {
+        state(n, 0).phase == Phase::Get
+            && n.peers[CHEAT].economy_due().is_some()
+            && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
+    };
+    let until = net.now + 1_000_000;
+    let in_get = |i: usize, s: &EconomyState| i == CHEAT && s.phase == Phase::Get;
+    assert!(drive(&mut net, until, in_get, get));
+    net.autoplay[CHEAT] = false;
+    let round = net.peers[0].log_len() as u32;
+    // Its batch finishes seat 0's Get phase (not its own) and then its own.
+    let payload = encode_economy(&[
+        EconomyAction::FinishGet { player: 0 },
+        EconomyAction::FinishGet { player: 2 },
+    ]);
+    let salt = [9; 32];
+    let key = SigningKey::from_bytes(&net.configs[CHEAT].identity_secret);
+    let tag = net.peers[0].game_tag().expect("started");
+    let commit = Envelope::seal(
+        &key,
+        tag,
+        1 << 50,
+        &Body::OrdersCommit {
+            round,
+            hash: orders_commitment(round, &payload, &salt),
+        },
+    );
+    let reveal = Envelope::seal(
+        &key,
+        tag,
+        (1 << 50) + 1,
+        &Body::OrdersReveal {
+            round,
+            payload,
+            salt,
+        },
+    );
+    for i in [0, 1] {
+        net.inject(CHEAT, i, commit.clone());
+        net.inject(CHEAT, i, reveal.clone());
+    }
+    let until = net.now + 5_000;
+    let past = move |n: &Net| (0..2).all(|i| n.peers[i].log_len() > u64::from(round));
+    assert!(drive(&mut net, until, |i, _| i == CHEAT, past));
+    for i in [0, 1] {
+        let r = rejections(&net, i, CHEAT);
+        assert!(
+            r.iter().any(|v| matches!(
+                v,
+                Violation::IllegalOrders { round: x, .. } if *x == round
+            )),
+            "{r:?}"
+        );
+        let (_, actions, _) = applied(&net, i)
+            .into_iter()
+            .find(|(x, _, _)| *x == u64::from(round))
+            .expect("the position was played");
+        assert!(actions.contains(&EconomyAction::FinishGet { player: 2 }));
+        // Seat 0's Get phase was finished by its own player's batch only, if at all.
+        let finished_0 = EconomyAction::FinishGet { player: 0 };
+        assert!(actions.iter().filter(|a| **a == finished_0).count() <= 1);
+    }
+    assert_eq!(hashes(&net, &[0, 1])[0], hashes(&net, &[0, 1])[1]);
+}
+
+#[test]
+fn a_reloaded_peer_replays_the_economy_game_and_plays_on() {
+    let mut net = economy_net(3, &[BotLevel::Normal], 11, 3);
+    let combat = |n: &Net| state(n, 0).phase == Phase::Combat && n.peers[0].log_len() > 10;
+    let until = net.now + 1_000_000;
+    assert!(drive(&mut net, until, |_, _| false, combat));
+    net.reload(1, vec![]);
+    let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+    let until = net.now + 3_000_000;
+    assert!(drive(&mut net, until, |_, _| false, over), "the game ends");
+    let h = hashes(&net, &[0, 1, 2]);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+}
+
+#[test]
+fn a_player_without_plans_in_the_planning_round_moves_nothing_and_sees_no_plan_first() {
+    let mut net = economy_net(3, &[], 8, 2);
+    const LATE: usize = 0;
+    let planning = |n: &Net| {
+        state(n, 0).phase == Phase::Planning
+            && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
+    };
+    let until = net.now + 1_000_000;
+    assert!(drive(&mut net, until, |_, _| false, planning));
+    let at = net.peers[0].log_len();
+    // Its player sends nothing: an empty batch (as its window would), the others their plans.
+    let round = at as u32;
+    let out = net.peers[LATE]
+        .submit_economy(vec![], salt(LATE, round))
+        .expect("an empty batch");
+    net.process(LATE, out);
+    let until = net.now + 5_000;
+    let past = move |n: &Net| (0..3).all(|i| n.peers[i].log_len() > at);
+    assert!(drive(&mut net, until, |i, _| i == LATE, past));
+    for i in 0..3 {
+        let s = state(&net, i);
+        assert_ne!(s.phase, Phase::Planning, "planning is over in one round");
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+    let (_, actions, _) = applied(&net, 1)
+        .into_iter()
+        .find(|(x, _, _)| *x == at)
+        .expect("the planning round");
+    assert!(actions.iter().any(|a| matches!(
+        a,
+        EconomyAction::SubmitPlans { player: 0, moves } if moves.is_empty()
+    ) || matches!(a, EconomyAction::ClosePlanning { .. })));
+}
