@@ -86,6 +86,13 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                     if app.has_save {
                         <button class="btn primary" id="continue" onclick={cont}>{"Continue game"}</button>
                     }
+                    if app.has_save && app.classic.game.is_some() {
+                        if app.classic.history.is_some() {
+                            <button class="btn" id="menu-replay" onclick={send(app, Msg::Classic(crate::classic::play::Msg::Nav(crate::widgets::Nav::Replay)))}>{"Replay this game"}</button>
+                        } else {
+                            <span class="hint" id="no-replay">{format!("No replay: {}", crate::app::NO_HISTORY)}</span>
+                        }
+                    }
                     <button class="btn primary" id="quick-start" onclick={quick}>{"Quick start"}</button>
                     <span class="hint">{"You against two computer opponents, standard rules."}</span>
                     <button class="btn" id="new-game" onclick={setup}>{"New game…"}</button>
