@@ -7,7 +7,7 @@
 //! so no step replays more than `EVERY` actions.
 
 use crate::classic::board::{board, DragRef};
-use crate::classic::play::{Classic, Msg as CMsg, View};
+use crate::classic::play::{Classic, Msg as CMsg, Roll, View};
 use crate::savefile::{self, History};
 use orbis_engine::classic::{Action, ClassicState, Phase};
 use orbis_engine::view;
@@ -19,7 +19,7 @@ use yew::prelude::*;
 const EVERY: usize = 64;
 
 /// Log lines shown before the current action's (and after it).
-const CONTEXT: usize = 14;
+const CONTEXT: usize = 5;
 
 /// What the replay computed once: never changes while it is open.
 struct Data {
@@ -123,6 +123,18 @@ impl Replay {
             let _ = s.apply(a);
         }
         self.step = n;
+        // The last action's battle marked on the board, as the play screen marks the last roll.
+        self.shown.roll = match n.checked_sub(1).map(|i| &self.data.actions[i]) {
+            Some(Action::Attack { from, to, .. } | Action::Blitz { from, to, .. }) => Some(Roll {
+                from: *from,
+                to: *to,
+                attack: vec![],
+                defence: vec![],
+                rolls: 0,
+                step: s.step,
+            }),
+            _ => None,
+        };
         self.shown.hash = savefile::state_hash(&s);
         self.shown.game = Some(s);
     }
@@ -167,19 +179,26 @@ pub fn screen(
         let send = send.clone();
         Callback::from(move |c: CMsg| send.emit(RMsg::Board(c)))
     };
-    let who = &s.players[s.current as usize];
+    let who = &s.players[s.current as usize].name;
     let status = match s.phase {
         Phase::GameOver { winner } => format!("{} has won.", s.players[winner as usize].name),
-        _ => format!("Turn {} · {}: {}", s.turn, who.name, view::phase_prompt(s)),
+        Phase::Claim => format!("{who} claims a territory."),
+        Phase::SetupPlace => format!("{who} places an army."),
+        Phase::Reinforce { armies } => {
+            format!("Turn {}: {who} reinforces ({armies} to place).", s.turn)
+        }
+        Phase::Attack => format!("Turn {}: {who} attacks.", s.turn),
+        Phase::Occupy { .. } => format!("Turn {}: {who} moves in.", s.turn),
+        Phase::Fortify => format!("Turn {}: {who} fortifies.", s.turn),
     };
-    // The current action's lines, with some before and after it.
+    // The current action's lines, with a few before and the next ones after (dimmed).
     let (cur_a, cur_b) = if n == 0 {
         (0, 0)
     } else {
         (d.first[n - 1], d.first[n])
     };
-    let from = d.first[n.saturating_sub(CONTEXT)];
-    let to = d.first[(n + CONTEXT / 2).min(m)];
+    let from = cur_a.saturating_sub(CONTEXT);
+    let to = (cur_b + CONTEXT).min(d.lines.len());
     let log = (from..to).map(|i| {
         let class = if (cur_a..cur_b).contains(&i) {
             "cur"
@@ -204,14 +223,14 @@ pub fn screen(
                     <section class="prompt">
                         <p id="replay-status" aria-live="polite">{status}</p>
                         <div class="row replay-nav" role="group" aria-label="Step through the game">
-                            <button class="btn small" id="replay-start" disabled={n == 0} onclick={go(0)} aria-label="To start">{"⏮ Start"}</button>
+                            <button class="btn small" id="replay-start" disabled={n == 0} onclick={go(0)} aria-label="To start">{"« Start"}</button>
                             <button class="btn small" id="replay-back" disabled={n == 0} onclick={go(n.saturating_sub(1))} aria-label="Back one action">{"◀ Back"}</button>
                             <button class="btn small primary" id="replay-next" disabled={n == m} onclick={go(n + 1)} aria-label="Forward one action">{"Next ▶"}</button>
-                            <button class="btn small" id="replay-end" disabled={n == m} onclick={go(m)} aria-label="To end">{"End ⏭"}</button>
+                            <button class="btn small" id="replay-end" disabled={n == m} onclick={go(m)} aria-label="To end">{"End »"}</button>
                         </div>
                         <input type="range" id="replay-scrub" aria-label="Action" min="0" max={m.to_string()}
                             value={n.to_string()} oninput={scrub} />
-                        <p class="hint">{"Keys: ← and → step, Home and End jump."}</p>
+                        <p class="hint keys-hint">{"Keys: ← and → step, Home and End jump."}</p>
                     </section>
                     <section class="tabs">
                         <ul class="log replay-log" id="replay-log">{ for log }</ul>
