@@ -110,8 +110,18 @@ impl History {
         }
     }
 
-    /// Records one applied action; `false` once the history is too long to keep.
-    pub fn push(&mut self, a: &orbis_engine::classic::Action) -> bool {
+    /// A history that starts at the state of this save file (any ruleset).
+    #[cfg(feature = "full")]
+    pub fn from_start(start: Vec<u8>) -> History {
+        History {
+            start,
+            count: 0,
+            actions: vec![],
+        }
+    }
+
+    /// Records one applied action (of any ruleset); `false` once the history is too long.
+    pub fn push<A: Serialize>(&mut self, a: &A) -> bool {
         self.count += 1;
         self.actions.extend(codec::encode(a));
         self.count <= MAX_ACTIONS
@@ -120,10 +130,16 @@ impl History {
     /// The actions decoded (the full page's viewer; the lite page only writes them).
     #[cfg(feature = "full")]
     pub fn decode_actions(&self) -> Result<Vec<orbis_engine::classic::Action>, String> {
-        // A `Vec` in the codec is its length (a varint, as a `u64`) and then its items.
+        codec::decode_lean(&self.as_vec()).map_err(|e| e.to_string())
+    }
+
+    /// The actions as the codec encodes a `Vec` of them: its length (a varint, as a `u64`),
+    /// then the items.
+    #[cfg(feature = "full")]
+    pub fn as_vec(&self) -> Vec<u8> {
         let mut bytes = codec::encode(&u64::from(self.count));
         bytes.extend_from_slice(&self.actions);
-        codec::decode_lean(&bytes).map_err(|e| e.to_string())
+        bytes
     }
 }
 

@@ -71,7 +71,7 @@ pub struct AppState {
     pub economy_hash: String,
     /// The replay on screen (`Screen::Replay`).
     #[cfg(feature = "full")]
-    pub replay: Option<crate::replay::Replay>,
+    pub replay: Option<crate::replay::Viewer>,
 }
 
 #[derive(Clone)]
@@ -175,12 +175,7 @@ impl AppState {
             match loaded {
                 Ok(Loaded::Classic(g)) => {
                     // The history, if it belongs to this very save.
-                    st.classic.history = store::get(store::HISTORY_KEY)
-                        .and_then(|t| store::b64_decode(&t))
-                        .and_then(|b| {
-                            let (save, h) = crate::savefile::split_replay_file(&b)?;
-                            (store::b64_encode(save) == text).then_some(h)
-                        });
+                    st.classic.history = autosave_history(&text);
                     st.classic.log = store::get(store::LOG_KEY)
                         .map(|l| l.lines().map(String::from).collect())
                         .unwrap_or_default();
@@ -199,6 +194,7 @@ impl AppState {
                     st.start_orders(
                         g,
                         seats.chars().map(crate::orders::Seat::from_code).collect(),
+                        autosave_history(&text),
                     );
                     if let (Some(o), Some(b)) = (st.orders.as_mut(), ui) {
                         o.restore_ui(&b);
@@ -270,10 +266,17 @@ impl AppState {
         #[cfg(feature = "full")]
         {
             let c = &self.classic;
-            let opened = match (&c.game, &c.history) {
-                (Some(g), Some(h)) => crate::replay::Replay::new(h, g),
-                (Some(_), None) => Err(NO_HISTORY.into()),
-                (None, _) => Err("There is no classic game to replay.".into()),
+            let opened = match (&c.game, &c.history, &self.orders) {
+                (_, _, Some(o)) => match &o.history {
+                    Some(h) => crate::replay::orders::OrdersReplay::new(h, o)
+                        .map(crate::replay::Viewer::Orders),
+                    None => Err(NO_HISTORY.into()),
+                },
+                (Some(g), Some(h), _) => {
+                    crate::replay::Replay::new(h, g).map(crate::replay::Viewer::Classic)
+                }
+                (Some(_), None, _) => Err(NO_HISTORY.into()),
+                (None, _, _) => Err("There is no game to replay.".into()),
             };
             match opened {
                 Ok(r) => {
@@ -345,8 +348,10 @@ impl AppState {
         &mut self,
         g: orbis_engine::rules::orders::OrdersState,
         seats: Vec<crate::orders::Seat>,
+        history: Option<crate::savefile::History>,
     ) {
-        let o = crate::orders::OrdersSession::new(g, seats);
+        let mut o = crate::orders::OrdersSession::new(g, seats);
+        o.history = history;
         let codes: String = o.seats.iter().map(|s| s.code()).collect();
         store::set(store::ORDERS_SEATS_KEY, &codes);
         self.classic.game = None;
@@ -368,7 +373,11 @@ impl AppState {
             f.players,
         );
         match g {
-            Ok(g) => self.start_orders(g, f.seats.clone()),
+            Ok(g) => {
+                let start = Game::Orders(g.clone()).to_save();
+                let h = crate::savefile::History::from_start(start);
+                self.start_orders(g, f.seats.clone(), Some(h))
+            }
             Err(e) => self.notice = Some(e.to_string()),
         }
     }
@@ -431,7 +440,15 @@ impl AppState {
         if let Some(o) = &self.orders {
             let g = Game::Orders(o.game.clone());
             self.orders_hash = g.state_hash().to_hex();
-            store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
+            let save = g.to_save();
+            match &o.history {
+                Some(h) => store::set(
+                    store::HISTORY_KEY,
+                    &store::b64_encode(&crate::savefile::to_replay_file(&save, h)),
+                ),
+                None => store::remove(store::HISTORY_KEY),
+            }
+            store::set(store::SAVE_KEY, &store::b64_encode(&save));
             store::set(store::ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
             return;
         }
@@ -558,7 +575,7 @@ impl Reducible for AppState {
                     st.start_classic(g, false);
                 }
                 #[cfg(feature = "full")]
-                Ok((Loaded::Orders(g), _)) => st.start_orders(g, vec![]),
+                Ok((Loaded::Orders(g), h)) => st.start_orders(g, vec![], h),
                 #[cfg(feature = "full")]
                 Ok((Loaded::Economy(g), _)) => st.start_economy(*g, vec![]),
                 // The full page opens it as the autosave, as the full bundle's import would.
@@ -607,7 +624,7 @@ impl Reducible for AppState {
             #[cfg(feature = "full")]
             Msg::ReplayKey(k) => {
                 if let Some(r) = st.replay.as_mut() {
-                    if let Some(m) = crate::replay::key_msg(k, r) {
+                    if let Some(m) = crate::replay::key_msg(k, r.len()) {
                         r.update(m);
                     }
                 }
@@ -639,6 +656,13 @@ impl Reducible for AppState {
         st.sync_screen();
         Rc::new(st)
     }
+}
+
+/// The history kept beside the autosave `text`, if it belongs to this very save.
+fn autosave_history(text: &str) -> Option<crate::savefile::History> {
+    let b = store::b64_decode(&store::get(store::HISTORY_KEY)?)?;
+    let (save, h) = crate::savefile::split_replay_file(&b)?;
+    (store::b64_encode(save) == text).then_some(h)
 }
 
 /// Why a game has no Replay.

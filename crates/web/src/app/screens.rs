@@ -22,7 +22,7 @@ pub fn replay_screen(
     };
     let d = app.dispatcher();
     let send = Callback::from(move |m| d.dispatch(Msg::Replay(m)));
-    crate::replay::screen(r, send, menu::send(app, Msg::Continue), drag)
+    r.screen(send, menu::send(app, Msg::Continue), drag)
 }
 
 /// The online screen, with the game the protocol runs drawn by its ruleset's screen.

@@ -1,4 +1,5 @@
-//! The replay of a classic game (issue 31), a screen of its own on the full page: the start state
+//! The replay of a game (issue 31), a screen of its own on the full page. A classic game (this
+//! module) steps action by action; an orders game (`orders`) phase by phase. The start state
 //! and the recorded actions (`savefile::History`) are run through the engine's `apply` again, and
 //! the player steps through them action by action, forward and back, with the board and the log
 //! in sync. The board is the play screen's widget, shown read-only: only pan and zoom reach it.
@@ -14,6 +15,55 @@ use orbis_engine::view;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
+
+pub mod orders;
+
+/// The replay on screen, of either ruleset.
+#[allow(clippy::large_enum_variant)] // one at a time, while the replay is open
+#[derive(Clone, PartialEq)]
+pub enum Viewer {
+    Classic(Replay),
+    Orders(orders::OrdersReplay),
+}
+
+impl Viewer {
+    /// Number of steps (actions or phases).
+    pub fn len(&self) -> usize {
+        match self {
+            Viewer::Classic(r) => r.len(),
+            Viewer::Orders(r) => r.len(),
+        }
+    }
+
+    /// The state hash on screen.
+    pub fn hash(&self) -> &str {
+        match self {
+            Viewer::Classic(r) => r.hash(),
+            Viewer::Orders(r) => r.hash(),
+        }
+    }
+
+    /// Handles one message of the replay screen.
+    pub fn update(&mut self, m: RMsg) {
+        match self {
+            Viewer::Classic(r) => r.update(m),
+            Viewer::Orders(r) => r.update(m),
+        }
+    }
+
+    /// The replay screen. `back`: leaves it; `send`: its messages.
+    pub fn screen(
+        &self,
+        send: Callback<RMsg>,
+        back: Callback<MouseEvent>,
+        drag: Rc<DragRef>,
+    ) -> Html {
+        match self {
+            Viewer::Classic(r) => screen(r, send, back, drag),
+            Viewer::Orders(r) => orders::screen(r, send, back),
+        }
+    }
+}
 
 /// A checkpoint every this many actions.
 const EVERY: usize = 64;
@@ -41,6 +91,8 @@ pub enum RMsg {
     Step(bool),
     /// A message of the board widget (only pan and zoom are taken).
     Board(CMsg),
+    /// A message of the orders board (only pan, zoom and the map style are taken).
+    Orders(crate::orders::OMsg),
 }
 
 /// An open replay: the recorded game and the step on screen.
@@ -147,7 +199,7 @@ impl Replay {
             RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
             RMsg::Board(CMsg::SetView(v)) => self.shown.ui.view = v,
             RMsg::Board(CMsg::Hover(t)) => self.shown.ui.hover = t,
-            RMsg::Board(_) => {}
+            RMsg::Board(_) | RMsg::Orders(_) => {}
         }
     }
 }
@@ -241,13 +293,13 @@ pub fn screen(
     }
 }
 
-/// The replay message for a key, if it is one of the replay's.
-pub fn key_msg(key: &str, r: &Replay) -> Option<RMsg> {
+/// The replay message for a key, if it is one of the replay's (`len`: the number of steps).
+pub fn key_msg(key: &str, len: usize) -> Option<RMsg> {
     match key {
         "ArrowRight" => Some(RMsg::Step(true)),
         "ArrowLeft" => Some(RMsg::Step(false)),
         "Home" => Some(RMsg::Goto(0)),
-        "End" => Some(RMsg::Goto(r.len())),
+        "End" => Some(RMsg::Goto(len)),
         _ => None,
     }
 }
