@@ -150,3 +150,48 @@ test('replay on a phone: Replay from the menu, step with the buttons, to the end
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('replay of an orders game of computer powers, phase by phase, to the final hash and back', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//);
+  for (const p of ['ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY']) {
+    await page.selectOption(`#opower-${p}`, 'easy');
+  }
+  await page.click('#start-game');
+  for (let i = 0; i < 6; i++) {
+    await page.locator('#o-continue').click();
+    await page.waitForFunction(() => document.querySelector('#root').dataset.stage === 'results');
+  }
+  const final = await attr(page, 'data-state-hash');
+  await page.click('#menu-btn');
+  await page.click('#menu-replay');
+  await page.locator('#replay').waitFor();
+  const total = Number(await rep(page, 'data-steps'));
+  assert.ok(total >= 6, `phases (${total})`);
+  assert.equal(await page.locator('#replay-step').textContent(), `Phase 0 of ${total}`);
+  const start = await rep(page, 'data-hash');
+  await page.keyboard.press('ArrowRight');
+  await waitStep(page, 1);
+  assert.match(await page.locator('#replay-status').textContent(), /Spring 1901 movement/);
+  await page.keyboard.press('ArrowRight');
+  await waitStep(page, 2);
+  assert.match(await page.locator('#replay-status').textContent(), /Fall 1901 movement/);
+  await shot(page, 'replay-10-orders-desktop');
+  await page.click('#replay-end');
+  await waitStep(page, total);
+  assert.equal(await rep(page, 'data-hash'), final);
+  await page.keyboard.press('Home');
+  await waitStep(page, 0);
+  assert.equal(await rep(page, 'data-hash'), start);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#replay-next');
+  await waitStep(page, 1);
+  await shot(page, 'replay-11-orders-phone');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
