@@ -192,6 +192,18 @@ test('replay of an orders game of computer powers, phase by phase, to the final 
   await page.click('#replay-next');
   await waitStep(page, 1);
   await shot(page, 'replay-11-orders-phone');
+  // The orders save with its history, imported on the lite page: it opens on the full page,
+  // where the menu replays it.
+  const file = await page.evaluate(() => localStorage.getItem('orbis.history'));
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(URL_BASE);
+  await page.setInputFiles('#import-menu', { name: 'orders.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(file, 'base64') });
+  await page.waitForURL(/\/full\//);
+  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, final);
+  await page.click('#menu-btn');
+  await page.click('#menu-replay');
+  await page.locator('#replay').waitFor();
+  assert.equal(Number(await rep(page, 'data-steps')), total);
   assert.deepEqual(errors, []);
   await context.close();
 });

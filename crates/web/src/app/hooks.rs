@@ -1,4 +1,5 @@
-//! The root component's hooks (the economy's timers, the replay's keys) and the page address.
+//! The root component's hooks (the economy's timers, the replay's keys), the page address and the
+//! autosave's history.
 
 use crate::app::AppState;
 #[cfg(feature = "full")]
@@ -124,4 +125,11 @@ pub fn forget_open_param() {
     if let Ok(h) = w.history() {
         let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
+}
+
+/// The history kept beside the autosave `text`, if it belongs to this very save.
+pub fn autosave_history(text: &str) -> Option<crate::savefile::History> {
+    let b = crate::store::b64_decode(&crate::store::get(crate::store::HISTORY_KEY)?)?;
+    let (save, h) = crate::savefile::split_replay_file(&b)?;
+    (crate::store::b64_encode(save) == text).then_some(h)
 }

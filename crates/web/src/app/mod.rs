@@ -175,7 +175,7 @@ impl AppState {
             match loaded {
                 Ok(Loaded::Classic(g)) => {
                     // The history, if it belongs to this very save.
-                    st.classic.history = autosave_history(&text);
+                    st.classic.history = hooks::autosave_history(&text);
                     st.classic.log = store::get(store::LOG_KEY)
                         .map(|l| l.lines().map(String::from).collect())
                         .unwrap_or_default();
@@ -194,7 +194,7 @@ impl AppState {
                     st.start_orders(
                         g,
                         seats.chars().map(crate::orders::Seat::from_code).collect(),
-                        autosave_history(&text),
+                        hooks::autosave_history(&text),
                     );
                     if let (Some(o), Some(b)) = (st.orders.as_mut(), ui) {
                         o.restore_ui(&b);
@@ -580,9 +580,18 @@ impl Reducible for AppState {
                 Ok((Loaded::Economy(g), _)) => st.start_economy(*g, vec![]),
                 // The full page opens it as the autosave, as the full bundle's import would.
                 #[cfg(not(feature = "full"))]
-                Ok((Loaded::FullPage, _)) => {
-                    store::set(store::SAVE_KEY, &store::b64_encode(&bytes));
-                    store::remove(store::HISTORY_KEY);
+                Ok((Loaded::FullPage, h)) => {
+                    // A file with a history: the save as the autosave, the file beside it.
+                    match crate::savefile::split_replay_file(&bytes).filter(|_| h.is_some()) {
+                        Some((save, _)) => {
+                            store::set(store::SAVE_KEY, &store::b64_encode(save));
+                            store::set(store::HISTORY_KEY, &store::b64_encode(&bytes));
+                        }
+                        None => {
+                            store::set(store::SAVE_KEY, &store::b64_encode(&bytes));
+                            store::remove(store::HISTORY_KEY);
+                        }
+                    }
                     store::remove(store::LOG_KEY);
                     store::remove(store::ORDERS_SEATS_KEY); // every power human, as on import
                     store::remove(store::ORDERS_UI_KEY);
@@ -656,13 +665,6 @@ impl Reducible for AppState {
         st.sync_screen();
         Rc::new(st)
     }
-}
-
-/// The history kept beside the autosave `text`, if it belongs to this very save.
-fn autosave_history(text: &str) -> Option<crate::savefile::History> {
-    let b = store::b64_decode(&store::get(store::HISTORY_KEY)?)?;
-    let (save, h) = crate::savefile::split_replay_file(&b)?;
-    (store::b64_encode(save) == text).then_some(h)
 }
 
 /// Why a game has no Replay.
