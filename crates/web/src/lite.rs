@@ -14,6 +14,9 @@ pub enum Open {
     Resume,
     /// The online lobby.
     Online,
+    /// The replay of the autosaved classic game (the lite page's only).
+    #[cfg_attr(feature = "full", allow(dead_code))]
+    Replay,
     /// The new-game screen with the orders ruleset chosen (the lite page's only).
     #[cfg_attr(feature = "full", allow(dead_code))]
     Orders,
@@ -55,6 +58,7 @@ fn go(dir: &str, what: Open, replace: bool) {
         Open::Online => "open=online",
         Open::Orders => "open=orders",
         Open::Economy => "open=economy",
+        Open::Replay => "open=replay",
     };
     if !open.is_empty() && !search.contains(open) {
         search = if search.len() > 1 {

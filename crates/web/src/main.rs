@@ -18,6 +18,8 @@ mod lite;
 mod online;
 #[cfg(feature = "full")]
 mod orders;
+#[cfg(feature = "full")]
+mod replay;
 mod savefile;
 mod store;
 mod widgets;

@@ -80,6 +80,121 @@ pub fn load_bytes(bytes: &[u8]) -> Result<Loaded, String> {
     }
 }
 
+/// Magic of a save with its history (`to_replay_file`): a file of its own, so an older page
+/// refuses it as "not a save" instead of misreading it; plain saves stay `ORBIS` files.
+pub const REPLAY_MAGIC: [u8; 5] = *b"ORBRP";
+
+/// At most this many actions are kept (a long bot game has a few thousand); a longer game
+/// drops its history and keeps playing.
+pub const MAX_ACTIONS: u32 = 30_000;
+
+/// What a replay needs: the start state (a save file of it) and every action since, in order.
+/// The dice come from the seeded stream in the state, so `apply` again gives the same rolls.
+#[derive(Clone, PartialEq, Debug)]
+pub struct History {
+    /// The save file of the state before the first action.
+    pub start: Vec<u8>,
+    /// Number of actions in `actions`.
+    pub count: u32,
+    /// The actions, each in the codec's encoding, one after another.
+    pub actions: Vec<u8>,
+}
+
+impl History {
+    /// A history that starts at `s`.
+    pub fn new(s: &ClassicState) -> History {
+        History {
+            start: to_save(s),
+            count: 0,
+            actions: vec![],
+        }
+    }
+
+    /// A history that starts at the state of this save file (any ruleset).
+    #[cfg(feature = "full")]
+    pub fn from_start(start: Vec<u8>) -> History {
+        History {
+            start,
+            count: 0,
+            actions: vec![],
+        }
+    }
+
+    /// Records one applied action (of any ruleset); `false` once the history is too long.
+    pub fn push<A: Serialize>(&mut self, a: &A) -> bool {
+        self.count += 1;
+        self.actions.extend(codec::encode(a));
+        self.count <= MAX_ACTIONS
+    }
+
+    /// The actions decoded (the full page's viewer; the lite page only writes them).
+    #[cfg(feature = "full")]
+    pub fn decode_actions(&self) -> Result<Vec<orbis_engine::classic::Action>, String> {
+        codec::decode_lean(&self.as_vec()).map_err(|e| e.to_string())
+    }
+
+    /// The actions as the codec encodes a `Vec` of them: its length (a varint, as a `u64`),
+    /// then the items.
+    #[cfg(feature = "full")]
+    pub fn as_vec(&self) -> Vec<u8> {
+        let mut bytes = codec::encode(&u64::from(self.count));
+        bytes.extend_from_slice(&self.actions);
+        bytes
+    }
+}
+
+/// A save with its history: `ORBRP`, format 1, then three parts, each a little-endian `u32`
+/// length and its bytes: the save of the current state, the start state's save, the actions
+/// (whose count follows the start as a `u32`).
+pub fn to_replay_file(save: &[u8], h: &History) -> Vec<u8> {
+    let mut out = REPLAY_MAGIC.to_vec();
+    out.push(1);
+    for part in [save, &h.start] {
+        out.extend((part.len() as u32).to_le_bytes());
+        out.extend_from_slice(part);
+    }
+    out.extend(h.count.to_le_bytes());
+    out.extend((h.actions.len() as u32).to_le_bytes());
+    out.extend_from_slice(&h.actions);
+    out
+}
+
+/// Splits a file of `to_replay_file` into the save and its history; `None` for anything else
+/// (a plain save included). Nothing is decoded here: the save is read as any save is.
+pub fn split_replay_file(bytes: &[u8]) -> Option<(&[u8], History)> {
+    let rest = bytes
+        .strip_prefix(&REPLAY_MAGIC[..])?
+        .strip_prefix(&[1u8][..])?;
+    fn take(b: &[u8]) -> Option<(&[u8], &[u8])> {
+        let n = u32::from_le_bytes(b.get(..4)?.try_into().ok()?) as usize;
+        let part = b.get(4..4usize.checked_add(n)?)?;
+        Some((part, &b[4 + n..]))
+    }
+    let (save, rest) = take(rest)?;
+    let (start, rest) = take(rest)?;
+    let count = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
+    let (actions, rest) = take(&rest[4..])?;
+    (rest.is_empty() && count <= MAX_ACTIONS).then(|| {
+        (
+            save,
+            History {
+                start: start.to_vec(),
+                count,
+                actions: actions.to_vec(),
+            },
+        )
+    })
+}
+
+/// Reads a file that may carry a history: the game, and its history if it has one.
+pub fn load_with_history(bytes: &[u8]) -> Result<(Loaded, Option<History>), String> {
+    match split_replay_file(bytes) {
+        Some((save, h)) => load_bytes(save).map(|l| (l, Some(h))),
+        None if bytes.starts_with(&REPLAY_MAGIC) => Err("the file is damaged".into()),
+        None => load_bytes(bytes).map(|l| (l, None)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,5 +287,81 @@ mod tests {
         assert_eq!(from_save(&bytes), Ok(None));
         #[cfg(feature = "full")]
         assert!(matches!(load_bytes(&bytes), Ok(Loaded::Economy(_))));
+    }
+
+    #[test]
+    fn a_save_round_trips_with_its_history() {
+        let seats = [Colour::Red, Colour::Blue]
+            .iter()
+            .map(|&c| SeatConfig {
+                name: c.name().into(),
+                colour: c,
+                kind: SeatKind::Bot(BotLevel::Easy),
+            })
+            .collect();
+        let mut s = ClassicState::new(seats, ClassicOptions::default(), [9; 32]).unwrap();
+        let mut h = History::new(&s);
+        let mut played = vec![];
+        for _ in 0..200 {
+            let a = orbis_engine::bot::choose(&s, BotLevel::Easy).unwrap();
+            s.apply(&a).unwrap();
+            assert!(h.push(&a));
+            played.push(a);
+        }
+        let file = to_replay_file(&to_save(&s), &h);
+        let (save, back) = split_replay_file(&file).unwrap();
+        assert_eq!(back, h);
+        assert_eq!(from_save(save).unwrap(), Some(s.clone()));
+        match load_with_history(&file) {
+            Ok((Loaded::Classic(g), Some(back))) => assert_eq!((g, back), (s.clone(), h.clone())),
+            _ => panic!("read with its history"),
+        }
+        #[cfg(feature = "full")]
+        {
+            assert_eq!(h.decode_actions().unwrap(), played);
+            // Every kind of action reads back as it was written (serde's bytes, bincode's reader).
+            use orbis_engine::classic::{Action, DefendPref};
+            let all = [
+                Action::Claim { territory: 41 },
+                Action::Trade { cards: [1, 42, 43] },
+                Action::SetDefence {
+                    player: 5,
+                    pref: DefendPref::One,
+                },
+                Action::SetTerritoryDefence {
+                    territory: 3,
+                    one: true,
+                },
+                Action::Occupy { armies: 70_000 },
+            ];
+            let mut k = History::new(&s);
+            for a in &all {
+                k.push(a);
+            }
+            assert_eq!(k.decode_actions().unwrap(), all);
+        }
+        // Damaged: cut short or with bytes after it.
+        assert!(load_with_history(&file[..file.len() - 1]).is_err());
+        assert!(load_with_history(&[file.as_slice(), &[0]].concat()).is_err());
+    }
+
+    #[test]
+    fn an_old_save_without_history_still_loads() {
+        let s = game();
+        match load_with_history(&to_save(&s)) {
+            Ok((Loaded::Classic(g), None)) => assert_eq!(g, s),
+            _ => panic!("a plain save loads, without history"),
+        }
+        let old = include_bytes!("../../engine/tests/saves/v3-classic.orbis");
+        #[cfg(feature = "full")]
+        assert!(matches!(
+            load_with_history(old),
+            Ok((Loaded::Classic(_), None))
+        ));
+        #[cfg(not(feature = "full"))]
+        assert!(matches!(
+            load_with_history(old),
+            Ok((Loaded::FullPage, None))
+        ));
     }
 }

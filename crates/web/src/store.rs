@@ -4,6 +4,8 @@ use wasm_bindgen::JsCast;
 
 pub const SAVE_KEY: &str = "orbis.save";
 pub const LOG_KEY: &str = "orbis.log";
+/// Key of the autosaved classic game with its history (`savefile::to_replay_file`), for replays.
+pub const HISTORY_KEY: &str = "orbis.history";
 pub const SPEED_KEY: &str = "orbis.speed";
 /// Key of the hot-seat seats of an orders game, a character per power (`orders::Seat::code`).
 pub const ORDERS_SEATS_KEY: &str = "orbis.orders.seats";

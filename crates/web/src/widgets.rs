@@ -23,6 +23,8 @@ pub enum Nav {
     Setup,
     /// Back to the game in progress.
     Continue,
+    /// The replay of the autosaved game (the full page's viewer).
+    Replay,
 }
 
 pub fn colour_css(c: Colour) -> &'static str {

@@ -70,6 +70,25 @@ pub fn import_button(app: &UseReducerHandle<AppState>, id: &str) -> Html {
     }
 }
 
+/// "Replay this game" for the autosaved game, or why it has none.
+fn replay_entry(app: &UseReducerHandle<AppState>) -> Html {
+    #[cfg(feature = "full")]
+    let (game, history) = match &app.orders {
+        Some(o) => (o.online.is_none(), o.history.is_some()),
+        None => (app.classic.game.is_some(), app.classic.history.is_some()),
+    };
+    #[cfg(not(feature = "full"))]
+    let (game, history) = (app.classic.game.is_some(), app.classic.history.is_some());
+    let replay = Msg::Classic(crate::classic::play::Msg::Nav(crate::widgets::Nav::Replay));
+    if !app.has_save || !game {
+        html! {}
+    } else if history {
+        html! { <button class="btn" id="menu-replay" onclick={send(app, replay)}>{"Replay this game"}</button> }
+    } else {
+        html! { <span class="hint" id="no-replay">{format!("No replay: {}", crate::app::NO_HISTORY)}</span> }
+    }
+}
+
 pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
     let quick = send(app, Msg::QuickStart);
     let setup = send(app, Msg::ShowSetup);
@@ -86,6 +105,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                     if app.has_save {
                         <button class="btn primary" id="continue" onclick={cont}>{"Continue game"}</button>
                     }
+                    { replay_entry(app) }
                     <button class="btn primary" id="quick-start" onclick={quick}>{"Quick start"}</button>
                     <span class="hint">{"You against two computer opponents, standard rules."}</span>
                     <button class="btn" id="new-game" onclick={setup}>{"New game…"}</button>

@@ -5,10 +5,12 @@
 //! menu's notice, whether a save exists, the setup screen's ruleset choice, and the messages that
 //! move between screens (start, continue, import, leave).
 
+mod hooks;
 pub mod menu;
+mod screens;
 
 use crate::classic::play::{self as classic, is_setup, Classic, SetupForm};
-use crate::savefile::{load_bytes, Loaded};
+use crate::savefile::{load_bytes, load_with_history, Loaded};
 use crate::store;
 use crate::widgets::Nav;
 use orbis_engine::classic::{ClassicState, Phase};
@@ -29,6 +31,8 @@ pub enum Screen {
     Online,
     /// A game of the economy ruleset (lite bundle: on the way to the full page).
     EconomyPlay,
+    /// The replay of the autosaved classic game (lite bundle: on the way to the full page).
+    Replay,
 }
 
 /// The ruleset the new-game screen shows.
@@ -65,6 +69,9 @@ pub struct AppState {
     /// Hex state hash of the economy game on screen.
     #[cfg(feature = "full")]
     pub economy_hash: String,
+    /// The replay on screen (`Screen::Replay`).
+    #[cfg(feature = "full")]
+    pub replay: Option<crate::replay::Viewer>,
 }
 
 #[derive(Clone)]
@@ -96,6 +103,12 @@ pub enum Msg {
     /// Back to the room's lobby after an online game: its screen goes.
     #[cfg(feature = "online")]
     OnlineLobby,
+    /// A message of the replay screen.
+    #[cfg(feature = "full")]
+    Replay(crate::replay::RMsg),
+    /// A key pressed on the replay screen (its name, as `KeyboardEvent.key`).
+    #[cfg(feature = "full")]
+    ReplayKey(&'static str),
 }
 
 /// The orders screens' view of the app.
@@ -152,6 +165,8 @@ impl AppState {
             economy: None,
             #[cfg(feature = "full")]
             economy_hash: String::new(),
+            #[cfg(feature = "full")]
+            replay: None,
         };
         if let Some(text) = store::get(store::SAVE_KEY) {
             let loaded = store::b64_decode(&text)
@@ -159,6 +174,8 @@ impl AppState {
                 .and_then(|b| load_bytes(&b));
             match loaded {
                 Ok(Loaded::Classic(g)) => {
+                    // The history, if it belongs to this very save.
+                    st.classic.history = hooks::autosave_history(&text);
                     st.classic.log = store::get(store::LOG_KEY)
                         .map(|l| l.lines().map(String::from).collect())
                         .unwrap_or_default();
@@ -177,6 +194,7 @@ impl AppState {
                     st.start_orders(
                         g,
                         seats.chars().map(crate::orders::Seat::from_code).collect(),
+                        hooks::autosave_history(&text),
                     );
                     if let (Some(o), Some(b)) = (st.orders.as_mut(), ui) {
                         o.restore_ui(&b);
@@ -225,17 +243,60 @@ impl AppState {
                 st.screen = Screen::Setup;
                 st.setup_ruleset = Ruleset::Economy;
             }
+            if open.as_deref() == Some("replay") {
+                st.open_replay();
+            }
             // Not while leaving for the online page, which reads it.
             if cfg!(feature = "online") || open.as_deref() != Some("online") {
-                forget_open_param();
+                hooks::forget_open_param();
             }
         }
         st.sync_screen();
         st
     }
 
+    /// Opens the replay of the classic game (the full page's viewer; the lite page sends the
+    /// player there), or says on the menu why it cannot be replayed.
+    fn open_replay(&mut self) {
+        #[cfg(not(feature = "full"))]
+        {
+            self.screen = Screen::Replay;
+            crate::lite::open_full(crate::lite::Open::Replay, false);
+        }
+        #[cfg(feature = "full")]
+        {
+            let c = &self.classic;
+            let opened = match (&c.game, &c.history, &self.orders) {
+                (_, _, Some(o)) => match &o.history {
+                    Some(h) => crate::replay::orders::OrdersReplay::new(h, o)
+                        .map(crate::replay::Viewer::Orders),
+                    None => Err(NO_HISTORY.into()),
+                },
+                (Some(g), Some(h), _) => {
+                    crate::replay::Replay::new(h, g).map(crate::replay::Viewer::Classic)
+                }
+                (Some(_), None, _) => Err(NO_HISTORY.into()),
+                (None, _, _) => Err("There is no game to replay.".into()),
+            };
+            match opened {
+                Ok(r) => {
+                    self.replay = Some(r);
+                    self.screen = Screen::Replay;
+                }
+                Err(e) => {
+                    self.notice = Some(format!("This game cannot be replayed: {e}"));
+                    self.show_menu();
+                }
+            }
+        }
+    }
+
     /// The state hash of the game on screen (`data-state-hash`).
     pub fn hash(&self) -> String {
+        #[cfg(feature = "full")]
+        if let (Screen::Replay, Some(r)) = (self.screen, &self.replay) {
+            return r.hash().to_string();
+        }
         #[cfg(feature = "full")]
         if self.orders.is_some() {
             return self.orders_hash.clone();
@@ -287,8 +348,10 @@ impl AppState {
         &mut self,
         g: orbis_engine::rules::orders::OrdersState,
         seats: Vec<crate::orders::Seat>,
+        history: Option<crate::savefile::History>,
     ) {
-        let o = crate::orders::OrdersSession::new(g, seats);
+        let mut o = crate::orders::OrdersSession::new(g, seats);
+        o.history = history;
         let codes: String = o.seats.iter().map(|s| s.code()).collect();
         store::set(store::ORDERS_SEATS_KEY, &codes);
         self.classic.game = None;
@@ -310,7 +373,11 @@ impl AppState {
             f.players,
         );
         match g {
-            Ok(g) => self.start_orders(g, f.seats.clone()),
+            Ok(g) => {
+                let start = Game::Orders(g.clone()).to_save();
+                let h = crate::savefile::History::from_start(start);
+                self.start_orders(g, f.seats.clone(), Some(h))
+            }
             Err(e) => self.notice = Some(e.to_string()),
         }
     }
@@ -373,7 +440,15 @@ impl AppState {
         if let Some(o) = &self.orders {
             let g = Game::Orders(o.game.clone());
             self.orders_hash = g.state_hash().to_hex();
-            store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
+            let save = g.to_save();
+            match &o.history {
+                Some(h) => store::set(
+                    store::HISTORY_KEY,
+                    &store::b64_encode(&crate::savefile::to_replay_file(&save, h)),
+                ),
+                None => store::remove(store::HISTORY_KEY),
+            }
+            store::set(store::SAVE_KEY, &store::b64_encode(&save));
             store::set(store::ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
             return;
         }
@@ -393,6 +468,7 @@ impl AppState {
         match n {
             Nav::Menu => self.show_menu(),
             Nav::Setup => self.screen = Screen::Setup,
+            Nav::Replay => self.open_replay(),
             Nav::Continue => {
                 if self.has_economy_game() {
                     self.screen = Screen::EconomyPlay;
@@ -426,39 +502,6 @@ impl AppState {
         self.screen = Screen::Menu;
         self.has_save =
             self.classic.game.is_some() || self.has_orders_game() || self.has_economy_game();
-    }
-}
-
-/// Drops `open=` (see `lite`) from the address, so a reload resumes the game instead.
-#[cfg(feature = "full")]
-fn forget_open_param() {
-    if cfg!(not(target_arch = "wasm32")) {
-        return; // native unit tests: no browser
-    }
-    let Some(w) = web_sys::window() else {
-        return;
-    };
-    let loc = w.location();
-    let Ok(q) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) else {
-        return;
-    };
-    if q.get("open").is_none() {
-        return;
-    }
-    q.delete("open");
-    let q = String::from(q.to_string());
-    let url = format!(
-        "{}{}{}",
-        loc.pathname().unwrap_or_default(),
-        if q.is_empty() {
-            String::new()
-        } else {
-            format!("?{q}")
-        },
-        loc.hash().unwrap_or_default()
-    );
-    if let Ok(h) = w.history() {
-        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
 }
 
@@ -524,20 +567,31 @@ impl Reducible for AppState {
                 let f = st.classic.form.clone();
                 st.new_classic_game(&f);
             }
-            Msg::Import(Ok(bytes)) => match load_bytes(&bytes) {
-                Ok(Loaded::Classic(g)) => {
+            Msg::Import(Ok(bytes)) => match load_with_history(&bytes) {
+                Ok((Loaded::Classic(g), history)) => {
                     st.notice = None;
+                    st.classic.history = history;
                     st.classic.log = vec!["Game loaded from a save file.".into()];
                     st.start_classic(g, false);
                 }
                 #[cfg(feature = "full")]
-                Ok(Loaded::Orders(g)) => st.start_orders(g, vec![]),
+                Ok((Loaded::Orders(g), h)) => st.start_orders(g, vec![], h),
                 #[cfg(feature = "full")]
-                Ok(Loaded::Economy(g)) => st.start_economy(*g, vec![]),
+                Ok((Loaded::Economy(g), _)) => st.start_economy(*g, vec![]),
                 // The full page opens it as the autosave, as the full bundle's import would.
                 #[cfg(not(feature = "full"))]
-                Ok(Loaded::FullPage) => {
-                    store::set(store::SAVE_KEY, &store::b64_encode(&bytes));
+                Ok((Loaded::FullPage, h)) => {
+                    // A file with a history: the save as the autosave, the file beside it.
+                    match crate::savefile::split_replay_file(&bytes).filter(|_| h.is_some()) {
+                        Some((save, _)) => {
+                            store::set(store::SAVE_KEY, &store::b64_encode(save));
+                            store::set(store::HISTORY_KEY, &store::b64_encode(&bytes));
+                        }
+                        None => {
+                            store::set(store::SAVE_KEY, &store::b64_encode(&bytes));
+                            store::remove(store::HISTORY_KEY);
+                        }
+                    }
                     store::remove(store::LOG_KEY);
                     store::remove(store::ORDERS_SEATS_KEY); // every power human, as on import
                     store::remove(store::ORDERS_UI_KEY);
@@ -571,6 +625,20 @@ impl Reducible for AppState {
                 }
             }
             #[cfg(feature = "full")]
+            Msg::Replay(m) => {
+                if let Some(r) = st.replay.as_mut() {
+                    r.update(m);
+                }
+            }
+            #[cfg(feature = "full")]
+            Msg::ReplayKey(k) => {
+                if let Some(r) = st.replay.as_mut() {
+                    if let Some(m) = crate::replay::key_msg(k, r.len()) {
+                        r.update(m);
+                    }
+                }
+            }
+            #[cfg(feature = "full")]
             Msg::OrdersForm(f) => st.oform = f,
             #[cfg(feature = "full")]
             Msg::EconomyForm(f) => st.eform = f,
@@ -599,35 +667,9 @@ impl Reducible for AppState {
     }
 }
 
-/// The online screen, with the game the protocol runs drawn by its ruleset's screen.
-#[cfg(feature = "online")]
-fn online_screen(
-    app: &UseReducerHandle<AppState>,
-    drag: Rc<crate::classic::board::DragRef>,
-) -> Html {
-    use crate::online::{Report, Showing};
-    let d = app.dispatcher();
-    let on_event = Callback::from(move |e: Report| match e {
-        Report::Classic(s) => d.dispatch(Msg::OnlineSync(s)),
-        Report::Orders(o) => d.dispatch(Msg::OnlineOrders(o)),
-        Report::Leave => d.dispatch(Msg::ShowMenu),
-        Report::Lobby => d.dispatch(Msg::OnlineLobby),
-    });
-    let (showing, game) = if app.orders.as_ref().is_some_and(|o| o.online.is_some()) {
-        (
-            Showing::Orders,
-            crate::orders::view::play(&orders_view(app)),
-        )
-    } else if app.classic.game.is_some() {
-        (
-            Showing::Classic,
-            crate::classic::panel::play_screen(&classic_view(app), drag),
-        )
-    } else {
-        (Showing::Nothing, html! {})
-    };
-    html! { <crate::online::Online {on_event} {showing} {game} /> }
-}
+/// Why a game has no Replay.
+pub const NO_HISTORY: &str =
+    "it was saved before Orbis kept a game's history (or its history grew too long to keep).";
 
 #[function_component(App)]
 pub fn app() -> Html {
@@ -655,7 +697,8 @@ pub fn app() -> Html {
         });
     }
 
-    use_economy_timers(&app);
+    hooks::use_economy_timers(&app);
+    hooks::use_replay_keys(&app);
 
     let hash = app.hash();
     #[cfg(not(feature = "full"))]
@@ -703,6 +746,7 @@ pub fn app() -> Html {
         Screen::Setup => "setup",
         Screen::Play | Screen::OrdersPlay | Screen::EconomyPlay => "play",
         Screen::Online => "online",
+        Screen::Replay => "replay",
     };
     #[cfg(not(feature = "full"))]
     let stage = String::new();
@@ -729,11 +773,13 @@ pub fn app() -> Html {
         #[cfg(feature = "full")]
         Screen::OrdersPlay => crate::orders::view::play(&orders_view(&app)),
         #[cfg(not(feature = "full"))]
-        Screen::OrdersPlay | Screen::EconomyPlay => crate::lite::leaving(),
+        Screen::OrdersPlay | Screen::EconomyPlay | Screen::Replay => crate::lite::leaving(),
+        #[cfg(feature = "full")]
+        Screen::Replay => screens::replay_screen(&app, drag),
         #[cfg(feature = "full")]
         Screen::EconomyPlay => crate::economy::panel::play(&economy_view(&app)),
         #[cfg(feature = "online")]
-        Screen::Online => online_screen(&app, drag),
+        Screen::Online => screens::online_screen(&app, drag),
         #[cfg(not(feature = "online"))]
         Screen::Online => crate::lite::leaving(),
     };
@@ -745,42 +791,4 @@ pub fn app() -> Html {
             { body }
         </div>
     }
-}
-
-/// The economy's computer players (one action at a time, at the chosen pace) and the planning
-/// minute's countdown (a tick a second while it runs).
-/// The lite bundle has no economy.
-#[cfg(not(feature = "full"))]
-#[hook]
-fn use_economy_timers(_app: &UseReducerHandle<AppState>) {}
-
-#[cfg(feature = "full")]
-#[hook]
-fn use_economy_timers(app: &UseReducerHandle<AppState>) {
-    let e = app
-        .economy
-        .as_ref()
-        .filter(|_| app.screen == Screen::EconomyPlay);
-    let steps = e.map(|e| e.game.steps);
-    let machine = e.is_some_and(|e| e.computer_to_act().is_some());
-    let delay = app.classic.speed.delay_ms();
-    let d = app.dispatcher();
-    use_effect_with((steps, machine, delay), move |&(_, machine, delay)| {
-        let timer = machine.then(|| {
-            gloo::timers::callback::Timeout::new(delay, move || {
-                d.dispatch(Msg::Economy(crate::economy::EMsg::BotStep))
-            })
-        });
-        move || drop(timer)
-    });
-    let clock = e.is_some_and(|e| e.ui.deadline.is_some());
-    let d = app.dispatcher();
-    use_effect_with(clock, move |&clock| {
-        let tick = clock.then(|| {
-            gloo::timers::callback::Interval::new(1000, move || {
-                d.dispatch(Msg::Economy(crate::economy::EMsg::Tick))
-            })
-        });
-        move || drop(tick)
-    });
 }

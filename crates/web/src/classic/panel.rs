@@ -428,10 +428,8 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
         })
     };
     let export = {
-        let g = g.clone();
-        Callback::from(move |_: MouseEvent| {
-            crate::store::download("orbis-game.orbis", &crate::savefile::to_save(&g))
-        })
+        let bytes = app.export_bytes().unwrap_or_default();
+        Callback::from(move |_: MouseEvent| crate::store::download("orbis-game.orbis", &bytes))
     };
     let curtain = app.curtain();
     let my_turn = app.my_turn();
@@ -504,6 +502,9 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                         <div class="row">
                             if !app.is_online() {
                                 <button class="btn primary" onclick={send(app, Msg::Nav(Nav::Setup))}>{"New game"}</button>
+                            }
+                            if app.history.is_some() {
+                                <button class="btn" id="winner-replay" onclick={send(app, Msg::Nav(Nav::Replay))}>{"Replay"}</button>
                             }
                             <button class="btn" id="winner-menu" onclick={send(app, Msg::Nav(Nav::Menu))}>{"Menu"}</button>
                             <button class="btn" id="winner-close" onclick={send(app, Msg::CloseWinner(true))}>{"See the board"}</button>

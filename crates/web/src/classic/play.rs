@@ -147,6 +147,9 @@ pub struct Classic {
     /// Online game: this browser's seat; actions go through the protocol, not `apply`.
     #[cfg(feature = "online")]
     pub remote: Option<Seat>,
+    /// The start state and every action since, for a replay (`None`: a game saved before
+    /// histories were kept, or one too long to keep).
+    pub history: Option<crate::savefile::History>,
 }
 
 /// Messages of the classic screens.
@@ -256,6 +259,7 @@ impl Classic {
             on_screen: false,
             #[cfg(feature = "online")]
             remote: None,
+            history: None,
         }
     }
 
@@ -364,17 +368,35 @@ impl Classic {
         }
         if let Some(g) = &self.game {
             self.hash = crate::savefile::state_hash(g);
-            store::set(
-                store::SAVE_KEY,
-                &store::b64_encode(&crate::savefile::to_save(g)),
-            );
+            let save = crate::savefile::to_save(g);
+            match &self.history {
+                Some(h) => store::set(
+                    store::HISTORY_KEY,
+                    &store::b64_encode(&crate::savefile::to_replay_file(&save, h)),
+                ),
+                None => store::remove(store::HISTORY_KEY),
+            }
+            store::set(store::SAVE_KEY, &store::b64_encode(&save));
             let start = self.log.len().saturating_sub(300);
             store::set(store::LOG_KEY, &self.log[start..].join("\n"));
         }
     }
 
-    /// Shows `g` (a new game, a loaded save or the autosave) with fresh UI state.
+    /// The file "Export save" offers: the save with its history when there is one.
+    pub fn export_bytes(&self) -> Option<Vec<u8>> {
+        let save = crate::savefile::to_save(self.game.as_ref()?);
+        Some(match &self.history {
+            Some(h) => crate::savefile::to_replay_file(&save, h),
+            None => save,
+        })
+    }
+
+    /// Shows `g` (a new game, a loaded save or the autosave) with fresh UI state; a new game
+    /// starts its history, a loaded one keeps the history set before (or none).
     pub fn start_with(&mut self, g: ClassicState, fresh: bool) {
+        if fresh {
+            self.history = Some(crate::savefile::History::new(&g));
+        }
         self.game = Some(g);
         self.ui = Ui::default();
         self.viewer = None;
@@ -409,6 +431,9 @@ impl Classic {
         // linking other rulesets into the browser bundle.
         match g.apply(&a) {
             Ok(events) => {
+                if self.history.as_mut().is_some_and(|h| !h.push(&a)) {
+                    self.history = None; // too long to keep: the game plays on without it
+                }
                 let s = &*g;
                 let mut rolls = 0;
                 for e in &events {
@@ -728,6 +753,7 @@ impl Classic {
     pub fn online_sync(&mut self, sync: Sync) {
         let before = self.state().map(|s| s.phase);
         self.remote = Some(sync.seat);
+        self.history = None; // the transcript is the record
         self.viewer = sync.seat.me;
         self.game = Some(sync.game);
         self.hash = sync.hash;

@@ -91,6 +91,8 @@ pub struct OrdersSession {
     /// submitted orders go to the protocol and the phase is resolved when every peer's orders
     /// are revealed (see `online_orders`).
     pub online: Option<OnlineOrders>,
+    /// The start and every action since, for a replay (`None`: an older save, or online).
+    pub history: Option<crate::savefile::History>,
 }
 
 /// Messages of the orders screens.
@@ -162,6 +164,7 @@ impl OrdersSession {
             view: None,
             schematic: false,
             online: None,
+            history: None,
         };
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
         s
@@ -193,6 +196,15 @@ impl OrdersSession {
             }
             self.last = last;
         }
+    }
+
+    /// Applies an action to the game and records it in the history.
+    fn act(&mut self, a: &OrdersAction) -> Result<Vec<OrdersEvent>, String> {
+        let events = self.game.apply(a).map_err(|e| e.to_string())?;
+        if self.history.as_mut().is_some_and(|h| !h.push(a)) {
+            self.history = None; // too long to keep
+        }
+        Ok(events)
     }
 
     fn is_human(&self, p: PowerId) -> bool {
@@ -268,7 +280,7 @@ impl OrdersSession {
             if matches!(self.game.phase, Phase::GameOver { .. }) {
                 break;
             }
-            match self.game.apply(&a) {
+            match self.act(&a) {
                 Ok(ev) => events.extend(ev),
                 Err(e) => self.error = Some(format!("A computer power's orders were refused: {e}")),
             }
@@ -276,7 +288,7 @@ impl OrdersSession {
         let adjudicated = if matches!(self.game.phase, Phase::GameOver { .. }) {
             Ok(vec![])
         } else {
-            self.game.apply(&OrdersAction::Adjudicate)
+            self.act(&OrdersAction::Adjudicate)
         };
         match adjudicated.map(|ev| {
             events.extend(ev);
@@ -295,7 +307,8 @@ impl OrdersSession {
         }
     }
 
-    fn summarise(&self, year: u16, season: Season, events: &[OrdersEvent]) -> Resolved {
+    /// The results of a phase from its events, as the results list shows them.
+    pub fn summarise(&self, year: u16, season: Season, events: &[OrdersEvent]) -> Resolved {
         let map = self.map();
         let mut out = Resolved {
             title: format!("{} {year}", season_word(season)),
@@ -654,7 +667,7 @@ impl OrdersSession {
             }
             OMsg::Submit => {
                 if let Some(p) = me {
-                    let r = self.game.apply(&OrdersAction::Submit {
+                    let r = self.act(&OrdersAction::Submit {
                         power: p,
                         orders: self.draft.clone(),
                     });
@@ -681,7 +694,7 @@ impl OrdersSession {
             }
             OMsg::Draw(accept) => {
                 if let Some(p) = me {
-                    match self.game.apply(&OrdersAction::Draw { power: p, accept }) {
+                    match self.act(&OrdersAction::Draw { power: p, accept }) {
                         Ok(ev) => {
                             if ev.iter().any(|e| matches!(e, OrdersEvent::Drawn)) {
                                 self.last = Some(Resolved {

@@ -150,7 +150,8 @@ thread_local! {
     static DRAG: std::cell::Cell<DragState> = const { std::cell::Cell::new((None, false)) };
 }
 
-fn board(app: &H, s: &OrdersSession) -> Html {
+/// The board: the map with units, centres and the last results' arrows, pan and zoom.
+pub fn board(app: &H, s: &OrdersSession) -> Html {
     let full = layout(s).view;
     let v = s.view.unwrap_or(full);
     let onclick = {
@@ -269,7 +270,8 @@ fn board(app: &H, s: &OrdersSession) -> Html {
 
 // ---------------------------------------------------------------- panel
 
-fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
+/// A power with its supply centres and units.
+pub fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
     let map = s.map();
     let units = s.game.units.iter().filter(|u| u.power == p).count();
     html! {
@@ -289,7 +291,8 @@ fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
     }
 }
 
-fn results_list(s: &OrdersSession) -> Html {
+/// The last phase's orders and how each fared.
+pub fn results_list(s: &OrdersSession) -> Html {
     let Some(r) = &s.last else {
         return html! {};
     };
@@ -593,6 +596,9 @@ pub fn play(app: &H) -> Html {
                     <h2>{text}</h2>
                     <ul class="players">{ for playing.iter().map(|&p| power_chip(s, p)) }</ul>
                     <button class="btn primary" onclick={om(app, OMsg::Nav(Nav::Setup))}>{"New game"}</button>
+                    if s.history.is_some() {
+                        <button class="btn" id="oreplay" onclick={om(app, OMsg::Nav(Nav::Replay))}>{"Replay"}</button>
+                    }
                 </div>
             }
         }

@@ -3,8 +3,9 @@
 
 use super::*;
 
-/// Everything a player can do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// Everything a player can do. (`bincode::Decode`: a replay reads a save's actions with
+/// `codec::decode_lean`, the same bytes as serde's encoding, without serde's decoding.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, bincode::Decode)]
 pub enum Action {
     /// Setup, chosen territories: take an unclaimed territory.
     Claim { territory: TerritoryId },

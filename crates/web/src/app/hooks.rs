@@ -1,0 +1,135 @@
+//! The root component's hooks (the economy's timers, the replay's keys), the page address and the
+//! autosave's history.
+
+use crate::app::AppState;
+#[cfg(feature = "full")]
+use crate::app::{Msg, Screen};
+use yew::prelude::*;
+
+/// The economy's computer players (one action at a time, at the chosen pace) and the planning
+/// minute's countdown (a tick a second while it runs).
+/// The lite bundle has no economy.
+#[cfg(not(feature = "full"))]
+#[hook]
+pub fn use_economy_timers(_app: &UseReducerHandle<AppState>) {}
+
+#[cfg(feature = "full")]
+#[hook]
+pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
+    let e = app
+        .economy
+        .as_ref()
+        .filter(|_| app.screen == Screen::EconomyPlay);
+    let steps = e.map(|e| e.game.steps);
+    let machine = e.is_some_and(|e| e.computer_to_act().is_some());
+    let delay = app.classic.speed.delay_ms();
+    let d = app.dispatcher();
+    use_effect_with((steps, machine, delay), move |&(_, machine, delay)| {
+        let timer = machine.then(|| {
+            gloo::timers::callback::Timeout::new(delay, move || {
+                d.dispatch(Msg::Economy(crate::economy::EMsg::BotStep))
+            })
+        });
+        move || drop(timer)
+    });
+    let clock = e.is_some_and(|e| e.ui.deadline.is_some());
+    let d = app.dispatcher();
+    use_effect_with(clock, move |&clock| {
+        let tick = clock.then(|| {
+            gloo::timers::callback::Interval::new(1000, move || {
+                d.dispatch(Msg::Economy(crate::economy::EMsg::Tick))
+            })
+        });
+        move || drop(tick)
+    });
+}
+
+/// The replay's keys (← → Home End), while the replay screen is shown.
+#[cfg(not(feature = "full"))]
+#[hook]
+pub fn use_replay_keys(_app: &UseReducerHandle<AppState>) {}
+
+#[cfg(feature = "full")]
+#[hook]
+pub fn use_replay_keys(app: &UseReducerHandle<AppState>) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let on = app.screen == Screen::Replay;
+    let d = app.dispatcher();
+    use_effect_with(on, move |&on| {
+        let listener = on.then(|| {
+            let f =
+                Closure::<dyn Fn(web_sys::KeyboardEvent)>::new(move |e: web_sys::KeyboardEvent| {
+                    // Not while typing in a field (the scrubber takes its own arrows).
+                    let typing = e
+                        .target()
+                        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                        .is_some();
+                    if !typing && !e.ctrl_key() && !e.alt_key() && !e.meta_key() {
+                        if let Some(m) = key_name(&e.key()) {
+                            e.prevent_default();
+                            d.dispatch(Msg::ReplayKey(m));
+                        }
+                    }
+                });
+            if let Some(w) = web_sys::window() {
+                let _ = w.add_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
+            }
+            f
+        });
+        move || {
+            if let (Some(f), Some(w)) = (listener, web_sys::window()) {
+                let _ =
+                    w.remove_event_listener_with_callback("keydown", f.as_ref().unchecked_ref());
+            }
+        }
+    });
+}
+
+/// The keys the replay takes.
+#[cfg(feature = "full")]
+fn key_name(k: &str) -> Option<&'static str> {
+    ["ArrowRight", "ArrowLeft", "Home", "End"]
+        .into_iter()
+        .find(|&x| x == k)
+}
+
+/// Drops `open=` (see `lite`) from the address, so a reload resumes the game instead.
+#[cfg(feature = "full")]
+pub fn forget_open_param() {
+    if cfg!(not(target_arch = "wasm32")) {
+        return; // native unit tests: no browser
+    }
+    let Some(w) = web_sys::window() else {
+        return;
+    };
+    let loc = w.location();
+    let Ok(q) = web_sys::UrlSearchParams::new_with_str(&loc.search().unwrap_or_default()) else {
+        return;
+    };
+    if q.get("open").is_none() {
+        return;
+    }
+    q.delete("open");
+    let q = String::from(q.to_string());
+    let url = format!(
+        "{}{}{}",
+        loc.pathname().unwrap_or_default(),
+        if q.is_empty() {
+            String::new()
+        } else {
+            format!("?{q}")
+        },
+        loc.hash().unwrap_or_default()
+    );
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// The history kept beside the autosave `text`, if it belongs to this very save.
+pub fn autosave_history(text: &str) -> Option<crate::savefile::History> {
+    let b = crate::store::b64_decode(&crate::store::get(crate::store::HISTORY_KEY)?)?;
+    let (save, h) = crate::savefile::split_replay_file(&b)?;
+    (crate::store::b64_encode(save) == text).then_some(h)
+}

@@ -1,0 +1,226 @@
+//! The replay of an orders game, phase by phase: the start state and the recorded actions run
+//! through the engine's `apply` again, a state kept after every adjudication (an orders game has
+//! tens of phases, not thousands of actions), each shown with that phase's results as the play
+//! screen shows them (the board with its arrows, the results list), read-only.
+
+use crate::orders::view::{board, power_chip, results_list};
+use crate::orders::{OMsg, OrdersSession, Resolved, Stage, View};
+use crate::replay::RMsg;
+use crate::savefile::History;
+use orbis_engine::codec;
+use orbis_engine::rules::orders::{OrdersAction, OrdersState, Phase};
+use orbis_engine::rules::Game;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// One step: the state after a phase and that phase's results (`None`: the start, or orders
+/// submitted since the last phase).
+type Step = (OrdersState, Option<Resolved>);
+
+/// An open replay of an orders game.
+#[derive(Clone)]
+pub struct OrdersReplay {
+    steps: Rc<Vec<Step>>,
+    /// The step on screen.
+    pub step: usize,
+    /// The session the board widget reads (results stage: nothing to order).
+    pub shown: OrdersSession,
+    hash: String,
+}
+
+impl PartialEq for OrdersReplay {
+    fn eq(&self, o: &OrdersReplay) -> bool {
+        Rc::ptr_eq(&self.steps, &o.steps) && self.step == o.step && self.shown == o.shown
+    }
+}
+
+fn hash(s: &OrdersState) -> String {
+    Game::Orders(s.clone()).state_hash().to_hex()
+}
+
+impl OrdersReplay {
+    /// Replays `h` from its start; `Err` says why the game `end` cannot be replayed.
+    pub fn new(h: &History, end: &OrdersSession) -> Result<OrdersReplay, String> {
+        let damaged = |e: String| format!("Its history is damaged ({e}).");
+        let mut s = match Game::from_save(&h.start) {
+            Ok(Game::Orders(s)) => s,
+            Ok(_) => return Err(damaged("the start is of another ruleset".into())),
+            Err(e) => return Err(damaged(e.to_string())),
+        };
+        let actions: Vec<OrdersAction> =
+            codec::decode(&h.as_vec()).map_err(|e| damaged(e.to_string()))?;
+        let mut steps = vec![(s.clone(), None)];
+        let (mut events, mut since) = (vec![], 0);
+        for (i, a) in actions.iter().enumerate() {
+            let (year, season) = (s.year, s.season);
+            let over = matches!(s.phase, Phase::GameOver { .. });
+            let ev = s
+                .apply(a)
+                .map_err(|e| damaged(format!("action {} is refused: {e}", i + 1)))?;
+            events.extend(ev);
+            since += 1;
+            let ended = !over && matches!(s.phase, Phase::GameOver { .. });
+            if matches!(a, OrdersAction::Adjudicate) || ended {
+                steps.push((s.clone(), Some(end.summarise(year, season, &events))));
+                events.clear();
+                since = 0;
+            }
+        }
+        if since > 0 {
+            steps.push((s.clone(), None)); // orders in, the phase not resolved yet
+        }
+        if hash(&s) != hash(&end.game) {
+            return Err("Its history does not lead to the saved game.".into());
+        }
+        let mut shown = OrdersSession::new(s, vec![]);
+        shown.online = None;
+        let mut r = OrdersReplay {
+            steps: Rc::new(steps),
+            step: 0,
+            shown,
+            hash: String::new(),
+        };
+        r.goto(0);
+        Ok(r)
+    }
+
+    /// Number of steps after the start (phases resolved).
+    pub fn len(&self) -> usize {
+        self.steps.len() - 1
+    }
+
+    /// The state hash on screen.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// Shows the state after `n` phases (clamped).
+    pub fn goto(&mut self, n: usize) {
+        let n = n.min(self.len());
+        let (s, last) = &self.steps[n];
+        self.step = n;
+        self.shown.game = s.clone();
+        self.shown.last = last.clone();
+        self.shown.stage = Stage::Results;
+        self.shown.sel = None;
+        self.hash = hash(s);
+    }
+
+    /// Handles one message of the replay screen.
+    pub fn update(&mut self, m: RMsg) {
+        match m {
+            RMsg::Goto(n) => self.goto(n),
+            RMsg::Step(true) => self.goto(self.step + 1),
+            RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
+            RMsg::Orders(OMsg::View(v)) => self.shown.view = v,
+            RMsg::Orders(OMsg::Schematic(b)) => self.shown.schematic = b,
+            RMsg::Orders(_) | RMsg::Board(_) => {}
+        }
+    }
+}
+
+/// The orders replay screen: "Spring 1902 movement", the board with that phase's arrows, the
+/// results list and the step controls.
+pub fn screen(r: &OrdersReplay, send: Callback<RMsg>, back: Callback<MouseEvent>) -> Html {
+    let s = &r.shown;
+    let g = &s.game;
+    let map = s.map();
+    let (n, m) = (r.step, r.len());
+    let title = match (&s.last, n) {
+        (_, 0) => "The start".to_string(),
+        (Some(l), _) => l.title.clone(),
+        (None, _) => "Orders written, not yet resolved".to_string(),
+    };
+    let go = |to: usize| {
+        let send = send.clone();
+        Callback::from(move |_: MouseEvent| send.emit(RMsg::Goto(to)))
+    };
+    let scrub = {
+        let send = send.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            send.emit(RMsg::Goto(v.parse().unwrap_or(0)));
+        })
+    };
+    let view = View {
+        orders: Some(s),
+        send: {
+            let send = send.clone();
+            Callback::from(move |o: OMsg| send.emit(RMsg::Orders(o)))
+        },
+    };
+    let next = match g.phase {
+        Phase::GameOver { .. } => "The game is over.".to_string(),
+        ph => format!(
+            "Next: {} {} {}.",
+            crate::orders::season_word(g.season),
+            g.year,
+            crate::orders::phase_word(ph)
+        ),
+    };
+    let powers = (0..map.powers.len() as u8).filter(|&p| g.alive(p));
+    html! {
+        <>
+            <header class="bar">
+                <button class="btn small" id="replay-close" onclick={back}>{"✕ Close replay"}</button>
+                <span class="title">{"Replay"}</span>
+                <span class="turn" id="replay-step">{format!("Phase {n} of {m}")}</span>
+            </header>
+            <div class="play oplay replay" id="replay" data-step={n.to_string()} data-steps={m.to_string()}
+                data-hash={r.hash().to_string()}>
+                <div class="map-wrap">{ board(&view, s) }</div>
+                <aside class="side">
+                    <ul class="players">{ for powers.map(|p| power_chip(s, p)) }</ul>
+                    <section class="prompt">
+                        <p id="replay-status" aria-live="polite"><strong>{title}</strong>{" "}{next}</p>
+                        <div class="row replay-nav" role="group" aria-label="Step through the game">
+                            <button class="btn small" id="replay-start" disabled={n == 0} onclick={go(0)} aria-label="To start">{"« Start"}</button>
+                            <button class="btn small" id="replay-back" disabled={n == 0} onclick={go(n.saturating_sub(1))} aria-label="Back one phase">{"◀ Back"}</button>
+                            <button class="btn small primary" id="replay-next" disabled={n == m} onclick={go(n + 1)} aria-label="Forward one phase">{"Next ▶"}</button>
+                            <button class="btn small" id="replay-end" disabled={n == m} onclick={go(m)} aria-label="To end">{"End »"}</button>
+                        </div>
+                        <input type="range" id="replay-scrub" aria-label="Phase" min="0" max={m.to_string()}
+                            value={n.to_string()} oninput={scrub} />
+                        <p class="hint keys-hint">{"Keys: ← and → step, Home and End jump."}</p>
+                    </section>
+                    { results_list(s) }
+                </aside>
+            </div>
+        </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::orders::Seat;
+    use orbis_engine::rules::classic::BotLevel;
+    use orbis_engine::rules::orders::OrdersOptions;
+
+    #[test]
+    fn a_computer_orders_game_replays_phase_by_phase_to_its_final_hash() {
+        let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+        let start = Game::Orders(g.clone()).to_save();
+        let mut s = OrdersSession::new(g.clone(), vec![Seat::Computer(BotLevel::Easy); 7]);
+        s.history = Some(History::from_start(start));
+        for _ in 0..10 {
+            s.update(OMsg::Continue);
+        }
+        let h = s.history.clone().unwrap();
+        assert!(h.count > 10, "the phases were recorded ({})", h.count);
+        let mut r = OrdersReplay::new(&h, &s).unwrap();
+        assert!(r.len() >= 5, "{} phases", r.len());
+        assert_eq!(r.hash(), hash(&g));
+        r.update(RMsg::Goto(1));
+        assert_eq!(r.shown.last.as_ref().unwrap().title, "Spring 1901 movement");
+        r.update(RMsg::Goto(usize::MAX));
+        assert_eq!(r.hash(), hash(&s.game));
+        r.update(RMsg::Goto(0));
+        assert_eq!(r.hash(), hash(&g));
+        // A save with its history round-trips through the file.
+        let file = crate::savefile::to_replay_file(&Game::Orders(s.game.clone()).to_save(), &h);
+        let (_, back) = crate::savefile::split_replay_file(&file).unwrap();
+        assert_eq!(back, h);
+    }
+}

@@ -1,0 +1,209 @@
+// Replay (issue 31): a hot-seat game of computer players played to the end, replayed from the
+// winner screen action by action to the final state hash and back to the start (buttons and
+// keys), from the menu, from an imported save with its history, and on a phone; a save without
+// history says why it has no replay.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const rep = (page, a) => page.locator('#replay').getAttribute(a);
+const step = async (page) => Number(await rep(page, 'data-step'));
+const waitStep = (page, n) => page.waitForFunction((n) => document.querySelector('#replay')?.dataset.step === String(n), n);
+
+/** Plays a game of two computer players to the winner screen; returns the final hash. */
+async function botGame(page, seed) {
+  await page.goto(URL_BASE + `?seed=${seed}`);
+  await page.click('#new-game');
+  await page.selectOption('#seat-count', '0'); // 2 players
+  await page.selectOption('#seat-kind-0', '2'); // computer (normal)
+  await page.click('#start-game');
+  await page.locator('#map').waitFor();
+  await page.waitForFunction(() => !document.querySelector('#btn-skip')?.disabled);
+  await page.click('#btn-skip');
+  await page.locator('#winner').waitFor({ timeout: 90000 });
+  assert.equal(await attr(page, 'data-phase'), 'over');
+  return attr(page, 'data-state-hash');
+}
+
+test('replay of a bot game from the winner screen: to the end at the final hash, back to the start', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const final = await botGame(page, 'e2e-replay');
+  await shot(page, 'replay-01-winner');
+  await page.click('#winner-replay');
+  // The viewer is on the full page (the lite page stays small).
+  await page.waitForURL(/\/full\//);
+  await page.locator('#replay').waitFor();
+  assert.equal(await attr(page, 'data-screen'), 'replay');
+  assert.equal(await step(page), 0);
+  const total = Number(await rep(page, 'data-steps'));
+  assert.ok(total > 50, `a whole game of actions (${total})`);
+  assert.equal(await page.locator('#replay-step').textContent(), `Action 0 of ${total}`);
+  const start = await rep(page, 'data-hash');
+  assert.notEqual(start, final);
+  await shot(page, 'replay-02-start-desktop');
+
+  // Keys: → three times, ← once.
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await waitStep(page, 3);
+  await page.keyboard.press('ArrowLeft');
+  await waitStep(page, 2);
+  assert.ok(await page.locator('#replay-log li.cur').count() > 0, 'the current action is highlighted in the log');
+  // Buttons: forward, back.
+  await page.click('#replay-next');
+  await waitStep(page, 3);
+  await page.click('#replay-back');
+  await waitStep(page, 2);
+  // Mid-game with the scrubber; the board follows.
+  await page.locator('#replay-scrub').fill(String(Math.floor(total / 2)));
+  await waitStep(page, Math.floor(total / 2));
+  assert.match(await page.locator('#replay-status').textContent(), /Turn \d+/);
+  await shot(page, 'replay-03-middle-desktop');
+
+  // To the end: the final state hash, on the replay and on the page's root.
+  await page.keyboard.press('End');
+  await waitStep(page, total);
+  assert.equal(await rep(page, 'data-hash'), final);
+  assert.equal(await attr(page, 'data-state-hash'), final);
+  assert.ok(await page.locator('#replay-next').isDisabled());
+  await shot(page, 'replay-04-end-desktop');
+  // Back to the start with the button, then Home from one step in.
+  await page.click('#replay-start');
+  await waitStep(page, 0);
+  assert.equal(await rep(page, 'data-hash'), start);
+  await page.keyboard.press('ArrowRight');
+  await waitStep(page, 1);
+  await page.keyboard.press('Home');
+  await waitStep(page, 0);
+  assert.equal(await rep(page, 'data-hash'), start);
+
+  // Closing goes back to the finished game.
+  await page.click('#replay-close');
+  await page.locator('#map').waitFor();
+  assert.equal(await attr(page, 'data-screen'), 'play');
+  assert.equal(await attr(page, 'data-state-hash'), final);
+
+  // The saved game with its history, exported and imported again: Replay from the menu.
+  const withHistory = await page.evaluate(() => localStorage.getItem('orbis.history'));
+  const plain = await page.evaluate(() => localStorage.getItem('orbis.save'));
+  assert.ok(withHistory, 'the autosave keeps the history');
+  console.log(`save of a finished bot game (${total} actions): ${Buffer.from(plain, 'base64').length} B without history, ${Buffer.from(withHistory, 'base64').length} B with it`);
+  await page.goto(URL_BASE);
+  await page.locator('#winner-menu').click();
+  await page.setInputFiles('#import-menu', { name: 'game.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(withHistory, 'base64') });
+  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, final);
+  await page.locator('#winner-menu').click();
+  await page.click('#menu-replay');
+  await page.locator('#replay').waitFor();
+  await page.keyboard.press('End');
+  await waitStep(page, total);
+  assert.equal(await rep(page, 'data-hash'), final);
+
+  // A save without history (as every save before this version) loads and plays, and says why
+  // it has no replay.
+  await page.goto(URL_BASE);
+  await page.locator('#winner-menu').click();
+  await page.setInputFiles('#import-menu', { name: 'old.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(plain, 'base64') });
+  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, final);
+  assert.equal(await page.locator('#winner-replay').count(), 0, 'no Replay without history');
+  await page.locator('#winner-menu').click();
+  assert.equal(await page.locator('#menu-replay').count(), 0);
+  assert.match(await page.locator('#no-replay').textContent(), /saved before/);
+  await shot(page, 'replay-05-menu-no-history');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('replay on a phone: Replay from the menu, step with the buttons, to the end', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const final = await botGame(page, 'e2e-replay-phone');
+  await page.locator('#winner-menu').click();
+  await shot(page, 'replay-06-menu-phone');
+  await page.click('#menu-replay');
+  await page.waitForURL(/\/full\//);
+  await page.locator('#replay').waitFor();
+  const total = Number(await rep(page, 'data-steps'));
+  for (const id of ['#replay-next', '#replay-end', '#replay-close']) {
+    const box = await page.locator(id).boundingBox();
+    assert.ok(box && box.x >= 0 && box.x + box.width <= 390, `${id} on screen`);
+  }
+  await page.locator('#replay-next').tap();
+  await page.locator('#replay-next').tap();
+  await waitStep(page, 2);
+  await shot(page, 'replay-07-step-phone');
+  await page.locator('#replay-scrub').fill(String(Math.floor(total * 0.7)));
+  await waitStep(page, Math.floor(total * 0.7));
+  await shot(page, 'replay-08-middle-phone');
+  await page.locator('#replay-end').tap();
+  await waitStep(page, total);
+  assert.equal(await rep(page, 'data-hash'), final);
+  await shot(page, 'replay-09-end-phone');
+  await page.locator('#replay-start').tap();
+  await waitStep(page, 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('replay of an orders game of computer powers, phase by phase, to the final hash and back', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//);
+  for (const p of ['ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY']) {
+    await page.selectOption(`#opower-${p}`, 'easy');
+  }
+  await page.click('#start-game');
+  for (let i = 0; i < 6; i++) {
+    await page.locator('#o-continue').click();
+    await page.waitForFunction(() => document.querySelector('#root').dataset.stage === 'results');
+  }
+  const final = await attr(page, 'data-state-hash');
+  await page.click('#menu-btn');
+  await page.click('#menu-replay');
+  await page.locator('#replay').waitFor();
+  const total = Number(await rep(page, 'data-steps'));
+  assert.ok(total >= 6, `phases (${total})`);
+  assert.equal(await page.locator('#replay-step').textContent(), `Phase 0 of ${total}`);
+  const start = await rep(page, 'data-hash');
+  await page.keyboard.press('ArrowRight');
+  await waitStep(page, 1);
+  assert.match(await page.locator('#replay-status').textContent(), /Spring 1901 movement/);
+  await page.keyboard.press('ArrowRight');
+  await waitStep(page, 2);
+  assert.match(await page.locator('#replay-status').textContent(), /Fall 1901 movement/);
+  await shot(page, 'replay-10-orders-desktop');
+  await page.click('#replay-end');
+  await waitStep(page, total);
+  assert.equal(await rep(page, 'data-hash'), final);
+  await page.keyboard.press('Home');
+  await waitStep(page, 0);
+  assert.equal(await rep(page, 'data-hash'), start);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.click('#replay-next');
+  await waitStep(page, 1);
+  await shot(page, 'replay-11-orders-phone');
+  // The orders save with its history, imported on the lite page: it opens on the full page,
+  // where the menu replays it.
+  const file = await page.evaluate(() => localStorage.getItem('orbis.history'));
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(URL_BASE);
+  await page.setInputFiles('#import-menu', { name: 'orders.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(file, 'base64') });
+  await page.waitForURL(/\/full\//);
+  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, final);
+  await page.click('#menu-btn');
+  await page.click('#menu-replay');
+  await page.locator('#replay').waitFor();
+  assert.equal(Number(await rep(page, 'data-steps')), total);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
