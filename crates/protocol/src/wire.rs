@@ -242,8 +242,8 @@ pub struct Entry {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Body {
     /// Announces a name on a connection; `answer` marks the reply to another peer's hello.
-    /// A key is bound to a connection only by a hello over it whose `response` is the nonce the
-    /// receiver sent as `challenge` over that very connection (a forwarded message carries no
+    /// A key is bound to a connection only by a hello over it whose `response` answers the nonce
+    /// the receiver sent as `challenge` over that very connection (a forwarded message carries no
     /// valid binding to any other connection: security review C11). A broadcast hello carries
     /// neither; a challenge or response goes over one connection only.
     Hello {
@@ -251,7 +251,8 @@ pub enum Body {
         answer: bool,
         /// The sender's nonce for this connection: "sign it back to be bound here".
         challenge: Option<[u8; 32]>,
-        /// The receiver's nonce for this connection, from its challenge.
+        /// The answer to the receiver's challenge over this connection: a hash of the
+        /// challenger's key and its nonce (`peer::lobby::link_response`).
         response: Option<[u8; 32]>,
     },
     /// Proposes a setup; anyone may.
@@ -511,4 +512,14 @@ impl Envelope {
             codec::decode(&env.body).map_err(|e| (who, WireError::BadBody(e.to_string())))?;
         Ok((env, body))
     }
+}
+
+/// The answer to `challenger`'s challenge `c`: it names the challenger, so that an answer
+/// solicited by one key (which relayed another's challenge inside its own hello) proves
+/// nothing to the other (second look at security review C11).
+pub fn link_response(challenger: &PeerKey, c: &[u8; 32]) -> [u8; 32] {
+    let mut b = b"orbis-link-response".to_vec();
+    b.extend_from_slice(&codec::encode(challenger));
+    b.extend_from_slice(c);
+    sha256(&b)
 }

@@ -1061,7 +1061,9 @@ fn adversary_one_seed() {
 }
 
 /// The long run: `ORBIS_ADV_GAMES` games (default 1,000) from seed `ORBIS_ADV_SEED` (default
-/// 1,000,000), each capped at `ORBIS_ADV_POSITIONS` log positions (default 400).
+/// 1,000,000), each capped at `ORBIS_ADV_POSITIONS` log positions (default 400), printing the
+/// totals every `ORBIS_ADV_EVERY` games (default 100). Run it optimised and uncaptured:
+/// `cargo test --release -p orbis-protocol --test adversary adversary_long_run -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn adversary_long_run() {
@@ -1074,10 +1076,42 @@ fn adversary_long_run() {
     let games = env("ORBIS_ADV_GAMES", 1_000);
     let from = env("ORBIS_ADV_SEED", 1_000_000);
     let cap = env("ORBIS_ADV_POSITIONS", 400);
+    let every = env("ORBIS_ADV_EVERY", 100).max(1);
     let start = std::time::Instant::now();
     std::panic::set_hook(Box::new(|_| {}));
-    let t = tally(from..from + games, cap);
+    // Progress as it goes (a run of 100,000 games takes hours): the totals so far after every
+    // `ORBIS_ADV_EVERY` games, then the whole tally.
+    let mut t = tally(std::iter::empty(), cap);
+    let mut next = from;
+    while next < from + games {
+        let end = (next + every).min(from + games);
+        merge(&mut t, tally(next..end, cap));
+        next = end;
+        println!(
+            "after {} games, {:.0} s: {} checker failures",
+            t.games,
+            start.elapsed().as_secs_f64(),
+            t.failures.len()
+        );
+    }
     print(&t, start.elapsed().as_secs_f64());
+}
+
+/// Adds tally `b` to `a`.
+fn merge(a: &mut Tally, b: Tally) {
+    a.games += b.games;
+    for (o, c) in b.outcomes {
+        *a.outcomes.entry(o).or_default() += c;
+    }
+    for (d, (runs, times)) in b.per_dev {
+        let e = a.per_dev.entry(d).or_default();
+        e.0 += runs;
+        e.1 += times;
+    }
+    a.dropped += b.dropped;
+    a.positions += b.positions;
+    a.sim_ms += b.sim_ms;
+    a.failures.extend(b.failures);
 }
 
 /// Found by this harness (seed 9: `SplitReveals`): the adversary sends one honest peer a wrong

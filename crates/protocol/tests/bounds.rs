@@ -48,7 +48,8 @@ fn hello_over(peer: &mut Peer, link: u64, key: &SigningKey, name: &str, seq: u64
             _ => None,
         });
     if let Some(c) = challenge {
-        let _ = peer.handle(link, &hello(seq + 1, true, Some(c)), now);
+        let r = orbis_protocol::wire::link_response(&peer.key(), &c);
+        let _ = peer.handle(link, &hello(seq + 1, true, Some(r)), now);
     }
 }
 

@@ -192,6 +192,32 @@ fn the_victims_signed_answers_to_challenges_bind_it_nowhere_else() {
         hello_to(&out.send, attacker).is_none(),
         "the victim answered another key's challenge over the attacker's connection"
     );
+    // The same challenge re-wrapped in a hello the attacker signs (second look at C11): the
+    // victim answers the attacker, and the answer, naming the attacker as its challenger, binds
+    // the victim nowhere at the honest peer (before, it bound it to the fresh connection).
+    let (_, honest_body) = Envelope::open_where(&honest_challenge, |_| true).unwrap();
+    let Body::Hello { challenge: c, .. } = honest_body else {
+        panic!("a hello")
+    };
+    let rewrapped = Envelope::seal(
+        &key,
+        common::game_id(),
+        (1 << 45) + 1,
+        &Body::Hello {
+            name: "attacker".into(),
+            answer: true,
+            challenge: c,
+            response: None,
+        },
+    );
+    let out = net.peers[VICTIM].handle(attacker, &rewrapped, now);
+    let (answer, _) = hello_to(&out.send, attacker).expect("the victim answers the attacker");
+    let _ = net.peers[HONEST].handle(FRESH, &answer, now);
+    assert_eq!(
+        net.peers[HONEST].link_of(&victim),
+        Some(VICTIM as LinkId),
+        "an answer solicited by the attacker bound the victim to its connection"
+    );
     // The victim's hello forwarded as is (a broadcast one, or a replay) binds nothing either.
     let victim_key = ed25519_dalek::SigningKey::from_bytes(&net.configs[VICTIM].identity_secret);
     let replay = Envelope::seal(

@@ -580,7 +580,7 @@ impl Peer {
             return true;
         }
         let bound_here = self.links.get(&l) == Some(&sender);
-        let proven = response == Some(self.link_nonce(l));
+        let proven = response == Some(crate::wire::link_response(&self.me, &self.link_nonce(l)));
         let newer = self.bind_seq.get(&sender).is_none_or(|&s| seq > s);
         if proven && !bound_here && newer {
             self.bind_seq.insert(sender, seq);
@@ -610,7 +610,9 @@ impl Peer {
                 name: self.cfg.name.clone(),
                 answer: true,
                 challenge: ask.then(|| self.link_nonce(l)),
-                response: challenge,
+                // Bound to whoever signed the challenge: one relayed inside another key's
+                // hello is answered for that key, which binds us nowhere else.
+                response: challenge.map(|c| crate::wire::link_response(&sender, &c)),
             });
             out.send.push((Dest::Link(l), raw));
         }

@@ -23,9 +23,31 @@ pub(super) fn promise(stand_in: bool) -> String {
         )
     } else {
         format!(
-            "{base} No key is shared out: nobody, not even all the others together, can ever \
-             read a hand but its holder, and the game ends, unwon, if a player leaves."
+            "{base} No key is shared out: while the game lasts nobody, not even all the others \
+             together, can read a hand but its holder, and the game ends, unwon, if a player \
+             leaves. (At the end every page publishes its key, so that the game can be checked.)"
         )
+    }
+}
+
+/// What a proposal itself says about its cards (not the viewer's own choice: a page accepts
+/// what the proposal says, so that is what it must read before accepting).
+pub(super) fn proposal_deal(face_down: bool, stand_in: bool, mine: bool) -> String {
+    let what = match (face_down, stand_in) {
+        (false, _) => "Cards dealt face up: every page can read every hand.",
+        (true, true) => {
+            "Cards face down; if a player leaves, the others open their cards and play on \
+             (with three or more, all the others together could read any hand)."
+        }
+        (true, false) => {
+            "Cards face down; if a player leaves, the game ends (while it lasts, no hand can be \
+             read but by its holder)."
+        }
+    };
+    if face_down && stand_in != mine {
+        format!("{what} This is not the choice set on this page.")
+    } else {
+        what.to_string()
     }
 }
 
@@ -39,7 +61,7 @@ pub(super) fn stand_in_choice(stand_in: bool, onchange: Callback<bool>) -> Html 
     html! {
         <label>{"If a player leaves "}<select id="online-stand-in" style="max-width:100%" {onchange}>
             <option value="stand-in" selected={stand_in}>{"the others open their cards, and play on"}</option>
-            <option value="end" selected={!stand_in}>{"the game ends (no hand can ever be read)"}</option>
+            <option value="end" selected={!stand_in}>{"the game ends (no hand can be read by the others)"}</option>
         </select></label>
     }
 }

@@ -711,9 +711,8 @@ pub fn online(props: &Props) -> Html {
                         orbis_engine::rules::orders::map::OrdersMap::get(&o.map).map_or(o.map.clone(), |m| m.name.clone()),
                         p.seats.len()),
                 }}</p>
-                if p.orders.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options, p.seats.len())}{
-                    if p.face_down && !p.stand_in { " If a player leaves, the game ends." } else { "" }
-                }</p> }
+                if p.orders.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options, p.seats.len())}</p> }
+                if p.orders.is_none() { <p class="hint proposal-deal">{deal::proposal_deal(p.face_down, p.stand_in, s.stand_in)}</p> }
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| format!("{} [{}]", s.name_of(k), fingerprint(k))).unwrap_or_default(),
