@@ -140,18 +140,7 @@ impl Peer {
     /// Economy game: the current round (= log position) and the seats this peer must act for
     /// in it, when it has not committed yet.
     pub fn economy_due(&self) -> Option<(u32, Vec<PlayerId>)> {
-        let r = self.run.as_ref()?;
-        if self.halted.is_some() || r.over() {
-            return None;
-        }
-        let m = r.me.filter(|m| !r.excluded.contains(m))?;
-        let round = r.next_index() as u32;
-        if r.orders
-            .get(&round)
-            .is_some_and(|o| o.mine.is_some() || o.commits.contains_key(&m))
-        {
-            return None;
-        }
+        let (r, m, round) = self.round_owed()?;
         let mine = r.seats_of(m);
         let due: Vec<PlayerId> = r
             .economy_to_act()

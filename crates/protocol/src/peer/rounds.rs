@@ -53,14 +53,10 @@ impl Peer {
         self.run.as_ref().map_or(vec![], |r| r.powers.clone())
     }
 
-    /// Orders game: the current round (= phase index) and the powers this peer must write orders
-    /// for in it, when it has not committed yet. An empty list means nothing to order (the
-    /// peer commits empty orders by itself).
-    pub fn orders_due(&self) -> Option<(u32, Vec<PowerId>)> {
+    /// The game under way, our participant number and the current round (= log position),
+    /// when we play in it and have not committed for that round yet (orders and economy games).
+    pub(super) fn round_owed(&self) -> Option<(&Run, u8, u32)> {
         let r = self.run.as_ref()?;
-        let Game::Orders(s) = &r.state else {
-            return None;
-        };
         if self.halted.is_some() || r.over() {
             return None;
         }
@@ -72,6 +68,17 @@ impl Peer {
         {
             return None;
         }
+        Some((r, m, round))
+    }
+
+    /// Orders game: the current round (= phase index) and the powers this peer must write orders
+    /// for in it, when it has not committed yet. An empty list means nothing to order (the
+    /// peer commits empty orders by itself).
+    pub fn orders_due(&self) -> Option<(u32, Vec<PowerId>)> {
+        let (r, m, round) = self.round_owed()?;
+        let Game::Orders(s) = &r.state else {
+            return None;
+        };
         let waiting = s.waiting_for();
         let mine = r
             .powers_of(m)
