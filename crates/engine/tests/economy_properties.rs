@@ -270,3 +270,45 @@ fn random_games_keep_the_rules() {
     // Surrenders leave neutral units, navies among them, for the others to fight.
     assert!(surrenders > 0);
 }
+
+/// Online play sends each player's choices for one log position as a batch
+/// (`bot::economy::batch`): for whatever seat is awaited in a game between normal bots, the
+/// batch is legal in order, stays at one step until its last action, and that last action ends
+/// the step (another set of players is awaited, or the phase or round moves on) or rolls a die.
+#[test]
+fn a_computer_batch_covers_exactly_one_step() {
+    use orbis_engine::bot::economy::batch;
+    for index in 0..4u64 {
+        let names = ["A", "B", "C"];
+        let (mut s, _) =
+            EconomyState::new(&names, EconomyOptions::default(), game_seed(11, index)).unwrap();
+        let mut positions = 0;
+        while s.phase != Phase::Over && s.round <= 3 && positions < 3_000 {
+            positions += 1;
+            let to_act = s.to_act();
+            let Some(&p) = to_act.first() else { break };
+            let b = batch(&s, &[p], BotLevel::Normal);
+            assert!(!b.is_empty(), "seat {p} has a batch in {:?}", s.phase);
+            let mut draft = s.clone();
+            for (i, a) in b.iter().enumerate() {
+                let mut dice = SeededDice::new(game_seed(12, positions));
+                draft.apply_with(a, &mut dice).expect("legal in order");
+                let last = i + 1 == b.len();
+                if !last {
+                    assert!(s.same_step(&draft), "{a:?} ended the step early");
+                    assert_eq!(dice.position(), 0, "{a:?} rolled before the end");
+                } else {
+                    assert!(
+                        !s.same_step(&draft) || dice.position() > 0,
+                        "the batch {b:?} stops before its step ends"
+                    );
+                }
+            }
+            s = draft;
+        }
+        assert!(
+            s.round > 3 || s.phase == Phase::Over,
+            "game {index} stalled"
+        );
+    }
+}

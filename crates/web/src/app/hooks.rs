@@ -16,10 +16,11 @@ pub fn use_economy_timers(_app: &UseReducerHandle<AppState>) {}
 #[cfg(feature = "full")]
 #[hook]
 pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
-    let e = app
-        .economy
-        .as_ref()
-        .filter(|_| app.screen == Screen::EconomyPlay);
+    // Online, the economy is drawn on the online screen; only its clock ticks here (its
+    // computer seats are the protocol's).
+    let e = app.economy.as_ref().filter(|e| {
+        app.screen == Screen::EconomyPlay || (app.screen == Screen::Online && e.online.is_some())
+    });
     let steps = e.map(|e| e.game.steps);
     let machine = e.is_some_and(|e| e.computer_to_act().is_some());
     let delay = app.classic.speed.delay_ms();

@@ -100,6 +100,9 @@ pub enum Msg {
     /// The protocol's orders game changed (state, results, who has committed).
     #[cfg(feature = "online")]
     OnlineOrders(Box<crate::online::orders::OrdersSync>),
+    /// The protocol's economy game changed (state, events, who has committed).
+    #[cfg(feature = "online")]
+    OnlineEconomy(Box<crate::online::economy::EconomySync>),
     /// Back to the room's lobby after an online game: its screen goes.
     #[cfg(feature = "online")]
     OnlineLobby,
@@ -532,7 +535,38 @@ impl Reducible for AppState {
                 st.classic.game = None;
                 st.classic.remote = None;
                 st.orders = None;
+                st.economy = None;
                 st.screen = Screen::Online;
+            }
+            #[cfg(feature = "online")]
+            Msg::OnlineEconomy(e) => {
+                let e = *e;
+                // Never autosaved (`save`): the transcript is an online game's record.
+                st.classic.remote = Some(classic::Seat {
+                    me: None,
+                    can_act: false,
+                    ended: false,
+                });
+                st.classic.game = None;
+                st.orders = None;
+                st.economy_hash = e.hash;
+                match st.economy.as_mut() {
+                    Some(s) if s.online.is_some() => {
+                        if !e.events.is_empty()
+                            || s.online.as_ref().is_some_and(|o| o.confirmed != e.game)
+                        {
+                            s.online_played(e.game, &e.events);
+                        }
+                    }
+                    _ => {
+                        let mut s = crate::economy::EconomySession::new_online(e.game, &e.mine);
+                        s.log_events(&e.events);
+                        st.economy = Some(s);
+                    }
+                }
+                if let Some(s) = st.economy.as_mut() {
+                    s.online_status(e.sent, e.committed, e.waiting, e.deadline);
+                }
             }
             #[cfg(feature = "online")]
             Msg::OnlineOrders(o) => {
@@ -646,7 +680,7 @@ impl Reducible for AppState {
             Msg::Economy(m) => {
                 if st.economy.as_mut().is_some_and(|e| e.update(m)) {
                     st.save();
-                } else if let Some(e) = &st.economy {
+                } else if let Some(e) = st.economy.as_ref().filter(|e| e.online.is_none()) {
                     // UI state only (a draft, a selection): kept beside the autosave.
                     store::set(store::ECONOMY_UI_KEY, &store::b64_encode(&e.ui_bytes()));
                 }

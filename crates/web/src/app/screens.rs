@@ -3,7 +3,7 @@
 #[cfg(feature = "full")]
 use crate::app::menu;
 #[cfg(feature = "online")]
-use crate::app::{classic_view, orders_view};
+use crate::app::{classic_view, economy_view, orders_view};
 #[cfg(feature = "full")]
 use crate::app::{AppState, Msg};
 #[cfg(feature = "full")]
@@ -36,6 +36,7 @@ pub fn online_screen(
     let on_event = Callback::from(move |e: Report| match e {
         Report::Classic(s) => d.dispatch(Msg::OnlineSync(s)),
         Report::Orders(o) => d.dispatch(Msg::OnlineOrders(o)),
+        Report::Economy(e) => d.dispatch(Msg::OnlineEconomy(e)),
         Report::Leave => d.dispatch(Msg::ShowMenu),
         Report::Lobby => d.dispatch(Msg::OnlineLobby),
     });
@@ -43,6 +44,11 @@ pub fn online_screen(
         (
             Showing::Orders,
             crate::orders::view::play(&orders_view(app)),
+        )
+    } else if app.economy.as_ref().is_some_and(|e| e.online.is_some()) {
+        (
+            Showing::Economy,
+            crate::economy::panel::play(&economy_view(app)),
         )
     } else if app.classic.game.is_some() {
         (

@@ -12,6 +12,9 @@ use yew::prelude::*;
 pub enum Seat {
     Human,
     Computer(BotLevel),
+    /// Online: a seat another page plays (or a computer seat every peer computes alike).
+    #[cfg_attr(not(feature = "online"), allow(dead_code))]
+    Remote,
 }
 
 impl Seat {
@@ -22,6 +25,8 @@ impl Seat {
             Seat::Computer(BotLevel::Easy) => 'e',
             Seat::Computer(BotLevel::Normal) => 'n',
             Seat::Computer(BotLevel::Hard) => 'x',
+            // Never saved: an online game's record is its transcript.
+            Seat::Remote => 'r',
         }
     }
 
@@ -159,23 +164,37 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
             </div>
         }
     });
+    html! {
+        <div class="economy-setup">
+            <p class="summary" id="rules-summary">{ summary(&f.options, f.players.len()) }</p>
+            { select("eplayers".to_string(), "Players", f.players.len(), (2..=6).map(|n| (n, n.to_string())).collect(), players_cb) }
+            { for seats }
+            { options_fields(&f.options, {
+                let f = f.clone();
+                on_edit.reform(move |o| EconomyForm { options: o, ..f.clone() })
+            }) }
+        </div>
+    }
+}
+
+/// The economy's rules and setup, as fields (the new-game form and the online lobby).
+pub fn options_fields(o: &EconomyOptions, on_edit: Callback<EconomyOptions>) -> Html {
     let setup_cb = {
-        let (f, on_edit) = (f.clone(), on_edit.clone());
+        let (o, on_edit) = (o.clone(), on_edit.clone());
         Callback::from(move |s: Setup| {
-            let mut g = f.clone();
-            g.options.setup = s;
+            let mut g = o.clone();
+            g.setup = s;
             on_edit.emit(g);
         })
     };
     let limit_cb = {
-        let (f, on_edit) = (f.clone(), on_edit.clone());
+        let (o, on_edit) = (o.clone(), on_edit.clone());
         Callback::from(move |n: u32| {
-            let mut g = f.clone();
-            g.options.round_limit = (n > 0).then_some(n);
+            let mut g = o.clone();
+            g.round_limit = (n > 0).then_some(n);
             on_edit.emit(g);
         })
     };
-    let o = &f.options;
     type Flag = fn(&mut EconomyOptions) -> &mut bool;
     let middle_east = format!(
         "Middle East is a continent ({} MU a round)",
@@ -225,11 +244,11 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
         ),
     ];
     let boxes = flags.into_iter().map(|(id, label, value, flag)| {
-        let (f, on_edit) = (f.clone(), on_edit.clone());
+        let (o, on_edit) = (o.clone(), on_edit.clone());
         let onchange = Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlInputElement>().checked();
-            let mut g = f.clone();
-            *flag(&mut g.options) = v;
+            let mut g = o.clone();
+            *flag(&mut g) = v;
             on_edit.emit(g);
         });
         html! {
@@ -237,10 +256,7 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
         }
     });
     html! {
-        <div class="economy-setup">
-            <p class="summary" id="rules-summary">{ summary(&f.options, f.players.len()) }</p>
-            { select("eplayers".to_string(), "Players", f.players.len(), (2..=6).map(|n| (n, n.to_string())).collect(), players_cb) }
-            { for seats }
+        <>
             { select("esetup".to_string(), "Setup", o.setup, vec![
                 (Setup::EuropeanCapitals, "European capitals: pick a country in Europe, fully built".to_string()),
                 (Setup::Continents, "Continents: pick a continent, then the standard start".to_string()),
@@ -250,9 +266,10 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
             <fieldset class="options"><legend>{"Advanced rules"}</legend>{ for boxes }</fieldset>
             { select("elimit".to_string(), "Round limit", o.round_limit.unwrap_or(0), vec![
                 (0, "None: to the last player standing".to_string()),
+                (3, "3 rounds: a quick game".to_string()),
                 (10, "10 rounds".to_string()), (20, "20 rounds".to_string()),
                 (30, "30 rounds".to_string()), (50, "50 rounds".to_string()),
             ], limit_cb) }
-        </div>
+        </>
     }
 }

@@ -14,6 +14,7 @@ pub mod board;
 pub mod combat;
 pub mod controls;
 pub mod form;
+pub mod online;
 pub mod panel;
 pub mod place;
 pub mod text;
@@ -83,6 +84,8 @@ pub struct EconomySession {
     pub game: EconomyState,
     pub seats: Vec<Seat>,
     pub ui: Ui,
+    /// An online game (`online`): the agreed state and our batch; `None` at one device.
+    pub online: Option<online::OnlineEconomy>,
 }
 
 /// Messages of the economy screens.
@@ -119,6 +122,8 @@ pub enum EMsg {
     SetSeat(PlayerId, Seat),
     /// Zooms the map by this factor about the selection (or the middle); `None` resets it.
     Zoom(Option<f32>),
+    /// Online: takes back our choices not yet sent at this position.
+    Undo,
     /// The planning clock ticked (the screen shows the countdown; at 0 time is called).
     Tick,
     Nav(Nav),
@@ -156,6 +161,7 @@ impl EconomySession {
             game,
             seats,
             ui: Ui::default(),
+            online: None,
         };
         s.ui.log.push("The game begins.".into());
         s
@@ -171,6 +177,10 @@ impl EconomySession {
 
     /// The computer seat that acts next, if any.
     pub fn computer_to_act(&self) -> Option<(PlayerId, BotLevel)> {
+        // Online, every peer computes the computer seats inside the protocol.
+        if self.online.is_some() {
+            return None;
+        }
         self.game
             .to_act()
             .into_iter()
@@ -192,6 +202,11 @@ impl EconomySession {
     /// The human whose choices the panel shows: in planning only the one who has lifted the
     /// pass-the-device screen; else the first human the game waits for.
     pub fn actor(&self) -> Option<PlayerId> {
+        // Online, only our own seats are on this screen: no curtain.
+        if self.online.is_some() {
+            let due = self.online_due();
+            return self.game.to_act().into_iter().find(|p| due.contains(p));
+        }
         let humans = self.humans_to_act();
         if self.game.phase == Phase::Planning {
             return self.ui.shown.filter(|p| humans.contains(p));
@@ -201,7 +216,7 @@ impl EconomySession {
 
     /// The human who should take the device next during planning (behind the curtain).
     pub fn next_planner(&self) -> Option<PlayerId> {
-        if self.game.phase != Phase::Planning || self.actor().is_some() {
+        if self.game.phase != Phase::Planning || self.actor().is_some() || self.online.is_some() {
             return None;
         }
         self.humans_to_act().first().copied()
@@ -209,6 +224,9 @@ impl EconomySession {
 
     /// Applies `a`; logs its events, or shows the engine's refusal. True when the game changed.
     pub fn act(&mut self, a: &A) -> bool {
+        if self.online.is_some() {
+            return self.online_act(a);
+        }
         match self.game.apply(a) {
             Ok(events) => {
                 self.ui.error = None;
@@ -351,7 +369,8 @@ impl EconomySession {
             }
             EMsg::BotStep => self.bot_step(),
             EMsg::Tick => {
-                if self.seconds_left() == Some(0) {
+                // Online, the protocol closes the planning minute by itself.
+                if self.seconds_left() == Some(0) && self.online.is_none() {
                     self.call_time()
                 } else {
                     false
@@ -371,6 +390,11 @@ impl EconomySession {
                     changed = true;
                 }
                 changed
+            }
+            EMsg::SetSeat(_, _) if self.online.is_some() => false,
+            EMsg::Undo => {
+                self.online_undo();
+                false
             }
             EMsg::SetSeat(p, seat) => {
                 if let Some(x) = self.seats.get_mut(p as usize) {

@@ -43,8 +43,10 @@ pub fn play(v: &View) -> Html {
                 if eco.computer_to_act().is_some() {
                     <button class="btn" id="skip" onclick={send(v, EMsg::Skip)}>{"Skip to my turn"}</button>
                 }
-                { speed(v) }
-                <button class="btn" id="export" onclick={export}>{"Export save"}</button>
+                if eco.online.is_none() {
+                    { speed(v) }
+                    <button class="btn" id="export" onclick={export}>{"Export save"}</button>
+                }
             </header>
             <div class="layout">
                 <section class="map-wrap">
@@ -125,12 +127,14 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
                 <th>{"Units"}</th><th>{"Capital"}</th><th title="influence cards">{"Cards"}</th><th>{"Allies"}</th></tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
+        if eco.online.is_none() {
         <details class="seats-box" id="seats"><summary>{"Who plays each seat"}</summary>
             { for (0..g.players.len() as PlayerId).map(|p| html! {
                 <div class="row"><span class="swatch" style={format!("background:{}", colour(p))}></span>
                     <span class="seat-name">{eco.name(p)}</span>{ seat_select(v, eco, p) }</div>
             }) }
         </details>
+        }
         </>
     }
 }
@@ -172,7 +176,9 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
             .map_or("Nobody".to_string(), |p| eco.name(p).to_string());
         return html! {
             <div id="game-over"><h2>{format!("{who} wins!")}</h2>
-                <button class="btn primary" onclick={send(v, EMsg::Nav(Nav::Setup))}>{"New game"}</button></div>
+                if eco.online.is_none() {
+                    <button class="btn primary" onclick={send(v, EMsg::Nav(Nav::Setup))}>{"New game"}</button>
+                }</div>
         };
     }
     if let Some(p) = eco.next_planner() {
@@ -185,6 +191,11 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
                     {format!("I am {} — show my plans", eco.name(p))}</button>
             </div>
         };
+    }
+    if let Some(o) = &eco.online {
+        if eco.actor().is_none() {
+            return online_waiting(eco, o);
+        }
     }
     let Some(p) = eco.actor() else {
         let waiting: Vec<String> = g
@@ -209,6 +220,8 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
         <div class="act" data-actor={p.to_string()}>
             <h2 class="who" style={format!("border-color:{}", colour(p))}>{format!("{} to play", eco.name(p))}
                 <span class="mu">{format!(" · {} MU", g.players[p as usize].mu)}</span></h2>
+            { online_choices(v, eco) }
+            if eco.online.is_some() { { clock(eco) } }
             { body }
             { combat::blockades(v, eco, p) }
             { diplomacy(v, eco, p) }
@@ -216,8 +229,63 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
     }
 }
 
+/// Online, while this page has nothing to do at the position: whose move it is.
+fn online_waiting(eco: &EconomySession, o: &crate::economy::online::OnlineEconomy) -> Html {
+    let names = |v: &[String]| v.join(", ");
+    let text = match (o.sent, o.waiting.is_empty()) {
+        (true, true) => "Your choices are sent; the move is being played.".to_string(),
+        (true, false) => format!("Your choices are sent; waiting for {}.", names(&o.waiting)),
+        (false, true) => {
+            let to_act: Vec<String> = eco
+                .game
+                .to_act()
+                .iter()
+                .map(|&q| eco.name(q).to_string())
+                .collect();
+            match to_act.is_empty() {
+                true => "The move is being played.".to_string(),
+                false => format!("{} to play.", to_act.join(", ")),
+            }
+        }
+        (false, false) => format!("Waiting for {}.", names(&o.waiting)),
+    };
+    html! {
+        <div id="waiting" data-sent={if o.sent { "1" } else { "0" }}>
+            <p>{text}</p>
+            if !o.committed.is_empty() {
+                <p class="hint">{format!("Committed: {}.", names(&o.committed))}</p>
+            }
+        </div>
+    }
+}
+
+/// Online: what the batch holds so far, and how to take it back (nothing is sent until the
+/// step is finished).
+fn online_choices(v: &View, eco: &EconomySession) -> Html {
+    let Some(o) = &eco.online else {
+        return html! {};
+    };
+    let waiting = (!o.waiting.is_empty()).then(|| {
+        html! { <p class="hint" id="online-waiting">{format!("Also awaited: {}.", o.waiting.join(", "))}</p> }
+    });
+    if o.batch.is_empty() {
+        return html! { <>{ for waiting }</> };
+    }
+    html! {
+        <div class="online-batch" id="online-batch">
+            <p class="hint">{format!("{} choice{} at this step, sent when you finish it.",
+                o.batch.len(), if o.batch.len() == 1 { "" } else { "s" })}</p>
+            <button class="btn small" id="undo" onclick={send(v, EMsg::Undo)}>{"Take them back"}</button>
+            { for waiting }
+        </div>
+    }
+}
+
 fn clock(eco: &EconomySession) -> Html {
     match eco.seconds_left() {
+        Some(s) if eco.game.phase == Phase::Combat => {
+            html! { <p class="clock" id="clock">{format!("{s} s to declare: silence is a pass.")}</p> }
+        }
         Some(s) => {
             html! { <p class="clock" id="clock">{format!("A majority has submitted: {s} s left to plan.")}</p> }
         }
@@ -507,9 +575,20 @@ fn diplomacy(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                 },
             )
         });
+    // Alliances and forfeits are the Get phase's business (the engine refuses them elsewhere);
+    // a player may surrender in the Get, planning and moving phases.
+    let get = g.phase == Phase::Get;
+    let surrender = matches!(g.phase, Phase::Get | Phase::Planning | Phase::Moving);
+    if !get && !surrender {
+        return html! {};
+    }
     html! {
         <details class="diplomacy" id="diplomacy"><summary>{"Diplomacy"}</summary>
-            <div class="choices">{ for others }{ for forfeits }</div>
+            if get {
+                <div class="choices">{ for others }{ for forfeits }</div>
+            } else {
+                <p class="hint">{"Alliances are offered, accepted and broken in the Get phase."}</p>
+            }
             <button class="btn danger" id="surrender" onclick={act(v, A::Surrender { player: p })}>{"Surrender"}</button>
         </details>
     }

@@ -414,3 +414,110 @@ fn a_human_places_the_standard_start_from_the_suggestion() {
     assert!(s.update(EMsg::Act(d.action(0))));
     assert!(s.game.placed.contains(&0));
 }
+
+/// Online: the state every seat's computer player reaches at the first Get phase.
+fn first_get() -> EconomyState {
+    let (mut g, _) = EconomyState::new(&["Ann", "Bob", "Cleo"], EconomyOptions::default(), [7; 32])
+        .expect("a game");
+    for _ in 0..2_000 {
+        if g.phase == Phase::Get {
+            break;
+        }
+        let p = g.to_act()[0];
+        let a = choose(&g, p, BotLevel::Normal).expect("a setup action");
+        g.apply(&a).expect("legal");
+    }
+    assert_eq!(g.phase, Phase::Get);
+    g
+}
+
+#[test]
+fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back() {
+    let g = first_get();
+    let mut s = EconomySession::new_online(g.clone(), &[0]);
+    let _ = online::take_queued();
+    assert_eq!(s.actor(), Some(0), "our seat is awaited");
+    assert_eq!(s.seats[1], Seat::Remote);
+    assert_eq!(
+        s.computer_to_act(),
+        None,
+        "the protocol plays computer seats"
+    );
+    // An alliance offer stays on this page: the Get phase is not over for us.
+    assert!(s.update(EMsg::Act(A::OfferAlliance { player: 0, with: 1 })));
+    assert!(online::take_queued().is_empty());
+    assert!(
+        s.game.alliance_offers.contains(&(0, 1)),
+        "the draft shows it"
+    );
+    assert_eq!(s.online.as_ref().map(|o| o.batch.len()), Some(1));
+    // Taken back: the agreed state again.
+    s.update(EMsg::Undo);
+    assert_eq!(s.game, g);
+    // Offered again, then the phase finished: one batch goes to the protocol.
+    assert!(s.update(EMsg::Act(A::OfferAlliance { player: 0, with: 1 })));
+    assert!(s.update(EMsg::Act(A::FinishGet { player: 0 })));
+    let sent = online::take_queued();
+    assert_eq!(
+        sent,
+        vec![vec![
+            A::OfferAlliance { player: 0, with: 1 },
+            A::FinishGet { player: 0 }
+        ]]
+    );
+    assert_eq!(s.actor(), None, "nothing more to do at this position");
+    // Anything more is refused with a reason, and nothing is queued.
+    assert!(!s.update(EMsg::Act(A::FinishGet { player: 0 })));
+    assert!(s.ui.error.as_deref().is_some_and(|e| e.contains("sent")));
+    assert!(online::take_queued().is_empty());
+    // Another seat's choice is not ours to make.
+    let mut t = EconomySession::new_online(g.clone(), &[0]);
+    assert!(!t.update(EMsg::Act(A::FinishGet { player: 1 })));
+    assert!(t
+        .ui
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("not your move")));
+    // The protocol's next position replaces the draft.
+    let mut next = g.clone();
+    for a in [
+        A::OfferAlliance { player: 0, with: 1 },
+        A::FinishGet { player: 0 },
+    ] {
+        next.apply(&a).expect("legal");
+    }
+    s.online_played(next.clone(), &[]);
+    assert_eq!(s.game, next);
+    assert_eq!(s.online.as_ref().map(|o| o.sent), Some(false));
+}
+
+#[test]
+fn a_pick_is_a_batch_of_its_own_even_when_it_ends_the_setup() {
+    // The last pick moves the game on to the Get phase, where the same seat is awaited again:
+    // the batch still ends with the pick (the position was the pick).
+    let (mut g, _) =
+        EconomyState::new(&["Ann", "Bob"], EconomyOptions::default(), [9; 32]).expect("a game");
+    while let Phase::Pick(p) = g.phase {
+        if g.to_act().len() == 1
+            && g.clone()
+                .apply(&choose(&g, p, BotLevel::Normal).unwrap())
+                .is_ok()
+        {
+            let mut after = g.clone();
+            after
+                .apply(&choose(&g, p, BotLevel::Normal).unwrap())
+                .unwrap();
+            if after.phase != Phase::Pick(p) && !matches!(after.phase, Phase::Pick(_)) {
+                let mut s = EconomySession::new_online(g.clone(), &[p]);
+                let _ = online::take_queued();
+                let a = choose(&g, p, BotLevel::Normal).unwrap();
+                assert!(s.update(EMsg::Act(a.clone())));
+                assert_eq!(online::take_queued(), vec![vec![a]]);
+                return;
+            }
+        }
+        let a = choose(&g, p, BotLevel::Normal).unwrap();
+        g.apply(&a).unwrap();
+    }
+    panic!("no last pick found");
+}

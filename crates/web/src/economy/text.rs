@@ -39,6 +39,14 @@ pub fn foe(s: &EconomyState, f: Foe) -> String {
     }
 }
 
+/// The possessive of a foe: "Ann's", "the neutral".
+fn foe_owns(s: &EconomyState, f: Foe) -> String {
+    match f {
+        Foe::Player(p) => format!("{}'s", who(s, p)),
+        Foe::Neutral => "the neutral".into(),
+    }
+}
+
 pub fn force(f: Force) -> String {
     let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     match (f.armies, f.navies) {
@@ -91,7 +99,7 @@ fn terms(ts: &[Term]) -> String {
 pub fn action(s: &EconomyState, a: &BattleAction) -> String {
     match *a {
         BattleAction::Attack { target, kind: k } => {
-            format!("Attack {}'s {}", foe(s, target), kind(k))
+            format!("Attack {} {}", foe_owns(s, target), kind(k))
         }
         BattleAction::Withdraw(w) => {
             let mut t = format!("Withdraw {} to {}", force(w.force), region(w.to));

@@ -65,6 +65,45 @@ impl Session {
         self.rev += 1;
     }
 
+    /// An economy game: the participants (sorted: the same order on every peer) on the first
+    /// seats, then the computer seats, 2 to 6 in all; seat `i` is the engine's player `i`.
+    pub(super) fn propose_economy(&mut self) {
+        let mut keys = self.next_players();
+        keys.truncate(6);
+        let total = (keys.len() + self.bots).clamp(2, 6);
+        let seats: Vec<SeatSpec> = (0..total)
+            .map(|i| match keys.get(i) {
+                Some(k) => SeatSpec {
+                    name: self.name_of(k).trim_end_matches(" (you)").to_string(),
+                    colour: Colour::ALL[i],
+                    controller: Controller::Peer(i as u8),
+                },
+                None => SeatSpec {
+                    name: BOT_NAMES[i % 6].to_string(),
+                    colour: Colour::ALL[i],
+                    controller: Controller::Bot(self.bot_level),
+                },
+            })
+            .collect();
+        let p = SetupProposal {
+            participants: keys,
+            seats,
+            options: ClassicOptions::default(),
+            orders: None,
+            face_down: false,
+            stand_in: true,
+            economy: Some(self.economy_options.clone()),
+            nonce: now_ms() as u64,
+        };
+        let mut lines = vec![];
+        let mut roll = None;
+        match self.peer.propose_setup(p) {
+            Ok(o) => self.absorb(o, &mut lines, &mut roll),
+            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
+        }
+        self.rev += 1;
+    }
+
     /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
     pub(super) fn propose(&mut self) {
         let bots = self.bots;

@@ -11,6 +11,8 @@
 
 mod commands;
 mod deal;
+pub mod economy;
+mod economy_step;
 mod end;
 mod entropy;
 pub mod form;
@@ -40,6 +42,8 @@ pub enum Report {
     Classic(Box<Sync>),
     /// The protocol's orders game changed.
     Orders(Box<crate::online::orders::OrdersSync>),
+    /// The protocol's economy game changed.
+    Economy(Box<crate::online::economy::EconomySync>),
     /// The player left the online screen.
     Leave,
     /// Back to the room's lobby after a game: the finished game leaves the screen.
@@ -52,6 +56,7 @@ pub enum Showing {
     Nothing,
     Classic,
     Orders,
+    Economy,
 }
 
 #[derive(Properties, PartialEq)]
@@ -249,6 +254,7 @@ pub fn online(props: &Props) -> Html {
                 let before = s.rev;
                 let sync = s.step();
                 let osync = s.orders_sync.take();
+                let esync = s.economy_sync.take();
                 let after = s.rev;
                 drop(g);
                 if let Some(sync) = sync {
@@ -256,6 +262,9 @@ pub fn online(props: &Props) -> Html {
                 }
                 if let Some(o) = osync {
                     d.emit(Report::Orders(Box::new(o)));
+                }
+                if let Some(e) = esync {
+                    d.emit(Report::Economy(Box::new(e)));
                 }
                 if after != before {
                     rev.set(after);
@@ -411,7 +420,7 @@ pub fn online(props: &Props) -> Html {
     let votable: Vec<PeerKey> = s.missing.iter().chain(overdue.iter()).copied().collect();
     let votes = html! {
         <ul class="online-votes" id="online-votes">
-        { for votable.iter().filter(|k| !s.dropped.contains(k) && s.started.is_some() && s.peer.state().is_some_and(|g| g.winner().is_none())
+        { for votable.iter().filter(|k| !s.dropped.contains(k) && s.started.is_some() && s.peer.game().is_some_and(|g| !g.is_over())
             && s.proposals.get(&s.started.unwrap_or_default()).is_some_and(|p| p.participants.contains(k)))
             .map(|k| {
             let name = s.name_of(k);
@@ -588,14 +597,24 @@ pub fn online(props: &Props) -> Html {
         short_room(&s.room),
         if paused { " · paused" } else { "" }
     );
-    if s.started.is_some() && props.showing == Showing::Orders {
+    if s.started.is_some() && matches!(props.showing, Showing::Orders | Showing::Economy) {
+        let economy = props.showing == Showing::Economy;
+        let auto = on_session(&session, &rev, |s| {
+            s.autoplay = !s.autoplay;
+            s.rev += 1;
+        });
         return html! {
-            <div class="online-play online-orders" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
-                data-paused={if paused { "1" } else { "0" }}>
+            <div class={classes!("online-play", if props.showing == Showing::Orders { "online-orders" } else { "online-economy" })} id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
+                data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
                 { props.game.clone() }
                 <details class="online-bar" open=true>
                     <summary>{ bar_title.clone() }</summary>
                     { status }
+                    if economy && !over {
+                        <button class="btn small" id="autoplay" aria-pressed={if s.autoplay { "true" } else { "false" }} onclick={auto}>
+                            { if s.autoplay { "Stop playing for me" } else { "Let the computer play my seat" } }
+                        </button>
+                    }
                     { notes }
                     { chat }
                 </details>
@@ -632,6 +651,7 @@ pub fn online(props: &Props) -> Html {
         let ruleset = s.ruleset.clone();
         let orders = match ruleset.as_str() {
             "europe-1901" | "world" => Some(ruleset.as_str()),
+            "economy" => return s.propose_economy(),
             _ => None,
         };
         s.propose_ruleset(orders);
@@ -705,14 +725,16 @@ pub fn online(props: &Props) -> Html {
         };
         html! {
             <li class="proposal">
-                <p>{match &p.orders {
-                    None => format!("Classic game, {} seats:", p.seats.len()),
-                    Some(o) => format!("Orders game on the {} map, {} seats:",
+                <p>{match (&p.orders, &p.economy) {
+                    (Some(o), _) => format!("Orders game on the {} map, {} seats:",
                         orbis_engine::rules::orders::map::OrdersMap::get(&o.map).map_or(o.map.clone(), |m| m.name.clone()),
                         p.seats.len()),
+                    (None, Some(_)) => format!("Economy game, {} seats:", p.seats.len()),
+                    (None, None) => format!("Classic game, {} seats:", p.seats.len()),
                 }}</p>
-                if p.orders.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options, p.seats.len())}</p> }
-                if p.orders.is_none() { <p class="hint proposal-deal">{deal::proposal_deal(p.face_down, p.stand_in, s.stand_in)}</p> }
+                if let Some(e) = &p.economy { <p class="hint rules-summary">{crate::economy::form::summary(e, p.seats.len())}</p> }
+                if p.orders.is_none() && p.economy.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options, p.seats.len())}</p> }
+                if p.orders.is_none() && p.economy.is_none() { <p class="hint proposal-deal">{deal::proposal_deal(p.face_down, p.stand_in, s.stand_in)}</p> }
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| format!("{} [{}]", s.name_of(k), fingerprint(k))).unwrap_or_default(),
@@ -771,10 +793,14 @@ pub fn online(props: &Props) -> Html {
                     <option value="classic" selected={s.ruleset == "classic"}>{"Classic"}</option>
                     <option value="europe-1901" selected={s.ruleset == "europe-1901"}>{"Orders: Europe 1901"}</option>
                     <option value="world" selected={s.ruleset == "world"}>{"Orders: World"}</option>
+                    <option value="economy" selected={s.ruleset == "economy"}>{"Economy"}</option>
                 </select></label>
                 if s.ruleset == "classic" {
                     <p class="hint" id="p2p-notice">{deal::promise(s.stand_in)}</p>
                     { deal::stand_in_choice(s.stand_in, on_session_with(&session, &rev, |s, v| s.stand_in = v)) }
+                } else if s.ruleset == "economy" {
+                    <p class="hint" id="economy-summary">{crate::economy::form::summary(&s.economy_options, seats_next.max(2))}</p>
+                    <p class="hint">{"Plans and declarations are committed before anyone sees them; every die comes from all the players together; computer seats are computed alike by every page."}</p>
                 } else if s.ruleset == "europe-1901" {
                     <p class="hint">{"Seven powers; those without a player are computer powers, computed alike by every page."}</p>
                 } else {
@@ -786,19 +812,25 @@ pub fn online(props: &Props) -> Html {
                 <label>{"Computer level "}<select id="online-bot-level" onchange={set_bot_level}>
                         { for [("easy", "easy"), ("normal", "normal"), ("hard", "hard")].iter()
                             // The orders ruleset has no hard computer player.
-                            .filter(|(v, _)| s.ruleset == "classic" || *v != "hard").map(|(v, l)| {
+                            .filter(|(v, _)| matches!(s.ruleset.as_str(), "classic" | "economy") || *v != "hard").map(|(v, l)| {
                             let cur = matches!((*v, s.bot_level),
                                 ("easy", orbis_engine::classic::BotLevel::Easy)
                                 | ("normal", orbis_engine::classic::BotLevel::Normal)
                                 | ("hard", orbis_engine::classic::BotLevel::Hard))
                                 // Orders: a hard choice made for classic plays as normal.
-                                || (*v == "normal" && s.ruleset != "classic"
+                                || (*v == "normal" && !matches!(s.ruleset.as_str(), "classic" | "economy")
                                     && s.bot_level == orbis_engine::classic::BotLevel::Hard);
                             html! { <option value={*v} selected={cur}>{*l}</option> }
                         }) }
                     </select></label>
-                if s.ruleset != "classic" {
+                if s.ruleset != "classic" && s.ruleset != "economy" {
                     { powers::picker(s, &session, &rev) }
+                }
+                if s.ruleset == "economy" {
+                    <details class="options" id="online-economy-options">
+                        <summary>{"Rules and setup"}</summary>
+                        { crate::economy::form::options_fields(&s.economy_options, on_session_with(&session, &rev, |s, o| s.economy_options = o)) }
+                    </details>
                 }
                 if s.ruleset == "classic" {
                     <details class="options" id="online-options">

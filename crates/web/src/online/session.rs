@@ -198,8 +198,18 @@ pub(super) struct Session {
     pub(super) resolved: Vec<Vec<orbis_engine::rules::orders::OrdersEvent>>,
     pub(super) orders_sync: Option<crate::online::orders::OrdersSync>,
     pub(super) orders_shown: Option<crate::online::orders::Shown>,
+    /// Economy game: events of the positions played since the last sync, the sync for the app,
+    /// and what it showed.
+    pub(super) economy_events: Vec<orbis_engine::rules::economy::action::EconomyEvent>,
+    pub(super) economy_sync: Option<crate::online::economy::EconomySync>,
+    pub(super) economy_shown: Option<crate::online::economy::Shown>,
+    /// Economy game: the log position on screen and when this page reached it, and when it saw
+    /// a majority's plans committed (the windows' clocks, as this page sees them).
+    pub(super) economy_clock: (u64, u64, Option<u64>),
     /// Rules of the next proposal (chosen in the lobby).
     pub(super) options: ClassicOptions,
+    /// Rules and setup of the next economy proposal.
+    pub(super) economy_options: orbis_engine::rules::economy::options::EconomyOptions,
     /// Computer seats of the next proposal, and their level (classic).
     pub(super) bots: usize,
     /// Face-down classic, three players or more: the others may stand in for a leaver's cards
@@ -262,6 +272,10 @@ impl Session {
         self.resolved.clear();
         self.orders_sync = None;
         self.orders_shown = None;
+        self.economy_events.clear();
+        self.economy_sync = None;
+        self.economy_shown = None;
+        self.economy_clock = (0, 0, None);
         self.synced = 0;
         self.read = (0, false);
         self.last_seat = None;
@@ -319,7 +333,12 @@ impl Session {
             resolved: vec![],
             orders_sync: None,
             orders_shown: None,
+            economy_events: vec![],
+            economy_sync: None,
+            economy_shown: None,
+            economy_clock: (0, 0, None),
             options: ClassicOptions::default(),
+            economy_options: Default::default(),
             bots: 0,
             stand_in: true,
             bot_level: BotLevel::Normal,
@@ -448,6 +467,7 @@ impl Session {
                     }
                 }
                 ProtocolEvent::PhaseResolved { events, .. } => self.resolved.push(events),
+                ProtocolEvent::EconomyApplied { events, .. } => self.economy_events.extend(events),
                 ProtocolEvent::PeerMissing { peer } => {
                     self.missing.insert(peer);
                 }
@@ -588,8 +608,11 @@ impl Session {
                 orbis_protocol::Controller::Bot(_) => None,
             }
         });
-        // Orders are written by people: a round waits on them like a turn.
-        let orders_game = matches!(self.peer.game(), Some(orbis_engine::rules::Game::Orders(_)));
+        // Orders and economy steps are chosen by people: a round waits on them like a turn.
+        let orders_game = matches!(
+            self.peer.game(),
+            Some(orbis_engine::rules::Game::Orders(_) | orbis_engine::rules::Game::Economy(_))
+        );
         for k in waiting {
             self.waiting_since
                 .entry(k)
@@ -651,6 +674,13 @@ impl Session {
         }
         if matches!(self.peer.game(), Some(orbis_engine::rules::Game::Orders(_))) {
             self.orders_step(lines, roll);
+            return None;
+        }
+        if matches!(
+            self.peer.game(),
+            Some(orbis_engine::rules::Game::Economy(_))
+        ) {
+            self.economy_step(lines, roll);
             return None;
         }
         // Actions chosen on the board (or by autoplay), one at a time through the protocol.

@@ -39,6 +39,34 @@ pub fn choose(s: &EconomyState, p: PlayerId, level: BotLevel) -> Option<A> {
     }
 }
 
+/// The actions the bot of `level` takes for its seats `seats` at one step, in turn, until the
+/// step is over (the engine waits for other players than at the start, or the phase or round
+/// moved on) or a die is to be rolled: online play sends a step's choices (the Get phase's
+/// purchases, friendly moves) as one batch. Dice are stand-ins: the batch stops at the first
+/// action that rolls, whose result the caller's real dice decide.
+pub fn batch(s: &EconomyState, seats: &[PlayerId], level: BotLevel) -> Vec<A> {
+    let mut draft = s.clone();
+    let mut out = vec![];
+    // A step takes at most a few dozen choices; the bound only stops a bot that repeats itself.
+    for _ in 0..256 {
+        let Some(&p) = draft.to_act().iter().find(|p| seats.contains(p)) else {
+            break;
+        };
+        let Some(a) = choose(&draft, p, level) else {
+            break;
+        };
+        let mut dice = SeededDice::new([0; 32]);
+        if draft.apply_with(&a, &mut dice).is_err() {
+            break;
+        }
+        out.push(a);
+        if dice.position() > 0 || !s.same_step(&draft) {
+            break;
+        }
+    }
+    out
+}
+
 /// The bot's own random stream for seat `p`'s next decision.
 fn bot_dice(s: &EconomyState, p: PlayerId) -> SeededDice {
     let mut input = Vec::with_capacity(48);

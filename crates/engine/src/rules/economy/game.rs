@@ -36,6 +36,14 @@ impl EconomyState {
         Ok(events)
     }
 
+    /// Whether `later` (this state after some of one player's actions) is still at the same
+    /// step: the same phase and round, and the engine waits for the same players. Online, a
+    /// player's batch of actions for one log position ends where this stops holding (going on
+    /// would play the next step before anyone else saw it).
+    pub fn same_step(&self, later: &EconomyState) -> bool {
+        later.phase == self.phase && later.round == self.round && later.to_act() == self.to_act()
+    }
+
     /// The players who have something to do now: whose pick it is, who has not finished the
     /// phase, who must declare in the battle under way, or the initiative holder.
     pub fn to_act(&self) -> Vec<PlayerId> {

@@ -5,6 +5,8 @@ use futures_timer::Delay;
 use orbis_engine::bot;
 use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::sha256;
+use orbis_engine::rules::economy::phase::Phase as EcoPhase;
+use orbis_engine::rules::Game;
 use orbis_protocol::{
     Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
 };
@@ -142,8 +144,8 @@ where
     Ok(a)
 }
 
-/// Whether this peer can play `p` as its options say: a classic game (the bot plays only that)
-/// in which it controls a seat, and with `--players N` exactly the game it would propose itself
+/// Whether this peer can play `p` as its options say: a classic or economy game (the bot plays
+/// no orders) in which it controls a seat, and with `--players N` exactly the game it would propose itself
 /// (N participants, nonce `--seed`, one seat each). Anything else is refused with the reason,
 /// so a stranger's proposal cannot put the bot into a game it was not started for.
 fn acceptable(p: &SetupProposal, me: &PeerKey, args: &Args) -> Result<(), String> {
@@ -151,7 +153,7 @@ fn acceptable(p: &SetupProposal, me: &PeerKey, args: &Args) -> Result<(), String
         return Err("it does not include this peer".into());
     };
     if p.orders.is_some() {
-        return Err("the computer player plays the classic ruleset only".into());
+        return Err("the computer player plays the classic and economy rulesets only".into());
     }
     if !p
         .seats
@@ -437,6 +439,17 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                 }
             }
         }
+        // Economy game: the bot's choices for our seats at this position, as one batch.
+        if let (Some((_, due)), Some(s)) = (peer.economy_due(), peer.economy_state()) {
+            let batch = bot::economy::batch(s, &due, args.level);
+            let mut salt = [0u8; 32];
+            if !batch.is_empty() && getrandom::fill(&mut salt).is_ok() {
+                match peer.submit_economy(batch, salt) {
+                    Ok(o) => outs_after.push(o),
+                    Err(e) => eprintln!("bot batch refused: {e}"),
+                }
+            }
+        }
         for o in outs_after.drain(..) {
             for e in &o.events {
                 if let ProtocolEvent::Applied { index, .. } = e {
@@ -450,7 +463,11 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
         if peer.halted().is_some() {
             return ExitCode::FAILURE;
         }
-        let over = peer.state().is_some_and(|s| s.winner().is_some());
+        let over = match peer.game() {
+            Some(Game::Classic(s)) => s.winner().is_some(),
+            Some(Game::Economy(s)) => s.phase == EcoPhase::Over,
+            _ => false,
+        };
         if over && done_at.is_none() {
             done_at = Some(t);
         }
@@ -461,6 +478,16 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                     eprintln!("cannot write the transcript to {f}: {e}");
                     return ExitCode::FAILURE;
                 }
+            }
+            if let Some(Game::Economy(s)) = peer.game() {
+                println!(
+                    "{{\"ruleset\":\"economy\",\"winner\":{},\"rounds\":{},\"positions\":{},\"state_hash\":\"{}\"}}",
+                    s.winner.map_or("null".to_string(), |w| w.to_string()),
+                    s.round,
+                    peer.log_len(),
+                    peer.state_hash().map(|h| hex(&h)).unwrap_or_default()
+                );
+                return ExitCode::SUCCESS;
             }
             let s = peer.state().expect("started");
             let w = s.winner().expect("over");

@@ -1,0 +1,123 @@
+//! The economy ruleset in an online room. The protocol runs the game (one commit-reveal round per
+//! log position among the players the engine waits for; every peer applies the batches alike and
+//! computes the computer seats); this module carries the batches from the economy screens to the
+//! protocol and the protocol's state and events back to them.
+//!
+//! The economy screens are the hot-seat ones with `EconomySession::online` set: this browser
+//! plays only its own seats, finishing a step queues its batch (`crate::economy::online`), and
+//! the position is played once every awaited player's batch is revealed.
+
+use crate::store;
+use orbis_engine::codec;
+use orbis_engine::rules::classic::PlayerId;
+use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
+use orbis_engine::rules::economy::state::EconomyState;
+use orbis_protocol::wire::encode_economy;
+use orbis_protocol::{CommandError, Output, Peer};
+
+/// What the app needs after a protocol step of an economy game.
+#[derive(Clone, Debug)]
+pub struct EconomySync {
+    /// The state after every position played so far.
+    pub game: EconomyState,
+    /// The seats this browser plays.
+    pub mine: Vec<PlayerId>,
+    /// The events of the positions played since the last sync, oldest first.
+    pub events: Vec<EconomyEvent>,
+    /// Names of who has committed at this position, and of who it waits for.
+    pub committed: Vec<String>,
+    pub waiting: Vec<String>,
+    /// Our batch for this position is committed (also after a reload).
+    pub sent: bool,
+    /// When the open window for our seats closes by itself (ms since 1970, as this page
+    /// reckons it): a declaration window's silence is a pass, the planning minute's end moves
+    /// our late seats nothing.
+    pub deadline: Option<i64>,
+    pub hash: String,
+}
+
+fn stored_key(room: &str) -> String {
+    format!("orbis.p2p.economy.{room}")
+}
+
+/// Our last commitment in `room` (game, round, payload, salt), kept so that a reloaded page
+/// can reveal it: the protocol only keeps it in memory.
+type Stored = ([u8; 32], u32, Vec<u8>, [u8; 32]);
+
+fn stored(room: &str, game: [u8; 32]) -> Option<(u32, Vec<u8>, [u8; 32])> {
+    let b = store::b64_decode(&store::get(&stored_key(room))?)?;
+    let (g, round, payload, salt): Stored = codec::decode(&b).ok()?;
+    (g == game).then_some((round, payload, salt))
+}
+
+/// Commits the queued batches (one per position reaches the protocol), and after a reload
+/// commits our stored batch of the current position again.
+pub(super) fn commit_queued(
+    peer: &mut Peer,
+    room: &str,
+    game: [u8; 32],
+    queued: Vec<Vec<EconomyAction>>,
+) -> Vec<Result<Output, CommandError>> {
+    let mut out = vec![];
+    let round = peer.log_len() as u32;
+    if let Some((r, payload, salt)) = stored(room, game) {
+        if r == round && !peer.has_my_orders(round) && peer.economy_due().is_some() {
+            out.push(peer.commit_orders(round, payload, salt));
+        }
+    }
+    for actions in queued {
+        // Without randomness a batch is not sealed at all (a salt of zeros would let anyone
+        // test guesses against the commitment); the session could not have started without it.
+        let Some(s) = super::entropy::random::<32>() else {
+            continue;
+        };
+        let payload = encode_economy(&actions);
+        let r = peer.submit_economy(actions, s);
+        if r.is_ok() {
+            let keep: Stored = (game, round, payload, s);
+            store::set(&stored_key(room), &store::b64_encode(&codec::encode(&keep)));
+        }
+        out.push(r);
+    }
+    out
+}
+
+/// What a sync showed: log length, sent, committed, waiting, the window's deadline.
+pub type Shown = (u64, bool, Vec<String>, Vec<String>, Option<i64>);
+
+/// How long the protocol keeps our windows open (`orbis_protocol::Config`'s defaults, which the
+/// session leaves as they are).
+const DECLARE_MS: u64 = 8_000;
+const PLANNING_MS: u64 = 60_000;
+
+/// The open window's end for our seats `due` at this position (the protocol closes it by
+/// itself; see `Peer::economy_timers`): a declaration window runs from the position's start,
+/// the planning minute from when commitments covering a majority of the players are in.
+pub(super) fn window(
+    s: &EconomyState,
+    due: &[PlayerId],
+    seat_done: &dyn Fn(PlayerId) -> bool,
+    clock: &mut (u64, u64, Option<u64>),
+    now: u64,
+) -> Option<u64> {
+    use orbis_engine::rules::economy::phase::Phase;
+    if due.is_empty() {
+        return None;
+    }
+    match s.phase {
+        Phase::Combat => {
+            let b = s.combat.as_ref()?.battle.as_ref()?;
+            (b.pending.is_some() || !s.waiting_for_choice()).then_some(clock.1 + DECLARE_MS)
+        }
+        Phase::Planning => {
+            let playing: Vec<PlayerId> = s.playing().collect();
+            let done = playing.iter().filter(|&&p| seat_done(p)).count();
+            if done * 2 > playing.len() {
+                Some(*clock.2.get_or_insert(now) + PLANNING_MS)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,132 @@
+//! The economy's part of the online session's timer step: our queued batches (or the
+//! computer's, when it plays our seats) to the protocol, and the protocol's state, events and
+//! windows to the economy screens (`economy::EconomySync`).
+
+use super::economy::{commit_queued, window, EconomySync};
+use super::session::Session;
+use crate::classic::play::Roll;
+use orbis_engine::bot::economy as eco_bot;
+use orbis_engine::classic::BotLevel;
+use orbis_engine::rules::classic::PlayerId;
+use orbis_protocol::CommandError;
+
+impl Session {
+    /// Economy game: commits queued batches (or the computer's, when it plays our seats) and
+    /// prepares the sync for the economy screens.
+    pub(super) fn economy_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {
+        let game = self.started.unwrap_or_default();
+        let mut queued = crate::economy::online::take_queued();
+        if self.autoplay && queued.is_empty() {
+            if let (Some((_, due)), Some(s)) = (self.peer.economy_due(), self.peer.economy_state())
+            {
+                let b = eco_bot::batch(s, &due, BotLevel::Normal);
+                if !b.is_empty() {
+                    queued.push(b);
+                }
+            }
+        }
+        for r in commit_queued(&mut self.peer, &self.room, game, queued) {
+            match r {
+                Ok(o) => self.absorb(o, &mut lines, &mut roll),
+                Err(CommandError::AlreadyCommitted | CommandError::NotYourTurn) => self.notes.push(
+                    "Your choices came too late for that step (its window had closed); choose \
+                     again for this one."
+                        .into(),
+                ),
+                Err(e) => self.notes.push(format!("Choices refused: {e}")),
+            }
+        }
+        let committed = self
+            .peer
+            .orders_committed()
+            .iter()
+            .map(|k| self.name_of(k))
+            .collect::<Vec<_>>();
+        // Ourselves aside: the panel says what we have to do.
+        let me = self.peer.key();
+        let waiting = self
+            .peer
+            .waiting_on()
+            .iter()
+            .filter(|k| **k != me)
+            .map(|k| self.name_of(k))
+            .collect::<Vec<_>>();
+        let round = self.peer.log_len() as u32;
+        let sent = self.peer.has_my_orders(round);
+        let events = std::mem::take(&mut self.economy_events);
+        let now = super::session::now_ms() as u64;
+        let len = self.peer.log_len();
+        if self.economy_clock.0 != len {
+            self.economy_clock = (len, now, None);
+        }
+        let deadline = match (self.peer.economy_due(), self.peer.economy_state()) {
+            (Some((_, due)), Some(s)) if !sent => {
+                let seats = self.economy_seats();
+                let committed_keys = self.peer.orders_committed();
+                let to_act = s.to_act();
+                let done = |seat: PlayerId| match seats.get(seat as usize) {
+                    Some(Some(k)) => !to_act.contains(&seat) || committed_keys.contains(k),
+                    _ => true,
+                };
+                window(s, &due, &done, &mut self.economy_clock, now).map(|t| t as i64)
+            }
+            _ => None,
+        };
+        let key = (len, sent, committed.clone(), waiting.clone(), deadline);
+        if events.is_empty() && self.economy_shown.as_ref() == Some(&key) {
+            return;
+        }
+        self.economy_shown = Some(key);
+        let Some(g) = self.peer.economy_state() else {
+            return;
+        };
+        self.economy_sync = Some(EconomySync {
+            game: g.clone(),
+            mine: self.my_economy_seats(),
+            events,
+            committed,
+            waiting,
+            sent,
+            deadline,
+            hash: self
+                .peer
+                .state_hash()
+                .map(|h| h.iter().map(|b| format!("{b:02x}")).collect())
+                .unwrap_or_default(),
+        });
+        self.rev += 1;
+    }
+
+    /// Per seat of the running game, the key of the participant that plays it (`None`: a
+    /// computer seat).
+    fn economy_seats(&self) -> Vec<Option<orbis_protocol::PeerKey>> {
+        let Some(p) = self.started.and_then(|h| self.proposals.get(&h)) else {
+            return vec![];
+        };
+        p.seats
+            .iter()
+            .map(|s| match s.controller {
+                orbis_protocol::Controller::Peer(i) => p.participants.get(i as usize).copied(),
+                orbis_protocol::Controller::Bot(_) => None,
+            })
+            .collect()
+    }
+
+    /// The seats this browser plays (its participant's seats in the proposal, while not handed
+    /// to the computer).
+    fn my_economy_seats(&self) -> Vec<PlayerId> {
+        let me = self.peer.key();
+        let Some(p) = self.started.and_then(|h| self.proposals.get(&h)) else {
+            return vec![];
+        };
+        let Some(i) = p.participants.iter().position(|k| *k == me) else {
+            return vec![];
+        };
+        p.seats
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.controller == orbis_protocol::Controller::Peer(i as u8))
+            .map(|(n, _)| n as PlayerId)
+            .collect()
+    }
+}

@@ -1,0 +1,219 @@
+// The economy ruleset online, as the published page runs it: pages from a host name that is not
+// localhost, under a sub-path, meeting through a real Nostr relay process on 127.0.0.1 (no
+// signalling server), with a native `orbis-join` computer player in the room. Alice proposes an
+// economy game of three rounds from the lobby (its rules summary on the proposal); each page
+// plays only its own seat: the capitals are picked by hand on the board's panel, Alice offers Bob
+// an alliance in her first Get phase (her choices travel as one batch, taken back once with
+// "Take them back"); both pages play round 1 by hand, and Bob accepts the alliance in round 2's
+// Get phase; the computer plays the rest for both pages
+// (battles are fought, each roll from the dice beacon) and Bob's page is reloaded mid-game and
+// rejoins. All three peers end the game with one state hash.
+// Needs NOSTR_RELAY and ORBIS_JOIN (scripts/test-web.sh sets them); skipped otherwise.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { shot, attr, watchErrors, until, startRelay, launchPublished } from './helpers.mjs';
+
+const RELAY = process.env.NOSTR_RELAY;
+const JOIN = process.env.ORBIS_JOIN;
+const ready = RELAY && existsSync(RELAY) && JOIN && existsSync(JOIN);
+let browser;
+let base;
+let relay;
+let relayUrl;
+before(async () => {
+  if (!ready) return;
+  ({ url: relayUrl, relay } = await startRelay(RELAY));
+  ({ browser, base } = await launchPublished());
+});
+after(async () => {
+  await browser?.close();
+  relay?.kill();
+});
+
+const online = (page, a) => page.locator('#online').getAttribute(a);
+const phase = (page) => attr(page, 'data-phase');
+/** The seat the panel offers this page now (`data-actor`), or null while it waits. */
+/** Opens the panel's Diplomacy section (folded by default). */
+async function diplomacy(page) {
+  if ((await page.locator('#diplomacy').getAttribute('open')) === null) await page.click('#diplomacy summary');
+}
+/** Plays this page's part of the current step by hand, the plainest way: settle upkeep, finish
+ * the Get phase, plan nothing, no friendly moves, pass every declaration, let interceptions go,
+ * and take the first battle or action offered. True when something was clicked. */
+async function playStep(page) {
+  if ((await actor(page)) === null) return false;
+  for (const sel of ['#pay-upkeep', '#finish-get', '#submit-plans', '#finish-moving', '#stop-moving', '#declare-none', '#intercept-no',
+    '#pick-battle button >> nth=0', '#choose-action button >> nth=0', '#steal button >> nth=0']) {
+    if (await page.locator(sel).count()) {
+      await page.click(sel, { timeout: 2000 }).catch(() => {});
+      return true;
+    }
+  }
+  return false;
+}
+const actor = async (page) => (await page.locator('#panel .act').count()) ? page.locator('#panel .act').getAttribute('data-actor') : null;
+
+test('two browsers and a native computer player play an economy game through a Nostr relay to one hash', { skip: !ready && 'NOSTR_RELAY / ORBIS_JOIN not set', timeout: 900000 }, async () => {
+  assert.doesNotMatch(base, /localhost|127\.0\.0\.1/);
+  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const A = await ctxA.newPage();
+  const errorsA = watchErrors(A);
+  await A.goto(base);
+  await A.click('#play-online');
+  await A.fill('#online-name', 'Alice');
+  await A.click('#online-settings summary');
+  await A.fill('#online-relays', relayUrl);
+  await A.click('#online-create');
+  await A.locator('#online-status').waitFor();
+  const link = A.url();
+  const secret = new URL(link).hash.match(/room=([^&]+)/)[1];
+  let B = await ctxB.newPage();
+  const errorsB = watchErrors(B);
+  await B.goto(link);
+  await B.fill('#online-name', 'Bob');
+  await B.click('#online-join');
+  let out = '';
+  let err = '';
+  const native = spawn(JOIN, ['--relays', relayUrl, '--room', secret, '--bot', 'normal', '--name', 'Native', '--timeout-s', '800']);
+  native.stdout.on('data', (d) => { out += d; });
+  native.stderr.on('data', (d) => { err += d; });
+  const exited = new Promise((res) => native.on('exit', (code) => res(code)));
+  try {
+    await until('three peers in the lobby', async () => (await online(A, 'data-peers')) === '3' && (await online(B, 'data-peers')) === '3', 90000);
+    // Alice chooses the economy, a quick game of three rounds, and proposes it.
+    await A.selectOption('#online-ruleset', 'economy');
+    await A.click('#online-economy-options summary');
+    await A.selectOption('#elimit', { label: '3 rounds: a quick game' });
+    assert.match(await A.locator('#economy-summary').textContent(), /Economy · 3 players · European capitals setup.*ends after round 3/);
+    await shot(A, '80-p2p-economy-lobby');
+    await A.click('#online-propose');
+    await A.locator('.accept').first().click();
+    await B.locator('.accept').first().waitFor({ timeout: 30000 });
+    const proposal = await B.locator('#online-proposals').textContent();
+    assert.match(proposal, /Economy game, 3 seats/);
+    assert.match(proposal, /ends after round 3/);
+    await B.locator('.accept').first().click();
+    for (const p of [A, B]) await until('the economy screen', async () => (await phase(p))?.startsWith('economy-'), 60000);
+    await shot(B, '81-p2p-economy-picks');
+
+    // The capitals, picked in turn by hand (the native peer picks its own).
+    const seatOf = {};
+    while ((await phase(A)) === 'economy-pick' || (await phase(B)) === 'economy-pick') {
+      for (const p of [A, B]) {
+        const s = await actor(p);
+        if (s !== null && (await phase(p)) === 'economy-pick') {
+          seatOf[p === A ? 'A' : 'B'] = s;
+          const len = Number(await online(p, 'data-log-len'));
+          await p.locator('#panel .choices button').first().click();
+          await until('the pick played', async () => Number(await online(p, 'data-log-len')) > len, 30000).catch(async (e) => {
+            await p.screenshot({ path: 'test-output/fail-economy-pick.png' });
+            throw new Error(`${e.message}: notes ${await p.locator('.online-notes').first().textContent()}; panel ${await p.locator('#panel').textContent()}; native ${err.slice(-1500)}`);
+          });
+        }
+      }
+      await A.waitForTimeout(100);
+    }
+    // Setup done by European capitals: the first Get phase, on every page alike.
+    for (const p of [A, B]) await until('the Get phase', async () => (await phase(p)) === 'economy-get', 60000);
+    const seatA = seatOf.A ?? await actor(A);
+    const seatB = seatOf.B ?? await actor(B);
+    assert.notEqual(seatA, seatB);
+
+    // Alice's Get phase: an alliance offered to Bob, taken back, offered again, then done.
+    await until('Alice to act', async () => (await actor(A)) === seatA, 30000);
+    if (await A.locator('#pay-upkeep').count()) await A.click('#pay-upkeep');
+    await diplomacy(A);
+    await A.click(`#ally-${seatB}`);
+    assert.match(await A.locator('#online-batch').textContent(), /sent when you finish/);
+    assert.match(await A.locator(`#ally-${seatB}`).textContent(), /Withdraw the offer/);
+    await A.click('#undo');
+    await diplomacy(A);
+    assert.match(await A.locator(`#ally-${seatB}`).textContent(), /Offer .* an alliance/);
+    await A.click(`#ally-${seatB}`);
+    await shot(A, '82-p2p-economy-get-batch');
+    await A.click('#finish-get');
+    await until('Alice waits for the others', async () => (await A.locator('#waiting').getAttribute('data-sent')) === '1', 30000);
+    await shot(A, '83-p2p-economy-sent');
+    // Bob finishes his Get phase; the offer reaches him once the position is played.
+    await until('Bob to act', async () => (await actor(B)) === seatB, 30000);
+    if (await B.locator('#pay-upkeep').count()) await B.click('#pay-upkeep');
+    await B.click('#finish-get');
+
+    // Round 1 played by hand on both pages (nothing planned, no friendly moves, every
+    // declaration passed) until round 2's Get phase, where Bob accepts the alliance: alliances
+    // are the Get phase's business, and Alice's offer reached him only once round 1's first
+    // position was played (the Get phase's choices are simultaneous online).
+    const round = async (p) => Number(((await p.locator('#turn-title').textContent()).match(/Round (\d+)/) || [0, 0])[1]);
+    let steps = 0;
+    await until('round 2\'s Get phase on Bob\'s page', async () => {
+      if ((await round(B)) >= 2 && (await phase(B)) === 'economy-get' && (await actor(B)) === seatB) return true;
+      for (const p of [A, B]) if (await playStep(p)) steps += 1;
+      return false;
+    }, 300000).catch(async (e) => {
+      await A.screenshot({ path: 'test-output/fail-economy-round-a.png' });
+      await B.screenshot({ path: 'test-output/fail-economy-round-b.png' });
+      throw new Error(`${e.message}: A panel ${await A.locator('#panel').textContent()}; B panel ${await B.locator('#panel').textContent()}`);
+    });
+    console.log(`round 1 by hand: ${steps} steps`);
+    await diplomacy(B);
+    assert.match(await B.locator(`#ally-${seatA}`).textContent(), /Accept Alice's alliance/);
+    await B.click(`#ally-${seatA}`);
+    await shot(B, '84-p2p-economy-accept-alliance');
+    if (await B.locator('#pay-upkeep').count()) await B.click('#pay-upkeep');
+    await B.click('#finish-get');
+    await until('Alice\'s Get phase', async () => (await actor(A)) === seatA, 60000);
+    if (await A.locator('#pay-upkeep').count()) await A.click('#pay-upkeep');
+    await A.click('#finish-get');
+    for (const p of [A, B]) {
+      await until('the alliance on both pages', async () => (await p.locator(`#standings tr[data-player="${seatA}"]`).textContent()).includes('Bob'), 60000).catch(async (e) => {
+        await A.screenshot({ path: 'test-output/fail-economy-ally-a.png' });
+        await B.screenshot({ path: 'test-output/fail-economy-ally-b.png' });
+        throw new Error(`${e.message}: A log ${await A.locator('#log').textContent()}; B panel ${await B.locator('#panel').textContent()}`);
+      });
+    }
+    // From here the computer plays both pages' seats; every battle roll is watched for.
+    let rolls = 0;
+    const watchRolls = async () => {
+      const log = await A.locator('#log').textContent().catch(() => '');
+      if (/ rolls \d/.test(log)) rolls += 1;
+    };
+    for (const p of [A, B]) await p.click('#autoplay');
+    await until('round 2', async () => { await watchRolls(); return /Round [23]/.test(await A.locator('#turn-title').textContent()); }, 300000);
+    // Bob's page is reloaded mid-game: it rejoins with its stored key and catches up; the
+    // computer's help is not remembered across a reload, so Bob turns it on again.
+    const lenBefore = Number(await online(B, 'data-log-len'));
+    await B.reload();
+    await until('Bob back in the game', async () => Number(await online(B, 'data-log-len').catch(() => '0')) >= lenBefore
+      && (await phase(B))?.startsWith('economy-'), 90000);
+    await shot(B, '85-p2p-economy-rejoined');
+    await B.click('#autoplay');
+    const state = async (p) => `${await p.locator('#turn-title').textContent()} len ${await online(p, 'data-log-len')} autoplay ${await online(p, 'data-autoplay')}; panel ${await p.locator('#panel').textContent()}; bar ${await p.locator('.online-bar').textContent()}`;
+    for (const p of [A, B]) {
+      await until('the game over', async () => { await watchRolls(); return (await phase(p)) === 'over'; }, 600000).catch(async (e) => {
+        await A.screenshot({ path: 'test-output/fail-economy-end-a.png' });
+        await B.screenshot({ path: 'test-output/fail-economy-end-b.png' });
+        throw new Error(`${e.message}: A ${await state(A)}; B ${await state(B)}; native ${err.slice(-1500)}`);
+      });
+    }
+    await shot(A, '86-p2p-economy-over');
+    const code = await exited;
+    assert.equal(code, 0, `orbis-join: ${err.slice(-2000)}`);
+    const result = JSON.parse(out.trim().split('\n').pop());
+    assert.equal(result.ruleset, 'economy');
+    const hashes = await Promise.all([A, B].map((p) => attr(p, 'data-state-hash')));
+    assert.equal(hashes[0], hashes[1]);
+    assert.equal(hashes[0], result.state_hash, 'the native peer ends at the same state');
+    assert.ok(rolls > 0, 'a battle was fought');
+    assert.match(await A.locator('#standings').textContent(), /Bob|Alice/);
+    console.log(`p2p economy: ${result.positions} positions, ${result.rounds} rounds, hash ${result.state_hash}`);
+    assert.deepEqual(errorsA.filter((e) => !/favicon/.test(e)), []);
+    assert.deepEqual(errorsB.filter((e) => !/favicon/.test(e)), []);
+  } finally {
+    native.kill();
+    await ctxA.close();
+    await ctxB.close();
+  }
+});
