@@ -7,7 +7,7 @@
 // "Take them back"); both pages play round 1 by hand, and Bob accepts the alliance in round 2's
 // Get phase; the computer plays the rest for both pages
 // (battles are fought, each roll from the dice beacon) and Bob's page is reloaded mid-game and
-// rejoins. All three peers end the game with one state hash.
+// rejoins. The finished game's transcript replays on Alice's page to the same hash. All three peers end the game with one state hash.
 // Needs NOSTR_RELAY and ORBIS_JOIN (scripts/test-web.sh sets them); skipped otherwise.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -209,6 +209,21 @@ test('two browsers and a native computer player play an economy game through a N
     assert.ok(rolls > 0, 'a battle was fought');
     assert.match(await A.locator('#standings').textContent(), /Bob|Alice/);
     console.log(`p2p economy: ${result.positions} positions, ${result.rounds} rounds, hash ${result.state_hash}`);
+    // The finished game's transcript replays position by position on Alice's page, checked as
+    // `orbis verify` checks it, to the same final state; closing it returns to the room.
+    await A.click('#replay-transcript');
+    await A.locator('#replay').waitFor();
+    assert.equal(await A.locator('#replay').getAttribute('data-sound'), '1', await A.locator('#replay-verdict').textContent());
+    assert.equal(await A.locator('#replay').getAttribute('data-step'), '0');
+    assert.equal(Number(await A.locator('#replay').getAttribute('data-steps')), result.positions);
+    await A.click('#replay-next');
+    await A.click('#replay-next');
+    await shot(A, '87-p2p-economy-transcript-replay');
+    await A.click('#replay-end');
+    await until('the last position', async () => (await A.locator('#replay').getAttribute('data-hash')) === result.state_hash, 10000);
+    await A.click('#replay-close');
+    await A.locator('#online').waitFor();
+    assert.equal(await attr(A, 'data-state-hash'), result.state_hash);
     assert.deepEqual(errorsA.filter((e) => !/favicon/.test(e)), []);
     assert.deepEqual(errorsB.filter((e) => !/favicon/.test(e)), []);
   } finally {

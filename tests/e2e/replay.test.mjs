@@ -207,3 +207,55 @@ test('replay of an orders game of computer powers, phase by phase, to the final 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('economy replay: a computer game of three rounds, phase by phase and battle by battle to its final hash and back', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + '?seed=e2e-economy-replay');
+  await page.click('#new-game');
+  await page.click('#ruleset-economy');
+  await page.waitForURL(/\/full\//);
+  await page.locator('#rules-summary').waitFor();
+  await page.selectOption('#eseat-0', { label: 'Computer (normal)' });
+  await page.selectOption('#elimit', { label: '3 rounds: a quick game' });
+  await page.click('#start-game');
+  await page.click('#skip');
+  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'over', null, { timeout: 60000 });
+  const final = await attr(page, 'data-state-hash');
+  await page.click('#over-replay');
+  await page.locator('#replay').waitFor();
+  assert.equal(await step(page), 0);
+  const steps = Number(await rep(page, 'data-steps'));
+  assert.ok(steps >= 10, `${steps} steps: the setup, every phase of three rounds, the battles`);
+  await page.click('#replay-next');
+  await waitStep(page, 1);
+  assert.match(await page.locator('#replay-status').textContent(), /The setup/);
+  assert.ok((await page.locator('#replay-log li').count()) > 0, 'the picks in the step\'s lines');
+  await shot(page, 'replay-20-economy-setup');
+  // Forward to a battle, if the computers fought one, then to the end.
+  const statuses = [];
+  for (let i = 1; i < steps; i++) {
+    await page.keyboard.press('ArrowRight');
+    await waitStep(page, i + 1);
+    const st = await page.locator('#replay-status').textContent();
+    statuses.push(st);
+    if (/battle at/.test(st) && !statuses.some((s, j) => j < statuses.length - 1 && /battle at/.test(s))) await shot(page, 'replay-21-economy-battle');
+  }
+  assert.ok(statuses.some((s) => /Round 1: the Get phase/i.test(s)), statuses.join(' | '));
+  assert.equal(await rep(page, 'data-hash'), final, 'the last step is the saved game');
+  await shot(page, 'replay-22-economy-end');
+  await page.click('#replay-start');
+  await waitStep(page, 0);
+  // From the menu after a reload: the autosave keeps the history.
+  await page.click('#replay-close');
+  await page.reload();
+  await page.click('#menu');
+  await page.click('#menu-replay');
+  await page.locator('#replay').waitFor();
+  await page.keyboard.press('End');
+  await waitStep(page, steps);
+  assert.equal(await rep(page, 'data-hash'), final);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

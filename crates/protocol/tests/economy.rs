@@ -203,6 +203,16 @@ fn a_whole_economy_game_between_peers_ends_with_equal_state_hashes() {
     let t = net.peers[1].transcript().expect("a transcript");
     let report = verify(&t).expect("the transcript verifies");
     assert_eq!(report.positions, net.peers[1].log_len());
+    // The replay screen's view of the same file: the start and every position's state, the
+    // last the game's, and the file's verdict beside them.
+    let r = orbis_protocol::peer::replay(&t).expect("the transcript replays");
+    assert_eq!(r.states.len() as u64, net.peers[1].log_len() + 1);
+    assert_eq!(
+        r.states.last().map(|g| g.state_hash().0),
+        net.peers[1].state_hash()
+    );
+    assert!(r.verdict.is_ok());
+    assert!(orbis_protocol::peer::replay(b"not a transcript").is_err());
 }
 
 #[test]

@@ -348,3 +348,50 @@ fn check_deal(s: &ClassicState, d: &DealRun, n: usize) -> Result<DealReport, Ver
     report.opened = opened;
     Ok(report)
 }
+
+/// A transcript replayed for a viewer: the state at the start and after every log position, and
+/// the file's verdict.
+#[derive(Clone, Debug)]
+pub struct Replayed {
+    /// `states[0]` is the game as it began, `states[i]` the state after position `i`.
+    pub states: Vec<Game>,
+    /// What [`verify`] says of the same file: its report, or why it does not check out (a
+    /// halted game's cause, naming whom it names).
+    pub verdict: Result<Report, VerifyError>,
+}
+
+/// Replays a transcript position by position for a viewer (the replay screen of the online
+/// page). The same peer that checks a file replays it; messages that do not open are skipped
+/// here, and [`verify`]'s verdict on the file is given beside the states, so a viewer shows a
+/// damaged or halted game as far as it went, with the reason.
+pub fn replay(bytes: &[u8]) -> Result<Replayed, VerifyError> {
+    let t = Transcript::from_bytes(bytes)?;
+    let mut cfg = Config::new(t.room, "viewer", sha256(b"orbis replay"));
+    cfg.missing_ms = u64::MAX / 4;
+    cfg.resend_ms = u64::MAX / 4;
+    let mut peer = Peer::new(cfg);
+    let mut links: BTreeMap<PeerKey, LinkId> = BTreeMap::new();
+    let mut states: Vec<Game> = vec![];
+    for (i, raw) in t.messages.iter().enumerate() {
+        let Ok((env, _)) = Envelope::open_where(raw, |_| true) else {
+            continue;
+        };
+        let n = links.len() as LinkId;
+        let link = *links.entry(env.sender).or_insert(n);
+        let _ = peer.handle(link, raw, i as u64);
+        if let Some(g) = peer.game() {
+            // One message moves the log by one position at most; should it move further, the
+            // positions between show the state it reached.
+            while states.len() as u64 <= peer.log_len() {
+                states.push(g.clone());
+            }
+        }
+    }
+    if states.is_empty() {
+        return Err(VerifyError::NoGame);
+    }
+    Ok(Replayed {
+        states,
+        verdict: verify(bytes),
+    })
+}

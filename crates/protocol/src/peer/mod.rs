@@ -74,7 +74,9 @@ use beacon::*;
 use chat::*;
 use deal::*;
 use economy::*;
-pub use export::{verify, DealReport, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC};
+pub use export::{
+    replay, verify, DealReport, Replayed, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC,
+};
 pub use lobby::check_proposal;
 use lobby::*;
 use log::*;

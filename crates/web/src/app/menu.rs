@@ -73,9 +73,10 @@ pub fn import_button(app: &UseReducerHandle<AppState>, id: &str) -> Html {
 /// "Replay this game" for the autosaved game, or why it has none.
 fn replay_entry(app: &UseReducerHandle<AppState>) -> Html {
     #[cfg(feature = "full")]
-    let (game, history) = match &app.orders {
-        Some(o) => (o.online.is_none(), o.history.is_some()),
-        None => (app.classic.game.is_some(), app.classic.history.is_some()),
+    let (game, history) = match (&app.orders, &app.economy) {
+        (_, Some(e)) => (e.online.is_none(), e.history.is_some()),
+        (Some(o), _) => (o.online.is_none(), o.history.is_some()),
+        _ => (app.classic.game.is_some(), app.classic.history.is_some()),
     };
     #[cfg(not(feature = "full"))]
     let (game, history) = (app.classic.game.is_some(), app.classic.history.is_some());

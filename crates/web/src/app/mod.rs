@@ -103,6 +103,9 @@ pub enum Msg {
     /// The protocol's economy game changed (state, events, who has committed).
     #[cfg(feature = "online")]
     OnlineEconomy(Box<crate::online::economy::EconomySync>),
+    /// Replay an online game's transcript.
+    #[cfg(feature = "online")]
+    OpenTranscript(Vec<u8>),
     /// Back to the room's lobby after an online game: its screen goes.
     #[cfg(feature = "online")]
     OnlineLobby,
@@ -211,6 +214,7 @@ impl AppState {
                     st.start_economy(
                         *g,
                         seats.chars().map(crate::economy::Seat::from_code).collect(),
+                        hooks::autosave_history(&text),
                     );
                     if let (Some(e), Some(b)) = (st.economy.as_mut(), ui) {
                         e.restore_ui(&b);
@@ -270,6 +274,16 @@ impl AppState {
         {
             let c = &self.classic;
             let opened = match (&c.game, &c.history, &self.orders) {
+                _ if self.economy.is_some() => match self.economy.as_ref().and_then(|e| {
+                    e.history
+                        .as_ref()
+                        .filter(|_| e.online.is_none())
+                        .map(|h| (e, h))
+                }) {
+                    Some((e, h)) => crate::replay::economy::EconomyReplay::new(h, &e.game)
+                        .map(crate::replay::Viewer::Economy),
+                    None => Err(NO_HISTORY.into()),
+                },
                 (_, _, Some(o)) => match &o.history {
                     Some(h) => crate::replay::orders::OrdersReplay::new(h, o)
                         .map(crate::replay::Viewer::Orders),
@@ -391,8 +405,10 @@ impl AppState {
         &mut self,
         g: orbis_engine::rules::economy::state::EconomyState,
         seats: Vec<crate::economy::Seat>,
+        history: Option<crate::savefile::History>,
     ) {
-        let e = crate::economy::EconomySession::new(g, seats);
+        let mut e = crate::economy::EconomySession::new(g, seats);
+        e.history = history;
         let codes: String = e.seats.iter().map(|s| s.code()).collect();
         store::set(store::ECONOMY_SEATS_KEY, &codes);
         self.classic.game = None;
@@ -416,7 +432,9 @@ impl AppState {
             seed,
         ) {
             Ok((g, events)) => {
-                self.start_economy(g, f.players.iter().map(|p| p.1).collect());
+                let start = Game::Economy(g.clone()).to_save();
+                let h = crate::savefile::History::from_start(start);
+                self.start_economy(g, f.players.iter().map(|p| p.1).collect(), Some(h));
                 if let Some(e) = self.economy.as_mut() {
                     e.log_events(&events);
                 }
@@ -458,7 +476,15 @@ impl AppState {
         if let Some(e) = &self.economy {
             let g = Game::Economy(e.game.clone());
             self.economy_hash = g.state_hash().to_hex();
-            store::set(store::SAVE_KEY, &store::b64_encode(&g.to_save()));
+            let save = g.to_save();
+            match &e.history {
+                Some(h) => store::set(
+                    store::HISTORY_KEY,
+                    &store::b64_encode(&crate::savefile::to_replay_file(&save, h)),
+                ),
+                None => store::remove(store::HISTORY_KEY),
+            }
+            store::set(store::SAVE_KEY, &store::b64_encode(&save));
             store::set(store::ECONOMY_UI_KEY, &store::b64_encode(&e.ui_bytes()));
             let codes: String = e.seats.iter().map(|s| s.code()).collect();
             store::set(store::ECONOMY_SEATS_KEY, &codes);
@@ -473,7 +499,10 @@ impl AppState {
             Nav::Setup => self.screen = Screen::Setup,
             Nav::Replay => self.open_replay(),
             Nav::Continue => {
-                if self.has_economy_game() {
+                if self.classic.is_online() {
+                    // Back from the replay of an online game: to its room.
+                    self.screen = Screen::Online;
+                } else if self.has_economy_game() {
                     self.screen = Screen::EconomyPlay;
                 } else if self.has_orders_game() {
                     self.screen = Screen::OrdersPlay;
@@ -539,59 +568,11 @@ impl Reducible for AppState {
                 st.screen = Screen::Online;
             }
             #[cfg(feature = "online")]
-            Msg::OnlineEconomy(e) => {
-                let e = *e;
-                // Never autosaved (`save`): the transcript is an online game's record.
-                st.classic.remote = Some(classic::Seat {
-                    me: None,
-                    can_act: false,
-                    ended: false,
-                });
-                st.classic.game = None;
-                st.orders = None;
-                st.economy_hash = e.hash;
-                match st.economy.as_mut() {
-                    Some(s) if s.online.is_some() => {
-                        if !e.events.is_empty()
-                            || s.online.as_ref().is_some_and(|o| o.confirmed != e.game)
-                        {
-                            s.online_played(e.game, &e.events);
-                        }
-                    }
-                    _ => {
-                        let mut s = crate::economy::EconomySession::new_online(e.game, &e.mine);
-                        s.log_events(&e.events);
-                        st.economy = Some(s);
-                    }
-                }
-                if let Some(s) = st.economy.as_mut() {
-                    s.online_status(e.sent, e.committed, e.waiting, e.deadline);
-                }
-            }
+            Msg::OnlineEconomy(e) => screens::online_economy(&mut st, *e),
             #[cfg(feature = "online")]
-            Msg::OnlineOrders(o) => {
-                let o = *o;
-                st.classic.remote = Some(classic::Seat {
-                    me: None,
-                    can_act: false,
-                    ended: false,
-                });
-                st.classic.game = None;
-                st.orders_hash = o.hash;
-                match st.orders.as_mut() {
-                    Some(s) if s.online.is_some() => {
-                        if !o.resolved.is_empty() {
-                            s.online_resolved(o.game, &o.resolved);
-                        }
-                    }
-                    _ => {
-                        st.orders = Some(crate::orders::OrdersSession::new_online(o.game, &o.mine))
-                    }
-                }
-                if let Some(s) = st.orders.as_mut() {
-                    s.online_status(o.sent, o.committed, o.waiting);
-                }
-            }
+            Msg::OpenTranscript(b) => screens::open_transcript(&mut st, &b),
+            #[cfg(feature = "online")]
+            Msg::OnlineOrders(o) => screens::online_orders(&mut st, *o),
             Msg::QuickStart => st.new_classic_game(&SetupForm::default()),
             #[cfg(feature = "full")]
             Msg::Start if st.setup_ruleset == Ruleset::Orders => st.new_orders_game(),
@@ -611,7 +592,7 @@ impl Reducible for AppState {
                 #[cfg(feature = "full")]
                 Ok((Loaded::Orders(g), h)) => st.start_orders(g, vec![], h),
                 #[cfg(feature = "full")]
-                Ok((Loaded::Economy(g), _)) => st.start_economy(*g, vec![]),
+                Ok((Loaded::Economy(g), h)) => st.start_economy(*g, vec![], h),
                 // The full page opens it as the autosave, as the full bundle's import would.
                 #[cfg(not(feature = "full"))]
                 Ok((Loaded::FullPage, h)) => {

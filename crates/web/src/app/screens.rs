@@ -37,6 +37,7 @@ pub fn online_screen(
         Report::Classic(s) => d.dispatch(Msg::OnlineSync(s)),
         Report::Orders(o) => d.dispatch(Msg::OnlineOrders(o)),
         Report::Economy(e) => d.dispatch(Msg::OnlineEconomy(e)),
+        Report::Replay(b) => d.dispatch(Msg::OpenTranscript(b)),
         Report::Leave => d.dispatch(Msg::ShowMenu),
         Report::Lobby => d.dispatch(Msg::OnlineLobby),
     });
@@ -59,4 +60,68 @@ pub fn online_screen(
         (Showing::Nothing, html! {})
     };
     html! { <crate::online::Online {on_event} {showing} {game} /> }
+}
+
+/// The online screen's orders game changed: the orders screens follow the protocol's state.
+#[cfg(feature = "online")]
+pub(super) fn online_orders(st: &mut AppState, o: crate::online::orders::OrdersSync) {
+    st.classic.remote = Some(crate::classic::play::Seat {
+        me: None,
+        can_act: false,
+        ended: false,
+    });
+    st.classic.game = None;
+    st.orders_hash = o.hash;
+    match st.orders.as_mut() {
+        Some(s) if s.online.is_some() => {
+            if !o.resolved.is_empty() {
+                s.online_resolved(o.game, &o.resolved);
+            }
+        }
+        _ => st.orders = Some(crate::orders::OrdersSession::new_online(o.game, &o.mine)),
+    }
+    if let Some(s) = st.orders.as_mut() {
+        s.online_status(o.sent, o.committed, o.waiting);
+    }
+}
+
+/// The online screen's economy game changed: the economy screens follow the protocol's state.
+#[cfg(feature = "online")]
+pub(super) fn online_economy(st: &mut AppState, e: crate::online::economy::EconomySync) {
+    // Never autosaved (`save`): the transcript is an online game's record.
+    st.classic.remote = Some(crate::classic::play::Seat {
+        me: None,
+        can_act: false,
+        ended: false,
+    });
+    st.classic.game = None;
+    st.orders = None;
+    st.economy_hash = e.hash;
+    match st.economy.as_mut() {
+        Some(s) if s.online.is_some() => {
+            if !e.events.is_empty() || s.online.as_ref().is_some_and(|o| o.confirmed != e.game) {
+                s.online_played(e.game, &e.events);
+            }
+        }
+        _ => {
+            let mut s = crate::economy::EconomySession::new_online(e.game, &e.mine);
+            s.log_events(&e.events);
+            st.economy = Some(s);
+        }
+    }
+    if let Some(s) = st.economy.as_mut() {
+        s.online_status(e.sent, e.committed, e.waiting, e.deadline);
+    }
+}
+
+/// Opens the replay of an online game's transcript, or says on the room's screen why not.
+#[cfg(feature = "online")]
+pub(super) fn open_transcript(st: &mut AppState, bytes: &[u8]) {
+    match crate::replay::transcript::TranscriptReplay::new(bytes) {
+        Ok(r) => {
+            st.replay = Some(crate::replay::Viewer::Transcript(r));
+            st.screen = crate::app::Screen::Replay;
+        }
+        Err(e) => st.notice = Some(format!("This game cannot be replayed: {e}")),
+    }
 }

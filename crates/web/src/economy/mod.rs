@@ -86,6 +86,8 @@ pub struct EconomySession {
     pub ui: Ui,
     /// An online game (`online`): the agreed state and our batch; `None` at one device.
     pub online: Option<online::OnlineEconomy>,
+    /// The start and every action since, for a replay (`None`: an older save, or online).
+    pub history: Option<crate::savefile::History>,
 }
 
 /// Messages of the economy screens.
@@ -162,6 +164,7 @@ impl EconomySession {
             seats,
             ui: Ui::default(),
             online: None,
+            history: None,
         };
         s.ui.log.push("The game begins.".into());
         s
@@ -229,6 +232,9 @@ impl EconomySession {
         }
         match self.game.apply(a) {
             Ok(events) => {
+                if self.history.as_mut().is_some_and(|h| !h.push(a)) {
+                    self.history = None; // too long to keep
+                }
                 self.ui.error = None;
                 self.record(&events);
                 true

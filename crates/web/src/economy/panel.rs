@@ -30,8 +30,14 @@ pub fn play(v: &View) -> Html {
     };
     let export = {
         let g = g.clone();
+        let history = eco.history.clone();
         Callback::from(move |_: MouseEvent| {
-            let bytes = orbis_engine::rules::Game::Economy(g.clone()).to_save();
+            let save = orbis_engine::rules::Game::Economy(g.clone()).to_save();
+            // With its history when there is one, so the file can be replayed too.
+            let bytes = match &history {
+                Some(h) => crate::savefile::to_replay_file(&save, h),
+                None => save,
+            };
             crate::store::download("orbis-economy.orbis", &bytes);
         })
     };
@@ -89,6 +95,24 @@ fn speed(v: &View) -> Html {
 
 fn standings(v: &View, eco: &EconomySession) -> Html {
     let g = &eco.game;
+    html! {
+        <>
+        { standings_table(eco) }
+        if eco.online.is_none() {
+        <details class="seats-box" id="seats"><summary>{"Who plays each seat"}</summary>
+            { for (0..g.players.len() as PlayerId).map(|p| html! {
+                <div class="row"><span class="swatch" style={format!("background:{}", colour(p))}></span>
+                    <span class="seat-name">{eco.name(p)}</span>{ seat_select(v, eco, p) }</div>
+            }) }
+        </details>
+        }
+        </>
+    }
+}
+
+/// The players' money, income, units, capital, cards and allies (also the replay's).
+pub fn standings_table(eco: &EconomySession) -> Html {
+    let g = &eco.game;
     let map = EconomyMap::get();
     let rows = g.players.iter().enumerate().map(|(i, pl)| {
         let p = i as PlayerId;
@@ -121,21 +145,11 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
         }
     });
     html! {
-        <>
         <table class="standings" id="standings">
             <thead><tr><th>{"Player"}</th><th title="money">{"MU"}</th><th>{"Income"}</th>
                 <th>{"Units"}</th><th>{"Capital"}</th><th title="influence cards">{"Cards"}</th><th>{"Allies"}</th></tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
-        if eco.online.is_none() {
-        <details class="seats-box" id="seats"><summary>{"Who plays each seat"}</summary>
-            { for (0..g.players.len() as PlayerId).map(|p| html! {
-                <div class="row"><span class="swatch" style={format!("background:{}", colour(p))}></span>
-                    <span class="seat-name">{eco.name(p)}</span>{ seat_select(v, eco, p) }</div>
-            }) }
-        </details>
-        }
-        </>
     }
 }
 
@@ -178,6 +192,9 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
             <div id="game-over"><h2>{format!("{who} wins!")}</h2>
                 if eco.online.is_none() {
                     <button class="btn primary" onclick={send(v, EMsg::Nav(Nav::Setup))}>{"New game"}</button>
+                    if eco.history.is_some() {
+                        <button class="btn" id="over-replay" onclick={send(v, EMsg::Nav(Nav::Replay))}>{"Replay"}</button>
+                    }
                 }</div>
         };
     }

@@ -63,8 +63,12 @@ pub(super) fn transcript_name(started: Option<[u8; 32]>) -> String {
     format!("orbis-game-{id}.orbis-transcript")
 }
 
-/// The transcript's download button, once the game is over or halted.
-pub(super) fn transcript_button(s: &Session, onclick: Callback<MouseEvent>) -> Html {
+/// The transcript's download button, and its replay, once the game is over or halted.
+pub(super) fn transcript_button(
+    s: &Session,
+    onclick: Callback<MouseEvent>,
+    replay: Callback<MouseEvent>,
+) -> Html {
     let over = s.peer.game().is_some_and(|g| g.is_over()) || s.peer.ended().is_some();
     if !over && s.peer.halted().is_none() {
         return html! {};
@@ -72,6 +76,7 @@ pub(super) fn transcript_button(s: &Session, onclick: Callback<MouseEvent>) -> H
     html! {
         <p class="transcript">
             <button class="btn small" id="download-transcript" {onclick}>{"Download the game's transcript"}</button>
+            <button class="btn small" id="replay-transcript" onclick={replay}>{"Replay this game"}</button>
             <span class="hint">{" Every signed move, die and card of this game: anyone can check it offline with "}<code>{"orbis verify"}</code>{"."}</span>
         </p>
     }

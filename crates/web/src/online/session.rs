@@ -2,18 +2,15 @@
 //! shows of them (lobby, proposals, chat, who is missing or overdue, notes). `step` runs one timer
 //! tick: network in, protocol, queued actions and orders, network out.
 
-use crate::classic::play::{take_queued, Roll, Seat, Sync};
+use crate::classic::play::{take_queued, Seat, Sync};
 use crate::online::entropy::random;
 use crate::online::net::NetSettings;
 use crate::store;
 use orbis_engine::bot;
-use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Event, PlayerId};
+use orbis_engine::classic::{Action, BotLevel, ClassicOptions, PlayerId};
 use orbis_engine::codec::sha256;
 use orbis_engine::rules::orders::map::PowerId;
-use orbis_engine::view;
-use orbis_protocol::{
-    Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SetupProposal,
-};
+use orbis_protocol::{Config, Controller, Output, Peer, PeerKey, SetupProposal};
 use orbis_transport::Transport;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -70,7 +67,7 @@ pub(super) fn id_key(room: &str) -> String {
     format!("orbis.p2p.id.{room}")
 }
 
-fn memento_key(room: &str) -> String {
+pub(super) fn memento_key(room: &str) -> String {
     format!("orbis.p2p.memento.{room}")
 }
 
@@ -225,7 +222,7 @@ pub(super) struct Session {
     /// Ruleset of the next proposal: "classic", or an orders map id.
     pub(super) ruleset: String,
     /// Hash of the newest reveal in the memento last stored (to store it only when it changes).
-    memento_last: Option<[u8; 32]>,
+    pub(super) memento_last: Option<[u8; 32]>,
     /// Left out of the game (voted out while away) and the player asked to come back: the
     /// position we last asked at (`u64::MAX` until the first request goes out).
     pub(super) asked_back: Option<u64>,
@@ -418,181 +415,6 @@ impl Session {
             me: self.my_seat(),
             can_act: self.peer.is_my_turn() && !self.autoplay,
             ended: self.peer.ended().is_some(),
-        }
-    }
-
-    /// Handles the events of one output and sends its messages; returns the game lines and roll.
-    pub(super) fn absorb(&mut self, o: Output, lines: &mut Vec<String>, roll: &mut Option<Roll>) {
-        for e in o.events {
-            self.rev += 1;
-            match e {
-                ProtocolEvent::SetupProposed { hash, proposal, .. } => {
-                    if !self.proposals.contains_key(&hash) {
-                        self.order.push(hash);
-                    }
-                    self.proposals.insert(hash, proposal);
-                }
-                ProtocolEvent::GameStarted { proposal, .. } => {
-                    self.started = Some(proposal);
-                    lines.push("The online game begins.".into());
-                }
-                ProtocolEvent::Applied { index, events, .. } => {
-                    let s = self.peer.state();
-                    let mut rolls = 0;
-                    for ev in &events {
-                        if let Some(s) = s {
-                            lines.push(view::describe(ev, s));
-                        }
-                        if let Event::Rolled {
-                            from,
-                            to,
-                            attack,
-                            defence,
-                            ..
-                        } = ev
-                        {
-                            rolls += 1;
-                            *roll = Some(Roll {
-                                from: *from,
-                                to: *to,
-                                attack: attack.clone(),
-                                defence: defence.clone(),
-                                rolls,
-                                step: s.map_or(0, |s| s.step),
-                            });
-                        }
-                    }
-                    if rolls > 0 {
-                        mark("shown", index);
-                    }
-                }
-                ProtocolEvent::PhaseResolved { events, .. } => self.resolved.push(events),
-                ProtocolEvent::EconomyApplied { events, .. } => self.economy_events.extend(events),
-                ProtocolEvent::PeerMissing { peer } => {
-                    self.missing.insert(peer);
-                }
-                ProtocolEvent::PeerReturned { peer } => {
-                    self.missing.remove(&peer);
-                }
-                ProtocolEvent::Chat {
-                    from,
-                    private,
-                    text,
-                } => {
-                    let n = self.name_of(&from);
-                    self.chat.push((n, private, text));
-                }
-                ProtocolEvent::Rejected {
-                    peer, violation, ..
-                } => {
-                    let who = peer.map(|p| self.name_of(&p)).unwrap_or_else(|| "?".into());
-                    self.notes
-                        .push(format!("Refused a message from {who}: {violation}"));
-                }
-                ProtocolEvent::ControlApplied { control, .. } => {
-                    let what = match control {
-                        Control::Drop { peer, .. } => {
-                            self.dropped.insert(peer);
-                            if self.peer.ended().is_some_and(|(_, k)| k == peer) {
-                                // The game ends there (GameEnded follows): no computer plays on.
-                                continue;
-                            } else if peer == self.peer.key() {
-                                "The others handed your seat to the computer while you were away."
-                                    .to_string()
-                            } else {
-                                format!(
-                                    "{}'s seat is now played by the computer.",
-                                    self.name_of(&peer)
-                                )
-                            }
-                        }
-                        Control::SeatToBot { seat, .. } => {
-                            format!("Seat {} is now played by the computer.", seat + 1)
-                        }
-                        Control::Readmit { peer, .. } => {
-                            self.dropped.remove(&peer);
-                            if peer == self.peer.key() {
-                                self.asked_back = None;
-                                "You are back in the game: your seat is yours again.".to_string()
-                            } else {
-                                format!(
-                                    "{} is back and plays their seat again.",
-                                    self.name_of(&peer)
-                                )
-                            }
-                        }
-                    };
-                    lines.push(what.clone());
-                    self.notes.push(what);
-                }
-                ProtocolEvent::ReadmitRequested {
-                    peer,
-                    left_present: true,
-                } => {
-                    self.notes.push(format!(
-                        "{} was voted out while connected and asks to come back: let them back \
-                         in with the button under the votes if you agree.",
-                        self.name_of(&peer)
-                    ));
-                }
-                ProtocolEvent::GameEnded { left, .. } => {
-                    let what = format!(
-                        "{} left, and this game was dealt face down among too few players for \
-                         anyone to stand in for their cards: the game ends here, unwon.",
-                        self.name_of(&left)
-                    );
-                    lines.push(what.clone());
-                    self.notes.push(what);
-                }
-                ProtocolEvent::Halted(orbis_protocol::HaltReport::VotedOutWhilePlaying {
-                    at,
-                    voters,
-                }) => {
-                    let who: Vec<String> = voters
-                        .iter()
-                        .map(|k| format!("{} [{}]", self.name_of(k), fingerprint(k)))
-                        .collect();
-                    self.notes.push(format!(
-                        "The game is halted: {} voted you out at move {at} while you were playing \
-                         it. Your seat was not handed over; this game cannot go on with them.",
-                        who.join(", ")
-                    ));
-                }
-                ProtocolEvent::Halted(r) => {
-                    self.notes.push(format!("The game is halted: {r:?}"));
-                }
-                ProtocolEvent::RevealWithheld { withholders, .. } => {
-                    let who: Vec<String> = withholders
-                        .iter()
-                        .map(|k| format!("{} [{}]", self.name_of(k), fingerprint(k)))
-                        .collect();
-                    self.notes.push(format!(
-                        "The game cannot start: {} accepted but did not reveal their seed share. \
-                         Propose the game again (everyone commits afresh), without them if they \
-                         stay silent.",
-                        who.join(", ")
-                    ));
-                }
-                ProtocolEvent::GameAbandoned { by, .. } => {
-                    self.started = None;
-                    self.accepted.clear();
-                    self.notes.push(format!(
-                        "The game could not begin: {} [{}] accepted a newer proposal before anyone \
-                         played. Accept the newer proposal to play.",
-                        self.name_of(&by),
-                        fingerprint(&by)
-                    ));
-                }
-                _ => {}
-            }
-        }
-        self.net.send(o.send);
-        let memento = self.peer.memento();
-        let last = memento.last().map(|m| sha256(m));
-        if last != self.memento_last {
-            self.memento_last = last;
-            let text: Vec<String> = memento.iter().map(|m| hex(m)).collect();
-            store::set(&memento_key(&self.room), &text.join(","));
         }
     }
 
@@ -819,42 +641,6 @@ impl Session {
                 self.rev += 1;
             }
         } else if self.unreached_since.take().is_some() {
-            self.rev += 1;
-        }
-    }
-
-    /// Orders game: commits queued orders and prepares the sync for the orders screens.
-    pub(super) fn orders_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {
-        let game = self.started.unwrap_or_default();
-        for r in crate::online::orders::commit_queued(&mut self.peer, &self.room, game) {
-            match r {
-                Ok(o) => self.absorb(o, &mut lines, &mut roll),
-                Err(e) => self.notes.push(format!("Orders refused: {e}")),
-            }
-        }
-        let committed = self
-            .peer
-            .orders_committed()
-            .iter()
-            .map(|k| self.name_of(k))
-            .collect();
-        let waiting = self
-            .peer
-            .waiting_on()
-            .iter()
-            .map(|k| self.name_of(k))
-            .collect();
-        let resolved = std::mem::take(&mut self.resolved);
-        let sent = crate::online::orders::sent(&self.peer, &self.room, game);
-        if let Some(sync) = crate::online::orders::sync(
-            &self.peer,
-            sent,
-            resolved,
-            committed,
-            waiting,
-            &mut self.orders_shown,
-        ) {
-            self.orders_sync = Some(sync);
             self.rev += 1;
         }
     }

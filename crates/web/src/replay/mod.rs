@@ -1,5 +1,6 @@
 //! The replay of a game (issue 31), a screen of its own on the full page. A classic game (this
-//! module) steps action by action; an orders game (`orders`) phase by phase. The start state
+//! module) steps action by action; an orders game (`orders`) phase by phase; an economy game
+//! (`economy`) phase by phase and battle by battle. The start state
 //! and the recorded actions (`savefile::History`) are run through the engine's `apply` again, and
 //! the player steps through them action by action, forward and back, with the board and the log
 //! in sync. The board is the play screen's widget, shown read-only: only pan and zoom reach it.
@@ -16,14 +17,21 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+pub mod economy;
 pub mod orders;
+#[cfg(feature = "online")]
+pub mod transcript;
 
-/// The replay on screen, of either ruleset.
+/// The replay on screen, of any ruleset.
 #[allow(clippy::large_enum_variant)] // one at a time, while the replay is open
 #[derive(Clone, PartialEq)]
 pub enum Viewer {
     Classic(Replay),
     Orders(orders::OrdersReplay),
+    Economy(economy::EconomyReplay),
+    /// An online game's transcript (online page only).
+    #[cfg(feature = "online")]
+    Transcript(transcript::TranscriptReplay),
 }
 
 impl Viewer {
@@ -32,6 +40,9 @@ impl Viewer {
         match self {
             Viewer::Classic(r) => r.len(),
             Viewer::Orders(r) => r.len(),
+            Viewer::Economy(r) => r.len(),
+            #[cfg(feature = "online")]
+            Viewer::Transcript(r) => r.len(),
         }
     }
 
@@ -40,6 +51,9 @@ impl Viewer {
         match self {
             Viewer::Classic(r) => r.hash(),
             Viewer::Orders(r) => r.hash(),
+            Viewer::Economy(r) => r.hash(),
+            #[cfg(feature = "online")]
+            Viewer::Transcript(r) => r.hash(),
         }
     }
 
@@ -48,6 +62,9 @@ impl Viewer {
         match self {
             Viewer::Classic(r) => r.update(m),
             Viewer::Orders(r) => r.update(m),
+            Viewer::Economy(r) => r.update(m),
+            #[cfg(feature = "online")]
+            Viewer::Transcript(r) => r.update(m),
         }
     }
 
@@ -61,6 +78,9 @@ impl Viewer {
         match self {
             Viewer::Classic(r) => screen(r, send, back, drag),
             Viewer::Orders(r) => orders::screen(r, send, back),
+            Viewer::Economy(r) => economy::screen(r, send, back),
+            #[cfg(feature = "online")]
+            Viewer::Transcript(r) => transcript::screen(r, send, back, drag),
         }
     }
 }
@@ -93,6 +113,8 @@ pub enum RMsg {
     Board(CMsg),
     /// A message of the orders board (only pan, zoom and the map style are taken).
     Orders(crate::orders::OMsg),
+    /// A message of the economy board (only zoom is taken).
+    Economy(crate::economy::EMsg),
 }
 
 /// An open replay: the recorded game and the step on screen.
@@ -199,7 +221,7 @@ impl Replay {
             RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
             RMsg::Board(CMsg::SetView(v)) => self.shown.ui.view = v,
             RMsg::Board(CMsg::Hover(t)) => self.shown.ui.hover = t,
-            RMsg::Board(_) | RMsg::Orders(_) => {}
+            RMsg::Board(_) | RMsg::Orders(_) | RMsg::Economy(_) => {}
         }
     }
 }
@@ -216,17 +238,6 @@ pub fn screen(
     };
     let d = &r.data;
     let (n, m) = (r.step, r.len());
-    let go = |to: usize| {
-        let send = send.clone();
-        Callback::from(move |_: MouseEvent| send.emit(RMsg::Goto(to)))
-    };
-    let scrub = {
-        let send = send.clone();
-        Callback::from(move |e: InputEvent| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            send.emit(RMsg::Goto(v.parse().unwrap_or(0)));
-        })
-    };
     let board_send = {
         let send = send.clone();
         Callback::from(move |c: CMsg| send.emit(RMsg::Board(c)))
@@ -274,21 +285,42 @@ pub fn screen(
                 <aside class="side">
                     <section class="prompt">
                         <p id="replay-status" aria-live="polite">{status}</p>
-                        <div class="row replay-nav" role="group" aria-label="Step through the game">
-                            <button class="btn small" id="replay-start" disabled={n == 0} onclick={go(0)} aria-label="To start">{"« Start"}</button>
-                            <button class="btn small" id="replay-back" disabled={n == 0} onclick={go(n.saturating_sub(1))} aria-label="Back one action">{"◀ Back"}</button>
-                            <button class="btn small primary" id="replay-next" disabled={n == m} onclick={go(n + 1)} aria-label="Forward one action">{"Next ▶"}</button>
-                            <button class="btn small" id="replay-end" disabled={n == m} onclick={go(m)} aria-label="To end">{"End »"}</button>
-                        </div>
-                        <input type="range" id="replay-scrub" aria-label="Action" min="0" max={m.to_string()}
-                            value={n.to_string()} oninput={scrub} />
-                        <p class="hint keys-hint">{"Keys: ← and → step, Home and End jump."}</p>
+                        { nav(n, m, "action", &send) }
                     </section>
                     <section class="tabs">
                         <ul class="log replay-log" id="replay-log">{ for log }</ul>
                     </section>
                 </aside>
             </main>
+        </>
+    }
+}
+
+/// The step controls every replay shows: to the start, back, forward, to the end, a scrubber
+/// and the keys' hint; `unit` names a step ("action", "phase", "step").
+pub(crate) fn nav(n: usize, m: usize, unit: &str, send: &Callback<RMsg>) -> Html {
+    let go = |to: usize| {
+        let send = send.clone();
+        Callback::from(move |_: MouseEvent| send.emit(RMsg::Goto(to)))
+    };
+    let scrub = {
+        let send = send.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            send.emit(RMsg::Goto(v.parse().unwrap_or(0)));
+        })
+    };
+    html! {
+        <>
+            <div class="row replay-nav" role="group" aria-label="Step through the game">
+                <button class="btn small" id="replay-start" disabled={n == 0} onclick={go(0)} aria-label="To start">{"« Start"}</button>
+                <button class="btn small" id="replay-back" disabled={n == 0} onclick={go(n.saturating_sub(1))} aria-label={format!("Back one {unit}")}>{"◀ Back"}</button>
+                <button class="btn small primary" id="replay-next" disabled={n == m} onclick={go(n + 1)} aria-label={format!("Forward one {unit}")}>{"Next ▶"}</button>
+                <button class="btn small" id="replay-end" disabled={n == m} onclick={go(m)} aria-label="To end">{"End »"}</button>
+            </div>
+            <input type="range" id="replay-scrub" aria-label={crate::widgets::cap(unit)} min="0" max={m.to_string()}
+                value={n.to_string()} oninput={scrub} />
+            <p class="hint keys-hint">{"Keys: ← and → step, Home and End jump."}</p>
         </>
     }
 }

@@ -11,7 +11,6 @@ use orbis_engine::codec;
 use orbis_engine::rules::orders::{OrdersAction, OrdersState, Phase};
 use orbis_engine::rules::Game;
 use std::rc::Rc;
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// One step: the state after a phase and that phase's results (`None`: the start, or orders
@@ -115,7 +114,7 @@ impl OrdersReplay {
             RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
             RMsg::Orders(OMsg::View(v)) => self.shown.view = v,
             RMsg::Orders(OMsg::Schematic(b)) => self.shown.schematic = b,
-            RMsg::Orders(_) | RMsg::Board(_) => {}
+            RMsg::Orders(_) | RMsg::Board(_) | RMsg::Economy(_) => {}
         }
     }
 }
@@ -131,17 +130,6 @@ pub fn screen(r: &OrdersReplay, send: Callback<RMsg>, back: Callback<MouseEvent>
         (_, 0) => "The start".to_string(),
         (Some(l), _) => l.title.clone(),
         (None, _) => "Orders written, not yet resolved".to_string(),
-    };
-    let go = |to: usize| {
-        let send = send.clone();
-        Callback::from(move |_: MouseEvent| send.emit(RMsg::Goto(to)))
-    };
-    let scrub = {
-        let send = send.clone();
-        Callback::from(move |e: InputEvent| {
-            let v = e.target_unchecked_into::<HtmlInputElement>().value();
-            send.emit(RMsg::Goto(v.parse().unwrap_or(0)));
-        })
     };
     let view = View {
         orders: Some(s),
@@ -174,15 +162,7 @@ pub fn screen(r: &OrdersReplay, send: Callback<RMsg>, back: Callback<MouseEvent>
                     <ul class="players">{ for powers.map(|p| power_chip(s, p)) }</ul>
                     <section class="prompt">
                         <p id="replay-status" aria-live="polite"><strong>{title}</strong>{" "}{next}</p>
-                        <div class="row replay-nav" role="group" aria-label="Step through the game">
-                            <button class="btn small" id="replay-start" disabled={n == 0} onclick={go(0)} aria-label="To start">{"« Start"}</button>
-                            <button class="btn small" id="replay-back" disabled={n == 0} onclick={go(n.saturating_sub(1))} aria-label="Back one phase">{"◀ Back"}</button>
-                            <button class="btn small primary" id="replay-next" disabled={n == m} onclick={go(n + 1)} aria-label="Forward one phase">{"Next ▶"}</button>
-                            <button class="btn small" id="replay-end" disabled={n == m} onclick={go(m)} aria-label="To end">{"End »"}</button>
-                        </div>
-                        <input type="range" id="replay-scrub" aria-label="Phase" min="0" max={m.to_string()}
-                            value={n.to_string()} oninput={scrub} />
-                        <p class="hint keys-hint">{"Keys: ← and → step, Home and End jump."}</p>
+                        { crate::replay::nav(n, m, "phase", &send) }
                     </section>
                     { results_list(s) }
                 </aside>

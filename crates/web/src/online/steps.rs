@@ -1,6 +1,7 @@
-//! The economy's part of the online session's timer step: our queued batches (or the
-//! computer's, when it plays our seats) to the protocol, and the protocol's state, events and
-//! windows to the economy screens (`economy::EconomySync`).
+//! The simultaneous rulesets' part of the online session's timer step. Orders: our queued
+//! orders to the protocol and its news to the orders screens. Economy: our queued batches (or
+//! the computer's, when it plays our seats) to the protocol, and the protocol's state, events
+//! and windows to the economy screens (`economy::EconomySync`).
 
 use super::economy::{commit_queued, window, EconomySync};
 use super::session::Session;
@@ -11,6 +12,42 @@ use orbis_engine::rules::classic::PlayerId;
 use orbis_protocol::CommandError;
 
 impl Session {
+    /// Orders game: commits queued orders and prepares the sync for the orders screens.
+    pub(super) fn orders_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {
+        let game = self.started.unwrap_or_default();
+        for r in crate::online::orders::commit_queued(&mut self.peer, &self.room, game) {
+            match r {
+                Ok(o) => self.absorb(o, &mut lines, &mut roll),
+                Err(e) => self.notes.push(format!("Orders refused: {e}")),
+            }
+        }
+        let committed = self
+            .peer
+            .orders_committed()
+            .iter()
+            .map(|k| self.name_of(k))
+            .collect();
+        let waiting = self
+            .peer
+            .waiting_on()
+            .iter()
+            .map(|k| self.name_of(k))
+            .collect();
+        let resolved = std::mem::take(&mut self.resolved);
+        let sent = crate::online::orders::sent(&self.peer, &self.room, game);
+        if let Some(sync) = crate::online::orders::sync(
+            &self.peer,
+            sent,
+            resolved,
+            committed,
+            waiting,
+            &mut self.orders_shown,
+        ) {
+            self.orders_sync = Some(sync);
+            self.rev += 1;
+        }
+    }
+
     /// Economy game: commits queued batches (or the computer's, when it plays our seats) and
     /// prepares the sync for the economy screens.
     pub(super) fn economy_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {

@@ -1,0 +1,178 @@
+//! The lobby's "New game" form: the ruleset, its rules or map, the computer seats and their
+//! level, the powers picked, and the button that proposes the game to everyone ticked.
+
+use super::session::Session;
+use super::{deal, powers};
+use orbis_engine::classic::ClassicOptions;
+use orbis_protocol::PeerKey;
+use std::cell::RefCell;
+use std::rc::Rc;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The form, for the players `present` (`seats_next`: the seats a classic game would have).
+pub(super) fn new_game(
+    s: &Session,
+    session: &Rc<RefCell<Option<Session>>>,
+    rev: &UseStateHandle<u64>,
+    present: &[PeerKey],
+    seats_next: usize,
+) -> Html {
+    let propose = on_session(session, rev, |s| {
+        let ruleset = s.ruleset.clone();
+        let orders = match ruleset.as_str() {
+            "europe-1901" | "world" => Some(ruleset.as_str()),
+            "economy" => return s.propose_economy(),
+            _ => None,
+        };
+        s.propose_ruleset(orders);
+    });
+    let set_ruleset = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |e: yew::Event| {
+            let v = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.ruleset = v;
+                s.rev += 1;
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let set_bots = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |e: InputEvent| {
+            let v: usize = e
+                .target_unchecked_into::<HtmlInputElement>()
+                .value()
+                .parse()
+                .unwrap_or(0);
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.bots = v.min(4);
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let set_bot_level = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |e: yew::Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.bot_level = match v.as_str() {
+                    "easy" => orbis_engine::classic::BotLevel::Easy,
+                    "hard" => orbis_engine::classic::BotLevel::Hard,
+                    _ => orbis_engine::classic::BotLevel::Normal,
+                };
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    let set_options = {
+        let session = session.clone();
+        let rev = rev.clone();
+        Callback::from(move |o: ClassicOptions| {
+            if let Some(s) = session.borrow_mut().as_mut() {
+                s.options = o;
+                s.rev += 1;
+            }
+            rev.set(*rev + 1);
+        })
+    };
+    html! {
+        <>
+                <h2>{"New game"}</h2>
+            <label>{"Game "}<select id="online-ruleset" style="max-width:100%" onchange={set_ruleset}>
+                <option value="classic" selected={s.ruleset == "classic"}>{"Classic"}</option>
+                <option value="europe-1901" selected={s.ruleset == "europe-1901"}>{"Orders: Europe 1901"}</option>
+                <option value="world" selected={s.ruleset == "world"}>{"Orders: World"}</option>
+                <option value="economy" selected={s.ruleset == "economy"}>{"Economy"}</option>
+            </select></label>
+            if s.ruleset == "classic" {
+                <p class="hint" id="p2p-notice">{deal::promise(s.stand_in)}</p>
+                { deal::stand_in_choice(s.stand_in, on_session_with(session, rev, |s, v| s.stand_in = v)) }
+            } else if s.ruleset == "economy" {
+                <p class="hint" id="economy-summary">{crate::economy::form::summary(&s.economy_options, seats_next.max(2))}</p>
+                <p class="hint">{"Plans and declarations are committed before anyone sees them; every die comes from all the players together; computer seats are computed alike by every page."}</p>
+            } else if s.ruleset == "europe-1901" {
+                <p class="hint">{"Seven powers; those without a player are computer powers, computed alike by every page."}</p>
+            } else {
+                <p class="hint">{"The players plus the computer seats, 2 to 6 powers; every page computes the computer powers' orders alike."}</p>
+            }
+            if s.ruleset != "europe-1901" {
+                <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
+            }
+            <label>{"Computer level "}<select id="online-bot-level" onchange={set_bot_level}>
+                    { for [("easy", "easy"), ("normal", "normal"), ("hard", "hard")].iter()
+                        // The orders ruleset has no hard computer player.
+                        .filter(|(v, _)| matches!(s.ruleset.as_str(), "classic" | "economy") || *v != "hard").map(|(v, l)| {
+                        let cur = matches!((*v, s.bot_level),
+                            ("easy", orbis_engine::classic::BotLevel::Easy)
+                            | ("normal", orbis_engine::classic::BotLevel::Normal)
+                            | ("hard", orbis_engine::classic::BotLevel::Hard))
+                            // Orders: a hard choice made for classic plays as normal.
+                            || (*v == "normal" && !matches!(s.ruleset.as_str(), "classic" | "economy")
+                                && s.bot_level == orbis_engine::classic::BotLevel::Hard);
+                        html! { <option value={*v} selected={cur}>{*l}</option> }
+                    }) }
+                </select></label>
+            if s.ruleset != "classic" && s.ruleset != "economy" {
+                { powers::picker(s, session, rev) }
+            }
+            if s.ruleset == "economy" {
+                <details class="options" id="online-economy-options">
+                    <summary>{"Rules and setup"}</summary>
+                    { crate::economy::form::options_fields(&s.economy_options, on_session_with(session, rev, |s, o| s.economy_options = o)) }
+                </details>
+            }
+            if s.ruleset == "classic" {
+                <details class="options" id="online-options">
+                    <summary>{"Rules"}</summary>
+                    { crate::classic::options::options_fields(&s.options, seats_next, set_options) }
+                </details>
+            }
+            <button class="btn" id="online-propose" onclick={propose}>{
+                if s.left_out.iter().any(|k| present.contains(k)) { "Propose a game with the players ticked" } else { "Propose a game with everyone here" }
+            }</button>
+        </>
+    }
+}
+
+/// A click that runs a command on the session (if joined) and redraws the screen.
+pub(super) fn on_session(
+    session: &Rc<RefCell<Option<Session>>>,
+    rev: &UseStateHandle<u64>,
+    command: impl Fn(&mut Session) + 'static,
+) -> Callback<MouseEvent> {
+    let session = session.clone();
+    let rev = rev.clone();
+    Callback::from(move |_: MouseEvent| {
+        if let Some(s) = session.borrow_mut().as_mut() {
+            command(s);
+        }
+        rev.set(*rev + 1);
+    })
+}
+
+/// Like [`on_session`], for a control whose event carries a value.
+pub(super) fn on_session_with<T: 'static>(
+    session: &Rc<RefCell<Option<Session>>>,
+    rev: &UseStateHandle<u64>,
+    command: impl Fn(&mut Session, T) + 'static,
+) -> Callback<T> {
+    let session = session.clone();
+    let rev = rev.clone();
+    Callback::from(move |v: T| {
+        if let Some(s) = session.borrow_mut().as_mut() {
+            command(s, v);
+            s.rev += 1;
+        }
+        rev.set(*rev + 1);
+    })
+}

@@ -1,0 +1,231 @@
+//! The replay of an online game from its transcript (the file `orbis verify` checks), position by
+//! position: the protocol replays the signed messages as a peer that plays no part
+//! (`orbis_protocol::peer::replay`), keeping the state after every log position, and says
+//! whether the file checks out — or why the game stopped and whom that names. Each position is
+//! drawn with its ruleset's board, read-only. Online page only (it needs the protocol).
+//!
+//! A face-down classic game's hands stay face down here: the board shows what the table saw.
+
+use crate::classic::board::DragRef;
+use crate::classic::play::{Classic, Msg as CMsg, View as CView};
+use crate::economy::{EMsg, EconomySession, Seat, View as EView};
+use crate::orders::{OrdersSession, Stage, View as OView};
+use crate::replay::RMsg;
+use crate::widgets::Speed;
+use orbis_engine::rules::Game;
+use orbis_protocol::peer::{replay, Replayed, VerifyError};
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// An open replay of a transcript.
+#[derive(Clone)]
+pub struct TranscriptReplay {
+    states: Rc<Vec<Game>>,
+    /// The file's verdict in words.
+    pub verdict: String,
+    /// Whether the file checks out.
+    pub sound: bool,
+    /// The position on screen.
+    pub step: usize,
+    classic: Classic,
+    orders: Option<OrdersSession>,
+    economy: Option<EconomySession>,
+    hash: String,
+}
+
+impl PartialEq for TranscriptReplay {
+    fn eq(&self, o: &TranscriptReplay) -> bool {
+        Rc::ptr_eq(&self.states, &o.states)
+            && self.step == o.step
+            && self.classic == o.classic
+            && self.orders == o.orders
+            && self.economy == o.economy
+    }
+}
+
+/// The verdict of `orbis verify` on the file, as the replay screen says it.
+fn verdict(v: &Result<orbis_protocol::peer::Report, VerifyError>) -> (bool, String) {
+    match v {
+        Ok(r) => (
+            true,
+            format!(
+                "Every signature and move checks out: {} positions, the last state signed by {} of {} players.",
+                r.positions,
+                r.agreed_by.len(),
+                r.participants.len()
+            ),
+        ),
+        Err(VerifyError::Cheat { what, .. }) => {
+            (false, format!("The game stopped here: {what}."))
+        }
+        Err(VerifyError::Message { index, what }) => (
+            false,
+            format!("The file does not check out from its message {index}: {what}."),
+        ),
+        Err(e) => (false, format!("The file does not check out: {e:?}.")),
+    }
+}
+
+impl TranscriptReplay {
+    /// Replays a transcript file; `Err` says why it cannot be opened at all.
+    pub fn new(bytes: &[u8]) -> Result<TranscriptReplay, String> {
+        let Replayed { states, verdict: v } = replay(bytes).map_err(|e| match e {
+            VerifyError::Format(f) => format!("It is not a game transcript ({f})."),
+            VerifyError::NoGame => "The transcript never starts a game.".to_string(),
+            e => format!("{e:?}"),
+        })?;
+        let (sound, verdict) = verdict(&v);
+        let mut r = TranscriptReplay {
+            states: Rc::new(states),
+            verdict,
+            sound,
+            step: 0,
+            classic: Classic::new(),
+            orders: None,
+            economy: None,
+            hash: String::new(),
+        };
+        r.goto(0);
+        Ok(r)
+    }
+
+    /// Number of positions after the start.
+    pub fn len(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// The state hash on screen.
+    pub fn hash(&self) -> &str {
+        &self.hash
+    }
+
+    /// Shows the state after `n` positions (clamped).
+    pub fn goto(&mut self, n: usize) {
+        let n = n.min(self.len());
+        self.step = n;
+        let g = &self.states[n];
+        self.hash = g.state_hash().to_hex();
+        match g {
+            Game::Classic(s) => {
+                self.classic.game = Some(s.clone());
+                self.classic.hash = self.hash.clone();
+            }
+            Game::Orders(s) => match self.orders.as_mut() {
+                Some(o) => o.game = s.clone(),
+                None => {
+                    let mut o = OrdersSession::new(s.clone(), vec![]);
+                    o.stage = Stage::Results;
+                    self.orders = Some(o);
+                }
+            },
+            Game::Economy(s) => match self.economy.as_mut() {
+                Some(e) => e.game = s.clone(),
+                None => self.economy = Some(EconomySession::new(s.clone(), vec![Seat::Remote; 6])),
+            },
+        }
+    }
+
+    /// Handles one message of the replay screen (of the boards, only pan and zoom).
+    pub fn update(&mut self, m: RMsg) {
+        match m {
+            RMsg::Goto(n) => self.goto(n),
+            RMsg::Step(true) => self.goto(self.step + 1),
+            RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
+            RMsg::Board(CMsg::SetView(v)) => self.classic.ui.view = v,
+            RMsg::Orders(crate::orders::OMsg::View(v)) => {
+                if let Some(o) = self.orders.as_mut() {
+                    o.view = v;
+                }
+            }
+            RMsg::Economy(EMsg::Zoom(f)) => {
+                if let Some(e) = self.economy.as_mut() {
+                    e.update(EMsg::Zoom(f));
+                }
+            }
+            RMsg::Board(_) | RMsg::Orders(_) | RMsg::Economy(_) => {}
+        }
+    }
+}
+
+/// The transcript replay screen: the position, the file's verdict, the board and the controls.
+pub fn screen(
+    r: &TranscriptReplay,
+    send: Callback<RMsg>,
+    back: Callback<MouseEvent>,
+    drag: Rc<DragRef>,
+) -> Html {
+    let (n, m) = (r.step, r.len());
+    let board = match &r.states[n] {
+        Game::Classic(_) => {
+            let send = send.clone();
+            let view = CView {
+                st: &r.classic,
+                send: Callback::from(move |c: CMsg| send.emit(RMsg::Board(c))),
+            };
+            crate::classic::board::board(&view, drag)
+        }
+        Game::Orders(_) => r.orders.as_ref().map_or(html! {}, |o| {
+            let send = send.clone();
+            let view = OView {
+                orders: Some(o),
+                send: Callback::from(move |x| send.emit(RMsg::Orders(x))),
+            };
+            html! { <div class="map-wrap">{ crate::orders::view::board(&view, o) }</div> }
+        }),
+        Game::Economy(_) => r.economy.as_ref().map_or(html! {}, |e| {
+            let send = send.clone();
+            let view = EView {
+                eco: Some(e),
+                send: Callback::from(move |x| send.emit(RMsg::Economy(x))),
+                speed: Speed::Normal,
+                on_speed: Callback::noop(),
+            };
+            html! { <section class="map-wrap">{ crate::economy::board::board(&view) }</section> }
+        }),
+    };
+    let over = r.states[n].is_over();
+    // Where the game stands, in the words of its own screens.
+    let stand = match &r.states[n] {
+        Game::Classic(s) => format!(
+            "Turn {}: {} to play.",
+            s.turn, s.players[s.current as usize].name
+        ),
+        Game::Orders(s) => format!(
+            "{} {}, {}.",
+            crate::orders::season_word(s.season),
+            s.year,
+            crate::orders::phase_word(s.phase)
+        ),
+        Game::Economy(s) => format!("Round {}: {}.", s.round, s.phase),
+    };
+    let standings = r
+        .economy
+        .as_ref()
+        .filter(|_| matches!(r.states[n], Game::Economy(_)))
+        .map(crate::economy::panel::standings_table);
+    html! {
+        <>
+            <header class="bar">
+                <button class="btn small" id="replay-close" onclick={back}>{"✕ Close replay"}</button>
+                <span class="title">{"Replay of an online game"}</span>
+                <span class="turn" id="replay-step">{format!("Position {n} of {m}")}</span>
+            </header>
+            <main class="play replay transcript-replay" id="replay" data-step={n.to_string()} data-steps={m.to_string()}
+                data-hash={r.hash().to_string()} data-sound={if r.sound { "1" } else { "0" }}>
+                { board }
+                <aside class="side">
+                    <section class="prompt">
+                        <p id="replay-status" aria-live="polite">{ match (n, over) {
+                            (0, _) => format!("The game as it began. {stand}"),
+                            (_, true) => format!("After position {n}: the game is over."),
+                            _ => format!("After position {n}. {stand}"),
+                        } }</p>
+                        { crate::replay::nav(n, m, "position", &send) }
+                        <p class={classes!("verdict", (!r.sound).then_some("error"))} id="replay-verdict" role="status">{ r.verdict.clone() }</p>
+                    </section>
+                    { for standings }
+                </aside>
+            </main>
+        </>
+    }
+}
