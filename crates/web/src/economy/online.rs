@@ -119,6 +119,14 @@ impl EconomySession {
         o.waiting = waiting;
         if sent && !o.sent {
             o.sent = true;
+        } else if !sent && o.sent {
+            // The protocol holds no batch of ours for this position (refused, or it came too
+            // late for a window): the player chooses again from the agreed state.
+            o.sent = false;
+            o.batch.clear();
+            self.game = o.confirmed.clone();
+            self.ui.error =
+                Some("Your choices were not taken (see the room's notes): choose again.".into());
         }
     }
 

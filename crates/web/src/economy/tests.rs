@@ -478,6 +478,16 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
         .error
         .as_deref()
         .is_some_and(|e| e.contains("not your move")));
+    // A batch the protocol did not take (refused, or too late for a window): the player
+    // chooses again from the agreed state.
+    let mut u = EconomySession::new_online(g.clone(), &[0]);
+    assert!(u.update(EMsg::Act(A::FinishGet { player: 0 })));
+    let _ = online::take_queued();
+    assert_eq!(u.actor(), None);
+    u.online_status(false, vec![], vec![], None);
+    assert_eq!(u.actor(), Some(0));
+    assert_eq!(u.game, g);
+    assert!(u.ui.error.as_deref().is_some_and(|e| e.contains("choose again")));
     // The protocol's next position replaces the draft.
     let mut next = g.clone();
     for a in [

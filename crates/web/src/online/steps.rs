@@ -65,12 +65,18 @@ impl Session {
         for r in commit_queued(&mut self.peer, &self.room, game, queued) {
             match r {
                 Ok(o) => self.absorb(o, &mut lines, &mut roll),
-                Err(CommandError::AlreadyCommitted | CommandError::NotYourTurn) => self.notes.push(
-                    "Your choices came too late for that step (its window had closed); choose \
-                     again for this one."
-                        .into(),
-                ),
-                Err(e) => self.notes.push(format!("Choices refused: {e}")),
+                Err(e) => {
+                    self.notes.push(match e {
+                        CommandError::AlreadyCommitted | CommandError::NotYourTurn => {
+                            "Your choices came too late for that step (its window had closed); \
+                             choose again for this one."
+                                .into()
+                        }
+                        e => format!("Your choices were refused ({e}): choose again."),
+                    });
+                    // The screen thinks them sent: a sync tells it they are not.
+                    self.economy_shown = None;
+                }
             }
         }
         let committed = self
