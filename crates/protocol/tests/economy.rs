@@ -575,3 +575,44 @@ fn a_player_without_plans_in_the_planning_round_moves_nothing_and_sees_no_plan_f
         EconomyAction::SubmitPlans { player: 0, moves } if moves.is_empty()
     ) || matches!(a, EconomyAction::ClosePlanning { .. })));
 }
+
+/// The page's countdown is the protocol's own clock: `Peer::economy_deadline` says when the
+/// window open for a silent declarer closes, and at that moment its own peer passes for it.
+#[test]
+fn a_declaration_windows_deadline_is_when_the_pass_comes() {
+    for seed in 8..24 {
+        let mut net = economy_net(3, &[], seed, 2);
+        const SILENT: usize = 1;
+        let silent = |i: usize, s: &EconomyState| i == SILENT && declaring(s);
+        let open = |n: &Net| n.peers[SILENT].economy_deadline().is_some();
+        let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+        assert!(drive(&mut net, 3_000_000, silent, |n| open(n) || over(n)));
+        if over(&net) {
+            continue; // this game gave the silent player no window
+        }
+        let d = net.peers[SILENT].economy_deadline().expect("open");
+        let declare_ms = 8_000;
+        assert!(
+            d > net.now && d <= net.now + declare_ms,
+            "{d} vs {}",
+            net.now
+        );
+        let len = net.peers[SILENT].log_len();
+        // Just before the deadline the window is still open; just after it, the pass is in.
+        assert!(drive(&mut net, d - 30, silent, |n| n.now >= d - 30));
+        assert_eq!(
+            net.peers[SILENT].log_len(),
+            len,
+            "nothing moved before the deadline"
+        );
+        assert!(net.peers[SILENT].economy_deadline().is_some());
+        assert!(drive(&mut net, d + 200, silent, |n| n.now >= d + 100));
+        assert_ne!(
+            net.peers[SILENT].economy_deadline(),
+            Some(d),
+            "the window closed at its deadline"
+        );
+        return;
+    }
+    panic!("no game gave the silent player a declaration window");
+}

@@ -119,7 +119,7 @@ impl Run {
     }
 
     /// Seats participant `p` plays now.
-    fn seats_of(&self, p: u8) -> Vec<PlayerId> {
+    pub(super) fn seats_of(&self, p: u8) -> Vec<PlayerId> {
         (0..self.proposal.seats.len() as PlayerId)
             .filter(|&i| self.controller(i) == Some(Controller::Peer(p)))
             .collect()

@@ -59,6 +59,7 @@ mod beacon;
 mod chat;
 mod deal;
 mod economy;
+mod economy_view;
 mod export;
 mod lobby;
 mod log;

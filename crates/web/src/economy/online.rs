@@ -40,12 +40,13 @@ pub struct OnlineEconomy {
 }
 
 thread_local! {
-    /// Batches submitted on the screen, waiting for the online screen's next protocol step.
-    static QUEUE: std::cell::RefCell<Vec<Vec<A>>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Batches submitted on the screen, each with the position it was chosen at (the agreed
+    /// state's action count), waiting for the online screen's next protocol step.
+    static QUEUE: std::cell::RefCell<Vec<(u32, Vec<A>)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The batches queued since the last call (the online screen commits them).
-pub fn take_queued() -> Vec<Vec<A>> {
+pub fn take_queued() -> Vec<(u32, Vec<A>)> {
     QUEUE.with(|q| std::mem::take(&mut *q.borrow_mut()))
 }
 
@@ -106,6 +107,7 @@ impl EconomySession {
     /// this position (also after a reload, or when our window closed by itself).
     pub fn online_status(
         &mut self,
+        mine: Vec<PlayerId>,
         sent: bool,
         committed: Vec<String>,
         waiting: Vec<String>,
@@ -115,10 +117,30 @@ impl EconomySession {
             return;
         };
         self.ui.deadline = deadline;
+        // Our seats now: one handed to the computer (we were voted out) is no longer ours to
+        // play, and one handed back is again.
+        for (p, seat) in self.seats.iter_mut().enumerate() {
+            *seat = match mine.contains(&(p as PlayerId)) {
+                true => Seat::Human,
+                false => Seat::Remote,
+            };
+        }
+        o.mine = mine;
         o.committed = committed;
         o.waiting = waiting;
         if sent && !o.sent {
             o.sent = true;
+            // Committed without this page's choices (the window closed: a pass; or the
+            // computer chose for us): the draft goes, and the player is told.
+            if !o.batch.is_empty() {
+                o.batch.clear();
+                self.game = o.confirmed.clone();
+                self.ui.error = Some(
+                    "Time ran out for this step (or the computer played it for you): your \
+                     choices were not sent."
+                        .into(),
+                );
+            }
         } else if !sent && o.sent {
             // The protocol holds no batch of ours for this position (refused, or it came too
             // late for a window): the player chooses again from the agreed state.
@@ -175,7 +197,8 @@ impl EconomySession {
                 }
                 if !left || dice.0 > 0 {
                     let batch = std::mem::take(&mut o.batch);
-                    QUEUE.with(|q| q.borrow_mut().push(batch));
+                    let at = o.confirmed.steps;
+                    QUEUE.with(|q| q.borrow_mut().push((at, batch)));
                     o.sent = true;
                 }
                 true

@@ -460,10 +460,13 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
     let sent = online::take_queued();
     assert_eq!(
         sent,
-        vec![vec![
-            A::OfferAlliance { player: 0, with: 1 },
-            A::FinishGet { player: 0 }
-        ]]
+        vec![(
+            g.steps,
+            vec![
+                A::OfferAlliance { player: 0, with: 1 },
+                A::FinishGet { player: 0 }
+            ]
+        )]
     );
     assert_eq!(s.actor(), None, "nothing more to do at this position");
     // Anything more is refused with a reason, and nothing is queued.
@@ -484,10 +487,31 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
     assert!(u.update(EMsg::Act(A::FinishGet { player: 0 })));
     let _ = online::take_queued();
     assert_eq!(u.actor(), None);
-    u.online_status(false, vec![], vec![], None);
+    u.online_status(vec![0], false, vec![], vec![], None);
     assert_eq!(u.actor(), Some(0));
     assert_eq!(u.game, g);
-    assert!(u.ui.error.as_deref().is_some_and(|e| e.contains("choose again")));
+    assert!(u
+        .ui
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("choose again")));
+    // The window closed (or the computer chose) while the player was still choosing: the
+    // draft goes, with a word why.
+    let mut w = EconomySession::new_online(g.clone(), &[0]);
+    assert!(w.update(EMsg::Act(A::OfferAlliance { player: 0, with: 1 })));
+    w.online_status(vec![0], true, vec![], vec![], None);
+    assert_eq!(w.game, g);
+    assert_eq!(w.online.as_ref().map(|o| o.batch.len()), Some(0));
+    assert!(w
+        .ui
+        .error
+        .as_deref()
+        .is_some_and(|e| e.contains("not sent")));
+    // Our seat handed to the computer: nothing more to choose on this page.
+    let mut v = EconomySession::new_online(g.clone(), &[0]);
+    v.online_status(vec![], false, vec![], vec![], None);
+    assert_eq!(v.actor(), None);
+    assert_eq!(v.seats[0], Seat::Remote);
     // The protocol's next position replaces the draft.
     let mut next = g.clone();
     for a in [
@@ -522,7 +546,7 @@ fn a_pick_is_a_batch_of_its_own_even_when_it_ends_the_setup() {
                 let _ = online::take_queued();
                 let a = choose(&g, p, BotLevel::Normal).unwrap();
                 assert!(s.update(EMsg::Act(a.clone())));
-                assert_eq!(online::take_queued(), vec![vec![a]]);
+                assert_eq!(online::take_queued(), vec![(g.steps, vec![a])]);
                 return;
             }
         }

@@ -50,25 +50,36 @@ fn stored(room: &str, game: [u8; 32]) -> Option<(u32, Vec<u8>, [u8; 32])> {
     (g == game).then_some((round, payload, salt))
 }
 
-/// Commits the queued batches (one per position reaches the protocol), and after a reload
-/// commits our stored batch of the current position again.
+/// Commits the queued batches (one per position reaches the protocol; each was chosen at the
+/// position whose state had taken `steps` actions, and one whose position has passed is refused
+/// as too late), and after a reload commits our stored batch of the current position again
+/// (the same payload and salt: the commitment the others hold, even when their resync handed it
+/// back to us before we could).
 pub(super) fn commit_queued(
     peer: &mut Peer,
     room: &str,
     game: [u8; 32],
-    queued: Vec<Vec<EconomyAction>>,
+    queued: Vec<(u32, Vec<EconomyAction>)>,
 ) -> Vec<Result<Output, CommandError>> {
     let mut out = vec![];
     let round = peer.log_len() as u32;
     if let Some((r, payload, salt)) = stored(room, game) {
-        if r == round && !peer.has_my_orders(round) && peer.economy_due().is_some() {
+        if r == round && !peer.has_my_orders(round) {
             out.push(peer.commit_orders(round, payload, salt));
         }
     }
-    for actions in queued {
+    let steps = peer.economy_state().map(|s| s.steps);
+    for (at, actions) in queued {
+        if steps != Some(at) {
+            out.push(Err(CommandError::NotYourTurn));
+            continue;
+        }
         // Without randomness a batch is not sealed at all (a salt of zeros would let anyone
         // test guesses against the commitment); the session could not have started without it.
         let Some(s) = super::entropy::random::<32>() else {
+            out.push(Err(CommandError::Illegal(
+                "this browser gives no randomness".into(),
+            )));
             continue;
         };
         let payload = encode_economy(&actions);
@@ -82,42 +93,12 @@ pub(super) fn commit_queued(
     out
 }
 
-/// What a sync showed: log length, sent, committed, waiting, the window's deadline.
-pub type Shown = (u64, bool, Vec<String>, Vec<String>, Option<i64>);
-
-/// How long the protocol keeps our windows open (`orbis_protocol::Config`'s defaults, which the
-/// session leaves as they are).
-const DECLARE_MS: u64 = 8_000;
-const PLANNING_MS: u64 = 60_000;
-
-/// The open window's end for our seats `due` at this position (the protocol closes it by
-/// itself; see `Peer::economy_timers`): a declaration window runs from the position's start,
-/// the planning minute from when commitments covering a majority of the players are in.
-pub(super) fn window(
-    s: &EconomyState,
-    due: &[PlayerId],
-    seat_done: &dyn Fn(PlayerId) -> bool,
-    clock: &mut (u64, u64, Option<u64>),
-    now: u64,
-) -> Option<u64> {
-    use orbis_engine::rules::economy::phase::Phase;
-    if due.is_empty() {
-        return None;
-    }
-    match s.phase {
-        Phase::Combat => {
-            let b = s.combat.as_ref()?.battle.as_ref()?;
-            (b.pending.is_some() || !s.waiting_for_choice()).then_some(clock.1 + DECLARE_MS)
-        }
-        Phase::Planning => {
-            let playing: Vec<PlayerId> = s.playing().collect();
-            let done = playing.iter().filter(|&&p| seat_done(p)).count();
-            if done * 2 > playing.len() {
-                Some(*clock.2.get_or_insert(now) + PLANNING_MS)
-            } else {
-                None
-            }
-        }
-        _ => None,
-    }
-}
+/// What a sync showed: log length, sent, committed, waiting, the window's deadline, our seats.
+pub type Shown = (
+    u64,
+    bool,
+    Vec<String>,
+    Vec<String>,
+    Option<i64>,
+    Vec<PlayerId>,
+);

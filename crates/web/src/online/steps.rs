@@ -3,12 +3,11 @@
 //! the computer's, when it plays our seats) to the protocol, and the protocol's state, events
 //! and windows to the economy screens (`economy::EconomySync`).
 
-use super::economy::{commit_queued, window, EconomySync};
+use super::economy::{commit_queued, EconomySync};
 use super::session::Session;
 use crate::classic::play::Roll;
 use orbis_engine::bot::economy as eco_bot;
 use orbis_engine::classic::BotLevel;
-use orbis_engine::rules::classic::PlayerId;
 use orbis_protocol::CommandError;
 
 impl Session {
@@ -58,7 +57,7 @@ impl Session {
             {
                 let b = eco_bot::batch(s, &due, BotLevel::Normal);
                 if !b.is_empty() {
-                    queued.push(b);
+                    queued.push((s.steps, b));
                 }
             }
         }
@@ -94,28 +93,29 @@ impl Session {
             .filter(|k| **k != me)
             .map(|k| self.name_of(k))
             .collect::<Vec<_>>();
-        let round = self.peer.log_len() as u32;
-        let sent = self.peer.has_my_orders(round);
-        let events = std::mem::take(&mut self.economy_events);
-        let now = super::session::now_ms() as u64;
         let len = self.peer.log_len();
-        if self.economy_clock.0 != len {
-            self.economy_clock = (len, now, None);
+        // Ours is in when we hold it, or when the others hold our commitment (handed back by
+        // their resync after a reload, before our stored batch is committed again).
+        let sent =
+            self.peer.has_my_orders(len as u32) || self.peer.orders_committed().contains(&me);
+        let events = std::mem::take(&mut self.economy_events);
+        // The protocol's own window, from its clock to the page's.
+        let deadline = self
+            .peer
+            .economy_deadline()
+            .map(|d| super::session::now_ms() as i64 + d.saturating_sub(self.t()) as i64);
+        let mine = self.peer.economy_seats();
+        if self.notes.len() > 20 {
+            self.notes.drain(..self.notes.len() - 20);
         }
-        let deadline = match (self.peer.economy_due(), self.peer.economy_state()) {
-            (Some((_, due)), Some(s)) if !sent => {
-                let seats = self.economy_seats();
-                let committed_keys = self.peer.orders_committed();
-                let to_act = s.to_act();
-                let done = |seat: PlayerId| match seats.get(seat as usize) {
-                    Some(Some(k)) => !to_act.contains(&seat) || committed_keys.contains(k),
-                    _ => true,
-                };
-                window(s, &due, &done, &mut self.economy_clock, now).map(|t| t as i64)
-            }
-            _ => None,
-        };
-        let key = (len, sent, committed.clone(), waiting.clone(), deadline);
+        let key = (
+            len,
+            sent,
+            committed.clone(),
+            waiting.clone(),
+            deadline,
+            mine.clone(),
+        );
         if events.is_empty() && self.economy_shown.as_ref() == Some(&key) {
             return;
         }
@@ -125,7 +125,7 @@ impl Session {
         };
         self.economy_sync = Some(EconomySync {
             game: g.clone(),
-            mine: self.my_economy_seats(),
+            mine,
             events,
             committed,
             waiting,
@@ -138,38 +138,5 @@ impl Session {
                 .unwrap_or_default(),
         });
         self.rev += 1;
-    }
-
-    /// Per seat of the running game, the key of the participant that plays it (`None`: a
-    /// computer seat).
-    fn economy_seats(&self) -> Vec<Option<orbis_protocol::PeerKey>> {
-        let Some(p) = self.started.and_then(|h| self.proposals.get(&h)) else {
-            return vec![];
-        };
-        p.seats
-            .iter()
-            .map(|s| match s.controller {
-                orbis_protocol::Controller::Peer(i) => p.participants.get(i as usize).copied(),
-                orbis_protocol::Controller::Bot(_) => None,
-            })
-            .collect()
-    }
-
-    /// The seats this browser plays (its participant's seats in the proposal, while not handed
-    /// to the computer).
-    fn my_economy_seats(&self) -> Vec<PlayerId> {
-        let me = self.peer.key();
-        let Some(p) = self.started.and_then(|h| self.proposals.get(&h)) else {
-            return vec![];
-        };
-        let Some(i) = p.participants.iter().position(|k| *k == me) else {
-            return vec![];
-        };
-        p.seats
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.controller == orbis_protocol::Controller::Peer(i as u8))
-            .map(|(n, _)| n as PlayerId)
-            .collect()
     }
 }
