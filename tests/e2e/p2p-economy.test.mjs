@@ -4,7 +4,7 @@
 // economy game of three rounds from the lobby (its rules summary on the proposal); each page
 // plays only its own seat: the capitals are picked by hand on the board's panel, Alice offers Bob
 // an alliance in her first Get phase (her choices travel as one batch, taken back once with
-// "Take them back"); both pages play round 1 by hand, and Bob accepts the alliance in round 2's
+// "Take them back"; her page is reloaded between committing and revealing it); both pages play round 1 by hand, and Bob accepts the alliance in round 2's
 // Get phase; the computer plays the rest for both pages
 // (battles are fought, each roll from the dice beacon) and Bob's page is reloaded mid-game and
 // rejoins. The finished game's transcript replays on Alice's page to the same hash. All three peers end the game with one state hash.
@@ -137,6 +137,11 @@ test('two browsers and a native computer player play an economy game through a N
     await A.click('#finish-get');
     await until('Alice waits for the others', async () => (await A.locator('#waiting').getAttribute('data-sent')) === '1', 30000);
     await shot(A, '83-p2p-economy-sent');
+    // Alice's page is reloaded between her commitment and her reveal (Bob has not finished): it
+    // rejoins, commits its stored batch again and shows it sent; nothing is offered twice.
+    await A.reload();
+    await until('Alice back, her batch still sent', async () => (await A.locator('#waiting').getAttribute('data-sent', { timeout: 500 }).catch(() => null)) === '1', 90000);
+    assert.equal(await A.locator('#finish-get').count(), 0);
     // Bob finishes his Get phase; the offer reaches him once the position is played.
     await until('Bob to act', async () => (await actor(B)) === seatB, 30000);
     if (await B.locator('#pay-upkeep').count()) await B.click('#pay-upkeep');
