@@ -222,7 +222,13 @@ impl Shared {
         if json.len() > nostr::MAX_FRAME {
             return self.drop_event("oversized");
         }
-        let Ok(e) = serde_json::from_slice::<nostr::Event>(json) else {
+        // Read as text (serde_json's `from_str`, the parser that matchbox's signalling also uses,
+        // so the online page carries one copy of it instead of two); bytes that are not UTF-8 are
+        // malformed (no peer of ours writes any: its events are serde_json's text).
+        let Some(e) = std::str::from_utf8(json)
+            .ok()
+            .and_then(|t| serde_json::from_str::<nostr::Event>(t).ok())
+        else {
             return self.drop_event("malformed");
         };
         if let Ok(mut tx) = self.mesh_in.lock() {

@@ -281,7 +281,10 @@ impl Room {
                 },
             )
             .map_err(|_| OpenError::Foreign)?;
-        serde_json::from_slice(&plain).map_err(|_| OpenError::BadPlaintext)
+        // As text: serde_json's `from_str` is the parser the page already has (see
+        // `Shared::mesh_received`); a plaintext that is not UTF-8 is no envelope of ours.
+        let plain = std::str::from_utf8(&plain).map_err(|_| OpenError::BadPlaintext)?;
+        serde_json::from_str(plain).map_err(|_| OpenError::BadPlaintext)
     }
 }
 
