@@ -613,6 +613,10 @@ impl Peer {
             // of the true one, relayed as a halted peer's evidence, is what makes us halt too
             // (refused here, the peer it was not sent to waited for ever on the halted ones:
             // seed 21 of the harness, `SplitCheckpoints`, once C11's hellos moved its timing).
+            // So do a round's commitment and reveal: another one under the same number, sent
+            // to one peer, is the equivocation `rounds` names (refused here, the victim played
+            // the round with the one version and the others with the other, and each named the
+            // other's checkpoint: `split_commitments_halt_every_honest_peer_naming_the_sender`).
             Some(h)
                 if *h != body_hash
                     && !matches!(
@@ -621,6 +625,8 @@ impl Peer {
                             | Body::Reveal { .. }
                             | Body::Entry(_)
                             | Body::Checkpoint { .. }
+                            | Body::OrdersCommit { .. }
+                            | Body::OrdersReveal { .. }
                     ) =>
             {
                 self.remember_junk(id);
