@@ -8,6 +8,9 @@ mod common;
 use common::economy::*;
 use common::Net;
 use ed25519_dalek::SigningKey;
+use orbis_engine::bot;
+use orbis_engine::classic::{BotLevel, PlayerId};
+use orbis_engine::rules::economy::action::EconomyAction;
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_protocol::peer::{verify, VerifyError};
@@ -102,4 +105,106 @@ fn split_commitments_halt_every_honest_peer_naming_the_sender() {
     only_culprit(&net, &honest, CHEAT);
     let at = u64::from(round);
     assert_eq!(net.peers[0].head_at(at), net.peers[1].head_at(at));
+}
+
+/// Whether a declaration window (or an interception question) is open at peer 0 that some
+/// declarer already answered while `who`'s seat is still awaited: `who` would answer after
+/// seeing that answer.
+fn answered_before(net: &Net, who: usize) -> bool {
+    let s = state(net, 0);
+    let seat = who as PlayerId;
+    if !s.to_act().contains(&seat) {
+        return false;
+    }
+    let Some(b) = s.combat.as_ref().and_then(|c| c.battle.as_ref()) else {
+        return false;
+    };
+    match &b.pending {
+        Some(w) => !w.answers.is_empty(),
+        None => !s.waiting_for_choice() && !b.declared.is_empty(),
+    }
+}
+
+/// Plays a game in which `cheat`'s player sends an empty batch whenever it is awaited in a
+/// state where `empty` holds (else the computer's choice, as the others); until the game ends or
+/// `limit`. Returns the network, whether the game ended, how often the cheater was awaited in a
+/// window another declarer had answered, and whether it was passed in some window.
+fn empty_batches(
+    seed: u64,
+    cheat: usize,
+    limit: u64,
+    empty: impl Fn(&EconomyState) -> bool,
+) -> (Net, bool, u32, bool) {
+    let mut net = economy_net(3, &[], seed, 2);
+    let mut late = 0;
+    let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+    while net.now < limit && !over(&net) {
+        for i in 0..3 {
+            let Some((round, seats)) = net.peers[i].economy_due() else {
+                continue;
+            };
+            let s = state(&net, i).clone();
+            let batch: Vec<EconomyAction> = if i == cheat && empty(&s) {
+                vec![]
+            } else {
+                seats
+                    .iter()
+                    .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
+                    .collect()
+            };
+            let out = net.peers[i]
+                .submit_economy(batch, salt(i, round))
+                .expect("a batch");
+            net.process(i, out);
+        }
+        net.run_until(net.now + 25, |n| {
+            late += u32::from(answered_before(n, cheat));
+            false
+        });
+    }
+    let seat = cheat as PlayerId;
+    let passed = applied(&net, 0).iter().flat_map(|(_, a, _)| a).any(|a| {
+        matches!(a, EconomyAction::Declare { player, action: None } if *player == seat)
+            || matches!(a, EconomyAction::Intercept { player, yes: false } if *player == seat)
+    });
+    let ended = over(&net);
+    (net, ended, late, passed)
+}
+
+fn ends_alike(net: &Net, seed: u64, ended: bool, late: u32) {
+    assert!(
+        ended,
+        "seed {seed}: the game ends (log {})",
+        net.peers[0].log_len()
+    );
+    assert_eq!(late, 0, "seed {seed}: the cheater answered a window late");
+    let h = hashes(net, &[0, 1, 2]);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+    for i in 0..3 {
+        assert!(net.complaints(i).is_empty(), "{:?}", net.complaints(i));
+    }
+}
+
+/// A participant that sends an empty batch at every position it is awaited: before, its seat
+/// stayed awaited, so the game never left the setup or its Get phase (a new position each time,
+/// the wait clock starting again, nobody named), and in a declaration window it answered at the
+/// next position, after seeing the others' declarations. Now every seat its batch leaves without
+/// a move makes the engine's default move at that position (pass, no interception, finish the
+/// Get phase or movement, stop moving on, the easy computer's pick; empty plans): the game ends
+/// with equal hashes, and the cheater never answers a window late (it plays the computer's
+/// choice outside the battles in the second part, so that it has armies to fight with).
+#[test]
+fn empty_batches_forever_neither_stall_the_game_nor_answer_a_window_late() {
+    const CHEAT: usize = 1;
+    let (net, ended, late, _) = empty_batches(8, CHEAT, 600_000, |_| true);
+    ends_alike(&net, 8, ended, late);
+    for seed in 8..24 {
+        let (net, ended, late, passed) =
+            empty_batches(seed, CHEAT, 600_000, |s| s.phase == Phase::Combat);
+        ends_alike(&net, seed, ended, late);
+        if passed {
+            return;
+        }
+    }
+    panic!("no game gave the cheater a declaration window");
 }

@@ -16,6 +16,7 @@
 //! | `beacon` | dice chains and reveals |
 //! | `rounds` | commit-reveal of simultaneous orders (orders phases, generic rounds) |
 //! | `economy` | the economy ruleset: each engine step a round of action batches, its dice |
+//! | `batch` | an economy position's batch: built, completed with defaults, applied |
 //! | `votes` | drop / seat-to-bot controls |
 //! | `deal`, `redeal` | the face-down deal, and starting it again without a withholder |
 //! | `chat` | chat and its acknowledgements |
@@ -55,6 +56,7 @@ macro_rules! classic {
 }
 
 pub mod api;
+mod batch;
 mod beacon;
 mod chat;
 mod deal;
@@ -70,6 +72,7 @@ mod run;
 mod votes;
 
 pub use api::*;
+use batch::*;
 use beacon::*;
 use chat::*;
 use deal::*;
