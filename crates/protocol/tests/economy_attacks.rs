@@ -208,3 +208,81 @@ fn empty_batches_forever_neither_stall_the_game_nor_answer_a_window_late() {
     }
     panic!("no game gave the cheater a declaration window");
 }
+
+/// Commits `batch` for peer `i`'s seats at the current position.
+fn submit(net: &mut Net, i: usize, batch: Vec<EconomyAction>) {
+    let (round, _) = net.peers[i].economy_due().expect("awaited");
+    let out = net.peers[i]
+        .submit_economy(batch, salt(i, round))
+        .expect("a batch");
+    net.process(i, out);
+}
+
+/// Runs to the first position of a Get phase, every peer there and awaited.
+fn to_get_phase(seed: u64) -> Net {
+    let mut net = economy_net(3, &[], seed, 2);
+    let get = |n: &Net| {
+        state(n, 0).phase == Phase::Get
+            && (0..3).all(|j| {
+                n.peers[j].log_len() == n.peers[0].log_len() && n.peers[j].economy_due().is_some()
+            })
+    };
+    let until = net.now + 1_000_000;
+    assert!(drive(&mut net, until, |_, s| s.phase == Phase::Get, get));
+    net
+}
+
+/// Runs until every peer applied position `at`.
+fn past(net: &mut Net, at: u64) {
+    let until = net.now + 5_000;
+    assert!(net.run_until(until, |n| (0..3).all(|i| n.peers[i].log_len() > at)));
+}
+
+/// Seats 0 and 1 are allies; at the same position both end the alliance. Seat 0's break is
+/// applied first (seat order), so seat 1's, legal when it was sent, finds no alliance. Before,
+/// seat 1's player was named for it (`IllegalOrders`); now an action that was legal against the
+/// position's start state with its sender's batch alone, and refused only because an earlier
+/// action of the position changed the state, is skipped without naming anyone.
+#[test]
+fn an_action_an_earlier_seat_made_impossible_is_skipped_without_naming_its_sender() {
+    let mut net = to_get_phase(13);
+    let at = net.peers[0].log_len();
+    submit(
+        &mut net,
+        0,
+        vec![EconomyAction::OfferAlliance { player: 0, with: 1 }],
+    );
+    submit(
+        &mut net,
+        1,
+        vec![EconomyAction::OfferAlliance { player: 1, with: 0 }],
+    );
+    submit(&mut net, 2, vec![]);
+    past(&mut net, at);
+    assert!(state(&net, 0).friends(0, 1), "seats 0 and 1 are allies");
+    let at = net.peers[0].log_len();
+    submit(
+        &mut net,
+        0,
+        vec![EconomyAction::BreakAlliance { player: 0, with: 1 }],
+    );
+    submit(
+        &mut net,
+        1,
+        vec![EconomyAction::BreakAlliance { player: 1, with: 0 }],
+    );
+    if net.peers[2].economy_due().is_some() {
+        submit(&mut net, 2, vec![]);
+    }
+    past(&mut net, at);
+    for i in 0..3 {
+        assert!(!state(&net, i).friends(0, 1), "the alliance is over");
+        assert!(
+            net.complaints(i).is_empty(),
+            "peer {i}: {:?}",
+            net.complaints(i)
+        );
+    }
+    let h = hashes(&net, &[0, 1, 2]);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+}

@@ -12,7 +12,8 @@
 //! interception, the end of its Get phase or of its movement, the end of moving on, the easy
 //! computer's pick; at planning, empty plans or `ClosePlanning`). So an empty batch neither
 //! stalls the game nor lets its sender see the others' moves of a simultaneous step before its
-//! own.
+//! own. An action refused only because an earlier action of the same position changed the state
+//! (it was legal with its sender's batch alone) is skipped without naming its sender.
 
 use super::*;
 use crate::wire::decode_economy;

@@ -15,9 +15,10 @@
 //!
 //! Invariant: every peer applies the same batch to the same state with the same dice (a
 //! function of the log and the beacon only); an action the engine refuses, or one for a seat
-//! its sender does not play, is void and its sender named; nobody's batch is seen before every
-//! entitled participant has committed; every awaited seat moves at the position (its player's
-//! move or the default, `batch::play`).
+//! its sender does not play, is void and its sender named (unless it was legal with its batch
+//! alone and an earlier action of the position made it impossible: skipped, nobody named);
+//! nobody's batch is seen before every entitled participant has committed; every awaited seat
+//! moves at the position (its player's move or the default, `batch::play`).
 
 use super::*;
 use crate::wire::encode_economy;
@@ -400,10 +401,14 @@ impl Peer {
                 continue;
             };
             match st.sender {
-                Some(p) => violations.push((
+                Some(p) if !st.excused => violations.push((
                     parts.get(p as usize).copied(),
                     Violation::IllegalOrders { round, error: e },
                 )),
+                // Legal with its sender's batch alone against the position's start state: an
+                // earlier action of the position (a lower seat's) made it impossible, which is
+                // nobody's fault; it is skipped.
+                Some(_) => {}
                 None if batch.computers_only && i == 0 => {
                     let why = format!("computer move {:?} refused: {e}", st.action);
                     self.halt(HaltReport::Internal(why), out);
