@@ -15,7 +15,9 @@ use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_protocol::peer::{verify, VerifyError};
 use orbis_protocol::wire::{encode_economy, orders_commitment};
-use orbis_protocol::{Body, Envelope, HaltReport, Peer, ProtocolEvent};
+use orbis_protocol::{
+    Body, Envelope, HaltReport, Peer, ProtocolEvent, Violation, MAX_BATCH_ACTIONS,
+};
 
 /// Every honest peer's complaints name `culprit` only.
 fn only_culprit(net: &Net, honest: &[usize], culprit: usize) {
@@ -285,4 +287,51 @@ fn an_action_an_earlier_seat_made_impossible_is_skipped_without_naming_its_sende
     }
     let h = hashes(&net, &[0, 1, 2]);
     assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+}
+
+/// A batch of more actions than `MAX_BATCH_ACTIONS` (here an alliance offered and withdrawn
+/// over and over, each legal): before, every peer applied all of them (a cost the sender chose,
+/// at every position). Now the batch is void, its sender named, and its seat makes the default
+/// move of the step (the end of its Get phase).
+#[test]
+fn a_batch_over_the_cap_is_void_and_its_sender_named() {
+    const CHEAT: usize = 2;
+    let mut net = to_get_phase(13);
+    let at = net.peers[0].log_len();
+    let flood: Vec<EconomyAction> = (0..MAX_BATCH_ACTIONS + 1)
+        .map(|k| match k % 2 {
+            0 => EconomyAction::OfferAlliance { player: 2, with: 0 },
+            _ => EconomyAction::BreakAlliance { player: 2, with: 0 },
+        })
+        .collect();
+    let out = net.peers[CHEAT]
+        .commit_orders(at as u32, encode_economy(&flood), salt(CHEAT, at as u32))
+        .expect("within the payload's size");
+    net.process(CHEAT, out);
+    submit(&mut net, 0, vec![EconomyAction::FinishGet { player: 0 }]);
+    submit(&mut net, 1, vec![EconomyAction::FinishGet { player: 1 }]);
+    past(&mut net, at);
+    for i in [0, 1] {
+        let r = rejections(&net, i, CHEAT);
+        assert!(
+            r.iter().any(|v| matches!(
+                v,
+                Violation::IllegalOrders { round, error }
+                    if u64::from(*round) == at && error.contains("actions")
+            )),
+            "{r:?}"
+        );
+        let (_, actions, _) = applied(&net, i)
+            .into_iter()
+            .find(|(x, _, _)| *x == at)
+            .expect("the position was played");
+        assert!(
+            !actions
+                .iter()
+                .any(|a| a.player() == 2 && !matches!(a, EconomyAction::FinishGet { .. })),
+            "{actions:?}"
+        );
+    }
+    let h = hashes(&net, &[0, 1]);
+    assert_eq!(h[0], h[1]);
 }

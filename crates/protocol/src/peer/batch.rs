@@ -13,7 +13,8 @@
 //! computer's pick; at planning, empty plans or `ClosePlanning`). So an empty batch neither
 //! stalls the game nor lets its sender see the others' moves of a simultaneous step before its
 //! own. An action refused only because an earlier action of the same position changed the state
-//! (it was legal with its sender's batch alone) is skipped without naming its sender.
+//! (it was legal with its sender's batch alone) is skipped without naming its sender; a batch
+//! of more than [`MAX_BATCH_ACTIONS`] actions is void and its sender named.
 
 use super::*;
 use crate::wire::decode_economy;
@@ -22,6 +23,12 @@ use orbis_engine::dice::Dice;
 use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 use orbis_engine::rules::economy::phase::Phase as EcoPhase;
 use orbis_engine::rules::economy::state::EconomyState;
+
+/// Most actions one participant's batch may hold: far above any honest batch (a whole Get
+/// phase of a large empire is a few dozen actions), and small enough that applying a position
+/// (each action a few times: alone, in the dice probe, for real) stays quick. A batch over it
+/// is void and its sender named (`a_batch_over_the_cap_is_void_and_its_sender_named`).
+pub const MAX_BATCH_ACTIONS: usize = 1024;
 
 /// One action of a position's batch: who sent it (`None`: a computer seat, computed by every
 /// peer), the action, and whether it was legal against the position's start state with its
@@ -295,6 +302,13 @@ impl Peer {
                 };
                 content.extend_from_slice(&codec::encode(&(p, bytes)));
                 match decode_economy(bytes) {
+                    Ok(list) if list.len() > MAX_BATCH_ACTIONS => batch.unread.push((
+                        p,
+                        format!(
+                            "a batch of {} actions (at most {MAX_BATCH_ACTIONS})",
+                            list.len()
+                        ),
+                    )),
                     Ok(list) => {
                         let mine = r.seats_of(p);
                         let mut alone = s.clone();

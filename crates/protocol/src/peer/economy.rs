@@ -137,8 +137,9 @@ impl Peer {
     }
 
     /// Economy game: commits this peer's batch of actions for the current position (for seats
-    /// it plays; applied in order). They are checked with the engine first (with stand-in dice)
-    /// and revealed once every entitled participant has committed.
+    /// it plays; applied in order; at most [`MAX_BATCH_ACTIONS`]). They are checked with the
+    /// engine first (with stand-in dice) and revealed once every entitled participant has
+    /// committed.
     pub fn submit_economy(
         &mut self,
         actions: Vec<EconomyAction>,
@@ -156,6 +157,9 @@ impl Peer {
         };
         if !r.economy_required().contains(&m) {
             return Err(CommandError::NotYourTurn);
+        }
+        if actions.len() > MAX_BATCH_ACTIONS {
+            return Err(CommandError::TooLong);
         }
         let mine = r.seats_of(m);
         let mut check = s.clone();

@@ -72,6 +72,7 @@ mod run;
 mod votes;
 
 pub use api::*;
+pub use batch::MAX_BATCH_ACTIONS;
 use batch::*;
 use beacon::*;
 use chat::*;
