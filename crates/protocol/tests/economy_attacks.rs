@@ -335,3 +335,59 @@ fn a_batch_over_the_cap_is_void_and_its_sender_named() {
     let h = hashes(&net, &[0, 1]);
     assert_eq!(h[0], h[1]);
 }
+
+/// A computer seat awaited at the same position as players used to choose from the position's
+/// state with randomness from the game seed and the step counter: any player could compute its
+/// move before committing (here: `bot::economy::choose` on the state the position began with),
+/// and answer it. Its randomness now comes from the revealed payloads, known to nobody before
+/// every commitment is in: over a game, the easy computer's moves differ from that forecast.
+#[test]
+fn a_computer_seats_move_cannot_be_foreseen_before_the_commitments() {
+    let mut net = economy_net(2, &[BotLevel::Easy], 19, 2);
+    const BOT: PlayerId = 2;
+    let over = |n: &Net| (0..2).all(|i| state(n, i).phase == Phase::Over);
+    let mut forecasts: Vec<(u64, EconomyAction)> = vec![];
+    while net.now < 3_000_000 && !over(&net) {
+        for i in 0..2 {
+            let Some((round, seats)) = net.peers[i].economy_due() else {
+                continue;
+            };
+            let s = state(&net, i).clone();
+            if i == 0 && s.to_act().contains(&BOT) {
+                if let Some(a) = bot::economy::choose(&s, BOT, BotLevel::Easy) {
+                    forecasts.push((u64::from(round), a));
+                }
+            }
+            let batch = seats
+                .iter()
+                .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
+                .collect();
+            let out = net.peers[i]
+                .submit_economy(batch, salt(i, round))
+                .expect("a batch");
+            net.process(i, out);
+        }
+        net.run_until(net.now + 25, |_| false);
+    }
+    assert!(over(&net), "the game ends");
+    let played = applied(&net, 0);
+    let mut compared = 0;
+    let mut foreseen = 0;
+    for (at, forecast) in &forecasts {
+        let Some((_, actions, _)) = played.iter().find(|(x, _, _)| x == at) else {
+            continue;
+        };
+        let Some(actual) = actions.iter().find(|a| a.player() == BOT) else {
+            continue;
+        };
+        compared += 1;
+        foreseen += u32::from(actual == forecast);
+    }
+    assert!(compared > 0, "the computer seat moved beside the players");
+    assert!(
+        foreseen < compared,
+        "all {compared} of the computer's moves were foreseen"
+    );
+    let h = hashes(&net, &[0, 1]);
+    assert_eq!(h[0], h[1]);
+}

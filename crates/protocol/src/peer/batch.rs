@@ -274,7 +274,9 @@ impl Peer {
     }
 
     /// The batch of a resolved round: each seat's actions in seat order, from its player's
-    /// revealed payload or, for an awaited computer seat, its move from the position's state.
+    /// revealed payload or, for an awaited computer seat, its move from the position's state
+    /// (its random part drawn from the revealed payloads, which nobody knew before every
+    /// commitment was in).
     pub(super) fn round_batch(&self, index: u64, required: &[u8]) -> EconomyBatch {
         let mut batch = EconomyBatch {
             index,
@@ -327,11 +329,19 @@ impl Peer {
                 }
             }
         }
+        // Computer seats choose from the position's state, their randomness drawn from the
+        // revealed payloads: nobody can compute their move before every commitment is in (from
+        // the game seed and the step counter alone, a player could, and answer it).
+        let mut seen = s.clone();
+        let mut salt = s.rng.seed().to_vec();
+        salt.extend_from_slice(b"orbis-economy-computers-after");
+        salt.extend_from_slice(&sha256(&content));
+        seen.rng = SeededDice::new(sha256(&salt));
         let to_act = s.to_act();
         for seat in 0..r.proposal.seats.len() as PlayerId {
             match r.controller(seat) {
                 Some(Controller::Bot(level)) if to_act.contains(&seat) => {
-                    if let Some(action) = eco_bot::choose(s, seat, level) {
+                    if let Some(action) = eco_bot::choose(&seen, seat, level) {
                         batch.steps.push(Step {
                             sender: None,
                             action,
