@@ -14,7 +14,7 @@ pub mod wire;
 pub use links::Links;
 pub use peer::{
     CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, ReadmitRequest,
-    Violation, Withholding,
+    Violation, Withholding, MAX_BATCH_ACTIONS,
 };
 pub use wire::{
     game_tag, Body, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal,

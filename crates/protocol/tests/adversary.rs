@@ -16,20 +16,28 @@
 //! participant can grow stays within its bound; honest transcripts verify, and those of a halted
 //! game name the adversary.
 //!
+//! Economy games (`an_adversary_in_an_economy_game_never_harms_an_honest_peer`) draw from the
+//! deviations that have something to act on there, and each run adds `SplitCommits` (another
+//! signed commitment and reveal for a round to one peer) or `EmptyBatches`; the pages play the
+//! computer's choice for their awaited seats.
+//!
 //! `cargo test -p orbis-protocol --test adversary` runs a small budget of seeds;
 //! `ORBIS_ADV_GAMES=N ORBIS_ADV_SEED=S cargo test --release -p orbis-protocol --test adversary
 //! -- --ignored --nocapture` runs N games from seed S and prints counts per deviation and per
-//! outcome.
+//! outcome (economy games with `ORBIS_ADV_ECONOMY=1`).
 
 mod common;
 
+use common::economy::economy_proposal;
 use common::{game_id, Net, NetParams};
 use ed25519_dalek::SigningKey;
 use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions};
 use orbis_engine::codec::sha256;
 use orbis_engine::dice::{Dice, SeededDice};
+use orbis_engine::rules::Game;
 use orbis_protocol::peer::{verify, VerifyError};
+use orbis_protocol::wire::{encode_economy, orders_commitment};
 use orbis_protocol::{
     Body, Control, Envelope, HaltReport, Peer, PeerKey, ProtocolEvent, Violation,
 };
@@ -91,6 +99,11 @@ enum Dev {
     Disconnect,
     /// Flips bytes of some outgoing messages.
     Garbage,
+    /// Sends the first honest peer another signed commitment (to an empty batch) for a round,
+    /// and the reveal that opens it, under the true ones' sequence numbers (economy games).
+    SplitCommits,
+    /// Sends empty batches when awaited (economy games).
+    EmptyBatches,
 }
 
 const ALL: [Dev; 24] = [
@@ -120,6 +133,27 @@ const ALL: [Dev; 24] = [
     Dev::Garbage,
 ];
 
+/// The deviations of an economy game (the deal's and the classic log's have nothing to act on).
+const ECONOMY: [Dev; 17] = [
+    Dev::WithholdReveals,
+    Dev::WithholdMoves,
+    Dev::WithholdCheckpoints,
+    Dev::WithholdBatches,
+    Dev::SplitReveals,
+    Dev::SplitCheckpoints,
+    Dev::SplitCommits,
+    Dev::EmptyBatches,
+    Dev::DelayToGrace,
+    Dev::SlowMoves,
+    Dev::Replay,
+    Dev::SpamProposals,
+    Dev::SpamVotes,
+    Dev::SpamReadmits,
+    Dev::SpamChat,
+    Dev::Reload,
+    Dev::Garbage,
+];
+
 /// The adversary's state, shared by its message filter and its driver.
 struct Adv {
     rng: SeededDice,
@@ -143,7 +177,13 @@ struct Adv {
     honest: Vec<usize>,
     /// How many times each deviation did something.
     applied: BTreeMap<Dev, u64>,
+    /// `SplitCommits`: per round, whether it is split (the first honest peer is told another
+    /// batch: this payload and salt).
+    split: BTreeMap<u32, Option<Opening>>,
 }
+
+/// A payload and the salt that opens its commitment.
+type Opening = (Vec<u8>, [u8; 32]);
 
 impl Adv {
     fn has(&self, d: Dev) -> bool {
@@ -211,6 +251,9 @@ impl Adv {
             _ => {}
         }
         if mine {
+            if let Some(b) = self.split_round(to, &body) {
+                out = resign(self, &b);
+            }
             match body.clone() {
                 Body::Entry(mut e) if self.hit(Dev::SplitEntries) => {
                     e.action = if e.action == Action::EndTurn {
@@ -327,6 +370,39 @@ impl Adv {
     }
 }
 
+impl Adv {
+    /// `SplitCommits`: the other version of a commitment or reveal of ours for `to`, if its
+    /// round is split and `to` is the victim (the first honest peer).
+    fn split_round(&mut self, to: usize, body: &Body) -> Option<Body> {
+        let round = match body {
+            Body::OrdersCommit { round, .. } | Body::OrdersReveal { round, .. } => *round,
+            _ => return None,
+        };
+        if !self.split.contains_key(&round) {
+            let hit = self.hit(Dev::SplitCommits);
+            let mut salt = [0x5c; 32];
+            salt[..4].copy_from_slice(&round.to_le_bytes());
+            self.split
+                .insert(round, hit.then(|| (encode_economy(&[]), salt)));
+        }
+        let (payload, salt) = self.split.get(&round)?.clone()?;
+        if self.honest.first() != Some(&to) {
+            return None;
+        }
+        Some(match body {
+            Body::OrdersCommit { .. } => Body::OrdersCommit {
+                round,
+                hash: orders_commitment(round, &payload, &salt),
+            },
+            _ => Body::OrdersReveal {
+                round,
+                payload,
+                salt,
+            },
+        })
+    }
+}
+
 /// How a run ended, for the long run's counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Outcome {
@@ -366,22 +442,32 @@ fn fail(seed: u64, devs: &[Dev], what: String) -> ! {
     panic!("seed {seed}, deviations {devs:?}: {what}")
 }
 
-/// One adversarial game. `max_positions` caps the log (the run then counts as `Capped`).
-fn run(seed: u64, max_positions: u64) -> Run {
-    let mut r = SeededDice::new(sha256(
-        &[b"adversary".as_slice(), &seed.to_le_bytes()].concat(),
-    ));
+/// One adversarial game (an economy game when `economy`, else classic). `max_positions` caps
+/// the log (the run then counts as `Capped`).
+fn run(seed: u64, max_positions: u64, economy: bool) -> Run {
+    let label: &[u8] = if economy {
+        b"adversary-economy"
+    } else {
+        b"adversary"
+    };
+    let mut r = SeededDice::new(sha256(&[label, &seed.to_le_bytes()].concat()));
     let n = 3 + r.below(2) as usize;
     let me = r.below(n as u32) as usize;
     let face_down = r.below(2) == 0;
     let missions = r.below(2) == 0;
     let k = 1 + r.below(3) as usize;
+    let pool: &[Dev] = if economy { &ECONOMY } else { &ALL };
     let mut devs: Vec<Dev> = vec![];
     while devs.len() < k {
-        let d = ALL[r.below(ALL.len() as u32) as usize];
+        let d = pool[r.below(pool.len() as u32) as usize];
         if !devs.contains(&d) {
             devs.push(d);
         }
+    }
+    // Every economy run tries one of the attacks on its rounds.
+    let round_attack = [Dev::SplitCommits, Dev::EmptyBatches][(seed % 2) as usize];
+    if economy && !devs.contains(&round_attack) {
+        devs.push(round_attack);
     }
     devs.sort();
     let rate = [5, 25, 60, 100][r.below(4) as usize];
@@ -413,6 +499,7 @@ fn run(seed: u64, max_positions: u64) -> Run {
         seq: 1 << 52,
         honest: honest.clone(),
         applied: BTreeMap::new(),
+        split: BTreeMap::new(),
     }));
     let a2 = adv.clone();
     net.tamper = Some((
@@ -422,11 +509,17 @@ fn run(seed: u64, max_positions: u64) -> Run {
     if devs.contains(&Dev::WithholdMoves) || devs.contains(&Dev::SlowMoves) {
         net.autoplay[me] = false;
     }
-    let mut p = net.proposal(r.below(2) as usize);
-    p.face_down = face_down;
-    p.options = ClassicOptions {
-        missions,
-        ..ClassicOptions::default()
+    let bots = r.below(2) as usize;
+    let mut p = if economy {
+        economy_proposal(&net, &vec![BotLevel::Easy; bots], 2)
+    } else {
+        let mut p = net.proposal(bots);
+        p.face_down = face_down;
+        p.options = ClassicOptions {
+            missions,
+            ..ClassicOptions::default()
+        };
+        p
     };
     p.nonce = seed;
     net.start(p.clone());
@@ -437,6 +530,7 @@ fn run(seed: u64, max_positions: u64) -> Run {
     let mut waiting: BTreeMap<usize, (Vec<PeerKey>, u64)> = BTreeMap::new();
     let mut progress: BTreeMap<usize, (u64, u64)> = BTreeMap::new();
     let mut my_turn_since: Option<u64> = None;
+    let mut my_batch_since: Option<u64> = None;
     let mut reloads = 0;
     let mut offline_until: Option<u64> = None;
     let limit = 600_000u64;
@@ -447,7 +541,7 @@ fn run(seed: u64, max_positions: u64) -> Run {
             let p = &net.peers[i];
             p.halted().is_some()
                 || p.ended().is_some()
-                || p.state().is_some_and(|s| s.winner().is_some())
+                || p.game().is_some_and(|g| g.is_over())
                 || p.log_len() >= max_positions
         })
     };
@@ -457,7 +551,7 @@ fn run(seed: u64, max_positions: u64) -> Run {
         if done(&net) || now > limit {
             break;
         }
-        let started = honest.iter().all(|&i| net.peers[i].state().is_some());
+        let started = honest.iter().all(|&i| net.peers[i].game().is_some());
         {
             let mut a = adv.borrow_mut();
             a.now = now;
@@ -504,6 +598,9 @@ fn run(seed: u64, max_positions: u64) -> Run {
             } else {
                 my_turn_since = None;
             }
+        }
+        if economy {
+            play_economy(&mut net, &adv, seed, think, &mut my_batch_since);
         }
         // The honest pages (and the adversary's own page, which votes like them).
         for i in 0..n {
@@ -554,9 +651,8 @@ fn run(seed: u64, max_positions: u64) -> Run {
             if e.0 != len {
                 *e = (len, now);
             }
-            let stopped = p.halted().is_some()
-                || p.ended().is_some()
-                || p.state().is_none_or(|s| s.winner().is_some());
+            let stopped =
+                p.halted().is_some() || p.ended().is_some() || p.game().is_none_or(|g| g.is_over());
             if stopped || now < e.1 + STALL {
                 all_stalled &= stopped;
             }
@@ -782,10 +878,83 @@ fn adversary_step(
     }
 }
 
+/// The economy game's pages: every online peer whose seats are awaited sends the computer's
+/// choice for them; the adversary's page withholds it, sends it late or sends an empty batch
+/// when its deviations say so.
+fn play_economy(
+    net: &mut Net,
+    adv: &Rc<RefCell<Adv>>,
+    seed: u64,
+    think: u64,
+    since: &mut Option<u64>,
+) {
+    let me = adv.borrow().me;
+    for i in 0..net.peers.len() {
+        if !net.online[i] {
+            continue;
+        }
+        let Some((round, seats)) = net.peers[i].economy_due() else {
+            if i == me {
+                *since = None;
+            }
+            continue;
+        };
+        let Some(Game::Economy(s)) = net.peers[i].game() else {
+            continue;
+        };
+        let mut batch: Vec<_> = seats
+            .iter()
+            .filter_map(|&seat| orbis_engine::bot::economy::choose(s, seat, BotLevel::Normal))
+            .collect();
+        if i == me {
+            let mut a = adv.borrow_mut();
+            let first = since.is_none();
+            let start = *since.get_or_insert(net.now);
+            if a.has(Dev::WithholdMoves) {
+                if first {
+                    *a.applied.entry(Dev::WithholdMoves).or_default() += 1;
+                }
+                continue;
+            }
+            if a.has(Dev::SlowMoves) && net.now < start + think {
+                if first {
+                    *a.applied.entry(Dev::SlowMoves).or_default() += 1;
+                }
+                continue;
+            }
+            if a.hit(Dev::EmptyBatches) {
+                batch.clear();
+            }
+        }
+        let salt = sha256(
+            &[
+                b"batch".as_slice(),
+                &[i as u8],
+                &round.to_le_bytes(),
+                &seed.to_le_bytes(),
+            ]
+            .concat(),
+        );
+        if let Ok(o) = net.peers[i].submit_economy(batch, salt) {
+            net.process(i, o);
+        }
+        if i == me {
+            *since = None;
+        }
+    }
+}
+
 /// Every table a stranger or a participant can grow stays within its bound (PROTOCOL.md, "A
 /// stranger cannot: grow a peer's tables without bound").
 fn check_tables(seed: u64, devs: &[Dev], p: &Peer, n: usize) {
     let t: BTreeMap<_, _> = p.table_sizes().into_iter().collect();
+    // Orders and economy games keep every position's round (the transcript's part of the log):
+    // the table grows with the log, never ahead of it; a classic game's generic rounds are
+    // limited.
+    let rounds = match p.game() {
+        Some(Game::Classic(_)) | None => 64,
+        _ => 64 + p.log_len() as usize,
+    };
     let bounds = [
         ("proposals", 64),
         ("proposers", 64),
@@ -794,7 +963,7 @@ fn check_tables(seed: u64, devs: &[Dev], p: &Peer, n: usize) {
         ("junk", 8192),
         // Open votes: at most 32 per voter, and those about us kept 64 positions.
         ("votes", 32 * n + 64 + n),
-        ("rounds", 64),
+        ("rounds", rounds),
         ("their_checkpoints", 4 * n),
     ];
     for (k, b) in bounds {
@@ -966,7 +1135,7 @@ struct Tally {
     failures: Vec<(u64, String)>,
 }
 
-fn tally(seeds: impl Iterator<Item = u64>, max_positions: u64) -> Tally {
+fn tally(seeds: impl Iterator<Item = u64>, max_positions: u64, economy: bool) -> Tally {
     let mut t = Tally {
         games: 0,
         outcomes: BTreeMap::new(),
@@ -978,7 +1147,7 @@ fn tally(seeds: impl Iterator<Item = u64>, max_positions: u64) -> Tally {
     };
     for seed in seeds {
         t.games += 1;
-        let r = match std::panic::catch_unwind(|| run(seed, max_positions)) {
+        let r = match std::panic::catch_unwind(|| run(seed, max_positions, economy)) {
             Ok(r) => r,
             Err(e) => {
                 let what = e
@@ -1037,7 +1206,17 @@ const KNOWN: [u64; 1] = [13];
 #[test]
 fn an_adversary_trying_every_deviation_never_harms_an_honest_peer() {
     let start = std::time::Instant::now();
-    let t = tally((0..24).filter(|s| !KNOWN.contains(s)), 160);
+    let t = tally((0..24).filter(|s| !KNOWN.contains(s)), 160, false);
+    print(&t, start.elapsed().as_secs_f64());
+    assert!(t.failures.is_empty(), "{:?}", t.failures);
+}
+
+/// The small budget of economy games: each run tries `SplitCommits` or `EmptyBatches` (the
+/// independent review of issue 29) besides the deviations it draws.
+#[test]
+fn an_adversary_in_an_economy_game_never_harms_an_honest_peer() {
+    let start = std::time::Instant::now();
+    let t = tally(0..8, 200, true);
     print(&t, start.elapsed().as_secs_f64());
     assert!(t.failures.is_empty(), "{:?}", t.failures);
 }
@@ -1046,7 +1225,7 @@ fn an_adversary_trying_every_deviation_never_harms_an_honest_peer() {
 #[test]
 #[ignore]
 fn known_findings() {
-    let t = tally(KNOWN.into_iter(), 400);
+    let t = tally(KNOWN.into_iter(), 400, false);
     print(&t, 1.0);
     assert!(t.failures.is_empty());
 }
@@ -1056,7 +1235,7 @@ fn known_findings() {
 #[ignore]
 fn adversary_one_seed() {
     let seed = std::env::var("ORBIS_ADV_ONLY").unwrap().parse().unwrap();
-    let r = run(seed, 400);
+    let r = run(seed, 400, std::env::var("ORBIS_ADV_ECONOMY").is_ok());
     println!("{:?} {:?} {:?}", r.outcome, r.devs, r.applied);
 }
 
@@ -1081,11 +1260,12 @@ fn adversary_long_run() {
     std::panic::set_hook(Box::new(|_| {}));
     // Progress as it goes (a run of 100,000 games takes hours): the totals so far after every
     // `ORBIS_ADV_EVERY` games, then the whole tally.
-    let mut t = tally(std::iter::empty(), cap);
+    let economy = std::env::var("ORBIS_ADV_ECONOMY").is_ok();
+    let mut t = tally(std::iter::empty(), cap, economy);
     let mut next = from;
     while next < from + games {
         let end = (next + every).min(from + games);
-        merge(&mut t, tally(next..end, cap));
+        merge(&mut t, tally(next..end, cap, economy));
         next = end;
         println!(
             "after {} games, {:.0} s: {} checker failures",

@@ -10,9 +10,10 @@ use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
 use orbis_engine::rules::orders::notation::{self, Spec};
 use orbis_engine::rules::orders::{OrdersEvent, OrdersOptions, Phase, Season};
 use orbis_engine::rules::Game;
-use orbis_protocol::wire::{encode_orders, OrdersPayload, OrdersSetup};
+use orbis_protocol::wire::{encode_orders, orders_commitment, OrdersPayload, OrdersSetup};
 use orbis_protocol::{
-    Body, Control, Controller, Envelope, PeerKey, ProtocolEvent, SeatSpec, SetupProposal, Violation,
+    Body, Control, Controller, Envelope, HaltReport, PeerKey, ProtocolEvent, SeatSpec,
+    SetupProposal, Violation,
 };
 
 const ENGLAND: PowerId = 0;
@@ -395,11 +396,12 @@ fn illegal_revealed_orders_are_void_and_named() {
     assert!(h.iter().all(|x| *x == h[0]));
 }
 
-/// A peer that changes its commitment, then reveals orders that do not match it, is named; the
-/// round waits for its true reveal, and after a timeout the others drop it: its powers hold and
-/// the game goes on with the same state on every honest peer.
+/// A peer that reveals orders that do not match its commitment is named; the round waits for
+/// its true reveal, and after a timeout the others drop it: its powers hold and the game goes on
+/// with the same state on every honest peer. (A second commitment is equivocation:
+/// `a_commitment_split_between_peers_halts_everyone_naming_its_sender`.)
 #[test]
-fn changed_commitment_and_mismatching_reveal_are_named() {
+fn a_mismatching_reveal_is_named_and_the_round_waits() {
     const ATTACKER: usize = 2;
     let mut net = europe(3, 12, NetParams::perfect());
     let attacker = net.peers[ATTACKER].key();
@@ -413,42 +415,31 @@ fn changed_commitment_and_mismatching_reveal_are_named() {
         Box::new(move |_, _, _, bytes| {
             let (env, body) = Envelope::open_where(&bytes, |_| true).expect("valid");
             match body {
-                Body::OrdersReveal { round, salt, .. } => vec![Envelope::seal(
-                    &key,
-                    env.game_id,
-                    env.seq,
-                    &Body::OrdersReveal {
-                        round,
-                        payload: better.clone(),
-                        salt,
-                    },
-                )],
+                Body::OrdersReveal { round, salt, .. } if env.sender == attacker => {
+                    vec![Envelope::seal(
+                        &key,
+                        env.game_id,
+                        env.seq,
+                        &Body::OrdersReveal {
+                            round,
+                            payload: better.clone(),
+                            salt,
+                        },
+                    )]
+                }
+                // Its answers to resend requests would carry its true reveal, which (under the
+                // same sequence number as the false one) still counts.
+                Body::Batch { .. } => vec![],
                 _ => vec![bytes],
             }
         }),
     ));
     submit(&mut net, ATTACKER, vec![orders(GERMANY, &["A MUN H"])]);
-    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
-    let change = Envelope::seal(
-        &key,
-        net.peers[0].game_tag().expect("started"),
-        1 << 50,
-        &Body::OrdersCommit {
-            round: 0,
-            hash: [5; 32],
-        },
-    );
-    net.inject(ATTACKER, 0, change.clone());
-    net.inject(ATTACKER, 1, change);
     submit(&mut net, 0, vec![orders(ENGLAND, &["F LON - ENG"])]);
     submit(&mut net, 1, vec![orders(FRANCE, &["A PAR - BUR"])]);
     net.run_until(net.now + 2_000, |_| false);
     for i in [0, 1] {
         let r = rejections(&net, i, attacker);
-        assert!(
-            r.contains(&Violation::OrdersCommitChanged { round: 0 }),
-            "{r:?}"
-        );
         assert!(r.contains(&Violation::OrdersMismatch { round: 0 }), "{r:?}");
         assert_eq!(
             net.peers[i].log_len(),
@@ -868,4 +859,67 @@ fn a_power_outside_the_game_cannot_be_chosen() {
     });
     let e = orbis_protocol::peer::check_proposal(&p).unwrap_err();
     assert!(e.contains("not in play"), "{e}");
+}
+
+/// Independent review of issue 29: a participant sends one peer another signed commitment (and
+/// the reveal that opens it) for a phase than the other gets. Refused as a changed commitment,
+/// or as a reused sequence number, the second version never met the first: each honest peer
+/// resolved the phase with another version, and they halted naming each other's checkpoints.
+/// Two signed commitments of one sender for one round are equivocation: both honest peers halt
+/// naming it, with both as evidence, and their logs agree up to the phase.
+#[test]
+fn a_commitment_split_between_peers_halts_everyone_naming_its_sender() {
+    const ATTACKER: usize = 2;
+    let mut net = europe(3, 12, NetParams::perfect());
+    let attacker = net.peers[ATTACKER].key();
+    let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
+    let other = encode_orders(&OrdersPayload::orders(vec![orders(
+        GERMANY,
+        &["A MUN - BUR"],
+    )]));
+    let other_salt = [0xee; 32];
+    net.tamper = Some((
+        ATTACKER,
+        Box::new(move |_, _, to, bytes| {
+            let (env, body) = Envelope::open_where(&bytes, |_| true).expect("valid");
+            let body = match body {
+                _ if to != 0 || env.sender != attacker => return vec![bytes],
+                Body::OrdersCommit { round, .. } => Body::OrdersCommit {
+                    round,
+                    hash: orders_commitment(round, &other, &other_salt),
+                },
+                Body::OrdersReveal { round, .. } => Body::OrdersReveal {
+                    round,
+                    payload: other.clone(),
+                    salt: other_salt,
+                },
+                _ => return vec![bytes],
+            };
+            vec![Envelope::seal(&key, env.game_id, env.seq, &body)]
+        }),
+    ));
+    submit(&mut net, ATTACKER, vec![orders(GERMANY, &["A MUN H"])]);
+    submit(&mut net, 0, vec![orders(ENGLAND, &["F LON - ENG"])]);
+    submit(&mut net, 1, vec![orders(FRANCE, &["A PAR - BUR"])]);
+    net.run_until(net.now + 10_000, |n| {
+        n.peers[0].halted().is_some() && n.peers[1].halted().is_some()
+    });
+    for i in [0, 1] {
+        assert!(
+            matches!(
+                net.peers[i].halted(),
+                Some(HaltReport::Equivocation { peer, index: 0, agreed_index: 0, .. })
+                    if *peer == attacker
+            ),
+            "peer {i}: {:?} ({:?})",
+            net.peers[i].halted(),
+            net.complaints(i)
+        );
+        for e in net.complaints(i) {
+            if let ProtocolEvent::Rejected { peer, .. } = e {
+                assert_eq!(*peer, Some(attacker), "{e:?}");
+            }
+        }
+    }
+    assert_eq!(net.peers[0].head_at(0), net.peers[1].head_at(0));
 }

@@ -2,8 +2,8 @@
 //! participants whose seats the engine waits for (`EconomyState::to_act`).
 //!
 //! Owns `Run::economy` (the batch of a position whose dice are being drawn), the economy
-//! payloads of the generic rounds (`rounds`), the declaration and planning windows, and the
-//! computer seats' moves.
+//! payloads of the generic rounds (`rounds`), the declaration and planning windows, and when a
+//! position's batch is applied (`batch` builds and applies it).
 //!
 //! A position is a commit-reveal round (`rounds`) among the participants entitled to act there
 //! (nobody else's commitment counts, and one from a participant none of whose seats is awaited
@@ -15,37 +15,18 @@
 //!
 //! Invariant: every peer applies the same batch to the same state with the same dice (a
 //! function of the log and the beacon only); an action the engine refuses, or one for a seat
-//! its sender does not play, is void and its sender named; nobody's batch is seen before every
-//! entitled participant has committed.
+//! its sender does not play, is void and its sender named (unless it was legal with its batch
+//! alone and an earlier action of the position made it impossible: skipped, nobody named);
+//! nobody's batch is seen before every entitled participant has committed; every awaited seat
+//! moves at the position (its player's move or the default, `batch::play`).
 
 use super::*;
-use crate::wire::{decode_economy, encode_economy};
-use orbis_engine::bot::economy as eco_bot;
+use crate::wire::encode_economy;
 use orbis_engine::dice::Dice;
-use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
+use orbis_engine::rules::economy::action::EconomyAction;
 use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::economy::phase::Phase as EcoPhase;
 use orbis_engine::rules::economy::state::EconomyState;
-
-/// One action of a position's batch: the seat it is for, who sent it (`None`: a computer seat,
-/// computed by every peer), and the action.
-#[derive(Clone, Debug)]
-pub(super) struct Step {
-    pub(super) sender: Option<u8>,
-    pub(super) action: EconomyAction,
-}
-
-/// The batch of a position, fixed and waiting for its dice.
-#[derive(Clone, Debug)]
-pub(super) struct EconomyBatch {
-    pub(super) index: u64,
-    pub(super) content: [u8; 32],
-    pub(super) steps: Vec<Step>,
-    /// Payloads that could not be read (sender, error): void, named when the batch is applied.
-    pub(super) unread: Vec<(u8, String)>,
-    /// No participant played at this position (every awaited seat is a computer's).
-    pub(super) computers_only: bool,
-}
 
 /// Counts the dice a batch would roll (the engine's randomness goes through it).
 struct Probe {
@@ -88,7 +69,7 @@ pub(super) fn economy_game(
 }
 
 impl Run {
-    fn economy_state(&self) -> Option<&EconomyState> {
+    pub(super) fn economy_state(&self) -> Option<&EconomyState> {
         match &self.state {
             Game::Economy(s) => Some(s),
             _ => None,
@@ -126,7 +107,7 @@ impl Run {
     }
 
     /// Seats participant `p` was given in the proposal.
-    fn seated(&self, p: u8) -> Vec<PlayerId> {
+    pub(super) fn seated(&self, p: u8) -> Vec<PlayerId> {
         (0..self.proposal.seats.len() as PlayerId)
             .filter(|&i| {
                 self.proposal.seats.get(i as usize).map(|s| s.controller)
@@ -156,8 +137,9 @@ impl Peer {
     }
 
     /// Economy game: commits this peer's batch of actions for the current position (for seats
-    /// it plays; applied in order). They are checked with the engine first (with stand-in dice)
-    /// and revealed once every entitled participant has committed.
+    /// it plays; applied in order; at most [`MAX_BATCH_ACTIONS`]). They are checked with the
+    /// engine first (with stand-in dice) and revealed once every entitled participant has
+    /// committed.
     pub fn submit_economy(
         &mut self,
         actions: Vec<EconomyAction>,
@@ -175,6 +157,9 @@ impl Peer {
         };
         if !r.economy_required().contains(&m) {
             return Err(CommandError::NotYourTurn);
+        }
+        if actions.len() > MAX_BATCH_ACTIONS {
+            return Err(CommandError::TooLong);
         }
         let mine = r.seats_of(m);
         let mut check = s.clone();
@@ -367,10 +352,7 @@ impl Peer {
             rolls: 0,
             inner: SeededDice::new(batch.content),
         };
-        let mut t = s.clone();
-        for st in &batch.steps {
-            let _ = t.apply_with(&st.action, &mut probe);
-        }
+        play(&mut s.clone(), &batch, &mut probe);
         if probe.rolls == 0 {
             let seed = batch.content;
             return self.apply_batch(batch, &mut SeededDice::new(seed), out);
@@ -395,116 +377,9 @@ impl Peer {
         self.open_roll(pending, out)
     }
 
-    /// The batch of a position no participant is awaited at: each awaited computer seat's
-    /// move, in seat order.
-    fn computers_batch(&mut self, index: u64) -> Option<EconomyBatch> {
-        let r = self.run.as_ref()?;
-        let s = r.economy_state()?;
-        let steps: Vec<Step> = s
-            .to_act()
-            .into_iter()
-            .filter_map(|seat| match r.controller(seat) {
-                Some(Controller::Bot(level)) => eco_bot::choose(s, seat, level),
-                _ => None,
-            })
-            .map(|action| Step {
-                sender: None,
-                action,
-            })
-            .collect();
-        if steps.is_empty() {
-            return None;
-        }
-        let mut content = b"orbis-economy-computers".to_vec();
-        content.extend_from_slice(&index.to_le_bytes());
-        for st in &steps {
-            content.extend_from_slice(&codec::encode(&st.action));
-        }
-        Some(EconomyBatch {
-            index,
-            content: sha256(&content),
-            steps,
-            unread: vec![],
-            computers_only: true,
-        })
-    }
-
-    /// The batch of a resolved round: each seat's actions in seat order, from its player's
-    /// revealed payload or, for an awaited computer seat, its move from the position's state.
-    fn round_batch(&self, index: u64, required: &[u8]) -> EconomyBatch {
-        let mut batch = EconomyBatch {
-            index,
-            content: [0; 32],
-            steps: vec![],
-            unread: vec![],
-            computers_only: false,
-        };
-        let Some(r) = &self.run else { return batch };
-        let Some(s) = r.economy_state() else {
-            return batch;
-        };
-        let round = index as u32;
-        let mut content = b"orbis-economy-round".to_vec();
-        content.extend_from_slice(&round.to_le_bytes());
-        let mut payloads: BTreeMap<u8, Vec<EconomyAction>> = BTreeMap::new();
-        if let Some(o) = r.orders.get(&round) {
-            for &p in required {
-                let Some((bytes, _)) = o.reveals.get(&p) else {
-                    continue;
-                };
-                content.extend_from_slice(&codec::encode(&(p, bytes)));
-                match decode_economy(bytes) {
-                    Ok(list) => {
-                        payloads.insert(p, list);
-                    }
-                    Err(e) => batch.unread.push((p, format!("undecodable actions: {e}"))),
-                }
-            }
-        }
-        let to_act = s.to_act();
-        for seat in 0..r.proposal.seats.len() as PlayerId {
-            match r.controller(seat) {
-                Some(Controller::Bot(level)) if to_act.contains(&seat) => {
-                    if let Some(action) = eco_bot::choose(s, seat, level) {
-                        batch.steps.push(Step {
-                            sender: None,
-                            action,
-                        });
-                    }
-                }
-                Some(Controller::Peer(p)) => {
-                    for a in payloads.get(&p).into_iter().flatten() {
-                        if a.player() == seat {
-                            batch.steps.push(Step {
-                                sender: Some(p),
-                                action: a.clone(),
-                            });
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-        // Actions for a seat the sender does not play: void; named unless the seat was its own
-        // and went to the computer meanwhile.
-        for (&p, list) in &payloads {
-            let now = r.seats_of(p);
-            let seated = r.seated(p);
-            for a in list {
-                if !now.contains(&a.player()) && !seated.contains(&a.player()) {
-                    batch.unread.push((
-                        p,
-                        format!("an action for seat {}, which it does not play", a.player()),
-                    ));
-                }
-            }
-        }
-        batch.content = sha256(&content);
-        batch
-    }
-
-    /// Applies a fixed batch with `dice`, names the senders of refused actions, closes the
-    /// planning phase for players who sent no plans, and logs the position.
+    /// Applies a fixed batch with `dice` (`batch::play`: its steps, the defaults of owed seats
+    /// that made no move, the planning round's closing), names the senders of refused actions,
+    /// and logs the position.
     fn apply_batch(&mut self, batch: EconomyBatch, dice: &mut dyn Dice, out: &mut Output) -> bool {
         let Some(r) = &mut self.run else { return false };
         let index = batch.index;
@@ -524,58 +399,28 @@ impl Peer {
                 )
             })
             .collect();
-        let mut applied = vec![];
-        let mut events: Vec<EconomyEvent> = vec![];
-        // A planning round (not the Get phase's last step, which begins planning).
-        let planning = s.phase == EcoPhase::Planning;
-        for (i, st) in batch.steps.iter().enumerate() {
-            match s.apply_with(&st.action, dice) {
-                Ok(ev) => {
-                    applied.push(st.action.clone());
-                    events.extend(ev);
+        let played = play(s, &batch, dice);
+        for (i, e) in played.refused {
+            let Some(st) = batch.steps.get(i) else {
+                continue;
+            };
+            match st.sender {
+                Some(p) if !st.excused => violations.push((
+                    parts.get(p as usize).copied(),
+                    Violation::IllegalOrders { round, error: e },
+                )),
+                // Legal with its sender's batch alone against the position's start state: an
+                // earlier action of the position (a lower seat's) made it impossible, which is
+                // nobody's fault; it is skipped.
+                Some(_) => {}
+                None if batch.computers_only && i == 0 => {
+                    let why = format!("computer move {:?} refused: {e}", st.action);
+                    self.halt(HaltReport::Internal(why), out);
+                    return false;
                 }
-                Err(e) => match st.sender {
-                    Some(p) => violations.push((
-                        parts.get(p as usize).copied(),
-                        Violation::IllegalOrders {
-                            round,
-                            error: e.to_string(),
-                        },
-                    )),
-                    None if batch.computers_only && i == 0 => {
-                        let why = format!("computer move {:?} refused: {e}", st.action);
-                        self.halt(HaltReport::Internal(why), out);
-                        return false;
-                    }
-                    // A computer's move from the position's state that an earlier action of
-                    // the batch made impossible: it moves again at the next position.
-                    None => {}
-                },
-            }
-        }
-        // Planning: every player had this round to send plans, and the reveals showed the
-        // plans sent. Whoever sent none (or none the engine took) moves nothing this round, so
-        // nobody plans after seeing the others' plans: late once a majority has submitted (the
-        // planning minute ran out for them: `ClosePlanning`), empty plans otherwise.
-        if planning && s.planning_clock_runs() {
-            if let Some(&first) = s.plans.keys().next() {
-                let close = EconomyAction::ClosePlanning { player: first };
-                if let Ok(ev) = s.apply_with(&close, dice) {
-                    applied.push(close);
-                    events.extend(ev);
-                }
-            }
-        }
-        if planning && s.phase == EcoPhase::Planning {
-            for player in s.to_act() {
-                let empty = EconomyAction::SubmitPlans {
-                    player,
-                    moves: vec![],
-                };
-                if let Ok(ev) = s.apply_with(&empty, dice) {
-                    applied.push(empty);
-                    events.extend(ev);
-                }
+                // A computer's move from the position's state that an earlier action of
+                // the batch made impossible: it moves again at the next position.
+                None => {}
             }
         }
         let over = s.phase == EcoPhase::Over;
@@ -595,8 +440,8 @@ impl Peer {
         }
         out.events.push(ProtocolEvent::EconomyApplied {
             index,
-            actions: applied,
-            events,
+            actions: played.applied,
+            events: played.events,
         });
         self.progress();
         self.checkpoint(true, head, out);

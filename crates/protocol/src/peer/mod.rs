@@ -16,6 +16,7 @@
 //! | `beacon` | dice chains and reveals |
 //! | `rounds` | commit-reveal of simultaneous orders (orders phases, generic rounds) |
 //! | `economy` | the economy ruleset: each engine step a round of action batches, its dice |
+//! | `batch` | an economy position's batch: built, completed with defaults, applied |
 //! | `votes` | drop / seat-to-bot controls |
 //! | `deal`, `redeal` | the face-down deal, and starting it again without a withholder |
 //! | `chat` | chat and its acknowledgements |
@@ -55,6 +56,7 @@ macro_rules! classic {
 }
 
 pub mod api;
+mod batch;
 mod beacon;
 mod chat;
 mod deal;
@@ -71,6 +73,8 @@ mod run;
 mod votes;
 
 pub use api::*;
+pub use batch::MAX_BATCH_ACTIONS;
+use batch::*;
 use beacon::*;
 use chat::*;
 use deal::*;
@@ -616,6 +620,10 @@ impl Peer {
             // of the true one, relayed as a halted peer's evidence, is what makes us halt too
             // (refused here, the peer it was not sent to waited for ever on the halted ones:
             // seed 21 of the harness, `SplitCheckpoints`, once C11's hellos moved its timing).
+            // So do a round's commitment and reveal: another one under the same number, sent
+            // to one peer, is the equivocation `rounds` names (refused here, the victim played
+            // the round with the one version and the others with the other, and each named the
+            // other's checkpoint: `split_commitments_halt_every_honest_peer_naming_the_sender`).
             Some(h)
                 if *h != body_hash
                     && !matches!(
@@ -624,6 +632,8 @@ impl Peer {
                             | Body::Reveal { .. }
                             | Body::Entry(_)
                             | Body::Checkpoint { .. }
+                            | Body::OrdersCommit { .. }
+                            | Body::OrdersReveal { .. }
                     ) =>
             {
                 self.remember_junk(id);

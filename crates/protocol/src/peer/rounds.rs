@@ -7,7 +7,9 @@
 //!
 //! Invariant: nobody's orders are revealed before everyone's are committed, a reveal must match
 //! its commitment, and an orders phase is resolved from exactly the revealed payloads (illegal
-//! orders are void and their sender named), identically on every peer.
+//! orders are void and their sender named), identically on every peer. Commitments and reveals
+//! are echoed to everyone; two different signed commitments (or reveals) of one participant for
+//! one round are equivocation and halt every honest peer naming it, with both as evidence.
 
 use super::*;
 
@@ -138,6 +140,16 @@ impl Peer {
             return Err(CommandError::AlreadyCommitted);
         }
         let hash = orders_commitment(round, &payload, &salt);
+        // Our own commitment from before a reload: only the same one may go out again (another
+        // would be an equivocation, and halt the game naming us).
+        if r.me.is_some_and(|m| {
+            r.orders
+                .get(&round)
+                .and_then(|o| o.commits.get(&m))
+                .is_some_and(|(h, _)| *h != hash)
+        }) {
+            return Err(CommandError::AlreadyCommitted);
+        }
         r.orders.entry(round).or_default().mine = Some((payload, salt));
         let raw = self.seal(&Body::OrdersCommit { round, hash });
         Ok(self.local(raw))
@@ -199,6 +211,20 @@ impl Peer {
         None
     }
 
+    /// The log every honest peer shares when round `round` is found equivocated: the positions
+    /// before it (an orders or economy round is a log position, and peers may have resolved it
+    /// differently before the second version reached them); a classic game's generic rounds
+    /// leave the log alone, so all of it.
+    fn agreed_before(r: &Run, round: u32) -> (u64, [u8; 32]) {
+        let next = r.next_index();
+        let at = if matches!(r.state, Game::Classic(_)) {
+            next
+        } else {
+            u64::from(round).min(next)
+        };
+        (at, r.heads.get(at as usize).copied().unwrap_or([0; 32]))
+    }
+
     pub(super) fn on_orders_commit(
         &mut self,
         link: Option<LinkId>,
@@ -224,21 +250,34 @@ impl Peer {
             );
             return;
         }
+        let agreed = Self::agreed_before(r, round);
         let o = r.orders.entry(round).or_default();
         match o.commits.get(&p) {
             Some((h, _)) if *h == hash => return,
-            Some(_) => {
-                Self::reject(
-                    out,
-                    link,
-                    Some(sender),
-                    Violation::OrdersCommitChanged { round },
-                );
+            Some((first, first_raw)) => {
+                // Two signed commitments for one round: proof that the sender told peers
+                // different things (it may have sent each to other peers), as two entries for
+                // one log position are. Everyone halts naming it, with both as evidence.
+                let report = HaltReport::Equivocation {
+                    peer: sender,
+                    index: u64::from(round),
+                    first: *first,
+                    second: hash,
+                    agreed_index: agreed.0,
+                    agreed_head: agreed.1,
+                };
+                let evidence = vec![first_raw.clone(), raw.to_vec()];
+                self.halt_with(report, evidence, out);
                 return;
             }
             None => {}
         }
         o.commits.insert(p, (hash, raw.to_vec()));
+        // Echo every new commitment to everyone (as log entries are), so a participant that
+        // commits to different payloads towards different peers is seen by all of them.
+        if link.is_some() {
+            out.send.push((Dest::All, raw.to_vec()));
+        }
         if let Some((payload, salt, raw, l)) = o.early_reveals.remove(&p) {
             self.on_orders_reveal(l, sender, round, payload, salt, &raw, out);
         }
@@ -269,21 +308,42 @@ impl Peer {
         if classic && !r.orders.contains_key(&round) && r.orders.len() >= MAX_ROUNDS {
             return;
         }
+        let agreed = Self::agreed_before(r, round);
         let o = r.orders.entry(round).or_default();
-        if o.reveals.contains_key(&p) {
-            return;
-        }
         let Some((hash, _)) = o.commits.get(&p) else {
             // Its commitment is still on the way (reordering): hold the reveal until it lands.
             o.early_reveals
                 .insert(p, (payload, salt, raw.to_vec(), link));
             return;
         };
-        if orders_commitment(round, &payload, &salt) != *hash {
+        let opens = orders_commitment(round, &payload, &salt);
+        if let Some((_, first_raw)) = o.reveals.get(&p) {
+            if opens != *hash {
+                // A second signed reveal for the round, of other orders than the one that
+                // opened its commitment: the sender told some peer another story. Equivocation.
+                let report = HaltReport::Equivocation {
+                    peer: sender,
+                    index: u64::from(round),
+                    first: *hash,
+                    second: opens,
+                    agreed_index: agreed.0,
+                    agreed_head: agreed.1,
+                };
+                let evidence = vec![first_raw.clone(), raw.to_vec()];
+                self.halt_with(report, evidence, out);
+            }
+            return;
+        }
+        if opens != *hash {
             Self::reject(out, link, Some(sender), Violation::OrdersMismatch { round });
             return;
         }
         o.reveals.insert(p, (payload, raw.to_vec()));
+        // Echoed like commitments: another peer that was told another commitment sees this
+        // reveal does not open it (and a peer that missed it still gets it).
+        if link.is_some() {
+            out.send.push((Dest::All, raw.to_vec()));
+        }
         self.progress();
         self.orders_step(round, out);
     }

@@ -2,6 +2,8 @@
 //! reordering, duplication and drops, and hooks for adversaries.
 #![allow(dead_code)]
 
+pub mod economy;
+
 use orbis_engine::bot;
 use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::sha256;

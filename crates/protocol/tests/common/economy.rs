@@ -1,0 +1,165 @@
+//! The economy ruleset on the simulated network: a room's proposal, a driver that plays every
+//! awaited seat with the computer's choice, and what tests read back (shared by `tests/economy.rs`,
+//! `tests/economy_attacks.rs` and the adversary harness).
+
+use super::{Net, NetParams};
+use orbis_engine::bot;
+use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
+use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
+use orbis_engine::rules::economy::options::EconomyOptions;
+use orbis_engine::rules::economy::phase::Phase;
+use orbis_engine::rules::economy::state::EconomyState;
+use orbis_engine::rules::Game;
+use orbis_protocol::{Controller, ProtocolEvent, SeatSpec, SetupProposal, Violation};
+
+/// An economy proposal for `net`'s peers on the first seats, computer seats of `bots` after
+/// them; a game of `rounds` rounds.
+pub fn economy_proposal(net: &Net, bots: &[BotLevel], rounds: u32) -> SetupProposal {
+    let n_peers = net.peers.len();
+    let mut seats: Vec<SeatSpec> = (0..n_peers)
+        .map(|i| SeatSpec {
+            name: format!("P{i}"),
+            colour: Colour::ALL[i],
+            controller: Controller::Peer(i as u8),
+        })
+        .collect();
+    for (b, level) in bots.iter().enumerate() {
+        seats.push(SeatSpec {
+            name: format!("Bot{b}"),
+            colour: Colour::ALL[n_peers + b],
+            controller: Controller::Bot(*level),
+        });
+    }
+    let options = EconomyOptions {
+        round_limit: Some(rounds),
+        ..EconomyOptions::default()
+    };
+    SetupProposal {
+        participants: net.keys(),
+        seats,
+        options: ClassicOptions::default(),
+        orders: None,
+        economy: Some(options),
+        face_down: false,
+        stand_in: true,
+        nonce: 3,
+    }
+}
+
+/// Peers on the first seats, computer seats of `bots` after them; a game of `rounds` rounds.
+pub fn economy_net(n_peers: usize, bots: &[BotLevel], seed: u64, rounds: u32) -> Net {
+    economy_net_on(n_peers, bots, seed, rounds, NetParams::perfect())
+}
+
+pub fn economy_net_on(
+    n_peers: usize,
+    bots: &[BotLevel],
+    seed: u64,
+    rounds: u32,
+    params: NetParams,
+) -> Net {
+    let mut net = Net::new(n_peers, seed, params);
+    let p = economy_proposal(&net, bots, rounds);
+    net.start(p);
+    assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    net
+}
+
+pub fn state(net: &Net, i: usize) -> &EconomyState {
+    match net.peers[i].game() {
+        Some(Game::Economy(s)) => s,
+        _ => panic!("peer {i} has no economy game"),
+    }
+}
+
+pub fn salt(i: usize, round: u32) -> [u8; 32] {
+    let mut s = [i as u8 ^ 0x5a; 32];
+    s[..4].copy_from_slice(&round.to_le_bytes());
+    s
+}
+
+/// A declaration window (after a roll, or an interception question) is open.
+pub fn declaring(s: &EconomyState) -> bool {
+    let b = s.combat.as_ref().and_then(|c| c.battle.as_ref());
+    s.phase == Phase::Combat && b.is_some_and(|b| b.pending.is_some() || !s.waiting_for_choice())
+}
+
+/// Plays the game: every online peer whose seats are awaited submits the computer's choice for
+/// them (one action per seat and position), unless `skip(peer, state)`; until `done` or the
+/// time limit.
+pub fn drive(
+    net: &mut Net,
+    limit_ms: u64,
+    skip: impl Fn(usize, &EconomyState) -> bool,
+    done: impl Fn(&Net) -> bool,
+) -> bool {
+    while net.now < limit_ms {
+        if done(net) {
+            return true;
+        }
+        for i in 0..net.peers.len() {
+            if !net.online[i] || !net.autoplay[i] {
+                continue;
+            }
+            let Some((round, seats)) = net.peers[i].economy_due() else {
+                continue;
+            };
+            let s = state(net, i).clone();
+            if skip(i, &s) {
+                continue;
+            }
+            let batch: Vec<EconomyAction> = seats
+                .iter()
+                .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
+                .collect();
+            match net.peers[i].submit_economy(batch.clone(), salt(i, round)) {
+                Ok(out) => net.process(i, out),
+                Err(e) => panic!("peer {i} could not play {batch:?}: {e}"),
+            }
+        }
+        net.run_until(net.now + 25, |_| false);
+    }
+    done(net)
+}
+
+pub fn applied(net: &Net, i: usize) -> Vec<(u64, Vec<EconomyAction>, Vec<EconomyEvent>)> {
+    net.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            ProtocolEvent::EconomyApplied {
+                index,
+                actions,
+                events,
+            } => Some((*index, actions.clone(), events.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn hashes(net: &Net, who: &[usize]) -> Vec<String> {
+    who.iter()
+        .map(|&i| net.peers[i].game().expect("a game").state_hash().to_hex())
+        .collect()
+}
+
+pub fn rejections(net: &Net, i: usize, by: usize) -> Vec<Violation> {
+    let key = net.peers[by].key();
+    net.events[i]
+        .iter()
+        .filter_map(|e| match e {
+            ProtocolEvent::Rejected {
+                peer: Some(p),
+                violation,
+                ..
+            } if *p == key => Some(violation.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn rolled(net: &Net, i: usize) -> bool {
+    applied(net, i).iter().any(|(_, _, ev)| {
+        ev.iter()
+            .any(|e| matches!(e, EconomyEvent::BattleRoll { .. }))
+    })
+}
