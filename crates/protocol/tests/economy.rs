@@ -63,6 +63,19 @@ fn a_whole_economy_game_between_peers_ends_with_equal_state_hashes() {
         net.peers[1].state_hash()
     );
     assert!(r.verdict.is_ok());
+    // Every position applied at least one action, also those one message resolved together
+    // (the computer seat's positions after a player's): no position shows its neighbour.
+    for (i, w) in r.states.windows(2).enumerate() {
+        let steps = |g: &orbis_engine::rules::Game| match g {
+            orbis_engine::rules::Game::Economy(s) => s.steps,
+            _ => panic!("an economy game"),
+        };
+        assert!(
+            steps(&w[0]) < steps(&w[1]),
+            "position {} repeats the state before",
+            i + 1
+        );
+    }
     assert!(orbis_protocol::peer::replay(b"not a transcript").is_err());
 }
 

@@ -432,7 +432,7 @@ impl Peer {
             raw: None,
             controls,
         });
-        r.heads.push(head);
+        r.push_head(head);
         Self::prune_votes(r, self.me);
         r.future_reveals.retain(|i, _| *i > index);
         for (peer, violation) in violations {

@@ -370,8 +370,10 @@ pub fn replay(bytes: &[u8]) -> Result<Replayed, VerifyError> {
     cfg.missing_ms = u64::MAX / 4;
     cfg.resend_ms = u64::MAX / 4;
     let mut peer = Peer::new(cfg);
+    // The state after every position, also of positions one message resolved together (the
+    // computer seats' positions that follow a player's).
+    peer.keep_states = true;
     let mut links: BTreeMap<PeerKey, LinkId> = BTreeMap::new();
-    let mut states: Vec<Game> = vec![];
     for (i, raw) in t.messages.iter().enumerate() {
         let Ok((env, _)) = Envelope::open_where(raw, |_| true) else {
             continue;
@@ -379,17 +381,12 @@ pub fn replay(bytes: &[u8]) -> Result<Replayed, VerifyError> {
         let n = links.len() as LinkId;
         let link = *links.entry(env.sender).or_insert(n);
         let _ = peer.handle(link, raw, i as u64);
-        if let Some(g) = peer.game() {
-            // One message moves the log by one position at most; should it move further, the
-            // positions between show the state it reached.
-            while states.len() as u64 <= peer.log_len() {
-                states.push(g.clone());
-            }
-        }
     }
-    if states.is_empty() {
-        return Err(VerifyError::NoGame);
-    }
+    let states = peer
+        .run
+        .as_mut()
+        .and_then(|r| r.snapshots.take())
+        .ok_or(VerifyError::NoGame)?;
     Ok(Replayed {
         states,
         verdict: verify(bytes),

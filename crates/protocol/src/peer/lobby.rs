@@ -466,6 +466,7 @@ impl Peer {
             powers,
             log: vec![],
             heads: vec![sha256(&g)],
+            snapshots: None,
             roll_count: 0,
             pending: None,
             economy: None,
@@ -497,6 +498,9 @@ impl Peer {
             ended: None,
         });
         if let Some(r) = &mut self.run {
+            if self.keep_states {
+                r.snapshots = Some(vec![r.state.clone()]);
+            }
             r.deal = DealRun::start(r, me, &self.cfg.identity_secret);
         }
         self.deal_flush(out);

@@ -512,7 +512,7 @@ impl Peer {
         rec.controls = std::mem::take(&mut r.controls_here);
         let head = next_head(&r.head(), index, &rec.controls, &action);
         r.log.push(rec);
-        r.heads.push(head);
+        r.push_head(head);
         Self::prune_votes(r, self.me);
         // Checkpoints already received for positions we have now passed are kept until we
         // reach them exactly; drop stale buffers.

@@ -160,6 +160,9 @@ pub struct Peer {
     /// Set by a handler that used a message but keeps nothing of it (a proposal while a game
     /// runs): it goes to the junk window, not to `seen` (security review C10).
     unkept: bool,
+    /// A viewer's replay (`export::replay`): the running game keeps its state after every log
+    /// position (`Run::snapshots`).
+    keep_states: bool,
     /// Signatures checked (each message once, however often the lobby moves: security review
     /// C10), for tests and a debug view.
     pub signature_checks: u64,
@@ -208,6 +211,7 @@ impl Peer {
             other_games: 0,
             signature_checks: 0,
             unkept: false,
+            keep_states: false,
         }
     }
 

@@ -629,7 +629,7 @@ impl Peer {
             raw: None,
             controls,
         });
-        r.heads.push(head);
+        r.push_head(head);
         for (peer, violation) in violations {
             Self::reject(out, None, peer, violation);
         }

@@ -32,6 +32,9 @@ pub(super) struct Run {
     pub(super) log: Vec<Record>,
     /// `heads[i]` = log head after `i` entries.
     pub(super) heads: Vec<[u8; 32]>,
+    /// A viewer's replay only: `snapshots[i]` = the state after `i` entries (see
+    /// [`Run::push_head`]).
+    pub(super) snapshots: Option<Vec<Game>>,
     pub(super) roll_count: u32,
     pub(super) pending: Option<PendingRoll>,
     pub(super) reveals: BTreeMap<u64, BTreeMap<u8, StoredReveal>>,
@@ -109,6 +112,15 @@ pub(super) enum Wait {
 }
 
 impl Run {
+    /// Appends the log head after the position just played (and, for a viewer, the state it
+    /// left).
+    pub(super) fn push_head(&mut self, head: [u8; 32]) {
+        self.heads.push(head);
+        if let Some(v) = &mut self.snapshots {
+            v.push(self.state.clone());
+        }
+    }
+
     pub(super) fn participant(&self, k: &PeerKey) -> Option<u8> {
         self.proposal
             .participants
