@@ -56,13 +56,7 @@ impl Session {
             economy: None,
             nonce: now_ms() as u64,
         };
-        let mut lines = vec![];
-        let mut roll = None;
-        match self.peer.propose_setup(p) {
-            Ok(o) => self.absorb(o, &mut lines, &mut roll),
-            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
-        }
-        self.rev += 1;
+        self.send_proposal(p);
     }
 
     /// An economy game: the participants (sorted: the same order on every peer) on the first
@@ -95,13 +89,7 @@ impl Session {
             economy: Some(self.economy_options.clone()),
             nonce: now_ms() as u64,
         };
-        let mut lines = vec![];
-        let mut roll = None;
-        match self.peer.propose_setup(p) {
-            Ok(o) => self.absorb(o, &mut lines, &mut roll),
-            Err(e) => self.notes.push(format!("Proposal refused: {e}")),
-        }
-        self.rev += 1;
+        self.send_proposal(p);
     }
 
     /// Participants (sorted: the same order on every peer) bound to seats, then bot seats.
@@ -138,6 +126,11 @@ impl Session {
             economy: None,
             nonce: now_ms() as u64,
         };
+        self.send_proposal(p);
+    }
+
+    /// Proposes `p` to the room, or notes why the protocol refused it.
+    fn send_proposal(&mut self, p: SetupProposal) {
         let mut lines = vec![];
         let mut roll = None;
         match self.peer.propose_setup(p) {

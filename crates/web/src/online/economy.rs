@@ -7,8 +7,6 @@
 //! plays only its own seats, finishing a step queues its batch (`crate::economy::online`), and
 //! the position is played once every awaited player's batch is revealed.
 
-use crate::store;
-use orbis_engine::codec;
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 use orbis_engine::rules::economy::state::EconomyState;
@@ -36,20 +34,6 @@ pub struct EconomySync {
     pub hash: String,
 }
 
-fn stored_key(room: &str) -> String {
-    format!("orbis.p2p.economy.{room}")
-}
-
-/// Our last commitment in `room` (game, round, payload, salt), kept so that a reloaded page
-/// can reveal it: the protocol only keeps it in memory.
-type Stored = ([u8; 32], u32, Vec<u8>, [u8; 32]);
-
-fn stored(room: &str, game: [u8; 32]) -> Option<(u32, Vec<u8>, [u8; 32])> {
-    let b = store::b64_decode(&store::get(&stored_key(room))?)?;
-    let (g, round, payload, salt): Stored = codec::decode(&b).ok()?;
-    (g == game).then_some((round, payload, salt))
-}
-
 /// Commits the queued batches (one per position reaches the protocol; each was chosen at the
 /// position whose state had taken `steps` actions, and one whose position has passed is refused
 /// as too late), and after a reload commits our stored batch of the current position again
@@ -63,7 +47,7 @@ pub(super) fn commit_queued(
 ) -> Vec<Result<Output, CommandError>> {
     let mut out = vec![];
     let round = peer.log_len() as u32;
-    if let Some((r, payload, salt)) = stored(room, game) {
+    if let Some((r, payload, salt)) = super::kept::kept("economy", room, game) {
         if r == round && !peer.has_my_orders(round) {
             out.push(peer.commit_orders(round, payload, salt));
         }
@@ -85,8 +69,7 @@ pub(super) fn commit_queued(
         let payload = encode_economy(&actions);
         let r = peer.submit_economy(actions, s);
         if r.is_ok() {
-            let keep: Stored = (game, round, payload, s);
-            store::set(&stored_key(room), &store::b64_encode(&codec::encode(&keep)));
+            super::kept::keep("economy", room, game, round, payload, s);
         }
         out.push(r);
     }

@@ -16,6 +16,7 @@ pub mod economy;
 mod end;
 mod entropy;
 pub mod form;
+mod kept;
 mod lobby;
 use lobby::on_session;
 pub mod net;

@@ -6,8 +6,6 @@
 //! `OrdersSession::online` set: this browser enters only its own powers' orders, "Submit" commits
 //! them (`Peer::submit_orders`), and the results appear once every peer's orders are revealed.
 
-use crate::store;
-use orbis_engine::codec;
 use orbis_engine::rules::orders::map::PowerId;
 use orbis_engine::rules::orders::{OrdersEvent, OrdersState};
 use orbis_engine::rules::Game;
@@ -34,20 +32,6 @@ pub struct OrdersSync {
     pub hash: String,
 }
 
-fn stored_key(room: &str) -> String {
-    format!("orbis.p2p.orders.{room}")
-}
-
-/// Our last commitment in `room` (game, round, payload, salt), kept so that a reloaded page
-/// can reveal it: the protocol only keeps it in memory.
-type Stored = ([u8; 32], u32, Vec<u8>, [u8; 32]);
-
-fn stored(room: &str, game: [u8; 32]) -> Option<(u32, Vec<u8>, [u8; 32])> {
-    let b = store::b64_decode(&store::get(&stored_key(room))?)?;
-    let (g, round, payload, salt): Stored = codec::decode(&b).ok()?;
-    (g == game).then_some((round, payload, salt))
-}
-
 /// Commits the queued orders (at most one payload per phase reaches the protocol), and after a
 /// reload commits our stored orders of the current phase again.
 pub fn commit_queued(
@@ -57,7 +41,7 @@ pub fn commit_queued(
 ) -> Vec<Result<Output, CommandError>> {
     let mut out = vec![];
     let round = peer.log_len() as u32;
-    if let Some((r, payload, salt)) = stored(room, game) {
+    if let Some((r, payload, salt)) = super::kept::kept("orders", room, game) {
         if r == round && !peer.has_my_orders(round) {
             out.push(peer.commit_orders(round, payload, salt));
         }
@@ -72,8 +56,7 @@ pub fn commit_queued(
         };
         let r = peer.submit_orders(p.clone(), s);
         if r.is_ok() {
-            let keep: Stored = (game, round, encode_orders(&p), s);
-            store::set(&stored_key(room), &store::b64_encode(&codec::encode(&keep)));
+            super::kept::keep("orders", room, game, round, encode_orders(&p), s);
         }
         out.push(r);
     }
@@ -83,7 +66,8 @@ pub fn commit_queued(
 /// True when our (non-empty) orders for the current phase are committed.
 pub fn sent(peer: &Peer, room: &str, game: [u8; 32]) -> bool {
     let round = peer.log_len() as u32;
-    stored(room, game).is_some_and(|(r, _, _)| r == round) && peer.has_my_orders(round)
+    super::kept::kept("orders", room, game).is_some_and(|(r, _, _)| r == round)
+        && peer.has_my_orders(round)
 }
 
 /// What a sync showed: log length, sent, committed, waiting.
