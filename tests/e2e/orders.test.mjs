@@ -211,6 +211,23 @@ async function newEurope(page) {
   await page.click('#start-game');
 }
 
+/**
+ * Asserts that the control `sel` is the top element at its centre (after scrolling it into view,
+ * as a player would): not covered by the map or another panel.
+ */
+async function onTop(page, sel) {
+  const el = page.locator(sel).first();
+  await el.scrollIntoViewIfNeeded();
+  const r = await el.evaluate((e) => {
+    const b = e.getBoundingClientRect();
+    const x = b.x + b.width / 2;
+    const y = b.y + b.height / 2;
+    const t = document.elementFromPoint(x, y);
+    return { ok: !!t && (t === e || e.contains(t)), top: t ? t.outerHTML.slice(0, 160) : 'nothing', x, y };
+  });
+  assert.ok(r.ok, `${sel} is covered at its centre (${r.x}, ${r.y}) by ${r.top}`);
+}
+
 test('orders: the Europe region map on a phone: movement arrows, retreat, builds; the schematic view', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
@@ -231,11 +248,13 @@ test('orders: the Europe region map on a phone: movement arrows, retreat, builds
       await clickKey(page, 'UKR');
       assert.deepEqual((await page.locator('#odraft li code').allTextContents()).sort(), ['A MOS - UKR', 'A WAR - GAL']);
       assert.equal(await page.locator('svg.omap .oarrow').count(), 2, 'the draft is drawn as arrows');
+      await onTop(page, '#o-submit');
       await shot(page, '60-orders-regions-phone-movement-orders');
     },
   });
   assert.ok((await page.locator('svg.omap .oarrow').count()) >= 20);
   await page.click('.zbtn[aria-label="Whole map"]');
+  await onTop(page, '#o-continue');
   await shot(page, '61-orders-regions-phone-movement-results');
   await page.click('#o-continue');
   await round(page, {
@@ -249,14 +268,17 @@ test('orders: the Europe region map on a phone: movement arrows, retreat, builds
   await clickKey(page, 'RUM');
   await clickKey(page, 'SER');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A RUM R SER']);
+  await onTop(page, '#o-submit');
   await shot(page, '62-orders-regions-phone-retreat');
   await submit(page);
   await page.click('#o-continue');
   assert.equal(await attr(page, 'data-phase'), 'orders-adjustment');
   await reveal(page, 'AUSTRIA');
   await clickKey(page, 'BUD');
+  await onTop(page, '#o-build-army');
   await page.click('#o-build-army');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A BUD B']);
+  await onTop(page, '#o-submit');
   await shot(page, '63-orders-regions-phone-builds');
   await submit(page);
   await round(page, { RUSSIA: 'A WAR B' });
@@ -358,6 +380,129 @@ test('orders: world map setup with 5 players, three in civil disorder', async ()
   await pass(page, 'EUROPE');
   assert.equal(await attr(page, 'data-stage'), 'results');
   await shot(page, '50-orders-world-results');
+  await context.close();
+});
+
+/**
+ * The world map with 3 players (South America, Europe, Africa): Spring 1901 Europe moves by
+ * clicks (A WEU - SEU, A NEU - UKR) and Africa A EGY - MEA; Fall 1901 Europe dislodges the
+ * African army from the Middle East (A SEU - MEA supported by A UKR, by clicks), Africa retreats
+ * it to Egypt by clicks, and Europe builds an army in Western Europe (4 centres, 3 units) by
+ * clicks. `phone`: the map opens on the power's part (kept for the results: the whole world is
+ * too small to read on a phone), and the controls the player presses are checked to be on top.
+ * Screenshots `${n}a-${name}-…` to `${n}h-${name}-…`.
+ */
+async function worldDislodgement(page, n, name, phone) {
+  const draft = async () => (await page.locator('#odraft li code').allTextContents()).sort();
+  await page.goto(URL_BASE);
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.waitForURL(/\/full\//);
+  await page.selectOption('#omap', 'world');
+  await page.selectOption('#oplayers', '3');
+  await page.click('#start-game');
+  assert.equal(await attr(page, 'data-phase'), 'orders-movement');
+  assert.match(await page.locator('#oseason').textContent(), /Spring 1901/);
+
+  // --- Spring 1901 ---
+  await round(page, {
+    EUROPE: async () => {
+      if (phone) assert.notEqual(await page.locator('svg.omap').getAttribute('viewBox'), '0 0 1300 627.9', "the power's part of the map");
+      await clickKey(page, 'WEU');
+      await clickKey(page, 'SEU');
+      await clickKey(page, 'NEU');
+      await clickKey(page, 'UKR');
+      assert.deepEqual(await draft(), ['A NEU - UKR', 'A WEU - SEU']);
+      assert.equal(await page.locator('svg.omap .oarrow').count(), 2, 'the draft is drawn as arrows');
+      if (phone) await onTop(page, '#o-submit');
+      await shot(page, `${n}a-${name}-movement-orders`);
+    },
+    AFRICA: 'A EGY - MEA',
+  });
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  const spring = await page.locator('#oresults li').allTextContents();
+  assert.match(spring.find((r) => r.includes('A WEU - SEU')) || '', /ok/);
+  assert.match(spring.find((r) => r.includes('A EGY - MEA')) || '', /ok/);
+  assert.ok((await page.locator('svg.omap .oarrow').count()) >= 9, 'every order is drawn');
+  if (phone) await onTop(page, '#o-continue');
+  await shot(page, `${n}b-${name}-movement-results`);
+  await page.click('#o-continue');
+
+  // --- Fall 1901: Europe dislodges Africa's army from the Middle East ---
+  assert.match(await page.locator('#oseason').textContent(), /Fall 1901/);
+  await round(page, {
+    EUROPE: async () => {
+      await clickKey(page, 'SEU');
+      await clickKey(page, 'MEA');
+      await clickKey(page, 'UKR');
+      await page.click('#o-support');
+      await clickKey(page, 'SEU');
+      await clickKey(page, 'MEA');
+      assert.deepEqual(await draft(), ['A SEU - MEA', 'A UKR S A SEU - MEA']);
+      assert.equal(await page.locator('svg.omap .oarrow').count(), 2, 'the move and the support are drawn');
+      await shot(page, `${n}c-${name}-fall-orders`);
+    },
+    AFRICA: 'A MEA H',
+  });
+  const fall = await page.locator('#oresults li').allTextContents();
+  assert.match(fall.find((r) => r.includes('A MEA H')) || '', /dislodged/, fall.join('\n'));
+  assert.equal(await page.locator('svg.omap .ounit.dislodged').count(), 1);
+  await shot(page, `${n}d-${name}-fall-results`);
+
+  // --- Retreat: only Africa orders, by clicking the dislodged unit then Egypt ---
+  await page.click('#o-continue');
+  assert.equal(await attr(page, 'data-phase'), 'orders-retreat');
+  await reveal(page, 'AFRICA');
+  assert.equal(await page.locator('svg.omap .ounit.dislodged').count(), 1);
+  await clickKey(page, 'MEA');
+  await clickKey(page, 'EGY');
+  assert.deepEqual(await draft(), ['A MEA R EGY']);
+  assert.ok((await page.locator('svg.omap .oarrow').count()) >= 1, 'the retreat is drawn');
+  if (phone) await onTop(page, '#o-submit');
+  await shot(page, `${n}e-${name}-retreat`);
+  await submit(page);
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  assert.equal(await page.locator('svg.omap [data-unit="A EGY"]').count(), 1);
+  if (phone) await onTop(page, '#o-continue');
+
+  // --- Adjustments: Europe (Middle East) builds an army in Western Europe ---
+  await page.click('#o-continue');
+  assert.equal(await attr(page, 'data-phase'), 'orders-adjustment');
+  await reveal(page, 'EUROPE');
+  assert.match(await page.locator('#oadj').textContent(), /build 1 unit/);
+  await clickKey(page, 'WEU');
+  if (phone) await onTop(page, '#o-build-army');
+  await shot(page, `${n}f-${name}-build-buttons`);
+  await page.click('#o-build-army');
+  assert.deepEqual(await draft(), ['A WEU B']);
+  if (phone) await onTop(page, '#o-submit');
+  await shot(page, `${n}g-${name}-builds`);
+  await submit(page);
+  assert.equal(await attr(page, 'data-stage'), 'results');
+  assert.equal(await page.locator('svg.omap [data-unit="A WEU"]').count(), 1);
+  assert.equal(await page.locator('#ocentres [data-power="EUROPE"] .osc').textContent(), '4');
+  assert.equal(await page.locator('#ocentres [data-power="AFRICA"] .osc').textContent(), '3');
+  if (phone) await onTop(page, '#o-continue');
+  await shot(page, `${n}h-${name}-build-results`);
+  await page.click('#o-continue');
+  assert.match(await page.locator('#oseason').textContent(), /Spring 1902/);
+}
+
+test('orders: the world region map on a phone: movement arrows, a dislodgement, retreat and builds by clicks', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await worldDislodgement(page, '55', 'orders-world-phone', true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('orders: the world region map on a desktop: a dislodgement, retreat and builds by clicks', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await worldDislodgement(page, '56', 'orders-world', false);
+  assert.deepEqual(errors, []);
   await context.close();
 });
 
