@@ -308,6 +308,21 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
       // of it rebuild it, so the whole deal opens.
       assert.match(report, /face-down deal: every key published \(1 of a player who left, rebuilt from the others' escrow pieces\)/);
     }
+    // The same transcript replays on Alice's page with every hand turned face up: the deal's
+    // keys are all in the file (Bob's rebuilt from the escrow pieces).
+    await A.page.click('#replay-transcript');
+    await A.page.locator('#replay').waitFor();
+    assert.equal(await A.page.locator('#replay').getAttribute('data-sound'), '1', await A.page.locator('#replay-verdict').textContent());
+    assert.match(await A.page.locator('#replay-deal').textContent(), /every player's key was published at the end, so every card is shown/);
+    await A.page.click('#replay-end');
+    await until('the last position of the replay', async () => (await A.page.locator('#replay').getAttribute('data-hash')) === res.state_hash, 10000);
+    assert.equal(await A.page.locator('#replay-hands .card.down').count(), 0, 'no card face down');
+    assert.equal(await A.page.locator('#replay-hands li').count(), 3);
+    const handsText = await A.page.locator('#replay-hands').textContent();
+    assert.ok(!/mission face down/.test(handsText), handsText);
+    await shot(A.page, '33b-p2p-transcript-replay-hands');
+    await A.page.click('#replay-close');
+    await A.page.locator('#online').waitFor();
     assert.ok(err.includes('vote passed: Drop'), 'the native peer applied the vote');
     assert.ok(!err.includes('psst Alice'), 'a private message reaches only its addressee');
 

@@ -11,7 +11,7 @@ use ed25519_dalek::SigningKey;
 use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, ClassicState, Event, Slot};
 use orbis_engine::rules::Game;
-use orbis_protocol::peer::{verify, Transcript, VerifyError};
+use orbis_protocol::peer::{game_hash, replay, verify, Transcript, VerifyError};
 use orbis_protocol::wire::Envelope;
 use orbis_protocol::{Body, Control, HaltReport, ProtocolEvent, SetupProposal, Violation};
 use std::collections::{BTreeMap, BTreeSet};
@@ -449,6 +449,40 @@ fn a_clean_transcript_verifies_offline_and_opens_every_card() {
     let d = r.deal.expect("dealt face down");
     assert_eq!((d.keys, d.rebuilt), (3, 0));
     assert!(d.opened >= 44, "only {} positions opened", d.opened);
+    // A viewer of the file turns every hand face up: each card still face down at the end
+    // opens to the card its holder read during the game.
+    let rp = replay(&t).expect("the transcript replays");
+    assert_eq!(rp.keys, Some((3, 3)));
+    assert_eq!(rp.cards.len(), d.opened);
+    // Its last state is the one the players signed, under the hash they signed.
+    assert_eq!(game_hash(rp.states.last().unwrap()), r.state_hash);
+    let s = net.peers[0].state().unwrap();
+    let mut checked = 0;
+    for seat in 0..3 {
+        for slot in unshown(s, seat) {
+            // (A card taken with a hand at the very end may not have been read yet.)
+            if let Some(read) = net.peers[seat].read(slot) {
+                assert_eq!(rp.cards.get(&slot), Some(&u16::from(read)), "{slot:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "some card stayed face down to the end");
+}
+
+#[test]
+fn a_transcript_without_the_published_keys_keeps_the_cards_face_down() {
+    let (_, t) = finished_transcript(21);
+    let mut cut = decode(&t);
+    cut.messages.retain(|m| {
+        !matches!(
+            Envelope::open_where(m, |_| true),
+            Ok((_, Body::DealSecret { .. }))
+        )
+    });
+    let rp = replay(&encode(&cut)).expect("the transcript replays");
+    assert_eq!(rp.keys, Some((0, 3)));
+    assert!(rp.cards.is_empty(), "no card opens without every key");
 }
 
 fn decode(t: &[u8]) -> Transcript {

@@ -258,7 +258,7 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
         _ => None,
     };
     let deal = match (&r.state, &r.deal) {
-        (Game::Classic(s), Some(d)) => Some(check_deal(s, d, usize::from(d.table.seats()))?),
+        (Game::Classic(s), Some(d)) => Some(check_deal(s, d)?),
         _ => None,
     };
     Ok(Report {
@@ -301,9 +301,9 @@ fn halt_error(h: HaltReport) -> VerifyError {
     VerifyError::Cheat { peer, what }
 }
 
-/// With every secret known (published, or rebuilt from the others' pieces): opens every dealt
-/// position and checks each shown card against it.
-fn check_deal(s: &ClassicState, d: &DealRun, n: usize) -> Result<DealReport, VerifyError> {
+/// The deal's secret keys known at the end, in seat order: published by their owners, or
+/// rebuilt from the others' pieces (of participants who left); and how many were rebuilt.
+fn known_keys(d: &DealRun) -> (BTreeMap<u8, [u8; 32]>, usize) {
     let mut keys: BTreeMap<u8, [u8; 32]> = d.secrets.iter().map(|(&k, v)| (k, v.0)).collect();
     let mut rebuilt = 0;
     for (&k, &secret) in &d.rebuilt {
@@ -312,40 +312,55 @@ fn check_deal(s: &ClassicState, d: &DealRun, n: usize) -> Result<DealReport, Ver
             rebuilt += 1;
         }
     }
+    (keys, rebuilt)
+}
+
+/// With every secret known: the card (a mission's index, for the mission deck) behind every
+/// dealt position of the game's decks. `None` while a key is missing.
+fn open_all(s: &ClassicState, d: &DealRun) -> Option<BTreeMap<Slot, u16>> {
+    let (keys, _) = known_keys(d);
+    if keys.len() < usize::from(d.table.seats()) {
+        return None;
+    }
+    let secrets: Vec<[u8; 32]> = keys.into_values().collect();
+    let sealed = s.sealed.as_ref()?;
+    let mut decks: Vec<(u8, usize)> = vec![(MISSION_DECK, sealed.missions.len())];
+    for (k, cards) in sealed.decks.iter().enumerate() {
+        decks.push((SealedDeal::deck_number(k), cards.len()));
+    }
+    let mut cards = BTreeMap::new();
+    for (deck, len) in decks {
+        for position in 0..len as u16 {
+            if let Some(card) = d.table.open_with(deck, position, &secrets) {
+                cards.insert(Slot { deck, position }, card);
+            }
+        }
+    }
+    Some(cards)
+}
+
+/// With every secret known (published, or rebuilt from the others' pieces): opens every dealt
+/// position and checks each shown card against it.
+fn check_deal(s: &ClassicState, d: &DealRun) -> Result<DealReport, VerifyError> {
+    let (keys, rebuilt) = known_keys(d);
     let mut report = DealReport {
         keys: keys.len(),
         rebuilt,
         opened: 0,
     };
-    if keys.len() < n {
-        return Ok(report);
-    }
-    let secrets: Vec<[u8; 32]> = keys.into_values().collect();
-    let Some(sealed) = &s.sealed else {
+    let (Some(cards), Some(sealed)) = (open_all(s, d), &s.sealed) else {
         return Ok(report);
     };
-    let mut opened = 0;
-    let mut decks: Vec<(u8, usize)> = vec![(MISSION_DECK, sealed.missions.len())];
-    for (k, cards) in sealed.decks.iter().enumerate() {
-        decks.push((SealedDeal::deck_number(k), cards.len()));
-    }
-    for (deck, len) in decks {
-        for position in 0..len as u16 {
-            if d.table.open_with(deck, position, &secrets).is_some() {
-                opened += 1;
-            }
-        }
-    }
     for (slot, card) in &sealed.shown {
-        let Slot { deck, position } = *slot;
-        if d.table.open_with(deck, position, &secrets) != Some(u16::from(*card)) {
+        if cards.get(slot) != Some(&u16::from(*card)) {
+            let Slot { deck, position } = *slot;
             return Err(VerifyError::Cheat {
                 peer: None,
                 what: format!("card {card} was shown at {deck}:{position}, which holds another"),
             });
         }
     }
-    report.opened = opened;
+    report.opened = cards.len();
     Ok(report)
 }
 
@@ -358,6 +373,12 @@ pub struct Replayed {
     /// What [`verify`] says of the same file: its report, or why it does not check out (a
     /// halted game's cause, naming whom it names).
     pub verdict: Result<Report, VerifyError>,
+    /// A game dealt face down: its deal's keys known at the end, of how many.
+    pub keys: Option<(usize, usize)>,
+    /// With every key of a face-down deal known: the card (a mission's index, for the mission
+    /// deck) behind every dealt position, so a viewer can turn every hand face up. Empty
+    /// otherwise.
+    pub cards: BTreeMap<Slot, u16>,
 }
 
 /// Replays a transcript position by position for a viewer (the replay screen of the online
@@ -382,13 +403,19 @@ pub fn replay(bytes: &[u8]) -> Result<Replayed, VerifyError> {
         let link = *links.entry(env.sender).or_insert(n);
         let _ = peer.handle(link, raw, i as u64);
     }
-    let states = peer
-        .run
-        .as_mut()
-        .and_then(|r| r.snapshots.take())
-        .ok_or(VerifyError::NoGame)?;
+    let r = peer.run.as_mut().ok_or(VerifyError::NoGame)?;
+    let states = r.snapshots.take().ok_or(VerifyError::NoGame)?;
+    let (keys, cards) = match (&r.state, &r.deal) {
+        (Game::Classic(s), Some(d)) => (
+            Some((known_keys(d).0.len(), usize::from(d.table.seats()))),
+            open_all(s, d).unwrap_or_default(),
+        ),
+        _ => (None, BTreeMap::new()),
+    };
     Ok(Replayed {
         states,
         verdict: verify(bytes),
+        keys,
+        cards,
     })
 }

@@ -88,6 +88,7 @@ use log::*;
 pub use memory::MEMENTO_ROLLS;
 use memory::*;
 use rounds::*;
+pub use run::game_hash;
 use run::*;
 pub use votes::MAX_OPEN_VOTES;
 use votes::*;

@@ -362,10 +362,7 @@ impl Run {
     /// The hash exchanged in checkpoints (the classic state's own hash, so that classic hashes
     /// stay those of `ClassicState::state_hash`).
     pub(super) fn state_hash(&self) -> [u8; 32] {
-        match &self.state {
-            Game::Classic(s) => s.state_hash().0,
-            _ => self.state.state_hash().0,
-        }
+        game_hash(&self.state)
     }
 
     /// Orders game: participants whose orders a round waits for (dropped ones no longer count).
@@ -389,5 +386,14 @@ impl Run {
     pub(super) fn note_reached(&mut self, k: PeerKey, at: u64) {
         let e = self.reached.entry(k).or_insert(0);
         *e = (*e).max(at);
+    }
+}
+
+/// The state hash peers sign in checkpoints and pages show: a classic game's is its own state's
+/// (as it was before the other rulesets joined), the others' that of the whole [`Game`].
+pub fn game_hash(g: &Game) -> [u8; 32] {
+    match g {
+        Game::Classic(s) => s.state_hash().0,
+        _ => g.state_hash().0,
     }
 }

@@ -4,7 +4,9 @@
 //! whether the file checks out — or why the game stopped and whom that names. Each position is
 //! drawn with its ruleset's board, read-only. Online page only (it needs the protocol).
 //!
-//! A face-down classic game's hands stay face down here: the board shows what the table saw.
+//! A classic game's hands are listed beside the board. Dealt face down, they are turned face up
+//! once every participant's deal key is in the file (published at the end, or rebuilt from a
+//! leaver's escrow pieces): until then the viewer sees what the table saw.
 
 use crate::classic::board::DragRef;
 use crate::classic::play::{Classic, Msg as CMsg, View as CView};
@@ -12,8 +14,12 @@ use crate::economy::{EMsg, EconomySession, Seat, View as EView};
 use crate::orders::{OrdersSession, Stage, View as OView};
 use crate::replay::RMsg;
 use crate::widgets::Speed;
+use orbis_engine::classic::{ClassicState, Slot};
+use orbis_engine::codec::StateHash;
 use orbis_engine::rules::Game;
-use orbis_protocol::peer::{replay, Replayed, VerifyError};
+use orbis_engine::view;
+use orbis_protocol::peer::{game_hash, replay, Replayed, VerifyError};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -21,6 +27,10 @@ use yew::prelude::*;
 #[derive(Clone)]
 pub struct TranscriptReplay {
     states: Rc<Vec<Game>>,
+    /// A face-down deal's cards, by dealt position, once every key is known (else empty).
+    cards: Rc<BTreeMap<Slot, u16>>,
+    /// A face-down deal: its keys in the file, of how many.
+    keys: Option<(usize, usize)>,
     /// The file's verdict in words.
     pub verdict: String,
     /// Whether the file checks out.
@@ -69,7 +79,12 @@ fn verdict(v: &Result<orbis_protocol::peer::Report, VerifyError>) -> (bool, Stri
 impl TranscriptReplay {
     /// Replays a transcript file; `Err` says why it cannot be opened at all.
     pub fn new(bytes: &[u8]) -> Result<TranscriptReplay, String> {
-        let Replayed { states, verdict: v } = replay(bytes).map_err(|e| match e {
+        let Replayed {
+            states,
+            verdict: v,
+            keys,
+            cards,
+        } = replay(bytes).map_err(|e| match e {
             VerifyError::Format(f) => format!("It is not a game transcript ({f})."),
             VerifyError::NoGame => "The transcript never starts a game.".to_string(),
             e => format!("{e:?}"),
@@ -77,6 +92,8 @@ impl TranscriptReplay {
         let (sound, verdict) = verdict(&v);
         let mut r = TranscriptReplay {
             states: Rc::new(states),
+            cards: Rc::new(cards),
+            keys,
             verdict,
             sound,
             step: 0,
@@ -104,10 +121,10 @@ impl TranscriptReplay {
         let n = n.min(self.len());
         self.step = n;
         let g = &self.states[n];
-        self.hash = g.state_hash().to_hex();
+        self.hash = StateHash(game_hash(g)).to_hex();
         match g {
             Game::Classic(s) => {
-                self.classic.game = Some(s.clone());
+                self.classic.game = Some(face_up(s, &self.cards));
                 self.classic.hash = self.hash.clone();
             }
             Game::Orders(s) => match self.orders.as_mut() {
@@ -144,6 +161,61 @@ impl TranscriptReplay {
             }
             RMsg::Board(_) | RMsg::Orders(_) | RMsg::Economy(_) => {}
         }
+    }
+}
+
+/// `s` with every face-down card and mission turned face up from the opened deal (a copy for
+/// the screen: the hash shown is the state's own).
+fn face_up(s: &ClassicState, cards: &BTreeMap<Slot, u16>) -> ClassicState {
+    let mut up = s.clone();
+    for (p, pl) in s.players.iter().enumerate() {
+        for slot in pl.sealed.iter().chain(&pl.sealed_mission) {
+            if let Some(&card) = cards.get(slot) {
+                if let Ok(card) = u8::try_from(card) {
+                    up.peek(p as u8, *slot, card);
+                }
+            }
+        }
+    }
+    up
+}
+
+/// Every player's cards and mission at the position on screen, with a line on whether a
+/// face-down deal could be opened.
+fn hands(r: &TranscriptReplay, s: &ClassicState) -> Html {
+    let note = match r.keys {
+        Some((k, n)) if k == n => {
+            "Dealt face down: every player's key was published at the end, so every card is shown here.".to_string()
+        }
+        Some((k, n)) => format!(
+            "Dealt face down: {k} of {n} players' keys are in this file, so the cards nobody showed stay face down."
+        ),
+        None => "Dealt face up: every hand is as the table saw it.".to_string(),
+    };
+    html! {
+        <section class="hands" id="replay-hands" aria-label="Every player's cards">
+            <h3>{"Cards"}</h3>
+            <p class="hint" id="replay-deal">{ note }</p>
+            <ul>{ for s.players.iter().map(|pl| {
+                let hidden = pl.sealed.len();
+                let mission = match (&pl.mission, pl.sealed_mission) {
+                    (Some(m), _) => format!(" · mission: {}", view::mission_text(s, m)),
+                    (None, Some(_)) => " · mission face down".to_string(),
+                    (None, None) => String::new(),
+                };
+                html! {
+                    <li data-player={pl.name.clone()}>
+                        <b>{ format!("{}: ", pl.name) }</b>
+                        if pl.hand.is_empty() && hidden == 0 { {"no cards"} }
+                        { for pl.hand.iter().map(|&c| html! {
+                            <span class={classes!("card", "mini", view::symbol_name(s.card_symbol(c)))}>{ view::card_text(s, c) }</span>
+                        }) }
+                        if hidden > 0 { <span class="card mini down">{ format!("{hidden} face down") }</span> }
+                        { mission }
+                    </li>
+                }
+            }) }</ul>
+        </section>
     }
 }
 
@@ -203,6 +275,10 @@ pub fn screen(
         .as_ref()
         .filter(|_| matches!(r.states[n], Game::Economy(_)))
         .map(crate::economy::panel::standings_table);
+    let cards = match (&r.states[n], &r.classic.game) {
+        (Game::Classic(_), Some(s)) => Some(hands(r, s)),
+        _ => None,
+    };
     html! {
         <>
             <header class="bar">
@@ -224,6 +300,7 @@ pub fn screen(
                         <p class={classes!("verdict", (!r.sound).then_some("error"))} id="replay-verdict" role="status">{ r.verdict.clone() }</p>
                     </section>
                     { for standings }
+                    { for cards }
                 </aside>
             </main>
         </>
