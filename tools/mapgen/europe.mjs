@@ -11,18 +11,13 @@
 // played. The split coasts get a marker each (COASTS). The script fails if a province is missing,
 // empty or has its unit point outside its shape.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gzipSync } from 'node:zlib';
 import * as topojson from 'topojson-client';
 import polygonClipping from 'polygon-clipping';
+import { polyArea, inMulti, rect, voronoi, waters, r1, pathOf, provincesOf, writeOut, hue, writePreview, finish } from './common.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const ROOT = join(here, '..', '..');
-const OUT_FILE = join(ROOT, 'web', 'map', 'orders-europe.txt');
 
 const LON0 = 12, LAT0 = 52;       // projection centre
 const CROP = [-29, 28, 47, 74];   // lon/lat box the land is clipped to before projecting
@@ -127,13 +122,7 @@ function laea([lon, lat]) {
   const k = Math.sqrt(2 / (1 + Math.sin(p0) * Math.sin(p) + Math.cos(p0) * Math.cos(p) * Math.cos(l)));
   return [k * Math.cos(p) * Math.sin(l), -k * (Math.cos(p0) * Math.sin(p) - Math.sin(p0) * Math.cos(p) * Math.cos(l))];
 }
-// View box: the projected crop's corners' inner box.
-const corners = [];
-for (let i = 0; i <= 20; i++) {
-  const lon = CROP[0] + (CROP[2] - CROP[0]) * i / 20;
-  corners.push(laea([lon, CROP[1]]), laea([lon, CROP[3]]));
-}
-const VIEW_LL = [[-22, 56], [44, 31]]; // west edge at 56°N, east edge at 31°N (lon,lat)
+// View box: from the west coast of Iceland's sea to the Caspian, North Cape to the Sahara.
 const x0 = laea([-23, 55])[0], x1 = laea([45.5, 38])[0];
 const y0 = laea([25, 73.2])[1], y1 = laea([5, 32.3])[1];
 const SCALE = WIDTH / (x1 - x0);
@@ -141,18 +130,6 @@ const HEIGHT = Math.round((y1 - y0) * SCALE);
 const project = (ll) => { const [x, y] = laea(ll); return [(x - x0) * SCALE, (y - y0) * SCALE]; };
 
 // ---------------------------------------------------------------- geometry helpers
-const area = (r) => { let a = 0; for (let i = 0, j = r.length - 1; i < r.length; j = i++) a += (r[j][0] + r[i][0]) * (r[j][1] - r[i][1]); return a / 2; };
-const polyArea = (poly) => Math.abs(area(poly[0])) - poly.slice(1).reduce((s, h) => s + Math.abs(area(h)), 0);
-function inRing([x, y], ring) {
-  let c = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i], [xj, yj] = ring[j];
-    if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) c = !c;
-  }
-  return c;
-}
-const inPoly = (pt, poly) => inRing(pt, poly[0]) && !poly.slice(1).some((h) => inRing(pt, h));
-const inMulti = (pt, mp) => mp.some((p) => inPoly(pt, p));
 function dp(pts, eps) { // Douglas–Peucker on an open polyline
   if (pts.length < 3) return pts;
   const keep = new Uint8Array(pts.length); keep[0] = keep[pts.length - 1] = 1;
@@ -178,35 +155,8 @@ function simplifyRing(r) { // closed ring: split at the farthest point from the 
   const out = a.concat(b.slice(1));
   return out.length >= 4 ? out : null;
 }
-// Convex clip of a polygon (ring) by the half-plane nearer to p than to q.
-function clipHalf(ring, p, q) {
-  const nx = q[0] - p[0], ny = q[1] - p[1];
-  const c = (q[0] * q[0] + q[1] * q[1] - p[0] * p[0] - p[1] * p[1]) / 2;
-  const f = (v) => v[0] * nx + v[1] * ny - c; // <= 0: nearer p
-  const out = [];
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i], b = ring[(i + 1) % ring.length];
-    const fa = f(a), fb = f(b);
-    if (fa <= 0) out.push(a);
-    if ((fa <= 0) !== (fb <= 0)) {
-      const t = fa / (fa - fb);
-      out.push([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]);
-    }
-  }
-  return out;
-}
 const PAD = 50;
 const BOX = [[-PAD, -PAD], [WIDTH + PAD, -PAD], [WIDTH + PAD, HEIGHT + PAD], [-PAD, HEIGHT + PAD]];
-function voronoi(anchors) { // anchors: [[key, [x,y]]] -> key -> multipolygon
-  const cells = {};
-  anchors.forEach(([k, p], i) => {
-    let ring = BOX;
-    anchors.forEach(([, q], j) => { if (i !== j && ring.length) ring = clipHalf(ring, p, q); });
-    if (ring.length >= 3) { const rr = ring.map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]); (cells[k] ||= []).push([[...rr, rr[0]]]); }
-  });
-  for (const k in cells) cells[k] = polygonClipping.union(...cells[k]);
-  return cells;
-}
 
 // ---------------------------------------------------------------- land and sea
 const topo = JSON.parse(readFileSync(require.resolve('world-atlas/land-50m.json'), 'utf8'));
@@ -239,25 +189,22 @@ for (const p of landPolys) {
   if (rings.length && rings[0] && polyArea(rings) >= MIN_ISLAND) land.push(rings);
 }
 land = polygonClipping.union(...land);
-const VIEW = [[[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT], [0, 0]]];
+const VIEW = rect(0, 0, WIDTH, HEIGHT);
 land = polygonClipping.intersection(land, VIEW);
-// Lakes (sea pieces holding no sea anchor) become land.
+// Lakes (water pieces holding no sea anchor) become land.
 const seaAnchors = Object.entries(SEA).flatMap(([k, ps]) => ps.map((p) => [k, project(p)]));
-let sea = polygonClipping.difference(VIEW, land);
-const lakes = sea.filter((p) => !seaAnchors.some(([, a]) => inPoly(a, p)));
+const [sea, lakes] = waters(VIEW, land, seaAnchors);
 if (lakes.length) land = polygonClipping.union(land, ...lakes);
-sea = sea.filter((p) => seaAnchors.some(([, a]) => inPoly(a, p)));
 
 const landAnchors = Object.entries(LAND).flatMap(([k, ps]) => ps.map((p) => [k, project(p)]));
-const landCells = voronoi(landAnchors);
-const seaCells = voronoi(seaAnchors);
+const landCells = voronoi(landAnchors, BOX);
+const seaCells = voronoi(seaAnchors, BOX);
 const regions = {};
 for (const [k, c] of Object.entries(landCells)) regions[k] = polygonClipping.intersection(c, land);
 for (const [k, c] of Object.entries(seaCells)) regions[k] = polygonClipping.intersection(c, sea);
 
 // ---------------------------------------------------------------- checks
-const ron = readFileSync(join(ROOT, 'crates', 'engine', 'maps', 'europe-1901.ron'), 'utf8');
-const ids = [...ron.matchAll(/\(id: "(\w+)", name: "[^"]+", kind: (\w+)/g)].map((m) => m[1]);
+const ids = provincesOf('europe-1901').map((p) => p.id);
 const problems = [];
 if (ids.length !== 75) problems.push(`expected 75 provinces in the .ron, found ${ids.length}`);
 for (const id of ids) {
@@ -271,27 +218,6 @@ for (const k of Object.keys(regions)) if (k !== '-' && !ids.includes(k)) problem
 for (const [c, ll] of Object.entries(COASTS)) if (!inMulti(project(ll), regions[c.slice(0, 3)])) problems.push(`${c}: marker outside its province`);
 
 // ---------------------------------------------------------------- output
-const r1 = (v) => Math.round(v * 10) / 10;
-function pathOf(mp) {
-  let d = '';
-  for (const poly of mp) {
-    if (polyArea(poly) < 1.5) continue;
-    for (const ring of poly) {
-      const pts = ring.slice(0, -1).map(([x, y]) => [Math.round(x * 10), Math.round(y * 10)]);
-      const dedup = pts.filter((p, i) => i === 0 || p[0] !== pts[i - 1][0] || p[1] !== pts[i - 1][1]);
-      if (dedup.length < 3) continue;
-      const t = (v) => (v / 10).toString();
-      let s = `M${t(dedup[0][0])} ${t(dedup[0][1])}l`;
-      let prev = dedup[0];
-      const parts = [];
-      for (const p of dedup.slice(1)) { parts.push(t(p[0] - prev[0]), t(p[1] - prev[1])); prev = p; }
-      // minimal separators: a minus sign separates by itself
-      s += parts.map((v, i) => (i > 0 && !v.startsWith('-') ? ' ' : '') + v).join('') + 'z';
-      d += s;
-    }
-  }
-  return d;
-}
 let out = `# Europe 1901 as regions, for the orders ruleset's map (crates/web/src/orders/regions.rs).\n`
   + `# Generated by tools/mapgen/europe.mjs from Natural Earth land outlines (public domain); do not edit.\n`
   + `# view x y w h | p KEY unit-x unit-y path (a province) | c KEY/COAST x y (a split coast's marker) | n path (neutral land)\n`
@@ -302,21 +228,19 @@ for (const id of [...ids].sort()) {
 }
 for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); out += `c ${c} ${r1(x)} ${r1(y)}\n`; }
 out += `n ${pathOf(regions['-'] || [])}\n`;
-writeFileSync(OUT_FILE, out);
-console.log(`wrote ${OUT_FILE}: ${out.length} bytes, ${gzipSync(out).length} gzipped, view ${WIDTH}x${HEIGHT}`);
+writeOut('orders-europe.txt', out, [WIDTH, HEIGHT]);
 
-if (process.argv[2]) { // preview SVG
-  const fill = (k) => (SEA[k] ? '#a9cde9' : k === '-' ? '#ccc' : `hsl(${(k.charCodeAt(0) * 37 + k.charCodeAt(1) * 13 + k.charCodeAt(2) * 7) % 360},45%,75%)`);
-  let svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH * 1.6}" height="${HEIGHT * 1.6}"><rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`;
-  for (const [k, r] of Object.entries(regions)) svg += `<path d="${pathOf(r)}" fill="${fill(k)}" stroke="#333" stroke-width="0.6"/>`;
+if (process.argv[2]) { // preview: the partition, unit points (keys), other anchors (dots), coast markers
+  const fill = (k) => (SEA[k] ? '#a9cde9' : k === '-' ? '#ccc' : `hsl(${hue(k)},45%,75%)`);
+  const shapes = Object.entries(regions).map(([k, r]) => ({ d: pathOf(r), fill: fill(k) }));
+  const labels = [], dots = [];
   for (const [k, ps] of [...Object.entries(LAND), ...Object.entries(SEA)]) {
     if (k === '-') continue;
     const [x, y] = project(ps[0]);
-    svg += `<text x="${r1(x)}" y="${r1(y)}" font-size="9" text-anchor="middle" font-family="sans-serif">${k}</text>`;
-    for (const p of ps.slice(1)) { const [ax, ay] = project(p); svg += `<circle cx="${r1(ax)}" cy="${r1(ay)}" r="1" fill="#900"/>`; }
+    labels.push({ x, y, text: k, size: 9 });
+    for (const p of ps.slice(1)) { const [ax, ay] = project(p); dots.push({ x: ax, y: ay, r: 1, fill: '#900' }); }
   }
-  for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); svg += `<circle cx="${r1(x)}" cy="${r1(y)}" r="5" fill="#fff" stroke="#000"/><text x="${r1(x)}" y="${r1(y) + 3}" font-size="6" text-anchor="middle">${c.slice(4).toLowerCase()}</text>`; }
-  svg += '</svg>';
-  writeFileSync(process.argv[2], svg);
+  for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); dots.push({ x, y, r: 5, fill: '#fff', stroke: '#000' }); labels.push({ x, y: y + 3, text: c.slice(4).toLowerCase(), size: 6 }); }
+  writePreview(process.argv[2], [WIDTH, HEIGHT], 1.6, shapes, labels, dots);
 }
-if (problems.length) { console.error('problems:\n  ' + problems.join('\n  ')); process.exit(1); }
+finish(problems);

@@ -9,16 +9,12 @@
 //
 //   cd tools/mapgen && npm ci && node world.mjs [preview.svg]
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import polygonClipping from 'polygon-clipping';
 import polylabel from 'polylabel';
+import { ROOT, polyArea, inMulti, rect, voronoi, waters, r1, pathOf, provincesOf, writeOut, hue, writePreview, finish } from './common.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(here, '..', '..');
-const OUT_FILE = join(ROOT, 'web', 'map', 'orders-world.txt');
 const S = 1.3;
 
 // Sea anchors in map units (after the 1.3 scale); the first is where units stand.
@@ -43,59 +39,7 @@ const SEA = {
   SAT: [[505, 560], [420, 480], [560, 430], [600, 600], [380, 600], [620, 500]],
 };
 
-// ---------------------------------------------------------------- geometry (as in europe.mjs)
-const area = (r) => { let a = 0; for (let i = 0, j = r.length - 1; i < r.length; j = i++) a += (r[j][0] + r[i][0]) * (r[j][1] - r[i][1]); return a / 2; };
-const polyArea = (poly) => Math.abs(area(poly[0])) - poly.slice(1).reduce((s, h) => s + Math.abs(area(h)), 0);
-function inRing([x, y], ring) {
-  let c = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i], [xj, yj] = ring[j];
-    if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) c = !c;
-  }
-  return c;
-}
-const inPoly = (pt, poly) => inRing(pt, poly[0]) && !poly.slice(1).some((h) => inRing(pt, h));
-const inMulti = (pt, mp) => mp.some((p) => inPoly(pt, p));
-function clipHalf(ring, p, q) {
-  const nx = q[0] - p[0], ny = q[1] - p[1];
-  const c = (q[0] * q[0] + q[1] * q[1] - p[0] * p[0] - p[1] * p[1]) / 2;
-  const f = (v) => v[0] * nx + v[1] * ny - c;
-  const out = [];
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i], b = ring[(i + 1) % ring.length];
-    const fa = f(a), fb = f(b);
-    if (fa <= 0) out.push(a);
-    if ((fa <= 0) !== (fb <= 0)) { const t = fa / (fa - fb); out.push([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]); }
-  }
-  return out;
-}
-function voronoi(anchors, box) {
-  const cells = {};
-  anchors.forEach(([k, p], i) => {
-    let ring = box;
-    anchors.forEach(([, q], j) => { if (i !== j && ring.length) ring = clipHalf(ring, p, q); });
-    if (ring.length >= 3) { const rr = ring.map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]); (cells[k] ||= []).push([[...rr, rr[0]]]); }
-  });
-  for (const k in cells) cells[k] = polygonClipping.union(...cells[k]);
-  return cells;
-}
-function pathOf(mp) {
-  let d = '';
-  for (const poly of mp) {
-    if (polyArea(poly) < 1.5) continue;
-    for (const ring of poly) {
-      const pts = ring.slice(0, -1).map(([x, y]) => [Math.round(x * 10), Math.round(y * 10)]);
-      const dedup = pts.filter((p, i) => i === 0 || p[0] !== pts[i - 1][0] || p[1] !== pts[i - 1][1]);
-      if (dedup.length < 3) continue;
-      const t = (v) => (v / 10).toString();
-      let prev = dedup[0];
-      const parts = [];
-      for (const p of dedup.slice(1)) { parts.push(t(p[0] - prev[0]), t(p[1] - prev[1])); prev = p; }
-      d += `M${t(dedup[0][0])} ${t(dedup[0][1])}l` + parts.map((v, i) => (i > 0 && !v.startsWith('-') ? ' ' : '') + v).join('') + 'z';
-    }
-  }
-  return d;
-}
+// ---------------------------------------------------------------- the artwork's path data
 /** Rings of compact SVG path data (M x y l dx dy ... z), numbers like "2.3.6" or "4-1.2". */
 function parsePath(d) {
   const rings = [];
@@ -118,8 +62,7 @@ function parsePath(d) {
 // ---------------------------------------------------------------- land, sea
 const art = JSON.parse(readFileSync(join(ROOT, 'web', 'map', 'classic-map.json'), 'utf8'));
 const [, , VW, VH] = art.viewBox.map((v) => Math.round(v * S * 10) / 10);
-const ron = readFileSync(join(ROOT, 'crates', 'engine', 'maps', 'world.ron'), 'utf8');
-const provinces = [...ron.matchAll(/\(id: "(\w+)", name: "([^"]+)", kind: (\w+)/g)].map((m) => ({ id: m[1], name: m[2], kind: m[3] }));
+const provinces = provincesOf('world');
 const regions = {}, points = {};
 let land = [];
 for (const p of provinces.filter((p) => p.kind !== 'Sea')) {
@@ -132,9 +75,9 @@ for (const p of provinces.filter((p) => p.kind !== 'Sea')) {
   land.push(...polys);
 }
 land = polygonClipping.union(...land.map((p) => [p]));
-const VIEW = [[[0, 0], [VW, 0], [VW, VH], [0, VH], [0, 0]]];
+const VIEW = rect(0, 0, VW, VH);
 const seaAnchors = Object.entries(SEA).flatMap(([k, ps]) => ps.map((pt) => [k, pt]));
-let sea = polygonClipping.difference(VIEW, land).filter((p) => seaAnchors.some(([, a]) => inPoly(a, p)));
+const [sea] = waters(VIEW, land, seaAnchors);
 const cells = voronoi(seaAnchors, [[-50, -50], [VW + 50, -50], [VW + 50, VH + 50], [-50, VH + 50]]);
 for (const [k, c] of Object.entries(cells)) {
   // The page draws the land over the seas, so a sea is its whole cell (a few points) and
@@ -156,7 +99,6 @@ for (const p of provinces) {
   if (!regions[p.id] || !regions[p.id].length) problems.push(`${p.id}: no region`);
   else if (!inMulti(points[p.id], regions[p.id]) || (p.kind === 'Sea' && inMulti(points[p.id], land))) problems.push(`${p.id}: unit point outside its region`);
 }
-const r1 = (v) => Math.round(v * 10) / 10;
 // Land provinces are the classic artwork's territories, which the page already has: the file
 // names them (`a KEY X Y TERRITORY`) and gives the artwork's scale (`art 1.3`); seas are outlined.
 let out = `# The world map of the orders ruleset as regions (crates/web/src/orders/regions.rs).\n`
@@ -169,16 +111,11 @@ for (const p of [...provinces].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     ? `p ${p.id} ${x} ${y} ${pathOf(regions[p.id] || [])}\n`
     : `a ${p.id} ${x} ${y} ${p.name.toLowerCase().replace(/ /g, '_')}\n`;
 }
-writeFileSync(OUT_FILE, out);
-console.log(`wrote ${OUT_FILE}: ${out.length} bytes, ${gzipSync(out).length} gzipped, view ${VW}x${VH}`);
-if (process.argv[2]) {
-  let svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${VW} ${VH}" width="${VW}" height="${VH}"><rect width="${VW}" height="${VH}" fill="#fff"/>`;
-  for (const p of provinces) {
-    const hue = (p.id.charCodeAt(0) * 37 + p.id.charCodeAt(1) * 13 + p.id.charCodeAt(2) * 7) % 360;
-    svg += `<path d="${pathOf(regions[p.id] || [])}" fill="${p.kind === 'Sea' ? `hsl(${hue},60%,80%)` : '#eee'}" stroke="#333" stroke-width="0.6"/>`;
-    svg += `<text x="${r1(points[p.id][0])}" y="${r1(points[p.id][1])}" font-size="10" text-anchor="middle">${p.id}</text>`;
-  }
-  for (const [, [x, y]] of seaAnchors) svg += `<circle cx="${r1(x)}" cy="${r1(y)}" r="1.5" fill="#900"/>`;
-  writeFileSync(process.argv[2], svg + '</svg>');
+writeOut('orders-world.txt', out, [VW, VH]);
+if (process.argv[2]) { // preview: seas coloured, land grey, unit points (keys), sea anchors (dots)
+  const shapes = provinces.map((p) => ({ d: pathOf(regions[p.id] || []), fill: p.kind === 'Sea' ? `hsl(${hue(p.id)},60%,80%)` : '#eee' }));
+  const labels = provinces.map((p) => ({ x: points[p.id][0], y: points[p.id][1], text: p.id, size: 10 }));
+  const dots = seaAnchors.map(([, [x, y]]) => ({ x, y, r: 1.5, fill: '#900' }));
+  writePreview(process.argv[2], [VW, VH], 1, shapes, labels, dots);
 }
-if (problems.length) { console.error('problems:\n  ' + problems.join('\n  ')); process.exit(1); }
+finish(problems);
