@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import polygonClipping from 'polygon-clipping';
+import polylabel from 'polylabel';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -63,11 +64,18 @@ export function voronoi(anchors, box) {
   return cells;
 }
 
-/** Water pieces of `view` (a multipolygon) outside `land`: [seas holding an anchor, lakes]. */
-export function waters(view, land, anchors) {
+/**
+ * Water pieces of `view` (a multipolygon) outside `land`: [seas (pieces holding a sea anchor),
+ * lakes (the others: inland water such as the Caspian, water cut off by the edge of the view;
+ * drawn as lakes, in no province), puddles (pieces too thin to hold a circle of radius `width`,
+ * slivers between shapes: the caller makes them land)].
+ */
+export function waters(view, land, anchors, width = 1.5) {
   const water = polygonClipping.difference(view, land);
   const wet = (p) => anchors.some(([, a]) => inPoly(a, p));
-  return [water.filter(wet), water.filter((p) => !wet(p))];
+  const still = water.filter((p) => !wet(p));
+  const wide = (p) => polylabel(p, 0.1).distance >= width;
+  return [water.filter(wet), still.filter(wide), still.filter((p) => !wide(p))];
 }
 
 // ---------------------------------------------------------------- output

@@ -4,7 +4,8 @@
 //   cd tools/mapgen && npm ci && node europe.mjs [preview.svg]
 //
 // Method: land outlines clipped to Europe, projected (Lambert azimuthal equal-area centred on
-// 12°E 52°N), simplified (Douglas–Peucker); lakes become land. Land is partitioned between
+// 12°E 52°N), simplified (Douglas–Peucker); the land around the board up to the view's edges is
+// neutral; water holding no sea anchor (the Caspian) is a lake, in no province. Land is partitioned between
 // hand-placed anchor points (lon/lat, several per province) by a Voronoi diagram clipped to the
 // coastline; the sea likewise between the seas' anchors. A province's first anchor is where its
 // unit stands. Anchors named '-' are neutral land (Ireland, Switzerland, ...), drawn but not
@@ -20,7 +21,8 @@ import { polyArea, inMulti, rect, voronoi, waters, r1, pathOf, provincesOf, writ
 const require = createRequire(import.meta.url);
 
 const LON0 = 12, LAT0 = 52;       // projection centre
-const CROP = [-29, 28, 47, 74];   // lon/lat box the land is clipped to before projecting
+const CROP = [-29, 28, 47, 74];   // lon/lat box of the board's land (provinces, neutral land)
+const AROUND = [-60, 5, 110, 85]; // lon/lat box of the land drawn around it (neutral) to the view's edges
 const WIDTH = 1000;               // view box width; the height follows the crop
 const EPS = 0.55;                 // simplification tolerance (map units)
 const MIN_ISLAND = 6;             // drop land pieces smaller than this (map units²)
@@ -161,17 +163,27 @@ const BOX = [[-PAD, -PAD], [WIDTH + PAD, -PAD], [WIDTH + PAD, HEIGHT + PAD], [-P
 // ---------------------------------------------------------------- land and sea
 const topo = JSON.parse(readFileSync(require.resolve('world-atlas/land-50m.json'), 'utf8'));
 const landLL = topojson.feature(topo, topo.objects.land);
-const cropLL = [[[CROP[0], CROP[1]], [CROP[2], CROP[1]], [CROP[2], CROP[3]], [CROP[0], CROP[3]], [CROP[0], CROP[1]]]];
 const geoms = landLL.features ? landLL.features.map((f) => f.geometry) : [landLL.geometry];
-let landPolys = [];
-for (const g of geoms) {
-  const polys = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
-  for (const p of polys) {
-    // Rings that cross the antimeridian (Eurasia at Chukotka) are unwrapped to stay planar.
-    const unwrapped = p.map((r) => (Math.max(...r.map((q) => q[0])) - Math.min(...r.map((q) => q[0])) > 180
-      ? r.map(([x, y]) => [x < -100 ? x + 360 : x, y]) : r));
-    landPolys.push(...polygonClipping.intersection(unwrapped, cropLL));
+const boxLL = ([w, s, e, n]) => [[[w, s], [e, s], [e, n], [w, n], [w, s]]];
+const cropLL = boxLL(CROP);
+/** Land inside `clipLL` (lon/lat multipolygon), projected and simplified. */
+function landIn(clipLL) {
+  const landPolys = [];
+  for (const g of geoms) {
+    const polys = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+    for (const p of polys) {
+      // Rings that cross the antimeridian (Eurasia at Chukotka) are unwrapped to stay planar.
+      const unwrapped = p.map((r) => (Math.max(...r.map((q) => q[0])) - Math.min(...r.map((q) => q[0])) > 180
+        ? r.map(([x, y]) => [x < -100 ? x + 360 : x, y]) : r));
+      landPolys.push(...polygonClipping.intersection(unwrapped, clipLL));
+    }
   }
+  const land = [];
+  for (const p of landPolys) {
+    const rings = p.map((r) => simplifyRing(densify(r).map(project))).filter(Boolean);
+    if (rings.length && rings[0] && polyArea(rings) >= MIN_ISLAND) land.push(rings);
+  }
+  return polygonClipping.intersection(polygonClipping.union(...land), VIEW);
 }
 const densify = (ring) => { // keep the crop's straight edges straight once projected
   const out = [];
@@ -183,18 +195,17 @@ const densify = (ring) => { // keep the crop's straight edges straight once proj
   out.push(ring[ring.length - 1]);
   return out;
 };
-let land = [];
-for (const p of landPolys) {
-  const rings = p.map((r) => simplifyRing(densify(r).map(project))).filter(Boolean);
-  if (rings.length && rings[0] && polyArea(rings) >= MIN_ISLAND) land.push(rings);
-}
-land = polygonClipping.union(...land);
 const VIEW = rect(0, 0, WIDTH, HEIGHT);
-land = polygonClipping.intersection(land, VIEW);
-// Lakes (water pieces holding no sea anchor) become land.
+// The board's land (in the crop) and the land around it up to the view's edges (Russia beyond
+// 47°E, Arabia, Iran: neutral land, so that no water but the seas' and the lakes' is drawn).
+let land = landIn(cropLL);
+const around = landIn(polygonClipping.difference(boxLL(AROUND), cropLL));
+// Seas hold a sea anchor; other water is a lake (the Caspian, the Persian Gulf cut by the view's
+// edge), drawn as a lake in no province; slivers between the crop's land and the land around it
+// become land.
 const seaAnchors = Object.entries(SEA).flatMap(([k, ps]) => ps.map((p) => [k, project(p)]));
-const [sea, lakes] = waters(VIEW, land, seaAnchors);
-if (lakes.length) land = polygonClipping.union(land, ...lakes);
+const [sea, lakes, puddles] = waters(VIEW, polygonClipping.union(land, around), seaAnchors);
+if (puddles.length) land = polygonClipping.union(land, ...puddles);
 
 const landAnchors = Object.entries(LAND).flatMap(([k, ps]) => ps.map((p) => [k, project(p)]));
 const landCells = voronoi(landAnchors, BOX);
@@ -202,6 +213,7 @@ const seaCells = voronoi(seaAnchors, BOX);
 const regions = {};
 for (const [k, c] of Object.entries(landCells)) regions[k] = polygonClipping.intersection(c, land);
 for (const [k, c] of Object.entries(seaCells)) regions[k] = polygonClipping.intersection(c, sea);
+regions['-'] = polygonClipping.union(regions['-'] || [], polygonClipping.difference(around, land));
 
 // ---------------------------------------------------------------- checks
 const ids = provincesOf('europe-1901').map((p) => p.id);
@@ -216,11 +228,13 @@ for (const id of ids) {
 }
 for (const k of Object.keys(regions)) if (k !== '-' && !ids.includes(k)) problems.push(`${k}: not a province`);
 for (const [c, ll] of Object.entries(COASTS)) if (!inMulti(project(ll), regions[c.slice(0, 3)])) problems.push(`${c}: marker outside its province`);
+if (!inMulti(project([48.5, 44.5]), lakes)) problems.push('the Caspian is not a lake');
+if (!inMulti(project([55, 58]), regions['-'])) problems.push('Russia beyond the board (55°E 58°N) is not neutral land');
 
 // ---------------------------------------------------------------- output
 let out = `# Europe 1901 as regions, for the orders ruleset's map (crates/web/src/orders/regions.rs).\n`
   + `# Generated by tools/mapgen/europe.mjs from Natural Earth land outlines (public domain); do not edit.\n`
-  + `# view x y w h | p KEY unit-x unit-y path (a province) | c KEY/COAST x y (a split coast's marker) | n path (neutral land)\n`
+  + `# view x y w h | p KEY unit-x unit-y path (a province) | c KEY/COAST x y (a split coast's marker) | n path (neutral land) | w path (lakes: water of no province)\n`
   + `view 0 0 ${WIDTH} ${HEIGHT}\n`;
 for (const id of [...ids].sort()) {
   const [x, y] = project((LAND[id] || SEA[id])[0]);
@@ -228,11 +242,13 @@ for (const id of [...ids].sort()) {
 }
 for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); out += `c ${c} ${r1(x)} ${r1(y)}\n`; }
 out += `n ${pathOf(regions['-'] || [])}\n`;
+out += `w ${pathOf(lakes)}\n`;
 writeOut('orders-europe.txt', out, [WIDTH, HEIGHT]);
 
 if (process.argv[2]) { // preview: the partition, unit points (keys), other anchors (dots), coast markers
   const fill = (k) => (SEA[k] ? '#a9cde9' : k === '-' ? '#ccc' : `hsl(${hue(k)},45%,75%)`);
   const shapes = Object.entries(regions).map(([k, r]) => ({ d: pathOf(r), fill: fill(k) }));
+  shapes.push({ d: pathOf(lakes), fill: '#fff' });
   const labels = [], dots = [];
   for (const [k, ps] of [...Object.entries(LAND), ...Object.entries(SEA)]) {
     if (k === '-') continue;
