@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import * as topojson from 'topojson-client';
 import polygonClipping from 'polygon-clipping';
-import { polyArea, inMulti, rect, voronoi, waters, r1, pathOf, provincesOf, writeOut, hue, writePreview, finish } from './common.mjs';
+import { polyArea, multiArea, inMulti, rect, voronoi, waters, r1, pathOf, provincesOf, writeOut, hue, writePreview, finish } from './common.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -244,6 +244,24 @@ for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); out 
 out += `n ${pathOf(regions['-'] || [])}\n`;
 out += `w ${pathOf(lakes)}\n`;
 writeOut('orders-europe.txt', out, [WIDTH, HEIGHT]);
+// How crowded the board is: the closest unit points of two provinces (where units, keys and
+// supply-centre markers are drawn, 22 units wide) or coast markers, overall and in the Balkans
+// and the Low Countries, and the smallest land provinces.
+{
+  const unit = (id) => project(COASTS[id] || (LAND[id] || SEA[id])[0]);
+  const closest = (keys) => {
+    let best = [Infinity];
+    for (const a of keys) for (const b of keys) if (a < b) { const [p, q] = [unit(a), unit(b)]; const d = Math.hypot(p[0] - q[0], p[1] - q[1]); if (d < best[0]) best = [d, a, b]; }
+    return `${best[1]}-${best[2]} ${best[0].toFixed(1)}`;
+  };
+  const balkans = ['SER', 'ALB', 'GRE', 'BUL', 'RUM', 'CON', 'BUD', 'TRI', 'AEG', 'ADR', 'ION', 'BLA', 'BUL/EC', 'BUL/SC'];
+  const low = ['BEL', 'HOL', 'DEN', 'KIE', 'RUH', 'PIC', 'HEL', 'SKA', 'NTH', 'BER', 'ENG', 'BAL'];
+  const land = ids.filter((id) => LAND[id]).map((id) => [id, multiArea(regions[id])]).sort((a, b) => a[1] - b[1]);
+  console.log(`closest unit points: ${closest(ids)} overall (${closest([...ids, ...Object.keys(COASTS)])} with coast markers), ${closest(balkans)} in the Balkans, ${closest(low)} in the Low Countries; `
+    + `smallest land regions: ${land.slice(0, 3).map(([k, a]) => `${k} ${a.toFixed(0)}`).join(', ')} (map units²); `
+    + `Balkans ${balkans.slice(0, 5).map((k) => `${k} ${multiArea(regions[k]).toFixed(0)}`).join(', ')}; `
+    + `Low Countries ${low.slice(0, 3).map((k) => `${k} ${multiArea(regions[k]).toFixed(0)}`).join(', ')}`);
+}
 
 if (process.argv[2]) { // preview: the partition, unit points (keys), other anchors (dots), coast markers
   const fill = (k) => (SEA[k] ? '#a9cde9' : k === '-' ? '#ccc' : `hsl(${hue(k)},45%,75%)`);
