@@ -110,6 +110,12 @@ const SEA = {
   EAS: [[31.0, 34.0], [27.5, 35.2], [35.0, 35.6], [26, 33.5], [34.8, 32.5]],
   BLA: [[34.0, 43.2], [30.5, 44.0], [38.5, 42.5], [36.5, 45.8], [30.0, 42.3], [29.4, 41.5]],
 };
+// Unit points away from a province's first anchor (so that its border stays): where crowded
+// neighbours' units, keys and markers fit.
+const UNITS = {
+  NAP: [16.1, 39.4], APU: [16.6, 41.0], PIC: [1.9, 50.2],
+};
+const unitLL = (id) => UNITS[id] || (LAND[id] || SEA[id])[0];
 // Split coasts: where the clickable marker of each coast stands.
 const COASTS = {
   'STP/NC': [35.5, 68.3], 'STP/SC': [29.0, 60.5],
@@ -129,7 +135,26 @@ const x0 = laea([-23, 55])[0], x1 = laea([45.5, 38])[0];
 const y0 = laea([25, 73.2])[1], y1 = laea([5, 32.3])[1];
 const SCALE = WIDTH / (x1 - x0);
 const HEIGHT = Math.round((y1 - y0) * SCALE);
-const project = (ll) => { const [x, y] = laea(ll); return [(x - x0) * SCALE, (y - y0) * SCALE]; };
+const flat = (ll) => { const [x, y] = laea(ll); return [(x - x0) * SCALE, (y - y0) * SCALE]; };
+// Lenses: smooth local magnifications of the projected map (as printed Diplomacy boards distort
+// geography), so that the small provinces of the Balkans, of the Low Countries and of Britain
+// have room for their units, keys and markers at the whole-map zoom. A point at distance d < R
+// from a lens's centre moves out to d·(1 + (M − 1)(1 − d²/R²)²): magnified M times at the centre,
+// unmoved from R on, monotonic (M < 2.25), squeezed in the ring around (mostly sea and the
+// large provinces around it). [lon, lat, R (map units), M]
+const LENSES = [
+  [22.8, 42.2, 120, 1.6], // Serbia, Albania, Greece, Bulgaria, Rumania
+  [5.8, 51.8, 100, 1.4],   // Belgium, Holland, Ruhr
+  [-2.8, 54.6, 105, 1.5],  // northern England and Scotland
+].map(([lon, lat, r, m]) => [flat([lon, lat]), r, m]);
+function lens([x, y]) {
+  for (const [[cx, cy], r, m] of LENSES) {
+    const dx = x - cx, dy = y - cy, u = (dx * dx + dy * dy) / (r * r);
+    if (u < 1) { const k = 1 + (m - 1) * (1 - u) * (1 - u); x = cx + dx * k; y = cy + dy * k; }
+  }
+  return [x, y];
+}
+const project = (ll) => lens(flat(ll));
 
 // ---------------------------------------------------------------- geometry helpers
 function dp(pts, eps) { // Douglas–Peucker on an open polyline
@@ -221,7 +246,7 @@ const problems = [];
 if (ids.length !== 75) problems.push(`expected 75 provinces in the .ron, found ${ids.length}`);
 for (const id of ids) {
   const r = regions[id];
-  const anchor = (LAND[id] || SEA[id] || [])[0];
+  const anchor = (LAND[id] || SEA[id]) && unitLL(id);
   if (!r || !r.length) { problems.push(`${id}: no region`); continue; }
   const pt = project(anchor);
   if (!inMulti(pt, r)) problems.push(`${id}: unit point outside its region`);
@@ -237,7 +262,7 @@ let out = `# Europe 1901 as regions, for the orders ruleset's map (crates/web/sr
   + `# view x y w h | p KEY unit-x unit-y path (a province) | c KEY/COAST x y (a split coast's marker) | n path (neutral land) | w path (lakes: water of no province)\n`
   + `view 0 0 ${WIDTH} ${HEIGHT}\n`;
 for (const id of [...ids].sort()) {
-  const [x, y] = project((LAND[id] || SEA[id])[0]);
+  const [x, y] = project(unitLL(id));
   out += `p ${id} ${r1(x)} ${r1(y)} ${pathOf(regions[id] || [])}\n`;
 }
 for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); out += `c ${c} ${r1(x)} ${r1(y)}\n`; }
@@ -248,18 +273,19 @@ writeOut('orders-europe.txt', out, [WIDTH, HEIGHT]);
 // supply-centre markers are drawn, 22 units wide) or coast markers, overall and in the Balkans
 // and the Low Countries, and the smallest land provinces.
 {
-  const unit = (id) => project(COASTS[id] || (LAND[id] || SEA[id])[0]);
+  const unit = (id) => project(COASTS[id] || unitLL(id));
   const closest = (keys) => {
-    let best = [Infinity];
-    for (const a of keys) for (const b of keys) if (a < b) { const [p, q] = [unit(a), unit(b)]; const d = Math.hypot(p[0] - q[0], p[1] - q[1]); if (d < best[0]) best = [d, a, b]; }
-    return `${best[1]}-${best[2]} ${best[0].toFixed(1)}`;
+    const pairs = [];
+    for (const a of keys) for (const b of keys) if (a < b && a.slice(0, 3) !== b.slice(0, 3)) { const [p, q] = [unit(a), unit(b)]; pairs.push([Math.hypot(p[0] - q[0], p[1] - q[1]), a, b]); }
+    pairs.sort((x, y) => x[0] - y[0]);
+    return pairs.slice(0, 3).map(([d, a, b]) => `${a}-${b} ${d.toFixed(1)}`).join(', ');
   };
   const balkans = ['SER', 'ALB', 'GRE', 'BUL', 'RUM', 'CON', 'BUD', 'TRI', 'AEG', 'ADR', 'ION', 'BLA', 'BUL/EC', 'BUL/SC'];
   const low = ['BEL', 'HOL', 'DEN', 'KIE', 'RUH', 'PIC', 'HEL', 'SKA', 'NTH', 'BER', 'ENG', 'BAL'];
   const land = ids.filter((id) => LAND[id]).map((id) => [id, multiArea(regions[id])]).sort((a, b) => a[1] - b[1]);
   console.log(`closest unit points: ${closest(ids)} overall (${closest([...ids, ...Object.keys(COASTS)])} with coast markers), ${closest(balkans)} in the Balkans, ${closest(low)} in the Low Countries; `
     + `smallest land regions: ${land.slice(0, 3).map(([k, a]) => `${k} ${a.toFixed(0)}`).join(', ')} (map units²); `
-    + `Balkans ${balkans.slice(0, 5).map((k) => `${k} ${multiArea(regions[k]).toFixed(0)}`).join(', ')}; `
+    + `Balkans ${balkans.slice(0, 6).map((k) => `${k} ${multiArea(regions[k]).toFixed(0)}`).join(', ')}; `
     + `Low Countries ${low.slice(0, 3).map((k) => `${k} ${multiArea(regions[k]).toFixed(0)}`).join(', ')}`);
 }
 
@@ -270,7 +296,7 @@ if (process.argv[2]) { // preview: the partition, unit points (keys), other anch
   const labels = [], dots = [];
   for (const [k, ps] of [...Object.entries(LAND), ...Object.entries(SEA)]) {
     if (k === '-') continue;
-    const [x, y] = project(ps[0]);
+    const [x, y] = project(unitLL(k));
     labels.push({ x, y, text: k, size: 9 });
     for (const p of ps.slice(1)) { const [ax, ay] = project(p); dots.push({ x: ax, y: ay, r: 1, fill: '#900' }); }
   }
