@@ -4,28 +4,25 @@
 //   cd tools/mapgen && npm ci && node europe.mjs [preview.svg]
 //
 // Method: land outlines clipped to Europe, projected (Lambert azimuthal equal-area centred on
-// 12°E 52°N), simplified (Douglas–Peucker); lakes become land. Land is partitioned between
+// 12°E 52°N), simplified (Douglas–Peucker); the land around the board up to the view's edges is
+// neutral; water holding no sea anchor (the Caspian) is a lake, in no province. Land is partitioned between
 // hand-placed anchor points (lon/lat, several per province) by a Voronoi diagram clipped to the
 // coastline; the sea likewise between the seas' anchors. A province's first anchor is where its
 // unit stands. Anchors named '-' are neutral land (Ireland, Switzerland, ...), drawn but not
 // played. The split coasts get a marker each (COASTS). The script fails if a province is missing,
 // empty or has its unit point outside its shape.
 
-import { readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { gzipSync } from 'node:zlib';
 import * as topojson from 'topojson-client';
 import polygonClipping from 'polygon-clipping';
+import { polyArea, multiArea, inMulti, rect, voronoi, waters, r1, pathOf, provincesOf, writeOut, hue, writePreview, finish } from './common.mjs';
 
-const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
-const ROOT = join(here, '..', '..');
-const OUT_FILE = join(ROOT, 'web', 'map', 'orders-europe.txt');
 
 const LON0 = 12, LAT0 = 52;       // projection centre
-const CROP = [-29, 28, 47, 74];   // lon/lat box the land is clipped to before projecting
+const CROP = [-29, 28, 47, 74];   // lon/lat box of the board's land (provinces, neutral land)
+const AROUND = [-60, 5, 110, 85]; // lon/lat box of the land drawn around it (neutral) to the view's edges
 const WIDTH = 1000;               // view box width; the height follows the crop
 const EPS = 0.55;                 // simplification tolerance (map units)
 const MIN_ISLAND = 6;             // drop land pieces smaller than this (map units²)
@@ -113,6 +110,12 @@ const SEA = {
   EAS: [[31.0, 34.0], [27.5, 35.2], [35.0, 35.6], [26, 33.5], [34.8, 32.5]],
   BLA: [[34.0, 43.2], [30.5, 44.0], [38.5, 42.5], [36.5, 45.8], [30.0, 42.3], [29.4, 41.5]],
 };
+// Unit points away from a province's first anchor (so that its border stays): where crowded
+// neighbours' units, keys and markers fit.
+const UNITS = {
+  NAP: [16.1, 39.4], APU: [16.6, 41.0], PIC: [1.9, 50.2],
+};
+const unitLL = (id) => UNITS[id] || (LAND[id] || SEA[id])[0];
 // Split coasts: where the clickable marker of each coast stands.
 const COASTS = {
   'STP/NC': [35.5, 68.3], 'STP/SC': [29.0, 60.5],
@@ -127,32 +130,33 @@ function laea([lon, lat]) {
   const k = Math.sqrt(2 / (1 + Math.sin(p0) * Math.sin(p) + Math.cos(p0) * Math.cos(p) * Math.cos(l)));
   return [k * Math.cos(p) * Math.sin(l), -k * (Math.cos(p0) * Math.sin(p) - Math.sin(p0) * Math.cos(p) * Math.cos(l))];
 }
-// View box: the projected crop's corners' inner box.
-const corners = [];
-for (let i = 0; i <= 20; i++) {
-  const lon = CROP[0] + (CROP[2] - CROP[0]) * i / 20;
-  corners.push(laea([lon, CROP[1]]), laea([lon, CROP[3]]));
-}
-const VIEW_LL = [[-22, 56], [44, 31]]; // west edge at 56°N, east edge at 31°N (lon,lat)
+// View box: from the west coast of Iceland's sea to the Caspian, North Cape to the Sahara.
 const x0 = laea([-23, 55])[0], x1 = laea([45.5, 38])[0];
 const y0 = laea([25, 73.2])[1], y1 = laea([5, 32.3])[1];
 const SCALE = WIDTH / (x1 - x0);
 const HEIGHT = Math.round((y1 - y0) * SCALE);
-const project = (ll) => { const [x, y] = laea(ll); return [(x - x0) * SCALE, (y - y0) * SCALE]; };
+const flat = (ll) => { const [x, y] = laea(ll); return [(x - x0) * SCALE, (y - y0) * SCALE]; };
+// Lenses: smooth local magnifications of the projected map (as printed Diplomacy boards distort
+// geography), so that the small provinces of the Balkans, of the Low Countries and of Britain
+// have room for their units, keys and markers at the whole-map zoom. A point at distance d < R
+// from a lens's centre moves out to d·(1 + (M − 1)(1 − d²/R²)²): magnified M times at the centre,
+// unmoved from R on, monotonic (M < 2.25), squeezed in the ring around (mostly sea and the
+// large provinces around it). [lon, lat, R (map units), M]
+const LENSES = [
+  [22.8, 42.2, 120, 1.6], // Serbia, Albania, Greece, Bulgaria, Rumania
+  [5.8, 51.8, 100, 1.4],   // Belgium, Holland, Ruhr
+  [-2.8, 54.6, 105, 1.5],  // northern England and Scotland
+].map(([lon, lat, r, m]) => [flat([lon, lat]), r, m]);
+function lens([x, y]) {
+  for (const [[cx, cy], r, m] of LENSES) {
+    const dx = x - cx, dy = y - cy, u = (dx * dx + dy * dy) / (r * r);
+    if (u < 1) { const k = 1 + (m - 1) * (1 - u) * (1 - u); x = cx + dx * k; y = cy + dy * k; }
+  }
+  return [x, y];
+}
+const project = (ll) => lens(flat(ll));
 
 // ---------------------------------------------------------------- geometry helpers
-const area = (r) => { let a = 0; for (let i = 0, j = r.length - 1; i < r.length; j = i++) a += (r[j][0] + r[i][0]) * (r[j][1] - r[i][1]); return a / 2; };
-const polyArea = (poly) => Math.abs(area(poly[0])) - poly.slice(1).reduce((s, h) => s + Math.abs(area(h)), 0);
-function inRing([x, y], ring) {
-  let c = false;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-    const [xi, yi] = ring[i], [xj, yj] = ring[j];
-    if ((yi > y) !== (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi) c = !c;
-  }
-  return c;
-}
-const inPoly = (pt, poly) => inRing(pt, poly[0]) && !poly.slice(1).some((h) => inRing(pt, h));
-const inMulti = (pt, mp) => mp.some((p) => inPoly(pt, p));
 function dp(pts, eps) { // Douglas–Peucker on an open polyline
   if (pts.length < 3) return pts;
   const keep = new Uint8Array(pts.length); keep[0] = keep[pts.length - 1] = 1;
@@ -178,50 +182,33 @@ function simplifyRing(r) { // closed ring: split at the farthest point from the 
   const out = a.concat(b.slice(1));
   return out.length >= 4 ? out : null;
 }
-// Convex clip of a polygon (ring) by the half-plane nearer to p than to q.
-function clipHalf(ring, p, q) {
-  const nx = q[0] - p[0], ny = q[1] - p[1];
-  const c = (q[0] * q[0] + q[1] * q[1] - p[0] * p[0] - p[1] * p[1]) / 2;
-  const f = (v) => v[0] * nx + v[1] * ny - c; // <= 0: nearer p
-  const out = [];
-  for (let i = 0; i < ring.length; i++) {
-    const a = ring[i], b = ring[(i + 1) % ring.length];
-    const fa = f(a), fb = f(b);
-    if (fa <= 0) out.push(a);
-    if ((fa <= 0) !== (fb <= 0)) {
-      const t = fa / (fa - fb);
-      out.push([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t]);
-    }
-  }
-  return out;
-}
 const PAD = 50;
 const BOX = [[-PAD, -PAD], [WIDTH + PAD, -PAD], [WIDTH + PAD, HEIGHT + PAD], [-PAD, HEIGHT + PAD]];
-function voronoi(anchors) { // anchors: [[key, [x,y]]] -> key -> multipolygon
-  const cells = {};
-  anchors.forEach(([k, p], i) => {
-    let ring = BOX;
-    anchors.forEach(([, q], j) => { if (i !== j && ring.length) ring = clipHalf(ring, p, q); });
-    if (ring.length >= 3) { const rr = ring.map(([x, y]) => [Math.round(x * 100) / 100, Math.round(y * 100) / 100]); (cells[k] ||= []).push([[...rr, rr[0]]]); }
-  });
-  for (const k in cells) cells[k] = polygonClipping.union(...cells[k]);
-  return cells;
-}
 
 // ---------------------------------------------------------------- land and sea
 const topo = JSON.parse(readFileSync(require.resolve('world-atlas/land-50m.json'), 'utf8'));
 const landLL = topojson.feature(topo, topo.objects.land);
-const cropLL = [[[CROP[0], CROP[1]], [CROP[2], CROP[1]], [CROP[2], CROP[3]], [CROP[0], CROP[3]], [CROP[0], CROP[1]]]];
 const geoms = landLL.features ? landLL.features.map((f) => f.geometry) : [landLL.geometry];
-let landPolys = [];
-for (const g of geoms) {
-  const polys = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
-  for (const p of polys) {
-    // Rings that cross the antimeridian (Eurasia at Chukotka) are unwrapped to stay planar.
-    const unwrapped = p.map((r) => (Math.max(...r.map((q) => q[0])) - Math.min(...r.map((q) => q[0])) > 180
-      ? r.map(([x, y]) => [x < -100 ? x + 360 : x, y]) : r));
-    landPolys.push(...polygonClipping.intersection(unwrapped, cropLL));
+const boxLL = ([w, s, e, n]) => [[[w, s], [e, s], [e, n], [w, n], [w, s]]];
+const cropLL = boxLL(CROP);
+/** Land inside `clipLL` (lon/lat multipolygon), projected and simplified. */
+function landIn(clipLL) {
+  const landPolys = [];
+  for (const g of geoms) {
+    const polys = g.type === 'Polygon' ? [g.coordinates] : g.coordinates;
+    for (const p of polys) {
+      // Rings that cross the antimeridian (Eurasia at Chukotka) are unwrapped to stay planar.
+      const unwrapped = p.map((r) => (Math.max(...r.map((q) => q[0])) - Math.min(...r.map((q) => q[0])) > 180
+        ? r.map(([x, y]) => [x < -100 ? x + 360 : x, y]) : r));
+      landPolys.push(...polygonClipping.intersection(unwrapped, clipLL));
+    }
   }
+  const land = [];
+  for (const p of landPolys) {
+    const rings = p.map((r) => simplifyRing(densify(r).map(project))).filter(Boolean);
+    if (rings.length && rings[0] && polyArea(rings) >= MIN_ISLAND) land.push(rings);
+  }
+  return polygonClipping.intersection(polygonClipping.union(...land), VIEW);
 }
 const densify = (ring) => { // keep the crop's straight edges straight once projected
   const out = [];
@@ -233,90 +220,87 @@ const densify = (ring) => { // keep the crop's straight edges straight once proj
   out.push(ring[ring.length - 1]);
   return out;
 };
-let land = [];
-for (const p of landPolys) {
-  const rings = p.map((r) => simplifyRing(densify(r).map(project))).filter(Boolean);
-  if (rings.length && rings[0] && polyArea(rings) >= MIN_ISLAND) land.push(rings);
-}
-land = polygonClipping.union(...land);
-const VIEW = [[[0, 0], [WIDTH, 0], [WIDTH, HEIGHT], [0, HEIGHT], [0, 0]]];
-land = polygonClipping.intersection(land, VIEW);
-// Lakes (sea pieces holding no sea anchor) become land.
+const VIEW = rect(0, 0, WIDTH, HEIGHT);
+// The board's land (in the crop) and the land around it up to the view's edges (Russia beyond
+// 47°E, Arabia, Iran: neutral land, so that no water but the seas' and the lakes' is drawn).
+let land = landIn(cropLL);
+const around = landIn(polygonClipping.difference(boxLL(AROUND), cropLL));
+// Seas hold a sea anchor; other water is a lake (the Caspian, the Persian Gulf cut by the view's
+// edge), drawn as a lake in no province; slivers between the crop's land and the land around it
+// become land.
 const seaAnchors = Object.entries(SEA).flatMap(([k, ps]) => ps.map((p) => [k, project(p)]));
-let sea = polygonClipping.difference(VIEW, land);
-const lakes = sea.filter((p) => !seaAnchors.some(([, a]) => inPoly(a, p)));
-if (lakes.length) land = polygonClipping.union(land, ...lakes);
-sea = sea.filter((p) => seaAnchors.some(([, a]) => inPoly(a, p)));
+const [sea, lakes, puddles] = waters(VIEW, polygonClipping.union(land, around), seaAnchors);
+if (puddles.length) land = polygonClipping.union(land, ...puddles);
 
 const landAnchors = Object.entries(LAND).flatMap(([k, ps]) => ps.map((p) => [k, project(p)]));
-const landCells = voronoi(landAnchors);
-const seaCells = voronoi(seaAnchors);
+const landCells = voronoi(landAnchors, BOX);
+const seaCells = voronoi(seaAnchors, BOX);
 const regions = {};
 for (const [k, c] of Object.entries(landCells)) regions[k] = polygonClipping.intersection(c, land);
 for (const [k, c] of Object.entries(seaCells)) regions[k] = polygonClipping.intersection(c, sea);
+regions['-'] = polygonClipping.union(regions['-'] || [], polygonClipping.difference(around, land));
 
 // ---------------------------------------------------------------- checks
-const ron = readFileSync(join(ROOT, 'crates', 'engine', 'maps', 'europe-1901.ron'), 'utf8');
-const ids = [...ron.matchAll(/\(id: "(\w+)", name: "[^"]+", kind: (\w+)/g)].map((m) => m[1]);
+const ids = provincesOf('europe-1901').map((p) => p.id);
 const problems = [];
 if (ids.length !== 75) problems.push(`expected 75 provinces in the .ron, found ${ids.length}`);
 for (const id of ids) {
   const r = regions[id];
-  const anchor = (LAND[id] || SEA[id] || [])[0];
+  const anchor = (LAND[id] || SEA[id]) && unitLL(id);
   if (!r || !r.length) { problems.push(`${id}: no region`); continue; }
   const pt = project(anchor);
   if (!inMulti(pt, r)) problems.push(`${id}: unit point outside its region`);
 }
 for (const k of Object.keys(regions)) if (k !== '-' && !ids.includes(k)) problems.push(`${k}: not a province`);
 for (const [c, ll] of Object.entries(COASTS)) if (!inMulti(project(ll), regions[c.slice(0, 3)])) problems.push(`${c}: marker outside its province`);
+if (!inMulti(project([48.5, 44.5]), lakes)) problems.push('the Caspian is not a lake');
+if (!inMulti(project([55, 58]), regions['-'])) problems.push('Russia beyond the board (55°E 58°N) is not neutral land');
 
 // ---------------------------------------------------------------- output
-const r1 = (v) => Math.round(v * 10) / 10;
-function pathOf(mp) {
-  let d = '';
-  for (const poly of mp) {
-    if (polyArea(poly) < 1.5) continue;
-    for (const ring of poly) {
-      const pts = ring.slice(0, -1).map(([x, y]) => [Math.round(x * 10), Math.round(y * 10)]);
-      const dedup = pts.filter((p, i) => i === 0 || p[0] !== pts[i - 1][0] || p[1] !== pts[i - 1][1]);
-      if (dedup.length < 3) continue;
-      const t = (v) => (v / 10).toString();
-      let s = `M${t(dedup[0][0])} ${t(dedup[0][1])}l`;
-      let prev = dedup[0];
-      const parts = [];
-      for (const p of dedup.slice(1)) { parts.push(t(p[0] - prev[0]), t(p[1] - prev[1])); prev = p; }
-      // minimal separators: a minus sign separates by itself
-      s += parts.map((v, i) => (i > 0 && !v.startsWith('-') ? ' ' : '') + v).join('') + 'z';
-      d += s;
-    }
-  }
-  return d;
-}
 let out = `# Europe 1901 as regions, for the orders ruleset's map (crates/web/src/orders/regions.rs).\n`
   + `# Generated by tools/mapgen/europe.mjs from Natural Earth land outlines (public domain); do not edit.\n`
-  + `# view x y w h | p KEY unit-x unit-y path (a province) | c KEY/COAST x y (a split coast's marker) | n path (neutral land)\n`
+  + `# view x y w h | p KEY unit-x unit-y path (a province) | c KEY/COAST x y (a split coast's marker) | n path (neutral land) | w path (lakes: water of no province)\n`
   + `view 0 0 ${WIDTH} ${HEIGHT}\n`;
 for (const id of [...ids].sort()) {
-  const [x, y] = project((LAND[id] || SEA[id])[0]);
+  const [x, y] = project(unitLL(id));
   out += `p ${id} ${r1(x)} ${r1(y)} ${pathOf(regions[id] || [])}\n`;
 }
 for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); out += `c ${c} ${r1(x)} ${r1(y)}\n`; }
 out += `n ${pathOf(regions['-'] || [])}\n`;
-writeFileSync(OUT_FILE, out);
-console.log(`wrote ${OUT_FILE}: ${out.length} bytes, ${gzipSync(out).length} gzipped, view ${WIDTH}x${HEIGHT}`);
+out += `w ${pathOf(lakes)}\n`;
+writeOut('orders-europe.txt', out, [WIDTH, HEIGHT]);
+// How crowded the board is: the closest unit points of two provinces (where units, keys and
+// supply-centre markers are drawn, 22 units wide) or coast markers, overall and in the Balkans
+// and the Low Countries, and the smallest land provinces.
+{
+  const unit = (id) => project(COASTS[id] || unitLL(id));
+  const closest = (keys) => {
+    const pairs = [];
+    for (const a of keys) for (const b of keys) if (a < b && a.slice(0, 3) !== b.slice(0, 3)) { const [p, q] = [unit(a), unit(b)]; pairs.push([Math.hypot(p[0] - q[0], p[1] - q[1]), a, b]); }
+    pairs.sort((x, y) => x[0] - y[0]);
+    return pairs.slice(0, 3).map(([d, a, b]) => `${a}-${b} ${d.toFixed(1)}`).join(', ');
+  };
+  const balkans = ['SER', 'ALB', 'GRE', 'BUL', 'RUM', 'CON', 'BUD', 'TRI', 'AEG', 'ADR', 'ION', 'BLA', 'BUL/EC', 'BUL/SC'];
+  const low = ['BEL', 'HOL', 'DEN', 'KIE', 'RUH', 'PIC', 'HEL', 'SKA', 'NTH', 'BER', 'ENG', 'BAL'];
+  const land = ids.filter((id) => LAND[id]).map((id) => [id, multiArea(regions[id])]).sort((a, b) => a[1] - b[1]);
+  console.log(`closest unit points: ${closest(ids)} overall (${closest([...ids, ...Object.keys(COASTS)])} with coast markers), ${closest(balkans)} in the Balkans, ${closest(low)} in the Low Countries; `
+    + `smallest land regions: ${land.slice(0, 3).map(([k, a]) => `${k} ${a.toFixed(0)}`).join(', ')} (map units²); `
+    + `Balkans ${balkans.slice(0, 6).map((k) => `${k} ${multiArea(regions[k]).toFixed(0)}`).join(', ')}; `
+    + `Low Countries ${low.slice(0, 3).map((k) => `${k} ${multiArea(regions[k]).toFixed(0)}`).join(', ')}`);
+}
 
-if (process.argv[2]) { // preview SVG
-  const fill = (k) => (SEA[k] ? '#a9cde9' : k === '-' ? '#ccc' : `hsl(${(k.charCodeAt(0) * 37 + k.charCodeAt(1) * 13 + k.charCodeAt(2) * 7) % 360},45%,75%)`);
-  let svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH * 1.6}" height="${HEIGHT * 1.6}"><rect width="${WIDTH}" height="${HEIGHT}" fill="#fff"/>`;
-  for (const [k, r] of Object.entries(regions)) svg += `<path d="${pathOf(r)}" fill="${fill(k)}" stroke="#333" stroke-width="0.6"/>`;
+if (process.argv[2]) { // preview: the partition, unit points (keys), other anchors (dots), coast markers
+  const fill = (k) => (SEA[k] ? '#a9cde9' : k === '-' ? '#ccc' : `hsl(${hue(k)},45%,75%)`);
+  const shapes = Object.entries(regions).map(([k, r]) => ({ d: pathOf(r), fill: fill(k) }));
+  shapes.push({ d: pathOf(lakes), fill: '#fff' });
+  const labels = [], dots = [];
   for (const [k, ps] of [...Object.entries(LAND), ...Object.entries(SEA)]) {
     if (k === '-') continue;
-    const [x, y] = project(ps[0]);
-    svg += `<text x="${r1(x)}" y="${r1(y)}" font-size="9" text-anchor="middle" font-family="sans-serif">${k}</text>`;
-    for (const p of ps.slice(1)) { const [ax, ay] = project(p); svg += `<circle cx="${r1(ax)}" cy="${r1(ay)}" r="1" fill="#900"/>`; }
+    const [x, y] = project(unitLL(k));
+    labels.push({ x, y, text: k, size: 9 });
+    for (const p of ps.slice(1)) { const [ax, ay] = project(p); dots.push({ x: ax, y: ay, r: 1, fill: '#900' }); }
   }
-  for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); svg += `<circle cx="${r1(x)}" cy="${r1(y)}" r="5" fill="#fff" stroke="#000"/><text x="${r1(x)}" y="${r1(y) + 3}" font-size="6" text-anchor="middle">${c.slice(4).toLowerCase()}</text>`; }
-  svg += '</svg>';
-  writeFileSync(process.argv[2], svg);
+  for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); dots.push({ x, y, r: 5, fill: '#fff', stroke: '#000' }); labels.push({ x, y: y + 3, text: c.slice(4).toLowerCase(), size: 6 }); }
+  writePreview(process.argv[2], [WIDTH, HEIGHT], 1.6, shapes, labels, dots);
 }
-if (problems.length) { console.error('problems:\n  ' + problems.join('\n  ')); process.exit(1); }
+finish(problems);

@@ -8,6 +8,8 @@
 //! - `p KEY X Y PATH`: a province, where its unit stands and its outline as SVG path data;
 //! - `c KEY/COAST X Y`: the clickable marker of one coast of a split-coast province;
 //! - `n PATH`: land that belongs to no province (drawn, not played);
+//! - `w PATH`: lakes, water that belongs to no province (the Caspian; drawn as lakes over the
+//!   seas and under the land, not played, not clickable as a sea);
 //! - `art S`, then `a KEY X Y TERRITORY`: a land province drawn as that territory of the classic
 //!   artwork (which the page already has), scaled by S. Seas are drawn first, land over them, so
 //!   a sea's outline may run under the land.
@@ -34,6 +36,8 @@ pub struct Regions {
     pub coasts: BTreeMap<String, (f32, f32)>,
     /// Land of no province.
     pub neutral: String,
+    /// Lakes: water of no province.
+    pub lakes: String,
 }
 
 /// The region data files of the built-in maps.
@@ -89,6 +93,7 @@ pub fn parse(text: &str) -> Result<Regions, String> {
         provinces: BTreeMap::new(),
         coasts: BTreeMap::new(),
         neutral: String::new(),
+        lakes: String::new(),
         art_keys: Default::default(),
         art: 1.0,
     };
@@ -160,6 +165,13 @@ pub fn parse(text: &str) -> Result<Regions, String> {
                     return Err(format!("{at}: bad neutral outline"));
                 }
                 r.neutral.push_str(d);
+            }
+            Some("w") => {
+                let d = line[1..].trim();
+                if !d.is_empty() && !path_ok(d) {
+                    return Err(format!("{at}: bad lake outline"));
+                }
+                r.lakes.push_str(d);
             }
             _ => return Err(format!("{at}: unknown line")),
         }
@@ -264,7 +276,7 @@ fn patterns(o: &mut String) {
     o.push_str("</defs>");
 }
 
-/// Appends the regions (provinces filled by their owner's pattern, seas, neutral land), the
+/// Appends the regions (provinces filled by their owner's pattern, seas, lakes, neutral land), the
 /// province keys, supply centre markers and the split coasts' markers; units and arrows are
 /// drawn over them by `board_svg`. `selectable`: provinces the player at the device may click.
 pub(super) fn base_svg(
@@ -291,7 +303,18 @@ pub(super) fn base_svg(
                 .enumerate()
                 .filter(|(_, p)| p.kind != ProvinceKind::Sea),
         );
+    let mut lakes = Some(r.lakes.as_str()).filter(|l| !l.is_empty());
     for (i, p) in order {
+        // Lakes over the seas (whose cells may run under the land), under the land: they take
+        // the clicks there, so that no sea is chosen through a lake.
+        if p.kind != ProvinceKind::Sea {
+            if let Some(d) = lakes.take() {
+                let _ = write!(
+                    o,
+                    r#"<g class="olake"><title>Water of no province (not played)</title><path d="{d}"/></g>"#
+                );
+            }
+        }
         let Some((_, d)) = r.provinces.get(&p.key) else {
             continue;
         };
@@ -531,6 +554,59 @@ mod tests {
                 assert!(r.art_keys.contains(&p.key), "{}", p.key);
             }
         }
+    }
+
+    /// Lakes are water of no province, drawn apart: the Caspian is a lake on both maps, inside no
+    /// sea's region and no land province's (it used to be drawn as the sea whose Voronoi cell
+    /// lay under it, and could be clicked as that sea), and Russia beyond the Europe board is
+    /// neutral land, not sea (it used to be the Barents, Bothnia and Black seas' cells).
+    #[test]
+    fn lakes_are_water_of_no_province() {
+        for (i, caspian) in [(0, (983.7, 505.2)), (1, (791.4, 259.2))] {
+            let r = parse(FILES[i].1).unwrap();
+            let lakes = rings(&r.lakes);
+            assert!(
+                inside(caspian, &lakes),
+                "{}: the Caspian is a lake",
+                FILES[i].0
+            );
+            for (k, ((x, y), d)) in &r.provinces {
+                if r.art_keys.contains(k) {
+                    continue;
+                }
+                let rs = rings(d);
+                assert!(
+                    !inside(caspian, &rs),
+                    "{}: the Caspian is in {k}",
+                    FILES[i].0
+                );
+                assert!(
+                    !inside((*x as f64, *y as f64), &lakes),
+                    "{k}: unit point in a lake"
+                );
+                // No lake's vertex lies inside a region (they may share a coast).
+                for ring in &lakes {
+                    let n = ring.len() as f64;
+                    let c = ring
+                        .iter()
+                        .fold((0.0, 0.0), |a, p| (a.0 + p.0 / n, a.1 + p.1 / n));
+                    for &p in ring {
+                        // A point just inside the lake, off its outline.
+                        let q = (p.0 + (c.0 - p.0) * 0.02, p.1 + (c.1 - p.1) * 0.02);
+                        if inside(q, std::slice::from_ref(ring)) {
+                            assert!(!inside(q, &rs), "{k} holds lake water at {q:?}");
+                        }
+                    }
+                }
+            }
+        }
+        let eu = parse(FILES[0].1).unwrap();
+        let russia = (901.1, 194.8); // 55°E 58°N
+        assert!(inside(russia, &rings(&eu.neutral)));
+        assert!(eu
+            .provinces
+            .values()
+            .all(|(_, d)| !inside(russia, &rings(d))));
     }
 
     #[test]
