@@ -180,12 +180,14 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   await broken.close();
 });
 
-test('a room link that names the full page (an earlier version\'s) opens the online page with its room', { skip: !ready && 'NOSTR_RELAY not set', timeout: 60000 }, async () => {
+test('a room link that names the full page (an earlier version\'s) opens the online page with its room', { skip: !ready && 'NOSTR_RELAY not set', timeout: 180000 }, async () => {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
   const room = 'AAAAAAAAAAAAAAAAAAAAAA';
   await page.goto(`${base}full/?relays=${encodeURIComponent('ws://127.0.0.1:9')}#room=${room}`);
-  await page.waitForURL(/\/orbis\/online\//);
+  // The address changes at once; the page behind it may take long to start on a loaded
+  // machine, which the waits for its elements below allow for.
+  await page.waitForURL(/\/orbis\/online\//, { waitUntil: 'commit', timeout: 60000 });
   assert.ok(page.url().includes(`#room=${room}`), page.url());
   assert.ok(page.url().includes('relays='), page.url());
   await page.locator('#root[data-screen="online"] #online').waitFor({ timeout: 30000 });
@@ -193,9 +195,9 @@ test('a room link that names the full page (an earlier version\'s) opens the onl
   await shot(page, '47-old-room-link');
   // "Play online…" on the full page's menu goes there too.
   await page.goto(`${base}full/`);
-  await page.click('#play-online');
-  await page.waitForURL(/\/orbis\/online\/\?open=online/);
-  await page.locator('#online-create').waitFor();
+  await page.click('#play-online', { timeout: 60000 });
+  await page.waitForURL(/\/orbis\/online\/\?open=online/, { waitUntil: 'commit', timeout: 60000 });
+  await page.locator('#online-create').waitFor({ timeout: 60000 });
   await ctx.close();
 });
 

@@ -155,12 +155,33 @@ pub(super) fn arrow(
         Spec::SupportMove { from: f, to, .. } => line(from, mid(units_at(f), to), true, false),
         Spec::Convoy { from: f, to } => line(from, mid(f, to), true, false),
         Spec::Combine { into } => line(from, lay.at(map, into), true, true),
-        Spec::Hold | Spec::Build | Spec::BuildFacing { .. } | Spec::Disband => {
-            let sym = match w.spec {
-                Spec::Hold => "",
-                Spec::Build | Spec::BuildFacing { .. } => "+",
-                _ => "✗",
-            };
+        // A build: the unit to be, drawn as a dashed token of its kind and power with a "+"
+        // (a ring with a small "+" was hard to find on a phone).
+        Spec::Build | Spec::BuildFacing { .. } => {
+            let letter = if w.kind == UnitType::Army { "A" } else { "F" };
+            let _ = write!(
+                out,
+                r#"<g class="{cls} obuild" data-order="{order}"><rect x="{}" y="{}" width="30" height="25" rx="{}" fill="{colour}" fill-opacity=".35" stroke="{colour}" stroke-width="2.5" stroke-dasharray="5 3"/><text class="obuild-unit" x="{}" y="{}">{letter}</text><text class="osym" x="{}" y="{}">+</text>"#,
+                n1(from.0 - 15.0),
+                n1(from.1 - 12.5),
+                if w.kind == UnitType::Army { 4 } else { 12 },
+                n1(from.0),
+                n1(from.1 + 6.0),
+                n1(from.0 + 17.0),
+                n1(from.1 - 11.0)
+            );
+            if let Some(word) = word {
+                let _ = write!(
+                    out,
+                    r#"<text class="oword" x="{}" y="{}">{word}</text>"#,
+                    n1(from.0),
+                    n1(from.1 + 31.0)
+                );
+            }
+            out.push_str("</g>");
+        }
+        Spec::Hold | Spec::Disband => {
+            let sym = if w.spec == Spec::Hold { "" } else { "✗" };
             let _ = write!(
                 out,
                 r#"<g class="{cls}" data-order="{order}"><circle cx="{}" cy="{}" r="19" fill="none" stroke="{colour}" stroke-width="2.5"/>"#,

@@ -429,7 +429,11 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
     let voted = s.draw_vote(p);
     html! {
         <div class="prompt mine" style={format!("--cur:{}", power_colour(p))}>
-            <p id="prompt">{format!("{name}: {} orders", phase_word(phase))}</p>
+            <p id="prompt">{format!("{name}: {}", match phase {
+                Phase::Retreat => "retreats",
+                Phase::Adjustment => "builds and disbands",
+                _ => "orders",
+            })}</p>
             {adj}
             <p class="hint" id="ohint">{s.prompt()}</p>
             <div class="row">{ for buttons }</div>
