@@ -58,7 +58,8 @@ test('economy: setup form and the picks of a new game', async () => {
   const [continent, country] = open.includes('Australia') ? ['Australia', 'eastern_australia']
     : open.includes('South America') ? ['South America', 'brazil'] : ['Africa', 'congo'];
   await click(page, country);
-  // The standard start: the computer's suggestion, one army moved, then confirmed.
+  // The standard start: the computer's suggestion, one army moved, then confirmed; the map
+  // places too (a click on one of her countries adds an army).
   await page.waitForSelector('#place');
   await page.click('#suggest-place');
   const fields = page.locator('#place input[id^=armies-]');
@@ -68,8 +69,14 @@ test('economy: setup form and the picks of a new game', async () => {
   assert.match(await page.locator('#placed').textContent(), /21 of 20 armies/);
   await page.click('#confirm-place');
   assert.match(await page.locator('#error').textContent(), /20/); // the engine's refusal
-  await fields.nth(0).fill(String(first));
+  // One army too few in the table, the last one placed by a click on the map.
+  await fields.nth(0).fill(String(first - 1));
   await fields.nth(0).dispatchEvent('change');
+  assert.match(await page.locator('#placed').textContent(), /19 of 20 armies/);
+  await click(page, country);
+  assert.match(await page.locator('#placed').textContent(), /20 of 20 armies/);
+  await click(page, country);
+  assert.match(await page.locator('#error').textContent(), /All 20 armies are placed/);
   await shot(page, '71b-economy-place');
   await page.click('#confirm-place');
   await page.waitForFunction(() => document.querySelector('#root').dataset.phase !== 'economy-place');

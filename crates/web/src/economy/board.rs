@@ -4,6 +4,7 @@
 //! capitals, bases, roads, fortifications and canals as icons; battle tokens (⚔), border
 //! battles, contested regions, blockades and sieges marked. Planned moves are arrows.
 
+use crate::economy::place::PlaceDraft;
 use crate::economy::{colour, EMsg, EconomySession, View};
 use crate::geometry::{OUTLINES, SHAPES, VIEWBOX, WATERS, WATER_OUTLINES};
 use crate::widgets::{f1, outline, pattern};
@@ -64,15 +65,25 @@ fn defs() -> Html {
     }
 }
 
+/// The standard start being drafted on this screen, for `r` when it is one of the placing
+/// player's countries: the map shows the draft as it grows.
+fn draft_in(eco: &EconomySession, r: RegionId) -> Option<(PlayerId, &PlaceDraft)> {
+    let p = eco.actor().filter(|_| eco.game.phase == Phase::Place)?;
+    (eco.game.regions[r as usize].owner == Some(p)).then_some((p, &eco.ui.place))
+}
+
 /// The icons of a country's infrastructure and state, in reading order.
 fn icons(eco: &EconomySession, r: RegionId) -> String {
     let g = &eco.game;
     let rs = &g.regions[r as usize];
+    let draft = draft_in(eco, r).map(|(_, d)| d);
     let mut s = String::new();
-    if g.players.iter().any(|p| p.capital == Some(r)) {
+    if g.players.iter().any(|p| p.capital == Some(r)) || draft.is_some_and(|d| d.capital == Some(r))
+    {
         s.push('★');
     }
-    for _ in 0..rs.infra.army_bases {
+    let drafted = draft.map_or(0, |d| d.bases.iter().filter(|&&b| b == r).count());
+    for _ in 0..usize::from(rs.infra.army_bases) + drafted {
         s.push('▲');
     }
     for _ in &rs.infra.navy_bases {
@@ -110,6 +121,12 @@ fn units(eco: &EconomySession, r: RegionId) -> Vec<(Option<PlayerId>, String)> {
         .filter(|(_, f)| f.units() > 0)
         .map(|(&p, f)| (Some(p), text(f.armies, f.navies)))
         .collect();
+    if let Some((p, d)) = draft_in(eco, r) {
+        if let Some(&n) = d.armies.get(&r).filter(|&&n| n > 0) {
+            out.retain(|(q, _)| *q != Some(p));
+            out.insert(0, (Some(p), text(n, 0)));
+        }
+    }
     if rs.neutral.units() > 0 {
         out.push((None, text(rs.neutral.armies, rs.neutral.navies)));
     }

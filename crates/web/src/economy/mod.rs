@@ -71,6 +71,9 @@ pub struct Ui {
     pub last_roll: Option<String>,
     /// The standard start being drafted.
     pub place: place::PlaceDraft,
+    /// What a click on the map adds to it.
+    #[serde(default)]
+    pub place_tool: place::PlaceTool,
     /// Withdraw buttons burn the roads of the country left behind / stay after interception.
     pub burn: bool,
     pub stay: bool,
@@ -114,6 +117,8 @@ pub enum EMsg {
     SuggestPlace(PlayerId),
     /// The placement draft changed.
     Place(place::PlaceDraft),
+    /// Chooses what a click on the map places.
+    PlaceTool(place::PlaceTool),
     /// A computer seat takes its next action.
     BotStep,
     /// Sets how the withdraw buttons read: burn the roads, stay after interception.
@@ -373,6 +378,10 @@ impl EconomySession {
                 self.ui.error = None;
                 false
             }
+            EMsg::PlaceTool(t) => {
+                self.ui.place_tool = t;
+                false
+            }
             EMsg::BotStep => self.bot_step(),
             EMsg::Tick => {
                 // Online, the protocol closes the planning minute by itself.
@@ -501,6 +510,21 @@ impl EconomySession {
                     _ => return,
                 };
                 self.act(&A::Setup { player: p, choice });
+            }
+            // The standard start: a click on one of the player's countries adds what the
+            // chosen tool places (the table beside it shows the draft and can correct it).
+            Phase::Place => {
+                let Some(p) = self.actor() else { return };
+                if self.game.regions[r as usize].owner != Some(p) {
+                    self.ui.error = Some(format!(
+                        "{} is not one of your countries: place your start in your own.",
+                        text::region(r)
+                    ));
+                    return;
+                }
+                if let Err(e) = self.ui.place.click(r, self.ui.place_tool) {
+                    self.ui.error = Some(e);
+                }
             }
             _ => {
                 // A move is chosen by two clicks: from, then to; a third click starts again.

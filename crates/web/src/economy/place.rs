@@ -14,6 +14,18 @@ use std::collections::BTreeMap;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+/// What a click on one of the player's countries adds to the placement.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PlaceTool {
+    /// One more army (up to the start's armies).
+    #[default]
+    Army,
+    /// One more army base (up to the start's bases).
+    Base,
+    /// The capital.
+    Capital,
+}
+
 /// A placement being drafted.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlaceDraft {
@@ -38,6 +50,32 @@ impl PlaceDraft {
                     .collect(),
             },
         }
+    }
+
+    /// A click on country `c` with `tool`: adds what the tool places; a click that would go
+    /// past the start's number says so instead (`Err`). The engine checks the whole placement
+    /// when it is confirmed.
+    pub fn click(&mut self, c: u8, tool: PlaceTool) -> Result<(), String> {
+        match tool {
+            PlaceTool::Army => {
+                if self.armies.values().sum::<u32>() >= START_ARMIES {
+                    return Err(format!(
+                        "All {START_ARMIES} armies are placed: take one off in the table first."
+                    ));
+                }
+                *self.armies.entry(c).or_default() += 1;
+            }
+            PlaceTool::Base => {
+                if self.bases.len() >= START_BASES {
+                    return Err(format!(
+                        "Both army bases are placed ({START_BASES}): set one to 0 in the table first."
+                    ));
+                }
+                self.bases.push(c);
+            }
+            PlaceTool::Capital => self.capital = Some(c),
+        }
+        Ok(())
     }
 
     /// The draft of a placement action (the computer's suggestion).
@@ -124,9 +162,28 @@ pub fn place(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     if o.bases {
         want.insert(1.min(want.len()), format!("{START_BASES} army bases"));
     }
+    let tools = [
+        (PlaceTool::Army, "an army", true),
+        (PlaceTool::Base, "an army base", o.bases),
+        (PlaceTool::Capital, "the capital", o.capitals),
+    ];
+    let tool = eco.ui.place_tool;
     html! {
         <div id="place">
             <p>{format!("The standard start: place {} in your countries.", want.join(", "))}</p>
+            <fieldset class="row place-tool" id="place-tool">
+                <legend>{"A click on one of your countries on the map places"}</legend>
+                { for tools.iter().filter(|t| t.2).map(|&(t, label, _)| {
+                    let d = v.dispatcher();
+                    html! {
+                        <label class="chip">
+                            <input type="radio" name="place-tool" id={format!("tool-{t:?}").to_lowercase()}
+                                checked={tool == t} onchange={Callback::from(move |_| d.dispatch(EMsg::PlaceTool(t)))}/>
+                            {label}
+                        </label>
+                    }
+                }) }
+            </fieldset>
             <table class="place">
                 <thead><tr><th>{"Country"}</th>
                     if o.capitals { <th>{"Capital"}</th> }

@@ -555,3 +555,58 @@ fn a_pick_is_a_batch_of_its_own_even_when_it_ends_the_setup() {
     }
     panic!("no last pick found");
 }
+
+#[test]
+fn the_standard_start_is_placed_by_clicking_the_map() {
+    use orbis_engine::rules::economy::options::Setup;
+    let opts = EconomyOptions {
+        setup: Setup::Cards,
+        ..EconomyOptions::default()
+    };
+    let (g, _) = EconomyState::new(&["Ann", "Bob"], opts, [5; 32]).unwrap();
+    let mut s = EconomySession::new(g, vec![Seat::Human, Seat::Human]);
+    let mut guard = 0;
+    while s.game.phase != Phase::Place && guard < 100 {
+        guard += 1;
+        let p = s.actor().expect("a human to act");
+        let a = choose(&s.game, p, BotLevel::Normal).expect("an action");
+        assert!(s.update(EMsg::Act(a)));
+    }
+    assert_eq!(s.game.phase, Phase::Place);
+    let p = s.actor().expect("a human places");
+    let mine: Vec<RegionId> = s.game.owned(p).collect();
+    let theirs = s.game.owned(1 - p).next().expect("the other's country");
+    // Armies, one a click, then the capital and a base with their tools.
+    s.update(EMsg::Click(mine[0]));
+    s.update(EMsg::Click(mine[0]));
+    s.update(EMsg::Click(mine[1]));
+    assert_eq!(s.ui.place.armies.get(&mine[0]), Some(&2));
+    assert_eq!(s.ui.place.armies.get(&mine[1]), Some(&1));
+    s.update(EMsg::PlaceTool(place::PlaceTool::Capital));
+    s.update(EMsg::Click(mine[1]));
+    assert_eq!(s.ui.place.capital, Some(mine[1]));
+    s.update(EMsg::PlaceTool(place::PlaceTool::Base));
+    s.update(EMsg::Click(mine[0]));
+    s.update(EMsg::Click(mine[0]));
+    assert_eq!(s.ui.place.bases, vec![mine[0], mine[0]]);
+    // A third base, or another player's country, is refused with a reason.
+    s.update(EMsg::Click(mine[1]));
+    assert_eq!(s.ui.place.bases.len(), 2);
+    assert!(s.ui.error.as_deref().unwrap_or("").contains("army bases"));
+    s.update(EMsg::PlaceTool(place::PlaceTool::Army));
+    s.update(EMsg::Click(theirs));
+    assert!(s.ui.error.as_deref().unwrap_or("").contains("not one of your countries"));
+    assert!(!s.ui.place.armies.contains_key(&theirs));
+    // The rest of the armies by clicks, then one too many.
+    for i in 0..17 {
+        s.update(EMsg::Click(mine[i % mine.len()]));
+    }
+    assert_eq!(s.ui.place.armies.values().sum::<u32>(), 20);
+    s.update(EMsg::Click(mine[0]));
+    assert_eq!(s.ui.place.armies.values().sum::<u32>(), 20);
+    assert!(s.ui.error.as_deref().unwrap_or("").contains("armies are placed"));
+    // The engine takes the placement drafted by clicks.
+    let a = s.ui.place.action(p);
+    assert!(s.update(EMsg::Act(a)), "{:?}", s.ui.error);
+    assert_ne!(s.actor(), Some(p));
+}
