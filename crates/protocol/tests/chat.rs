@@ -134,3 +134,38 @@ fn chat_during_a_game_on_a_lossy_network() {
     all_acknowledged(&mut net);
     check(&net);
 }
+
+/// A private chat from peer 0 to peer 1, which peer 2 got hold of (a copy gone astray), re-signed
+/// by peer 2 and sent to peer 1: it would show peer 0's words under peer 2's name. The sealed
+/// text is bound to its sender, so it does not open (review C11's remainder); the original still
+/// does.
+#[test]
+fn a_private_chat_re_signed_by_someone_else_shows_nothing() {
+    let mut net = lobby(7, NetParams::perfect());
+    let victim = net.peers[1].key();
+    let out = net.peers[0]
+        .chat(Some(victim), "meet at the old mill")
+        .expect("chat");
+    let (_, raw) = out.send.into_iter().next().expect("sent");
+    let (env, body) = orbis_protocol::wire::Envelope::open_where(&raw, |_| true).expect("opens");
+    assert!(
+        matches!(&body, orbis_protocol::Body::Chat { to: Some(k), text, sealed } if *k == victim && text.is_empty() && !sealed.is_empty())
+    );
+    let thief = ed25519_dalek::SigningKey::from_bytes(&net.configs[2].identity_secret);
+    let forged = orbis_protocol::wire::Envelope::seal(&thief, env.game_id, 1 << 40, &body);
+    let now = net.now;
+    let got = net.peers[1].handle(2, &forged, now);
+    let shown: Vec<_> = got
+        .events
+        .iter()
+        .filter(|e| matches!(e, orbis_protocol::ProtocolEvent::Chat { .. }))
+        .collect();
+    assert!(
+        shown.is_empty(),
+        "a re-signed private chat was shown: {shown:?}"
+    );
+    // The original, from its sender, opens.
+    let got = net.peers[1].handle(0, &raw, now);
+    assert!(got.events.iter().any(|e| matches!(e,
+        orbis_protocol::ProtocolEvent::Chat { from, private: true, text } if *from == net.peers[0].key() && text == "meet at the old mill")));
+}

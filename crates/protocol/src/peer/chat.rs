@@ -75,17 +75,23 @@ impl Peer {
                 BTreeSet::from([k]),
             ),
         };
-        // A private message is sealed to its recipient's key (security review C11): should a
-        // copy reach anyone else, it reveals nothing. The ephemeral key comes from our secret
+        // A private message is sealed to its recipient's key, as from ours (security review
+        // C11): should a copy reach anyone else, it reveals nothing; re-signed by someone else,
+        // it does not open. The ephemeral key comes from our secret
         // and this message's number, never used twice.
         let (text, sealed) = match to {
             None => (text.to_string(), vec![]),
             Some(k) => {
                 let mut witness = self.cfg.identity_secret.to_vec();
                 witness.extend_from_slice(&self.seq.to_le_bytes());
-                let sealed =
-                    orbis_deal::sealed::seal(&self.cfg.game_id, &k.0, &witness, text.as_bytes())
-                        .ok_or(CommandError::UnknownPeer)?;
+                let sealed = orbis_deal::sealed::seal(
+                    &self.cfg.game_id,
+                    &self.me.0,
+                    &k.0,
+                    &witness,
+                    text.as_bytes(),
+                )
+                .ok_or(CommandError::UnknownPeer)?;
                 (String::new(), sealed)
             }
         };
@@ -180,12 +186,18 @@ impl Peer {
                 text
             } else {
                 let secret = self.key.to_scalar().to_bytes();
-                let opened =
-                    orbis_deal::sealed::open(&self.cfg.game_id, &self.me.0, &secret, &sealed)
-                        .and_then(|b| String::from_utf8(b).ok());
+                let opened = orbis_deal::sealed::open(
+                    &self.cfg.game_id,
+                    &sender.0,
+                    &self.me.0,
+                    &secret,
+                    &sealed,
+                )
+                .and_then(|b| String::from_utf8(b).ok());
                 match opened {
                     Some(t) => t,
-                    // Not sealed to us, or garbled: nothing to show or acknowledge.
+                    // Not sealed to us, not by its signer (a copy re-signed by someone else),
+                    // or changed: nothing to show or acknowledge.
                     None => return true,
                 }
             };

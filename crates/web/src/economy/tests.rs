@@ -595,7 +595,12 @@ fn the_standard_start_is_placed_by_clicking_the_map() {
     assert!(s.ui.error.as_deref().unwrap_or("").contains("army bases"));
     s.update(EMsg::PlaceTool(place::PlaceTool::Army));
     s.update(EMsg::Click(theirs));
-    assert!(s.ui.error.as_deref().unwrap_or("").contains("not one of your countries"));
+    assert!(s
+        .ui
+        .error
+        .as_deref()
+        .unwrap_or("")
+        .contains("not one of your countries"));
     assert!(!s.ui.place.armies.contains_key(&theirs));
     // The rest of the armies by clicks, then one too many.
     for i in 0..17 {
@@ -604,7 +609,12 @@ fn the_standard_start_is_placed_by_clicking_the_map() {
     assert_eq!(s.ui.place.armies.values().sum::<u32>(), 20);
     s.update(EMsg::Click(mine[0]));
     assert_eq!(s.ui.place.armies.values().sum::<u32>(), 20);
-    assert!(s.ui.error.as_deref().unwrap_or("").contains("armies are placed"));
+    assert!(s
+        .ui
+        .error
+        .as_deref()
+        .unwrap_or("")
+        .contains("armies are placed"));
     // The engine takes the placement drafted by clicks.
     let a = s.ui.place.action(p);
     assert!(s.update(EMsg::Act(a)), "{:?}", s.ui.error);
