@@ -5,7 +5,7 @@
 //! and the log lines of that step, read-only.
 
 use crate::economy::{board, panel, text, EMsg, EconomySession, View};
-use crate::replay::RMsg;
+use crate::replay::{RMsg, Steps};
 use crate::savefile::History;
 use crate::widgets::Speed;
 use orbis_engine::codec;
@@ -110,19 +110,22 @@ impl EconomyReplay {
         r.goto(0);
         Ok(r)
     }
+}
 
-    /// Number of steps after the start.
-    pub fn len(&self) -> usize {
+impl Steps for EconomyReplay {
+    fn len(&self) -> usize {
         self.steps.len() - 1
     }
 
-    /// The state hash on screen.
-    pub fn hash(&self) -> &str {
+    fn step(&self) -> usize {
+        self.step
+    }
+
+    fn hash(&self) -> &str {
         &self.hash
     }
 
-    /// Shows the state after `n` steps (clamped).
-    pub fn goto(&mut self, n: usize) {
+    fn goto(&mut self, n: usize) {
         let n = n.min(self.len());
         let (s, _, lines) = &self.steps[n];
         self.step = n;
@@ -133,16 +136,10 @@ impl EconomyReplay {
         self.hash = hash(s);
     }
 
-    /// Handles one message of the replay screen (of the board, only zoom).
-    pub fn update(&mut self, m: RMsg) {
-        match m {
-            RMsg::Goto(n) => self.goto(n),
-            RMsg::Step(true) => self.goto(self.step + 1),
-            RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
-            RMsg::Economy(EMsg::Zoom(f)) => {
-                self.shown.update(EMsg::Zoom(f));
-            }
-            RMsg::Economy(_) | RMsg::Orders(_) | RMsg::Board(_) => {}
+    /// Of the board, only zoom.
+    fn board(&mut self, m: RMsg) {
+        if let RMsg::Economy(EMsg::Zoom(f)) = m {
+            self.shown.update(EMsg::Zoom(f));
         }
     }
 }

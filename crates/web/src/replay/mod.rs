@@ -22,6 +22,30 @@ pub mod orders;
 #[cfg(feature = "online")]
 pub mod transcript;
 
+/// What every replay does: steps after the start, the one on screen and its state hash, and
+/// the screen's step messages; each replay adds its board's messages (pan, zoom, hover).
+pub trait Steps {
+    /// Number of steps after the start.
+    fn len(&self) -> usize;
+    /// The step on screen.
+    fn step(&self) -> usize;
+    /// The state hash on screen.
+    fn hash(&self) -> &str;
+    /// Shows the state after `n` steps (clamped).
+    fn goto(&mut self, n: usize);
+    /// A message of the board on screen (only pan, zoom and the like reach a replay's board).
+    fn board(&mut self, m: RMsg);
+    /// Handles one message of the replay screen.
+    fn update(&mut self, m: RMsg) {
+        match m {
+            RMsg::Goto(n) => self.goto(n),
+            RMsg::Step(true) => self.goto(self.step() + 1),
+            RMsg::Step(false) => self.goto(self.step().saturating_sub(1)),
+            m => self.board(m),
+        }
+    }
+}
+
 /// The replay on screen, of any ruleset.
 #[allow(clippy::large_enum_variant)] // one at a time, while the replay is open
 #[derive(Clone, PartialEq)]
@@ -35,37 +59,40 @@ pub enum Viewer {
 }
 
 impl Viewer {
-    /// Number of steps (actions or phases).
-    pub fn len(&self) -> usize {
+    /// The replay behind it.
+    fn steps(&self) -> &dyn Steps {
         match self {
-            Viewer::Classic(r) => r.len(),
-            Viewer::Orders(r) => r.len(),
-            Viewer::Economy(r) => r.len(),
+            Viewer::Classic(r) => r,
+            Viewer::Orders(r) => r,
+            Viewer::Economy(r) => r,
             #[cfg(feature = "online")]
-            Viewer::Transcript(r) => r.len(),
+            Viewer::Transcript(r) => r,
         }
+    }
+
+    fn steps_mut(&mut self) -> &mut dyn Steps {
+        match self {
+            Viewer::Classic(r) => r,
+            Viewer::Orders(r) => r,
+            Viewer::Economy(r) => r,
+            #[cfg(feature = "online")]
+            Viewer::Transcript(r) => r,
+        }
+    }
+
+    /// Number of steps (actions, phases or positions).
+    pub fn len(&self) -> usize {
+        self.steps().len()
     }
 
     /// The state hash on screen.
     pub fn hash(&self) -> &str {
-        match self {
-            Viewer::Classic(r) => r.hash(),
-            Viewer::Orders(r) => r.hash(),
-            Viewer::Economy(r) => r.hash(),
-            #[cfg(feature = "online")]
-            Viewer::Transcript(r) => r.hash(),
-        }
+        self.steps().hash()
     }
 
     /// Handles one message of the replay screen.
     pub fn update(&mut self, m: RMsg) {
-        match self {
-            Viewer::Classic(r) => r.update(m),
-            Viewer::Orders(r) => r.update(m),
-            Viewer::Economy(r) => r.update(m),
-            #[cfg(feature = "online")]
-            Viewer::Transcript(r) => r.update(m),
-        }
+        self.steps_mut().update(m)
     }
 
     /// The replay screen. `back`: leaves it; `send`: its messages.
@@ -176,19 +203,24 @@ impl Replay {
         r.goto(0);
         Ok(r)
     }
+}
 
+impl Steps for Replay {
     /// Number of actions recorded.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.data.actions.len()
     }
 
-    /// The state hash on screen.
-    pub fn hash(&self) -> &str {
+    fn step(&self) -> usize {
+        self.step
+    }
+
+    fn hash(&self) -> &str {
         &self.shown.hash
     }
 
     /// Shows the state after `n` actions (clamped to the game).
-    pub fn goto(&mut self, n: usize) {
+    fn goto(&mut self, n: usize) {
         let n = n.min(self.len());
         let c = (n / EVERY).min(self.data.checkpoints.len() - 1);
         let mut s = self.data.checkpoints[c].clone();
@@ -213,15 +245,11 @@ impl Replay {
         self.shown.game = Some(s);
     }
 
-    /// Handles one message of the replay screen.
-    pub fn update(&mut self, m: RMsg) {
+    fn board(&mut self, m: RMsg) {
         match m {
-            RMsg::Goto(n) => self.goto(n),
-            RMsg::Step(true) => self.goto(self.step + 1),
-            RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
             RMsg::Board(CMsg::SetView(v)) => self.shown.ui.view = v,
             RMsg::Board(CMsg::Hover(t)) => self.shown.ui.hover = t,
-            RMsg::Board(_) | RMsg::Orders(_) | RMsg::Economy(_) => {}
+            _ => {}
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use crate::orders::view::{board, power_chip, results_list};
 use crate::orders::{OMsg, OrdersSession, Resolved, Stage, View};
-use crate::replay::RMsg;
+use crate::replay::{RMsg, Steps};
 use crate::savefile::History;
 use orbis_engine::codec;
 use orbis_engine::rules::orders::{OrdersAction, OrdersState, Phase};
@@ -83,19 +83,24 @@ impl OrdersReplay {
         r.goto(0);
         Ok(r)
     }
+}
 
+impl Steps for OrdersReplay {
     /// Number of steps after the start (phases resolved).
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.steps.len() - 1
     }
 
-    /// The state hash on screen.
-    pub fn hash(&self) -> &str {
+    fn step(&self) -> usize {
+        self.step
+    }
+
+    fn hash(&self) -> &str {
         &self.hash
     }
 
     /// Shows the state after `n` phases (clamped).
-    pub fn goto(&mut self, n: usize) {
+    fn goto(&mut self, n: usize) {
         let n = n.min(self.len());
         let (s, last) = &self.steps[n];
         self.step = n;
@@ -106,15 +111,11 @@ impl OrdersReplay {
         self.hash = hash(s);
     }
 
-    /// Handles one message of the replay screen.
-    pub fn update(&mut self, m: RMsg) {
+    fn board(&mut self, m: RMsg) {
         match m {
-            RMsg::Goto(n) => self.goto(n),
-            RMsg::Step(true) => self.goto(self.step + 1),
-            RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
             RMsg::Orders(OMsg::View(v)) => self.shown.view = v,
             RMsg::Orders(OMsg::Schematic(b)) => self.shown.schematic = b,
-            RMsg::Orders(_) | RMsg::Board(_) | RMsg::Economy(_) => {}
+            _ => {}
         }
     }
 }

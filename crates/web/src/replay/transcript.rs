@@ -12,7 +12,7 @@ use crate::classic::board::DragRef;
 use crate::classic::play::{Classic, Msg as CMsg, View as CView};
 use crate::economy::{EMsg, EconomySession, Seat, View as EView};
 use crate::orders::{OrdersSession, Stage, View as OView};
-use crate::replay::RMsg;
+use crate::replay::{RMsg, Steps};
 use crate::widgets::Speed;
 use orbis_engine::classic::{ClassicState, Slot};
 use orbis_engine::codec::StateHash;
@@ -105,19 +105,24 @@ impl TranscriptReplay {
         r.goto(0);
         Ok(r)
     }
+}
 
+impl Steps for TranscriptReplay {
     /// Number of positions after the start.
-    pub fn len(&self) -> usize {
+    fn len(&self) -> usize {
         self.states.len() - 1
     }
 
-    /// The state hash on screen.
-    pub fn hash(&self) -> &str {
+    fn step(&self) -> usize {
+        self.step
+    }
+
+    fn hash(&self) -> &str {
         &self.hash
     }
 
     /// Shows the state after `n` positions (clamped).
-    pub fn goto(&mut self, n: usize) {
+    fn goto(&mut self, n: usize) {
         let n = n.min(self.len());
         self.step = n;
         let g = &self.states[n];
@@ -142,12 +147,9 @@ impl TranscriptReplay {
         }
     }
 
-    /// Handles one message of the replay screen (of the boards, only pan and zoom).
-    pub fn update(&mut self, m: RMsg) {
+    /// Of the boards, only pan and zoom.
+    fn board(&mut self, m: RMsg) {
         match m {
-            RMsg::Goto(n) => self.goto(n),
-            RMsg::Step(true) => self.goto(self.step + 1),
-            RMsg::Step(false) => self.goto(self.step.saturating_sub(1)),
             RMsg::Board(CMsg::SetView(v)) => self.classic.ui.view = v,
             RMsg::Orders(crate::orders::OMsg::View(v)) => {
                 if let Some(o) = self.orders.as_mut() {
@@ -159,7 +161,7 @@ impl TranscriptReplay {
                     e.update(EMsg::Zoom(f));
                 }
             }
-            RMsg::Board(_) | RMsg::Orders(_) | RMsg::Economy(_) => {}
+            _ => {}
         }
     }
 }
