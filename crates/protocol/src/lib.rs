@@ -14,7 +14,7 @@ pub mod wire;
 pub use links::Links;
 pub use peer::{
     CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, ReadmitRequest,
-    Violation, Withholding, MAX_BATCH_ACTIONS,
+    Violation, Withholding, MAX_BATCH_ACTIONS, MAX_STEP_POSITIONS,
 };
 pub use wire::{
     game_tag, Body, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal,

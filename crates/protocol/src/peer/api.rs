@@ -160,6 +160,15 @@ pub enum Violation {
     TooManyProposals,
     /// More open votes from one peer than [`MAX_OPEN_VOTES`](crate::peer::MAX_OPEN_VOTES).
     TooManyVotes,
+    /// Economy game: a seat the sender plays had spent
+    /// [`MAX_STEP_POSITIONS`](crate::peer::MAX_STEP_POSITIONS) positions in one step of many
+    /// actions (its Get phase, friendly movement, moving on) without ending it: its batch for
+    /// the seat at position `round` is void and the seat makes the step's default move.
+    StepHeld {
+        round: u32,
+        seat: PlayerId,
+        positions: u32,
+    },
 }
 
 impl fmt::Display for Violation {
@@ -197,6 +206,14 @@ impl fmt::Display for Violation {
             Violation::NotAVoter => f.write_str("voted on a control that is not its to vote on"),
             Violation::TooManyVotes => f.write_str("too many open votes"),
             Violation::TooManyProposals => f.write_str("too many setup proposals"),
+            Violation::StepHeld {
+                round,
+                seat,
+                positions,
+            } => write!(
+                f,
+                "held seat {seat}'s step for {positions} positions without ending it (round {round})"
+            ),
         }
     }
 }

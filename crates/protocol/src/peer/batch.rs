@@ -3,18 +3,26 @@
 //! their player left without a move, and applied in seat order.
 //!
 //! Owns `EconomyBatch` (what a position plays), how a position's step is classified
-//! (`StepKind`: what counts as a seat's move there and what its default is) and how a batch is
+//! (`StepKind`: what counts as a seat's move there and what its default is), how a batch is
 //! applied (`play`), which the dice probe and the real application both run, so whether a
-//! position rolls is judged on exactly what is applied.
+//! position rolls is judged on exactly what is applied, and the count of positions each seat
+//! spent in a step of many actions (`Run::held`, [`MAX_STEP_POSITIONS`]).
 //!
 //! Invariant: after a position, no seat of an awaited participant is still awaited in the step
 //! it was awaited in without having moved: its player's move, or the default (a pass, no
-//! interception, the end of its Get phase or of its movement, the end of moving on, the easy
-//! computer's pick; at planning, empty plans or `ClosePlanning`). So an empty batch neither
-//! stalls the game nor lets its sender see the others' moves of a simultaneous step before its
-//! own. An action refused only because an earlier action of the same position changed the state
-//! (it was legal with its sender's batch alone) is skipped without naming its sender; a batch
-//! of more than [`MAX_BATCH_ACTIONS`] actions is void and its sender named.
+//! interception, the end of its Get phase — its upkeep settled the plain way first if it was
+//! not — or of its movement, the end of moving on, the easy computer's pick; at planning, empty
+//! plans or `ClosePlanning`). So an empty batch neither stalls the game nor lets its sender see
+//! the others' moves of a simultaneous step before its own. An action refused only because an
+//! earlier action of the same position changed the state (it was legal with its sender's batch
+//! alone) is skipped without naming its sender; a batch of more than [`MAX_BATCH_ACTIONS`]
+//! actions is void and its sender named. No seat is awaited at more than
+//! [`MAX_STEP_POSITIONS`] + 1 positions of one step of many actions (its Get phase, its
+//! friendly movement, its moving on in one combat phase), whatever it plays there: at the next
+//! position after that many, its actions are void (its player named, `StepHeld`; a computer
+//! seat's move is not computed) and it makes the step's default move. The count is a function
+//! of the log alone (the state each position began with), so every peer, a reloaded one and
+//! `verify` included, cuts the same seat at the same position.
 
 use super::*;
 use crate::wire::decode_economy;
@@ -29,6 +37,50 @@ use orbis_engine::rules::economy::state::EconomyState;
 /// (each action a few times: alone, in the dice probe, for real) stays quick. A batch over it
 /// is void and its sender named (`a_batch_over_the_cap_is_void_and_its_sender_named`).
 pub const MAX_BATCH_ACTIONS: usize = 1024;
+
+/// Most positions a seat may spend in one step of many actions (its Get phase, its friendly
+/// movement, or moving on over one combat phase, counted from the state each position began
+/// with). At the next position its actions are void, its player named (`StepHeld`), and it
+/// makes the step's default move, so a player that sends moves which change nothing lasting (an
+/// alliance offered and withdrawn) cannot hold the game at a step for ever
+/// (`holding_the_get_phase_with_moves_that_undo_themselves_is_cut_off_at_the_cap` in
+/// `tests/economy_hold.rs`). Honest seats use a few: a page sends a step's choices as one batch
+/// (cut only at a die), and in whole games between computer players that send one action per
+/// seat and position, no seat spent more than 6 positions in one step
+/// (`honest_seats_spend_few_positions_in_a_step`).
+pub const MAX_STEP_POSITIONS: u32 = 64;
+
+/// Per seat: the round and the step of many actions it was last awaited in, and at how many
+/// positions of it (`Run::held`). Steps of a single choice in between (a combat phase's battles
+/// between two moving-on steps) neither count nor reset it.
+pub(super) type Held = BTreeMap<PlayerId, (u32, StepKind, u32)>;
+
+/// Positions `seat` has spent, before this one, in the step of many actions `s` waits in (0 in
+/// any other step).
+pub(super) fn spent(held: &Held, s: &EconomyState, seat: PlayerId) -> u32 {
+    let kind = step_kind(s);
+    match held.get(&seat) {
+        Some(&(round, k, n)) if kind.open_ended() && round == s.round && k == kind => n,
+        _ => 0,
+    }
+}
+
+/// Whether `seat`, awaited in `s`, has used up its positions in the step.
+pub(super) fn at_cap(held: &Held, s: &EconomyState, seat: PlayerId) -> bool {
+    spent(held, s, seat) >= MAX_STEP_POSITIONS
+}
+
+/// Counts the position that began in `s` for every seat awaited there in a step of many actions.
+pub(super) fn count_position(held: &mut Held, s: &EconomyState) {
+    let kind = step_kind(s);
+    if !kind.open_ended() {
+        return;
+    }
+    for seat in s.to_act() {
+        let n = spent(held, s, seat).saturating_add(1);
+        held.insert(seat, (s.round, kind, n));
+    }
+}
 
 /// One action of a position's batch: who sent it (`None`: a computer seat, computed by every
 /// peer), the action, and whether it was legal against the position's start state with its
@@ -55,6 +107,10 @@ pub(super) struct EconomyBatch {
     /// Awaited seats of the round's participants, in seat order: each moves at this position,
     /// by its player's batch or by default.
     pub(super) owed: Vec<PlayerId>,
+    /// Seats of players that had used up their positions in the step ([`MAX_STEP_POSITIONS`]):
+    /// (player, seat, positions spent). Their actions are void and they make the default move;
+    /// each is named when the batch is applied.
+    pub(super) held: Vec<(u8, PlayerId, u32)>,
 }
 
 /// What an economy position waits for.
@@ -127,10 +183,26 @@ impl StepKind {
         }
     }
 
-    /// The move seat `p` makes in `s` when its player's batch made none: the engine's own
-    /// "nothing" where it has one (the windows' pass, the end of a phase of many actions), else
-    /// the easy computer's choice. Planning is closed after the batch (`ClosePlanning` / empty
-    /// plans).
+    /// The moves seat `p` makes in `s` when its player's batch made none: the engine's own
+    /// "nothing" where it has one (the windows' pass, the end of a phase of many actions; in
+    /// the Get phase its upkeep settled the plain way first, `plain_settlement`, which the end
+    /// needs), else the easy computer's choice. Planning is closed after the batch
+    /// (`ClosePlanning` / empty plans).
+    pub(super) fn default_moves(self, s: &EconomyState, p: PlayerId) -> Vec<EconomyAction> {
+        use EconomyAction as A;
+        let unsettled = s.get.get(p as usize).is_some_and(|t| !t.settled);
+        match self {
+            StepKind::Get if unsettled => vec![
+                A::SettleUpkeep {
+                    player: p,
+                    losses: s.plain_settlement(p),
+                },
+                A::FinishGet { player: p },
+            ],
+            _ => self.default_move(s, p).into_iter().collect(),
+        }
+    }
+
     fn default_move(self, s: &EconomyState, p: PlayerId) -> Option<EconomyAction> {
         use EconomyAction as A;
         match self {
@@ -200,7 +272,7 @@ pub(super) fn play(s: &mut EconomyState, b: &EconomyBatch, dice: &mut dyn Dice) 
         if moved.contains(&p) || !s.to_act().contains(&p) {
             continue;
         }
-        if let Some(a) = step_kind(s).default_move(s, p) {
+        for a in step_kind(s).default_moves(s, p) {
             if let Ok(ev) = s.apply_with(&a, dice) {
                 played.applied.push(a);
                 played.events.extend(ev);
@@ -244,9 +316,14 @@ impl Peer {
         let steps: Vec<Step> = s
             .to_act()
             .into_iter()
-            .filter_map(|seat| match r.controller(seat) {
-                Some(Controller::Bot(level)) => eco_bot::choose(s, seat, level),
-                _ => None,
+            .flat_map(|seat| match r.controller(seat) {
+                Some(Controller::Bot(_)) if at_cap(&r.held, s, seat) => {
+                    step_kind(s).default_moves(s, seat)
+                }
+                Some(Controller::Bot(level)) => {
+                    eco_bot::choose(s, seat, level).into_iter().collect()
+                }
+                _ => vec![],
             })
             .map(|action| Step {
                 sender: None,
@@ -270,6 +347,7 @@ impl Peer {
             computers_only: true,
             kind: step_kind(s),
             owed: vec![],
+            held: vec![],
         })
     }
 
@@ -286,6 +364,7 @@ impl Peer {
             computers_only: false,
             kind: StepKind::Idle,
             owed: vec![],
+            held: vec![],
         };
         let Some(r) = &self.run else { return batch };
         let Some(s) = r.economy_state() else {
@@ -339,7 +418,19 @@ impl Peer {
         seen.rng = SeededDice::new(sha256(&salt));
         let to_act = s.to_act();
         for seat in 0..r.proposal.seats.len() as PlayerId {
+            let capped = to_act.contains(&seat) && at_cap(&r.held, s, seat);
             match r.controller(seat) {
+                // A computer seat at the cap makes the step's default move (only a computer
+                // that repeats itself could get there).
+                Some(Controller::Bot(_)) if capped => {
+                    for action in batch.kind.default_moves(s, seat) {
+                        batch.steps.push(Step {
+                            sender: None,
+                            action,
+                            excused: false,
+                        });
+                    }
+                }
                 Some(Controller::Bot(level)) if to_act.contains(&seat) => {
                     if let Some(action) = eco_bot::choose(&seen, seat, level) {
                         batch.steps.push(Step {
@@ -352,6 +443,11 @@ impl Peer {
                 Some(Controller::Peer(p)) => {
                     if to_act.contains(&seat) && required.contains(&p) {
                         batch.owed.push(seat);
+                    }
+                    // Its player held the step: its actions are void, the default follows.
+                    if capped && required.contains(&p) {
+                        batch.held.push((p, seat, spent(&r.held, s, seat)));
+                        continue;
                     }
                     for (a, ok) in payloads.get(&p).into_iter().flatten() {
                         if a.player() == seat {

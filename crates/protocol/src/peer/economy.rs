@@ -18,7 +18,9 @@
 //! its sender does not play, is void and its sender named (unless it was legal with its batch
 //! alone and an earlier action of the position made it impossible: skipped, nobody named);
 //! nobody's batch is seen before every entitled participant has committed; every awaited seat
-//! moves at the position (its player's move or the default, `batch::play`).
+//! moves at the position (its player's move or the default, `batch::play`), and none is awaited
+//! at more than `MAX_STEP_POSITIONS` + 1 positions of one step of many actions (`batch`: at the
+//! next one its actions are void, its player named `StepHeld`, and the default ends its step).
 
 use super::*;
 use crate::wire::encode_economy;
@@ -399,6 +401,19 @@ impl Peer {
                 )
             })
             .collect();
+        for &(p, seat, positions) in &batch.held {
+            violations.push((
+                parts.get(p as usize).copied(),
+                Violation::StepHeld {
+                    round,
+                    seat,
+                    positions,
+                },
+            ));
+        }
+        // The position counts for the seats awaited in a step of many actions (before it is
+        // played: the count is of the state each position began with).
+        count_position(&mut r.held, s);
         let played = play(s, &batch, dice);
         for (i, e) in played.refused {
             let Some(st) = batch.steps.get(i) else {

@@ -470,6 +470,7 @@ impl Peer {
             roll_count: 0,
             pending: None,
             economy: None,
+            held: Held::new(),
             reveals: BTreeMap::new(),
             future_reveals: BTreeMap::new(),
             chains,

@@ -73,8 +73,8 @@ mod run;
 mod votes;
 
 pub use api::*;
-pub use batch::MAX_BATCH_ACTIONS;
 use batch::*;
+pub use batch::{MAX_BATCH_ACTIONS, MAX_STEP_POSITIONS};
 use beacon::*;
 use chat::*;
 use deal::*;

@@ -95,6 +95,9 @@ pub(super) struct Run {
     pub(super) ended: Option<(u64, u8)>,
     /// Economy game: the batch of the position whose roll is pending (see `economy`).
     pub(super) economy: Option<EconomyBatch>,
+    /// Economy game: the positions each seat spent in its current step of many actions
+    /// (`batch::count_position`, counted from the log alone).
+    pub(super) held: Held,
 }
 
 /// How the game waits on a control's target where it stands.

@@ -4,13 +4,14 @@
 
 use super::{Net, NetParams};
 use orbis_engine::bot;
-use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
+use orbis_engine::classic::{BotLevel, ClassicOptions, Colour, PlayerId};
 use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::Game;
 use orbis_protocol::{Controller, ProtocolEvent, SeatSpec, SetupProposal, Violation};
+use std::collections::BTreeMap;
 
 /// An economy proposal for `net`'s peers on the first seats, computer seats of `bots` after
 /// them; a game of `rounds` rounds.
@@ -162,4 +163,36 @@ pub fn rolled(net: &Net, i: usize) -> bool {
         ev.iter()
             .any(|e| matches!(e, EconomyEvent::BattleRoll { .. }))
     })
+}
+
+/// The step of many actions `s` waits in, if any (the only steps a seat can be awaited in at
+/// position after position by moving): the Get phase, friendly movement, moving on.
+pub fn open_step(s: &EconomyState) -> Option<&'static str> {
+    match s.phase {
+        Phase::Get => Some("Get"),
+        Phase::Moving => Some("Moving"),
+        Phase::Combat => s
+            .combat
+            .as_ref()
+            .filter(|c| c.battle.is_none() && c.steals.is_empty() && c.tokens.is_empty())
+            .map(|_| "MoveOn"),
+        _ => None,
+    }
+}
+
+/// Per (seat, round, step of many actions): at how many log positions the seat was awaited
+/// there, from the replay of peer `i`'s transcript (the state each position began with).
+pub fn step_positions(net: &Net, i: usize) -> BTreeMap<(PlayerId, u32, &'static str), u32> {
+    let t = net.peers[i].transcript().expect("a transcript");
+    let r = orbis_protocol::peer::replay(&t).expect("the transcript replays");
+    let mut out = BTreeMap::new();
+    // The last state began no position.
+    for g in r.states.iter().take(r.states.len().saturating_sub(1)) {
+        let Game::Economy(s) = g else { continue };
+        let Some(step) = open_step(s) else { continue };
+        for seat in s.to_act() {
+            *out.entry((seat, s.round, step)).or_insert(0) += 1;
+        }
+    }
+    out
 }
