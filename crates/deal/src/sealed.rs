@@ -1,6 +1,7 @@
 //! Bytes sealed to an ed25519 identity key by a known sender, for messages that travel over
 //! connections others may be handed (private chat: security review C11): an ephemeral key, its
-//! Diffie–Hellman product with the recipient's key, and ChaCha20-Poly1305 under a key drawn
+//! Diffie–Hellman product with the recipient's key, and XChaCha20-Poly1305 (the rendezvous's
+//! cipher, so the page carries one) under a key drawn
 //! from a merlin transcript of the context, the sender, the recipient, the ephemeral key and the
 //! product.
 //!
@@ -12,7 +13,7 @@
 
 use crate::transcript;
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
-use chacha20poly1305::{ChaCha20Poly1305, Nonce};
+use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use curve25519_dalek::edwards::{CompressedEdwardsY, EdwardsPoint};
 use curve25519_dalek::scalar::Scalar;
 use transcript::TranscriptExt;
@@ -21,13 +22,14 @@ use transcript::TranscriptExt;
 pub const SEAL_OVERHEAD: usize = 32 + 16;
 
 /// The cipher of one message: its key is unique to the ephemeral key, so the nonce is fixed.
+/// XChaCha20 rather than ChaCha20 only because the rendezvous uses it: one cipher in the page.
 fn cipher(
     context: &[u8],
     from: &[u8; 32],
     to: &[u8; 32],
     ephemeral: &[u8; 32],
     dh: &EdwardsPoint,
-) -> ChaCha20Poly1305 {
+) -> XChaCha20Poly1305 {
     let mut tr = transcript::start(b"sealed bytes v2", context);
     tr.append_message(b"from", from);
     tr.append_message(b"to", to);
@@ -35,7 +37,7 @@ fn cipher(
     tr.append_message(b"dh", dh.compress().as_bytes());
     let mut key = [0u8; 32];
     tr.challenge_bytes(b"key", &mut key);
-    ChaCha20Poly1305::new(&key.into())
+    XChaCha20Poly1305::new(&key.into())
 }
 
 /// Seals `plain` from the ed25519 public key `from` to the ed25519 public key `to`; `witness`
@@ -59,7 +61,7 @@ pub fn seal(
     let dh = (e * recipient).mul_by_cofactor();
     let body = cipher(context, from, to, &ephemeral, &dh)
         .encrypt(
-            &Nonce::default(),
+            &XNonce::default(),
             Payload {
                 msg: plain,
                 aad: &ephemeral,
@@ -92,7 +94,7 @@ pub fn open(
     let dh = (a * e).mul_by_cofactor();
     cipher(context, from, me, &ephemeral, &dh)
         .decrypt(
-            &Nonce::default(),
+            &XNonce::default(),
             Payload {
                 msg: body,
                 aad: &ephemeral,
