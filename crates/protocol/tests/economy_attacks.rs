@@ -13,7 +13,7 @@ use orbis_engine::classic::{BotLevel, PlayerId};
 use orbis_engine::rules::economy::action::EconomyAction;
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
-use orbis_protocol::peer::{verify, VerifyError};
+use orbis_protocol::peer::{game_hash, replay, verify, VerifyError};
 use orbis_protocol::wire::{encode_economy, orders_commitment};
 use orbis_protocol::{
     Body, Envelope, HaltReport, Peer, ProtocolEvent, Violation, MAX_BATCH_ACTIONS,
@@ -103,6 +103,19 @@ fn split_commitments_halt_every_honest_peer_naming_the_sender() {
             Err(VerifyError::Cheat { peer: Some(k), .. }) => assert_eq!(k, me),
             r => panic!("peer {i}'s transcript: {r:?}"),
         }
+        // The replay screen shows the halted game as far as it went, with the same verdict.
+        let rp = replay(&t).expect("a halted game's transcript replays");
+        assert!(
+            matches!(rp.verdict, Err(VerifyError::Cheat { peer: Some(k), .. }) if k == me),
+            "{:?}",
+            rp.verdict
+        );
+        assert_eq!(rp.states.len() as u64, net.peers[i].log_len() + 1);
+        assert_eq!(
+            Some(game_hash(rp.states.last().unwrap())),
+            net.peers[i].state_hash(),
+            "the replay stops where the game did"
+        );
     }
     only_culprit(&net, &honest, CHEAT);
     let at = u64::from(round);
