@@ -236,6 +236,7 @@ fn random_body(r: &mut Rng, len: u64, head: [u8; 32], keys: &[PeerKey]) -> Body 
             have_index: index,
             head: r.arr(),
             deal: r.below(100) as u32,
+            deal_digest: r.arr(),
             unread: vec![(r.below(4) as u8, r.below(50) as u16)],
             withheld: vec![r.below(4) as u8],
         },

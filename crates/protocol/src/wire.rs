@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 6;
+pub const PROTOCOL_VERSION: u16 = 7;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -300,6 +300,10 @@ pub enum Body {
         /// or a deck it does not hold, so that every responder sends it every deal message and
         /// the conflicting ones meet.
         deal: u32,
+        /// The XOR of the hashes of the messages of the current deal the requester has taken:
+        /// a responder whose own differs sends it every deal message too (each may lack a
+        /// different one, with as many messages as the other).
+        deal_digest: [u8; 32],
         /// Positions the requester holds but cannot read yet: their shares are sent again.
         unread: Vec<(u8, u16)>,
         /// Participants (indices) whose shares of those positions have not come: every peer

@@ -976,6 +976,7 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
                 have_index: k,
                 head: [0; 32],
                 deal: 0,
+                deal_digest: [0; 32],
                 unread: vec![],
                 withheld: vec![],
             },

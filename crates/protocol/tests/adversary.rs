@@ -323,6 +323,7 @@ impl Adv {
                     have_index,
                     head,
                     deal,
+                    deal_digest,
                     unread,
                     ..
                 } if self.hit(Dev::FalseWithheld) => {
@@ -346,6 +347,7 @@ impl Adv {
                             have_index,
                             head,
                             deal,
+                            deal_digest,
                             unread,
                             withheld,
                         },

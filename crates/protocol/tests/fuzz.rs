@@ -88,6 +88,7 @@ fn body(len: u64, head: [u8; 32]) -> impl Strategy<Value = Body> {
                 have_index,
                 head,
                 deal,
+                deal_digest: head,
                 withheld: unread.iter().map(|x| x.0).collect(),
                 unread,
             }),

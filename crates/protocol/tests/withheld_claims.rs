@@ -64,6 +64,7 @@ fn claim(net: &mut Net, against: u8, unread: Option<Vec<(u8, u16)>>) {
                     have_index,
                     head,
                     deal,
+                    deal_digest,
                     ..
                 },
             )) = Envelope::open_where(&bytes, |_| true)
@@ -86,6 +87,7 @@ fn claim(net: &mut Net, against: u8, unread: Option<Vec<(u8, u16)>>) {
                 have_index,
                 head,
                 deal,
+                deal_digest,
                 unread,
                 withheld: vec![against],
             };

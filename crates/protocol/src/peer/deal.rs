@@ -60,6 +60,11 @@ pub(super) struct DealRun {
     /// to us alone and later to everyone (the same bytes, for a card turned face up) is taken
     /// once but must be logged, or a transcript could not open that card.
     logged: BTreeSet<[u8; 32]>,
+    /// The XOR of the hashes in `logged` of this deal's messages (`Sync::deal_digest`): two
+    /// peers that each lack a broadcast the other took (lost on the way; a reveal, a share of a
+    /// card drawn face up) hold as many messages, so comparing counts alone, neither sent the
+    /// other its log, and a `Show` whose reveal one of them lacked stalled the game for good.
+    pub(super) digest: [u8; 32],
     /// Messages that came before what they follow: (deal number, sender's participant index,
     /// to, message, signed bytes).
     pub(super) waiting: Vec<Waiting>,
@@ -123,6 +128,9 @@ impl DealRun {
     fn log_broadcast(&mut self, to: Option<u8>, h: [u8; 32], raw: Vec<u8>) {
         if to.is_none() && self.logged.insert(h) {
             self.log.push(raw);
+            for (d, x) in self.digest.iter_mut().zip(h) {
+                *d ^= x;
+            }
         }
     }
 
@@ -169,6 +177,7 @@ impl DealRun {
             log: vec![],
             taken: BTreeSet::new(),
             logged: BTreeSet::new(),
+            digest: [0; 32],
             waiting: vec![],
             number: 0,
             members: (0..n).collect(),

@@ -167,6 +167,11 @@ pub struct Peer {
     /// Signatures checked (each message once, however often the lobby moves: security review
     /// C10), for tests and a debug view.
     pub signature_checks: u64,
+    /// Positions of our face-down cards we cannot read, with when we last asked for their
+    /// shares (or first saw them unread): one still unread a resend period later is asked for
+    /// again, whether or not the game moves on (a reloaded page's mission, read before the
+    /// reload, blocks no move, so no stall ever asked for it).
+    unread_asked: BTreeMap<(u8, u16), u64>,
 }
 
 impl Peer {
@@ -213,6 +218,7 @@ impl Peer {
             signature_checks: 0,
             unkept: false,
             keep_states: false,
+            unread_asked: BTreeMap::new(),
         }
     }
 
@@ -479,8 +485,31 @@ impl Peer {
             let body = self.sync_body();
             let raw = self.seal(&body);
             out.send.push((Dest::All, raw));
+            self.unread_asked.clear();
+        } else if !over && self.unread_overdue(now_ms) {
+            let body = self.sync_body();
+            let raw = self.seal(&body);
+            out.send.push((Dest::All, raw));
         }
         out
+    }
+
+    /// Whether a face-down card of ours has stayed unread for a resend period since we last
+    /// asked for it (then it counts as asked now). A stall asks for every unread card anyway
+    /// (`Sync::unread`), but a card that blocks no move (a mission, or a card held while
+    /// others play) would otherwise never be asked for again after a reload or a lost share.
+    fn unread_overdue(&mut self, now: u64) -> bool {
+        let unread = self.run.as_ref().map_or(vec![], Run::unread);
+        self.unread_asked.retain(|k, _| unread.contains(k));
+        let mut due = false;
+        for k in unread {
+            let at = *self.unread_asked.entry(k).or_insert(now);
+            due |= now >= at.saturating_add(self.cfg.resend_ms);
+        }
+        if due {
+            self.unread_asked.values_mut().for_each(|t| *t = now);
+        }
+        due
     }
 
     /// A request for what we miss.
@@ -500,6 +529,9 @@ impl Peer {
                     d.log.len() as u32
                 }
             }),
+            deal_digest: r
+                .and_then(|r| r.deal.as_ref())
+                .map_or([0; 32], |d| d.digest),
             unread: r.map_or(vec![], Run::unread),
             withheld: r.map_or(vec![], Run::withheld),
         }
@@ -796,10 +828,12 @@ impl Peer {
                 have_index,
                 head,
                 deal,
+                deal_digest,
                 unread,
                 withheld,
             } => {
                 self.note_withheld(sender, withheld, &unread, out);
+                let deal = (deal, deal_digest);
                 self.on_sync(link, sender, (started, have_index, head), deal, unread, out)
             }
             Body::Chat { to, text, sealed } => {

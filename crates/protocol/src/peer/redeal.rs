@@ -125,6 +125,8 @@ impl Run {
         // Slots are the new table's seats: the old deal's messages prove nothing here.
         d.firsts.clear();
         d.diverged = false;
+        // The digest covers this deal's messages only (another's are dropped without a trace).
+        d.digest = [0; 32];
         d.outbox.extend(out);
         d.number = number;
         d.members = members;

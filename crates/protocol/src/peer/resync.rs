@@ -130,7 +130,7 @@ impl Peer {
         link: Option<LinkId>,
         sender: PeerKey,
         (started, have_index, head): (bool, u64, [u8; 32]),
-        deal: u32,
+        deal: (u32, [u8; 32]),
         unread: Vec<(u8, u16)>,
         out: &mut Output,
     ) -> bool {
@@ -218,12 +218,13 @@ pub(super) fn pack(
 
 impl Peer {
     /// The face-down deal's part of a `Sync` answer: every deal message we took, if the
-    /// requester has taken fewer, and our shares of the positions it holds and cannot read.
+    /// requester has taken fewer or others (its digest is not ours), and our shares of the
+    /// positions it holds and cannot read.
     fn answer_deal(
         &mut self,
         link: LinkId,
         sender: PeerKey,
-        deal: u32,
+        (deal, digest): (u32, [u8; 32]),
         unread: &[(u8, u16)],
         out: &mut Output,
     ) {
@@ -232,7 +233,7 @@ impl Peer {
             return;
         };
         let Some(d) = &r.deal else { return };
-        if (deal as usize) < d.log.len() {
+        if (deal as usize) < d.log.len() || (digest != d.digest && !d.log.is_empty()) {
             let log = d.log.clone();
             let mut batch = vec![];
             let mut bytes = 0;
