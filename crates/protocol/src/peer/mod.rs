@@ -494,49 +494,6 @@ impl Peer {
         out
     }
 
-    /// Whether a face-down card of ours has stayed unread for a resend period since we last
-    /// asked for it (then it counts as asked now). A stall asks for every unread card anyway
-    /// (`Sync::unread`), but a card that blocks no move (a mission, or a card held while
-    /// others play) would otherwise never be asked for again after a reload or a lost share.
-    fn unread_overdue(&mut self, now: u64) -> bool {
-        let unread = self.run.as_ref().map_or(vec![], Run::unread);
-        self.unread_asked.retain(|k, _| unread.contains(k));
-        let mut due = false;
-        for k in unread {
-            let at = *self.unread_asked.entry(k).or_insert(now);
-            due |= now >= at.saturating_add(self.cfg.resend_ms);
-        }
-        if due {
-            self.unread_asked.values_mut().for_each(|t| *t = now);
-        }
-        due
-    }
-
-    /// A request for what we miss.
-    fn sync_body(&self) -> Body {
-        let r = self.run.as_ref();
-        Body::Sync {
-            started: r.is_some(),
-            have_index: self.log_len(),
-            head: self.log_head().unwrap_or([0; 32]),
-            // Holding a deal message built on what we do not hold (someone told peers
-            // different things), we ask for every deal message the others took, so that the
-            // two conflicting ones meet.
-            deal: r.and_then(|r| r.deal.as_ref()).map_or(0, |d| {
-                if d.diverged {
-                    0
-                } else {
-                    d.log.len() as u32
-                }
-            }),
-            deal_digest: r
-                .and_then(|r| r.deal.as_ref())
-                .map_or([0; 32], |d| d.digest),
-            unread: r.map_or(vec![], Run::unread),
-            withheld: r.map_or(vec![], Run::withheld),
-        }
-    }
-
     fn progress(&mut self) {
         self.last_progress = Some(self.now);
     }

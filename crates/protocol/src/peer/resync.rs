@@ -2,7 +2,8 @@
 //! miss (lobby messages, log entries with their votes and reveals, open rounds), in batches that
 //! fit one data-channel message.
 //!
-//! Owns `Peer::last_answer` (at most one answer per link per half resend period).
+//! Owns `Peer::last_answer` (at most one answer per link per half resend period), what our own
+//! `Sync` asks for, and `Peer::unread_asked` (when we last asked for an unread card's shares).
 //!
 //! Invariant: an answer carries only original signed bytes, so a rejoiner verifies everything
 //! itself and needs nobody's word; the groups of one position stay in one batch.
@@ -23,6 +24,49 @@ pub(super) const MAX_BATCH_ITEMS: usize = 8192;
 pub(super) const BATCH_BYTES: usize = 48 * 1024;
 
 impl Peer {
+    /// Whether a face-down card of ours has stayed unread for a resend period since we last
+    /// asked for it (then it counts as asked now). A stall asks for every unread card anyway
+    /// (`Sync::unread`), but a card that blocks no move (a mission, or a card held while
+    /// others play) would otherwise never be asked for again after a reload or a lost share.
+    pub(super) fn unread_overdue(&mut self, now: u64) -> bool {
+        let unread = self.run.as_ref().map_or(vec![], Run::unread);
+        self.unread_asked.retain(|k, _| unread.contains(k));
+        let mut due = false;
+        for k in unread {
+            let at = *self.unread_asked.entry(k).or_insert(now);
+            due |= now >= at.saturating_add(self.cfg.resend_ms);
+        }
+        if due {
+            self.unread_asked.values_mut().for_each(|t| *t = now);
+        }
+        due
+    }
+
+    /// A request for what we miss.
+    pub(super) fn sync_body(&self) -> Body {
+        let r = self.run.as_ref();
+        Body::Sync {
+            started: r.is_some(),
+            have_index: self.log_len(),
+            head: self.log_head().unwrap_or([0; 32]),
+            // Holding a deal message built on what we do not hold (someone told peers
+            // different things), we ask for every deal message the others took, so that the
+            // two conflicting ones meet.
+            deal: r.and_then(|r| r.deal.as_ref()).map_or(0, |d| {
+                if d.diverged {
+                    0
+                } else {
+                    d.log.len() as u32
+                }
+            }),
+            deal_digest: r
+                .and_then(|r| r.deal.as_ref())
+                .map_or([0; 32], |d| d.digest),
+            unread: r.map_or(vec![], Run::unread),
+            withheld: r.map_or(vec![], Run::withheld),
+        }
+    }
+
     /// Resends to `link` whatever it may be missing: the lobby transcript, log entries from
     /// `have`, the dice reveals of those positions and open orders rounds.
     pub(super) fn answer_sync(
