@@ -15,25 +15,7 @@ use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_protocol::peer::{game_hash, replay, verify, VerifyError};
 use orbis_protocol::wire::{encode_economy, orders_commitment};
-use orbis_protocol::{
-    Body, Envelope, HaltReport, Peer, ProtocolEvent, Violation, MAX_BATCH_ACTIONS,
-};
-
-/// Every honest peer's complaints name `culprit` only.
-fn only_culprit(net: &Net, honest: &[usize], culprit: usize) {
-    let key = net.peers[culprit].key();
-    for &i in honest {
-        for e in net.complaints(i) {
-            match e {
-                ProtocolEvent::Rejected { peer, .. } => assert_eq!(*peer, Some(key), "{e:?}"),
-                ProtocolEvent::Halted(HaltReport::Equivocation { peer, .. }) => {
-                    assert_eq!(*peer, key, "{e:?}")
-                }
-                e => panic!("peer {i}: {e:?}"),
-            }
-        }
-    }
-}
+use orbis_protocol::{Body, Envelope, HaltReport, Peer, Violation, MAX_BATCH_ACTIONS};
 
 /// A participant sends one peer another signed commitment (and the reveal that opens it) for a
 /// round than the others get: two validly signed commitments of one sender for one round are

@@ -18,9 +18,7 @@ use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::Game;
 use orbis_protocol::peer::VerifyError;
-use orbis_protocol::{
-    Controller, HaltReport, ProtocolEvent, SeatSpec, Violation, MAX_STEP_POSITIONS as CAP,
-};
+use orbis_protocol::{Controller, SeatSpec, Violation, MAX_STEP_POSITIONS as CAP};
 
 /// A batch for `seat` that changes nothing lasting, when it has one: an alliance offered to
 /// another player and withdrawn at once (both legal in the Get phase).
@@ -77,22 +75,6 @@ fn hold(
         net.run_until(net.now + 25, |_| false);
     }
     over(net)
-}
-
-/// Every honest peer's complaints name `culprit` only.
-fn only_culprit(net: &Net, honest: &[usize], culprit: usize) {
-    let key = net.peers[culprit].key();
-    for &i in honest {
-        for e in net.complaints(i) {
-            match e {
-                ProtocolEvent::Rejected { peer, .. } => assert_eq!(*peer, Some(key), "{e:?}"),
-                ProtocolEvent::Halted(HaltReport::Equivocation { peer, .. }) => {
-                    assert_eq!(*peer, key, "{e:?}")
-                }
-                e => panic!("peer {i}: {e:?}"),
-            }
-        }
-    }
 }
 
 /// The `StepHeld` complaints peer `i` made about participant `by`: (round, seat).

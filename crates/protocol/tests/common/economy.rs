@@ -1,6 +1,6 @@
 //! The economy ruleset on the simulated network: a room's proposal, a driver that plays every
 //! awaited seat with the computer's choice, and what tests read back (shared by `tests/economy.rs`,
-//! `tests/economy_attacks.rs` and the adversary harness).
+//! `tests/economy_attacks.rs`, `tests/economy_hold.rs` and the adversary harness).
 
 use super::{Net, NetParams};
 use orbis_engine::bot;
@@ -10,7 +10,7 @@ use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::Game;
-use orbis_protocol::{Controller, ProtocolEvent, SeatSpec, SetupProposal, Violation};
+use orbis_protocol::{Controller, HaltReport, ProtocolEvent, SeatSpec, SetupProposal, Violation};
 use std::collections::BTreeMap;
 
 /// An economy proposal for `net`'s peers on the first seats, computer seats of `bots` after
@@ -195,4 +195,20 @@ pub fn step_positions(net: &Net, i: usize) -> BTreeMap<(PlayerId, u32, &'static 
         }
     }
     out
+}
+
+/// Every honest peer's complaints name `culprit` only.
+pub fn only_culprit(net: &Net, honest: &[usize], culprit: usize) {
+    let key = net.peers[culprit].key();
+    for &i in honest {
+        for e in net.complaints(i) {
+            match e {
+                ProtocolEvent::Rejected { peer, .. } => assert_eq!(*peer, Some(key), "{e:?}"),
+                ProtocolEvent::Halted(HaltReport::Equivocation { peer, .. }) => {
+                    assert_eq!(*peer, key, "{e:?}")
+                }
+                e => panic!("peer {i}: {e:?}"),
+            }
+        }
+    }
 }

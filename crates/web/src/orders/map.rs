@@ -145,6 +145,18 @@ pub(super) fn arrow(
         }
         out.push_str("</g>");
     };
+    // A ring's or a build's result word, under the unit, and the end of its group.
+    let word_below = |out: &mut String| {
+        if let Some(word) = word {
+            let _ = write!(
+                out,
+                r#"<text class="oword" x="{}" y="{}">{word}</text>"#,
+                n1(from.0),
+                n1(from.1 + 31.0)
+            );
+        }
+        out.push_str("</g>");
+    };
     let mid = |a: Loc, b: Loc| {
         let (a, b) = (lay.at(map, a), lay.at(map, b));
         ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
@@ -170,15 +182,7 @@ pub(super) fn arrow(
                 n1(from.0 + 17.0),
                 n1(from.1 - 11.0)
             );
-            if let Some(word) = word {
-                let _ = write!(
-                    out,
-                    r#"<text class="oword" x="{}" y="{}">{word}</text>"#,
-                    n1(from.0),
-                    n1(from.1 + 31.0)
-                );
-            }
-            out.push_str("</g>");
+            word_below(out);
         }
         Spec::Hold | Spec::Disband => {
             let sym = if w.spec == Spec::Hold { "" } else { "✗" };
@@ -196,15 +200,7 @@ pub(super) fn arrow(
                     n1(from.1 - 12.0)
                 );
             }
-            if let Some(word) = word {
-                let _ = write!(
-                    out,
-                    r#"<text class="oword" x="{}" y="{}">{word}</text>"#,
-                    n1(from.0),
-                    n1(from.1 + 31.0)
-                );
-            }
-            out.push_str("</g>");
+            word_below(out);
         }
     }
 }
