@@ -13,6 +13,126 @@ pub struct SaveFile<G> {
     pub game: G,
 }
 
+/// Format 4: before the economy ruleset's influence cards could be dealt face down. Its classic
+/// and orders states are the current ones.
+pub mod v4 {
+    use crate::rules::classic::ClassicState;
+    use crate::rules::orders::OrdersState;
+    use serde::Deserialize;
+
+    /// `Game` of format 4.
+    #[derive(Deserialize)]
+    #[allow(clippy::large_enum_variant)]
+    pub enum Game {
+        Classic(ClassicState),
+        Orders(OrdersState),
+        #[cfg(feature = "economy")]
+        Economy(economy::EconomyState),
+    }
+
+    /// The economy state of formats 3 and 4 (the ruleset came with format 3 and added no version).
+    #[cfg(feature = "economy")]
+    pub mod economy {
+        use crate::dice::SeededDice;
+        use crate::rules::classic::PlayerId;
+        use crate::rules::economy::battlefield::Combat;
+        use crate::rules::economy::map::RegionId;
+        use crate::rules::economy::options::EconomyOptions;
+        use crate::rules::economy::phase::{GetTurn, Phase};
+        use crate::rules::economy::state::{self, Blockade, RegionState, Standing};
+        use crate::rules::economy::units::{Force, PlannedMove};
+        use serde::Deserialize;
+        use std::collections::{BTreeMap, BTreeSet};
+
+        #[derive(Deserialize)]
+        struct EconomyPlayer {
+            name: String,
+            mu: u32,
+            capital: Option<RegionId>,
+            cards: Vec<RegionId>,
+            standing: Standing,
+        }
+
+        /// `EconomyState` of formats 3 and 4.
+        #[derive(Deserialize)]
+        pub struct EconomyState {
+            options: EconomyOptions,
+            players: Vec<EconomyPlayer>,
+            regions: Vec<RegionState>,
+            alliances: BTreeSet<(PlayerId, PlayerId)>,
+            alliance_offers: BTreeSet<(PlayerId, PlayerId)>,
+            round: u32,
+            phase: Phase,
+            get: Vec<GetTurn>,
+            deck: Vec<RegionId>,
+            discard: Vec<RegionId>,
+            blockades: BTreeSet<Blockade>,
+            initiative: Option<PlayerId>,
+            pick_queue: Vec<PlayerId>,
+            placed: Vec<PlayerId>,
+            plans: BTreeMap<PlayerId, Vec<PlannedMove>>,
+            moved: BTreeMap<(PlayerId, RegionId), Force>,
+            moving_done: BTreeSet<PlayerId>,
+            winner: Option<PlayerId>,
+            combat: Option<Combat>,
+            steps: u32,
+            rng: SeededDice,
+        }
+
+        impl From<EconomyState> for state::EconomyState {
+            fn from(s: EconomyState) -> Self {
+                state::EconomyState {
+                    options: s.options,
+                    players: s
+                        .players
+                        .into_iter()
+                        .map(|p| state::EconomyPlayer {
+                            name: p.name,
+                            mu: p.mu,
+                            capital: p.capital,
+                            cards: p.cards,
+                            standing: p.standing,
+                            sealed: vec![],
+                        })
+                        .collect(),
+                    regions: s.regions,
+                    alliances: s.alliances,
+                    alliance_offers: s.alliance_offers,
+                    round: s.round,
+                    phase: s.phase,
+                    get: s.get,
+                    deck: s.deck,
+                    discard: s.discard,
+                    blockades: s.blockades,
+                    initiative: s.initiative,
+                    pick_queue: s.pick_queue,
+                    placed: s.placed,
+                    plans: s.plans,
+                    moved: s.moved,
+                    moving_done: s.moving_done,
+                    winner: s.winner,
+                    combat: s.combat,
+                    steps: s.steps,
+                    rng: s.rng,
+                    // Face up: the only deal format 4 knew.
+                    sealed: None,
+                }
+            }
+        }
+    }
+
+    impl From<Game> for crate::rules::Game {
+        fn from(g: Game) -> Self {
+            match g {
+                Game::Classic(s) => crate::rules::Game::Classic(s),
+                Game::Orders(s) => crate::rules::Game::Orders(s),
+                #[cfg(feature = "economy")]
+                Game::Economy(s) => crate::rules::Game::Economy(s.into()),
+            }
+        }
+    }
+}
+
 /// Format 3: before cards could be dealt face down (issue 12).
 pub mod v3 {
     use crate::dice::SeededDice;
@@ -30,7 +150,7 @@ pub mod v3 {
         Classic(ClassicState),
         Orders(OrdersState),
         #[cfg(feature = "economy")]
-        Economy(crate::rules::economy::state::EconomyState),
+        Economy(super::v4::economy::EconomyState),
     }
 
     #[derive(Deserialize)]
@@ -115,7 +235,7 @@ pub mod v3 {
                 Game::Classic(s) => crate::rules::Game::Classic(s.into()),
                 Game::Orders(s) => crate::rules::Game::Orders(s),
                 #[cfg(feature = "economy")]
-                Game::Economy(s) => crate::rules::Game::Economy(s),
+                Game::Economy(s) => crate::rules::Game::Economy(s.into()),
             }
         }
     }

@@ -16,9 +16,15 @@ use std::fmt;
 /// the older one). 2: orders units have a facing and the orders options the "fleets face a sea"
 /// house option. 3: the classic options of the rules review (mission deck, defender dice, card
 /// bonus) and per-territory one-die choices; the orders state's territory. 4: cards and missions
-/// dealt face down (`sealed`). Versions 1 to 3 still load. Appending a variant to [`Game`] (as the economy ruleset did) leaves every earlier save's
+/// dealt face down (`sealed`). 5: the economy ruleset's influence cards dealt face down (its
+/// state's and players' `sealed`); the classic and orders states are those of format 4. Versions 1
+/// to 4 still load. Appending a variant to [`Game`] (as the economy ruleset did) leaves every earlier save's
 /// bytes meaning the same, so it needs no new version.
-pub const SAVE_VERSION: u16 = 4;
+pub const SAVE_VERSION: u16 = 5;
+
+/// The first format whose classic state is the current one: [`classic_from_save`] reads saves
+/// from it on, so the browser's lite page still reads the classic saves of format 4.
+const CLASSIC_SINCE: u16 = 4;
 
 /// A game of any ruleset.
 // One game lives per session; boxing the larger variant would buy nothing but indirection.
@@ -107,9 +113,10 @@ impl std::error::Error for LoadError {}
 
 const MAGIC: [u8; 5] = *b"ORBIS";
 
-/// Reads a save file of a classic game in the current format, with the checks and messages of
-/// [`Game::from_save`] (which starts here); `Ok(None)` for a save it leaves to that function: a
-/// game of another ruleset, or a classic game of an earlier format. It reads the state with
+/// Reads a save file of a classic game whose state has the current shape (format
+/// [`CLASSIC_SINCE`] on), with the checks and messages of [`Game::from_save`] (which starts
+/// here); `Ok(None)` for a save it leaves to that function: a game of another ruleset, or a
+/// classic game of an earlier format. It reads the state with
 /// bincode's own decoding ([`codec::decode_lean`]), not serde's, and touches no other ruleset, so
 /// the browser's lite page reads its saves with this alone.
 pub fn classic_from_save(bytes: &[u8]) -> Result<Option<classic::ClassicState>, LoadError> {
@@ -126,7 +133,7 @@ pub fn classic_from_save(bytes: &[u8]) -> Result<Option<classic::ClassicState>, 
         None => return Err(LoadError::NotASave),
         Some(&v) => u16::from(v),
     };
-    if version < SAVE_VERSION || bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
+    if version < CLASSIC_SINCE || bytes.get(MAGIC.len() + 1).is_some_and(|&v| v != 0) {
         return Ok(None);
     }
     // The whole file, as `SaveFile` encodes it: magic, version, variant index, state.
@@ -229,6 +236,11 @@ impl Game {
                 let v3: legacy::SaveFile<legacy::v3::Game> =
                     codec::decode(bytes).map_err(LoadError::Decode)?;
                 return Self::checked(v3.game.into());
+            }
+            Some(4) => {
+                let v4: legacy::SaveFile<legacy::v4::Game> =
+                    codec::decode(bytes).map_err(LoadError::Decode)?;
+                return Self::checked(v4.game.into());
             }
             _ => {}
         }

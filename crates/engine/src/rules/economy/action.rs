@@ -9,7 +9,7 @@ use super::phase::Income;
 use super::roll::{Loser, Term};
 use super::units::{Force, Kind, PlannedMove};
 use crate::map::ContinentId;
-use crate::rules::classic::PlayerId;
+use crate::rules::classic::{PlayerId, Slot};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -129,6 +129,15 @@ pub enum EconomyAction {
         country: RegionId,
         target: Option<Foe>,
     },
+    /// The holder shows one of its face-down influence cards (a game dealt face down): the card
+    /// at `slot` is `card`. The protocol admits it only with the proof of that, so the engine takes
+    /// its word. Allowed in any phase, whoever's move it is: it is no move of the player's and
+    /// changes nothing but what is known.
+    ShowCard {
+        player: PlayerId,
+        slot: Slot,
+        card: RegionId,
+    },
 }
 
 impl EconomyAction {
@@ -161,7 +170,8 @@ impl EconomyAction {
             | StealCard { player, .. }
             | Blockade { player, .. }
             | EndBlockade { player, .. }
-            | IncitRevolution { player, .. } => player,
+            | IncitRevolution { player, .. }
+            | ShowCard { player, .. } => player,
         }
     }
 }
@@ -507,6 +517,37 @@ pub enum EconomyEvent {
     AttackInterrupted {
         attacker: PlayerId,
         by: PlayerId,
+    },
+    /// A game dealt face down: `player` drew the card at `slot`, which only they can read (the
+    /// face-up game reports [`EconomyEvent::CardDrawn`]).
+    SlotDrawn {
+        player: PlayerId,
+        slot: Slot,
+    },
+    /// A game dealt face down: the last deck was used up, and the discards, `cards` in ascending
+    /// order, were laid out as deck number `deck` to be shuffled and dealt.
+    InfluenceReshuffled {
+        deck: u8,
+        cards: Vec<RegionId>,
+    },
+    /// A game dealt face down: the random card stolen from `from` was a face-down one.
+    SlotStolen {
+        player: PlayerId,
+        from: PlayerId,
+        slot: Slot,
+    },
+    /// A game dealt face down: with a capital, `player` took these face-down cards of `from`
+    /// (follows [`EconomyEvent::CapitalTaken`], whose count includes them).
+    SlotsTaken {
+        player: PlayerId,
+        from: PlayerId,
+        slots: Vec<Slot>,
+    },
+    /// `player` showed that the face-down card at `slot` is `card`.
+    CardShown {
+        player: PlayerId,
+        slot: Slot,
+        card: RegionId,
     },
 }
 

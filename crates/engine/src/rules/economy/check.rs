@@ -282,13 +282,8 @@ impl EconomyState {
                 }
             }
         }
-        // Every influence card is in exactly one place: the deck, the discard pile or a hand.
-        let mut cards: Vec<RegionId> = self.deck.iter().chain(&self.discard).copied().collect();
-        cards.extend(self.players.iter().flat_map(|p| p.cards.iter().copied()));
-        cards.sort_unstable();
-        if !cards.iter().copied().eq(0..map.countries() as RegionId) {
-            return Err("the influence cards do not add up to one per country".into());
-        }
+        // Every influence card is in exactly one place (face down, as far as that can be seen).
+        self.check_influence(map)?;
         for b in &self.blockades {
             c.player(b.by)?;
             c.country(b.country)?;

@@ -590,10 +590,11 @@ impl EconomyState {
         events.extend(self.begin_round(map));
     }
 
-    /// The players `p` may steal an influence card from: anyone else holding one.
+    /// The players `p` may steal an influence card from: anyone else holding one, known or face
+    /// down.
     pub fn steal_victims(&self, p: PlayerId) -> Vec<PlayerId> {
         (0..self.players.len() as PlayerId)
-            .filter(|&q| q != p && !self.players[q as usize].cards.is_empty())
+            .filter(|&q| q != p && self.cards_held(q) > 0)
             .collect()
     }
 
@@ -613,27 +614,49 @@ impl EconomyState {
         if !self.steal_victims(p).contains(&from) {
             return Err(EconomyError::NoCardsToSteal(from));
         }
-        let hand = &mut self.players[from as usize].cards;
-        let card = hand.remove(dice.below(hand.len() as u32) as usize);
-        self.players[p as usize].cards.push(card);
-        let mut events = vec![EconomyEvent::CardStolen {
-            player: p,
-            from,
-            card,
-        }];
+        // The hand is the known cards, then the face-down ones: one roll picks among them all.
+        let victim = &mut self.players[from as usize];
+        let known = victim.cards.len();
+        let i = dice.below((known + victim.sealed.len()) as u32) as usize;
+        let stolen = if i < known {
+            let card = victim.cards.remove(i);
+            self.players[p as usize].cards.push(card);
+            EconomyEvent::CardStolen {
+                player: p,
+                from,
+                card,
+            }
+        } else {
+            let slot = victim.sealed.remove(i - known);
+            self.players[p as usize].sealed.push(slot);
+            EconomyEvent::SlotStolen {
+                player: p,
+                from,
+                slot,
+            }
+        };
+        let mut events = vec![stolen];
         self.combat_mut().steals.remove(0);
         self.next_steal(map, &mut events);
         Ok(events)
     }
 
-    /// `p` draws an influence card: from the pile, else from the reshuffled discards. False when
-    /// both are empty.
+    /// `p` draws an influence card: from the pile, else from the reshuffled discards (face down:
+    /// a slot of the dealt decks). False when both are empty.
     fn draw_card(
         &mut self,
         p: PlayerId,
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
     ) -> bool {
+        if self.sealed.is_some() {
+            let Some(slot) = self.draw_sealed(events) else {
+                return false;
+            };
+            self.players[p as usize].sealed.push(slot);
+            events.push(EconomyEvent::SlotDrawn { player: p, slot });
+            return true;
+        }
         if self.deck.is_empty() && !self.discard.is_empty() {
             self.deck = std::mem::take(&mut self.discard);
             crate::dice::shuffle(dice, &mut self.deck);

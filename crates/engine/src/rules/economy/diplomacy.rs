@@ -102,7 +102,8 @@ impl EconomyState {
         }])
     }
 
-    /// `p` surrenders: units neutral, territory, money and cards given up.
+    /// `p` surrenders: units neutral, territory, money and cards given up (face-down cards leave
+    /// the game unseen).
     pub(super) fn surrender(
         &mut self,
         map: &EconomyMap,
@@ -134,6 +135,8 @@ impl EconomyState {
         me.mu = 0;
         let cards = std::mem::take(&mut me.cards);
         self.discard.extend(cards);
+        // Face-down cards cannot go to the discards, which must be known (RULES.md).
+        self.face_down_gone(p);
         let mut events = vec![EconomyEvent::Surrendered { player: p }];
         // Water territories follow the countries in map order.
         for r in map.countries()..map.regions.len() {

@@ -149,6 +149,17 @@ pub enum EconomyError {
     /// Those units are in a plan, moved already, or not there.
     NotFree(RegionId),
     SameCardTwice(RegionId),
+    /// Showing a card in a game whose influence cards are dealt face up.
+    NothingFaceDown,
+    /// That position is not a face-down card of the player's.
+    NotYourSlot,
+    /// The card was not laid out in that slot's deck.
+    UnknownCard(RegionId),
+    /// The card is known to be elsewhere already.
+    DuplicateCard(RegionId),
+    /// A card not among the player's known cards, while they hold face-down ones: it must be
+    /// shown before it is traded or spent.
+    CardNotShown(RegionId),
 }
 
 fn name(r: RegionId) -> String {
@@ -337,6 +348,15 @@ impl fmt::Display for EconomyError {
             ),
             CardNotHeld(r) => write!(f, "You do not hold the {} card.", name(*r)),
             SameCardTwice(r) => write!(f, "The {} card is listed twice.", name(*r)),
+            NothingFaceDown => write!(f, "This game's influence cards are dealt face up: there is nothing to show."),
+            NotYourSlot => write!(f, "That is not one of your face-down influence cards."),
+            UnknownCard(r) => write!(f, "The {} card was not dealt in that deck.", name(*r)),
+            DuplicateCard(r) => write!(f, "The {} card is already known to be elsewhere.", name(*r)),
+            CardNotShown(r) => write!(
+                f,
+                "You hold no face-up {} card: show your face-down influence cards before you trade or spend one.",
+                name(*r)
+            ),
         }
     }
 }

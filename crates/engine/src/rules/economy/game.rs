@@ -95,7 +95,8 @@ impl EconomyState {
         }
         // Once the round's cards are out, only the thefts they are owed remain of the combat.
         let stealing = self.combat.as_ref().is_some_and(|c| c.cards_dealt);
-        if stealing && !matches!(action, StealCard { .. }) {
+        // Showing a card is no move: allowed then too, as in any phase and whoever is awaited.
+        if stealing && !matches!(action, StealCard { .. } | ShowCard { .. }) {
             return Err(EconomyError::StealFirst);
         }
         match action {
@@ -136,6 +137,7 @@ impl EconomyState {
             &IncitRevolution {
                 country, target, ..
             } => self.incite(map, p, country, target, dice),
+            &ShowCard { slot, card, .. } => self.show_card(p, slot, card),
         }
     }
 }

@@ -116,10 +116,12 @@ impl EconomyState {
         loser.capital = None;
         let mu = std::mem::take(&mut loser.mu);
         let cards = std::mem::take(&mut loser.cards);
-        let n = cards.len() as u32;
+        let slots = std::mem::take(&mut loser.sealed);
+        let n = (cards.len() + slots.len()) as u32;
         let taker = &mut self.players[p as usize];
         taker.mu = taker.mu.saturating_add(mu);
         taker.cards.extend(cards);
+        taker.sealed.extend(slots.iter().copied());
         events.push(EconomyEvent::CapitalTaken {
             player: p,
             from: o,
@@ -127,6 +129,13 @@ impl EconomyState {
             mu,
             cards: n,
         });
+        if !slots.is_empty() {
+            events.push(EconomyEvent::SlotsTaken {
+                player: p,
+                from: o,
+                slots,
+            });
+        }
     }
 
     /// The plain way to settle `p`'s upkeep: pay where the money reaches and the country is
@@ -583,7 +592,7 @@ impl EconomyState {
                 return Err(EconomyError::SameCardTwice(*c));
             }
             if !self.players[p as usize].cards.contains(c) {
-                return Err(EconomyError::CardNotHeld(*c));
+                return Err(self.card_missing(p, *c));
             }
         }
         let me = &mut self.players[p as usize];

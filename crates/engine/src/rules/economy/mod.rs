@@ -14,7 +14,7 @@
 //!   (withdraws, standing orders, interception), [`sabotage`] (attacks on infrastructure),
 //!   [`siege`], [`landing`] (amphibious landings), [`onward`] (moves after a battle), [`revolt`]
 //!   (revolutions by influence card), [`blockade`], [`diplomacy`] (alliances, forfeits,
-//!   surrender), [`end`] (elimination, last player standing, round limit), with [`roll`] (one
+//!   surrender), [`facedown`] (influence cards dealt face down online, with their data in [`sealed`]), [`end`] (elimination, last player standing, round limit), with [`roll`] (one
 //!   roll and its modifiers) and [`initiative`]; [`check`] reads a state from a save file and
 //!   says what is wrong with it.
 //!
@@ -31,6 +31,7 @@ pub mod combat;
 pub mod diplomacy;
 pub mod end;
 pub mod error;
+pub mod facedown;
 pub mod game;
 pub mod get;
 pub mod infra;
@@ -46,6 +47,7 @@ pub mod plan;
 pub mod revolt;
 pub mod roll;
 pub mod sabotage;
+pub mod sealed;
 pub mod setup;
 pub mod siege;
 pub mod state;

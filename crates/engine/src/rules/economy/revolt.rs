@@ -44,7 +44,7 @@ impl EconomyState {
             return Err(EconomyError::InterceptionUnderway);
         }
         if !self.players[p as usize].cards.contains(&country) {
-            return Err(EconomyError::CardNotHeld(country));
+            return Err(self.card_missing(p, country));
         }
         let site = Site::Region(country);
         if let Some(foe) = target {

@@ -4,16 +4,18 @@
 //!
 //! Invariants: one `RegionState` per region of the map, in map order; `forces` never holds an
 //! empty `Force`; infrastructure stands only in countries; every influence card is in exactly one
-//! of the deck, the discard pile or a hand.
+//! of the deck, the discard pile or a hand (face down, see [`SealedInfluence`]: or behind one
+//! slot of a dealt deck).
 
 use super::battlefield::Combat;
 use super::infra::Infrastructure;
 use super::map::{EconomyMap, RegionId};
 use super::options::EconomyOptions;
 use super::phase::{GetTurn, Income, Phase, Upkeep};
+use super::sealed::SealedInfluence;
 use super::units::{Force, PlannedMove};
 use crate::dice::SeededDice;
-use crate::rules::classic::PlayerId;
+use crate::rules::classic::{PlayerId, Slot};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -62,6 +64,9 @@ pub struct EconomyPlayer {
     /// Influence cards held: each pictures a country.
     pub cards: Vec<RegionId>,
     pub standing: Standing,
+    /// Influence cards held face down (a game dealt face down): slots of the dealt decks that
+    /// only this player can read. `cards` holds the known ones.
+    pub sealed: Vec<Slot>,
 }
 
 /// A navy unit blockading a navy base: the base recruits nothing while it lasts.
@@ -113,6 +118,9 @@ pub struct EconomyState {
     pub steps: u32,
     /// The game's own random stream.
     pub rng: SeededDice,
+    /// `Some`: the influence cards were dealt face down by the participants (`deck` is then
+    /// empty; see [`SealedInfluence`]).
+    pub sealed: Option<SealedInfluence>,
 }
 
 impl EconomyState {
@@ -128,6 +136,7 @@ impl EconomyState {
                     capital: None,
                     cards: vec![],
                     standing: Standing::Playing,
+                    sealed: vec![],
                 })
                 .collect(),
             regions: vec![RegionState::default(); map.regions.len()],
@@ -149,6 +158,7 @@ impl EconomyState {
             combat: None,
             steps: 0,
             rng: SeededDice::new([0; 32]),
+            sealed: None,
         }
     }
 

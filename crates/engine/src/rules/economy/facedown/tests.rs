@@ -1,0 +1,2 @@
+//! Influence cards dealt face down.
+use super::*;
