@@ -663,7 +663,7 @@ fn combat(
         let from = s
             .steal_victims(p)
             .into_iter()
-            .max_by_key(|&q| (s.players[q as usize].cards.len(), std::cmp::Reverse(q)))?;
+            .max_by_key(|&q| (s.cards_held(q), std::cmp::Reverse(q)))?;
         return Some(A::StealCard { player: p, from });
     }
     let pending = c.battle.as_ref().is_some_and(|b| b.pending.is_some());
