@@ -353,7 +353,8 @@ pub enum EconomyEvent {
         from: PlayerId,
         card: RegionId,
     },
-    /// A capital was taken: its money and influence cards go to the taker.
+    /// A capital was taken: its money and influence cards go to the taker (`cards` counts the
+    /// face-down ones too, which [`EconomyEvent::SlotsTaken`] then lists).
     CapitalTaken {
         player: PlayerId,
         from: PlayerId,
