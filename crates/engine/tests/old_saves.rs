@@ -97,18 +97,6 @@ fn a_format_4_economy_save_loads_face_up_and_plays_on() {
     assert_eq!(Game::from_save(&again).unwrap(), Game::Economy(s));
 }
 
-/// The browser tests' economy fixture was written by format 4 too.
-#[cfg(feature = "economy")]
-#[test]
-fn the_format_4_economy_fixture_of_the_browser_tests_loads() {
-    let bytes = include_bytes!("../../../tests/e2e/fixtures/economy-battle.orbis");
-    assert_eq!(bytes[5], 4);
-    let Game::Economy(s) = Game::from_save(bytes).unwrap() else {
-        panic!("not an economy game");
-    };
-    assert!(s.sealed.is_none());
-}
-
 /// The classic state did not change in format 5: the lean reader (the browser's lite page) still
 /// reads a classic save of format 4.
 #[test]
