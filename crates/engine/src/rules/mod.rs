@@ -114,7 +114,7 @@ impl std::error::Error for LoadError {}
 const MAGIC: [u8; 5] = *b"ORBIS";
 
 /// Reads a save file of a classic game whose state has the current shape (format
-/// [`CLASSIC_SINCE`] on), with the checks and messages of [`Game::from_save`] (which starts
+/// `CLASSIC_SINCE` on), with the checks and messages of [`Game::from_save`] (which starts
 /// here); `Ok(None)` for a save it leaves to that function: a game of another ruleset, or a
 /// classic game of an earlier format. It reads the state with
 /// bincode's own decoding ([`codec::decode_lean`]), not serde's, and touches no other ruleset, so
