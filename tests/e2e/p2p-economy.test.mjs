@@ -88,6 +88,8 @@ test('two browsers and a native computer player play an economy game through a N
     await A.click('#online-economy-options summary');
     await A.selectOption('#elimit', { label: '3 rounds: a quick game' });
     assert.match(await A.locator('#economy-summary').textContent(), /Economy · 3 players · European capitals setup.*ends after round 3/);
+    // Influence cards are dealt face down among the players (issue 29), and the lobby says so.
+    assert.match(await A.locator('#p2p-notice').textContent(), /Influence cards are dealt face down/);
     await shot(A, '80-p2p-economy-lobby');
     await A.click('#online-propose');
     await A.locator('.accept').first().click();
@@ -95,6 +97,7 @@ test('two browsers and a native computer player play an economy game through a N
     const proposal = await B.locator('#online-proposals').textContent();
     assert.match(proposal, /Economy game, 3 seats/);
     assert.match(proposal, /ends after round 3/);
+    assert.match(proposal, /Cards face down/);
     await B.locator('.accept').first().click();
     for (const p of [A, B]) await until('the economy screen', async () => (await phase(p))?.startsWith('economy-'), 60000);
     await shot(B, '81-p2p-economy-picks');

@@ -179,12 +179,35 @@ pub fn encode_economy(actions: &[EconomyAction]) -> Vec<u8> {
     codec::encode(&(ECONOMY_FORMAT, actions))
 }
 
+/// Format byte of an economy payload that also shows face-down influence cards: the actions,
+/// then the reveal (every share, with its proof) of each card it shows.
+pub const ECONOMY_SHOWS_FORMAT: u8 = 2;
+
+/// Encodes an economy-game payload with the reveals of the face-down cards its `ShowCard`
+/// actions show (and of computer seats' cards it can read); without reveals, the plain format.
+pub fn encode_economy_with(actions: &[EconomyAction], reveals: &[DealMsg]) -> Vec<u8> {
+    if reveals.is_empty() {
+        return encode_economy(actions);
+    }
+    codec::encode(&(ECONOMY_SHOWS_FORMAT, actions, reveals))
+}
+
 /// Decodes an economy-game payload.
 pub fn decode_economy(bytes: &[u8]) -> Result<Vec<EconomyAction>, String> {
+    decode_economy_with(bytes).map(|(a, _)| a)
+}
+
+/// Decodes an economy-game payload with its reveals (none in the plain format).
+pub fn decode_economy_with(bytes: &[u8]) -> Result<(Vec<EconomyAction>, Vec<DealMsg>), String> {
     match bytes.first() {
         Some(&ECONOMY_FORMAT) => codec::decode::<(u8, Vec<EconomyAction>)>(bytes)
-            .map(|(_, p)| p)
+            .map(|(_, p)| (p, vec![]))
             .map_err(|e| e.to_string()),
+        Some(&ECONOMY_SHOWS_FORMAT) => {
+            codec::decode::<(u8, Vec<EconomyAction>, Vec<DealMsg>)>(bytes)
+                .map(|(_, p, r)| (p, r))
+                .map_err(|e| e.to_string())
+        }
         Some(f) => Err(format!("economy payload format {f} is not known")),
         None => Err("empty economy payload".into()),
     }

@@ -355,7 +355,7 @@ impl Peer {
     /// revealed payload or, for an awaited computer seat, its move from the position's state
     /// (its random part drawn from the revealed payloads, which nobody knew before every
     /// commitment was in).
-    pub(super) fn round_batch(&self, index: u64, required: &[u8]) -> EconomyBatch {
+    pub(super) fn round_batch(&self, index: u64, required: &[u8], judged: &Judged) -> EconomyBatch {
         let mut batch = EconomyBatch {
             index,
             content: [0; 32],
@@ -382,6 +382,10 @@ impl Peer {
                     continue;
                 };
                 content.extend_from_slice(&codec::encode(&(p, bytes)));
+                if let Some(why) = judged.void.get(&p) {
+                    batch.unread.push((p, why.clone()));
+                    continue;
+                }
                 match decode_economy(bytes) {
                     Ok(list) if list.len() > MAX_BATCH_ACTIONS => batch.unread.push((
                         p,
@@ -412,6 +416,20 @@ impl Peer {
         // revealed payloads: nobody can compute their move before every commitment is in (from
         // the game seed and the step counter alone, a player could, and answer it).
         let mut seen = s.clone();
+        // Computer seats' cards a payload revealed are shown first, and their moves see them.
+        for &(player, slot, card) in &judged.computer_shows {
+            let action = EconomyAction::ShowCard { player, slot, card };
+            if seen
+                .apply_with(&action, &mut SeededDice::new([0; 32]))
+                .is_ok()
+            {
+                batch.steps.push(Step {
+                    sender: None,
+                    action,
+                    excused: false,
+                });
+            }
+        }
         let mut salt = s.rng.seed().to_vec();
         salt.extend_from_slice(b"orbis-economy-computers-after");
         salt.extend_from_slice(&sha256(&content));

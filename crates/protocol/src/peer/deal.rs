@@ -154,18 +154,24 @@ impl DealRun {
     /// Our table for a game that starts now, with the draws of the missions (an observer's
     /// table when we play no part).
     pub(super) fn start(r: &Run, me: Option<u8>, identity: &[u8; 32]) -> Option<DealRun> {
-        let Game::Classic(s) = &r.state else {
-            return None;
+        let (decks, missions) = match &r.state {
+            Game::Classic(s) => {
+                let missions: Vec<(PlayerId, Slot)> = (0..s.players.len() as PlayerId)
+                    .filter_map(|i| s.players[i as usize].sealed_mission.map(|m| (i, m)))
+                    .collect();
+                (decks(s.sealed.as_ref()?), missions)
+            }
+            Game::Economy(s) => (influence_decks(s.sealed.as_ref()?), vec![]),
+            Game::Orders(_) => return None,
         };
-        let sealed = s.sealed.as_ref()?;
         let mut seed = b"orbis-deal-seed".to_vec();
         seed.extend_from_slice(identity);
         seed.extend_from_slice(&r.tag);
         let seed = sha256(&seed);
         let n = r.proposal.participants.len() as u8;
         let (table, out) = match me {
-            Some(me) => Table::new(&r.tag, n, me, decks(sealed), seed),
-            None => (Table::observer(&r.tag, n, decks(sealed)), vec![]),
+            Some(me) => Table::new(&r.tag, n, me, decks, seed),
+            None => (Table::observer(&r.tag, n, decks), vec![]),
         };
         let table = match r.proposal.stand_in {
             true => table,
@@ -190,10 +196,8 @@ impl DealRun {
             firsts: BTreeMap::new(),
             diverged: false,
         };
-        for (i, p) in s.players.iter().enumerate() {
-            if let Some(slot) = p.sealed_mission {
-                d.draw(slot, r.holder(i as PlayerId));
-            }
+        for (seat, slot) in missions {
+            d.draw(slot, r.holder(seat));
         }
         Some(d)
     }
@@ -280,9 +284,7 @@ impl Run {
     /// their face-down cards are drawn again face up, and all the others stand in for the
     /// dropped participant's key.
     pub(super) fn deal_control(&mut self, seats: &[PlayerId], dropped: Option<u8>) {
-        let Game::Classic(s) = &self.state else {
-            return;
-        };
+        let hidden: Vec<Vec<Slot>> = seats.iter().map(|&s| self.hidden(s)).collect();
         let Some(d) = &mut self.deal else { return };
         if let Some(seat) = dropped.and_then(|p| d.seat_of(p)) {
             // An error: we hold no piece of its key (its escrow never came), so nobody can
@@ -291,14 +293,9 @@ impl Run {
                 d.outbox.extend(out);
             }
         }
-        for &seat in seats {
-            let Some(pl) = s.players.get(seat as usize) else {
-                continue;
-            };
-            for slot in pl.sealed.iter().chain(&pl.sealed_mission) {
-                let out = d.table.draw(slot.deck, slot.position, Holder::Everyone);
-                d.outbox.extend(out);
-            }
+        for slot in hidden.iter().flatten() {
+            let out = d.table.draw(slot.deck, slot.position, Holder::Everyone);
+            d.outbox.extend(out);
         }
     }
 
@@ -327,15 +324,12 @@ impl Run {
 
     /// Positions of our seats' cards we cannot read yet (for `Sync`).
     pub(super) fn unread(&self) -> Vec<(u8, u16)> {
-        let (Game::Classic(s), Some(d), Some(me)) = (&self.state, &self.deal, self.me) else {
+        let (Some(d), Some(me)) = (&self.deal, self.me) else {
             return vec![];
         };
-        (0..s.players.len() as PlayerId)
+        (0..self.proposal.seats.len() as PlayerId)
             .filter(|&seat| self.holder(seat) == Holder::Seat(me))
-            .flat_map(|seat| {
-                let p = &s.players[seat as usize];
-                p.sealed.iter().chain(&p.sealed_mission).copied()
-            })
+            .flat_map(|seat| self.hidden(seat))
             .filter(|slot| d.card(*slot).is_none())
             .map(|slot| (slot.deck, slot.position))
             .take(MAX_UNREAD)

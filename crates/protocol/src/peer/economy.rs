@@ -23,7 +23,7 @@
 //! next one its actions are void, its player named `StepHeld`, and the default ends its step).
 
 use super::*;
-use crate::wire::encode_economy;
+use crate::wire::{encode_economy, encode_economy_with};
 use orbis_engine::dice::Dice;
 use orbis_engine::rules::economy::action::EconomyAction;
 use orbis_engine::rules::economy::options::EconomyOptions;
@@ -65,7 +65,11 @@ pub(super) fn economy_game(
     seed: [u8; 32],
 ) -> Result<Game, String> {
     let names: Vec<&str> = p.seats.iter().map(|s| s.name.as_str()).collect();
-    EconomyState::new(&names, options.clone(), seed)
+    let new = match p.face_down {
+        true => EconomyState::new_sealed,
+        false => EconomyState::new,
+    };
+    new(&names, options.clone(), seed)
         .map(|(s, _)| Game::Economy(s))
         .map_err(|e| e.to_string())
 }
@@ -164,6 +168,7 @@ impl Peer {
             return Err(CommandError::TooLong);
         }
         let mine = r.seats_of(m);
+        let (actions, reveals) = self.economy_shows(actions)?;
         let mut check = s.clone();
         let mut dice = SeededDice::new([0; 32]);
         for a in &actions {
@@ -178,7 +183,7 @@ impl Peer {
                 .map_err(|e| CommandError::Illegal(e.to_string()))?;
         }
         let round = r.next_index() as u32;
-        self.commit_orders(round, encode_economy(&actions), salt)
+        self.commit_orders(round, encode_economy_with(&actions, &reveals), salt)
     }
 
     /// Economy game, from `tick`: closes our own part of an open window whose time is up. In a
@@ -339,11 +344,15 @@ impl Peer {
             b
         } else {
             self.orders_step(round, out);
-            let Some(r) = &self.run else { return false };
+            let Some(r) = &mut self.run else { return false };
             if !r.orders.get(&round).is_some_and(|o| o.done) {
                 return false;
             }
-            self.round_batch(index, &required)
+            // Face-down cards shown at this position: judged before anything is applied.
+            let Some(judged) = r.judge_reveals(index, &required) else {
+                return false;
+            };
+            self.round_batch(index, &required, &judged)
         };
         let Some(r) = &mut self.run else { return false };
         // Does the batch roll any die? (Every peer asks the engine the same question.)
@@ -415,6 +424,14 @@ impl Peer {
         // played: the count is of the state each position began with).
         count_position(&mut r.held, s);
         let played = play(s, &batch, dice);
+        if let Err(e) = r.deal_economy_events(&played.events) {
+            self.halt(HaltReport::Internal(e), out);
+            return false;
+        }
+        let Some(r) = &mut self.run else { return false };
+        let Game::Economy(s) = &mut r.state else {
+            return false;
+        };
         for (i, e) in played.refused {
             let Some(st) = batch.steps.get(i) else {
                 continue;

@@ -258,7 +258,7 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
         _ => None,
     };
     let deal = match (&r.state, &r.deal) {
-        (Game::Classic(s), Some(d)) => Some(check_deal(s, d)?),
+        (g, Some(d)) => Some(check_deal(g, d)?),
         _ => None,
     };
     Ok(Report {
@@ -317,17 +317,29 @@ fn known_keys(d: &DealRun) -> (BTreeMap<u8, [u8; 32]>, usize) {
 
 /// With every secret known: the card (a mission's index, for the mission deck) behind every
 /// dealt position of the game's decks. `None` while a key is missing.
-fn open_all(s: &ClassicState, d: &DealRun) -> Option<BTreeMap<Slot, u16>> {
+fn open_all(g: &Game, d: &DealRun) -> Option<BTreeMap<Slot, u16>> {
     let (keys, _) = known_keys(d);
     if keys.len() < usize::from(d.table.seats()) {
         return None;
     }
     let secrets: Vec<[u8; 32]> = keys.into_values().collect();
-    let sealed = s.sealed.as_ref()?;
-    let mut decks: Vec<(u8, usize)> = vec![(MISSION_DECK, sealed.missions.len())];
-    for (k, cards) in sealed.decks.iter().enumerate() {
-        decks.push((SealedDeal::deck_number(k), cards.len()));
-    }
+    let decks: Vec<(u8, usize)> = match g {
+        Game::Classic(s) => {
+            let sealed = s.sealed.as_ref()?;
+            let mut decks = vec![(MISSION_DECK, sealed.missions.len())];
+            for (k, cards) in sealed.decks.iter().enumerate() {
+                decks.push((SealedDeal::deck_number(k), cards.len()));
+            }
+            decks
+        }
+        Game::Economy(s) => {
+            let sealed = s.sealed.as_ref()?;
+            (0..sealed.decks.len())
+                .map(|k| (k as u8, sealed.decks[k].len()))
+                .collect()
+        }
+        Game::Orders(_) => return None,
+    };
     let mut cards = BTreeMap::new();
     for (deck, len) in decks {
         for position in 0..len as u16 {
@@ -341,18 +353,27 @@ fn open_all(s: &ClassicState, d: &DealRun) -> Option<BTreeMap<Slot, u16>> {
 
 /// With every secret known (published, or rebuilt from the others' pieces): opens every dealt
 /// position and checks each shown card against it.
-fn check_deal(s: &ClassicState, d: &DealRun) -> Result<DealReport, VerifyError> {
+fn check_deal(g: &Game, d: &DealRun) -> Result<DealReport, VerifyError> {
     let (keys, rebuilt) = known_keys(d);
     let mut report = DealReport {
         keys: keys.len(),
         rebuilt,
         opened: 0,
     };
-    let (Some(cards), Some(sealed)) = (open_all(s, d), &s.sealed) else {
+    let shown: Vec<(Slot, u16)> = match g {
+        Game::Classic(s) => s.sealed.as_ref().map_or(vec![], |x| {
+            x.shown.iter().map(|(s, c)| (*s, u16::from(*c))).collect()
+        }),
+        Game::Economy(s) => s.sealed.as_ref().map_or(vec![], |x| {
+            x.shown.iter().map(|(s, c)| (*s, u16::from(*c))).collect()
+        }),
+        Game::Orders(_) => vec![],
+    };
+    let Some(cards) = open_all(g, d) else {
         return Ok(report);
     };
-    for (slot, card) in &sealed.shown {
-        if cards.get(slot) != Some(&u16::from(*card)) {
+    for (slot, card) in &shown {
+        if cards.get(slot) != Some(card) {
             let Slot { deck, position } = *slot;
             return Err(VerifyError::Cheat {
                 peer: None,
@@ -406,9 +427,9 @@ pub fn replay(bytes: &[u8]) -> Result<Replayed, VerifyError> {
     let r = peer.run.as_mut().ok_or(VerifyError::NoGame)?;
     let states = r.snapshots.take().ok_or(VerifyError::NoGame)?;
     let (keys, cards) = match (&r.state, &r.deal) {
-        (Game::Classic(s), Some(d)) => (
+        (g, Some(d)) => (
             Some((known_keys(d).0.len(), usize::from(d.table.seats()))),
-            open_all(s, d).unwrap_or_default(),
+            open_all(g, d).unwrap_or_default(),
         ),
         _ => (None, BTreeMap::new()),
     };

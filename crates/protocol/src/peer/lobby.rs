@@ -124,8 +124,11 @@ pub fn check_proposal(p: &SetupProposal) -> Result<(), String> {
             }
         }
     }
-    if p.face_down && (p.orders.is_some() || p.economy.is_some()) {
-        return Err("only classic games are dealt face down".into());
+    if p.face_down && p.orders.is_some() {
+        return Err("an orders game has no cards to deal face down".into());
+    }
+    if p.face_down && p.economy.as_ref().is_some_and(|o| !o.influence_cards) {
+        return Err("an economy game without influence cards has none to deal face down".into());
     }
     if p.orders.is_some() && p.economy.is_some() {
         return Err("a game is of one ruleset: orders or economy, not both".into());

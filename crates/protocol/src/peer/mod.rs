@@ -63,6 +63,7 @@ mod deal;
 mod economy;
 mod economy_view;
 mod export;
+mod influence;
 mod lobby;
 mod log;
 mod memory;
@@ -82,6 +83,7 @@ use economy::*;
 pub use export::{
     replay, verify, DealReport, Replayed, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC,
 };
+use influence::*;
 pub use lobby::check_proposal;
 use lobby::*;
 use log::*;

@@ -58,16 +58,23 @@ impl Run {
     /// has been read (shares wait for every key and escrow). Never once a card was shown or the
     /// discards dealt again (then cards were read).
     pub(super) fn redeal_needed(&self, p: u8) -> bool {
-        let (Game::Classic(s), Some(d)) = (&self.state, &self.deal) else {
+        let Some(d) = &self.deal else {
             return false;
         };
         let Some(seat) = d.seat_of(p) else {
             return false;
         };
-        let untouched = s
-            .sealed
-            .as_ref()
-            .is_some_and(|x| x.shown.is_empty() && x.decks.len() == 1);
+        let untouched = match &self.state {
+            Game::Classic(s) => s
+                .sealed
+                .as_ref()
+                .is_some_and(|x| x.shown.is_empty() && x.decks.len() == 1),
+            Game::Economy(s) => s
+                .sealed
+                .as_ref()
+                .is_some_and(|x| x.shown.is_empty() && x.gone.is_empty() && x.decks.len() == 1),
+            Game::Orders(_) => false,
+        };
         let t = &d.table;
         untouched && (!t.has_key(seat) || (t.escrowed() && !t.has_escrow(seat)))
     }
@@ -77,21 +84,26 @@ impl Run {
     /// seat holds drawn again for its holder.
     pub(super) fn redeal(&mut self) {
         self.shared.clear();
-        let Game::Classic(s) = &self.state else {
-            return;
+        let decks = match &self.state {
+            Game::Classic(s) => match &s.sealed {
+                Some(sealed) => deal::decks(sealed),
+                None => return,
+            },
+            Game::Economy(s) => match &s.sealed {
+                Some(sealed) => influence_decks(sealed),
+                None => return,
+            },
+            Game::Orders(_) => return,
         };
-        let Some(sealed) = &s.sealed else { return };
-        let holders: Vec<(Slot, Holder)> = (0..s.players.len() as PlayerId)
+        // A classic seat's mission first, then its cards (the order its draws were made in).
+        let holders: Vec<(Slot, Holder)> = (0..self.proposal.seats.len() as PlayerId)
             .flat_map(|seat| {
-                let p = &s.players[seat as usize];
                 let h = self.holder(seat);
-                p.sealed_mission
-                    .iter()
-                    .chain(&p.sealed)
-                    .map(move |slot| (*slot, h))
+                let mut slots = self.hidden(seat);
+                slots.rotate_right(usize::from(self.mission_held(seat)));
+                slots.into_iter().map(move |slot| (slot, h))
             })
             .collect();
-        let decks = deal::decks(sealed);
         let Some(d) = &mut self.deal else { return };
         let members: Vec<u8> = d
             .members

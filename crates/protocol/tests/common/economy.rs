@@ -52,6 +52,16 @@ pub fn economy_net(n_peers: usize, bots: &[BotLevel], seed: u64, rounds: u32) ->
     economy_net_on(n_peers, bots, seed, rounds, NetParams::perfect())
 }
 
+/// As [`economy_net`], with the influence cards dealt face down.
+pub fn economy_net_face_down(n_peers: usize, bots: &[BotLevel], seed: u64, rounds: u32) -> Net {
+    let mut net = Net::new(n_peers, seed, NetParams::perfect());
+    let mut p = economy_proposal(&net, bots, rounds);
+    p.face_down = true;
+    net.start(p);
+    assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    net
+}
+
 pub fn economy_net_on(
     n_peers: usize,
     bots: &[BotLevel],
@@ -105,7 +115,11 @@ pub fn drive(
             let Some((round, seats)) = net.peers[i].economy_due() else {
                 continue;
             };
-            let s = state(net, i).clone();
+            // The peer's own view: its face-down cards turned face up (the state, when nothing
+            // is dealt face down).
+            let Some(s) = net.peers[i].economy_view() else {
+                continue;
+            };
             if skip(i, &s) {
                 continue;
             }

@@ -139,7 +139,7 @@ pub fn standings_table(eco: &EconomySession) -> Html {
                     if g.initiative == Some(p) { {" ⚑"} }</td>
                 <td>{pl.mu}</td><td>{sc.income}</td><td>{sc.units}</td>
                 <td>{pl.capital.map_or("—".to_string(), region)}</td>
-                <td>{pl.cards.len()}</td>
+                <td>{pl.cards.len() + pl.sealed.len()}</td>
                 <td>{ if state.is_empty() { allies.join(", ") } else { state.to_string() } }</td>
             </tr>
         }
@@ -473,9 +473,17 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
 fn cards(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let g = &eco.game;
     let held = &g.players[p as usize].cards;
-    if !g.options.influence_cards || held.is_empty() {
+    // Dealt face down (online) and not yet read: its shares are still on their way.
+    let dealing = g.players[p as usize].sealed.len();
+    if !g.options.influence_cards || (held.is_empty() && dealing == 0) {
         return html! {};
     }
+    let dealing = (dealing > 0).then(|| {
+        html! { <p class="hint" id="cards-dealing">{match dealing {
+            1 => "1 more card is being dealt to you face down: it shows here in a moment.".to_string(),
+            n => format!("{n} more cards are being dealt to you face down: they show here in a moment."),
+        }}</p> }
+    });
     let chosen = &eco.ui.cards;
     let toggles = held.iter().map(|&c| {
         let on = chosen.contains(&c);
@@ -495,7 +503,7 @@ fn cards(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     });
     html! {
         <div class="cards" id="cards"><h3>{"Influence cards"}</h3>
-            <div class="choices">{ for toggles }</div>{ for trade }</div>
+            <div class="choices">{ for toggles }</div>{ for dealing }{ for trade }</div>
     }
 }
 

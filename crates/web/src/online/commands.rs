@@ -84,8 +84,10 @@ impl Session {
             seats,
             options: ClassicOptions::default(),
             orders: None,
-            face_down: false,
-            stand_in: true,
+            // Influence cards dealt by the players among themselves (security: no page can
+            // read another's cards or the pile).
+            face_down: self.economy_options.influence_cards,
+            stand_in: self.stand_in,
             economy: Some(self.economy_options.clone()),
             nonce: now_ms() as u64,
         };

@@ -11,9 +11,25 @@ use yew::prelude::*;
 /// The lobby's promise about the face-down deal of the next classic game, which depends on
 /// the table's choice for a player who leaves (`stand_in`, security review A2).
 pub(super) fn promise(stand_in: bool) -> String {
-    let base = "Cards and missions are dealt face down by all the players' pages together: no \
-                page on its own, even a modified one, can read another player's hand or \
-                mission before it is shown. A computer player's cards are face up.";
+    promise_for(
+        "Cards and missions are dealt face down by all the players' pages together: no page on \
+         its own, even a modified one, can read another player's hand or mission before it is \
+         shown. A computer player's cards are face up.",
+        stand_in,
+    )
+}
+
+/// The same promise for the economy's influence cards.
+pub(super) fn influence_promise(stand_in: bool) -> String {
+    promise_for(
+        "Influence cards are dealt face down by all the players' pages together: no page on its \
+         own, even a modified one, can read another player's cards, or the next card of the \
+         pile, before a card is played. A computer player's cards are face up.",
+        stand_in,
+    )
+}
+
+fn promise_for(base: &str, stand_in: bool) -> String {
     if stand_in {
         format!(
             "{base} With three or more players, all the others together could read a hand \

@@ -10,7 +10,6 @@
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 use orbis_engine::rules::economy::state::EconomyState;
-use orbis_protocol::wire::encode_economy;
 use orbis_protocol::{CommandError, Output, Peer};
 
 /// What the app needs after a protocol step of an economy game.
@@ -66,7 +65,14 @@ pub(super) fn commit_queued(
             )));
             continue;
         };
-        let payload = encode_economy(&actions);
+        // The bytes committed: with the reveals of the face-down cards the batch shows.
+        let payload = match peer.economy_payload(actions.clone()) {
+            Ok(p) => p,
+            Err(e) => {
+                out.push(Err(e));
+                continue;
+            }
+        };
         let r = peer.submit_economy(actions, s);
         if r.is_ok() {
             super::kept::keep("economy", room, game, round, payload, s);
@@ -76,9 +82,10 @@ pub(super) fn commit_queued(
     out
 }
 
-/// What a sync showed: log length, sent, committed, waiting, the window's deadline, our seats.
+/// What a sync showed: log length (and how many of our face-down cards we read: one read
+/// since changes the screen), sent, committed, waiting, the window's deadline, our seats.
 pub type Shown = (
-    u64,
+    (u64, usize),
     bool,
     Vec<String>,
     Vec<String>,

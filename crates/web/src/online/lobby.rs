@@ -99,6 +99,10 @@ pub(super) fn new_game(
                 { deal::stand_in_choice(s.stand_in, on_session_with(session, rev, |s, v| s.stand_in = v)) }
             } else if s.ruleset == "economy" {
                 <p class="hint" id="economy-summary">{crate::economy::form::summary(&s.economy_options, seats_next.max(2))}</p>
+                if s.economy_options.influence_cards {
+                    <p class="hint" id="p2p-notice">{deal::influence_promise(s.stand_in)}</p>
+                    { deal::stand_in_choice(s.stand_in, on_session_with(session, rev, |s, v| s.stand_in = v)) }
+                }
                 <p class="hint">{"Plans and declarations are committed before anyone sees them; every die comes from all the players together; computer seats are computed alike by every page."}</p>
             } else if s.ruleset == "europe-1901" {
                 <p class="hint">{"Seven powers; those without a player are computer powers, computed alike by every page."}</p>

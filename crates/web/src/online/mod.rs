@@ -647,7 +647,7 @@ pub fn online(props: &Props) -> Html {
                 }}</p>
                 if let Some(e) = &p.economy { <p class="hint rules-summary">{crate::economy::form::summary(e, p.seats.len())}</p> }
                 if p.orders.is_none() && p.economy.is_none() { <p class="hint rules-summary">{crate::classic::options::options_summary(&p.options, p.seats.len())}</p> }
-                if p.orders.is_none() && p.economy.is_none() { <p class="hint proposal-deal">{deal::proposal_deal(p.face_down, p.stand_in, s.stand_in)}</p> }
+                if p.orders.is_none() && p.economy.as_ref().is_none_or(|o| o.influence_cards) { <p class="hint proposal-deal">{deal::proposal_deal(p.face_down, p.stand_in, s.stand_in)}</p> }
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| format!("{} [{}]", s.name_of(k), fingerprint(k))).unwrap_or_default(),

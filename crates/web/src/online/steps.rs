@@ -53,9 +53,8 @@ impl Session {
         let game = self.started.unwrap_or_default();
         let mut queued = crate::economy::online::take_queued();
         if self.autoplay && queued.is_empty() {
-            if let (Some((_, due)), Some(s)) = (self.peer.economy_due(), self.peer.economy_state())
-            {
-                let b = eco_bot::batch(s, &due, BotLevel::Normal);
+            if let (Some((_, due)), Some(s)) = (self.peer.economy_due(), self.peer.economy_view()) {
+                let b = eco_bot::batch(&s, &due, BotLevel::Normal);
                 if !b.is_empty() {
                     queued.push((s.steps, b));
                 }
@@ -108,8 +107,14 @@ impl Session {
         if self.notes.len() > 20 {
             self.notes.drain(..self.notes.len() - 20);
         }
+        let read = self.peer.economy_view().map_or(0, |v| {
+            mine.iter()
+                .filter_map(|&p| v.players.get(p as usize))
+                .map(|p| p.cards.len())
+                .sum()
+        });
         let key = (
-            len,
+            (len, read),
             sent,
             committed.clone(),
             waiting.clone(),
@@ -120,11 +125,12 @@ impl Session {
             return;
         }
         self.economy_shown = Some(key);
-        let Some(g) = self.peer.economy_state() else {
+        // Our own view: the face-down cards we read turned face up.
+        let Some(g) = self.peer.economy_view() else {
             return;
         };
         self.economy_sync = Some(EconomySync {
-            game: g.clone(),
+            game: g,
             mine,
             events,
             committed,

@@ -440,8 +440,9 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
             }
         }
         // Economy game: the bot's choices for our seats at this position, as one batch.
-        if let (Some((_, due)), Some(s)) = (peer.economy_due(), peer.economy_state()) {
-            let batch = bot::economy::batch(s, &due, args.level);
+        // From our own view: the face-down influence cards we read turned face up.
+        if let (Some((_, due)), Some(s)) = (peer.economy_due(), peer.economy_view()) {
+            let batch = bot::economy::batch(&s, &due, args.level);
             let mut salt = [0u8; 32];
             if !batch.is_empty() && getrandom::fill(&mut salt).is_ok() {
                 match peer.submit_economy(batch, salt) {

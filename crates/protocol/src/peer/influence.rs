@@ -1,0 +1,393 @@
+//! The face-down influence cards of an economy game (`SetupProposal::face_down` with the
+//! economy ruleset): what the deal (`deal`) does for them, and how one is shown.
+//!
+//! Owns no state of its own: it feeds `Run::deal` from the economy's events and judges the
+//! reveals an economy payload carries. How the game and the deal meet:
+//! - the engine's state holds slots, never cards (`EconomyState::new_sealed`); each `SlotDrawn`,
+//!   `SlotStolen` and `SlotsTaken` event is a draw of the table for the seat's participant (for
+//!   everyone when a computer plays the seat), each `InfluenceReshuffled` a new deck of the
+//!   discards (cards everyone saw played);
+//! - a card is shown by a `ShowCard` action in its holder's payload, and the same payload
+//!   carries that card's reveal (every participant's share, each with its proof). Every peer
+//!   judges the reveals against the deal before the position is applied, so whether a show
+//!   stands depends on the payload alone, never on when a broadcast arrived;
+//! - a computer seat's cards are drawn face up; a payload whose sender can read one carries its
+//!   reveal too, and every peer then plays that seat's `ShowCard` first in the position;
+//! - this participant's page trades and incites with face-down cards by naming the card: the
+//!   payload shows it first ([`Peer::economy_payload`]).
+//!
+//! Invariant: a payload whose reveal does not check out, that reveals a slot nobody may show
+//! there, or that shows a card other than the one its reveal opens, is void and its sender
+//! named ("an influence card lied about": `influence_lie_is_void_and_named` in
+//! `tests/economy_face_down.rs`); a reveal the deal cannot judge yet (a deck whose shuffles
+//! have not all reached us) holds the position until it can, and every peer then judges it
+//! alike.
+
+use super::*;
+use crate::wire::encode_economy_with;
+use orbis_deal::table::{DealMsg, DeckSpec, Holder, Refused};
+use orbis_engine::classic::Slot;
+use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
+use orbis_engine::rules::economy::map::RegionId;
+use orbis_engine::rules::economy::sealed::SealedInfluence;
+use orbis_engine::rules::economy::state::EconomyState;
+
+/// Most reveals one payload may carry (a Get phase's trades and a few computer seats' cards are
+/// far fewer); more makes the payload void.
+pub const MAX_PAYLOAD_REVEALS: usize = 64;
+
+/// The influence deck as first dealt: a card per country, in region order.
+pub(super) fn influence_decks(s: &SealedInfluence) -> Vec<DeckSpec> {
+    vec![DeckSpec::full(b"influence", s.decks[0].len() as u16)]
+}
+
+/// The position a reveal opens.
+fn revealed(msg: &DealMsg) -> Option<Slot> {
+    match msg {
+        DealMsg::Reveal { deck, position, .. } => Some(Slot {
+            deck: *deck,
+            position: *position,
+        }),
+        _ => None,
+    }
+}
+
+/// What every peer concluded from the reveals of a round's payloads.
+#[derive(Default)]
+pub(super) struct Judged {
+    /// Participants whose payloads are void, with why.
+    pub(super) void: BTreeMap<u8, String>,
+    /// Computer seats' cards a payload revealed: (seat, slot, card), shown first.
+    pub(super) computer_shows: Vec<(PlayerId, Slot, RegionId)>,
+}
+
+impl Run {
+    /// The face-down cards `seat` holds, whichever the ruleset: a classic seat's cards then its
+    /// mission, an economy seat's influence cards.
+    pub(super) fn hidden(&self, seat: PlayerId) -> Vec<Slot> {
+        match &self.state {
+            Game::Classic(s) => s.players.get(seat as usize).map_or(vec![], |p| {
+                p.sealed.iter().chain(&p.sealed_mission).copied().collect()
+            }),
+            Game::Economy(s) => s
+                .players
+                .get(seat as usize)
+                .map_or(vec![], |p| p.sealed.clone()),
+            Game::Orders(_) => vec![],
+        }
+    }
+
+    /// Whether `seat` holds a classic mission face down (the last of [`Run::hidden`]).
+    pub(super) fn mission_held(&self, seat: PlayerId) -> bool {
+        matches!(&self.state, Game::Classic(s)
+            if s.players.get(seat as usize).is_some_and(|p| p.sealed_mission.is_some()))
+    }
+
+    /// The deal's side of an economy position just played.
+    pub(super) fn deal_economy_events(&mut self, events: &[EconomyEvent]) -> Result<(), String> {
+        let Game::Economy(s) = &self.state else {
+            return Ok(());
+        };
+        let ids = s.sealed.as_ref().map_or(0, |x| x.decks[0].len() as u16);
+        let holders: Vec<Holder> = (0..s.players.len() as PlayerId)
+            .map(|p| self.holder(p))
+            .collect();
+        let Some(d) = &mut self.deal else {
+            return Ok(());
+        };
+        for e in events {
+            match e {
+                EconomyEvent::SlotDrawn { player, slot }
+                | EconomyEvent::SlotStolen { player, slot, .. } => {
+                    d.draw(*slot, holders[*player as usize]);
+                }
+                EconomyEvent::SlotsTaken { player, slots, .. } => {
+                    for slot in slots {
+                        d.draw(*slot, holders[*player as usize]);
+                    }
+                }
+                EconomyEvent::InfluenceReshuffled { deck, cards } => {
+                    if *deck != d.table.decks() {
+                        return Err(format!("deck {deck} dealt as deck {}", d.table.decks()));
+                    }
+                    let out = d.table.add_deck(DeckSpec {
+                        layout: cards.iter().map(|&c| u16::from(c)).collect(),
+                        ..DeckSpec::full(b"influence", ids)
+                    });
+                    d.outbox.extend(out);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Judges the reveals of the round at `index` (the payloads of `required`), taking the
+    /// ones that check out into our table. `None`: one cannot be judged yet (our table lacks a
+    /// shuffle of its deck); the position waits.
+    pub(super) fn judge_reveals(&mut self, index: u64, required: &[u8]) -> Option<Judged> {
+        let mut judged = Judged::default();
+        let round = index as u32;
+        let Game::Economy(s) = &self.state else {
+            return Some(judged);
+        };
+        let Some(o) = self.orders.get(&round) else {
+            return Some(judged);
+        };
+        let mut payloads = vec![];
+        for &p in required {
+            let Some((bytes, _)) = o.reveals.get(&p) else {
+                continue;
+            };
+            if let Ok((actions, reveals)) = crate::wire::decode_economy_with(bytes) {
+                payloads.push((p, actions, reveals));
+            }
+        }
+        // Who may reveal a slot here: its holder's participant, or anyone for a computer's.
+        let computers: BTreeSet<PlayerId> = (0..s.players.len() as PlayerId)
+            .filter(|&q| matches!(self.controller(q), Some(Controller::Bot(_))))
+            .collect();
+        let computer = |seat: PlayerId| computers.contains(&seat);
+        let seats: BTreeMap<u8, Vec<PlayerId>> = required
+            .iter()
+            .map(|&p| (p, self_seats(&self.proposal, &self.excluded, p)))
+            .collect();
+        let holder_of = |slot: Slot| {
+            (0..s.players.len() as PlayerId).find(|&q| s.players[q as usize].sealed.contains(&slot))
+        };
+        let Some(d) = &mut self.deal else {
+            // Nothing is face down: a payload that reveals something is void.
+            for (p, actions, reveals) in payloads {
+                let shows = actions
+                    .iter()
+                    .any(|a| matches!(a, EconomyAction::ShowCard { .. }));
+                if !reveals.is_empty() || shows {
+                    judged
+                        .void
+                        .insert(p, "reveals a card in a game dealt face up".into());
+                }
+            }
+            return Some(judged);
+        };
+        // Every reveal first: whether each can be judged now (else the position waits).
+        for (p, actions, reveals) in &payloads {
+            if reveals.len() > MAX_PAYLOAD_REVEALS {
+                judged
+                    .void
+                    .insert(*p, format!("{} card reveals", reveals.len()));
+                continue;
+            }
+            let mine = seats.get(p).cloned().unwrap_or_default();
+            let mut opened: BTreeMap<Slot, RegionId> = BTreeMap::new();
+            let mut why = None;
+            for msg in reveals {
+                let Some(slot) = revealed(msg) else {
+                    why = Some("a deal message that is not a reveal".to_string());
+                    break;
+                };
+                let ok = holder_of(slot).is_some_and(|q| computer(q) || mine.contains(&q));
+                if !ok {
+                    why = Some(format!(
+                        "reveals card {}:{}, which it may not show",
+                        slot.deck, slot.position
+                    ));
+                    break;
+                }
+                let from = d.seat_of(*p);
+                // Our own payload: we made the reveal from the card we read.
+                let ours = from.is_some() && from == Some(d.table.me()) && !d.table.is_observer();
+                // The seat a lie is blamed on inside the table (the payload's sender is named
+                // by the caller): any other seat when the sender is not at this deal's table.
+                let me = d.table.me();
+                let blame = from
+                    .filter(|&f| f != me)
+                    .unwrap_or_else(|| (me.wrapping_add(1)) % d.table.seats().max(1));
+                match d.table.receive(blame, msg.clone()) {
+                    _ if ours => {}
+                    Ok(_) => {}
+                    Err(Refused::OutOfTurn { .. } | Refused::Diverged { .. }) => return None,
+                    Err(e) => {
+                        why = Some(format!("a card reveal that does not check out: {e:?}"));
+                        break;
+                    }
+                }
+                match d
+                    .table
+                    .card(slot.deck, slot.position)
+                    .map(RegionId::try_from)
+                {
+                    Some(Ok(c)) => {
+                        opened.insert(slot, c);
+                    }
+                    Some(Err(_)) => {
+                        why = Some("reveals a card no country pictures".to_string());
+                        break;
+                    }
+                    None => return None,
+                }
+            }
+            if why.is_none() {
+                for a in actions {
+                    if let EconomyAction::ShowCard { slot, card, .. } = a {
+                        if opened.get(slot) != Some(card) {
+                            why = Some(format!(
+                                "shows card {}:{} as {card}, which its reveal does not open",
+                                slot.deck, slot.position
+                            ));
+                            break;
+                        }
+                    }
+                }
+            }
+            match why {
+                Some(w) => {
+                    judged.void.insert(*p, w);
+                }
+                None => {
+                    for (slot, card) in opened {
+                        if let Some(q) = holder_of(slot).filter(|&q| computer(q)) {
+                            if !judged.computer_shows.iter().any(|x| x.1 == slot) {
+                                judged.computer_shows.push((q, slot, card));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        judged.computer_shows.sort();
+        Some(judged)
+    }
+}
+
+/// Seats participant `p` plays (from the proposal and the seats handed to the computer since).
+fn self_seats(proposal: &SetupProposal, excluded: &BTreeSet<u8>, p: u8) -> Vec<PlayerId> {
+    if excluded.contains(&p) {
+        return vec![];
+    }
+    (0..proposal.seats.len() as PlayerId)
+        .filter(|&i| proposal.seats[i as usize].controller == Controller::Peer(p))
+        .collect()
+}
+
+impl Peer {
+    /// Economy game: our seats' private view, the face-down influence cards we can read turned
+    /// face up. `None` outside an economy game.
+    pub fn economy_view(&self) -> Option<EconomyState> {
+        let r = self.run.as_ref()?;
+        let Game::Economy(s) = &r.state else {
+            return None;
+        };
+        let mut v = s.clone();
+        let (Some(d), Some(me)) = (&r.deal, r.me) else {
+            return Some(v);
+        };
+        for seat in 0..s.players.len() as PlayerId {
+            if r.holder(seat) != Holder::Seat(me) {
+                continue;
+            }
+            for slot in &s.players[seat as usize].sealed {
+                let card = d.table.card(slot.deck, slot.position);
+                if let Some(Ok(card)) = card.map(RegionId::try_from) {
+                    v.peek(seat, *slot, card);
+                }
+            }
+        }
+        Some(v)
+    }
+
+    /// Economy game: the payload that plays `actions` — with, in a game dealt face down, a
+    /// `ShowCard` before each trade or revolution for every face-down card it uses, and the
+    /// reveals of those cards and of the computer seats' cards we can read.
+    pub fn economy_payload(&self, actions: Vec<EconomyAction>) -> Result<Vec<u8>, CommandError> {
+        let (actions, reveals) = self.economy_shows(actions)?;
+        Ok(encode_economy_with(&actions, &reveals))
+    }
+
+    /// [`Peer::economy_payload`]'s actions and reveals.
+    pub(super) fn economy_shows(
+        &self,
+        actions: Vec<EconomyAction>,
+    ) -> Result<(Vec<EconomyAction>, Vec<DealMsg>), CommandError> {
+        let Some(r) = &self.run else {
+            return Ok((actions, vec![]));
+        };
+        let (Game::Economy(s), Some(d)) = (&r.state, &r.deal) else {
+            return Ok((actions, vec![]));
+        };
+        if s.sealed.is_none() {
+            return Ok((actions, vec![]));
+        }
+        let mut out = vec![];
+        let mut shown: BTreeSet<Slot> = BTreeSet::new();
+        let mut reveals = vec![];
+        let reveal = |slot: Slot, reveals: &mut Vec<DealMsg>| -> Result<(), CommandError> {
+            let m = d.table.reveal(slot.deck, slot.position).ok_or_else(|| {
+                CommandError::Illegal(
+                    "that influence card is still being dealt to you: try again in a moment".into(),
+                )
+            })?;
+            reveals.push(m);
+            Ok(())
+        };
+        for a in actions {
+            let (player, cards): (PlayerId, Vec<RegionId>) = match &a {
+                EconomyAction::TradeCards { player, cards } => (*player, cards.to_vec()),
+                EconomyAction::IncitRevolution {
+                    player, country, ..
+                } => (*player, vec![*country]),
+                EconomyAction::ShowCard { slot, .. } => {
+                    if shown.insert(*slot) {
+                        reveal(*slot, &mut reveals)?;
+                    }
+                    out.push(a);
+                    continue;
+                }
+                _ => (0, vec![]),
+            };
+            if let Some(pl) = s.players.get(player as usize) {
+                for c in cards {
+                    if pl.cards.contains(&c) {
+                        continue;
+                    }
+                    let slot = pl
+                        .sealed
+                        .iter()
+                        .find(|x| {
+                            !shown.contains(x)
+                                && d.table.card(x.deck, x.position) == Some(u16::from(c))
+                        })
+                        .copied()
+                        .ok_or_else(|| {
+                            CommandError::Illegal(format!(
+                                "the influence card of region {c} is not in your hand"
+                            ))
+                        })?;
+                    shown.insert(slot);
+                    reveal(slot, &mut reveals)?;
+                    out.push(EconomyAction::ShowCard {
+                        player,
+                        slot,
+                        card: c,
+                    });
+                }
+            }
+            out.push(a);
+        }
+        // The computer seats' cards we can read (drawn face up for everyone) go along, so
+        // that every peer can play them.
+        for seat in 0..s.players.len() as PlayerId {
+            if !matches!(r.controller(seat), Some(Controller::Bot(_))) {
+                continue;
+            }
+            for slot in &s.players[seat as usize].sealed {
+                if reveals.len() >= MAX_PAYLOAD_REVEALS / 2 {
+                    break;
+                }
+                if let Some(m) = d.table.reveal(slot.deck, slot.position) {
+                    reveals.push(m);
+                }
+            }
+        }
+        Ok((out, reveals))
+    }
+}
