@@ -10,6 +10,7 @@ use common::Net;
 use orbis_engine::classic::{BotLevel, Slot};
 use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 use orbis_engine::rules::economy::phase::Phase;
+use orbis_protocol::peer::{replay, verify};
 use orbis_protocol::wire::{decode_economy_with, encode_economy_with};
 use orbis_protocol::Violation;
 
@@ -62,11 +63,39 @@ fn a_face_down_economy_game_plays_to_its_end_showing_cards_when_used() {
         .count();
     println!("face-down economy game: {drawn} cards drawn face down, {shown} shown");
     assert!(drawn > 0, "cards were drawn face down");
+    // A computer seat's card, read face up by the participants, was shown through their
+    // payloads (seats 2 and 3 are the computer's).
+    assert!(
+        ev.iter()
+            .any(|e| matches!(e, EconomyEvent::CardShown { player, .. } if *player >= 2)),
+        "a computer seat's card was shown"
+    );
     assert!(
         !ev.iter()
             .any(|e| matches!(e, EconomyEvent::CardDrawn { .. })),
         "no card is drawn face up"
     );
+    // The transcript checks out offline: every participant's key was published at the end, so
+    // every dealt position opens, and each card shown is the one its position holds.
+    let t = net.peers[0].transcript().expect("a transcript");
+    let report = verify(&t).expect("the transcript verifies");
+    let deal = report.deal.expect("a face-down deal");
+    assert_eq!(deal.keys, 2, "both keys published");
+    assert!(
+        deal.opened >= drawn,
+        "{} of {drawn} drawn positions open",
+        deal.opened
+    );
+    let r = replay(&t).expect("replays");
+    let last = match r.states.last() {
+        Some(orbis_engine::rules::Game::Economy(s)) => s.clone(),
+        _ => panic!("an economy game"),
+    };
+    for pl in &last.players {
+        for slot in &pl.sealed {
+            assert!(r.cards.contains_key(slot), "the replay opens {slot:?}");
+        }
+    }
     // Whatever is still face down: its holder's view reads it, nobody else's does.
     let s = state(&net, 0).clone();
     for (seat, pl) in s.players.iter().enumerate() {

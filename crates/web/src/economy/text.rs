@@ -298,6 +298,26 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
         E::CardStolen { player, from, .. } => {
             format!("{} steals an influence card from {}.", w(*player), w(*from))
         }
+        // Face down (online): nobody but the holder knows the card yet.
+        E::SlotDrawn { player, .. } => {
+            format!("{} draws an influence card, face down.", w(*player))
+        }
+        E::SlotStolen { player, from, .. } => format!(
+            "{} steals a face-down influence card from {}.",
+            w(*player),
+            w(*from)
+        ),
+        // `CapitalTaken` (just before) counts them with the others.
+        E::SlotsTaken { .. } => return None,
+        E::CardShown { player, card, .. } => format!(
+            "{} shows the influence card of {}.",
+            w(*player),
+            region(*card)
+        ),
+        E::InfluenceReshuffled { cards, .. } => format!(
+            "The {} discarded influence cards are shuffled into a new pile.",
+            cards.len()
+        ),
         E::CapitalTaken {
             player,
             from,

@@ -16,6 +16,7 @@ use crate::replay::{RMsg, Steps};
 use crate::widgets::Speed;
 use orbis_engine::classic::{ClassicState, Slot};
 use orbis_engine::codec::StateHash;
+use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::Game;
 use orbis_engine::view;
 use orbis_protocol::peer::{game_hash, replay, Replayed, VerifyError};
@@ -140,10 +141,13 @@ impl Steps for TranscriptReplay {
                     self.orders = Some(o);
                 }
             },
-            Game::Economy(s) => match self.economy.as_mut() {
-                Some(e) => e.game = s.clone(),
-                None => self.economy = Some(EconomySession::new(s.clone(), vec![Seat::Remote; 6])),
-            },
+            Game::Economy(s) => {
+                let s = economy_face_up(s, &self.cards);
+                match self.economy.as_mut() {
+                    Some(e) => e.game = s,
+                    None => self.economy = Some(EconomySession::new(s, vec![Seat::Remote; 6])),
+                }
+            }
         }
     }
 
@@ -176,6 +180,20 @@ fn face_up(s: &ClassicState, cards: &BTreeMap<Slot, u16>) -> ClassicState {
                 if let Ok(card) = u8::try_from(card) {
                     up.peek(p as u8, *slot, card);
                 }
+            }
+        }
+    }
+    up
+}
+
+/// An economy state with every face-down influence card turned face up from the opened deal (the
+/// standings and each player's cards then show them).
+fn economy_face_up(s: &EconomyState, cards: &BTreeMap<Slot, u16>) -> EconomyState {
+    let mut up = s.clone();
+    for (p, pl) in s.players.iter().enumerate() {
+        for slot in &pl.sealed {
+            if let Some(Ok(card)) = cards.get(slot).map(|&c| u8::try_from(c)) {
+                up.peek(p as u8, *slot, card);
             }
         }
     }
