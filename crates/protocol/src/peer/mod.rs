@@ -71,7 +71,9 @@ mod redeal;
 mod resync;
 mod rounds;
 mod run;
+mod show;
 mod votes;
+mod withheld;
 
 pub use api::*;
 use batch::*;
