@@ -71,6 +71,7 @@ mod redeal;
 mod resync;
 mod rounds;
 mod run;
+mod setup;
 mod show;
 mod votes;
 mod withheld;
@@ -86,7 +87,6 @@ pub use export::{
     replay, verify, DealReport, Replayed, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC,
 };
 use influence::*;
-pub use lobby::check_proposal;
 use lobby::*;
 use log::*;
 pub use memory::MEMENTO_ROLLS;
@@ -94,6 +94,8 @@ use memory::*;
 use rounds::*;
 pub use run::game_hash;
 use run::*;
+pub use setup::check_proposal;
+use setup::*;
 pub use votes::MAX_OPEN_VOTES;
 use votes::*;
 
