@@ -18,6 +18,35 @@ const region = (page, key) => page.locator(`#r-${key}`);
 const click = (page, key) => region(page, key).dispatchEvent('click');
 const panel = (page) => page.locator('#panel');
 
+/** A point on screen where region `key` is the topmost region (for real mouse gestures). */
+async function pointIn(page, key) {
+  const p = await page.evaluate((key) => {
+    const g = document.getElementById(`r-${key}`);
+    const b = g.getBoundingClientRect();
+    for (let i = 1; i < 12; i += 1) {
+      for (let j = 1; j < 12; j += 1) {
+        const x = b.left + (b.width * i) / 12;
+        const y = b.top + (b.height * j) / 12;
+        if (document.elementFromPoint(x, y)?.closest('[data-r]') === g) return { x, y };
+      }
+    }
+    return null;
+  }, key);
+  assert.ok(p, `a point inside ${key}`);
+  return p;
+}
+
+/** Drags a move with the mouse from one region to another. */
+async function drag(page, from, to) {
+  const a = await pointIn(page, from);
+  const b = await pointIn(page, to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, (a.y + b.y) / 2, { steps: 4 });
+  await page.mouse.move(b.x, b.y, { steps: 4 });
+  await page.mouse.up();
+}
+
 async function setCount(page, id, n) {
   await page.fill(id, String(n));
   await page.dispatchEvent(id, 'change');
@@ -118,8 +147,10 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await shot(page, '74-economy-curtain');
   await page.click('#reveal');
   await actor(page, 0);
-  await click(page, 'western_europe');
-  await click(page, 'southern_europe');
+  // The move is dragged with the mouse from Western to Southern Europe (two clicks do the same).
+  await drag(page, 'western_europe', 'southern_europe');
+  assert.match(await region(page, 'western_europe').getAttribute('class'), /\bsel\b/);
+  assert.match(await region(page, 'southern_europe').getAttribute('class'), /\btarget\b/);
   await setCount(page, '#count-armies', 6);
   await page.click('#add-plan');
   assert.equal(await page.locator('#draft li').count(), 1);

@@ -40,6 +40,26 @@ fn shapes() -> &'static Vec<(String, f32, f32)> {
     })
 }
 
+/// Ends a drag: the region under the pointer where the button came up (found by position, so a
+/// pointer captured by where it began still names where it ends).
+fn drag_end(v: &View) -> Callback<PointerEvent> {
+    let d = v.dispatcher();
+    Callback::from(move |e: PointerEvent| {
+        if e.pointer_type() == "touch" {
+            return;
+        }
+        let r = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|doc| doc.element_from_point(e.client_x() as f32, e.client_y() as f32))
+            .and_then(|el| el.closest("[data-r]").ok().flatten())
+            .and_then(|g| g.get_attribute("data-r"))
+            .and_then(|s| s.parse::<RegionId>().ok());
+        if let Some(r) = r {
+            d.dispatch(EMsg::DragTo(r));
+        }
+    })
+}
+
 /// The label point of a region.
 pub fn anchor(r: RegionId) -> (f32, f32) {
     shapes().get(r as usize).map_or((0.0, 0.0), |s| (s.1, s.2))
@@ -197,6 +217,16 @@ pub fn board(v: &View) -> Html {
             let d = v.dispatcher();
             Callback::from(move |_: MouseEvent| d.dispatch(EMsg::Click(r)))
         };
+        // A mouse or pen drag from here picks a move (touch keeps two taps: a finger on the
+        // map scrolls the page).
+        let onpointerdown = {
+            let d = v.dispatcher();
+            Callback::from(move |e: PointerEvent| {
+                if e.button() == 0 && e.pointer_type() != "touch" {
+                    d.dispatch(EMsg::DragFrom(r));
+                }
+            })
+        };
         let onkeydown = {
             let d = v.dispatcher();
             Callback::from(move |e: KeyboardEvent| {
@@ -219,7 +249,7 @@ pub fn board(v: &View) -> Html {
             <g id={format!("r-{}", reg.key)} class={class} tabindex="0" role="button"
                 aria-label={label.clone()} data-key={reg.key.clone()}
                 data-owner={rs.owner.map_or(String::new(), |p| p.to_string())}
-                {onclick} {onkeydown}>
+                data-r={r.to_string()} {onclick} {onpointerdown} {onkeydown}>
                 <title>{label}</title>
                 <path class="shape" d={d.clone()} {style}/>
             </g>
@@ -271,7 +301,8 @@ pub fn board(v: &View) -> Html {
             { zbtn("−", "Zoom out", Some(1.6)) }
             { zbtn("⟲", "Whole map", None) }
         </div>
-        <svg class="board economy-board" id="board" viewBox={vb} role="group" aria-label="Economy map">
+        <svg class="board economy-board" id="board" viewBox={vb} role="group" aria-label="Economy map"
+            onpointerup={drag_end(v)}>
             { defs() }
             <rect x="0" y="0" width={f1(VIEWBOX[2])} height={f1(VIEWBOX[3])} class="ocean"/>
             { for regions }

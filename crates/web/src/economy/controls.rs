@@ -57,7 +57,7 @@ pub fn move_picker(v: &View, eco: &EconomySession, what: &str) -> Html {
     let to = eco.ui.to.map_or("—".to_string(), region);
     html! {
         <div class="picker">
-            <p>{format!("{what}: click where from, then where to.")}</p>
+            <p>{format!("{what}: click where from, then where to (or drag from one to the other).")}</p>
             <p class="route"><strong>{"From "}</strong>{from}<strong>{" to "}</strong>{to}
                 <button class="btn small" id="clear-move" onclick={send(v, EMsg::Cancel)}>{"Clear"}</button></p>
             { counts(v, eco, true) }

@@ -80,6 +80,9 @@ pub struct Ui {
     /// The part of the map on screen (zoom), `None` for the whole map; not saved.
     #[serde(skip)]
     pub view: Option<[f32; 4]>,
+    /// Where a mouse drag on the map began (a move dragged from there to where it ends).
+    #[serde(skip)]
+    pub drag: Option<RegionId>,
 }
 
 #[derive(Clone, PartialEq)]
@@ -98,6 +101,11 @@ pub struct EconomySession {
 pub enum EMsg {
     /// A region of the map was clicked.
     Click(RegionId),
+    /// A mouse button went down on a region (a move may be dragged from it).
+    DragFrom(RegionId),
+    /// The button came up over a region: a drag from another region picks that move, as two
+    /// clicks would.
+    DragTo(RegionId),
     /// Clears the selection.
     Cancel,
     /// An action the panel built from the engine's own options.
@@ -303,6 +311,21 @@ impl EconomySession {
                 self.click(r);
                 false
             }
+            EMsg::DragFrom(r) => {
+                self.ui.drag = self.moving().then_some(r);
+                false
+            }
+            EMsg::DragTo(to) => {
+                if let Some(from) = self.ui.drag.take().filter(|&f| f != to) {
+                    if self.moving() {
+                        self.ui.sel = None;
+                        self.ui.to = None;
+                        self.click(from);
+                        self.click(to);
+                    }
+                }
+                false
+            }
             EMsg::Cancel => {
                 self.ui.sel = None;
                 self.ui.to = None;
@@ -494,6 +517,15 @@ impl EconomySession {
         false
     }
 
+    /// Whether a pick on the map is a move now: planning, friendly movement, or moving on.
+    fn moving(&self) -> bool {
+        matches!(self.game.phase, Phase::Planning | Phase::Moving)
+            || self
+                .game
+                .to_move_on(self.map())
+                .contains(&self.actor().unwrap_or(u8::MAX))
+    }
+
     fn click(&mut self, r: RegionId) {
         self.ui.error = None;
         let map = self.map();
@@ -528,11 +560,7 @@ impl EconomySession {
             }
             _ => {
                 // A move is chosen by two clicks: from, then to; a third click starts again.
-                let moving = matches!(self.game.phase, Phase::Planning | Phase::Moving)
-                    || self
-                        .game
-                        .to_move_on(map)
-                        .contains(&self.actor().unwrap_or(u8::MAX));
+                let moving = self.moving();
                 match (self.ui.sel, self.ui.to) {
                     (Some(from), None) if moving && from != r => {
                         self.ui.to = Some(r);
