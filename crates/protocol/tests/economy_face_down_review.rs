@@ -244,14 +244,12 @@ fn review_a_forged_reveal_of_a_computers_card_is_void_and_named() {
 /// `Refused::OutOfTurn` ("a piece share of no escrow"), which `judge_reveals` takes for "cannot
 /// judge yet" (`None`) — for ever.
 #[test]
-#[ignore = "finding: a reveal with pieces at a table without escrow holds the position for ever, nobody named"]
 fn review_a_reveal_with_pieces_and_no_escrow_stalls_the_game() {
     stall_with_pieces(2, true);
 }
 
 /// The same with three participants and a table proposed without stand-in (`stand_in: false`).
 #[test]
-#[ignore = "finding: a reveal with pieces at a table without escrow holds the position for ever, nobody named"]
 fn review_a_reveal_with_pieces_without_stand_in_stalls_the_game() {
     stall_with_pieces(3, false);
 }
