@@ -698,3 +698,176 @@ fn review_a_withheld_shuffle_and_a_reveal_of_an_undealt_card_stall_the_game() {
         "the game waits on nobody"
     );
 }
+
+/// Attack 6d: a participant surrenders holding face-down cards: they leave the game unseen
+/// (`gone`), nobody reads them; a later payload of the surrendered player that reveals one (its
+/// true reveal) is refused; the others play to the end in step.
+#[test]
+fn review_a_surrender_with_face_down_cards() {
+    const W: usize = 2;
+    let holds = |n: &Net| {
+        n.peers[W].economy_due().is_some()
+            && state(n, W).players[W]
+                .sealed
+                .iter()
+                .any(|x| n.peers[W].read(*x).is_some())
+    };
+    let mut net = reaching(|seed| economy_net_face_down(3, &[], seed, 16), holds);
+    let mut done = false;
+    let until = net.now + 4_000_000;
+    while net.now < until && !done {
+        if let Some((round, _)) = net.peers[W].economy_due() {
+            let s = state(&net, W);
+            if let Some(&slot) = s.players[W]
+                .sealed
+                .iter()
+                .find(|x| net.peers[W].read(**x).is_some())
+            {
+                if let Ok(o) = net.peers[W].submit_economy(
+                    vec![EconomyAction::Surrender { player: W as u8 }],
+                    salt(W, round),
+                ) {
+                    let card = net.peers[W].read(slot).unwrap();
+                    let reveal = true_reveal(&net, W, W as u8, slot, card);
+                    net.process(W, o);
+                    let at = net.peers[0].log_len();
+                    let past = |n: &Net| (0..3).all(|i| n.peers[i].log_len() > at);
+                    let u = net.now + 60_000;
+                    assert!(drive(&mut net, u, |i, _| i == W, past));
+                    eprintln!(
+                        "surrendered at {at}: gone {:?}",
+                        state(&net, 0).sealed.as_ref().map(|x| x.gone.clone())
+                    );
+                    for i in [0, 1] {
+                        assert_eq!(
+                            net.peers[i].read(slot),
+                            None,
+                            "peer {i} reads the surrendered card"
+                        );
+                    }
+                    // Its true reveal, later: refused (out of turn, or void).
+                    let u = net.now + 4_000_000;
+                    let due = |n: &Net| n.peers[0].economy_due().is_some();
+                    drive(&mut net, u, |_, _| false, due);
+                    let round = net.peers[0].log_len() as u32;
+                    if let Ok(o) = net.peers[W].commit_orders(
+                        round,
+                        encode_economy_with(&[], &[reveal]),
+                        salt(W, round),
+                    ) {
+                        net.process(W, o);
+                    }
+                    done = true;
+                }
+            }
+        }
+        if !done {
+            let u = net.now + 25;
+            drive(&mut net, u, |i, _| i == W, |_| false);
+        }
+    }
+    assert!(done, "the surrender was played");
+    let until = net.now + 4_000_000;
+    let over = |n: &Net| [0, 1].iter().all(|&i| state(n, i).phase == Phase::Over);
+    assert!(drive(&mut net, until, |i, _| i == W, over), "the game ends");
+    for i in [0, 1] {
+        eprintln!("peer {i} names W: {:?}", rejections(&net, i, W));
+        assert!(rejections(&net, i, 0).is_empty() && rejections(&net, i, 1).is_empty());
+    }
+    not_halted(&net, &[0, 1]);
+    same_hashes(&net, &[0, 1, 2]);
+}
+
+/// Attack 4 (second angle): a reload between the reveal and the apply. The holder commits a
+/// show (the reveal goes out), then reloads before the position is applied; separately, a
+/// third peer reloads at the same point. The show stands the same everywhere.
+#[test]
+fn review_a_reload_between_reveal_and_apply() {
+    for (reloaded, wait) in [(1usize, 0u64), (1, 4), (1, 12), (2, 4), (2, 12)] {
+        let mut net = economy_net_face_down(3, &[], 34, 10);
+        const WHO: usize = 1;
+        let (slot, card) = until_holding(&mut net, WHO);
+        let round = net.peers[WHO].log_len() as u32;
+        let show = EconomyAction::ShowCard {
+            player: WHO as u8,
+            slot,
+            card,
+        };
+        let out = net.peers[WHO]
+            .submit_economy(vec![show], salt(WHO, round))
+            .expect("shows");
+        net.process(WHO, out);
+        // Let the others commit, and the reveals start to flow.
+        let u = net.now + wait;
+        net.run_until(u, |_| false);
+        eprintln!(
+            "reload {reloaded} after {wait} ms: applied already {}",
+            net.peers[reloaded].log_len() > u64::from(round)
+        );
+        let mem = net.peers[reloaded].memento();
+        net.reload(reloaded, mem);
+        if reloaded == WHO {
+            // Its page plays the same show again, with the same salt: only the same commitment
+            // may go out again, so the payload (and the reveal in it) must come out the same.
+            let until = net.now + 600_000;
+            #[allow(unused_assignments)]
+            let mut last = None;
+            loop {
+                let u = net.now + 25;
+                net.run_until(u, |_| false);
+                if net.peers[WHO].log_len() > u64::from(round) {
+                    eprintln!("applied without a second commit");
+                    break;
+                }
+                match net.peers[WHO].submit_economy(
+                    vec![EconomyAction::ShowCard {
+                        player: WHO as u8,
+                        slot,
+                        card,
+                    }],
+                    salt(WHO, round),
+                ) {
+                    Ok(o) => {
+                        eprintln!("re-submitted after the reload");
+                        net.process(WHO, o);
+                        break;
+                    }
+                    Err(e) => last = Some(e),
+                }
+                assert!(net.now < until, "cannot re-submit: {last:?}");
+            }
+        }
+        let until = net.now + 600_000;
+        let past = |n: &Net| {
+            (0..3).all(|i| n.peers[i].game().is_some() && n.peers[i].log_len() > u64::from(round))
+        };
+        let moved = drive(&mut net, until, |i, _| i == WHO, past);
+        for i in 0..3 {
+            eprintln!(
+                "reloaded {reloaded}: peer {i} log {} halted {:?} complaints {:?}",
+                net.peers[i].log_len(),
+                net.peers[i].halted(),
+                net.complaints(i)
+            );
+        }
+        assert!(moved, "the position is applied");
+        not_halted(&net, &[0, 1, 2]);
+        for i in 0..3 {
+            assert!(
+                net.complaints(i).is_empty(),
+                "peer {i}: {:?}",
+                net.complaints(i)
+            );
+        }
+        // Play on a little, and compare at the same length.
+        let until = net.now + 4_000_000;
+        let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
+        assert!(drive(&mut net, until, |_, _| false, over), "the game ends");
+        same_hashes(&net, &[0, 1, 2]);
+        let shown = applied(&net, 0)
+            .into_iter()
+            .flat_map(|x| x.2)
+            .any(|e| matches!(e, orbis_engine::rules::economy::action::EconomyEvent::CardShown { slot: s, card: c, .. } if s == slot && c == card));
+        assert!(shown, "the show stood");
+    }
+}
