@@ -871,3 +871,69 @@ fn review_a_reload_between_reveal_and_apply() {
         assert!(shown, "the show stood");
     }
 }
+
+/// Attack 3 (third angle): participant 2 of three keeps back its shuffle of the influence deck
+/// and plays on honestly otherwise. Nobody ever reads an influence card (they are dead for the
+/// whole game), and no honest page ever names the withholder (`waiting_on` in an economy game
+/// looks at orders only, never at `Table::awaited`), so no vote can drop it and let the others
+/// stand in. In classic the same withholding is named at the first card
+/// (`tests/deal_leavers.rs`).
+#[test]
+#[ignore = "finding: a withheld shuffle silently disables the influence cards, the withholder never named"]
+fn review_a_withheld_shuffle_is_never_named_in_an_economy_game() {
+    use orbis_protocol::wire::Envelope;
+    use orbis_protocol::{Body, Peer};
+    const W: usize = 2;
+    let mut net = Net::new(3, 34, common::NetParams::perfect());
+    net.tamper = Some((
+        W,
+        Box::new(move |_: &mut Peer, _, _, bytes: Vec<u8>| {
+            match Envelope::open_where(&bytes, |_| true) {
+                Ok((
+                    _,
+                    Body::Deal {
+                        msg: DealMsg::Shuffle { .. },
+                        ..
+                    },
+                )) => vec![],
+                Ok((_, Body::Batch { .. })) => vec![],
+                _ => vec![bytes],
+            }
+        }),
+    ));
+    let mut p = economy_proposal(&net, &[], 16);
+    p.face_down = true;
+    net.start(p);
+    assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    let key = net.peers[W].key();
+    let mut named = false;
+    let mut drawn = 0;
+    let mut read = false;
+    let until = net.now + 4_000_000;
+    while net.now < until && state(&net, 0).phase != Phase::Over {
+        let u = net.now + 1_000;
+        drive(&mut net, u, |_, _| false, |_| false);
+        // Named as what the game waits for while nobody is due (only the deal is missing).
+        for i in [0, 1] {
+            named |= net.peers[i].waiting_on() == vec![key];
+        }
+        let s = state(&net, 0);
+        drawn = drawn.max(s.players.iter().map(|p| p.sealed.len()).sum::<usize>());
+        read |= s
+            .players
+            .iter()
+            .flat_map(|p| p.sealed.clone())
+            .any(|x| (0..3).any(|i| net.peers[i].read(x).is_some()));
+    }
+    eprintln!(
+        "game over: {}; log {}; most face-down cards held at once: {drawn}; any read: {read}; \
+         withholder named: {named}",
+        state(&net, 0).phase == Phase::Over,
+        net.peers[0].log_len()
+    );
+    assert!(drawn > 0, "cards were drawn");
+    assert!(
+        read || named,
+        "cards dead for the whole game, and nobody named"
+    );
+}
