@@ -241,16 +241,17 @@ fn review_a_forged_reveal_of_a_computers_card_is_void_and_named() {
 /// Attack 3: a reveal the honest peers cannot judge. With two participants the deal has no
 /// escrow (one piece would be a whole share); a reveal that leaves a seat's share out and puts
 /// a "piece share" for it in `pieces` asks `check_reveal` for a commitment no table holds:
-/// `Refused::OutOfTurn` ("a piece share of no escrow"), which `judge_reveals` takes for "cannot
-/// judge yet" (`None`) — for ever.
+/// `Refused::OutOfTurn` ("a piece share of no escrow"), which `judge_reveals` took for "cannot
+/// judge yet" (`None`) — for ever, nobody named (a vote to drop the cheater then ended the game).
+/// Fixed in the deal table (`check_reveal`: such a reveal is a lie): void and named.
 #[test]
-fn review_a_reveal_with_pieces_and_no_escrow_stalls_the_game() {
+fn review_a_reveal_with_pieces_and_no_escrow_is_void_and_named() {
     stall_with_pieces(2, true);
 }
 
 /// The same with three participants and a table proposed without stand-in (`stand_in: false`).
 #[test]
-fn review_a_reveal_with_pieces_without_stand_in_stalls_the_game() {
+fn review_a_reveal_with_pieces_without_stand_in_is_void_and_named() {
     stall_with_pieces(3, false);
 }
 
