@@ -1095,3 +1095,40 @@ fn an_honest_seat_served_another_history_is_not_taken_for_an_equivocator() {
         Err(Refused::OutOfTurn { seat: 1, .. })
     ));
 }
+
+/// Two seats (no escrow): a reveal that leaves a seat's share out and puts "piece shares" in
+/// its place can never be checked (no commitment exists, nor ever will). It is the revealer's
+/// lie, not a message that came too early: before the fix it was `OutOfTurn`, and the economy,
+/// which waits on reveals it cannot judge yet, waited on it for ever.
+#[test]
+fn a_reveal_with_pieces_at_a_table_without_escrow_is_a_lie() {
+    let mut room = Room::new(2, 3);
+    room.run().unwrap();
+    assert!(!room.tables[0].escrowed());
+    room.draw(0, 0, 1);
+    room.run().unwrap();
+    let Some(DealMsg::Reveal {
+        deck,
+        position,
+        shares,
+        ..
+    }) = room.tables[1].reveal(0, 0)
+    else {
+        panic!("the holder reveals")
+    };
+    let any = shares[0].1;
+    let forged = DealMsg::Reveal {
+        deck,
+        position,
+        shares: shares.into_iter().filter(|x| x.0 != 0).collect(),
+        pieces: vec![(0, 1, any)],
+    };
+    assert!(matches!(
+        room.tables[0].receive(1, forged),
+        Err(Refused::Cheat(Cheat {
+            seat: 1,
+            what: DealError::Length { .. }
+        }))
+    ));
+    assert_eq!(room.tables[0].card(0, 0), None);
+}

@@ -142,6 +142,14 @@ impl Table {
                 }
                 // A seat that left: the shares of its pieces stand in (checking them needs no
                 // word of who left, so the leaver's own table, and `orbis verify`, agree).
+                // At a table without escrow nothing can stand in: a share left out is a lie,
+                // not something to wait for (no commitment will ever come).
+                (None, None) if !self.escrowed() => {
+                    return Err(cheat(DealError::Length {
+                        expected: u32::from(self.seats),
+                        got: shares.len() as u32,
+                    }))
+                }
                 (None, None) => {
                     let ctx = self.piece_context(deck, position, s);
                     let mut sum = vec![];
