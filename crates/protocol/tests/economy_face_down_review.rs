@@ -196,7 +196,7 @@ fn review_a_forged_reveal_of_a_computers_card_is_void_and_named() {
         },
     );
     let (slot, card) = until_computer_holds(&mut net, CHEAT, BOT);
-    let reveal = true_reveal(&net, CHEAT, BOT as u8, slot, card);
+    let reveal = true_reveal(&net, CHEAT, BOT, slot, card);
     let DealMsg::Reveal {
         deck,
         position,
@@ -615,12 +615,13 @@ fn review_a_seat_handed_to_the_computer_shows_its_cards() {
 }
 
 /// Attack 3 (second angle): participant 2 of three keeps back its shuffles of the influence
-/// deck. In classic the game waits on it (`waiting_on` names it) at the first card; here the
-/// game plays on with every card unreadable, and a payload of the withholder that carries a
-/// made-up reveal of one of its own (undealt) slots holds the position until that deck is dealt:
-/// for ever, nobody named.
+/// deck, then a payload of it carries a made-up reveal of one of its own (undealt) slots: the
+/// position cannot be judged until that deck is dealt. (Found by this review: it held the
+/// position for ever, nobody named.) Now every honest page names the withholder as what the
+/// game waits on (`Run::judging_reveals`: the deal's awaited participants), both vote it out
+/// (`Wait::Cards`), its payload no longer counts, and the game moves on with the others
+/// standing in for its shuffle.
 #[test]
-#[ignore = "finding: a withheld shuffle of the influence deck is never named, and a reveal of an undealt slot holds the position for ever"]
 fn review_a_withheld_shuffle_and_a_reveal_of_an_undealt_card_stall_the_game() {
     use orbis_deal::curve25519_dalek::ristretto::CompressedRistretto;
     use orbis_deal::curve25519_dalek::scalar::Scalar;
@@ -694,10 +695,31 @@ fn review_a_withheld_shuffle_and_a_reveal_of_an_undealt_card_stall_the_game() {
             net.complaints(i)
         );
     }
+    assert!(!moved, "the forged reveal cannot be judged");
+    for i in [0, 1] {
+        assert_eq!(
+            net.peers[i].waiting_on(),
+            vec![key],
+            "peer {i} names the withholder"
+        );
+    }
+    for i in [0, 1] {
+        let out = net.peers[i]
+            .vote(Control::Drop {
+                peer: key,
+                level: BotLevel::Easy,
+            })
+            .expect("may vote the withholder out");
+        net.process(i, out);
+    }
+    let until = net.now + 600_000;
+    let past = |n: &Net| (0..2).all(|i| n.peers[i].log_len() > u64::from(round));
     assert!(
-        moved || (0..2).all(|i| net.peers[i].waiting_on() == vec![key]),
-        "the game waits on nobody"
+        drive(&mut net, until, |i, _| i == W, past),
+        "the game moves on without the withholder"
     );
+    same_hashes(&net, &[0, 1]);
+    not_halted(&net, &[0, 1]);
 }
 
 /// Attack 6d: a participant surrenders holding face-down cards: they leave the game unseen

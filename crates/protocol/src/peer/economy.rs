@@ -169,6 +169,10 @@ impl Peer {
         }
         let mine = r.seats_of(m);
         let (actions, reveals) = self.economy_shows(actions)?;
+        // The shows it adds count too: an honest batch is never void for its own size.
+        if actions.len() > MAX_BATCH_ACTIONS || reveals.len() > MAX_PAYLOAD_REVEALS {
+            return Err(CommandError::TooLong);
+        }
         let mut check = s.clone();
         let mut dice = SeededDice::new([0; 32]);
         for a in &actions {

@@ -21,7 +21,8 @@
 //! named ("an influence card lied about": `influence_lie_is_void_and_named` in
 //! `tests/economy_face_down.rs`); a reveal the deal cannot judge yet (a deck whose shuffles
 //! have not all reached us) holds the position until it can, and every peer then judges it
-//! alike.
+//! alike; while it holds, the deal's withholder is what the game waits on, and may be voted out
+//! (`Run::judging_reveals`, `Wait::Cards`).
 
 use super::*;
 use crate::wire::encode_economy_with;
@@ -120,6 +121,25 @@ impl Run {
             }
         }
         Ok(())
+    }
+
+    /// Whether the economy position we are on has every payload revealed and one of them
+    /// carries reveals of face-down cards: it applies as soon as they are judged, so if it
+    /// stays here, a deck they are of was never finished (a participant withholds its shuffle
+    /// or key). A function of the log and the round's reveals, the same on every peer there.
+    pub(super) fn judging_reveals(&self) -> bool {
+        if !matches!(self.state, Game::Economy(_)) || self.pending.is_some() || self.over() {
+            return false;
+        }
+        let round = self.next_index() as u32;
+        let Some(o) = self.orders.get(&round).filter(|o| o.done) else {
+            return false;
+        };
+        self.economy_required().iter().any(|p| {
+            o.reveals.get(p).is_some_and(|(bytes, _)| {
+                crate::wire::decode_economy_with(bytes).is_ok_and(|(_, r)| !r.is_empty())
+            })
+        })
     }
 
     /// Judges the reveals of the round at `index` (the payloads of `required`), taking the

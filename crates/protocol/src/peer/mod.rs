@@ -358,6 +358,15 @@ impl Peer {
         }
         match &r.state {
             Game::Classic(s) => self.classic_waiting_on(r, s),
+            // An economy position held by reveals nobody can judge yet: whoever withholds its
+            // key, escrow or shuffle (as every peer sees the deal).
+            Game::Economy(_) if r.judging_reveals() => r
+                .deal
+                .as_ref()
+                .map_or(vec![], |d| d.awaited(&r.excluded))
+                .into_iter()
+                .filter_map(|i| parts.get(i as usize).copied())
+                .collect(),
             // Simultaneous rulesets: commitments first, then reveals.
             _ => {
                 let round = r.next_index() as u32;

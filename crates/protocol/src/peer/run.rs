@@ -235,6 +235,18 @@ impl Run {
                     };
                     return (p.index == self.next_index() && contributor).then_some(Wait::Reveal);
                 }
+                // An economy position whose reveals of face-down cards cannot be judged (a
+                // deck some participant never finished shuffling): any other contributor may
+                // be the withholder; each voter votes only for one it sees withhold
+                // (`may_vote`), and a target that withholds nothing refuses it.
+                if let Control::Drop { peer, .. } = c {
+                    let contributor = self
+                        .participant(peer)
+                        .is_some_and(|i| self.contributors().any(|x| x == i));
+                    if contributor && self.judging_reveals() {
+                        return Some(Wait::Cards);
+                    }
+                }
                 let seats = 0..self.proposal.seats.len() as PlayerId;
                 let waits = match c {
                     Control::Drop { peer, .. } => self
