@@ -211,6 +211,26 @@ impl DealRun {
         self.outbox.extend(out);
     }
 
+    /// A deck of known cards (`layout`) laid out and shuffled anew, as deck number `deck` of
+    /// the game: the discards reshuffled (classic's territory cards, the economy's influence).
+    pub(super) fn reshuffled(
+        &mut self,
+        deck: u8,
+        name: &[u8],
+        cards: u16,
+        layout: Vec<u16>,
+    ) -> Result<(), String> {
+        if deck != self.table.decks() {
+            return Err(format!("deck {deck} dealt as deck {}", self.table.decks()));
+        }
+        let out = self.table.add_deck(DeckSpec {
+            layout,
+            ..DeckSpec::full(name, cards)
+        });
+        self.outbox.extend(out);
+        Ok(())
+    }
+
     /// The card behind a slot, if we know it.
     pub(super) fn card(&self, slot: Slot) -> Option<CardId> {
         self.table
@@ -251,14 +271,8 @@ impl Run {
                     }
                 }
                 classic::Event::Reshuffled { deck, cards } => {
-                    if *deck != d.table.decks() {
-                        return Err(format!("deck {deck} dealt as deck {}", d.table.decks()));
-                    }
-                    let out = d.table.add_deck(DeckSpec {
-                        layout: cards.iter().map(|&c| u16::from(c)).collect(),
-                        ..DeckSpec::full(b"territory", ids)
-                    });
-                    d.outbox.extend(out);
+                    let layout = cards.iter().map(|&c| u16::from(c)).collect();
+                    d.reshuffled(*deck, b"territory", ids, layout)?;
                 }
                 _ => {}
             }

@@ -78,6 +78,19 @@ impl Run {
         }
     }
 
+    /// The face-down cards of the seats we hold that we can read: (seat, slot, card). Both
+    /// rulesets' private views turn these face up.
+    pub(super) fn readable(&self) -> Vec<(PlayerId, Slot, u8)> {
+        let (Some(d), Some(me)) = (&self.deal, self.me) else {
+            return vec![];
+        };
+        (0..self.proposal.seats.len() as PlayerId)
+            .filter(|&seat| self.holder(seat) == Holder::Seat(me))
+            .flat_map(|seat| self.hidden(seat).into_iter().map(move |slot| (seat, slot)))
+            .filter_map(|(seat, slot)| d.card(slot).map(|card| (seat, slot, card)))
+            .collect()
+    }
+
     /// Whether `seat` holds a classic mission face down (the last of [`Run::hidden`]).
     pub(super) fn mission_held(&self, seat: PlayerId) -> bool {
         matches!(&self.state, Game::Classic(s)
@@ -108,14 +121,8 @@ impl Run {
                     }
                 }
                 EconomyEvent::InfluenceReshuffled { deck, cards } => {
-                    if *deck != d.table.decks() {
-                        return Err(format!("deck {deck} dealt as deck {}", d.table.decks()));
-                    }
-                    let out = d.table.add_deck(DeckSpec {
-                        layout: cards.iter().map(|&c| u16::from(c)).collect(),
-                        ..DeckSpec::full(b"influence", ids)
-                    });
-                    d.outbox.extend(out);
+                    let layout = cards.iter().map(|&c| u16::from(c)).collect();
+                    d.reshuffled(*deck, b"influence", ids, layout)?;
                 }
                 _ => {}
             }
@@ -168,10 +175,8 @@ impl Run {
             .filter(|&q| matches!(self.controller(q), Some(Controller::Bot(_))))
             .collect();
         let computer = |seat: PlayerId| computers.contains(&seat);
-        let seats: BTreeMap<u8, Vec<PlayerId>> = required
-            .iter()
-            .map(|&p| (p, self_seats(&self.proposal, &self.excluded, p)))
-            .collect();
+        let seats: BTreeMap<u8, Vec<PlayerId>> =
+            required.iter().map(|&p| (p, self.seated(p))).collect();
         let holder_of = |slot: Slot| {
             (0..s.players.len() as PlayerId).find(|&q| s.players[q as usize].sealed.contains(&slot))
         };
@@ -279,16 +284,6 @@ impl Run {
     }
 }
 
-/// Seats participant `p` plays (from the proposal and the seats handed to the computer since).
-fn self_seats(proposal: &SetupProposal, excluded: &BTreeSet<u8>, p: u8) -> Vec<PlayerId> {
-    if excluded.contains(&p) {
-        return vec![];
-    }
-    (0..proposal.seats.len() as PlayerId)
-        .filter(|&i| proposal.seats[i as usize].controller == Controller::Peer(p))
-        .collect()
-}
-
 impl Peer {
     /// Economy game: our seats' private view, the face-down influence cards we can read turned
     /// face up. `None` outside an economy game.
@@ -298,21 +293,16 @@ impl Peer {
             return None;
         };
         let mut v = s.clone();
-        let (Some(d), Some(me)) = (&r.deal, r.me) else {
-            return Some(v);
-        };
-        for seat in 0..s.players.len() as PlayerId {
-            if r.holder(seat) != Holder::Seat(me) {
-                continue;
-            }
-            for slot in &s.players[seat as usize].sealed {
-                let card = d.table.card(slot.deck, slot.position);
-                if let Some(Ok(card)) = card.map(RegionId::try_from) {
-                    v.peek(seat, *slot, card);
-                }
-            }
+        for (seat, slot, card) in r.readable() {
+            v.peek(seat, slot, card);
         }
         Some(v)
+    }
+
+    /// How many face-down cards of our seats we can read (a page redraws its private view when
+    /// this grows, without building the view to find out).
+    pub fn cards_read(&self) -> usize {
+        self.run.as_ref().map_or(0, |r| r.readable().len())
     }
 
     /// Economy game: the payload that plays `actions` — with, in a game dealt face down, a

@@ -7,7 +7,7 @@
 //! share of it is in hand, so the reveal checks out on every peer.
 
 use super::*;
-use orbis_deal::table::{Holder, Out};
+use orbis_deal::table::Out;
 use orbis_engine::classic::{CardId, Slot};
 
 impl Peer {
@@ -24,19 +24,8 @@ impl Peer {
             return None;
         };
         let mut v = s.clone();
-        let (Some(d), Some(me)) = (&r.deal, r.me) else {
-            return Some(v);
-        };
-        for seat in 0..s.players.len() as PlayerId {
-            if r.holder(seat) != Holder::Seat(me) {
-                continue;
-            }
-            let p = &s.players[seat as usize];
-            for slot in p.sealed.iter().chain(&p.sealed_mission) {
-                if let Some(card) = d.card(*slot) {
-                    v.peek(seat, *slot, card);
-                }
-            }
+        for (seat, slot, card) in r.readable() {
+            v.peek(seat, slot, card);
         }
         Some(v)
     }

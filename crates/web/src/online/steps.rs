@@ -107,12 +107,8 @@ impl Session {
         if self.notes.len() > 20 {
             self.notes.drain(..self.notes.len() - 20);
         }
-        let read = self.peer.economy_view().map_or(0, |v| {
-            mine.iter()
-                .filter_map(|&p| v.players.get(p as usize))
-                .map(|p| p.cards.len())
-                .sum()
-        });
+        // Without copying the state: the view below is built only when something changed.
+        let read = self.peer.cards_read();
         let key = (
             (len, read),
             sent,
