@@ -7,7 +7,7 @@ mod common;
 
 use common::economy::*;
 use common::Net;
-use orbis_engine::classic::{BotLevel, Slot};
+use orbis_engine::classic::BotLevel;
 use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_protocol::peer::{replay, verify};
@@ -108,31 +108,6 @@ fn a_face_down_economy_game_plays_to_its_end_showing_cards_when_used() {
             }
         }
     }
-}
-
-/// Plays until participant `who` holds a face-down card it can read and is awaited; returns it.
-fn until_holding(net: &mut Net, who: usize) -> (Slot, u8) {
-    let until = net.now + 4_000_000;
-    let holds = |n: &Net| {
-        let s = state(n, who);
-        n.peers[who].economy_due().is_some()
-            && s.phase == Phase::Get
-            && s.players[who]
-                .sealed
-                .iter()
-                .any(|x| n.peers[who].read(*x).is_some())
-    };
-    assert!(
-        drive(net, until, |_, _| false, holds),
-        "participant {who} comes to hold a card"
-    );
-    let s = state(net, who);
-    let slot = *s.players[who]
-        .sealed
-        .iter()
-        .find(|x| net.peers[who].read(**x).is_some())
-        .expect("a card it reads");
-    (slot, net.peers[who].read(slot).expect("read"))
 }
 
 /// "An influence card lied about": a participant's payload shows one of its face-down cards as

@@ -15,42 +15,6 @@ const MAX_PAYLOAD_REVEALS: usize = 64;
 use orbis_protocol::wire::{decode_economy_with, encode_economy_with};
 use orbis_protocol::{Control, Violation};
 
-/// Plays until participant `who` holds a face-down card it can read and is awaited in the Get
-/// phase; returns it.
-fn holding(n: &Net, who: usize) -> bool {
-    let s = state(n, who);
-    n.peers[who].economy_due().is_some()
-        && s.phase == Phase::Get
-        && s.players[who]
-            .sealed
-            .iter()
-            .any(|x| n.peers[who].read(*x).is_some())
-}
-
-fn until_holding(net: &mut Net, who: usize) -> (Slot, u8) {
-    let until = net.now + 4_000_000;
-    let holds = |n: &Net| {
-        let s = state(n, who);
-        n.peers[who].economy_due().is_some()
-            && s.phase == Phase::Get
-            && s.players[who]
-                .sealed
-                .iter()
-                .any(|x| n.peers[who].read(*x).is_some())
-    };
-    assert!(
-        drive(net, until, |_, _| false, holds),
-        "participant {who} comes to hold a card"
-    );
-    let s = state(net, who);
-    let slot = *s.players[who]
-        .sealed
-        .iter()
-        .find(|x| net.peers[who].read(**x).is_some())
-        .expect("a card it reads");
-    (slot, net.peers[who].read(slot).expect("read"))
-}
-
 /// The true reveal of `slot` as peer `who` would send it.
 fn true_reveal(net: &Net, who: usize, player: u8, slot: Slot, card: u8) -> DealMsg {
     let p = net.peers[who]
@@ -614,25 +578,14 @@ fn review_a_seat_handed_to_the_computer_shows_its_cards() {
     same_hashes(&net, &[0, 1, 2]);
 }
 
-/// Attack 3 (second angle): participant 2 of three keeps back its shuffles of the influence
-/// deck, then a payload of it carries a made-up reveal of one of its own (undealt) slots: the
-/// position cannot be judged until that deck is dealt. (Found by this review: it held the
-/// position for ever, nobody named.) Now every honest page names the withholder as what the
-/// game waits on (`Run::judging_reveals`: the deal's awaited participants), both vote it out
-/// (`Wait::Cards`), its payload no longer counts, and the game moves on with the others
-/// standing in for its shuffle.
-#[test]
-fn review_a_withheld_shuffle_and_a_reveal_of_an_undealt_card_stall_the_game() {
-    use orbis_deal::curve25519_dalek::ristretto::CompressedRistretto;
-    use orbis_deal::curve25519_dalek::scalar::Scalar;
-    use orbis_deal::share::DecryptionShare;
+/// A face-down economy game of three participants, 16 rounds, in which participant `w` never
+/// sends its shuffles of the influence deck (nor the batches they would come in), started.
+fn withholding_shuffles(w: usize) -> Net {
     use orbis_protocol::wire::Envelope;
     use orbis_protocol::{Body, Peer};
-    const W: usize = 2;
     let mut net = Net::new(3, 34, common::NetParams::perfect());
-    let _ = 0;
     net.tamper = Some((
-        W,
+        w,
         Box::new(move |_: &mut Peer, _, _, bytes: Vec<u8>| {
             match Envelope::open_where(&bytes, |_| true) {
                 Ok((
@@ -651,6 +604,23 @@ fn review_a_withheld_shuffle_and_a_reveal_of_an_undealt_card_stall_the_game() {
     p.face_down = true;
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    net
+}
+
+/// Attack 3 (second angle): participant 2 of three keeps back its shuffles of the influence
+/// deck, then a payload of it carries a made-up reveal of one of its own (undealt) slots: the
+/// position cannot be judged until that deck is dealt. (Found by this review: it held the
+/// position for ever, nobody named.) Now every honest page names the withholder as what the
+/// game waits on (`Run::judging_reveals`: the deal's awaited participants), both vote it out
+/// (`Wait::Cards`), its payload no longer counts, and the game moves on with the others
+/// standing in for its shuffle.
+#[test]
+fn review_a_withheld_shuffle_and_a_reveal_of_an_undealt_card_stall_the_game() {
+    use orbis_deal::curve25519_dalek::ristretto::CompressedRistretto;
+    use orbis_deal::curve25519_dalek::scalar::Scalar;
+    use orbis_deal::share::DecryptionShare;
+    const W: usize = 2;
+    let mut net = withholding_shuffles(W);
     let key = net.peers[W].key();
     let until = net.now + 4_000_000;
     let holds =
@@ -904,30 +874,8 @@ fn review_a_reload_between_reveal_and_apply() {
 #[test]
 #[ignore = "finding: a withheld shuffle silently disables the influence cards, the withholder never named"]
 fn review_a_withheld_shuffle_is_never_named_in_an_economy_game() {
-    use orbis_protocol::wire::Envelope;
-    use orbis_protocol::{Body, Peer};
     const W: usize = 2;
-    let mut net = Net::new(3, 34, common::NetParams::perfect());
-    net.tamper = Some((
-        W,
-        Box::new(move |_: &mut Peer, _, _, bytes: Vec<u8>| {
-            match Envelope::open_where(&bytes, |_| true) {
-                Ok((
-                    _,
-                    Body::Deal {
-                        msg: DealMsg::Shuffle { .. },
-                        ..
-                    },
-                )) => vec![],
-                Ok((_, Body::Batch { .. })) => vec![],
-                _ => vec![bytes],
-            }
-        }),
-    ));
-    let mut p = economy_proposal(&net, &[], 16);
-    p.face_down = true;
-    net.start(p);
-    assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
+    let mut net = withholding_shuffles(W);
     let key = net.peers[W].key();
     let mut named = false;
     let mut drawn = 0;

@@ -4,7 +4,7 @@
 
 use super::{Net, NetParams};
 use orbis_engine::bot;
-use orbis_engine::classic::{BotLevel, ClassicOptions, Colour, PlayerId};
+use orbis_engine::classic::{BotLevel, ClassicOptions, Colour, PlayerId, Slot};
 use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::economy::phase::Phase;
@@ -60,6 +60,34 @@ pub fn economy_net_face_down(n_peers: usize, bots: &[BotLevel], seed: u64, round
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
     net
+}
+
+/// Participant `who` is awaited in the Get phase holding a face-down card it can read.
+pub fn holding(n: &Net, who: usize) -> bool {
+    let s = state(n, who);
+    n.peers[who].economy_due().is_some()
+        && s.phase == Phase::Get
+        && s.players[who]
+            .sealed
+            .iter()
+            .any(|x| n.peers[who].read(*x).is_some())
+}
+
+/// Plays (every peer the computer's choice) until [`holding`]; returns that card: its slot and
+/// the card behind it.
+pub fn until_holding(net: &mut Net, who: usize) -> (Slot, u8) {
+    let until = net.now + 4_000_000;
+    assert!(
+        drive(net, until, |_, _| false, |n| holding(n, who)),
+        "participant {who} comes to hold a card"
+    );
+    let s = state(net, who);
+    let slot = *s.players[who]
+        .sealed
+        .iter()
+        .find(|x| net.peers[who].read(**x).is_some())
+        .expect("a card it reads");
+    (slot, net.peers[who].read(slot).expect("read"))
 }
 
 pub fn economy_net_on(
