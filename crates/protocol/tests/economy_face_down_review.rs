@@ -13,7 +13,7 @@ use orbis_engine::rules::economy::phase::Phase;
 /// `peer::influence::MAX_PAYLOAD_REVEALS` (not exported).
 const MAX_PAYLOAD_REVEALS: usize = 64;
 use orbis_protocol::wire::{decode_economy_with, encode_economy_with};
-use orbis_protocol::{Control, Violation};
+use orbis_protocol::{Control, HaltReport, Violation};
 
 /// The true reveal of `slot` as peer `who` would send it.
 fn true_reveal(net: &Net, who: usize, player: u8, slot: Slot, card: u8) -> DealMsg {
@@ -578,12 +578,17 @@ fn review_a_seat_handed_to_the_computer_shows_its_cards() {
     same_hashes(&net, &[0, 1, 2]);
 }
 
-/// A face-down economy game of three participants, 16 rounds, in which participant `w` never
-/// sends its shuffles of the influence deck (nor the batches they would come in), started.
-fn withholding_shuffles(w: usize) -> Net {
+/// A face-down economy game of three participants, `rounds` rounds, in which participant `w`
+/// never sends its shuffles of the influence deck (nor the batches they would come in), started.
+fn withholding_shuffles(w: usize, rounds: u32) -> Net {
+    withholding_shuffles_among(3, &[], w, rounds)
+}
+
+/// As [`withholding_shuffles`], with `n` participants and computer seats of `bots`.
+fn withholding_shuffles_among(n: usize, bots: &[BotLevel], w: usize, rounds: u32) -> Net {
     use orbis_protocol::wire::Envelope;
     use orbis_protocol::{Body, Peer};
-    let mut net = Net::new(3, 34, common::NetParams::perfect());
+    let mut net = Net::new(n, 34, common::NetParams::perfect());
     net.tamper = Some((
         w,
         Box::new(move |_: &mut Peer, _, _, bytes: Vec<u8>| {
@@ -600,7 +605,7 @@ fn withholding_shuffles(w: usize) -> Net {
             }
         }),
     ));
-    let mut p = economy_proposal(&net, &[], 16);
+    let mut p = economy_proposal(&net, bots, rounds);
     p.face_down = true;
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
@@ -620,7 +625,7 @@ fn review_a_withheld_shuffle_and_a_reveal_of_an_undealt_card_stall_the_game() {
     use orbis_deal::curve25519_dalek::scalar::Scalar;
     use orbis_deal::share::DecryptionShare;
     const W: usize = 2;
-    let mut net = withholding_shuffles(W);
+    let mut net = withholding_shuffles(W, 16);
     let key = net.peers[W].key();
     let until = net.now + 4_000_000;
     let holds =
@@ -866,45 +871,106 @@ fn review_a_reload_between_reveal_and_apply() {
 }
 
 /// Attack 3 (third angle): participant 2 of three keeps back its shuffle of the influence deck
-/// and plays on honestly otherwise. Nobody ever reads an influence card (they are dead for the
-/// whole game), and no honest page ever names the withholder (`waiting_on` in an economy game
-/// looks at orders only, never at `Table::awaited`), so no vote can drop it and let the others
-/// stand in. In classic the same withholding is named at the first card
-/// (`tests/deal_leavers.rs`).
+/// and plays on honestly otherwise. (Found by this review: nobody ever read an influence card,
+/// they were dead for the whole game, and no honest page named the withholder.) Now an honest
+/// participant dealt a card it cannot read commits nothing until the deal is whole
+/// (`Run::dealing_to`): the game stops there, both honest pages name the withholder, both vote
+/// it out (`Wait::Cards`), the others stand in for its shuffle, the cards are read, and the
+/// game plays to its end in step.
 #[test]
-#[ignore = "finding: a withheld shuffle silently disables the influence cards, the withholder never named"]
-fn review_a_withheld_shuffle_is_never_named_in_an_economy_game() {
+fn review_a_withheld_shuffle_stops_the_game_and_names_the_withholder() {
     const W: usize = 2;
-    let mut net = withholding_shuffles(W);
+    let mut net = withholding_shuffles(W, 60);
     let key = net.peers[W].key();
-    let mut named = false;
-    let mut drawn = 0;
-    let mut read = false;
+    let named = |n: &Net| (0..2).all(|i| n.peers[i].waiting_on() == vec![key]);
+    let dealing = |n: &Net| (0..2).any(|i| n.peers[i].economy_dealing());
     let until = net.now + 4_000_000;
-    while net.now < until && state(&net, 0).phase != Phase::Over {
-        let u = net.now + 1_000;
-        drive(&mut net, u, |_, _| false, |_| false);
-        // Named as what the game waits for while nobody is due (only the deal is missing).
-        for i in [0, 1] {
-            named |= net.peers[i].waiting_on() == vec![key];
-        }
+    assert!(
+        drive(&mut net, until, |_, _| false, |n| named(n) && dealing(n)),
+        "the game stops at the first card an honest player cannot read, naming the withholder"
+    );
+    // It stays stopped: nobody plays on without the deal.
+    let len = net.peers[0].log_len();
+    let later = net.now + 300_000;
+    drive(&mut net, later, |_, _| false, |_| false);
+    assert_eq!(net.peers[0].log_len(), len, "the game waits for the deal");
+    assert!(named(&net), "still naming the withholder");
+    for i in [0, 1] {
+        let vote = Control::Drop {
+            peer: key,
+            level: BotLevel::Easy,
+        };
+        assert!(
+            net.peers[i].can_vote(&vote),
+            "peer {i} may vote the withholder out"
+        );
+        let out = net.peers[i]
+            .vote(vote)
+            .expect("may vote the withholder out");
+        net.process(i, out);
+    }
+    let until = net.now + 4_000_000;
+    let over = |n: &Net| (0..2).all(|i| state(n, i).phase == Phase::Over);
+    let mut read = false;
+    let mut step = net.now;
+    while step < until && !over(&net) {
+        step += 10_000;
+        drive(&mut net, step, |i, _| i == W, |_| false);
         let s = state(&net, 0);
-        drawn = drawn.max(s.players.iter().map(|p| p.sealed.len()).sum::<usize>());
         read |= s
             .players
             .iter()
             .flat_map(|p| p.sealed.clone())
-            .any(|x| (0..3).any(|i| net.peers[i].read(x).is_some()));
+            .any(|x| (0..2).any(|i| net.peers[i].read(x).is_some()));
+        read |= s.players.iter().any(|p| !p.cards.is_empty());
     }
-    eprintln!(
-        "game over: {}; log {}; most face-down cards held at once: {drawn}; any read: {read}; \
-         withholder named: {named}",
-        state(&net, 0).phase == Phase::Over,
-        net.peers[0].log_len()
-    );
-    assert!(drawn > 0, "cards were drawn");
     assert!(
-        read || named,
-        "cards dead for the whole game, and nobody named"
+        over(&net),
+        "the game plays to its end without the withholder"
+    );
+    assert!(read, "influence cards are read once the others stand in");
+    same_hashes(&net, &[0, 1]);
+    not_halted(&net, &[0, 1]);
+}
+
+/// Attack 3 (fourth angle, on the fix above): an honest participant stopped because the deal
+/// lacks its opponent's shuffle commits nothing, so it looks silent. Its lone opponent, the
+/// withholder itself, votes it out for not playing. The stopped player's part is not due
+/// (`Run::awaits_me_since`: its cards are not dealt), so it refuses the vote and halts naming
+/// the voter instead of losing its seat (security review B7); it is never named a cheater.
+#[test]
+fn review_a_withholder_cannot_vote_out_the_player_it_stopped() {
+    const W: usize = 1;
+    let mut net = withholding_shuffles_among(2, &[BotLevel::Easy], W, 60);
+    let key = net.peers[W].key();
+    let until = net.now + 4_000_000;
+    assert!(
+        drive(
+            &mut net,
+            until,
+            |_, _| false,
+            |n| n.peers[0].economy_dealing() && n.peers[0].waiting_on() == vec![key]
+        ),
+        "the honest player is dealt a card it cannot read and names the withholder"
+    );
+    let target = net.peers[0].key();
+    let out = net.peers[W]
+        .vote(Control::Drop {
+            peer: target,
+            level: BotLevel::Easy,
+        })
+        .expect("the withholder's page lets it vote");
+    net.process(W, out);
+    let later = net.now + 600_000;
+    net.run_until(later, |n| n.peers[0].halted().is_some());
+    match net.peers[0].halted() {
+        Some(HaltReport::VotedOutWhilePlaying { voters, .. }) => {
+            assert_eq!(voters, &vec![key], "the voter is named");
+        }
+        h => panic!("the stopped player refuses the vote: {h:?}"),
+    }
+    assert!(
+        net.peers[0].economy_seats() == vec![0],
+        "the stopped player keeps its seat"
     );
 }

@@ -412,6 +412,9 @@ pub enum CommandError {
     NotAVoter,
     /// The command belongs to the other ruleset.
     WrongRuleset,
+    /// Economy: our influence cards are still being dealt (the deal lacks a participant's
+    /// key, escrow or shuffle); we play once they are ([`Peer::waiting_on`] names who).
+    CardsBeingDealt,
 }
 
 impl fmt::Display for CommandError {

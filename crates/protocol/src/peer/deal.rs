@@ -456,6 +456,7 @@ impl Peer {
         let mut any = false;
         loop {
             let Some(r) = &mut self.run else { return any };
+            let excluded = r.excluded.clone();
             let Some(d) = &mut r.deal else { return any };
             if d.waiting.is_empty() {
                 d.diverged = false;
@@ -475,6 +476,14 @@ impl Peer {
                 let Some(seat) = d.seat_of(from).filter(|_| number == d.number) else {
                     continue;
                 };
+                // A share of a participant voted out: the others stand in for it. One made for
+                // a deck it alone saw whole (it withheld its shuffle) would not check out, and
+                // must not halt the game it left.
+                if excluded.contains(&from)
+                    && matches!(msg, DealMsg::Share { .. } | DealMsg::PieceShare { .. })
+                {
+                    continue;
+                }
                 let h = msg_hash(number, seat, &msg);
                 // Taken already, or our own (resent to us after a reload, before we reached
                 // its deal): our table makes the very same ones itself.

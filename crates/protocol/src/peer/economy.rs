@@ -128,6 +128,9 @@ impl Peer {
     /// in it, when it has not committed yet.
     pub fn economy_due(&self) -> Option<(u32, Vec<PlayerId>)> {
         let (r, m, round) = self.round_owed()?;
+        if r.dealing_to(m) {
+            return None; // our influence cards first (`Run::dealing_to`)
+        }
         let mine = r.seats_of(m);
         let due: Vec<PlayerId> = r
             .economy_to_act()
@@ -163,6 +166,9 @@ impl Peer {
         };
         if !r.economy_required().contains(&m) {
             return Err(CommandError::NotYourTurn);
+        }
+        if r.dealing_to(m) {
+            return Err(CommandError::CardsBeingDealt);
         }
         if actions.len() > MAX_BATCH_ACTIONS {
             return Err(CommandError::TooLong);
@@ -205,7 +211,9 @@ impl Peer {
         let Some(r) = &mut self.run else { return };
         let round = r.next_index() as u32;
         let to_act = r.economy_to_act();
-        let Some(m) = r.me.filter(|m| !r.excluded.contains(m)) else {
+        let Some(m) =
+            r.me.filter(|m| !r.excluded.contains(m) && !r.dealing_to(*m))
+        else {
             return;
         };
         let mine: Vec<PlayerId> = r

@@ -17,6 +17,17 @@ impl Peer {
             .map_or(vec![], |m| r.seats_of(m))
     }
 
+    /// Economy game: whether our influence cards cannot be dealt yet because the deal lacks a
+    /// participant's key, escrow or shuffle ([`Peer::waiting_on`] names whom): we commit
+    /// nothing until they are, and [`Peer::submit_economy`] refuses with
+    /// [`CommandError::CardsBeingDealt`].
+    pub fn economy_dealing(&self) -> bool {
+        let Some(r) = &self.run else { return false };
+        !r.over()
+            && r.me
+                .is_some_and(|m| !r.excluded.contains(&m) && r.dealing_to(m))
+    }
+
     /// Economy game: when (on the `tick` clock) the window open for our seats closes by itself —
     /// a declaration window `Config::declare_ms` after the position began, the planning minute
     /// `Config::planning_ms` after commitments covering a majority were in — while we have not

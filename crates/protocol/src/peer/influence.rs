@@ -130,6 +130,61 @@ impl Run {
         Ok(())
     }
 
+    /// Whether participant `p` holds influence cards the deal cannot deal yet: the deal still
+    /// lacks someone else's key, escrow or shuffle (`DealRun::awaited`), and a seat `p` plays
+    /// holds a face-down card (for us: one we cannot read; for another: any, since we never read
+    /// theirs). Such a participant commits nothing until the deal is whole, so a withheld
+    /// shuffle stops the game where a card is held and names its withholder, who may be voted
+    /// out, instead of leaving every card face down for good with nobody named (review of the
+    /// face-down influence cards). Our own table's view, like `waiting_on`.
+    pub(super) fn dealing_to(&self, p: u8) -> bool {
+        let (Game::Economy(_), Some(d)) = (&self.state, &self.deal) else {
+            return false;
+        };
+        let awaited = d.awaited(&self.excluded);
+        if awaited.is_empty() || awaited.contains(&p) {
+            return false;
+        }
+        let mut held = self.seats_of(p).into_iter().flat_map(|s| self.hidden(s));
+        if self.me == Some(p) {
+            held.any(|slot| d.card(slot).is_none())
+        } else {
+            held.next().is_some()
+        }
+    }
+
+    /// Whether the economy position we are on waits on a participant that cannot play before
+    /// the deal is whole ([`Run::dealing_to`]): then what it waits for is the deal's withholder.
+    pub(super) fn dealing_blocks(&self) -> bool {
+        if !matches!(self.state, Game::Economy(_)) || self.pending.is_some() || self.over() {
+            return false;
+        }
+        let o = self.orders.get(&(self.next_index() as u32));
+        self.economy_required()
+            .into_iter()
+            .filter(|p| !o.is_some_and(|o| o.commits.contains_key(p)))
+            .any(|p| self.dealing_to(p))
+    }
+
+    /// Whether the position we are on may wait on `target` for the deal, as the state shows
+    /// it (the same on every peer): `target` has nothing to play here, and another participant
+    /// who has holds face-down cards. Each voter still votes only for a target it sees withhold
+    /// (`may_vote`), and a target that withholds nothing refuses it.
+    pub(super) fn may_wait_on_deal(&self, target: u8) -> bool {
+        if self.deal.is_none() {
+            return false;
+        }
+        let required = self.economy_required();
+        !required.contains(&target)
+            && required.iter().any(|&q| {
+                q != target
+                    && self
+                        .seats_of(q)
+                        .into_iter()
+                        .any(|s| !self.hidden(s).is_empty())
+            })
+    }
+
     /// Whether the economy position we are on has every payload revealed and one of them
     /// carries reveals of face-down cards: it applies as soon as they are judged, so if it
     /// stays here, a deck they are of was never finished (a participant withholds its shuffle

@@ -358,9 +358,10 @@ impl Peer {
         }
         match &r.state {
             Game::Classic(s) => self.classic_waiting_on(r, s),
-            // An economy position held by reveals nobody can judge yet: whoever withholds its
-            // key, escrow or shuffle (as every peer sees the deal).
-            Game::Economy(_) if r.judging_reveals() => r
+            // An economy position held by reveals nobody can judge yet, or by a player whose
+            // influence cards cannot be dealt: whoever withholds its key, escrow or shuffle (as
+            // every peer sees the deal).
+            Game::Economy(_) if r.judging_reveals() || r.dealing_blocks() => r
                 .deal
                 .as_ref()
                 .map_or(vec![], |d| d.awaited(&r.excluded))

@@ -243,7 +243,12 @@ impl Run {
                     let contributor = self
                         .participant(peer)
                         .is_some_and(|i| self.contributors().any(|x| x == i));
-                    if contributor && self.judging_reveals() {
+                    if contributor
+                        && (self.judging_reveals()
+                            || self
+                                .participant(peer)
+                                .is_some_and(|t| self.may_wait_on_deal(t)))
+                    {
                         return Some(Wait::Cards);
                     }
                 }
@@ -279,6 +284,8 @@ impl Run {
             // We send our key, escrow, shuffles and shares as soon as each is due: whoever the
             // blocked player lacks, it is not us.
             Wait::Cards => None,
+            // Our cards are not dealt yet: we play once they are, and someone else is late.
+            Wait::Orders if self.dealing_to(me) => None,
             Wait::Orders => {
                 let o = self.orders.get(&(self.next_index() as u32));
                 let Some(o) = o.filter(|o| o.commits.contains_key(&me)) else {

@@ -110,7 +110,14 @@ pub(super) fn online_economy(st: &mut AppState, e: crate::online::economy::Econo
         }
     }
     if let Some(s) = st.economy.as_mut() {
-        s.online_status(e.mine, e.sent, e.committed, e.waiting, e.deadline);
+        s.online_status(
+            e.mine,
+            e.sent,
+            e.committed,
+            e.waiting,
+            e.deadline,
+            e.dealing,
+        );
     }
 }
 

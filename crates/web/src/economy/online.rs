@@ -37,12 +37,19 @@ pub struct OnlineEconomy {
     /// Who has committed at this position, and who it is waiting for.
     pub committed: Vec<String>,
     pub waiting: Vec<String>,
+    /// Our influence cards cannot be dealt until those in `waiting` send their part.
+    pub dealing: bool,
 }
 
 thread_local! {
     /// Batches submitted on the screen, each with the position it was chosen at (the agreed
     /// state's action count), waiting for the online screen's next protocol step.
     static QUEUE: std::cell::RefCell<Vec<(u32, Vec<A>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Puts a batch back in the queue (it waits for our influence cards to be dealt).
+pub fn queue(batch: (u32, Vec<A>)) {
+    QUEUE.with(|q| q.borrow_mut().push(batch));
 }
 
 /// The batches queued since the last call (the online screen commits them).
@@ -78,6 +85,7 @@ impl EconomySession {
             sent: false,
             committed: vec![],
             waiting: vec![],
+            dealing: false,
         });
         s
     }
@@ -112,6 +120,7 @@ impl EconomySession {
         committed: Vec<String>,
         waiting: Vec<String>,
         deadline: Option<i64>,
+        dealing: bool,
     ) {
         let Some(o) = self.online.as_mut() else {
             return;
@@ -128,6 +137,7 @@ impl EconomySession {
         o.mine = mine;
         o.committed = committed;
         o.waiting = waiting;
+        o.dealing = dealing;
         if sent && !o.sent {
             o.sent = true;
             // Committed without this page's choices (the window closed: a pass; or the
@@ -141,9 +151,10 @@ impl EconomySession {
                         .into(),
                 );
             }
-        } else if !sent && o.sent {
+        } else if !sent && o.sent && !dealing {
             // The protocol holds no batch of ours for this position (refused, or it came too
-            // late for a window): the player chooses again from the agreed state.
+            // late for a window): the player chooses again from the agreed state. (While our
+            // cards are being dealt, the batch waits in the queue and goes out after.)
             o.sent = false;
             o.batch.clear();
             self.game = o.confirmed.clone();

@@ -269,6 +269,7 @@ fn online_waiting(eco: &EconomySession, o: &crate::economy::online::OnlineEconom
     html! {
         <div id="waiting" data-sent={if o.sent { "1" } else { "0" }}>
             <p>{text}</p>
+            { dealing_note(o) }
             if !o.committed.is_empty() {
                 <p class="hint">{format!("Committed: {}.", names(&o.committed))}</p>
             }
@@ -286,7 +287,7 @@ fn online_choices(v: &View, eco: &EconomySession) -> Html {
         html! { <p class="hint" id="online-waiting">{format!("Also awaited: {}.", o.waiting.join(", "))}</p> }
     });
     if o.batch.is_empty() {
-        return html! { <>{ for waiting }</> };
+        return html! { <>{ dealing_note(o) }{ for waiting }</> };
     }
     html! {
         <div class="online-batch" id="online-batch">
@@ -296,6 +297,22 @@ fn online_choices(v: &View, eco: &EconomySession) -> Html {
             { for waiting }
         </div>
     }
+}
+
+/// Online: our influence cards cannot be dealt until someone sends its part of the deal; the
+/// game stops for everyone meanwhile, and the room's vote below can hand that seat over.
+fn dealing_note(o: &crate::economy::online::OnlineEconomy) -> Html {
+    if !o.dealing {
+        return html! {};
+    }
+    let who = match o.waiting.is_empty() {
+        true => "another player".to_string(),
+        false => o.waiting.join(", "),
+    };
+    html! { <p class="error" role="alert" id="cards-blocked">{format!(
+    "Your influence cards cannot be dealt: {who} has not sent their part of the deal. \
+     The game waits for it (your choices go out as soon as your cards show); if it does not \
+     come, vote below to hand {who}'s seat to the computer.")}</p> }
 }
 
 fn clock(eco: &EconomySession) -> Html {

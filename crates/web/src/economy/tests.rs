@@ -487,7 +487,7 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
     assert!(u.update(EMsg::Act(A::FinishGet { player: 0 })));
     let _ = online::take_queued();
     assert_eq!(u.actor(), None);
-    u.online_status(vec![0], false, vec![], vec![], None);
+    u.online_status(vec![0], false, vec![], vec![], None, false);
     assert_eq!(u.actor(), Some(0));
     assert_eq!(u.game, g);
     assert!(u
@@ -495,11 +495,24 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
         .error
         .as_deref()
         .is_some_and(|e| e.contains("choose again")));
+    // Our influence cards are still being dealt (the deal lacks someone's shuffle): the batch
+    // waits in the queue and the draft stays, with no "choose again".
+    let mut d = EconomySession::new_online(g.clone(), &[0]);
+    assert!(d.update(EMsg::Act(A::FinishGet { player: 0 })));
+    d.online_status(vec![0], false, vec![], vec!["Bea".into()], None, true);
+    assert_eq!(d.actor(), None, "sent, waiting for the deal");
+    assert!(d.ui.error.is_none());
+    assert!(d.online.as_ref().is_some_and(|o| o.dealing));
+    assert_eq!(
+        online::take_queued().len(),
+        1,
+        "the batch waits in the queue"
+    );
     // The window closed (or the computer chose) while the player was still choosing: the
     // draft goes, with a word why.
     let mut w = EconomySession::new_online(g.clone(), &[0]);
     assert!(w.update(EMsg::Act(A::OfferAlliance { player: 0, with: 1 })));
-    w.online_status(vec![0], true, vec![], vec![], None);
+    w.online_status(vec![0], true, vec![], vec![], None, false);
     assert_eq!(w.game, g);
     assert_eq!(w.online.as_ref().map(|o| o.batch.len()), Some(0));
     assert!(w
@@ -509,7 +522,7 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
         .is_some_and(|e| e.contains("not sent")));
     // Our seat handed to the computer: nothing more to choose on this page.
     let mut v = EconomySession::new_online(g.clone(), &[0]);
-    v.online_status(vec![], false, vec![], vec![], None);
+    v.online_status(vec![], false, vec![], vec![], None, false);
     assert_eq!(v.actor(), None);
     assert_eq!(v.seats[0], Seat::Remote);
     // The protocol's next position replaces the draft.

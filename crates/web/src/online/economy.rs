@@ -30,6 +30,9 @@ pub struct EconomySync {
     /// reckons it): a declaration window's silence is a pass, the planning minute's end moves
     /// our late seats nothing.
     pub deadline: Option<i64>,
+    /// Our influence cards cannot be dealt yet: the deal lacks the part of someone in
+    /// `waiting`, and nobody plays on until it comes.
+    pub dealing: bool,
     pub hash: String,
 }
 
@@ -52,6 +55,13 @@ pub(super) fn commit_queued(
         }
     }
     let steps = peer.economy_state().map(|s| s.steps);
+    if peer.economy_dealing() {
+        // Not refused: sent as soon as our cards are dealt (the screen says why it waits).
+        for q in queued {
+            crate::economy::online::queue(q);
+        }
+        return out;
+    }
     for (at, actions) in queued {
         if steps != Some(at) {
             out.push(Err(CommandError::NotYourTurn));
@@ -85,7 +95,7 @@ pub(super) fn commit_queued(
 /// What a sync showed: log length (and how many of our face-down cards we read: one read
 /// since changes the screen), sent, committed, waiting, the window's deadline, our seats.
 pub type Shown = (
-    (u64, usize),
+    (u64, usize, bool),
     bool,
     Vec<String>,
     Vec<String>,

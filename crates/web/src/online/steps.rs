@@ -109,8 +109,9 @@ impl Session {
         }
         // Without copying the state: the view below is built only when something changed.
         let read = self.peer.cards_read();
+        let dealing = self.peer.economy_dealing();
         let key = (
-            (len, read),
+            (len, read, dealing),
             sent,
             committed.clone(),
             waiting.clone(),
@@ -133,6 +134,7 @@ impl Session {
             waiting,
             sent,
             deadline,
+            dealing,
             hash: self
                 .peer
                 .state_hash()
