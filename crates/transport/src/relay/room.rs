@@ -66,74 +66,10 @@ fn derive(label: &str, secret: &[u8]) -> [u8; 32] {
     h.finalize().into()
 }
 
-/// SHA-256's state after one block, as words.
-fn compressed(state: &[u32; 8], block: &[u8; 64]) -> [u32; 8] {
-    let mut s = *state;
-    let block = sha2::digest::generic_array::GenericArray::from_slice(block);
-    sha2::compress256(&mut s, std::slice::from_ref(block));
-    s
-}
-
-const SHA256_IV: [u32; 8] = [
-    0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-];
-
-/// PBKDF2-HMAC-SHA256 (RFC 8018), one 32-byte block. Each iteration is two SHA-256 compressions
-/// from the key's inner and outer states, made by `sha2::compress256` directly: that function is
-/// not generic, so it runs optimised even in this crate's debug builds (the workspace optimises
-/// sha2), and the typed-name KDF costs tests no more than it costs a release build.
+/// PBKDF2-HMAC-SHA256 (RFC 8018), one 32-byte block, by RustCrypto's `pbkdf2` crate.
 fn pbkdf2_sha256(password: &[u8], salt: &[u8], iterations: u32) -> [u8; 32] {
-    let mut key = [0u8; 64];
-    if password.len() > 64 {
-        key[..32].copy_from_slice(&Sha256::digest(password));
-    } else {
-        key[..password.len()].copy_from_slice(password);
-    }
-    let pad = |x: u8| {
-        let mut b = [0u8; 64];
-        for (o, k) in b.iter_mut().zip(key) {
-            *o = k ^ x;
-        }
-        compressed(&SHA256_IV, &b)
-    };
-    let (inner, outer) = (pad(0x36), pad(0x5c));
-    // U1 = HMAC(P, S ‖ INT(1)), with the hmac crate (any salt length).
-    let first = {
-        use hmac::Mac;
-        let mut m = <hmac::Hmac<Sha256> as Mac>::new_from_slice(password)
-            .unwrap_or_else(|_| unreachable!("HMAC takes keys of any length"));
-        m.update(salt);
-        m.update(&1u32.to_be_bytes());
-        let u: [u8; 32] = m.finalize().into_bytes().into();
-        u
-    };
-    // A 32-byte message after a 64-byte key block: the message, 0x80, zeros, and the bit length
-    // (64 + 32) * 8 = 768.
-    let mut block = [0u8; 64];
-    block[32] = 0x80;
-    block[62] = 0x03;
-    let mut u = [0u32; 8];
-    for (w, c) in u.iter_mut().zip(first.chunks_exact(4)) {
-        *w = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
-    }
-    let mut t = u;
-    for _ in 1..iterations {
-        for (c, w) in block[..32].chunks_exact_mut(4).zip(u) {
-            c.copy_from_slice(&w.to_be_bytes());
-        }
-        let i = compressed(&inner, &block);
-        for (c, w) in block[..32].chunks_exact_mut(4).zip(i) {
-            c.copy_from_slice(&w.to_be_bytes());
-        }
-        u = compressed(&outer, &block);
-        for (a, b) in t.iter_mut().zip(u) {
-            *a ^= b;
-        }
-    }
     let mut out = [0u8; 32];
-    for (c, w) in out.chunks_exact_mut(4).zip(t) {
-        c.copy_from_slice(&w.to_be_bytes());
-    }
+    pbkdf2::pbkdf2_hmac::<Sha256>(password, salt, iterations, &mut out);
     out
 }
 
@@ -347,7 +283,8 @@ mod tests {
     }
 
     /// RFC 7914 section 11's PBKDF2-HMAC-SHA256 vectors (first 32 bytes), and the hmac crate's
-    /// HMAC chained by hand for a long password and a few iteration counts.
+    /// HMAC chained by hand for a long password and a few iteration counts: the crate is called
+    /// the way RFC 8018 means (one block, the salt as given).
     #[test]
     fn pbkdf2_matches_the_rfc_7914_vectors() {
         let hex = super::super::nostr::hex;
