@@ -21,6 +21,8 @@
 //! | `deal`, `redeal` | the face-down deal, and starting it again without a withholder |
 //! | `chat` | chat and its acknowledgements |
 //! | `resync` | answering `Sync` with the transcript |
+//! | `dispatch` | routing an authenticated message to its module |
+//! | `waiting` | what the game waits for, and on whom |
 //!
 //! Invariant kept here: a message is handled at most once (by the hash of its bytes), a sender
 //! never reuses a sequence number for different content, and a message that could not be judged
@@ -60,6 +62,7 @@ mod batch;
 mod beacon;
 mod chat;
 mod deal;
+mod dispatch;
 mod economy;
 mod economy_view;
 mod export;
@@ -74,6 +77,7 @@ mod run;
 mod setup;
 mod show;
 mod votes;
+mod waiting;
 mod withheld;
 
 pub use api::*;
@@ -327,66 +331,6 @@ impl Peer {
     /// Names announced by peers.
     pub fn names(&self) -> &BTreeMap<PeerKey, String> {
         &self.names
-    }
-
-    /// True when the seat to act is ours and no roll is pending: call [`Peer::act`].
-    pub fn is_my_turn(&self) -> bool {
-        let Some(r) = &self.run else { return false };
-        let Game::Classic(s) = &r.state else {
-            return false;
-        };
-        if self.halted.is_some() || self.suspect.is_some() || r.pending.is_some() || r.over() {
-            return false;
-        }
-        matches!((r.controller(s.current), r.me), (Some(Controller::Peer(p)), Some(m)) if p == m)
-    }
-
-    /// Participants the game is waiting for (to act or to reveal dice).
-    pub fn waiting_on(&self) -> Vec<PeerKey> {
-        let Some(r) = &self.run else { return vec![] };
-        let parts = &r.proposal.participants;
-        if let Some(p) = &r.pending {
-            let have = r.reveals.get(&p.index);
-            return r
-                .contributors()
-                .filter(|i| have.is_none_or(|m| !m.contains_key(i)))
-                .filter_map(|i| parts.get(i as usize).copied())
-                .collect();
-        }
-        if r.over() {
-            return vec![];
-        }
-        match &r.state {
-            Game::Classic(s) => self.classic_waiting_on(r, s),
-            // An economy position held by reveals nobody can judge yet, or by a player whose
-            // influence cards cannot be dealt: whoever withholds its key, escrow or shuffle (as
-            // every peer sees the deal).
-            Game::Economy(_) if r.judging_reveals() || r.dealing_blocks() => r
-                .deal
-                .as_ref()
-                .map_or(vec![], |d| d.awaited(&r.excluded))
-                .into_iter()
-                .filter_map(|i| parts.get(i as usize).copied())
-                .collect(),
-            // Simultaneous rulesets: commitments first, then reveals.
-            _ => {
-                let round = r.next_index() as u32;
-                let o = r.orders.get(&round);
-                let req = r.orders_required();
-                let committed = |i: &u8| o.is_some_and(|o| o.commits.contains_key(i));
-                let all_committed = req.iter().all(committed);
-                req.iter()
-                    .filter(|i| {
-                        if all_committed {
-                            !o.is_some_and(|o| o.reveals.contains_key(i))
-                        } else {
-                            !committed(i)
-                        }
-                    })
-                    .filter_map(|&i| parts.get(i as usize).copied())
-                    .collect()
-            }
-        }
     }
 
     fn seal(&mut self, body: &Body) -> Vec<u8> {
@@ -754,165 +698,6 @@ impl Peer {
                 if let Some(old) = self.junk_order.pop_front() {
                     self.junk.remove(&old);
                 }
-            }
-        }
-    }
-
-    /// Handles an authenticated message; false if it was neither used nor refused (it may come
-    /// again and be useful then).
-    fn dispatch(
-        &mut self,
-        link: Option<LinkId>,
-        sender: PeerKey,
-        seq: u64,
-        body: Body,
-        raw: &[u8],
-        out: &mut Output,
-    ) -> bool {
-        match body {
-            Body::Hello {
-                name,
-                answer,
-                challenge,
-                response,
-            } => self.on_hello(link, sender, seq, name, (answer, challenge, response), out),
-            Body::Propose(p) => self.on_propose(link, sender, p, raw, out),
-            Body::Accept {
-                proposal,
-                seed_commit,
-                chain_tip,
-                chain_len,
-            } => self.on_accept(
-                link,
-                sender,
-                seq,
-                proposal,
-                seed_commit,
-                chain_tip,
-                chain_len,
-                raw,
-                out,
-            ),
-            Body::SeedReveal { proposal, secret } => {
-                self.on_seed_reveal(link, sender, proposal, secret, raw, out)
-            }
-            Body::Sync {
-                started,
-                have_index,
-                head,
-                deal,
-                deal_digest,
-                unread,
-                withheld,
-            } => {
-                self.note_withheld(sender, withheld, &unread, out);
-                let deal = (deal, deal_digest);
-                self.on_sync(link, sender, (started, have_index, head), deal, unread, out)
-            }
-            Body::Chat { to, text, sealed } => {
-                self.on_chat(link, sender, to, (text, sealed), raw, out)
-            }
-            Body::ChatAck { id } => self.on_chat_ack(sender, id),
-            Body::Entry(e) => {
-                if let Some(done) = self.admit_at(link, raw, sender, e.index) {
-                    return done;
-                }
-                self.on_entry(link, sender, e, raw, out);
-                self.advance(out);
-                true
-            }
-            Body::Reveal {
-                index,
-                roll,
-                decl,
-                preimage,
-                next_tip,
-            } => {
-                if let Some(done) = self.admit_at(link, raw, sender, index) {
-                    return done;
-                }
-                let u = UnverifiedReveal {
-                    roll,
-                    decl,
-                    preimage,
-                    next_tip,
-                    raw: raw.to_vec(),
-                    link,
-                };
-                self.on_reveal(sender, index, u, out);
-                self.advance(out);
-                true
-            }
-            Body::Checkpoint {
-                index,
-                state_hash,
-                log_head,
-            } => {
-                if let Some(done) = self.admit_at(link, raw, sender, index) {
-                    return done;
-                }
-                self.on_checkpoint(link, sender, index, state_hash, log_head, raw, out);
-                self.advance(out);
-                true
-            }
-            Body::Vote { at, control } => {
-                if self.run.is_none() {
-                    return self.defer(link, sender, raw);
-                }
-                if at >= self.log_len() + MAX_AHEAD {
-                    return false;
-                }
-                self.on_vote(link, sender, at, control, raw, out);
-                true
-            }
-            Body::Batch { items } => self.on_batch(link, items, out),
-            Body::OrdersCommit { round, hash } => {
-                if self.run.is_none() {
-                    return self.defer(link, sender, raw);
-                }
-                if let Some(done) = self.admit_round(sender, round) {
-                    return done;
-                }
-                self.on_orders_commit(link, sender, round, hash, raw, out);
-                self.advance(out);
-                true
-            }
-            Body::DealSecret { deal, secret } => {
-                if self.run.is_none() {
-                    return self.defer(link, sender, raw);
-                }
-                self.on_deal_secret(link, sender, deal, secret, raw, out);
-                true
-            }
-            Body::DealPieces { deal, pieces } => {
-                if self.run.is_none() {
-                    return self.defer(link, sender, raw);
-                }
-                self.on_deal_pieces(link, sender, deal, pieces, raw, out);
-                true
-            }
-            Body::Deal { deal, to, msg } => {
-                if self.run.is_none() {
-                    return self.defer(link, sender, raw);
-                }
-                self.on_deal(link, sender, deal, to, msg, raw, out);
-                self.advance(out);
-                true
-            }
-            Body::OrdersReveal {
-                round,
-                payload,
-                salt,
-            } => {
-                if self.run.is_none() {
-                    return self.defer(link, sender, raw);
-                }
-                if let Some(done) = self.admit_round(sender, round) {
-                    return done;
-                }
-                self.on_orders_reveal(link, sender, round, payload, salt, raw, out);
-                self.advance(out);
-                true
             }
         }
     }
