@@ -229,6 +229,8 @@ test('two browsers and a native computer player play an economy game through a N
     await shot(A, '87-p2p-economy-transcript-replay');
     await A.click('#replay-end');
     await until('the last position', async () => (await A.locator('#replay').getAttribute('data-hash')) === result.state_hash, 10000);
+    // The last position, every influence card drawn face up (the replay opens the deal).
+    await shot(A, '88-p2p-economy-transcript-end');
     await A.click('#replay-close');
     await A.locator('#online').waitFor();
     assert.equal(await attr(A, 'data-state-hash'), result.state_hash);
