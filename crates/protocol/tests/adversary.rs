@@ -1224,6 +1224,23 @@ fn an_adversary_in_an_economy_game_never_harms_an_honest_peer() {
     assert!(t.failures.is_empty(), "{:?}", t.failures);
 }
 
+/// Seeds of the long run that failed the checker and pass since their fix, run again here:
+/// - 2000259 (`WithholdReveals`): the adversary, voted out while the roll of its own entry
+///   waited for its reveal, left a transcript that `orbis verify` refused, naming an honest
+///   peer's reveal as forged: resends and transcripts gave a position's votes before its entry,
+///   so a lagging peer or the verifier applied the vote to the adversary's turn (a computer
+///   moved instead) and then refused the reveals of the roll that had been played. A vote taken
+///   while a roll waits now comes after that roll's entry (`Run::voted_rolling`).
+const LONG_RUN_FIXED: [u64; 1] = [2_000_259];
+
+#[test]
+fn long_run_findings_stay_fixed() {
+    let start = std::time::Instant::now();
+    let t = tally(LONG_RUN_FIXED.into_iter(), 400, false);
+    print(&t, start.elapsed().as_secs_f64());
+    assert!(t.failures.is_empty(), "{:?}", t.failures);
+}
+
 /// The findings still open: each of these seeds fails the checker (run to see how).
 #[test]
 #[ignore]

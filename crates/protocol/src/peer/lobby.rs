@@ -365,6 +365,7 @@ impl Peer {
             asked: BTreeSet::new(),
             votes: BTreeMap::new(),
             controls_here: vec![],
+            voted_rolling: BTreeSet::new(),
             reached: BTreeMap::new(),
             since: (0, self.now, !self.in_batch),
             joined: self.in_batch.then_some(self.now),

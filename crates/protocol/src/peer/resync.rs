@@ -132,28 +132,38 @@ impl Peer {
                 have
             };
             for i in from..=next {
-                let mut g = vec![];
+                let mut votes = vec![];
                 for (_, v) in r.votes.range((i, [0; 32])..=(i, [0xff; 32])) {
-                    g.extend(v.voters.values().cloned());
+                    votes.extend(v.voters.values().cloned());
                 }
-                if let Some(m) = r.reveals.get(&i) {
-                    g.extend(m.values().map(|s| s.raw.clone()));
-                }
+                let mut content = vec![];
                 let rec = if Some(i) == pending {
                     r.pending.as_ref().map(|p| &p.record)
                 } else {
                     r.log.get(i as usize)
                 };
                 if let Some(raw) = rec.and_then(|x| x.raw.as_ref()) {
-                    g.push(raw.clone());
+                    content.push(raw.clone());
                 }
                 if orders_game {
                     // Orders game: position i is round i.
                     if let Some(o) = u32::try_from(i).ok().and_then(|n| r.orders.get(&n)) {
-                        g.extend(o.commits.values().map(|(_, raw)| raw.clone()));
-                        g.extend(o.reveals.values().map(|(_, raw)| raw.clone()));
+                        content.extend(o.commits.values().map(|(_, raw)| raw.clone()));
+                        content.extend(o.reveals.values().map(|(_, raw)| raw.clone()));
                     }
                 }
+                let dice: Vec<Vec<u8>> = r
+                    .reveals
+                    .get(&i)
+                    .map_or(vec![], |m| m.values().map(|s| s.raw.clone()).collect());
+                // As they came: a vote taken while the position's roll waited (a withheld
+                // reveal) after the entry that rolled, so it applies to that roll; any other
+                // before the position's entry, which it may have decided (a bot's move).
+                let g = if r.voted_rolling.contains(&i) {
+                    [content, votes, dice].concat()
+                } else {
+                    [votes, dice, content].concat()
+                };
                 groups.push(g);
             }
             if !orders_game {

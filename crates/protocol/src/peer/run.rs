@@ -59,6 +59,11 @@ pub(super) struct Run {
     pub(super) votes: BTreeMap<(u64, [u8; 32]), VoteSet>,
     /// Controls applied at the current position, to be recorded with its entry.
     pub(super) controls_here: Vec<Control>,
+    /// Positions at which a control applied while their roll was pending (a contributor that
+    /// kept back its reveal, voted out): resends and transcripts give such a position's entry
+    /// and batches before its votes, as they came, so a lagging peer or `verify` applies the
+    /// vote to the same roll instead of to the turn before it (`Peer::sync_groups`).
+    pub(super) voted_rolling: BTreeSet<u64>,
     /// Highest log position each peer has shown it reached (from any indexed message it signed).
     pub(super) reached: BTreeMap<PeerKey, u64>,
     /// The position we are on, when we reached it, and whether we are there live (not while

@@ -212,6 +212,9 @@ impl Peer {
                     v.applied = true;
                 }
                 r.controls_here.push(c);
+                if r.pending.as_ref().is_some_and(|p| p.index == at) {
+                    r.voted_rolling.insert(at);
+                }
                 out.events
                     .push(ProtocolEvent::ControlApplied { at, control: c });
                 if let (true, Control::Drop { peer, .. }) = (ended, c) {
