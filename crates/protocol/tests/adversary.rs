@@ -1231,7 +1231,12 @@ fn an_adversary_in_an_economy_game_never_harms_an_honest_peer() {
 ///   so a lagging peer or the verifier applied the vote to the adversary's turn (a computer
 ///   moved instead) and then refused the reveals of the roll that had been played. A vote taken
 ///   while a roll waits now comes after that roll's entry (`Run::voted_rolling`).
-const LONG_RUN_FIXED: [u64; 1] = [2_000_259];
+/// - 2000202 (`WithholdReveals`, spam): the adversary sent its reveal to one honest peer only.
+///   The other voted it out and, bound by its own open vote (`bound`), waited for the first
+///   to vote too; the first had passed the position (it had the reveal) and only asked for
+///   resends, which did not count as having passed it, so the second never moved on, and the
+///   first voted it out. A signed `Sync` now shows where its sender is (`on_sync`).
+const LONG_RUN_FIXED: [u64; 2] = [2_000_259, 2_000_202];
 
 #[test]
 fn long_run_findings_stay_fixed() {

@@ -197,6 +197,17 @@ impl Peer {
         {
             return true;
         }
+        // Its position, signed: a voter bound to a position by its own open vote (`bound`)
+        // waits only for voters that have not passed it. A voter that passed it and asks
+        // for resends, never voting there, would otherwise hold us at that position while it
+        // waits on us for the next, and vote us out (long-run seed 2000202).
+        let mut moved = false;
+        if let Some(r) = self.run.as_mut().filter(|_| started) {
+            if r.reached.get(&sender).is_none_or(|&x| x < have_index) {
+                r.note_reached(sender, have_index);
+                moved = true;
+            }
+        }
         if let Some(l) = link {
             // At most one answer per connection per half resend period: a cheap request
             // must not make us resend the whole game over and over.
@@ -206,6 +217,9 @@ impl Peer {
                 self.answer_sync(l, started, have_index, head, out);
                 self.answer_deal(l, sender, deal, &unread, out);
             }
+        }
+        if moved {
+            self.advance(out);
         }
         true
     }
