@@ -181,14 +181,9 @@ fn reached_by_resend(seed: u64, vote_first: bool) {
     // B's turn, in A's view: B gets there only through a resend.
     let at = net.peers[A].log_len();
     if vote_first {
-        // A's own page refuses a vote this soon into B's turn (`CommandError::WithinGrace`):
-        // A votes as a modified page, to B and to itself.
         let c = drop_b(&net);
-        assert!(net.peers[A].vote(c).is_err());
-        let vote = signed_vote(&net, A, B, at, c);
-        net.inject(A, B, vote);
-        let own = signed_vote(&net, A, A, at, c);
-        net.inject(B, A, own);
+        let o = net.peers[A].vote(c).expect("A's vote");
+        net.process(A, o);
     }
     assert!(
         net.run_until(net.now + 600_000, |n| n.peers[B].log_len() >= at

@@ -410,9 +410,6 @@ pub enum CommandError {
     GameOver,
     /// The control is already in effect, or this peer does not vote on it.
     NotAVoter,
-    /// The game has waited on the vote's target here for less than the grace the target
-    /// allows itself (its move, its reveal): it would refuse the vote. Vote again later.
-    WithinGrace,
     /// The command belongs to the other ruleset.
     WrongRuleset,
     /// Economy: our influence cards are still being dealt (the deal lacks a participant's

@@ -275,44 +275,33 @@ impl Run {
     /// `None` when our part is in (our reveal, our orders, our side of the deal): a target whose
     /// part is in is never awaited, however long the others take (security review B7).
     pub(super) fn awaits_me_since(&self, wait: Wait) -> Option<u64> {
-        match wait {
-            // We send our key, escrow, shuffles and shares as soon as each is due: whoever the
-            // blocked player lacks, it is not us.
-            Wait::Cards => None,
-            _ => self.awaits_since(self.me?, wait),
-        }
-    }
-
-    /// Since when the game, at the position we are on and by our own clock, has waited on
-    /// participant `p`'s part of `wait` (a move, a reveal, orders); `None` when its part is in.
-    /// The target of a vote judges its grace by this for itself ([`Run::awaits_me_since`]);
-    /// a voter judges the target's by it too before it votes (`Peer::may_vote`). `Cards` has no
-    /// clock here: who withholds the deal is judged by what every peer sees (`waiting_on`).
-    pub(super) fn awaits_since(&self, p: u8, wait: Wait) -> Option<u64> {
+        let me = self.me?;
         match wait {
             Wait::Turn => Some(self.since.1),
             Wait::Reveal => {
-                let pend = self.pending.as_ref()?;
-                let theirs = self
+                let p = self.pending.as_ref()?;
+                let mine = self
                     .reveals
-                    .get(&pend.index)
-                    .is_some_and(|m| m.contains_key(&p));
-                (!theirs).then_some(pend.since)
+                    .get(&p.index)
+                    .is_some_and(|m| m.contains_key(&me));
+                (!mine).then_some(p.since)
             }
-            Wait::Cards => Some(self.since.1),
-            // Its cards are not dealt yet: it plays once they are, and someone else is late.
-            Wait::Orders if self.dealing_to(p) => None,
+            // We send our key, escrow, shuffles and shares as soon as each is due: whoever the
+            // blocked player lacks, it is not us.
+            Wait::Cards => None,
+            // Our cards are not dealt yet: we play once they are, and someone else is late.
+            Wait::Orders if self.dealing_to(me) => None,
             Wait::Orders => {
                 let o = self.orders.get(&(self.next_index() as u32));
-                let Some(o) = o.filter(|o| o.commits.contains_key(&p)) else {
+                let Some(o) = o.filter(|o| o.commits.contains_key(&me)) else {
                     return Some(self.since.1);
                 };
                 let all = self
                     .orders_required()
                     .iter()
                     .all(|i| o.commits.contains_key(i));
-                // Its reveal is due from when the last commitment came.
-                (all && !o.reveals.contains_key(&p))
+                // Our reveal is due from when the last commitment came.
+                (all && !o.reveals.contains_key(&me))
                     .then_some(o.complete_at.unwrap_or(self.since.1))
             }
         }

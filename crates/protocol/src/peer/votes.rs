@@ -412,14 +412,11 @@ impl Peer {
 
     /// Whether a vote of ours for `control` would count at the position we are on: we are one
     /// of its voters, it still makes sense, and the game waits here on its target (for cards:
-    /// we see the target withhold them) and has for its grace (`target_overdue`). A page offers the vote only then, since a vote cast
+    /// we see the target withhold them). A page offers the vote only then, since a vote cast
     /// where the game does not wait on its target never applies (security review B7).
     pub fn can_vote(&self, control: &Control) -> bool {
-        self.running(true).is_ok_and(|r| {
-            r.wait_on(control)
-                .is_some_and(|w| self.target_overdue(r, control, w))
-                && self.may_vote(r, control)
-        })
+        self.running(true)
+            .is_ok_and(|r| r.wait_on(control).is_some() && self.may_vote(r, control))
     }
 
     /// Whether we may vote for `control` at all: we are one of its voters and it still makes
@@ -436,38 +433,6 @@ impl Peer {
         }
     }
 
-    /// Whether the game, where we stand and by our own clock, has waited on the target of
-    /// `control` (a drop or a seat handed to a bot) for at least the grace the target itself
-    /// allows (`Peer::apply_votes`: the turn grace for a move, `missing_ms / 2` for a reveal),
-    /// and its part is not in. An honest page votes only then: a vote cast sooner is
-    /// one the honest target refuses, and it binds the voter to the position (issue 30 D,
-    /// `tests/adversary.rs` seeds 2000181 and 2000198: a page that had seen one participant
-    /// awaited for seconds over hundreds of fast positions voted it out 10 ms into a position.
-    /// At two, each lone voter dropped the other at its own position and the game split; at
-    /// three, the voter, bound to the vote, never took the late move the other honest peer had
-    /// taken, so never revealed for its roll, and was voted out by that peer for withholding).
-    fn target_overdue(&self, r: &Run, control: &Control, wait: Wait) -> bool {
-        let target = match *control {
-            Control::Drop { peer, .. } => r.participant(&peer),
-            Control::SeatToBot { seat, .. } => match r.controller(seat) {
-                Some(Controller::Peer(p)) => Some(p),
-                _ => None,
-            },
-            Control::Readmit { .. } => return true,
-        };
-        let Some(t) = target else { return true };
-        let allowed = match wait {
-            Wait::Turn => self.cfg.turn_grace_ms,
-            Wait::Reveal => self.cfg.missing_ms / 2,
-            // Orders wait on a person too, but a round can be held by the deal (a withholder
-            // whose orders are in while the others cannot commit: `Run::dealing_to`), which
-            // the target's own clock does not show; the target judges those votes itself.
-            Wait::Orders | Wait::Cards => return true,
-        };
-        r.awaits_since(t, wait)
-            .is_some_and(|since| self.now >= since.saturating_add(allowed))
-    }
-
     /// Votes for a control at the position the game is stuck on (typically after
     /// [`ProtocolEvent::PeerMissing`]). It takes effect when every other contributing
     /// participant has voted the same.
@@ -475,11 +440,6 @@ impl Peer {
         let r = self.running(true)?;
         if !self.may_vote(r, &control) {
             return Err(CommandError::NotAVoter);
-        }
-        if let Some(wait) = r.wait_on(&control) {
-            if !self.target_overdue(r, &control, wait) {
-                return Err(CommandError::WithinGrace);
-            }
         }
         let at = r.next_index();
         if r.votes
