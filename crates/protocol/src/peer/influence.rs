@@ -145,18 +145,32 @@ impl Run {
         if awaited.is_empty() || awaited.contains(&p) {
             return false;
         }
-        let mut held = self.seats_of(p).into_iter().flat_map(|s| self.hidden(s));
+        let held = self.held_face_down(p);
         if self.me == Some(p) {
-            held.any(|slot| d.card(slot).is_none())
+            held.iter().any(|&slot| d.card(slot).is_none())
         } else {
-            held.next().is_some()
+            !held.is_empty()
         }
+    }
+
+    /// The face-down cards of the seats participant `p` plays now.
+    fn held_face_down(&self, p: u8) -> Vec<Slot> {
+        self.seats_of(p)
+            .into_iter()
+            .flat_map(|s| self.hidden(s))
+            .collect()
+    }
+
+    /// Whether we are at an economy position still taking its batches: no roll pending, the
+    /// game not over.
+    fn economy_position_open(&self) -> bool {
+        matches!(self.state, Game::Economy(_)) && self.pending.is_none() && !self.over()
     }
 
     /// Whether the economy position we are on waits on a participant that cannot play before
     /// the deal is whole ([`Run::dealing_to`]): then what it waits for is the deal's withholder.
     pub(super) fn dealing_blocks(&self) -> bool {
-        if !matches!(self.state, Game::Economy(_)) || self.pending.is_some() || self.over() {
+        if !self.economy_position_open() {
             return false;
         }
         let o = self.orders.get(&(self.next_index() as u32));
@@ -176,13 +190,9 @@ impl Run {
         }
         let required = self.economy_required();
         !required.contains(&target)
-            && required.iter().any(|&q| {
-                q != target
-                    && self
-                        .seats_of(q)
-                        .into_iter()
-                        .any(|s| !self.hidden(s).is_empty())
-            })
+            && required
+                .iter()
+                .any(|&q| q != target && !self.held_face_down(q).is_empty())
     }
 
     /// Whether the economy position we are on has every payload revealed and one of them
@@ -190,7 +200,7 @@ impl Run {
     /// stays here, a deck they are of was never finished (a participant withholds its shuffle
     /// or key). A function of the log and the round's reveals, the same on every peer there.
     pub(super) fn judging_reveals(&self) -> bool {
-        if !matches!(self.state, Game::Economy(_)) || self.pending.is_some() || self.over() {
+        if !self.economy_position_open() {
             return false;
         }
         let round = self.next_index() as u32;

@@ -244,16 +244,12 @@ impl Run {
                 // deck some participant never finished shuffling): any other contributor may
                 // be the withholder; each voter votes only for one it sees withhold
                 // (`may_vote`), and a target that withholds nothing refuses it.
-                if let Control::Drop { peer, .. } = c {
-                    let contributor = self
-                        .participant(peer)
-                        .is_some_and(|i| self.contributors().any(|x| x == i));
-                    if contributor
-                        && (self.judging_reveals()
-                            || self
-                                .participant(peer)
-                                .is_some_and(|t| self.may_wait_on_deal(t)))
-                    {
+                if let Some(t) = match c {
+                    Control::Drop { peer, .. } => self.participant(peer),
+                    _ => None,
+                } {
+                    let contributor = self.contributors().any(|x| x == t);
+                    if contributor && (self.judging_reveals() || self.may_wait_on_deal(t)) {
                         return Some(Wait::Cards);
                     }
                 }

@@ -47,7 +47,8 @@ thread_local! {
     static QUEUE: std::cell::RefCell<Vec<(u32, Vec<A>)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Puts a batch back in the queue (it waits for our influence cards to be dealt).
+/// Queues a batch for the online screen to commit (again, when it waits for our influence
+/// cards to be dealt).
 pub fn queue(batch: (u32, Vec<A>)) {
     QUEUE.with(|q| q.borrow_mut().push(batch));
 }
@@ -209,7 +210,7 @@ impl EconomySession {
                 if !left || dice.0 > 0 {
                     let batch = std::mem::take(&mut o.batch);
                     let at = o.confirmed.steps;
-                    QUEUE.with(|q| q.borrow_mut().push((at, batch)));
+                    queue((at, batch));
                     o.sent = true;
                 }
                 true
