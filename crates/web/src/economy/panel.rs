@@ -110,7 +110,8 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
     }
 }
 
-/// The players' money, income, units, capital, cards and allies (also the replay's).
+/// The players' money, income, units, capital, cards and allies (also the replay's): allies, or
+/// how a player's game ended, under its name.
 pub fn standings_table(eco: &EconomySession) -> Html {
     let g = &eco.game;
     let map = EconomyMap::get();
@@ -135,19 +136,25 @@ pub fn standings_table(eco: &EconomySession) -> Html {
             .collect();
         html! {
             <tr class={classes!(state.to_string())} data-player={p.to_string()}>
-                <td><span class="swatch" style={format!("background:{}", colour(p))}></span>{&pl.name}
-                    if g.initiative == Some(p) { {" ⚑"} }</td>
+                <td><span class="who"><span class="swatch" style={format!("background:{}", colour(p))}></span>{&pl.name}
+                    if g.initiative == Some(p) { <span title="holds the initiative">{" ⚑"}</span> }</span>
+                    // Allies (or the end of a player's game) under the name: a seventh column
+                    // did not fit the side panel beside the board.
+                    if !state.is_empty() {
+                        <span class="allies">{state}</span>
+                    } else if !allies.is_empty() {
+                        <span class="allies">{format!("allied with {}", allies.join(", "))}</span>
+                    }</td>
                 <td>{pl.mu}</td><td>{sc.income}</td><td>{sc.units}</td>
                 <td>{pl.capital.map_or("—".to_string(), region)}</td>
                 <td>{pl.cards.len() + pl.sealed.len()}</td>
-                <td>{ if state.is_empty() { allies.join(", ") } else { state.to_string() } }</td>
             </tr>
         }
     });
     html! {
         <table class="standings" id="standings">
             <thead><tr><th>{"Player"}</th><th title="money">{"MU"}</th><th>{"Income"}</th>
-                <th>{"Units"}</th><th>{"Capital"}</th><th title="influence cards">{"Cards"}</th><th>{"Allies"}</th></tr></thead>
+                <th>{"Units"}</th><th>{"Capital"}</th><th title="influence cards">{"Cards"}</th></tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
     }

@@ -177,6 +177,8 @@ pub(super) struct Session {
     /// Participants the game has been waiting on, since when (ms), and whether for their turn
     /// (else for a dice reveal or orders, which their page sends by itself).
     pub(super) waiting_since: BTreeMap<PeerKey, (u64, bool)>,
+    /// The log position `waiting_since` counts at: a move restarts every clock.
+    pub(super) waiting_at: u64,
     /// Players left out of the next proposal by hand.
     pub(super) left_out: BTreeSet<PeerKey>,
     /// Orders games: the power picked for each player in the lobby (absent: random).
@@ -318,6 +320,7 @@ impl Session {
             chat: vec![],
             missing: BTreeSet::new(),
             waiting_since: BTreeMap::new(),
+            waiting_at: 0,
             left_out: BTreeSet::new(),
             power_pick: BTreeMap::new(),
             overdue_shown: vec![],
@@ -422,6 +425,15 @@ impl Session {
     /// reveals, orders or plays becomes votable too (`overdue`), not only a silent one.
     pub(super) fn note_waiting(&mut self, t: u64) {
         let waiting = self.peer.waiting_on();
+        // The clocks count at one position: a participant the game waited on at every look over
+        // many quick positions (each part in within its grace) is not overdue at the next one a
+        // moment after it began. Its own peer counts its grace from there too, and would halt
+        // naming the voters of so early a vote.
+        let at = self.peer.log_len();
+        if at != self.waiting_at {
+            self.waiting_at = at;
+            self.waiting_since.clear();
+        }
         self.waiting_since.retain(|k, _| waiting.contains(k));
         let turn_of = self.peer.state().and_then(|g| {
             let p = self.proposals.get(&self.started?)?;
