@@ -1204,7 +1204,7 @@ fn print(t: &Tally, secs: f64) {
 /// Seeds whose run fails the checker on findings still open (see `known_findings`), from a
 /// 200-game long run from seed 3,000,000, all with the adversary's `SplitEntries` (different
 /// signed entries for one position to different peers), not yet diagnosed:
-/// - 3000057: three honest peers halt naming the adversary's equivocation at 39; the fourth,
+/// - 3000057: two honest peers halt naming the adversary's equivocation at 39; the third,
 ///   which took one version and went on to 41, never learns of the other and stalls there;
 /// - 3000099: an honest peer stalls waiting on another honest one;
 /// - 3000025 (with `WithholdShuffles`): an honest peer refuses an honest reveal (`BadReveal`).
