@@ -1203,11 +1203,15 @@ fn print(t: &Tally, secs: f64) {
 
 /// Seeds whose run fails the checker on findings still open (see `known_findings`), from a
 /// 200-game long run from seed 3,000,000, all with the adversary's `SplitEntries` (different
-/// signed entries for one position to different peers), not yet diagnosed:
+/// signed entries for one position to different peers):
 /// - 3000057: two honest peers halt naming the adversary's equivocation at 39; the third,
-///   which took one version and went on to 41, never learns of the other and stalls there;
-/// - 3000099: an honest peer stalls waiting on another honest one;
-/// - 3000025 (with `WithholdShuffles`): an honest peer refuses an honest reveal (`BadReveal`).
+///   which took one version and went on to 41, never learns of the other and stalls there. It
+///   had refused the adversary's illegal versions (forgotten once refused) before taking the
+///   legal one, and drops the others' evidence as bytes it has seen (branch `refused-entries`
+///   keeps the refused entry and halts on a second one; it breaks `illegal_action_is_refused`);
+/// - 3000099 (not diagnosed): an honest peer stalls waiting on another honest one;
+/// - 3000025 (with `WithholdShuffles`, not diagnosed): an honest peer refuses an honest reveal
+///   (`BadReveal`).
 ///
 /// (Seeds 4, 21, 24 and 41 failed until `orbis verify` named the cheater of an equivocation
 /// halt and of a false checkpoint's halt, issue 30 C14; seed 13, where honest peers the
