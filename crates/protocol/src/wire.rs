@@ -6,7 +6,8 @@
 //! "unknown version" instead of a decode error.
 
 use ed25519_dalek::{Signature, Signer, SigningKey, VerifyingKey};
-use orbis_deal::table::DealMsg;
+/// The face-down deal's messages, carried in [`Body::Deal`].
+pub use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::{self, sha256};
 use orbis_engine::rules::economy::action::EconomyAction;

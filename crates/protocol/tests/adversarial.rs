@@ -199,8 +199,13 @@ fn out_of_turn_entry_is_refused() {
     assert!(h[0] == h[1] && h[1] == h[2]);
 }
 
+/// A seat's illegal entry is refused and the game waits on that seat, as it did before; but
+/// no honest engine signs a move illegal in the state its prev hash names, so a second,
+/// different entry the same seat signs for that position is equivocation, whatever order the
+/// two reach a peer in (long-run seed 3000057: a peer that had refused and forgotten the
+/// illegal version took the legal one and never compared the two, while the others halted).
 #[test]
-fn illegal_action_is_refused() {
+fn illegal_action_is_refused_and_a_second_version_is_equivocation() {
     let mut net = game_at(24, 5, NetParams::perfect());
     let attacker = net.peers[ATTACKER].key();
     net.autoplay[ATTACKER] = false;
@@ -210,8 +215,9 @@ fn illegal_action_is_refused() {
     let theirs = (0..st.owner.len() as u8)
         .find(|&t| st.owner[t as usize] != orbis_engine::classic::Owner::Player(ATTACKER as u8))
         .unwrap();
+    let index = net.peers[ATTACKER].log_len();
     let e = Entry {
-        index: net.peers[ATTACKER].log_len(),
+        index,
         prev_hash: net.peers[ATTACKER].log_head().unwrap(),
         action: Action::Place {
             territory: theirs,
@@ -222,18 +228,36 @@ fn illegal_action_is_refused() {
     net.inject(ATTACKER, 0, raw.clone());
     net.inject(ATTACKER, 1, raw);
     net.run_until(net.now + 100, |_| false);
-    net.autoplay[ATTACKER] = true;
-    finish(&mut net);
     for i in [0, 1] {
         let r = rejections(&net, i, attacker);
         assert!(
             matches!(r[..], [Violation::Illegal { .. }]),
             "peer {i}: {r:?}"
         );
+        // Refused, not applied: the game still waits on the attacker at that position.
+        assert_eq!(net.peers[i].log_len(), index, "peer {i}");
+        assert!(net.peers[i].halted().is_none(), "peer {i}");
     }
-    only_culprit(&net, attacker);
-    let h = net.hashes(&[0, 1, 2]);
-    assert!(h[0] == h[1] && h[1] == h[2]);
+    // The attacker's own client now signs a legal move for the same position.
+    net.autoplay[ATTACKER] = true;
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
+    for i in [0, 1] {
+        match net.peers[i].halted() {
+            Some(HaltReport::Equivocation {
+                peer, index: at, ..
+            }) => {
+                assert_eq!(*peer, attacker, "peer {i}");
+                assert_eq!(*at, index, "peer {i}");
+            }
+            other => panic!("peer {i}: {other:?}"),
+        }
+        assert_eq!(
+            net.peers[i].log_len(),
+            index,
+            "peer {i}: nothing applied there"
+        );
+    }
 }
 
 #[test]

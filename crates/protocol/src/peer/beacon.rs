@@ -172,7 +172,19 @@ impl Peer {
             return;
         }
         if index < r.next_index() {
-            // A position that was not a roll, or whose roll completed without this value.
+            // A reveal for a declaration other than the one our log holds there was made on
+            // another version of that position: a seat that signed two versions sent them to
+            // different peers (long-run seed 3000025), and the revealer, honest, opened the
+            // roll of the one it was given. Not its fault; the two versions themselves are the
+            // evidence, caught as equivocation by the entries.
+            if r.log
+                .get(index as usize)
+                .is_none_or(|rec| rec.content != u.decl)
+            {
+                return;
+            }
+            // Our declaration, but a position that was not a roll, or whose roll completed
+            // without this value.
             Self::reject(
                 out,
                 link,

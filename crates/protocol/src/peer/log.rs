@@ -413,6 +413,11 @@ impl Peer {
                                 Violation::OutOfTurn { index },
                             );
                         } else if let Err(error) = legal(classic!(r), &c.entry.action) {
+                            // Kept: no honest engine signs a move illegal in the state its
+                            // prev hash names, and a second, legal one from the same seat here
+                            // is then equivocation (long-run seed 3000057: the others halted on
+                            // the two versions, and their evidence was bytes we had seen).
+                            r.refused.entry(index).or_insert((c.content, c.raw.clone()));
                             Self::reject(
                                 out,
                                 c.link,
@@ -435,6 +440,24 @@ impl Peer {
                         }
                     }
                     let Some(c) = chosen else { return };
+                    if let Some((first, raw)) = r.refused.get(&index).cloned() {
+                        if first != c.content {
+                            let report = HaltReport::Equivocation {
+                                peer: c.signer,
+                                index,
+                                first,
+                                second: c.content,
+                                agreed_index: index,
+                                agreed_head: r
+                                    .heads
+                                    .get(index as usize)
+                                    .copied()
+                                    .unwrap_or([0; 32]),
+                            };
+                            self.halt_with(report, vec![raw, c.raw], out);
+                            return;
+                        }
+                    }
                     let rec = Record {
                         content: c.content,
                         signer: Some(c.signer),
@@ -517,6 +540,8 @@ impl Peer {
         // Checkpoints already received for positions we have now passed are kept until we
         // reach them exactly; drop stale buffers.
         r.future_reveals.retain(|i, _| *i > index);
+        // Past this position the applied entry is what a later one is compared with.
+        r.refused.retain(|i, _| *i > index);
         out.events.push(ProtocolEvent::Applied {
             index,
             seat,
