@@ -18,22 +18,31 @@ const region = (page, key) => page.locator(`#r-${key}`);
 const click = (page, key) => region(page, key).dispatchEvent('click');
 const panel = (page) => page.locator('#panel');
 
-/** A point on screen where region `key` is the topmost region (for real mouse gestures). */
+/** A point on screen where region `key` is the topmost region, and stays so 3 px around it (for
+ * real mouse and touch gestures: the page reads a touch's end in whole pixels). */
 async function pointIn(page, key) {
   const p = await page.evaluate((key) => {
     const g = document.getElementById(`r-${key}`);
     const b = g.getBoundingClientRect();
+    const on = (x, y) => document.elementFromPoint(x, y)?.closest('[data-r]') === g;
     for (let i = 1; i < 12; i += 1) {
       for (let j = 1; j < 12; j += 1) {
-        const x = b.left + (b.width * i) / 12;
-        const y = b.top + (b.height * j) / 12;
-        if (document.elementFromPoint(x, y)?.closest('[data-r]') === g) return { x, y };
+        const x = Math.round(b.left + (b.width * i) / 12);
+        const y = Math.round(b.top + (b.height * j) / 12);
+        if ([[0, 0], [3, 0], [-3, 0], [0, 3], [0, -3]].every(([dx, dy]) => on(x + dx, y + dy))) return { x, y };
       }
     }
     return null;
   }, key);
   assert.ok(p, `a point inside ${key}`);
   return p;
+}
+
+/** `pointIn` relative to the region's bounding box (for a tap on it). */
+async function relPoint(page, key) {
+  const p = await pointIn(page, key);
+  const b = await region(page, key).boundingBox();
+  return { x: p.x - b.x, y: p.y - b.y };
 }
 
 /** Drags a move with the mouse from one region to another. */
@@ -248,6 +257,60 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await page.click('button.zbtn[aria-label^="Zoom in"]');
   assert.notEqual(await page.locator('#board').getAttribute('viewBox'), '0 0 1000 483');
   await shot(page, '79b-economy-phone-zoomed');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('economy: on a phone a finger drags a planned move', async () => {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,
+  });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.setInputFiles('#import-menu', FIXTURE);
+  await page.waitForURL(/\/full\//);
+  await page.waitForSelector('#panel');
+  await page.click('#seats summary');
+  await page.selectOption('#seat-2', { index: 2 }); // Cleo: a computer player
+  await actor(page, 0);
+  await page.click('#pay-upkeep');
+  await page.click('#finish-get');
+  await actor(page, 1);
+  await page.click('#finish-get');
+  await page.waitForSelector('#curtain');
+  await page.click('#reveal');
+  await actor(page, 0);
+  // While planning, a finger on the map drags a move (it does not scroll the page), from a
+  // region where Ann has units.
+  assert.match(await region(page, 'western_europe').getAttribute('class'), /\bdrag-from\b/);
+  assert.doesNotMatch(await region(page, 'southern_europe').getAttribute('class'), /\bdrag-from\b/);
+  // Zoomed in on Western Europe first (a tap selects it; the zoom centres on the selection),
+  // as a player on a phone would.
+  await region(page, 'western_europe').scrollIntoViewIfNeeded();
+  await page.tap(`#r-western_europe`, { position: await relPoint(page, 'western_europe') });
+  await page.click('button.zbtn[aria-label^="Zoom in"]');
+  await page.click('button.zbtn[aria-label^="Zoom in"]');
+  await region(page, 'western_europe').scrollIntoViewIfNeeded();
+  const a = await pointIn(page, 'western_europe');
+  const b = await pointIn(page, 'southern_europe');
+  // A real touch gesture (Chromium turns it into pointer events of type "touch").
+  const cdp = await context.newCDPSession(page);
+  const touch = (type, p) => cdp.send('Input.dispatchTouchEvent', {
+    type, touchPoints: p ? [{ x: p.x, y: p.y, id: 1 }] : [],
+  });
+  await touch('touchStart', a);
+  for (let i = 1; i <= 6; i += 1) {
+    await touch('touchMove', { x: a.x + ((b.x - a.x) * i) / 6, y: a.y + ((b.y - a.y) * i) / 6 });
+  }
+  await touch('touchEnd');
+  await page.waitForFunction(() => document.getElementById('r-southern_europe')?.classList.contains('target'));
+  assert.match(await region(page, 'western_europe').getAttribute('class'), /\bsel\b/);
+  await setCount(page, '#count-armies', 3);
+  await page.click('#add-plan');
+  assert.equal(await page.locator('#draft li').count(), 1);
+  await page.locator('#board').scrollIntoViewIfNeeded();
+  await shot(page, '75b-economy-touch-drag');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -568,7 +568,7 @@ impl Peer {
             // own (two signed entries for one position are equivocation there), and the true
             // one, relayed by the others, still counts. Refused here, it left that one peer
             // stalled at that position while the others played on, waited on it and voted it
-            // out (issue 30 D, `tests/adversary.rs`:
+            // out (issue 30 D, `tests/adversary/`:
             // `a_forged_reveal_under_the_true_ones_number_stalls_nobody`; entries: seed 24 of
             // its harness, `SplitEntries`). So does a checkpoint: a false one under the number
             // of the true one, relayed as a halted peer's evidence, is what makes us halt too

@@ -40,14 +40,12 @@ fn shapes() -> &'static Vec<(String, f32, f32)> {
     })
 }
 
-/// Ends a drag: the region under the pointer where the button came up (found by position, so a
-/// pointer captured by where it began still names where it ends).
+/// Ends a drag: the region under the pointer where the button or finger came up (found by
+/// position, because a touch is captured by the region where it began and reports its end
+/// there).
 fn drag_end(v: &View) -> Callback<PointerEvent> {
     let d = v.dispatcher();
     Callback::from(move |e: PointerEvent| {
-        if e.pointer_type() == "touch" {
-            return;
-        }
         let r = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|doc| doc.element_from_point(e.client_x() as f32, e.client_y() as f32))
@@ -186,6 +184,7 @@ pub fn board(v: &View) -> Html {
         .as_ref()
         .and_then(|c| c.battle.as_ref())
         .map(|b| b.site);
+    let moving = eco.moving();
     let regions = map.regions.iter().enumerate().map(|(i, reg)| {
         let r = i as RegionId;
         let rs = &g.regions[i];
@@ -217,12 +216,20 @@ pub fn board(v: &View) -> Html {
             let d = v.dispatcher();
             Callback::from(move |_: MouseEvent| d.dispatch(EMsg::Click(r)))
         };
-        // A mouse or pen drag from here picks a move (touch keeps two taps: a finger on the
-        // map scrolls the page).
+        // A drag from here picks a move. A finger drags only from a region where the player
+        // moving has units (marked `drag-from`); two taps still pick a move.
+        let drag_from = moving
+            && eco
+                .actor()
+                .and_then(|p| rs.forces.get(&p))
+                .is_some_and(|f| f.units() > 0);
+        if drag_from {
+            class.push("drag-from");
+        }
         let onpointerdown = {
             let d = v.dispatcher();
             Callback::from(move |e: PointerEvent| {
-                if e.button() == 0 && e.pointer_type() != "touch" {
+                if e.button() == 0 && (drag_from || e.pointer_type() != "touch") {
                     d.dispatch(EMsg::DragFrom(r));
                 }
             })
@@ -301,7 +308,9 @@ pub fn board(v: &View) -> Html {
             { zbtn("−", "Zoom out", Some(1.6)) }
             { zbtn("⟲", "Whole map", None) }
         </div>
-        <svg class="board economy-board" id="board" viewBox={vb} role="group" aria-label="Economy map"
+        // While a move can be picked a finger on the map drags one rather than scrolling the
+        // page (Chromium ignores `touch-action` on the SVG's own regions, so it is set here).
+        <svg class={classes!("board", "economy-board", moving.then_some("moving"))} id="board" viewBox={vb} role="group" aria-label="Economy map"
             onpointerup={drag_end(v)}>
             { defs() }
             <rect x="0" y="0" width={f1(VIEWBOX[2])} height={f1(VIEWBOX[3])} class="ocean"/>

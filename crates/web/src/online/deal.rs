@@ -114,14 +114,21 @@ impl Session {
                  computer."
             ));
         }
-        let whose = if p.participants.get(i as usize) == Some(&self.peer.key()) {
+        // A withholder whose own turn it is holds up the cards, not "its" cards: say so.
+        let whose = if p
+            .participants
+            .get(i as usize)
+            .is_some_and(|k| w.contains(k))
+        {
+            "The cards wait".to_string()
+        } else if p.participants.get(i as usize) == Some(&self.peer.key()) {
             "Your cards wait".to_string()
         } else {
             format!("{}'s cards wait", s.players[s.current as usize].name)
         };
         Some(format!(
-            "{whose} for {names}'s share of them, which only that page can send. If it does not \
-             come, hand {names}'s seat to the computer: the others then stand in for its key."
+            "{whose} for {names}'s part of the deal, which only that page can send. If it does \
+             not come, hand {names}'s seat to the computer: the others then stand in for its key."
         ))
     }
 }

@@ -7,8 +7,10 @@ use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
 use orbis_engine::codec::sha256;
 use orbis_engine::rules::economy::phase::Phase as EcoPhase;
 use orbis_engine::rules::Game;
+use orbis_protocol::wire::DealMsg;
 use orbis_protocol::{
-    Config, Control, Controller, Output, Peer, PeerKey, ProtocolEvent, SeatSpec, SetupProposal,
+    Body, Config, Control, Controller, Dest, Envelope, Output, Peer, PeerKey, ProtocolEvent,
+    SeatSpec, SetupProposal,
 };
 use orbis_transport::relay::RelayConfig;
 use orbis_transport::{Ice, Rendezvous, Transport};
@@ -63,6 +65,34 @@ struct Args {
     /// When the game is over, write its transcript here (check it with `orbis verify`).
     #[arg(long)]
     transcript: Option<String>,
+    /// For tests only: play a deal withholder, never sending this peer's shuffles of a
+    /// face-down deal (nor any resend, which would carry them), so that the pages' account of a
+    /// stopped deal and their vote can be tried over a real network. Nothing it does is beyond
+    /// what a modified client could do.
+    #[arg(long = "test-withhold-shuffles", hide = true)]
+    withhold_shuffles: bool,
+}
+
+/// What this peer sends: everything, or (`--test-withhold-shuffles`) all but its shuffles.
+fn outgoing(sends: Vec<(Dest, Vec<u8>)>, args: &Args) -> Vec<(Dest, Vec<u8>)> {
+    if !args.withhold_shuffles {
+        return sends;
+    }
+    sends
+        .into_iter()
+        .filter(|(_, bytes)| {
+            !matches!(
+                Envelope::open_where(bytes, |_| true),
+                Ok((
+                    _,
+                    Body::Deal {
+                        msg: DealMsg::Shuffle { .. },
+                        ..
+                    } | Body::Batch { .. }
+                ))
+            )
+        })
+        .collect()
 }
 
 fn relay_url(s: &str) -> Result<String, String> {
@@ -405,7 +435,7 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                     _ => {}
                 }
             }
-            net.send(o.send);
+            net.send(outgoing(o.send, args));
         }
         let mut outs_after: Vec<Output> = vec![];
         if args.move_delay_ms > 0 && peer.is_my_turn() {
@@ -459,7 +489,7 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                     }
                 }
             }
-            net.send(o.send);
+            net.send(outgoing(o.send, args));
         }
         if peer.halted().is_some() {
             return ExitCode::FAILURE;

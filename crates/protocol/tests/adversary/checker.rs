@@ -1,0 +1,183 @@
+//! The checker: what must hold of the honest peers after every step and at the end of a run.
+
+use super::*;
+
+/// Every table a stranger or a participant can grow stays within its bound (PROTOCOL.md, "A
+/// stranger cannot: grow a peer's tables without bound").
+pub(super) fn check_tables(seed: u64, devs: &[Dev], p: &Peer, n: usize) {
+    let t: BTreeMap<_, _> = p.table_sizes().into_iter().collect();
+    // Orders and economy games keep every position's round (the transcript's part of the log):
+    // the table grows with the log, never ahead of it; a classic game's generic rounds are
+    // limited.
+    let rounds = match p.game() {
+        Some(Game::Classic(_)) | None => 64,
+        _ => 64 + p.log_len() as usize,
+    };
+    let bounds = [
+        ("proposals", 64),
+        ("proposers", 64),
+        ("names", 256),
+        ("early", 4096),
+        ("junk", 8192),
+        // Open votes: at most 32 per voter, and those about us kept 64 positions.
+        ("votes", 32 * n + 64 + n),
+        ("rounds", rounds),
+        ("their_checkpoints", 4 * n),
+    ];
+    for (k, b) in bounds {
+        if let Some(&v) = t.get(k) {
+            if v > b {
+                fail(seed, devs, format!("table {k}: {v} > {b} ({t:?})"));
+            }
+        }
+    }
+}
+
+/// After the run: the checker, on the honest peers only.
+pub(super) fn check(
+    seed: u64,
+    devs: &[Dev],
+    net: &Net,
+    #[allow(dead_code)] me: usize,
+    honest: &[usize],
+    _limit: u64,
+    _applied: &BTreeMap<Dev, u64>,
+) {
+    let keys = net.keys();
+    let adv = keys[me];
+    let is_honest = |k: &PeerKey| honest.iter().any(|&i| keys[i] == *k);
+    let f = |w: String| fail(seed, devs, format!("(adversary {me}) {w}"));
+    if std::env::var("ORBIS_ADV_TRACE").is_ok() {
+        for &i in honest {
+            for e in &net.events[i] {
+                if matches!(
+                    e,
+                    ProtocolEvent::ControlApplied { .. }
+                        | ProtocolEvent::Halted(_)
+                        | ProtocolEvent::Rejected { .. }
+                        | ProtocolEvent::WithheldClaimed { .. }
+                        | ProtocolEvent::GameEnded { .. }
+                ) {
+                    println!("peer {i}: {e:?}");
+                }
+            }
+        }
+        println!("keys {:?}", keys);
+    }
+    // No divergence: the same log head at every common position (up to where an equivocation
+    // was found, which every honest peer shares), the same state at the same length.
+    let mut agreed = u64::MAX;
+    for &i in honest {
+        if let Some(HaltReport::Equivocation { agreed_index, .. }) = net.peers[i].halted() {
+            agreed = agreed.min(*agreed_index);
+        }
+    }
+    for (x, &i) in honest.iter().enumerate() {
+        for &j in &honest[x + 1..] {
+            let (pi, pj) = (&net.peers[i], &net.peers[j]);
+            let common = pi.log_len().min(pj.log_len()).min(agreed);
+            for at in [common / 2, common] {
+                if pi.head_at(at) != pj.head_at(at) {
+                    f(format!("peers {i} and {j} diverge at {at} (of {common})"));
+                }
+            }
+            if pi.log_len() == pj.log_len()
+                && agreed == u64::MAX
+                && pi.halted().is_none()
+                && pj.halted().is_none()
+                && pi.state_hash() != pj.state_hash()
+            {
+                f(format!(
+                    "peers {i} and {j}: other states at {}",
+                    pi.log_len()
+                ));
+            }
+        }
+    }
+    for &i in honest {
+        let p = &net.peers[i];
+        for e in &net.events[i] {
+            match e {
+                // No honest peer dropped or handed to a bot.
+                ProtocolEvent::ControlApplied {
+                    control: Control::Drop { peer, .. },
+                    at,
+                } if is_honest(peer) => f(format!("peer {i}: honest {peer:?} dropped at {at}")),
+                ProtocolEvent::ControlApplied {
+                    control: Control::SeatToBot { seat, .. },
+                    at,
+                } if honest.contains(&(*seat as usize)) => f(format!(
+                    "peer {i}: honest seat {seat} handed to a bot at {at}"
+                )),
+                ProtocolEvent::GameEnded { left, .. } if is_honest(left) => {
+                    f(format!("peer {i}: game ended blaming honest {left:?}"))
+                }
+                // No honest peer named for a message it signed.
+                ProtocolEvent::Rejected {
+                    peer: Some(k),
+                    violation,
+                    ..
+                } if is_honest(k) && !benign(violation) => {
+                    f(format!("peer {i} rejects honest {k:?}: {violation:?}"))
+                }
+                _ => {}
+            }
+        }
+        // No honest peer named a cheater.
+        match p.halted() {
+            None => {}
+            Some(HaltReport::Equivocation { peer, .. })
+            | Some(HaltReport::CheckpointMismatch { peer, .. })
+            | Some(HaltReport::Cheat { peer, .. })
+                if *peer != adv =>
+            {
+                f(format!("peer {i} halted naming {peer:?}: {:?}", p.halted()))
+            }
+            Some(HaltReport::VotedOutWhilePlaying { voters, .. })
+                if voters.iter().any(is_honest) =>
+            {
+                f(format!("peer {i} halted naming honest voters: {voters:?}"))
+            }
+            Some(
+                HaltReport::Equivocation { .. }
+                | HaltReport::CheckpointMismatch { .. }
+                | HaltReport::Cheat { .. }
+                | HaltReport::VotedOutWhilePlaying { .. },
+            ) => {}
+            Some(h @ HaltReport::Internal(_)) => f(format!("peer {i}: {h:?}")),
+        }
+        // Honest transcripts verify and name the cheater of a halted game.
+        if let Some(t) = p.transcript() {
+            match (verify(&t), p.halted()) {
+                (Ok(_), None) => {}
+                (Ok(_), Some(HaltReport::VotedOutWhilePlaying { .. })) => {}
+                (Err(VerifyError::Cheat { peer: Some(k), .. }), Some(_)) if k == adv => {}
+                (
+                    Err(VerifyError::Cheat {
+                        peer: Some(k),
+                        what,
+                    }),
+                    _,
+                ) if k != adv => f(format!("peer {i}'s transcript names {k:?}: {what}")),
+                (Ok(r), h) => f(format!(
+                    "peer {i}'s transcript verifies though it halted {h:?}: agreed by {:?} of {:?}",
+                    r.agreed_by, r.participants
+                )),
+                (r, h) => f(format!("peer {i}'s transcript: {r:?}, halted {h:?}")),
+            }
+        }
+    }
+}
+
+/// Refusals that blame nobody: a message whose signature was never checked (the adversary
+/// flipped bytes of an honest message it relayed) names only its claimed sender, which is no
+/// evidence of anything (PROTOCOL.md, Wire: "validly signed ones name their signer").
+pub(super) fn benign(v: &Violation) -> bool {
+    use orbis_protocol::wire::WireError;
+    matches!(
+        v,
+        Violation::Wire(
+            WireError::BadSignature | WireError::Undecodable(_) | WireError::UnknownVersion(_)
+        )
+    )
+}
