@@ -158,6 +158,16 @@ impl Peer {
                             let again = !ended && r.redeal_needed(p);
                             r.excluded.insert(p);
                             r.asked.remove(&p);
+                            // Its open votes here and later are no longer a voter's: a lagging
+                            // peer or `verify`, replaying this drop first, would refuse them,
+                            // so they leave what we resend and export (long-run seed 4100061:
+                            // the dropped adversary's spam votes made a transcript fail).
+                            for ((a, _), o) in r.votes.iter_mut() {
+                                if *a >= at && !o.applied {
+                                    o.voters.remove(&peer);
+                                }
+                            }
+                            r.votes.retain(|_, o| o.applied || !o.voters.is_empty());
                             // Dropped while we heard from it: it may ask back, a person decides.
                             if wait == Wait::Cards || !missing.contains(&peer) {
                                 r.left_present.insert(p);
