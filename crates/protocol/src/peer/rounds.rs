@@ -310,7 +310,7 @@ impl Peer {
         }
         let agreed = Self::agreed_before(r, round);
         let o = r.orders.entry(round).or_default();
-        let Some((hash, _)) = o.commits.get(&p) else {
+        let Some((hash, commit_raw)) = o.commits.get(&p) else {
             // Its commitment is still on the way (reordering): hold the reveal until it lands.
             o.early_reveals
                 .insert(p, (payload, salt, raw.to_vec(), link));
@@ -329,7 +329,11 @@ impl Peer {
                     agreed_index: agreed.0,
                     agreed_head: agreed.1,
                 };
-                let evidence = vec![first_raw.clone(), raw.to_vec()];
+                // The commitment too: without it the two reveals prove nothing to a peer (or
+                // `verify`) that has not reached the round, since our transcript's rounds stop
+                // at our position (economy long-run seed 4100159: a halted peer's transcript
+                // verified, naming nobody).
+                let evidence = vec![commit_raw.clone(), first_raw.clone(), raw.to_vec()];
                 self.halt_with(report, evidence, out);
             }
             return;

@@ -233,7 +233,11 @@ const LONG_RUN_FIXED: [u64; 11] = [
 ///   voted out, stayed in the honest peers' tables and transcripts; `orbis verify`, replaying
 ///   the drop first, refused them as a non-voter's. A drop now takes the dropped participant's
 ///   open votes at its position and later out of the tables.
-const ECONOMY_LONG_RUN_FIXED: [u64; 1] = [4_100_061];
+/// - 4100159 (`SplitCommits`): a peer behind the round the adversary sent two reveals for
+///   halted naming it, but its transcript verified, naming nobody: the two reveals were its
+///   evidence, and the commitment they contradict was in no part of the transcript (its rounds
+///   stop at its position). The evidence of two reveals now carries the commitment too.
+const ECONOMY_LONG_RUN_FIXED: [u64; 2] = [4_100_061, 4_100_159];
 
 #[test]
 fn long_run_findings_stay_fixed() {
