@@ -355,7 +355,7 @@ impl Peer {
             chain_next: vec![None; chain_lens.len()],
             chain_lens,
             candidates: BTreeMap::new(),
-            refused: BTreeMap::new(),
+            refused: None,
             checkpoints: BTreeMap::new(),
             their_checkpoints: BTreeMap::new(),
             orders: BTreeMap::new(),

@@ -417,7 +417,9 @@ impl Peer {
                             // prev hash names, and a second, legal one from the same seat here
                             // is then equivocation (long-run seed 3000057: the others halted on
                             // the two versions, and their evidence was bytes we had seen).
-                            r.refused.entry(index).or_insert((c.content, c.raw.clone()));
+                            if r.refused.is_none() {
+                                r.refused = Some((index, c.content, c.raw.clone()));
+                            }
                             Self::reject(
                                 out,
                                 c.link,
@@ -440,23 +442,22 @@ impl Peer {
                         }
                     }
                     let Some(c) = chosen else { return };
-                    if let Some((first, raw)) = r.refused.get(&index).cloned() {
-                        if first != c.content {
-                            let report = HaltReport::Equivocation {
-                                peer: c.signer,
-                                index,
-                                first,
-                                second: c.content,
-                                agreed_index: index,
-                                agreed_head: r
-                                    .heads
-                                    .get(index as usize)
-                                    .copied()
-                                    .unwrap_or([0; 32]),
-                            };
-                            self.halt_with(report, vec![raw, c.raw], out);
-                            return;
-                        }
+                    if let Some((_, first, raw)) = r
+                        .refused
+                        .as_ref()
+                        .filter(|(at, first, _)| *at == index && *first != c.content)
+                        .cloned()
+                    {
+                        let report = HaltReport::Equivocation {
+                            peer: c.signer,
+                            index,
+                            first,
+                            second: c.content,
+                            agreed_index: index,
+                            agreed_head: r.head(),
+                        };
+                        self.halt_with(report, vec![raw, c.raw], out);
+                        return;
                     }
                     let rec = Record {
                         content: c.content,
@@ -541,7 +542,7 @@ impl Peer {
         // reach them exactly; drop stale buffers.
         r.future_reveals.retain(|i, _| *i > index);
         // Past this position the applied entry is what a later one is compared with.
-        r.refused.retain(|i, _| *i > index);
+        r.refused = r.refused.take().filter(|(i, ..)| *i > index);
         out.events.push(ProtocolEvent::Applied {
             index,
             seat,

@@ -47,10 +47,10 @@ pub(super) struct Run {
     /// Announced tip of each participant's next chain.
     pub(super) chain_next: Vec<Option<[u8; 32]>>,
     pub(super) candidates: BTreeMap<u64, Vec<Candidate>>,
-    /// The first entry of the seat to move refused as illegal at a position (content, signed
-    /// bytes): a different one it signs there later is equivocation. Only at the position the
-    /// game is on (one entry; dropped once a move is applied there).
-    pub(super) refused: BTreeMap<u64, ([u8; 32], Vec<u8>)>,
+    /// The first entry of the seat to move refused as illegal at the position the game is on
+    /// (position, content, signed bytes): a different one it signs there later is
+    /// equivocation. Dropped once a move is applied there.
+    pub(super) refused: Option<(u64, [u8; 32], Vec<u8>)>,
     /// Our (state hash, log head) at each turn end.
     pub(super) checkpoints: BTreeMap<u64, [u8; 32]>,
     pub(super) their_checkpoints: BTreeMap<u64, Vec<TheirCheckpoint>>,

@@ -162,12 +162,12 @@ impl Peer {
                             // peer or `verify`, replaying this drop first, would refuse them,
                             // so they leave what we resend and export (long-run seed 4100061:
                             // the dropped adversary's spam votes made a transcript fail).
-                            for ((a, _), o) in r.votes.iter_mut() {
+                            r.votes.retain(|(a, _), o| {
                                 if *a >= at && !o.applied {
                                     o.voters.remove(&peer);
                                 }
-                            }
-                            r.votes.retain(|_, o| o.applied || !o.voters.is_empty());
+                                o.applied || !o.voters.is_empty()
+                            });
                             // Dropped while we heard from it: it may ask back, a person decides.
                             if wait == Wait::Cards || !missing.contains(&peer) {
                                 r.left_present.insert(p);

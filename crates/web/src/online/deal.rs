@@ -115,13 +115,10 @@ impl Session {
             ));
         }
         // A withholder whose own turn it is holds up the cards, not "its" cards: say so.
-        let whose = if p
-            .participants
-            .get(i as usize)
-            .is_some_and(|k| w.contains(k))
-        {
+        let current = p.participants.get(i as usize);
+        let whose = if current.is_some_and(|k| w.contains(k)) {
             "The cards wait".to_string()
-        } else if p.participants.get(i as usize) == Some(&self.peer.key()) {
+        } else if current == Some(&self.peer.key()) {
             "Your cards wait".to_string()
         } else {
             format!("{}'s cards wait", s.players[s.current as usize].name)
