@@ -578,6 +578,12 @@ impl Peer {
             // to one peer, is the equivocation `rounds` names (refused here, the victim played
             // the round with the one version and the others with the other, and each named the
             // other's checkpoint: `split_commitments_halt_every_honest_peer_naming_the_sender`).
+            // So does a vote: the vote table holds one per voter, control and position whatever
+            // its number. Refused here, whether a vote counted depended on whether it came
+            // before or after another message under its number: a spam vote for a later
+            // position, taken live before the round reveal sent under the same number, was
+            // refused by `orbis verify`, which replays the transcript's reveal first (economy
+            // long-run seed 5000133).
             Some(h)
                 if *h != body_hash
                     && !matches!(
@@ -588,6 +594,7 @@ impl Peer {
                             | Body::Checkpoint { .. }
                             | Body::OrdersCommit { .. }
                             | Body::OrdersReveal { .. }
+                            | Body::Vote { .. }
                     ) =>
             {
                 self.remember_junk(id);
