@@ -364,7 +364,7 @@ impl Peer {
             readmits: BTreeMap::new(),
             left_present: BTreeSet::new(),
             asked: BTreeSet::new(),
-            votes: BTreeMap::new(),
+            votes: VoteBook::default(),
             controls_here: vec![],
             voted_rolling: BTreeSet::new(),
             reached: BTreeMap::new(),

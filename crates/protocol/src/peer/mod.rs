@@ -76,6 +76,7 @@ mod rounds;
 mod run;
 mod setup;
 mod show;
+mod votebook;
 mod votes;
 mod waiting;
 mod withheld;
@@ -100,8 +101,8 @@ pub use run::game_hash;
 use run::*;
 pub use setup::check_proposal;
 use setup::*;
+use votebook::*;
 pub use votes::MAX_OPEN_VOTES;
-use votes::*;
 
 /// Messages kept in the junk window (see `Peer::junk`): about 0.5 MB at most.
 pub(super) const MAX_JUNK: usize = 8192;

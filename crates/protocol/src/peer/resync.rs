@@ -133,7 +133,7 @@ impl Peer {
             };
             for i in from..=next {
                 let mut votes = vec![];
-                for (_, v) in r.votes.range((i, [0; 32])..=(i, [0xff; 32])) {
+                for (_, v) in r.votes.at(i) {
                     votes.extend(v.voters.values().cloned());
                 }
                 let mut content = vec![];

@@ -60,7 +60,7 @@ pub(super) struct Run {
     /// Seats handed to a bot by vote.
     pub(super) bot_seats: BTreeMap<PlayerId, BotLevel>,
     /// Votes by position and control hash.
-    pub(super) votes: BTreeMap<(u64, [u8; 32]), VoteSet>,
+    pub(super) votes: VoteBook,
     /// Controls applied at the current position, to be recorded with its entry.
     pub(super) controls_here: Vec<Control>,
     /// Positions at which a control applied while their roll was pending (a contributor that

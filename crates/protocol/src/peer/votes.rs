@@ -2,8 +2,9 @@
 //! in) that take effect at one log position once every voter the control needs (every
 //! contributor but its target; for a readmission, the target too) has signed it there.
 //!
-//! Owns `Run::votes`, `excluded`, `bot_seats`, `controls_here`, `readmits`, and our own view of
-//! requests to come back (`left_present`, `asked`: [`Peer::readmit_requests`]).
+//! Owns `excluded`, `bot_seats`, `controls_here`, `readmits`, and our own view of requests to
+//! come back (`left_present`, `asked`: [`Peer::readmit_requests`]); the table of votes itself,
+//! `Run::votes`, is a [`VoteBook`] (`votebook`), which keeps its own bounds.
 //!
 //! Invariant: a control is applied at the position it was voted for and recorded in that
 //! position's log head, so every peer (and every later rejoiner) applies it at the same point.
@@ -13,20 +14,6 @@
 
 use super::*;
 
-pub(super) fn control_hash(c: &Control) -> [u8; 32] {
-    let mut b = b"orbis-control".to_vec();
-    b.extend_from_slice(&codec::encode(c));
-    sha256(&b)
-}
-
-/// Votes for one control at one position.
-#[derive(Clone, Debug)]
-pub(super) struct VoteSet {
-    pub(super) control: Control,
-    pub(super) voters: BTreeMap<PeerKey, Vec<u8>>,
-    pub(super) applied: bool,
-}
-
 /// Open (not yet applied) votes one peer may have at once: enough to drop every other
 /// participant and hand every seat to a bot in a large room, far below what would slow us.
 /// Seconding a readmission its target signed does not count (one per target and position).
@@ -35,11 +22,6 @@ pub const MAX_OPEN_VOTES: usize = 32;
 /// Positions we keep incomplete votes about us for once the game has passed them (a vote that
 /// completes there shows the others went on without us); older ones are forgotten.
 pub const VOTE_MEMORY: u64 = 64;
-
-/// Whether `v` is a vote for a readmission its target signed (seconding it costs no quota).
-fn seconds(v: &VoteSet) -> bool {
-    matches!(v.control, Control::Readmit { peer, .. } if v.voters.contains_key(&peer))
-}
 
 /// Whether `c` is about this peer (participant `mine`, key `me`): dropping it or taking its seat.
 fn about(mine: Option<u8>, me: PeerKey, p: &SetupProposal, c: &Control) -> bool {
@@ -60,7 +42,7 @@ impl Peer {
         let Some(r) = &self.run else { return vec![] };
         let at = r.next_index();
         r.votes
-            .range((at, [0; 32])..=(at, [0xff; 32]))
+            .at(at)
             .filter(|(_, v)| !v.applied && r.control_valid(&v.control))
             .map(|(_, v)| {
                 (
@@ -79,7 +61,7 @@ impl Peer {
         let Some(r) = &self.run else { return vec![] };
         let at = r.next_index();
         r.votes
-            .range((at, [0; 32])..=(at, [0xff; 32]))
+            .at(at)
             .filter(|(_, v)| !v.applied && r.control_valid(&v.control))
             .filter_map(|(_, v)| match v.control {
                 Control::Readmit { peer, .. } if v.voters.contains_key(&peer) => {
@@ -115,17 +97,14 @@ impl Peer {
     ) -> Option<(HaltReport, Vec<Vec<u8>>)> {
         loop {
             let mut changed = false;
-            let keys: Vec<(u64, [u8; 32])> = r
-                .votes
-                .range((at, [0; 32])..=(at, [0xff; 32]))
-                .map(|(k, _)| *k)
-                .collect();
-            for k in keys {
-                let Some(v) = r.votes.get(&k) else { continue };
-                if v.applied || !r.control_valid(&v.control) {
+            let controls: Vec<Control> = r.votes.at(at).map(|(_, v)| v.control).collect();
+            for c in controls {
+                let Some(v) = r.votes.get(at, &c) else {
+                    continue;
+                };
+                if v.applied || !r.control_valid(&c) {
                     continue;
                 }
-                let c = v.control;
                 if !r.voters(&c).iter().all(|k| v.voters.contains_key(k)) {
                     continue;
                 }
@@ -162,12 +141,7 @@ impl Peer {
                             // peer or `verify`, replaying this drop first, would refuse them,
                             // so they leave what we resend and export (long-run seed 4100061:
                             // the dropped adversary's spam votes made a transcript fail).
-                            r.votes.retain(|(a, _), o| {
-                                if *a >= at && !o.applied {
-                                    o.voters.remove(&peer);
-                                }
-                                o.applied || !o.voters.is_empty()
-                            });
+                            r.votes.withdraw(&peer, at);
                             // Dropped while we heard from it: it may ask back, a person decides.
                             if wait == Wait::Cards || !missing.contains(&peer) {
                                 r.left_present.insert(p);
@@ -218,9 +192,7 @@ impl Peer {
                         }
                     }
                 }
-                if let Some(v) = r.votes.get_mut(&k) {
-                    v.applied = true;
-                }
+                r.votes.mark_applied(at, &c);
                 r.controls_here.push(c);
                 if r.pending.as_ref().is_some_and(|p| p.index == at) {
                     r.voted_rolling.insert(at);
@@ -246,30 +218,24 @@ impl Peer {
     /// however many votes a voter leaves behind (security review C10).
     pub(super) fn prune_votes(r: &mut Run, me: PeerKey) {
         let next = r.next_index();
-        let mine = r.me;
-        r.votes.retain(|(a, _), v| {
-            *a >= next
-                || v.applied
-                || (a.saturating_add(VOTE_MEMORY) >= next
-                    && about(mine, me, &r.proposal, &v.control))
-        });
+        let (mine, proposal) = (r.me, &r.proposal);
+        r.votes
+            .prune(next, VOTE_MEMORY, |c| about(mine, me, proposal, c));
     }
 
     /// True while `me` has voted for a control at `at` that has not passed but still can: a
     /// vote fails for good once a required voter has shown it moved past `at` without voting.
     pub(super) fn bound(r: &Run, at: u64, me: &PeerKey) -> bool {
-        r.votes
-            .range((at, [0; 32])..=(at, [0xff; 32]))
-            .any(|(_, v)| {
-                !v.applied
-                    && v.voters.contains_key(me)
-                    && r.control_valid(&v.control)
-                    && r.voters(&v.control)
-                        .iter()
-                        .filter(|k| !v.voters.contains_key(k))
-                        .all(|k| r.reached.get(k).is_none_or(|&x| x <= at))
-                    && r.wait_on(&v.control).is_some()
-            })
+        r.votes.at(at).any(|(_, v)| {
+            !v.applied
+                && v.voters.contains_key(me)
+                && r.control_valid(&v.control)
+                && r.voters(&v.control)
+                    .iter()
+                    .filter(|k| !v.voters.contains_key(k))
+                    .all(|k| r.reached.get(k).is_none_or(|&x| x <= at))
+                && r.wait_on(&v.control).is_some()
+        })
     }
 
     pub(super) fn on_vote(
@@ -291,7 +257,6 @@ impl Peer {
             return;
         }
         r.note_reached(sender, at);
-        let key = (at, control_hash(&control));
         let next = r.next_index();
         Self::prune_votes(r, me);
         if at.saturating_add(VOTE_MEMORY) < next {
@@ -303,12 +268,10 @@ impl Peer {
             if !about(r.me, me, &r.proposal, &control) {
                 return;
             }
-            let v = r.votes.entry(key).or_insert(VoteSet {
-                control,
-                voters: BTreeMap::new(),
-                applied: false,
-            });
-            v.voters.entry(sender).or_insert_with(|| raw.to_vec());
+            r.votes.add(at, control, sender, raw);
+            let Some(v) = r.votes.get(at, &control) else {
+                return;
+            };
             let (have, applied) = (v.voters.clone(), v.applied);
             let complete = r.voters(&control).iter().all(|k| have.contains_key(k));
             if complete && !applied {
@@ -325,49 +288,26 @@ impl Peer {
         if !r.control_valid(&control) {
             return; // already in effect (a late copy), or about no one: nothing to count
         }
-        let already = r
-            .votes
-            .get(&key)
-            .is_some_and(|v| v.voters.contains_key(&sender));
-        if let (Control::Readmit { peer, .. }, false) = (control, already) {
+        if r.votes.has_voted(at, &control, &sender) {
+            return; // the same vote again (under a new sequence number): not progress
+        }
+        if let Control::Readmit { peer, .. } = control {
             // One open request per target at a position (security review B8): a second,
             // different one it signs there is refused (an honest page asks once per position).
-            let other = peer == sender
-                && r.votes
-                    .range((at, [0; 32])..=(at, [0xff; 32]))
-                    .any(|(k, v)| {
-                        *k != key
-                            && !v.applied
-                            && matches!(v.control, Control::Readmit { peer: p, .. } if p == peer)
-                            && v.voters.contains_key(&peer)
-                    });
-            if other {
+            if peer == sender && r.votes.other_request(at, &control, &peer) {
                 Self::reject(out, link, Some(sender), Violation::TooManyVotes);
                 return;
             }
         }
         // Seconding a request its target signed does not count (there is one per target and
         // position): a flood of requests cannot use up a voter's quota (security review B8).
-        let open = r
-            .votes
-            .values()
-            .filter(|v| !v.applied && v.voters.contains_key(&sender) && !seconds(v))
-            .count();
         let free = matches!(control, Control::Readmit { peer, .. }
-            if peer == sender || r.votes.get(&key).is_some_and(|v| v.voters.contains_key(&peer)));
-        if open >= MAX_OPEN_VOTES && !already && !free {
+            if peer == sender || r.votes.has_voted(at, &control, &peer));
+        if r.votes.open_votes_of(&sender) >= MAX_OPEN_VOTES && !free {
             Self::reject(out, link, Some(sender), Violation::TooManyVotes);
             return;
         }
-        let v = r.votes.entry(key).or_insert(VoteSet {
-            control,
-            voters: BTreeMap::new(),
-            applied: false,
-        });
-        if already {
-            return; // the same vote again (under a new sequence number): not progress
-        }
-        v.voters.insert(sender, raw.to_vec());
+        r.votes.add(at, control, sender, raw);
         if let Control::Readmit { peer, .. } = control {
             if peer == sender && at == next {
                 if let Some(p) = r.participant(&peer).filter(|p| r.asked.insert(*p)) {
@@ -452,10 +392,7 @@ impl Peer {
             return Err(CommandError::NotAVoter);
         }
         let at = r.next_index();
-        if r.votes
-            .get(&(at, control_hash(&control)))
-            .is_some_and(|v| v.voters.contains_key(&self.me))
-        {
+        if r.votes.has_voted(at, &control, &self.me) {
             return Ok(Output::default());
         }
         let raw = self.seal(&Body::Vote { at, control });

@@ -308,7 +308,10 @@ fn adversary_long_run() {
         );
         // Each new failure's seed at once, so it can be run again while the rest goes on.
         for (seed, what) in &t.failures[failed..] {
-            println!("  failed seed {seed}: {}", what.chars().take(200).collect::<String>());
+            println!(
+                "  failed seed {seed}: {}",
+                what.chars().take(200).collect::<String>()
+            );
         }
     }
     print(&t, start.elapsed().as_secs_f64());
