@@ -949,9 +949,11 @@ fn review_a_withholder_cannot_vote_out_the_player_it_stopped() {
             &mut net,
             until,
             |_, _| false,
-            |n| n.peers[0].economy_dealing() && n.peers[0].waiting_on() == vec![key]
+            |n| (n.peers[0].economy_dealing() || n.peers[0].economy_computers_dealing())
+                && n.peers[0].waiting_on() == vec![key]
         ),
-        "the honest player is dealt a card it cannot read and names the withholder"
+        "the honest player is stopped by a card it cannot read (its own, or since issue 29's \
+         fix, the computer's) and names the withholder"
     );
     let target = net.peers[0].key();
     let out = net.peers[W]
@@ -973,4 +975,82 @@ fn review_a_withholder_cannot_vote_out_the_player_it_stopped() {
         net.peers[0].economy_seats() == vec![0],
         "the stopped player keeps its seat"
     );
+}
+
+/// Issue 29 (a gap named in its notes): a computer seat's influence cards are drawn face up
+/// for everyone, which needs the whole deal too. Before, a participant that kept back its
+/// shuffle left a computer's cards face down for good and the game played on, nobody named:
+/// only a participant's own cards stopped it. Now a computer seat's card the deal cannot deal
+/// stops the game like a player's (every other participant commits nothing), the withholder
+/// is named and may be voted out, and the computer's card is dealt once the others stand in.
+/// (This found a second fault: a card drawn from a deck that waited for the leaver's shuffle
+/// got no share from anyone when the stand-in finished that deck, so it stayed face down for
+/// good; `Table::stand_in` now sends our share of such a card.) Three players and two computer
+/// seats, participant 2 withholding: seat 3, a computer, is the first to win a card with this
+/// seed.
+#[test]
+fn a_computers_card_the_deal_cannot_deal_stops_the_game_and_names_the_withholder() {
+    const W: usize = 2;
+    let bots = [BotLevel::Hard, BotLevel::Normal];
+    let mut net = withholding_shuffles_among(3, &bots, W, 60);
+    let key = net.peers[W].key();
+    let computer_holds = |n: &Net| {
+        state(n, 0).players[3..]
+            .iter()
+            .any(|p| !p.sealed.is_empty())
+    };
+    let until = net.now + 4_000_000;
+    assert!(
+        drive(&mut net, until, |_, _| false, computer_holds),
+        "a computer seat wins a card"
+    );
+    let s = state(&net, 0);
+    assert!(
+        s.players[..3].iter().all(|p| p.sealed.is_empty()),
+        "the computer's is the first card"
+    );
+    // The game stops there, naming the withholder, and stays stopped.
+    let len = net.peers[0].log_len();
+    let later = net.now + 300_000;
+    drive(&mut net, later, |_, _| false, |_| false);
+    let vote = Control::Drop {
+        peer: key,
+        level: BotLevel::Easy,
+    };
+    for i in [0, 1] {
+        assert_eq!(net.peers[i].log_len(), len, "the game waits for the deal");
+        assert_eq!(
+            net.peers[i].waiting_on(),
+            vec![key],
+            "peer {i} names the withholder"
+        );
+        // Not its own cards: the page says a computer's wait.
+        assert!(!net.peers[i].economy_dealing());
+        assert!(net.peers[i].economy_computers_dealing());
+        assert!(
+            net.peers[i].can_vote(&vote),
+            "peer {i} may vote the withholder out"
+        );
+    }
+    for i in [0, 1] {
+        let out = net.peers[i].vote(vote).expect("votes");
+        net.process(i, out);
+    }
+    // The others stand in for its key: the computer's card is dealt (and shown), and the game
+    // goes on.
+    let until = net.now + 4_000_000;
+    let dealt = |n: &Net| {
+        n.peers[0].log_len() > len + 3
+            && state(n, 0).players[3..].iter().all(|p| {
+                p.sealed
+                    .iter()
+                    .all(|x| (0..2).all(|i| n.peers[i].read(*x).is_some()))
+            })
+    };
+    assert!(
+        drive(&mut net, until, |i, _| i == W, dealt),
+        "the game goes on, the computer's cards dealt"
+    );
+    same_hashes(&net, &[0, 1]);
+    not_halted(&net, &[0, 1]);
 }

@@ -913,14 +913,19 @@ impl Table {
         let mut out = vec![];
         let draws: Vec<(u8, u16)> = self.draws.keys().copied().collect();
         for (deck, position) in draws {
-            // Our own share is already out; this adds the pieces' shares.
+            // Our own share is already out where the deck was whole when the card was drawn;
+            // this adds the pieces' shares. A card drawn from a deck that waited for the
+            // leaver's shuffle (whole only now that it goes on without it) had no share from
+            // anyone yet: ours goes out too. (Before, it was held back here, so such a card
+            // stayed face down for good: issue 29, a computer seat's first influence card.)
             let me = self.me;
-            self.draw_mut(deck, position).shares.remove(&me);
+            let sent = self.draw_mut(deck, position).shares.remove(&me).is_some();
             out.extend(self.my_shares(deck, position).into_iter().filter(|o| {
-                !matches!(
-                    o,
-                    Out::Send(_, DealMsg::Share { .. }) | Out::Broadcast(DealMsg::Share { .. })
-                )
+                !sent
+                    || !matches!(
+                        o,
+                        Out::Send(_, DealMsg::Share { .. }) | Out::Broadcast(DealMsg::Share { .. })
+                    )
             }));
         }
         // Our shuffles now due, with our shares of the decks they finish.

@@ -128,8 +128,8 @@ impl Peer {
     /// in it, when it has not committed yet.
     pub fn economy_due(&self) -> Option<(u32, Vec<PlayerId>)> {
         let (r, m, round) = self.round_owed()?;
-        if r.dealing_to(m) {
-            return None; // our influence cards first (`Run::dealing_to`)
+        if r.holds_back(m) {
+            return None; // the influence cards first (`Run::holds_back`)
         }
         let mine = r.seats_of(m);
         let due: Vec<PlayerId> = r
@@ -167,7 +167,7 @@ impl Peer {
         if !r.economy_required().contains(&m) {
             return Err(CommandError::NotYourTurn);
         }
-        if r.dealing_to(m) {
+        if r.holds_back(m) {
             return Err(CommandError::CardsBeingDealt);
         }
         if actions.len() > MAX_BATCH_ACTIONS {
@@ -212,7 +212,7 @@ impl Peer {
         let round = r.next_index() as u32;
         let to_act = r.economy_to_act();
         let Some(m) =
-            r.me.filter(|m| !r.excluded.contains(m) && !r.dealing_to(*m))
+            r.me.filter(|m| !r.excluded.contains(m) && !r.holds_back(*m))
         else {
             return;
         };

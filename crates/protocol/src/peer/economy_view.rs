@@ -28,6 +28,17 @@ impl Peer {
                 .is_some_and(|m| !r.excluded.contains(&m) && r.dealing_to(m))
     }
 
+    /// Economy game: whether a computer seat's influence cards cannot be dealt yet because the
+    /// deal lacks a participant's key, escrow or shuffle ([`Peer::waiting_on`] names whom): the
+    /// game stops for them as for a player's own, and we commit nothing until they are (unless
+    /// the deal waits on us).
+    pub fn economy_computers_dealing(&self) -> bool {
+        let Some(r) = &self.run else { return false };
+        !r.over()
+            && r.me
+                .is_some_and(|m| !r.excluded.contains(&m) && !r.dealing_to(m) && r.holds_back(m))
+    }
+
     /// Economy game: when (on the `tick` clock) the window open for our seats closes by itself —
     /// a declaration window `Config::declare_ms` after the position began, the planning minute
     /// `Config::planning_ms` after commitments covering a majority were in — while we have not

@@ -153,6 +153,34 @@ impl Run {
         }
     }
 
+    /// Whether a computer seat holds influence cards the deal cannot deal yet (it lacks a
+    /// participant's key, escrow or shuffle). A computer's cards are drawn face up for everyone,
+    /// which needs the whole deal as much as a player's own draw does; before, a withheld
+    /// shuffle left them face down for good while the game played on, nobody named (issue 29).
+    /// Every participant the deal does not wait on then commits nothing ([`Run::holds_back`]),
+    /// so the game stops there and names the withholder, as for a player's own cards.
+    pub(super) fn computers_undealt(&self) -> bool {
+        let (Game::Economy(_), Some(d)) = (&self.state, &self.deal) else {
+            return false;
+        };
+        !d.awaited(&self.excluded).is_empty()
+            && (0..self.proposal.seats.len() as PlayerId)
+                .filter(|&s| matches!(self.controller(s), Some(Controller::Bot(_))))
+                .any(|s| !self.hidden(s).is_empty())
+    }
+
+    /// Whether participant `p` commits nothing at this position until the deal is whole: its
+    /// own cards cannot be dealt ([`Run::dealing_to`]), or a computer seat's cannot
+    /// ([`Run::computers_undealt`]) and the deal does not wait on `p` itself.
+    pub(super) fn holds_back(&self, p: u8) -> bool {
+        self.dealing_to(p)
+            || (self.computers_undealt()
+                && self
+                    .deal
+                    .as_ref()
+                    .is_some_and(|d| !d.awaited(&self.excluded).contains(&p)))
+    }
+
     /// The face-down cards of the seats participant `p` plays now.
     fn held_face_down(&self, p: u8) -> Vec<Slot> {
         self.seats_of(p)
@@ -177,7 +205,7 @@ impl Run {
         self.economy_required()
             .into_iter()
             .filter(|p| !o.is_some_and(|o| o.commits.contains_key(p)))
-            .any(|p| self.dealing_to(p))
+            .any(|p| self.holds_back(p))
     }
 
     /// Whether the position we are on may wait on `target` for the deal, as the state shows
@@ -190,9 +218,10 @@ impl Run {
         }
         let required = self.economy_required();
         !required.contains(&target)
-            && required
-                .iter()
-                .any(|&q| q != target && !self.held_face_down(q).is_empty())
+            && (self.computers_undealt()
+                || required
+                    .iter()
+                    .any(|&q| q != target && !self.held_face_down(q).is_empty()))
     }
 
     /// Whether the economy position we are on has every payload revealed and one of them

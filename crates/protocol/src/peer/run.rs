@@ -289,8 +289,9 @@ impl Run {
             // We send our key, escrow, shuffles and shares as soon as each is due: whoever the
             // blocked player lacks, it is not us.
             Wait::Cards => None,
-            // Our cards are not dealt yet: we play once they are, and someone else is late.
-            Wait::Orders if self.dealing_to(me) => None,
+            // The cards (ours, or a computer's) are not dealt yet: we play once they are, and someone
+            // else is late.
+            Wait::Orders if self.holds_back(me) => None,
             Wait::Orders => {
                 let o = self.orders.get(&(self.next_index() as u32));
                 let Some(o) = o.filter(|o| o.commits.contains_key(&me)) else {

@@ -37,8 +37,18 @@ pub struct OnlineEconomy {
     /// Who has committed at this position, and who it is waiting for.
     pub committed: Vec<String>,
     pub waiting: Vec<String>,
-    /// Our influence cards cannot be dealt until those in `waiting` send their part.
-    pub dealing: bool,
+    /// The cards cannot be dealt until those in `waiting` send their part: ours, or a computer
+    /// seat's (the game stops for both); we send nothing meanwhile.
+    pub dealing: Option<Dealing>,
+}
+
+/// Whose influence cards the deal holds up (online, dealt face down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dealing {
+    /// Ours: we cannot read them yet.
+    Ours,
+    /// A computer seat's, drawn face up for everyone once the deal is whole.
+    Computers,
 }
 
 thread_local! {
@@ -86,7 +96,7 @@ impl EconomySession {
             sent: false,
             committed: vec![],
             waiting: vec![],
-            dealing: false,
+            dealing: None,
         });
         s
     }
@@ -121,7 +131,7 @@ impl EconomySession {
         committed: Vec<String>,
         waiting: Vec<String>,
         deadline: Option<i64>,
-        dealing: bool,
+        dealing: Option<Dealing>,
     ) {
         let Some(o) = self.online.as_mut() else {
             return;
@@ -152,7 +162,7 @@ impl EconomySession {
                         .into(),
                 );
             }
-        } else if !sent && o.sent && !dealing {
+        } else if !sent && o.sent && dealing.is_none() {
             // The protocol holds no batch of ours for this position (refused, or it came too
             // late for a window): the player chooses again from the agreed state. (While our
             // cards are being dealt, the batch waits in the queue and goes out after.)

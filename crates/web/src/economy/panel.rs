@@ -6,6 +6,7 @@
 //! only words it and sends the action.
 
 use crate::economy::controls::{act, btn, move_picker, send};
+use crate::economy::online::Dealing;
 use crate::economy::text::{self, force, region};
 use crate::economy::{board, colour, combat, EMsg, EconomySession, View};
 use crate::widgets::Nav;
@@ -309,17 +310,27 @@ fn online_choices(v: &View, eco: &EconomySession) -> Html {
 /// Online: our influence cards cannot be dealt until someone sends its part of the deal; the
 /// game stops for everyone meanwhile, and the room's vote below can hand that seat over.
 fn dealing_note(o: &crate::economy::online::OnlineEconomy) -> Html {
-    if !o.dealing {
+    let Some(dealing) = o.dealing else {
         return html! {};
-    }
+    };
     let who = match o.waiting.is_empty() {
         true => "another player".to_string(),
         false => o.waiting.join(", "),
     };
-    html! { <p class="error" role="alert" id="cards-blocked">{format!(
-    "Your influence cards cannot be dealt: {who} has not sent their part of the deal. \
-     The game waits for it (your choices go out as soon as your cards show); if it does not \
-     come, vote below to hand {who}'s seat to the computer.")}</p> }
+    let text = match dealing {
+        Dealing::Ours => format!(
+            "Your influence cards cannot be dealt: {who} has not sent their part of the deal. \
+             The game waits for it (your choices go out as soon as your cards show); if it does \
+             not come, vote below to hand {who}'s seat to the computer."
+        ),
+        Dealing::Computers => format!(
+            "A computer player's influence card cannot be dealt: {who} has not sent their part \
+             of the deal, and every card is dealt from the whole deal. The game waits for it \
+             (your choices go out as soon as the card shows); if it does not come, vote below \
+             to hand {who}'s seat to the computer."
+        ),
+    };
+    html! { <p class="error" role="alert" id="cards-blocked" data-whose={format!("{dealing:?}")}>{text}</p> }
 }
 
 fn clock(eco: &EconomySession) -> Html {
@@ -502,10 +513,19 @@ fn cards(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     if !g.options.influence_cards || (held.is_empty() && dealing == 0) {
         return html! {};
     }
+    // While the deal itself waits for someone (the note above the panel says who), "a moment"
+    // would be a promise the page cannot keep.
+    let blocked = eco.online.as_ref().is_some_and(|o| o.dealing.is_some());
+    let when = match (blocked, dealing) {
+        (false, 1) => "it shows here in a moment",
+        (false, _) => "they show here in a moment",
+        (true, 1) => "it shows once the deal is whole (see above)",
+        (true, _) => "they show once the deal is whole (see above)",
+    };
     let dealing = (dealing > 0).then(|| {
         html! { <p class="hint" id="cards-dealing">{match dealing {
-            1 => "1 more card is being dealt to you face down: it shows here in a moment.".to_string(),
-            n => format!("{n} more cards are being dealt to you face down: they show here in a moment."),
+            1 => format!("1 more card is being dealt to you face down: {when}."),
+            n => format!("{n} more cards are being dealt to you face down: {when}."),
         }}</p> }
     });
     let chosen = &eco.ui.cards;

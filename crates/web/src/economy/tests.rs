@@ -487,7 +487,7 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
     assert!(u.update(EMsg::Act(A::FinishGet { player: 0 })));
     let _ = online::take_queued();
     assert_eq!(u.actor(), None);
-    u.online_status(vec![0], false, vec![], vec![], None, false);
+    u.online_status(vec![0], false, vec![], vec![], None, None);
     assert_eq!(u.actor(), Some(0));
     assert_eq!(u.game, g);
     assert!(u
@@ -499,10 +499,17 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
     // waits in the queue and the draft stays, with no "choose again".
     let mut d = EconomySession::new_online(g.clone(), &[0]);
     assert!(d.update(EMsg::Act(A::FinishGet { player: 0 })));
-    d.online_status(vec![0], false, vec![], vec!["Bea".into()], None, true);
+    d.online_status(
+        vec![0],
+        false,
+        vec![],
+        vec!["Bea".into()],
+        None,
+        Some(online::Dealing::Ours),
+    );
     assert_eq!(d.actor(), None, "sent, waiting for the deal");
     assert!(d.ui.error.is_none());
-    assert!(d.online.as_ref().is_some_and(|o| o.dealing));
+    assert!(d.online.as_ref().is_some_and(|o| o.dealing.is_some()));
     assert_eq!(
         online::take_queued().len(),
         1,
@@ -512,7 +519,7 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
     // draft goes, with a word why.
     let mut w = EconomySession::new_online(g.clone(), &[0]);
     assert!(w.update(EMsg::Act(A::OfferAlliance { player: 0, with: 1 })));
-    w.online_status(vec![0], true, vec![], vec![], None, false);
+    w.online_status(vec![0], true, vec![], vec![], None, None);
     assert_eq!(w.game, g);
     assert_eq!(w.online.as_ref().map(|o| o.batch.len()), Some(0));
     assert!(w
@@ -522,7 +529,7 @@ fn online_choices_travel_as_one_batch_that_ends_the_step_and_can_be_taken_back()
         .is_some_and(|e| e.contains("not sent")));
     // Our seat handed to the computer: nothing more to choose on this page.
     let mut v = EconomySession::new_online(g.clone(), &[0]);
-    v.online_status(vec![], false, vec![], vec![], None, false);
+    v.online_status(vec![], false, vec![], vec![], None, None);
     assert_eq!(v.actor(), None);
     assert_eq!(v.seats[0], Seat::Remote);
     // The protocol's next position replaces the draft.

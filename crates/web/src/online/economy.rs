@@ -32,7 +32,7 @@ pub struct EconomySync {
     pub deadline: Option<i64>,
     /// Our influence cards cannot be dealt yet: the deal lacks the part of someone in
     /// `waiting`, and nobody plays on until it comes.
-    pub dealing: bool,
+    pub dealing: Option<crate::economy::online::Dealing>,
     pub hash: String,
 }
 
@@ -55,7 +55,7 @@ pub(super) fn commit_queued(
         }
     }
     let steps = peer.economy_state().map(|s| s.steps);
-    if peer.economy_dealing() {
+    if peer.economy_dealing() || peer.economy_computers_dealing() {
         // Not refused: sent as soon as our cards are dealt (the screen says why it waits).
         for q in queued {
             crate::economy::online::queue(q);
@@ -95,7 +95,7 @@ pub(super) fn commit_queued(
 /// What a sync showed: log length (and how many of our face-down cards we read: one read
 /// since changes the screen), sent, committed, waiting, the window's deadline, our seats.
 pub type Shown = (
-    (u64, usize, bool),
+    (u64, usize, Option<crate::economy::online::Dealing>),
     bool,
     Vec<String>,
     Vec<String>,

@@ -109,7 +109,13 @@ impl Session {
         }
         // Without copying the state: the view below is built only when something changed.
         let read = self.peer.cards_read();
-        let dealing = self.peer.economy_dealing();
+        let dealing = if self.peer.economy_dealing() {
+            Some(crate::economy::online::Dealing::Ours)
+        } else if self.peer.economy_computers_dealing() {
+            Some(crate::economy::online::Dealing::Computers)
+        } else {
+            None
+        };
         let key = (
             (len, read, dealing),
             sent,
