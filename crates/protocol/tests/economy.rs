@@ -146,8 +146,8 @@ fn a_plan_changed_after_its_commitment_is_named() {
         Box::new(move |_, _, _, bytes| {
             let (env, body) = Envelope::open_where(&bytes, |_| true).expect("valid");
             match body {
-                // Its answers to resend requests would carry its true reveal, which (under the
-                // same sequence number as the false one) still counts.
+                // Its answers to resend requests would carry its true reveal, which after the
+                // false one is equivocation (both signed for one round): this test is the wait.
                 Body::Batch { .. } => vec![],
                 Body::OrdersReveal { round, salt, .. } if env.sender == me => vec![Envelope::seal(
                     &key,

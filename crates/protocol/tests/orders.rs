@@ -427,8 +427,8 @@ fn a_mismatching_reveal_is_named_and_the_round_waits() {
                         },
                     )]
                 }
-                // Its answers to resend requests would carry its true reveal, which (under the
-                // same sequence number as the false one) still counts.
+                // Its answers to resend requests would carry its true reveal, which after the
+                // false one is equivocation (both signed for one round): this test is the wait.
                 Body::Batch { .. } => vec![],
                 _ => vec![bytes],
             }

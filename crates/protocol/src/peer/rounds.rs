@@ -47,6 +47,10 @@ pub(super) struct OrdersRound {
     /// Economy planning: when commitments covering a majority of the players were first in
     /// (the planning minute runs from then).
     pub(super) majority_at: Option<u64>,
+    /// The first signed reveal of each participant that did not open its commitment (what it
+    /// opens, and the message): refused, and kept so that its true reveal, arriving after it,
+    /// is the equivocation it would be had it arrived first.
+    pub(super) mismatched: BTreeMap<u8, ([u8; 32], Vec<u8>)>,
 }
 
 impl Peer {
@@ -339,7 +343,26 @@ impl Peer {
             return;
         }
         if opens != *hash {
+            // Kept (the first per participant and round), so that the order in which the two
+            // reveals arrive does not decide the outcome: a peer that took the true one first
+            // halts on this one, and one given this first halts when the true one comes
+            // (economy long-run seed 5104826: refused and forgotten here, it left that peer to
+            // play the round on while the others halted, and stall naming them).
+            o.mismatched.entry(p).or_insert((opens, raw.to_vec()));
             Self::reject(out, link, Some(sender), Violation::OrdersMismatch { round });
+            return;
+        }
+        if let Some((second, bad_raw)) = o.mismatched.get(&p) {
+            let report = HaltReport::Equivocation {
+                peer: sender,
+                index: u64::from(round),
+                first: *hash,
+                second: *second,
+                agreed_index: agreed.0,
+                agreed_head: agreed.1,
+            };
+            let evidence = vec![commit_raw.clone(), raw.to_vec(), bad_raw.clone()];
+            self.halt_with(report, evidence, out);
             return;
         }
         o.reveals.insert(p, (payload, raw.to_vec()));

@@ -242,7 +242,12 @@ const LONG_RUN_FIXED: [u64; 11] = [
 ///   from the used-number rule), and exported both; `orbis verify`, replaying the reveal first,
 ///   refused the vote as a reused number. Votes are now exempt too: the vote table holds one per
 ///   voter, control and position whatever its number.
-const ECONOMY_LONG_RUN_FIXED: [u64; 3] = [4_100_061, 4_100_159, 5_000_133];
+/// - 5104826 (`SplitCommits`): the adversary sent two reveals for one round, one opening its
+///   commitment and one not. A peer that got the true one first halted on the other as
+///   equivocation; the peer given the false one first refused it, forgot it, took the true one
+///   and played on, then stalled naming the halted honest peer. A refused reveal is now kept,
+///   and the true one arriving after it is the same equivocation.
+const ECONOMY_LONG_RUN_FIXED: [u64; 4] = [4_100_061, 4_100_159, 5_000_133, 5_104_826];
 
 #[test]
 fn long_run_findings_stay_fixed() {
