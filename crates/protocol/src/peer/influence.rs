@@ -163,10 +163,15 @@ impl Run {
         let (Game::Economy(_), Some(d)) = (&self.state, &self.deal) else {
             return false;
         };
-        !d.awaited(&self.excluded).is_empty()
-            && (0..self.proposal.seats.len() as PlayerId)
-                .filter(|&s| matches!(self.controller(s), Some(Controller::Bot(_))))
-                .any(|s| !self.hidden(s).is_empty())
+        !d.awaited(&self.excluded).is_empty() && self.computers_hold_face_down()
+    }
+
+    /// Whether a computer seat holds face-down influence cards, as the state (the log) shows:
+    /// the same on every peer, unlike what our table has taken of the deal.
+    fn computers_hold_face_down(&self) -> bool {
+        (0..self.proposal.seats.len() as PlayerId)
+            .filter(|&s| matches!(self.controller(s), Some(Controller::Bot(_))))
+            .any(|s| !self.hidden(s).is_empty())
     }
 
     /// Whether participant `p` commits nothing at this position until the deal is whole: its
@@ -217,8 +222,12 @@ impl Run {
             return false;
         }
         let required = self.economy_required();
+        // From the state alone, never from our table's view of the deal: whether a vote
+        // applies is written in the log head, so it must not depend on which deal messages
+        // reached us (independent review of this rule: a withholder's late shuffle, taken by
+        // one voter just before the vote completed, split the peers).
         !required.contains(&target)
-            && (self.computers_undealt()
+            && (self.computers_hold_face_down()
                 || required
                     .iter()
                     .any(|&q| q != target && !self.held_face_down(q).is_empty()))

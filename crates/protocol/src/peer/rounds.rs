@@ -37,7 +37,10 @@ pub(super) type EarlyOrders = (Vec<u8>, [u8; 32], Vec<u8>, Option<LinkId>);
 pub(super) struct OrdersRound {
     pub(super) commits: BTreeMap<u8, ([u8; 32], Vec<u8>)>,
     pub(super) reveals: BTreeMap<u8, (Vec<u8>, Vec<u8>)>,
-    pub(super) early_reveals: BTreeMap<u8, EarlyOrders>,
+    /// Reveals that came before their sender's commitment: the first two different ones of
+    /// each participant (a true one and a false one are what decides between playing on and
+    /// equivocation, so neither may push the other out).
+    pub(super) early_reveals: BTreeMap<u8, Vec<EarlyOrders>>,
     pub(super) mine: Option<(Vec<u8>, [u8; 32])>,
     pub(super) revealed: bool,
     pub(super) announced_commits: bool,
@@ -282,7 +285,7 @@ impl Peer {
         if link.is_some() {
             out.send.push((Dest::All, raw.to_vec()));
         }
-        if let Some((payload, salt, raw, l)) = o.early_reveals.remove(&p) {
+        for (payload, salt, raw, l) in o.early_reveals.remove(&p).unwrap_or_default() {
             self.on_orders_reveal(l, sender, round, payload, salt, &raw, out);
         }
         self.progress();
@@ -316,8 +319,12 @@ impl Peer {
         let o = r.orders.entry(round).or_default();
         let Some((hash, commit_raw)) = o.commits.get(&p) else {
             // Its commitment is still on the way (reordering): hold the reveal until it lands.
-            o.early_reveals
-                .insert(p, (payload, salt, raw.to_vec(), link));
+            // Two different ones at most, each kept (review of the fix for seed 5104826: one
+            // overwriting the other let the order of arrival decide again).
+            let held = o.early_reveals.entry(p).or_default();
+            if held.len() < 2 && !held.iter().any(|(_, _, r, _)| r == raw) {
+                held.push((payload, salt, raw.to_vec(), link));
+            }
             return;
         };
         let opens = orders_commitment(round, &payload, &salt);
