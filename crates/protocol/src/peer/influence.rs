@@ -153,19 +153,6 @@ impl Run {
         }
     }
 
-    /// Whether a computer seat holds influence cards the deal cannot deal yet (it lacks a
-    /// participant's key, escrow or shuffle). A computer's cards are drawn face up for everyone,
-    /// which needs the whole deal as much as a player's own draw does; before, a withheld
-    /// shuffle left them face down for good while the game played on, nobody named (issue 29).
-    /// Every participant the deal does not wait on then commits nothing ([`Run::holds_back`]),
-    /// so the game stops there and names the withholder, as for a player's own cards.
-    pub(super) fn computers_undealt(&self) -> bool {
-        let (Game::Economy(_), Some(d)) = (&self.state, &self.deal) else {
-            return false;
-        };
-        !d.awaited(&self.excluded).is_empty() && self.computers_hold_face_down()
-    }
-
     /// Whether a computer seat holds face-down influence cards, as the state (the log) shows:
     /// the same on every peer, unlike what our table has taken of the deal.
     fn computers_hold_face_down(&self) -> bool {
@@ -175,15 +162,21 @@ impl Run {
     }
 
     /// Whether participant `p` commits nothing at this position until the deal is whole: its
-    /// own cards cannot be dealt ([`Run::dealing_to`]), or a computer seat's cannot
-    /// ([`Run::computers_undealt`]) and the deal does not wait on `p` itself.
+    /// own cards cannot be dealt ([`Run::dealing_to`]), or a computer seat holds a card the deal
+    /// cannot deal yet (it lacks someone else's key, escrow or shuffle). A computer's cards are
+    /// drawn face up for everyone, which needs the whole deal as much as a player's own draw
+    /// does; before, a withheld shuffle left them face down for good while the game played on,
+    /// nobody named (issue 29). Now the game stops there and names the withholder, as for a
+    /// player's own cards.
     pub(super) fn holds_back(&self, p: u8) -> bool {
-        self.dealing_to(p)
-            || (self.computers_undealt()
-                && self
-                    .deal
-                    .as_ref()
-                    .is_some_and(|d| !d.awaited(&self.excluded).contains(&p)))
+        if self.dealing_to(p) {
+            return true;
+        }
+        let (Game::Economy(_), Some(d)) = (&self.state, &self.deal) else {
+            return false;
+        };
+        let awaited = d.awaited(&self.excluded);
+        !awaited.is_empty() && !awaited.contains(&p) && self.computers_hold_face_down()
     }
 
     /// The face-down cards of the seats participant `p` plays now.
