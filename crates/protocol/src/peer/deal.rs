@@ -427,7 +427,21 @@ impl Peer {
                         .is_some_and(|s| d.table.holder(deck, position) == Some(Holder::Seat(s)))
                 };
                 if let Some((deck, position)) = slot.filter(|x| number == d.number && held(*x)) {
-                    r.shared.insert((h, from, deck, position));
+                    // Passed on to its holder, once: an accused that shows everyone but the
+                    // holder its share (so the others see the claim refuted while the holder
+                    // still lacks it) cannot keep the holder's card face down (issue 29). The
+                    // share is everyone's to see already, and opens nothing without the
+                    // holder's own.
+                    if r.shared.insert((h, from, deck, position)) {
+                        let to_holder = r
+                            .proposal
+                            .participants
+                            .get(h as usize)
+                            .and_then(|k| self.key_links.get(k));
+                        if let Some(l) = to_holder.filter(|l| Some(**l) != link) {
+                            out.send.push((Dest::Link(*l), raw.to_vec()));
+                        }
+                    }
                 }
             }
             return;

@@ -137,19 +137,28 @@ impl Run {
     /// shuffle stops the game where a card is held and names its withholder, who may be voted
     /// out, instead of leaving every card face down for good with nobody named (review of the
     /// face-down influence cards). Our own table's view, like `waiting_on`.
+    ///
+    /// For us also when the deal is whole but a participant still in the game has not sent us
+    /// its share of a card we hold (`Run::withheld`): we wait for it as for the deal (a share
+    /// in flight comes within a round trip), and our `Sync` claims it withheld, so every page
+    /// names the withholder and may vote it out (issue 29: before, a participant that kept back
+    /// its share of one player's card left that player without the card for good, and nobody
+    /// was named). Others cannot see a private share missing: they go by our claim
+    /// ([`Peer::withheld_from`]), which the accused refutes by showing its share.
     pub(super) fn dealing_to(&self, p: u8) -> bool {
         let (Game::Economy(_), Some(d)) = (&self.state, &self.deal) else {
             return false;
         };
         let awaited = d.awaited(&self.excluded);
-        if awaited.is_empty() || awaited.contains(&p) {
+        if awaited.contains(&p) {
             return false;
         }
         let held = self.held_face_down(p);
         if self.me == Some(p) {
             held.iter().any(|&slot| d.card(slot).is_none())
+                && (!awaited.is_empty() || !self.withheld().is_empty())
         } else {
-            !held.is_empty()
+            !awaited.is_empty() && !held.is_empty()
         }
     }
 

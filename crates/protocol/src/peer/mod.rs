@@ -584,7 +584,9 @@ impl Peer {
             // before or after another message under its number: a spam vote for a later
             // position, taken live before the round reveal sent under the same number, was
             // refused by `orbis verify`, which replays the transcript's reveal first (economy
-            // long-run seed 5000133).
+            // long-run seed 5000133). So do the end of game's deal secret and pieces: each is
+            // checked against its commitment, so only the true one counts, and refused here, a
+            // vote taken before the secret under its number cost `verify` that sender's secret.
             Some(h)
                 if *h != body_hash
                     && !matches!(
@@ -596,6 +598,8 @@ impl Peer {
                             | Body::OrdersCommit { .. }
                             | Body::OrdersReveal { .. }
                             | Body::Vote { .. }
+                            | Body::DealSecret { .. }
+                            | Body::DealPieces { .. }
                     ) =>
             {
                 self.remember_junk(id);

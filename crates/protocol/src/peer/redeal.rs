@@ -166,6 +166,26 @@ impl Peer {
             _ => vec![],
         };
         match r.controller(s.current) {
+            // Our own seat: the deal blocks us only while we hold a card we cannot read. A deck
+            // still waiting for someone's shuffle holds none of our cards yet (long-run seed
+            // 4600560: naming its withholder while we could move made us vote it out, and that
+            // vote, which the others had no reason to join, held us at this position for good).
+            Some(Controller::Peer(p)) if r.me == Some(p) => {
+                let at = r.next_index();
+                let sent = r
+                    .candidates
+                    .get(&at)
+                    .is_some_and(|l| l.iter().any(|c| c.signer == self.me));
+                let w = self.withheld_from(p);
+                if sent && Self::bound(r, at, &self.me) {
+                    // Our move is out and waits for the vote we cast here to be decided.
+                    Self::bound_on(r, at, &self.me)
+                } else if w.is_empty() {
+                    keys(vec![p])
+                } else {
+                    w
+                }
+            }
             Some(Controller::Peer(p)) => {
                 // What every peer sees comes before what the player to move says: a player
                 // whose own escrow or key never reached the others reads no card, and blames

@@ -238,6 +238,27 @@ impl Peer {
         })
     }
 
+    /// Whom our open votes at `at` still wait for (the voters that have neither voted nor
+    /// moved past `at`): while we are [`Peer::bound`], they decide whether the game goes on
+    /// with or without the vote's target.
+    pub(super) fn bound_on(r: &Run, at: u64, me: &PeerKey) -> Vec<PeerKey> {
+        let mut keys: Vec<PeerKey> = r
+            .votes
+            .at(at)
+            .filter(|(_, v)| !v.applied && v.voters.contains_key(me) && r.control_valid(&v.control))
+            .flat_map(|(_, v)| {
+                r.voters(&v.control)
+                    .into_iter()
+                    .filter(|k| !v.voters.contains_key(k))
+                    .filter(|k| r.reached.get(k).is_none_or(|&x| x <= at))
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
     pub(super) fn on_vote(
         &mut self,
         link: Option<LinkId>,

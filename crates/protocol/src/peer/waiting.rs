@@ -17,6 +17,15 @@ impl Peer {
         if self.halted.is_some() || self.suspect.is_some() || r.pending.is_some() || r.over() {
             return false;
         }
+        // Our move here is signed and sent already, and waits (a vote of ours at this position
+        // may still complete, `Peer::bound`): the others take it, move past this position, and
+        // so decide the vote (long-run seed 4600560).
+        if r.candidates
+            .get(&r.next_index())
+            .is_some_and(|l| l.iter().any(|c| c.signer == self.me))
+        {
+            return false;
+        }
         matches!((r.controller(s.current), r.me), (Some(Controller::Peer(p)), Some(m)) if p == m)
     }
 
@@ -40,31 +49,63 @@ impl Peer {
             // An economy position held by reveals nobody can judge yet, or by a player whose
             // influence cards cannot be dealt: whoever withholds its key, escrow or shuffle (as
             // every peer sees the deal).
-            Game::Economy(_) if r.judging_reveals() || r.dealing_blocks() => r
-                .deal
-                .as_ref()
-                .map_or(vec![], |d| d.awaited(&r.excluded))
-                .into_iter()
-                .filter_map(|i| parts.get(i as usize).copied())
-                .collect(),
-            // Simultaneous rulesets: commitments first, then reveals.
-            _ => {
-                let round = r.next_index() as u32;
-                let o = r.orders.get(&round);
-                let req = r.orders_required();
-                let committed = |i: &u8| o.is_some_and(|o| o.commits.contains_key(i));
-                let all_committed = req.iter().all(committed);
-                req.iter()
-                    .filter(|i| {
-                        if all_committed {
-                            !o.is_some_and(|o| o.reveals.contains_key(i))
-                        } else {
-                            !committed(i)
-                        }
-                    })
-                    .filter_map(|&i| parts.get(i as usize).copied())
+            Game::Economy(_) if r.judging_reveals() || r.dealing_blocks() => {
+                let awaited = r.deal.as_ref().map_or(vec![], |d| d.awaited(&r.excluded));
+                if awaited.is_empty() {
+                    // The deal is whole: a share of one of our cards that never came.
+                    return self.simultaneous_waiting_on(r);
+                }
+                awaited
+                    .into_iter()
+                    .filter_map(|i| parts.get(i as usize).copied())
                     .collect()
             }
+            _ => self.simultaneous_waiting_on(r),
         }
+    }
+
+    /// Simultaneous rulesets: commitments first, then reveals. A participant that has not
+    /// committed and whose face-down cards wait for others' shares (we see it for ours; for
+    /// another, its `Sync` claims it and the accused has not shown it sent them) is not named:
+    /// whoever withholds them is (issue 29, as for a classic player to move).
+    fn simultaneous_waiting_on(&self, r: &Run) -> Vec<PeerKey> {
+        let parts = &r.proposal.participants;
+        let round = r.next_index() as u32;
+        let o = r.orders.get(&round);
+        let req = r.orders_required();
+        let committed = |i: &u8| o.is_some_and(|o| o.commits.contains_key(i));
+        let all_committed = req.iter().all(committed);
+        // What every peer sees comes before what a participant says (as for a classic player to
+        // move): while the deal lacks someone's key, escrow or shuffle, a participant's claim
+        // names nobody (the one withholding its shuffle claims, rightly, that nobody sent it
+        // shares of a deck only it saw whole).
+        let whole = match &r.deal {
+            Some(d) => d.awaited(&r.excluded).is_empty(),
+            None => true,
+        };
+        let mut named: Vec<PeerKey> = vec![];
+        for &i in &req {
+            if all_committed {
+                if !o.is_some_and(|o| o.reveals.contains_key(&i)) {
+                    named.extend(parts.get(i as usize).copied());
+                }
+                continue;
+            }
+            if committed(&i) {
+                continue;
+            }
+            let withheld = match &r.state {
+                Game::Economy(_) if whole => self.withheld_from(i),
+                _ => vec![],
+            };
+            if withheld.is_empty() {
+                named.extend(parts.get(i as usize).copied());
+            } else {
+                named.extend(withheld);
+            }
+        }
+        let mut seen = BTreeSet::new();
+        named.retain(|k| seen.insert(*k));
+        named
     }
 }

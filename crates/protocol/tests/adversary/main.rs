@@ -222,9 +222,18 @@ fn an_adversary_in_an_economy_game_never_harms_an_honest_peer() {
 ///   the peer given the other version, which rolled nothing, refused their reveals for that
 ///   position as `BadReveal`, blaming them, before it halted naming the adversary. A reveal for
 ///   a declaration other than the one the log holds at a passed position is now ignored.
-const LONG_RUN_FIXED: [u64; 11] = [
+/// - 4600560 (`WithholdShares`): the adversary kept back its share of an honest player's card
+///   and answered the player's claim by showing the share to the other honest peer only. That
+///   peer saw the claim refuted and named the player; the player still could not read its
+///   card, voted the adversary out, and stayed bound to that vote at the position; nobody else
+///   would join it, so the game never moved again (the harness spun for good: the bound
+///   player's own move was taken but never applied). Now a share addressed to someone else is
+///   passed on to its holder (`on_deal`), our own seat names nobody for a deck that holds none
+///   of our unread cards (`classic_waiting_on`), and a move of ours that waits at a position
+///   is not offered again (`is_my_turn`): the others take it, move past, and so decide the vote.
+const LONG_RUN_FIXED: [u64; 12] = [
     2_000_259, 2_000_202, 2_000_121, 2_000_131, 2_000_181, 2_000_198, 2_000_199, 2_000_291,
-    3_000_025, 3_000_057, 3_000_099,
+    3_000_025, 3_000_057, 3_000_099, 4_600_560,
 ];
 
 /// Seeds of economy long runs (`ORBIS_ADV_ECONOMY=1`) that failed the checker and pass since

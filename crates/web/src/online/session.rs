@@ -202,6 +202,8 @@ pub(super) struct Session {
     pub(super) economy_events: Vec<orbis_engine::rules::economy::action::EconomyEvent>,
     pub(super) economy_sync: Option<crate::online::economy::EconomySync>,
     pub(super) economy_shown: Option<crate::online::economy::Shown>,
+    /// Economy game: since when (`t`) our cards, or a computer's, have waited on the deal.
+    pub(super) dealing_since: Option<u64>,
     /// Economy game: the log position on screen and when this page reached it, and when it saw
     /// a majority's plans committed (the windows' clocks, as this page sees them).
     pub(super) economy_clock: (u64, u64, Option<u64>),
@@ -274,6 +276,7 @@ impl Session {
         self.economy_events.clear();
         self.economy_sync = None;
         self.economy_shown = None;
+        self.dealing_since = None;
         self.economy_clock = (0, 0, None);
         self.synced = 0;
         self.read = (0, false);
@@ -336,6 +339,7 @@ impl Session {
             economy_events: vec![],
             economy_sync: None,
             economy_shown: None,
+            dealing_since: None,
             economy_clock: (0, 0, None),
             options: ClassicOptions::default(),
             economy_options: Default::default(),

@@ -10,6 +10,9 @@ use orbis_engine::bot::economy as eco_bot;
 use orbis_engine::classic::BotLevel;
 use orbis_protocol::CommandError;
 
+/// How long our cards wait on the deal before the page says whose part is missing.
+const DEALING_SHOWN_AFTER_MS: u64 = 1_500;
+
 impl Session {
     /// Orders game: commits queued orders and prepares the sync for the orders screens.
     pub(super) fn orders_step(&mut self, mut lines: Vec<String>, mut roll: Option<Roll>) {
@@ -115,6 +118,19 @@ impl Session {
             Some(crate::economy::online::Dealing::Computers)
         } else {
             None
+        };
+        // A card's shares come within a round trip of its draw: the line says the cards wait on
+        // someone only once they have waited a moment, so it does not flash at every card.
+        let now = self.t();
+        let dealing = match dealing {
+            None => {
+                self.dealing_since = None;
+                None
+            }
+            Some(d) => {
+                let since = *self.dealing_since.get_or_insert(now);
+                (now >= since.saturating_add(DEALING_SHOWN_AFTER_MS)).then_some(d)
+            }
         };
         let key = (
             (len, read, dealing),
