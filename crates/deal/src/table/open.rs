@@ -21,6 +21,64 @@ impl Table {
         self.me >= self.seats
     }
 
+    /// Whether `msg` is a true share from seat `from` of a card drawn for seat `holder`, as
+    /// anyone can check (the sender's key, or its commitment to its piece of a seat that left):
+    /// a share addressed to another, shown to us to prove it was sent, counts only then.
+    pub fn checks_out_for(&self, from: u8, holder: u8, msg: &DealMsg) -> bool {
+        let (deck, position, ctx, key, share) = match msg {
+            DealMsg::Share {
+                deck,
+                position,
+                share,
+            } => (
+                *deck,
+                *position,
+                self.deck_context(*deck, b"draw", *position),
+                self.keys.get(&from).copied(),
+                share,
+            ),
+            DealMsg::PieceShare {
+                deck,
+                position,
+                leaver,
+                share,
+            } if self.left.contains(leaver) && *leaver != from && *leaver != holder => (
+                *deck,
+                *position,
+                self.piece_context(*deck, *position, *leaver),
+                self.commitment(*leaver, from),
+                share,
+            ),
+            _ => return false,
+        };
+        let drawn = self
+            .draws
+            .get(&(deck, position))
+            .is_some_and(|d| d.holder == Holder::Seat(holder));
+        match (key, self.position(deck, position)) {
+            (Some(key), Some(ct)) if drawn => verify_share(&ctx, &key, &ct, share).is_ok(),
+            _ => false,
+        }
+    }
+
+    /// What seat `from` owes the holder of the card at `position` of `deck`: its own share
+    /// (`None`), and a piece's share for each seat that left whose key it holds a piece of
+    /// (`Some(leaver)`).
+    pub fn owed_by(&self, from: u8, deck: u8, position: u16) -> Vec<Option<u8>> {
+        let holder = match self.draws.get(&(deck, position)).map(|d| d.holder) {
+            Some(Holder::Seat(h)) => Some(h),
+            _ => None,
+        };
+        let mut owed = vec![None];
+        owed.extend(
+            self.left
+                .iter()
+                .filter(|&&l| l != from && Some(l) != holder && self.commitment(l, from).is_some())
+                .map(|&l| Some(l)),
+        );
+        owed
+    }
+
     /// Checks the secret key share `seat` published at the end against its key.
     pub fn check_secret(&self, seat: u8, secret: [u8; 32]) -> Result<(), DealError> {
         let key = self.keys.get(&seat).ok_or(DealError::Secret)?;

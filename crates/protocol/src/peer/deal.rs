@@ -417,28 +417,42 @@ impl Peer {
         if to.is_some() && to != r.me && r.me.is_some() {
             if let (Some(h), Some(d)) = (to, &r.deal) {
                 let slot = match &msg {
-                    DealMsg::Share { deck, position, .. }
-                    | DealMsg::PieceShare { deck, position, .. } => Some((*deck, *position)),
+                    DealMsg::Share { deck, position, .. } => Some((*deck, *position, None)),
+                    DealMsg::PieceShare {
+                        deck,
+                        position,
+                        leaver,
+                        ..
+                    } => d
+                        .participant_of(*leaver)
+                        .map(|l| (*deck, *position, Some(l))),
                     _ => None,
                 };
-                // Only positions that holder holds (so the set stays as small as the deal).
-                let held = |(deck, position): (u8, u16)| {
-                    d.seat_of(h)
-                        .is_some_and(|s| d.table.holder(deck, position) == Some(Holder::Seat(s)))
+                // Only true shares (anyone can check one against its sender's key or piece
+                // commitment: an unchecked one refuted a true claim, independent review of
+                // issue 29's fix), of positions that holder holds (so the table stays as small
+                // as the deal).
+                let checks = match (d.seat_of(from), d.seat_of(h)) {
+                    (Some(f), Some(hs)) => d.table.checks_out_for(f, hs, &msg),
+                    _ => false,
                 };
-                if let Some((deck, position)) = slot.filter(|x| number == d.number && held(*x)) {
-                    // Passed on to its holder, once: an accused that shows everyone but the
-                    // holder its share (so the others see the claim refuted while the holder
-                    // still lacks it) cannot keep the holder's card face down (issue 29). The
-                    // share is everyone's to see already, and opens nothing without the
-                    // holder's own.
-                    if r.shared.insert((h, from, deck, position)) {
-                        let to_holder = r
-                            .proposal
-                            .participants
-                            .get(h as usize)
-                            .and_then(|k| self.key_links.get(k));
-                        if let Some(l) = to_holder.filter(|l| Some(**l) != link) {
+                if let Some((deck, position, leaver)) =
+                    slot.filter(|_| number == d.number && checks)
+                {
+                    // Passed on to its holder: an accused that shows everyone but the holder
+                    // its share (so the others see the claim refuted while the holder still
+                    // lacks it) cannot keep the holder's card face down (issue 29). The share
+                    // is everyone's to see already, and opens nothing without the holder's own.
+                    let to_holder = r
+                        .proposal
+                        .participants
+                        .get(h as usize)
+                        .and_then(|k| self.key_links.get(k))
+                        .filter(|l| Some(**l) != link);
+                    let key = (h, from, deck, position, leaver);
+                    if let std::collections::btree_map::Entry::Vacant(e) = r.shared.entry(key) {
+                        e.insert(raw.to_vec());
+                        if let Some(l) = to_holder {
                             out.send.push((Dest::Link(*l), raw.to_vec()));
                         }
                     }

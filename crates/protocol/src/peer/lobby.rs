@@ -374,7 +374,7 @@ impl Peer {
             last_checkpoints: BTreeMap::new(),
             withheld: BTreeMap::new(),
             claimed_unread: BTreeMap::new(),
-            shared: BTreeSet::new(),
+            shared: BTreeMap::new(),
             ended: None,
         });
         if let Some(r) = &mut self.run {

@@ -95,10 +95,14 @@ pub(super) struct Run {
     /// not a fact (security review B9); with the positions it claims it cannot read.
     pub(super) withheld: BTreeMap<u8, Vec<u8>>,
     pub(super) claimed_unread: BTreeMap<u8, Vec<(u8, u16)>>,
-    /// Shares we saw a participant send to another (holder, sender, deck, position), for
-    /// positions that holder holds: an accused shows it sent them by sending them to everyone,
-    /// which refutes a claim against it. Emptied when the deal starts again.
-    pub(super) shared: BTreeSet<(u8, u8, u8, u16)>,
+    /// Shares we saw a participant send to another, checked, for positions that holder holds:
+    /// (holder, sender, deck, position, leaver: `None` for the sender's own share, else the
+    /// seat that left whose piece it stands in for) → the signed message. An accused shows it
+    /// sent them by sending them to everyone, which refutes a claim against it once every share
+    /// it owes is among them; we pass each on to the holder, again whenever the holder claims
+    /// that position unread (it reloaded, or our copy was lost). Emptied when the deal starts
+    /// again.
+    pub(super) shared: BTreeMap<SharedKey, Vec<u8>>,
     /// A face-down game that ended because a participant left whom nobody can stand in for
     /// (see `Run::deal_survives`): the position and the leaver.
     pub(super) ended: Option<(u64, u8)>,
@@ -416,6 +420,10 @@ impl Run {
         *e = (*e).max(at);
     }
 }
+
+/// A share one participant sent another (`Run::shared`): (holder, sender, deck, position,
+/// leaver it stands in for).
+pub(super) type SharedKey = (u8, u8, u8, u16, Option<u8>);
 
 /// The state hash peers sign in checkpoints and pages show: a classic game's is its own state's
 /// (as it was before the other rulesets joined), the others' that of the whole [`Game`].

@@ -54,6 +54,31 @@ impl Peer {
         if against_me {
             self.deal_refute(p, unread, out);
         }
+        self.pass_on_shared(p, unread, out);
+    }
+
+    /// The shares we saw sent to `claimant` for the positions it still claims unread, passed on
+    /// to it again: its reload lost them, or our first copy was lost (independent review of
+    /// issue 29's fix: the claim then looked refuted to us, and we named the claimant).
+    fn pass_on_shared(&mut self, claimant: u8, unread: &[(u8, u16)], out: &mut Output) {
+        let Some(r) = &self.run else { return };
+        let Some(l) = r
+            .proposal
+            .participants
+            .get(claimant as usize)
+            .and_then(|k| self.key_links.get(k))
+        else {
+            return;
+        };
+        let unread: BTreeSet<(u8, u16)> = unread.iter().take(MAX_UNREAD).copied().collect();
+        for ((h, _, deck, position, _), raw) in r.shared.range((claimant, 0, 0, 0, None)..) {
+            if *h != claimant {
+                break;
+            }
+            if unread.contains(&(*deck, *position)) {
+                out.send.push((Dest::Link(*l), raw.clone()));
+            }
+        }
     }
 
     /// Our shares of the positions `claimant` holds among `unread`, sent to everyone (each
@@ -93,10 +118,18 @@ impl Peer {
         if d.awaited(&r.excluded).contains(&y) {
             return true;
         }
+        let Some(ys) = d.seat_of(y) else {
+            return false;
+        };
+        // It stands while some share `y` owes there (its own, or a piece's for a seat that
+        // left) is not among those we saw it send.
         r.claimed_unread.get(&p).is_some_and(|u| {
             u.iter().any(|&(deck, position)| {
                 d.table.holder(deck, position) == Some(Holder::Seat(seat))
-                    && !r.shared.contains(&(p, y, deck, position))
+                    && d.table.owed_by(ys, deck, position).into_iter().any(|l| {
+                        let leaver = l.and_then(|l| d.participant_of(l));
+                        !r.shared.contains_key(&(p, y, deck, position, leaver))
+                    })
             })
         })
     }
