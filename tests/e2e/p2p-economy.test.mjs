@@ -82,7 +82,16 @@ test('two browsers and a native computer player play an economy game through a N
   native.stderr.on('data', (d) => { err += d; });
   const exited = new Promise((res) => native.on('exit', (code) => res(code)));
   try {
-    await until('three peers in the lobby', async () => (await online(A, 'data-peers')) === '3' && (await online(B, 'data-peers')) === '3', 90000);
+    await until('three peers in the lobby', async () => (await online(A, 'data-peers')) === '3' && (await online(B, 'data-peers')) === '3', 90000).catch(async (e) => {
+      // Said before failing, to tell which peer did not meet the others through the relay
+      // (this timed out once in a fresh-clone run and passed when run again).
+      console.log(`lobby: Alice sees ${await online(A, 'data-peers').catch(() => '?')} peers, Bob ${await online(B, 'data-peers').catch(() => '?')}; orbis-join exited: ${native.exitCode}`);
+      console.log(`orbis-join stdout: ${out.slice(-2000)}`);
+      console.log(`orbis-join stderr: ${err.slice(-2000)}`);
+      await A.screenshot({ path: 'test-output/fail-p2p-economy-lobby-a.png' });
+      await B.screenshot({ path: 'test-output/fail-p2p-economy-lobby-b.png' });
+      throw e;
+    });
     // Alice chooses the economy, a quick game of three rounds, and proposes it.
     await A.selectOption('#online-ruleset', 'economy');
     await A.click('#online-economy-options summary');
