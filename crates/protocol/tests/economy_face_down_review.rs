@@ -65,21 +65,6 @@ fn reaching(mk: impl Fn(u64) -> Net, cond: impl Fn(&Net) -> bool) -> Net {
     panic!("no seed reaches the condition");
 }
 
-fn same_hashes(net: &Net, who: &[usize]) {
-    let h = hashes(net, who);
-    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
-}
-
-fn not_halted(net: &Net, who: &[usize]) {
-    for &i in who {
-        assert!(
-            net.peers[i].halted().is_none(),
-            "peer {i} halted: {:?}",
-            net.peers[i].halted()
-        );
-    }
-}
-
 /// Attack 1: a payload that carries another human player's true reveal (as if it had leaked)
 /// and no `ShowCard` for it. Void and named; the card is not taken into the third peer's
 /// table (it reads nothing); the holder is not named.

@@ -102,15 +102,8 @@ fn a_withheld_share_stops_the_game_names_the_withholder_and_it_is_voted_out() {
         drive(&mut net, until, |i, _| i == W, over),
         "the game plays to its end without the withholder"
     );
-    let h = hashes(&net, &[0, 1]);
-    assert_eq!(h[0], h[1]);
-    for i in [0, 1] {
-        assert!(
-            net.peers[i].halted().is_none(),
-            "{:?}",
-            net.peers[i].halted()
-        );
-    }
+    same_hashes(&net, &[0, 1]);
+    not_halted(&net, &[0, 1]);
 }
 
 /// The second angle: the withholder answers the victim's claim by showing its share to every
@@ -138,14 +131,9 @@ fn a_share_shown_to_everyone_but_its_holder_reaches_the_holder_all_the_same() {
     let until = net.now + 4_000_000;
     let over = |n: &Net| (0..3).all(|i| state(n, i).phase == Phase::Over);
     assert!(drive(&mut net, until, |_, _| false, over), "the game ends");
-    let h = hashes(&net, &[0, 1, 2]);
-    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+    same_hashes(&net, &[0, 1, 2]);
+    not_halted(&net, &[0, 1, 2]);
     for i in 0..3 {
-        assert!(
-            net.peers[i].halted().is_none(),
-            "{:?}",
-            net.peers[i].halted()
-        );
         assert!(
             net.peers[i].economy_seats() == vec![i as u8],
             "nobody is voted out"

@@ -108,8 +108,6 @@ fn a_stand_in_piece_withheld_behind_a_shown_share_reaches_the_holder_all_the_sam
     );
     report(&net);
     // Now V's next card needs W's piece standing in for D.
-    let vk = net.peers[V].key();
-    let wk = net.peers[W].key();
     let stuck = |n: &Net| n.peers[V].economy_dealing();
     let until = net.now + 4_000_000;
     let stopped = drive(&mut net, until, |i, _| i == D, stuck);
@@ -125,14 +123,7 @@ fn a_stand_in_piece_withheld_behind_a_shown_share_reaches_the_holder_all_the_sam
         "V reads its card and the game goes on"
     );
     report(&net);
-    let _ = (vk, wk);
-    for i in [V, H, W] {
-        assert!(
-            net.peers[i].halted().is_none(),
-            "{:?}",
-            net.peers[i].halted()
-        );
-    }
+    not_halted(&net, &[V, H, W]);
 }
 
 /// Attack 2: the forwarding happens once per peer run, and nothing keeps the share: W sends V
@@ -204,13 +195,7 @@ fn a_share_shown_once_then_withheld_after_the_holders_reload_is_passed_on_again(
         drive(&mut net, until, |_, _| false, read),
         "V reads its card again after its reload"
     );
-    for i in [V, H, W] {
-        assert!(
-            net.peers[i].halted().is_none(),
-            "{:?}",
-            net.peers[i].halted()
-        );
-    }
+    not_halted(&net, &[V, H, W]);
 }
 
 /// Attack 3: a "refutation" that is no share at all. W never sends V its share of V's card (to

@@ -172,15 +172,12 @@ impl Peer {
             // vote, which the others had no reason to join, held us at this position for good).
             Some(Controller::Peer(p)) if r.me == Some(p) => {
                 let at = r.next_index();
-                let sent = r
-                    .candidates
-                    .get(&at)
-                    .is_some_and(|l| l.iter().any(|c| c.signer == self.me));
-                let w = self.withheld_from(p);
-                if sent && Self::bound(r, at, &self.me) {
+                if r.move_waits(&self.me) && Self::bound(r, at, &self.me) {
                     // Our move is out and waits for the vote we cast here to be decided.
-                    Self::bound_on(r, at, &self.me)
-                } else if w.is_empty() {
+                    return Self::bound_on(r, at, &self.me);
+                }
+                let w = self.withheld_from(p);
+                if w.is_empty() {
                     keys(vec![p])
                 } else {
                     w

@@ -415,6 +415,14 @@ impl Run {
             .collect()
     }
 
+    /// Whether `key`'s entry for the position we are on is signed and taken, waiting to be
+    /// applied (a vote of its sender's there may still complete, `Peer::bound`).
+    pub(super) fn move_waits(&self, key: &PeerKey) -> bool {
+        self.candidates
+            .get(&self.next_index())
+            .is_some_and(|l| l.iter().any(|c| c.signer == *key))
+    }
+
     pub(super) fn note_reached(&mut self, k: PeerKey, at: u64) {
         let e = self.reached.entry(k).or_insert(0);
         *e = (*e).max(at);

@@ -226,14 +226,11 @@ impl Peer {
     /// True while `me` has voted for a control at `at` that has not passed but still can: a
     /// vote fails for good once a required voter has shown it moved past `at` without voting.
     pub(super) fn bound(r: &Run, at: u64, me: &PeerKey) -> bool {
-        r.votes.at(at).any(|(_, v)| {
-            !v.applied
-                && v.voters.contains_key(me)
-                && r.control_valid(&v.control)
-                && r.voters(&v.control)
-                    .iter()
-                    .filter(|k| !v.voters.contains_key(k))
-                    .all(|k| r.reached.get(k).is_none_or(|&x| x <= at))
+        ours_open(r, at, me).any(|v| {
+            r.voters(&v.control)
+                .iter()
+                .filter(|k| !v.voters.contains_key(k))
+                .all(|k| !moved_past(r, k, at))
                 && r.wait_on(&v.control).is_some()
         })
     }
@@ -242,15 +239,11 @@ impl Peer {
     /// moved past `at`): while we are [`Peer::bound`], they decide whether the game goes on
     /// with or without the vote's target.
     pub(super) fn bound_on(r: &Run, at: u64, me: &PeerKey) -> Vec<PeerKey> {
-        let mut keys: Vec<PeerKey> = r
-            .votes
-            .at(at)
-            .filter(|(_, v)| !v.applied && v.voters.contains_key(me) && r.control_valid(&v.control))
-            .flat_map(|(_, v)| {
+        let mut keys: Vec<PeerKey> = ours_open(r, at, me)
+            .flat_map(|v| {
                 r.voters(&v.control)
                     .into_iter()
-                    .filter(|k| !v.voters.contains_key(k))
-                    .filter(|k| r.reached.get(k).is_none_or(|&x| x <= at))
+                    .filter(|k| !v.voters.contains_key(k) && !moved_past(r, k, at))
                     .collect::<Vec<_>>()
             })
             .collect();
@@ -419,4 +412,17 @@ impl Peer {
         let raw = self.seal(&Body::Vote { at, control });
         Ok(self.local(raw))
     }
+}
+
+/// Our votes at `at` that have not taken effect and still make sense.
+fn ours_open<'a>(r: &'a Run, at: u64, me: &'a PeerKey) -> impl Iterator<Item = &'a VoteSet> {
+    r.votes
+        .at(at)
+        .map(|(_, v)| v)
+        .filter(move |v| !v.applied && v.voters.contains_key(me) && r.control_valid(&v.control))
+}
+
+/// Whether `k` has shown it moved past position `at`.
+fn moved_past(r: &Run, k: &PeerKey, at: u64) -> bool {
+    r.reached.get(k).is_some_and(|&x| x > at)
 }

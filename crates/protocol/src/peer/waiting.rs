@@ -20,10 +20,7 @@ impl Peer {
         // Our move here is signed and sent already, and waits (a vote of ours at this position
         // may still complete, `Peer::bound`): the others take it, move past this position, and
         // so decide the vote (long-run seed 4600560).
-        if r.candidates
-            .get(&r.next_index())
-            .is_some_and(|l| l.iter().any(|c| c.signer == self.me))
-        {
+        if r.move_waits(&self.me) {
             return false;
         }
         matches!((r.controller(s.current), r.me), (Some(Controller::Peer(p)), Some(m)) if p == m)

@@ -66,7 +66,7 @@ impl Peer {
             .proposal
             .participants
             .get(claimant as usize)
-            .and_then(|k| self.key_links.get(k))
+            .and_then(|k| self.link_of(k))
         else {
             return;
         };
@@ -76,7 +76,7 @@ impl Peer {
                 break;
             }
             if unread.contains(&(*deck, *position)) {
-                out.send.push((Dest::Link(*l), raw.clone()));
+                out.send.push((Dest::Link(l), raw.clone()));
             }
         }
     }

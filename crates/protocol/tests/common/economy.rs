@@ -254,3 +254,20 @@ pub fn only_culprit(net: &Net, honest: &[usize], culprit: usize) {
         }
     }
 }
+
+/// Asserts that the peers `who` have one state hash.
+pub fn same_hashes(net: &Net, who: &[usize]) {
+    let h = hashes(net, who);
+    assert!(h.iter().all(|x| *x == h[0]), "{h:?}");
+}
+
+/// Asserts that none of the peers `who` halted.
+pub fn not_halted(net: &Net, who: &[usize]) {
+    for &i in who {
+        assert!(
+            net.peers[i].halted().is_none(),
+            "peer {i} halted: {:?}",
+            net.peers[i].halted()
+        );
+    }
+}
