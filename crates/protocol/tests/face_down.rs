@@ -557,6 +557,68 @@ fn a_transcript_without_the_published_keys_keeps_the_cards_face_down() {
     assert!(rp.cards.is_empty(), "no card opens without every key");
 }
 
+/// The end of game's deal secret is judged by its commitment, not by its number: a vote its
+/// sender signed under the same number and placed before it (live, a spam vote taken first;
+/// economy long-run seed 5000133 had that shape for a round's reveal) neither costs the
+/// transcript that key nor makes `verify` refuse it, and a made-up secret under the number is
+/// refused by its commitment while the true one still opens the deal.
+#[test]
+fn the_deal_secret_counts_whatever_else_was_signed_under_its_number() {
+    let (net, t) = finished_transcript(21);
+    let clean = decode(&t);
+    let sender = 1usize;
+    let key = SigningKey::from_bytes(&net.configs[sender].identity_secret);
+    let me = net.peers[sender].key();
+    let at = clean
+        .messages
+        .iter()
+        .position(|m| {
+            matches!(Envelope::open_where(m, |_| true),
+                Ok((env, Body::DealSecret { .. })) if env.sender == me)
+        })
+        .expect("participant 1 published its deal secret");
+    let (env, body) = Envelope::open_where(&clean.messages[at], |_| true).unwrap();
+    // A vote for the last position, which the table keeps (one far ahead is not kept and
+    // takes no number).
+    let vote = Body::Vote {
+        at: net.peers[0].log_len() - 1,
+        control: Control::SeatToBot {
+            seat: 0,
+            level: BotLevel::Normal,
+        },
+    };
+    let mut bad = clean.clone();
+    bad.messages
+        .insert(at, Envelope::seal(&key, env.game_id, env.seq, &vote));
+    let r = verify(&encode(&bad)).unwrap_or_else(|e| panic!("{e}"));
+    let d = r.deal.expect("dealt face down");
+    assert_eq!(
+        (d.keys, d.rebuilt),
+        (3, 0),
+        "the vote under its number cost the transcript participant 1's key"
+    );
+    assert_eq!(replay(&encode(&bad)).expect("replays").keys, Some((3, 3)));
+    // A made-up secret under the same number, placed first, is the one that does not count.
+    let Body::DealSecret { deal, mut secret } = body else {
+        unreachable!("found as a deal secret")
+    };
+    secret[0] ^= 1;
+    let forged = Envelope::seal(
+        &key,
+        env.game_id,
+        env.seq,
+        &Body::DealSecret { deal, secret },
+    );
+    let mut lied = clean.clone();
+    lied.messages.insert(at, forged);
+    let rp = replay(&encode(&lied)).expect("replays");
+    assert_eq!(
+        rp.keys,
+        Some((3, 3)),
+        "the true secret still opens the deal"
+    );
+}
+
 fn decode(t: &[u8]) -> Transcript {
     Transcript::from_bytes(t).unwrap()
 }
@@ -810,6 +872,37 @@ fn a_peer_that_reloads_then_leaves_is_voted_out_and_the_game_ends() {
             assert_eq!((d.keys, d.rebuilt), (3, 1), "seed {seed}, peer {i}");
             assert!(d.opened >= 44, "seed {seed}, peer {i}: {} opened", d.opened);
         }
+        // The pieces are judged by their commitments, not by their number: a vote participant
+        // 2 signed under the number of its pieces and placed before them costs the transcript
+        // nothing (see `the_deal_secret_counts_whatever_else_was_signed_under_its_number`).
+        let mut t = Transcript::from_bytes(&net.peers[0].transcript().unwrap()).unwrap();
+        let me = net.peers[2].key();
+        let at = t
+            .messages
+            .iter()
+            .position(|m| {
+                matches!(Envelope::open_where(m, |_| true),
+                    Ok((env, Body::DealPieces { .. })) if env.sender == me)
+            })
+            .expect("participant 2 published its pieces");
+        let (env, _) = Envelope::open_where(&t.messages[at], |_| true).unwrap();
+        let key = SigningKey::from_bytes(&net.configs[2].identity_secret);
+        let vote = Body::Vote {
+            at: net.peers[0].log_len() - 1,
+            control: Control::SeatToBot {
+                seat: 0,
+                level: BotLevel::Normal,
+            },
+        };
+        t.messages
+            .insert(at, Envelope::seal(&key, env.game_id, env.seq, &vote));
+        let r = verify(&t.to_bytes()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        let d = r.deal.expect("dealt face down");
+        assert_eq!(
+            (d.keys, d.rebuilt),
+            (3, 1),
+            "seed {seed}: a vote under participant 2's number cost the transcript its pieces"
+        );
         rebuilt += 1;
     }
     assert!(rebuilt > 0, "no seed reached the drop");
