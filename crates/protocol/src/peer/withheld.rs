@@ -118,6 +118,12 @@ impl Peer {
         if d.awaited(&r.excluded).contains(&y) {
             return true;
         }
+        // A claim against us stands nowhere on our own page: we know we sent our shares, and
+        // we answer it by sending them again (`deal_resend`). Naming ourselves only told us to
+        // vote ourselves out (the review's cosmetic point).
+        if r.me == Some(y) {
+            return false;
+        }
         let Some(ys) = d.seat_of(y) else {
             return false;
         };
