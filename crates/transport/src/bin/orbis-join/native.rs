@@ -32,8 +32,15 @@ struct Args {
     /// Nostr relays to meet through, comma-separated (with --room).
     #[arg(long, value_delimiter = ',', value_parser = relay_url)]
     relays: Vec<String>,
-    /// The room secret shared by everyone in the room (with --relays).
-    #[arg(long, default_value = "", hide_default_value = true)]
+    /// The room secret shared by everyone in the room (with --relays). A generated secret may
+    /// begin with `-` (its alphabet is base64url's), so a value that does is taken as the secret,
+    /// not as an option.
+    #[arg(
+        long,
+        default_value = "",
+        hide_default_value = true,
+        allow_hyphen_values = true
+    )]
     room: String,
     /// STUN/TURN URLs, comma-separated (default: public STUN through relays, host candidates
     /// only through a signalling server).
@@ -613,5 +620,20 @@ mod tests {
         assert!(parse_from(["orbis-join", "ws://x/y", "--players", "2"])
             .unwrap_err()
             .contains("--players needs --seed"));
+    }
+
+    /// A room secret as the page generates it may begin with `-` (base64url): it is the secret,
+    /// not an unknown option (the e2e test's `orbis-join` once refused a room so named).
+    #[test]
+    fn a_room_secret_beginning_with_a_hyphen_is_the_secret() {
+        let a = parse_from([
+            "orbis-join",
+            "--relays",
+            "ws://127.0.0.1:1",
+            "--room",
+            "-8Kq_x",
+        ])
+        .unwrap();
+        assert_eq!(a.room, "-8Kq_x");
     }
 }
