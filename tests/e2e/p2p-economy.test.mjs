@@ -83,6 +83,11 @@ test('two browsers and a native computer player play an economy game through a N
   await B.goto(link);
   await B.fill('#online-name', 'Bob');
   await B.click('#online-join');
+  /** Both pages as they stood when a wait failed: `test-output/fail-NAME-a.png` and `-b.png`. */
+  const failShots = async (name) => {
+    await A.screenshot({ path: `test-output/fail-${name}-a.png` });
+    await B.screenshot({ path: `test-output/fail-${name}-b.png` });
+  };
   let out = '';
   let err = '';
   const native = spawn(JOIN, ['--relays', relayUrl, '--room', secret, '--bot', 'normal', '--name', 'Native', '--timeout-s', '800']);
@@ -96,8 +101,7 @@ test('two browsers and a native computer player play an economy game through a N
       console.log(`lobby: Alice sees ${await online(A, 'data-peers').catch(() => '?')} peers, Bob ${await online(B, 'data-peers').catch(() => '?')}; orbis-join exited: ${native.exitCode}`);
       console.log(`orbis-join stdout: ${out.slice(-2000)}`);
       console.log(`orbis-join stderr: ${err.slice(-2000)}`);
-      await A.screenshot({ path: 'test-output/fail-p2p-economy-lobby-a.png' });
-      await B.screenshot({ path: 'test-output/fail-p2p-economy-lobby-b.png' });
+      await failShots('p2p-economy-lobby');
       throw e;
     });
     // Alice chooses the economy, a quick game of three rounds, and proposes it.
@@ -178,8 +182,7 @@ test('two browsers and a native computer player play an economy game through a N
       for (const p of [A, B]) if (await playStep(p, 2)) steps += 1;
       return false;
     }, 300000).catch(async (e) => {
-      await A.screenshot({ path: 'test-output/fail-economy-round-a.png' });
-      await B.screenshot({ path: 'test-output/fail-economy-round-b.png' });
+      await failShots('economy-round');
       throw new Error(`${e.message}: A panel ${await A.locator('#panel').textContent()}; B panel ${await B.locator('#panel').textContent()}`);
     });
     console.log(`round 1 by hand: ${steps} steps`);
@@ -194,8 +197,7 @@ test('two browsers and a native computer player play an economy game through a N
     await A.click('#finish-get');
     for (const p of [A, B]) {
       await until('the alliance on both pages', async () => (await p.locator(`#standings tr[data-player="${seatA}"]`).textContent()).includes('Bob'), 60000).catch(async (e) => {
-        await A.screenshot({ path: 'test-output/fail-economy-ally-a.png' });
-        await B.screenshot({ path: 'test-output/fail-economy-ally-b.png' });
+        await failShots('economy-ally');
         throw new Error(`${e.message}: A log ${await A.locator('#log').textContent()}; B panel ${await B.locator('#panel').textContent()}`);
       });
     }
@@ -227,8 +229,7 @@ test('two browsers and a native computer player play an economy game through a N
       console.log(`rejoin: before ${lenBefore}; Alice: ${await seen(A)}`);
       console.log(`rejoin: Bob: ${await seen(B)}`);
       console.log(`orbis-join stderr: ${err.slice(-2000)}`);
-      await A.screenshot({ path: 'test-output/fail-p2p-economy-rejoin-a.png' });
-      await B.screenshot({ path: 'test-output/fail-p2p-economy-rejoin-b.png' });
+      await failShots('p2p-economy-rejoin');
       throw e;
     });
     console.log(`rejoin: Bob back in the game ${Date.now() - reloaded} ms after the reload`);
@@ -237,8 +238,7 @@ test('two browsers and a native computer player play an economy game through a N
     const state = async (p) => `${await p.locator('#turn-title').textContent()} len ${await online(p, 'data-log-len')} autoplay ${await online(p, 'data-autoplay')}; panel ${await p.locator('#panel').textContent()}; bar ${await p.locator('.online-bar').textContent()}`;
     for (const p of [A, B]) {
       await until('the game over', async () => { await watchRolls(); return (await phase(p)) === 'over'; }, 600000).catch(async (e) => {
-        await A.screenshot({ path: 'test-output/fail-economy-end-a.png' });
-        await B.screenshot({ path: 'test-output/fail-economy-end-b.png' });
+        await failShots('economy-end');
         throw new Error(`${e.message}: A ${await state(A)}; B ${await state(B)}; native ${err.slice(-1500)}`);
       });
     }

@@ -566,30 +566,10 @@ fn a_transcript_without_the_published_keys_keeps_the_cards_face_down() {
 fn the_deal_secret_counts_whatever_else_was_signed_under_its_number() {
     let (net, t) = finished_transcript(21);
     let clean = decode(&t);
-    let sender = 1usize;
-    let key = SigningKey::from_bytes(&net.configs[sender].identity_secret);
-    let me = net.peers[sender].key();
-    let at = clean
-        .messages
-        .iter()
-        .position(|m| {
-            matches!(Envelope::open_where(m, |_| true),
-                Ok((env, Body::DealSecret { .. })) if env.sender == me)
-        })
-        .expect("participant 1 published its deal secret");
-    let (env, body) = Envelope::open_where(&clean.messages[at], |_| true).unwrap();
-    // A vote for the last position, which the table keeps (one far ahead is not kept and
-    // takes no number).
-    let vote = Body::Vote {
-        at: net.peers[0].log_len() - 1,
-        control: Control::SeatToBot {
-            seat: 0,
-            level: BotLevel::Normal,
-        },
-    };
     let mut bad = clean.clone();
-    bad.messages
-        .insert(at, Envelope::seal(&key, env.game_id, env.seq, &vote));
+    let (at, env, body) =
+        vote_under_the_number_of(&net, &mut bad, 1, |b| matches!(b, Body::DealSecret { .. }));
+    let key = SigningKey::from_bytes(&net.configs[1].identity_secret);
     let r = verify(&encode(&bad)).unwrap_or_else(|e| panic!("{e}"));
     let d = r.deal.expect("dealt face down");
     assert_eq!(
@@ -617,6 +597,39 @@ fn the_deal_secret_counts_whatever_else_was_signed_under_its_number() {
         Some((3, 3)),
         "the true secret still opens the deal"
     );
+}
+
+/// Places, just before participant `sender`'s first message of transcript `t` whose body is
+/// `kind`, a vote `sender` signed under that message's number: a vote for the last position,
+/// which the table keeps (one far ahead is not kept and takes no number). Returns where the
+/// message was, its envelope and its body.
+fn vote_under_the_number_of(
+    net: &Net,
+    t: &mut Transcript,
+    sender: usize,
+    kind: fn(&Body) -> bool,
+) -> (usize, Envelope, Body) {
+    let me = net.peers[sender].key();
+    let at = t
+        .messages
+        .iter()
+        .position(|m| {
+            matches!(Envelope::open_where(m, |_| true),
+                Ok((env, body)) if env.sender == me && kind(&body))
+        })
+        .unwrap_or_else(|| panic!("participant {sender} sent no such message"));
+    let (env, body) = Envelope::open_where(&t.messages[at], |_| true).unwrap();
+    let vote = Body::Vote {
+        at: net.peers[0].log_len() - 1,
+        control: Control::SeatToBot {
+            seat: 0,
+            level: BotLevel::Normal,
+        },
+    };
+    let key = SigningKey::from_bytes(&net.configs[sender].identity_secret);
+    t.messages
+        .insert(at, Envelope::seal(&key, env.game_id, env.seq, &vote));
+    (at, env, body)
 }
 
 fn decode(t: &[u8]) -> Transcript {
@@ -882,26 +895,7 @@ fn a_peer_that_reloads_then_leaves_is_voted_out_and_the_game_ends() {
         // 2 signed under the number of its pieces and placed before them costs the transcript
         // nothing (see `the_deal_secret_counts_whatever_else_was_signed_under_its_number`).
         let mut t = Transcript::from_bytes(&net.peers[0].transcript().unwrap()).unwrap();
-        let me = net.peers[2].key();
-        let at = t
-            .messages
-            .iter()
-            .position(|m| {
-                matches!(Envelope::open_where(m, |_| true),
-                    Ok((env, Body::DealPieces { .. })) if env.sender == me)
-            })
-            .expect("participant 2 published its pieces");
-        let (env, _) = Envelope::open_where(&t.messages[at], |_| true).unwrap();
-        let key = SigningKey::from_bytes(&net.configs[2].identity_secret);
-        let vote = Body::Vote {
-            at: net.peers[0].log_len() - 1,
-            control: Control::SeatToBot {
-                seat: 0,
-                level: BotLevel::Normal,
-            },
-        };
-        t.messages
-            .insert(at, Envelope::seal(&key, env.game_id, env.seq, &vote));
+        vote_under_the_number_of(&net, &mut t, 2, |b| matches!(b, Body::DealPieces { .. }));
         let r = verify(&t.to_bytes()).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         let d = r.deal.expect("dealt face down");
         assert_eq!(

@@ -185,11 +185,11 @@ impl Peer {
             }
             // A participant voted out since: its reveal was on its way when the vote passed
             // (an honest peer whose connection dropped sends one in that race), and the roll
-            // completed without it. It opens nothing and accuses nobody; a dropped participant
-            // can change nothing here (classic long-run seed 4800059: its late reveal was
-            // refused as forged, and the transcript that held it did not verify).
-            if r.excluded.contains(&p) && r.reveals.get(&index).is_none_or(|m| !m.contains_key(&p))
-            {
+            // completed without it (one it was used in returned above). It opens nothing and
+            // accuses nobody; a dropped participant can change nothing here (classic long-run
+            // seed 4800059: its late reveal was refused as forged, and the transcript that
+            // held it did not verify).
+            if r.excluded.contains(&p) {
                 return;
             }
             // Our declaration, but a position that was not a roll, or whose roll completed
