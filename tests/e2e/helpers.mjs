@@ -205,23 +205,38 @@ export async function launchPublished(baseUrl = URL_BASE) {
 /**
  * Clicks a province (or a split coast's marker) of the orders map as a player would: on the
  * region map at the province's unit point (`data-at`, in map units), elsewhere at the centre of
- * the element.
+ * the element. It clicks only once the element the page finds at that point (the one its click
+ * handler reads, `closest('[data-key]')`) is that province, inside the window, so a layout that
+ * is still settling fails with what was there rather than as a lost click.
  */
 export async function clickKey(page, key) {
-  const [x, y] = await page.evaluate((k) => {
-    const svg = document.querySelector('svg.omap');
-    const el = svg.querySelector(`[data-key="${k}"]`);
-    const at = el.getAttribute('data-at');
-    if (!at) {
-      const r = el.getBoundingClientRect();
-      return [r.x + r.width / 2, r.y + r.height / 2];
-    }
-    const [ax, ay] = at.split(' ').map(Number);
-    const p = svg.createSVGPoint();
-    p.x = ax;
-    p.y = ay;
-    const q = p.matrixTransform(svg.getScreenCTM());
-    return [q.x, q.y];
-  }, key);
-  await page.mouse.click(x, y);
+  let at;
+  for (let i = 0; i < 50; i++) {
+    at = await page.evaluate((k) => {
+      const svg = document.querySelector('svg.omap');
+      const el = svg && svg.querySelector(`[data-key="${k}"]`);
+      if (!el) return { hit: 'no such element' };
+      let x;
+      let y;
+      const spot = el.getAttribute('data-at');
+      if (!spot) {
+        const r = el.getBoundingClientRect();
+        [x, y] = [r.x + r.width / 2, r.y + r.height / 2];
+      } else {
+        const [ax, ay] = spot.split(' ').map(Number);
+        const p = svg.createSVGPoint();
+        p.x = ax;
+        p.y = ay;
+        const q = p.matrixTransform(svg.getScreenCTM());
+        [x, y] = [q.x, q.y];
+      }
+      const top = document.elementFromPoint(x, y);
+      const hit = top ? (top.closest('[data-key]')?.getAttribute('data-key') ?? top.outerHTML.slice(0, 120)) : 'outside the window';
+      return { x, y, hit, w: innerWidth, h: innerHeight };
+    }, key);
+    if (at.hit === key) break;
+    await page.waitForTimeout(100);
+  }
+  if (at.hit !== key) throw new Error(`clickKey ${key}: at ${JSON.stringify(at)} the page finds ${at.hit}`);
+  await page.mouse.click(at.x, at.y);
 }
