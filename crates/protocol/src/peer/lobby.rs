@@ -372,6 +372,7 @@ impl Peer {
             joined: self.in_batch.then_some(self.now),
             deal: None,
             last_checkpoints: BTreeMap::new(),
+            sync_heads: BTreeMap::new(),
             withheld: BTreeMap::new(),
             claimed_unread: BTreeMap::new(),
             shared: BTreeMap::new(),

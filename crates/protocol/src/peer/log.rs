@@ -306,9 +306,10 @@ impl Peer {
                 self.publish_secret_into(out);
                 return;
             }
-            if Self::bound(r, at, &self.me) {
+            if !self.probing && self.held_by_vote(at) {
                 return;
             }
+            let Some(r) = &mut self.run else { return };
             if matches!(r.state, Game::Orders(_)) {
                 if self.advance_orders(out) {
                     continue;
@@ -658,12 +659,17 @@ impl Peer {
         if index <= next {
             self.compare_checkpoint(sender, index, state_hash, log_head, raw.to_vec(), out);
         } else if index < next + MAX_AHEAD {
-            r.their_checkpoints.entry(index).or_default().push((
-                sender,
-                state_hash,
-                log_head,
-                raw.to_vec(),
-            ));
+            // Kept until we get there: the same one again adds nothing, and two different ones
+            // from one sender already show it disagrees with itself, so a sender signing more
+            // cannot grow the list (each is looked at while a vote holds us: `held_by_vote`).
+            let list = r.their_checkpoints.entry(index).or_default();
+            let theirs = list.iter().filter(|(k, ..)| *k == sender);
+            let same = theirs
+                .clone()
+                .any(|(_, s, h, _)| (*s, *h) == (state_hash, log_head));
+            if !same && theirs.count() < 2 {
+                list.push((sender, state_hash, log_head, raw.to_vec()));
+            }
         } else {
             Self::reject(out, link, Some(sender), Violation::TooFarAhead { index });
         }

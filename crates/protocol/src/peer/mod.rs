@@ -183,6 +183,12 @@ pub struct Peer {
     /// again, whether or not the game moves on (a reloaded page's mission, read before the
     /// reload, blocks no move, so no stall ever asked for it).
     unread_asked: BTreeMap<(u8, u16), u64>,
+    /// A fork of this peer resolving a position past our own open vote there, to learn the log
+    /// head that resolution gives (see `votes::held_by_vote`); never set on a real peer.
+    probing: bool,
+    /// The last such probe: (position, when, `signature_checks` then, the heads it found), so
+    /// a stream of messages while we are held costs at most one fork per [`PROBE_EVERY_MS`].
+    probed: Option<(u64, u64, u64, Vec<[u8; 32]>)>,
 }
 
 impl Peer {
@@ -228,6 +234,8 @@ impl Peer {
             other_games: 0,
             signature_checks: 0,
             unkept: false,
+            probing: false,
+            probed: None,
             keep_states: false,
             unread_asked: BTreeMap::new(),
         }
@@ -418,6 +426,10 @@ impl Peer {
             }
         }
         self.resend_chats(now_ms, &mut out);
+        if self.holds_open_vote() {
+            // What lets our vote go may have come within one probe period of the last look.
+            self.advance(&mut out);
+        }
         self.check_withheld(&mut out);
         self.economy_timers(&mut out);
         let over = self.run.as_ref().is_some_and(|r| r.over());

@@ -207,6 +207,16 @@ impl Peer {
                 r.note_reached(sender, have_index);
                 moved = true;
             }
+            // A head past our position may be the one that lets our own open vote go (a
+            // voter's checkpoint lost on the way): look again (review of the 5500343 fix).
+            if r.sync_heads
+                .get(&sender)
+                .is_none_or(|&(x, _)| x <= have_index)
+                && r.sync_heads.insert(sender, (have_index, head)) != Some((have_index, head))
+                && have_index > r.next_index()
+            {
+                moved = true;
+            }
         }
         if let Some(l) = link {
             // At most one answer per connection per half resend period: a cheap request

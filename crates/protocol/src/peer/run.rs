@@ -91,6 +91,9 @@ pub(super) struct Run {
     /// Each participant's latest checkpoint (position, signed bytes), ours included, for the
     /// transcript.
     pub(super) last_checkpoints: BTreeMap<PeerKey, (u64, Vec<u8>)>,
+    /// Each participant's log length and head from its latest signed `Sync`: where it stands,
+    /// in a form that shows which history it took (`votes::held_by_vote`).
+    pub(super) sync_heads: BTreeMap<PeerKey, (u64, [u8; 32])>,
     /// Participants each participant claims withhold shares of its cards (face down): a claim,
     /// not a fact (security review B9); with the positions it claims it cannot read.
     pub(super) withheld: BTreeMap<u8, Vec<u8>>,

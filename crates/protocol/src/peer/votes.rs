@@ -23,6 +23,10 @@ pub const MAX_OPEN_VOTES: usize = 32;
 /// completes there shows the others went on without us); older ones are forgotten.
 pub const VOTE_MEMORY: u64 = 64;
 
+/// At most how often (ms) a peer held at a position by its own vote resolves that position again
+/// on a fork to compare with the heads voters signed later (`Peer::held_by_vote`).
+pub const PROBE_EVERY_MS: u64 = 50;
+
 /// Whether `c` is about this peer (participant `mine`, key `me`): dropping it or taking its seat.
 fn about(mine: Option<u8>, me: PeerKey, p: &SetupProposal, c: &Control) -> bool {
     match *c {
@@ -226,12 +230,97 @@ impl Peer {
     /// True while `me` has voted for a control at `at` that has not passed but still can: a
     /// vote fails for good once a required voter has shown it moved past `at` without voting.
     pub(super) fn bound(r: &Run, at: u64, me: &PeerKey) -> bool {
+        Self::bound_unless(r, at, me, |k| moved_past(r, k, at))
+    }
+
+    /// True while `me` has voted for a control at `at` that has not passed and still can: no
+    /// required voter that has not voted is `gone` (has shown it resolved `at` without it).
+    fn bound_unless(r: &Run, at: u64, me: &PeerKey, gone: impl Fn(&PeerKey) -> bool) -> bool {
         ours_open(r, at, me).any(|v| {
             r.voters(&v.control)
                 .iter()
                 .filter(|k| !v.voters.contains_key(k))
-                .all(|k| !moved_past(r, k, at))
+                .all(|k| !gone(k))
                 && r.wait_on(&v.control).is_some()
+        })
+    }
+
+    /// Whether our open vote at `at` holds us there (we resolve `at` only with its control).
+    ///
+    /// In a classic game, a required voter that has shown it moved past `at` without our
+    /// table holding its vote lets us go ([`Peer::bound`]). At an orders or economy position
+    /// that is not enough: a message showing a voter moved past can overtake its vote (relayed
+    /// by another peer, or reordered), and the voter may have moved past *with* the control
+    /// (long-run economy seed 5500343: all three voters voted, one of them let go on a message
+    /// of another's from the next position, resolved the position with the late target's
+    /// orders, and the game split). There only a log head a voter signed for a later position
+    /// (in a checkpoint, or in the `Sync` it sends while it waits) that is the head we reach by
+    /// resolving `at` without the control shows the vote failed; we learn those heads by
+    /// resolving `at` on a fork of this peer (`probe_heads`).
+    pub(super) fn held_by_vote(&mut self, at: u64) -> bool {
+        let Some(r) = &self.run else { return false };
+        if matches!(r.state, Game::Classic(_)) {
+            return Self::bound(r, at, &self.me);
+        }
+        if !Self::bound_unless(r, at, &self.me, |_| false) {
+            return false;
+        }
+        // What each peer has shown of its history past `at`: its checkpoints, and the head its
+        // latest `Sync` carried (sent again while it waits, so a lost checkpoint is made up;
+        // `on_sync` advances us when that head is new).
+        let mut shown: Vec<(PeerKey, u64, [u8; 32])> = r
+            .their_checkpoints
+            .range(at + 1..)
+            .flat_map(|(i, l)| l.iter().map(move |(k, _, h, _)| (*k, *i, *h)))
+            .collect();
+        shown.extend(
+            r.sync_heads
+                .iter()
+                .filter(|(_, (i, _))| *i > at)
+                .map(|(k, (i, h))| (*k, *i, *h)),
+        );
+        if shown.is_empty() {
+            return true;
+        }
+        let heads = self.probe_heads(at);
+        let Some(r) = &self.run else { return false };
+        Self::bound_unless(r, at, &self.me, |k| {
+            shown
+                .iter()
+                .any(|(x, i, h)| x == k && heads.get((i - at - 1) as usize) == Some(h))
+        })
+    }
+
+    /// The log heads after position `at` (`at + 1` entries, then more) with `at` resolved
+    /// without our open votes there: a fork of this peer, told to ignore them, advances as far
+    /// as it can. The fork is made again only once a new message has come (a position resolves
+    /// only on something new), and at most once per [`PROBE_EVERY_MS`], so a stream of
+    /// messages while we are held cannot fork us each time; `tick` looks again after that.
+    fn probe_heads(&mut self, at: u64) -> Vec<[u8; 32]> {
+        let checks = self.signature_checks;
+        if let Some((a, t, c, h)) = &self.probed {
+            if *a == at && (*c == checks || self.now < t.saturating_add(PROBE_EVERY_MS)) {
+                return h.clone();
+            }
+        }
+        let mut fork = self.clone();
+        fork.probing = true;
+        fork.probed = None;
+        fork.advance(&mut Output::default());
+        let heads = fork.run.as_ref().map_or(vec![], |r| {
+            r.heads.get(at as usize + 1..).map_or(vec![], <[_]>::to_vec)
+        });
+        self.probed = Some((at, self.now, checks, heads.clone()));
+        heads
+    }
+
+    /// Whether we hold an open vote at the orders or economy position the game is on (then
+    /// `tick` looks again whether it can let us go: what releases us may have come inside one
+    /// probe period of the last look).
+    pub(super) fn holds_open_vote(&self) -> bool {
+        self.run.as_ref().is_some_and(|r| {
+            !matches!(r.state, Game::Classic(_))
+                && Self::bound_unless(r, r.next_index(), &self.me, |_| false)
         })
     }
 
