@@ -1,7 +1,8 @@
 // Shared helpers for the end-to-end tests: Debian's Chromium through playwright-core, against the
 // release bundle served by scripts/test-web.sh (ORBIS_URL).
 import { chromium } from 'playwright-core';
-import { mkdirSync } from 'node:fs';
+import { before, after } from 'node:test';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const URL_BASE = process.env.ORBIS_URL || 'http://127.0.0.1:8080/';
@@ -136,6 +137,72 @@ export async function startMatchbox(bin) {
     await new Promise((r) => setTimeout(r, 100));
   }
   return { port, server };
+}
+
+/** An attribute of the online screen's root (`#online`): its phase, peers, log length… */
+export const online = (page, a) => page.locator('#online').getAttribute(a);
+
+/**
+ * The set-up every test file playing over a local matchbox_server shares: hooks that start the
+ * server (MATCHBOX_SERVER) on a free port and one Chromium before the file's tests and stop both
+ * after. `join`: the file also needs the native player (ORBIS_JOIN). Returns `skip` (the tests'
+ * option: why they cannot run here, or false) and, once started, `signal` (the server's URL),
+ * `browser` and `join` (the native player's path).
+ */
+export function matchboxSuite({ join = false } = {}) {
+  const bin = process.env.MATCHBOX_SERVER;
+  const joinBin = process.env.ORBIS_JOIN;
+  const ready = Boolean(bin && existsSync(bin) && (!join || (joinBin && existsSync(joinBin))));
+  const s = {
+    skip: !ready && (join ? 'MATCHBOX_SERVER / ORBIS_JOIN not set' : 'MATCHBOX_SERVER not set'),
+    join: joinBin,
+    signal: undefined,
+    browser: undefined,
+    server: undefined,
+  };
+  before(async () => {
+    if (!ready) return;
+    const { port, server } = await startMatchbox(bin);
+    s.server = server;
+    s.signal = `ws://127.0.0.1:${port}`;
+    s.browser = await launch();
+  });
+  after(async () => {
+    await s.browser?.close();
+    s.server?.kill();
+  });
+  return s;
+}
+
+/**
+ * The set-up every test file meeting through a local Nostr relay shares, as the published page
+ * runs (see `launchPublished`): hooks that start the relay (NOSTR_RELAY) and one Chromium before
+ * the file's tests and stop both after. `join`: the file also needs the native player
+ * (ORBIS_JOIN). Returns `skip` and, once started, `relayUrl`, `browser`, `base` (the pages' URL
+ * under a host name that is not localhost) and `join`.
+ */
+export function relaySuite({ join = false } = {}) {
+  const bin = process.env.NOSTR_RELAY;
+  const joinBin = process.env.ORBIS_JOIN;
+  const ready = Boolean(bin && existsSync(bin) && (!join || (joinBin && existsSync(joinBin))));
+  const s = {
+    skip: !ready && (join ? 'NOSTR_RELAY / ORBIS_JOIN not set' : 'NOSTR_RELAY not set'),
+    join: joinBin,
+    relayUrl: undefined,
+    browser: undefined,
+    base: undefined,
+    relay: undefined,
+  };
+  before(async () => {
+    if (!ready) return;
+    ({ url: s.relayUrl, relay: s.relay } = await startRelay(bin));
+    ({ browser: s.browser, base: s.base } = await launchPublished());
+  });
+  after(async () => {
+    await s.browser?.close();
+    s.relay?.kill();
+  });
+  return s;
 }
 
 /** A free TCP port on 127.0.0.1. */

@@ -9,30 +9,13 @@
 // (battles are fought, each roll from the dice beacon) and Bob's page is reloaded mid-game and
 // rejoins. The finished game's transcript replays on Alice's page to the same hash. All three peers end the game with one state hash.
 // Needs NOSTR_RELAY and ORBIS_JOIN (scripts/test-web.sh sets them); skipped otherwise.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { shot, attr, watchErrors, until, startRelay, launchPublished } from './helpers.mjs';
+import { shot, attr, watchErrors, until, relaySuite, online } from './helpers.mjs';
 
-const RELAY = process.env.NOSTR_RELAY;
-const JOIN = process.env.ORBIS_JOIN;
-const ready = RELAY && existsSync(RELAY) && JOIN && existsSync(JOIN);
-let browser;
-let base;
-let relay;
-let relayUrl;
-before(async () => {
-  if (!ready) return;
-  ({ url: relayUrl, relay } = await startRelay(RELAY));
-  ({ browser, base } = await launchPublished());
-});
-after(async () => {
-  await browser?.close();
-  relay?.kill();
-});
+const net = relaySuite({ join: true });
 
-const online = (page, a) => page.locator('#online').getAttribute(a);
 const phase = (page) => attr(page, 'data-phase');
 /** The seat the panel offers this page now (`data-actor`), or null while it waits. */
 /** Opens the panel's Diplomacy section (folded by default). */
@@ -63,17 +46,17 @@ async function playStep(page, before) {
 }
 const actor = async (page) => (await page.locator('#panel .act').count()) ? page.locator('#panel .act').getAttribute('data-actor') : null;
 
-test('two browsers and a native computer player play an economy game through a Nostr relay to one hash', { skip: !ready && 'NOSTR_RELAY / ORBIS_JOIN not set', timeout: 900000 }, async () => {
-  assert.doesNotMatch(base, /localhost|127\.0\.0\.1/);
-  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+test('two browsers and a native computer player play an economy game through a Nostr relay to one hash', { skip: net.skip, timeout: 900000 }, async () => {
+  assert.doesNotMatch(net.base, /localhost|127\.0\.0\.1/);
+  const ctxA = await net.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxB = await net.browser.newContext({ viewport: { width: 1280, height: 860 } });
   const A = await ctxA.newPage();
   const errorsA = watchErrors(A);
-  await A.goto(base);
+  await A.goto(net.base);
   await A.click('#play-online');
   await A.fill('#online-name', 'Alice');
   await A.click('#online-settings summary');
-  await A.fill('#online-relays', relayUrl);
+  await A.fill('#online-relays', net.relayUrl);
   await A.click('#online-create');
   await A.locator('#online-status').waitFor();
   const link = A.url();
@@ -90,7 +73,7 @@ test('two browsers and a native computer player play an economy game through a N
   };
   let out = '';
   let err = '';
-  const native = spawn(JOIN, ['--relays', relayUrl, '--room', secret, '--bot', 'normal', '--name', 'Native', '--timeout-s', '800']);
+  const native = spawn(net.join, ['--relays', net.relayUrl, '--room', secret, '--bot', 'normal', '--name', 'Native', '--timeout-s', '800']);
   native.stdout.on('data', (d) => { out += d; });
   native.stderr.on('data', (d) => { err += d; });
   const exited = new Promise((res) => native.on('exit', (code) => res(code)));

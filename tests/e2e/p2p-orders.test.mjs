@@ -6,28 +6,12 @@
 // French retreat, and the winter builds; England's page is reloaded between its commitment and
 // France's, and still reveals. Both pages end with the same state hash. Needs
 // MATCHBOX_SERVER (scripts/test-web.sh sets it); skipped with a message otherwise.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { launch, URL_BASE, shot, attr, watchErrors, until, openOnline as open, startMatchbox, clickKey } from './helpers.mjs';
+import { URL_BASE, shot, attr, watchErrors, until, openOnline as open, clickKey, matchboxSuite, online } from './helpers.mjs';
 
-const MATCHBOX = process.env.MATCHBOX_SERVER;
-const ready = MATCHBOX && existsSync(MATCHBOX);
+const net = matchboxSuite({ join: false });
 
-let browser;
-let server;
-let port;
-before(async () => {
-  if (!ready) return;
-  ({ port, server } = await startMatchbox(MATCHBOX));
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
-
-const online = (page, a) => page.locator('#online').getAttribute(a);
 
 async function type(page, order) {
   await page.fill('#order-text', order);
@@ -51,12 +35,12 @@ async function enter(page, power) {
   assert.equal(await attr(page, 'data-stage'), `enter-${power}`);
 }
 
-test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retreat, builds', { skip: !ready && 'MATCHBOX_SERVER not set', timeout: 300000 }, async () => {
+test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retreat, builds', { skip: net.skip, timeout: 300000 }, async () => {
   const room = `orders-${process.pid}-${Date.now() % 100000}`;
-  const signal = `ws://127.0.0.1:${port}`;
+  const { signal } = net;
   const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}#room=${room}`;
-  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxA = await net.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxB = await net.browser.newContext({ viewport: { width: 1280, height: 860 } });
   const A = await open(ctxA, url, 'Alice');
   const B = await open(ctxB, url, 'Bob');
   try {
@@ -203,12 +187,12 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
   }
 });
 
-test('two browsers on the world map accept a draw in the same phase: the game is drawn on both', { skip: !ready && 'MATCHBOX_SERVER not set', timeout: 300000 }, async () => {
+test('two browsers on the world map accept a draw in the same phase: the game is drawn on both', { skip: net.skip, timeout: 300000 }, async () => {
   const room = `orders-draw-${process.pid}-${Date.now() % 100000}`;
-  const signal = `ws://127.0.0.1:${port}`;
+  const { signal } = net;
   const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}#room=${room}`;
-  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxA = await net.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const ctxB = await net.browser.newContext({ viewport: { width: 1280, height: 860 } });
   const A = await open(ctxA, url, 'Alice');
   const B = await open(ctxB, url, 'Bob');
   try {

@@ -7,53 +7,37 @@
 // The join path's failures each show a message: no relay reachable, a bad relay address, a room
 // that is not a room. Room links and "Play online…" lead to the online page (online/), also from
 // the full page and from a link of an earlier version that names it.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { shot, attr, watchErrors, until, startRelay, launchPublished, freePort } from './helpers.mjs';
+import { shot, attr, watchErrors, until, freePort, relaySuite, online } from './helpers.mjs';
 
-const RELAY = process.env.NOSTR_RELAY;
-const ready = RELAY && existsSync(RELAY);
-let browser;
-let base;
-let relay;
-let relayUrl;
-before(async () => {
-  if (!ready) return;
-  ({ url: relayUrl, relay } = await startRelay(RELAY));
-  ({ browser, base } = await launchPublished());
-});
-after(async () => {
-  await browser?.close();
-  relay?.kill();
-});
+const net = relaySuite({ join: false });
 
-const online = (page, a) => page.locator('#online').getAttribute(a);
 
-test('two browsers meet through a Nostr relay with no signalling server and play to one hash', { skip: !ready && 'NOSTR_RELAY not set', timeout: 900000 }, async () => {
-  assert.doesNotMatch(base, /localhost|127\.0\.0\.1/);
-  const ctxA = await browser.newContext();
-  const ctxB = await browser.newContext();
+test('two browsers meet through a Nostr relay with no signalling server and play to one hash', { skip: net.skip, timeout: 900000 }, async () => {
+  assert.doesNotMatch(net.base, /localhost|127\.0\.0\.1/);
+  const ctxA = await net.browser.newContext();
+  const ctxB = await net.browser.newContext();
   const A = await ctxA.newPage();
   const errorsA = watchErrors(A);
   const t0 = Date.now();
   // As a new player: the first page, "Play online…", a name, "Create a new room".
   // The relay is set in Settings (not in the address): the room link must carry it, or Bob
   // would look for Alice on the default relays.
-  await A.goto(base);
+  await A.goto(net.base);
   await A.click('#play-online');
   await A.locator('#online-create').waitFor();
   await shot(A, '40-online-join-form');
   await A.fill('#online-name', 'Alice');
   await A.click('#online-settings summary');
-  await A.fill('#online-relays', relayUrl);
+  await A.fill('#online-relays', net.relayUrl);
   await A.click('#online-create');
   await A.locator('#online-status').waitFor();
   const link = A.url();
   const secret = new URL(link).hash.match(/room=([^&]+)/)[1];
   assert.ok(secret.length >= 22, `a 128-bit room secret in the link: ${link}`);
   assert.ok(link.includes('/orbis/online/'), link);
-  assert.equal(new URLSearchParams(new URL(link).hash.slice(1)).get('relays'), relayUrl, `the relay in the link: ${link}`);
+  assert.equal(new URLSearchParams(new URL(link).hash.slice(1)).get('relays'), net.relayUrl, `the relay in the link: ${link}`);
 
   // Bob opens the link.
   const B = await ctxB.newPage();
@@ -133,11 +117,11 @@ test('two browsers meet through a Nostr relay with no signalling server and play
   await ctxB.close();
 });
 
-test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_RELAY not set', timeout: 120000 }, async () => {
-  const ctx = await browser.newContext();
+test('every failure of the join path says what to do', { skip: net.skip, timeout: 120000 }, async () => {
+  const ctx = await net.browser.newContext();
   const page = await ctx.newPage();
   // No relay reachable (nothing listens on port 9).
-  await page.goto(`${base}online/?open=online&relays=${encodeURIComponent('ws://127.0.0.1:9')}`);
+  await page.goto(`${net.base}online/?open=online&relays=${encodeURIComponent('ws://127.0.0.1:9')}`);
   await page.click('#online-create');
   await page.locator('#online-error').waitFor({ timeout: 30000 });
   assert.match(await page.locator('#online-error').textContent(), /No relay could be reached.*Settings/);
@@ -147,7 +131,7 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   await page.locator('#online-create').waitFor();
   assert.doesNotMatch(page.url(), /room=/);
   // A room that is not a room, and a bad relay address: the form says so, nothing starts.
-  await page.goto(`${base}online/?open=online`);
+  await page.goto(`${net.base}online/?open=online`);
   await page.locator('#online-join').waitFor();
   await page.fill('#online-room', 'two words');
   await page.click('#online-join');
@@ -165,12 +149,12 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   await ctx.close();
   // A browser that gives no secure randomness: no key, room secret or seal is made from zeros,
   // and the page says what to do.
-  const broken = await browser.newContext();
+  const broken = await net.browser.newContext();
   await broken.addInitScript(() => {
     crypto.getRandomValues = () => { throw new Error('no randomness here'); };
   });
   const bp = await broken.newPage();
-  await bp.goto(`${base}online/?open=online`);
+  await bp.goto(`${net.base}online/?open=online`);
   await bp.locator('#online-create').waitFor({ timeout: 30000 });
   await bp.click('#online-create');
   assert.match(await bp.locator('#online-error').textContent(), /no secure random numbers.*another browser/);
@@ -180,11 +164,11 @@ test('every failure of the join path says what to do', { skip: !ready && 'NOSTR_
   await broken.close();
 });
 
-test('a room link that names the full page (an earlier version\'s) opens the online page with its room', { skip: !ready && 'NOSTR_RELAY not set', timeout: 180000 }, async () => {
-  const ctx = await browser.newContext();
+test('a room link that names the full page (an earlier version\'s) opens the online page with its room', { skip: net.skip, timeout: 180000 }, async () => {
+  const ctx = await net.browser.newContext();
   const page = await ctx.newPage();
   const room = 'AAAAAAAAAAAAAAAAAAAAAA';
-  await page.goto(`${base}full/?relays=${encodeURIComponent('ws://127.0.0.1:9')}#room=${room}`);
+  await page.goto(`${net.base}full/?relays=${encodeURIComponent('ws://127.0.0.1:9')}#room=${room}`);
   // The address changes at once; the page behind it may take long to start on a loaded
   // machine, which the waits for its elements below allow for.
   await page.waitForURL(/\/orbis\/online\//, { waitUntil: 'commit', timeout: 60000 });
@@ -194,18 +178,18 @@ test('a room link that names the full page (an earlier version\'s) opens the onl
   assert.equal(await page.locator('#online-room').inputValue(), room, 'the room of the link');
   await shot(page, '47-old-room-link');
   // "Play online…" on the full page's menu goes there too.
-  await page.goto(`${base}full/`);
+  await page.goto(`${net.base}full/`);
   await page.click('#play-online', { timeout: 60000 });
   await page.waitForURL(/\/orbis\/online\/\?open=online/, { waitUntil: 'commit', timeout: 60000 });
   await page.locator('#online-create').waitFor({ timeout: 60000 });
   await ctx.close();
 });
 
-test('a third page that cannot reach any relay joins with invite codes and meets the others through the mesh', { skip: !ready && 'NOSTR_RELAY not set', timeout: 300000 }, async () => {
-  const ctx = [await browser.newContext(), await browser.newContext(), await browser.newContext()];
+test('a third page that cannot reach any relay joins with invite codes and meets the others through the mesh', { skip: net.skip, timeout: 300000 }, async () => {
+  const ctx = [await net.browser.newContext(), await net.browser.newContext(), await net.browser.newContext()];
   const [A, B, C] = await Promise.all(ctx.map((c) => c.newPage()));
   const errors = [A, B, C].map(watchErrors);
-  await A.goto(`${base}online/?open=online&relays=${encodeURIComponent(relayUrl)}`);
+  await A.goto(`${net.base}online/?open=online&relays=${encodeURIComponent(net.relayUrl)}`);
   await A.fill('#online-name', 'Alice');
   await A.click('#online-create');
   await A.locator('#online-status').waitFor();
@@ -216,7 +200,7 @@ test('a third page that cannot reach any relay joins with invite codes and meets
 
   // Carol's relays are unreachable (nothing listens there): she can only come in by code.
   const dead = `ws://127.0.0.1:${await freePort()}`;
-  await C.goto(`${base}online/?open=online&relays=${encodeURIComponent(dead)}`);
+  await C.goto(`${net.base}online/?open=online&relays=${encodeURIComponent(dead)}`);
   await C.fill('#online-name', 'Carol');
   await C.click('#online-by-code summary');
   await C.fill('#online-code', 'not a code');

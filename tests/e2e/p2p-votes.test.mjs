@@ -5,34 +5,19 @@
 // cards were dealt face down between two players, so nobody holds a piece of Bob's key to stand in
 // for his hand (issue 30 A1): the vote ends the game, unwon, and says so. Also: every name in the
 // lobby carries its key's fingerprint, and the proposer picks who is in the proposal.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
-import { launch, URL_BASE, shot, attr, until, openOnline as open, startMatchbox } from './helpers.mjs';
+import { URL_BASE, shot, attr, until, openOnline as open, matchboxSuite, online } from './helpers.mjs';
 
-const MATCHBOX = process.env.MATCHBOX_SERVER;
-const ready = MATCHBOX && existsSync(MATCHBOX);
-let browser;
-let server;
-let port;
-before(async () => {
-  if (!ready) return;
-  ({ port, server } = await startMatchbox(MATCHBOX));
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
+const net = matchboxSuite({ join: false });
 
-const online = (page, a) => page.locator('#online').getAttribute(a);
 
-test('a connected player who never plays can be voted out', { skip: !ready && 'MATCHBOX_SERVER not set', timeout: 240000 }, async () => {
+test('a connected player who never plays can be voted out', { skip: net.skip, timeout: 240000 }, async () => {
   const room = `votes-${process.pid}-${Date.now() % 100000}`;
-  const signal = `ws://127.0.0.1:${port}`;
+  const { signal } = net;
   const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}&missing_ms=3000&turn_ms=6000#room=${room}`;
-  const ctxA = await browser.newContext();
-  const ctxB = await browser.newContext();
+  const ctxA = await net.browser.newContext();
+  const ctxB = await net.browser.newContext();
   const A = await open(ctxA, url, 'Alice');
   const B = await open(ctxB, url, 'Bob');
   try {
@@ -83,13 +68,13 @@ test('a connected player who never plays can be voted out', { skip: !ready && 'M
 // Issue 9 §5: a player who closed the page and was voted out opens the same link again and gets
 // the seat back (the others' pages agree by themselves; the computer hands it back between that
 // seat's turns). Same two pages over real WebRTC through a local matchbox_server.
-test('a player voted out while away comes back with the same link and plays again', { skip: !ready && 'MATCHBOX_SERVER not set', timeout: 300000 }, async () => {
+test('a player voted out while away comes back with the same link and plays again', { skip: net.skip, timeout: 300000 }, async () => {
   const room = `back-${process.pid}-${Date.now() % 100000}`;
-  const signal = `ws://127.0.0.1:${port}`;
+  const { signal } = net;
   const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}&missing_ms=3000&turn_ms=6000#room=${room}`;
-  const ctxA = await browser.newContext();
-  const ctxB = await browser.newContext();
-  const ctxC = await browser.newContext();
+  const ctxA = await net.browser.newContext();
+  const ctxB = await net.browser.newContext();
+  const ctxC = await net.browser.newContext();
   const A = await open(ctxA, url, 'Alice');
   let B = await open(ctxB, url, 'Bob');
   const C = await open(ctxC, url, 'Carol');

@@ -5,40 +5,24 @@
 // withholder (not the player whose card it is), offer the vote on it, vote it out, and the game
 // goes on with the others standing in for its key, the same on both pages.
 // Needs MATCHBOX_SERVER and ORBIS_JOIN (scripts/test-web.sh sets them); skipped otherwise.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { launch, URL_BASE, shot, attr, until, openOnline as open, startMatchbox } from './helpers.mjs';
+import { URL_BASE, shot, attr, until, openOnline as open, matchboxSuite, online } from './helpers.mjs';
 
-const MATCHBOX = process.env.MATCHBOX_SERVER;
-const JOIN = process.env.ORBIS_JOIN;
-const ready = MATCHBOX && existsSync(MATCHBOX) && JOIN && existsSync(JOIN);
-let browser;
-let server;
-let port;
-before(async () => {
-  if (!ready) return;
-  ({ port, server } = await startMatchbox(MATCHBOX));
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
+const net = matchboxSuite({ join: true });
 
-const online = (page, a) => page.locator('#online').getAttribute(a);
 
-test('a peer that never shuffles is named on every page, voted out, and the game goes on', { skip: !ready && 'MATCHBOX_SERVER / ORBIS_JOIN not set', timeout: 300000 }, async () => {
+test('a peer that never shuffles is named on every page, voted out, and the game goes on', { skip: net.skip, timeout: 300000 }, async () => {
   const room = `withhold-${process.pid}-${Date.now() % 100000}`;
-  const signal = `ws://127.0.0.1:${port}`;
+  const { signal } = net;
   const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}&missing_ms=3000&turn_ms=6000#room=${room}`;
-  const ctxA = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
-  const ctxB = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const ctxA = await net.browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  const ctxB = await net.browser.newContext({ viewport: { width: 1280, height: 1000 } });
   const A = await open(ctxA, url, 'Alice');
   const B = await open(ctxB, url, 'Bob');
   let err = '';
-  const native = spawn(JOIN, [`${signal}/${room}`, '--bot', 'easy', '--name', 'Native', '--timeout-s', '280', '--test-withhold-shuffles']);
+  const native = spawn(net.join, [`${signal}/${room}`, '--bot', 'easy', '--name', 'Native', '--timeout-s', '280', '--test-withhold-shuffles']);
   native.stderr.on('data', (d) => { err += d; });
   try {
     await until('three peers in the lobby', async () => (await online(A.page, 'data-peers')) === '3' && (await online(B.page, 'data-peers')) === '3', 60000);

@@ -10,32 +10,15 @@
 // page, checks out with `orbis verify` (ORBIS_CLI). Also measures the time from an attack
 // declaration to the dice shown on both pages. Needs ORBIS_JOIN (the orbis-join binary) and
 // MATCHBOX_SERVER (scripts/test-web.sh sets both, and ORBIS_CLI); skipped with a message otherwise.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { launch, URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, chooseFrom, until, openOnline as open, startMatchbox } from './helpers.mjs';
+import { URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, chooseFrom, until, openOnline as open, matchboxSuite, online } from './helpers.mjs';
 
-const JOIN = process.env.ORBIS_JOIN;
 const CLI = process.env.ORBIS_CLI;
-const MATCHBOX = process.env.MATCHBOX_SERVER;
-const ready = JOIN && existsSync(JOIN) && MATCHBOX && existsSync(MATCHBOX);
-
-let browser;
-let server;
-let port;
-before(async () => {
-  if (!ready) return;
-  ({ port, server } = await startMatchbox(MATCHBOX));
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
-
-const online = (page, a) => page.locator('#online').getAttribute(a);
+const net = matchboxSuite({ join: true });
 
 /** One action by hand on the page whose turn it is, short of an attack: a forced trade, the
  * reinforcements on one territory, an occupation, else "end turn"; waits for it to go through. */
@@ -90,19 +73,19 @@ async function endTurnByHand(page, hittable = false) {
   assert.notEqual(await attr(page, 'data-my-turn'), '1', 'the turn passed');
 }
 
-test('two browsers and a native bot play a classic game over WebRTC; a reload rejoins', { skip: !ready && 'ORBIS_JOIN / MATCHBOX_SERVER not set', timeout: 420000 }, async () => {
+test('two browsers and a native bot play a classic game over WebRTC; a reload rejoins', { skip: net.skip, timeout: 420000 }, async () => {
   const room = `e2e-${process.pid}-${Date.now() % 100000}`;
-  const signal = `ws://127.0.0.1:${port}`;
+  const { signal } = net;
   const url = `${URL_BASE}?signal=${encodeURIComponent(signal)}&missing_ms=3000#room=${room}`;
-  const ctxA = await browser.newContext();
-  const ctxB = await browser.newContext();
+  const ctxA = await net.browser.newContext();
+  const ctxB = await net.browser.newContext();
   const A = await open(ctxA, url, 'Alice');
   let B = await open(ctxB, url, 'Bob');
   let out = '';
   let err = '';
   // The native peer plays at the easy level (random legal moves): with missions on, a stronger
   // player could complete one within a turn or two and end the game before the steps below.
-  const native = spawn(JOIN, [`${signal}/${room}`, '--bot', 'easy', '--name', 'Native', '--timeout-s', '400']);
+  const native = spawn(net.join, [`${signal}/${room}`, '--bot', 'easy', '--name', 'Native', '--timeout-s', '400']);
   native.stdout.on('data', (d) => { out += d; });
   native.stderr.on('data', (d) => { err += d; });
   const exited = new Promise((res) => native.on('exit', (code) => res(code)));
