@@ -102,7 +102,7 @@ use run::*;
 pub use setup::check_proposal;
 use setup::*;
 use votebook::*;
-pub use votes::MAX_OPEN_VOTES;
+pub use votes::{MAX_OPEN_VOTES, PROBE_EVERY_MS};
 
 /// Messages kept in the junk window (see `Peer::junk`): about 0.5 MB at most.
 pub(super) const MAX_JUNK: usize = 8192;
@@ -186,9 +186,12 @@ pub struct Peer {
     /// A fork of this peer resolving a position past our own open vote there, to learn the log
     /// head that resolution gives (see `votes::held_by_vote`); never set on a real peer.
     probing: bool,
-    /// The last such probe: (position, when, `signature_checks` then, the heads it found), so
-    /// a stream of messages while we are held costs at most one fork per [`PROBE_EVERY_MS`].
+    /// The last such probe: (position, when, `signature_checks` and `seq` then, the heads it
+    /// found), so a stream of messages while we are held costs at most one fork per
+    /// [`PROBE_EVERY_MS`].
     probed: Option<(u64, u64, u64, Vec<[u8; 32]>)>,
+    /// When `tick` last looked whether our own open vote still holds us.
+    held_looked: u64,
 }
 
 impl Peer {
@@ -236,6 +239,7 @@ impl Peer {
             unkept: false,
             probing: false,
             probed: None,
+            held_looked: 0,
             keep_states: false,
             unread_asked: BTreeMap::new(),
         }
@@ -426,8 +430,10 @@ impl Peer {
             }
         }
         self.resend_chats(now_ms, &mut out);
-        if self.holds_open_vote() {
-            // What lets our vote go may have come within one probe period of the last look.
+        if self.holds_open_vote() && now_ms >= self.held_looked.saturating_add(PROBE_EVERY_MS) {
+            // What lets our vote go may have come within one probe period of the last look
+            // (no more often: a page ticks at every poll, and `advance` retries the deal).
+            self.held_looked = now_ms;
             self.advance(&mut out);
         }
         self.check_withheld(&mut out);

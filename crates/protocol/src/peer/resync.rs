@@ -209,11 +209,14 @@ impl Peer {
             }
             // A head past our position may be the one that lets our own open vote go (a
             // voter's checkpoint lost on the way): look again (review of the 5500343 fix).
-            if r.sync_heads
-                .get(&sender)
-                .is_none_or(|&(x, _)| x <= have_index)
+            // Kept like a checkpoint: only within `MAX_AHEAD` of us.
+            let next = r.next_index();
+            if have_index < next + MAX_AHEAD
+                && r.sync_heads
+                    .get(&sender)
+                    .is_none_or(|&(x, _)| x <= have_index)
                 && r.sync_heads.insert(sender, (have_index, head)) != Some((have_index, head))
-                && have_index > r.next_index()
+                && have_index > next
             {
                 moved = true;
             }

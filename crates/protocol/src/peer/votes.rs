@@ -24,7 +24,8 @@ pub const MAX_OPEN_VOTES: usize = 32;
 pub const VOTE_MEMORY: u64 = 64;
 
 /// At most how often (ms) a peer held at a position by its own vote resolves that position again
-/// on a fork to compare with the heads voters signed later (`Peer::held_by_vote`).
+/// on a fork to compare with the heads voters signed later (`Peer::held_by_vote`), and `tick`
+/// looks again whether that vote still holds it.
 pub const PROBE_EVERY_MS: u64 = 50;
 
 /// Whether `c` is about this peer (participant `mine`, key `me`): dropping it or taking its seat.
@@ -265,29 +266,35 @@ impl Peer {
         if !Self::bound_unless(r, at, &self.me, |_| false) {
             return false;
         }
-        // What each peer has shown of its history past `at`: its checkpoints, and the head its
-        // latest `Sync` carried (sent again while it waits, so a lost checkpoint is made up;
-        // `on_sync` advances us when that head is new).
+        // Only the voters our open votes still wait for can let us go: what anyone else shows
+        // is not looked at (nor does it make us fork).
+        let deciders: BTreeSet<PeerKey> = ours_open(r, at, &self.me)
+            .flat_map(|v| {
+                r.voters(&v.control)
+                    .into_iter()
+                    .filter(|k| !v.voters.contains_key(k))
+            })
+            .collect();
+        // What each of them has shown of its history past `at`: its checkpoints, and the head
+        // its latest `Sync` carried (sent again while it waits, so a lost checkpoint is made
+        // up; `on_sync` advances us when that head is new).
         let mut shown: Vec<(PeerKey, u64, [u8; 32])> = r
             .their_checkpoints
             .range(at + 1..)
             .flat_map(|(i, l)| l.iter().map(move |(k, _, h, _)| (*k, *i, *h)))
             .collect();
-        shown.extend(
-            r.sync_heads
-                .iter()
-                .filter(|(_, (i, _))| *i > at)
-                .map(|(k, (i, h))| (*k, *i, *h)),
-        );
+        shown.extend(r.sync_heads.iter().map(|(k, (i, h))| (*k, *i, *h)));
+        shown.retain(|(k, i, _)| *i > at && deciders.contains(k));
         if shown.is_empty() {
             return true;
         }
         let heads = self.probe_heads(at);
         let Some(r) = &self.run else { return false };
         Self::bound_unless(r, at, &self.me, |k| {
-            shown
-                .iter()
-                .any(|(x, i, h)| x == k && heads.get((i - at - 1) as usize) == Some(h))
+            shown.iter().any(|(x, i, h)| {
+                let past = usize::try_from(i - at - 1).ok();
+                x == k && past.and_then(|j| heads.get(j)) == Some(h)
+            })
         })
     }
 
@@ -297,7 +304,9 @@ impl Peer {
     /// only on something new), and at most once per [`PROBE_EVERY_MS`], so a stream of
     /// messages while we are held cannot fork us each time; `tick` looks again after that.
     fn probe_heads(&mut self, at: u64) -> Vec<[u8; 32]> {
-        let checks = self.signature_checks;
+        // What can change the fork's outcome: a message taken (ours through `local` too), or
+        // one we signed outside it (a reveal made again after a reload moves `seq` too).
+        let checks = self.signature_checks.wrapping_add(self.seq);
         if let Some((a, t, c, h)) = &self.probed {
             if *a == at && (*c == checks || self.now < t.saturating_add(PROBE_EVERY_MS)) {
                 return h.clone();
