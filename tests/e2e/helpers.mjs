@@ -143,66 +143,52 @@ export async function startMatchbox(bin) {
 export const online = (page, a) => page.locator('#online').getAttribute(a);
 
 /**
- * The set-up every test file playing over a local matchbox_server shares: hooks that start the
- * server (MATCHBOX_SERVER) on a free port and one Chromium before the file's tests and stop both
- * after. `join`: the file also needs the native player (ORBIS_JOIN). Returns `skip` (the tests'
- * option: why they cannot run here, or false) and, once started, `signal` (the server's URL),
- * `browser` and `join` (the native player's path).
+ * The set-up the p2p test files share: `env` names the signalling program they need (and
+ * `join`, the native player, ORBIS_JOIN, too); hooks run `start(bin, s)` before the file's tests,
+ * which starts it and one Chromium and fills `s` (setting `s.stop` first), and stop both after.
+ * Returns `s`: `skip` (the tests' option: why they cannot run here, or false), `join` (the native
+ * player's path) and what `start` filled in.
  */
-export function matchboxSuite({ join = false } = {}) {
-  const bin = process.env.MATCHBOX_SERVER;
+function p2pSuite(env, join, start) {
+  const bin = process.env[env];
   const joinBin = process.env.ORBIS_JOIN;
   const ready = Boolean(bin && existsSync(bin) && (!join || (joinBin && existsSync(joinBin))));
-  const s = {
-    skip: !ready && (join ? 'MATCHBOX_SERVER / ORBIS_JOIN not set' : 'MATCHBOX_SERVER not set'),
-    join: joinBin,
-    signal: undefined,
-    browser: undefined,
-    server: undefined,
-  };
+  const s = { skip: !ready && (join ? `${env} / ORBIS_JOIN not set` : `${env} not set`), join: joinBin };
   before(async () => {
-    if (!ready) return;
-    const { port, server } = await startMatchbox(bin);
-    s.server = server;
-    s.signal = `ws://127.0.0.1:${port}`;
-    s.browser = await launch();
+    if (ready) await start(bin, s);
   });
   after(async () => {
     await s.browser?.close();
-    s.server?.kill();
+    s.stop?.();
   });
   return s;
 }
 
 /**
- * The set-up every test file meeting through a local Nostr relay shares, as the published page
- * runs (see `launchPublished`): hooks that start the relay (NOSTR_RELAY) and one Chromium before
- * the file's tests and stop both after. `join`: the file also needs the native player
- * (ORBIS_JOIN). Returns `skip` and, once started, `relayUrl`, `browser`, `base` (the pages' URL
- * under a host name that is not localhost) and `join`.
+ * The set-up of a test file playing over a local matchbox_server (MATCHBOX_SERVER) on a free
+ * port (see `p2pSuite`): once started, `signal` (the server's URL) and `browser`.
+ */
+export function matchboxSuite({ join = false } = {}) {
+  return p2pSuite('MATCHBOX_SERVER', join, async (bin, s) => {
+    const { port, server } = await startMatchbox(bin);
+    s.stop = () => server.kill();
+    s.signal = `ws://127.0.0.1:${port}`;
+    s.browser = await launch();
+  });
+}
+
+/**
+ * The set-up of a test file meeting through a local Nostr relay (NOSTR_RELAY), as the published
+ * page runs (see `launchPublished`, `p2pSuite`): once started, `relayUrl`, `browser` and `base`
+ * (the pages' URL under a host name that is not localhost).
  */
 export function relaySuite({ join = false } = {}) {
-  const bin = process.env.NOSTR_RELAY;
-  const joinBin = process.env.ORBIS_JOIN;
-  const ready = Boolean(bin && existsSync(bin) && (!join || (joinBin && existsSync(joinBin))));
-  const s = {
-    skip: !ready && (join ? 'NOSTR_RELAY / ORBIS_JOIN not set' : 'NOSTR_RELAY not set'),
-    join: joinBin,
-    relayUrl: undefined,
-    browser: undefined,
-    base: undefined,
-    relay: undefined,
-  };
-  before(async () => {
-    if (!ready) return;
-    ({ url: s.relayUrl, relay: s.relay } = await startRelay(bin));
+  return p2pSuite('NOSTR_RELAY', join, async (bin, s) => {
+    const { url, relay } = await startRelay(bin);
+    s.stop = () => relay.kill();
+    s.relayUrl = url;
     ({ browser: s.browser, base: s.base } = await launchPublished());
   });
-  after(async () => {
-    await s.browser?.close();
-    s.relay?.kill();
-  });
-  return s;
 }
 
 /** A free TCP port on 127.0.0.1. */

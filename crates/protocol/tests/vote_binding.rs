@@ -53,6 +53,15 @@ fn setup(net: &mut Net) -> u64 {
     at
 }
 
+/// T comes back (and plays by itself); drives up to 20 s, until peer 0 is two positions past
+/// `at`.
+fn bring_back_and_drive(net: &mut Net, at: u64) {
+    net.online[T] = true;
+    net.autoplay[T] = true;
+    let until = net.now + 20_000;
+    drive(net, until, |_, _| false, |n| n.peers[0].log_len() > at + 2);
+}
+
 fn report(net: &Net, at: u64, what: &str) {
     eprintln!(
         "{what}: at={at} logs={:?} waiting_on(1)={:?} (peer0={:?}) halted={:?} applied_controls0={}",
@@ -77,15 +86,7 @@ fn a_voter_that_took_the_late_orders_lets_the_bound_voter_go() {
     for seed in [21u64, 22, 23] {
         let mut net = economy_net(3, &[], seed, 3);
         let at = setup(&mut net);
-        net.online[T] = true;
-        net.autoplay[T] = true;
-        let until = net.now + 20_000;
-        drive(
-            &mut net,
-            until,
-            |_, _| false,
-            |n| n.peers[0].log_len() > at + 2,
-        );
+        bring_back_and_drive(&mut net, at);
         report(&net, at, &format!("control seed {seed}"));
         assert!(net.peers[0].log_len() > at, "peer 0 let go (seed {seed})");
     }
@@ -117,15 +118,7 @@ fn a_lost_checkpoint_is_made_up_by_the_voters_sync() {
                 vec![bytes]
             }),
         ));
-        net.online[T] = true;
-        net.autoplay[T] = true;
-        let until = net.now + 20_000;
-        drive(
-            &mut net,
-            until,
-            |_, _| false,
-            |n| n.peers[0].log_len() > at + 2,
-        );
+        bring_back_and_drive(&mut net, at);
         report(
             &net,
             at,
@@ -154,7 +147,6 @@ fn a_targets_sync_sent_in_place_of_its_reveal_holds_no_voter() {
         let mut net = economy_net(3, &[], seed, 3);
         let at = setup(&mut net);
         let key = SigningKey::from_bytes(&net.configs[T].identity_secret);
-        let tag = net.peers[0].game_tag().expect("started");
         let mut done = false;
         net.tamper = Some((
             T,
@@ -175,7 +167,6 @@ fn a_targets_sync_sent_in_place_of_its_reveal_holds_no_voter() {
                             unread: vec![],
                             withheld: vec![],
                         };
-                        let _ = tag;
                         return vec![Envelope::seal(&key, common::game_id(), 1 << 45, &sync)];
                     }
                     // Hostile: nothing of later rounds.

@@ -268,13 +268,7 @@ impl Peer {
         }
         // Only the voters our open votes still wait for can let us go: what anyone else shows
         // is not looked at (nor does it make us fork).
-        let deciders: BTreeSet<PeerKey> = ours_open(r, at, &self.me)
-            .flat_map(|v| {
-                r.voters(&v.control)
-                    .into_iter()
-                    .filter(|k| !v.voters.contains_key(k))
-            })
-            .collect();
+        let deciders = awaited_voters(r, at, &self.me);
         // What each of them has shown of its history past `at`: its checkpoints, and the head
         // its latest `Sync` carried (sent again while it waits, so a lost checkpoint is made
         // up; `on_sync` advances us when that head is new).
@@ -337,17 +331,10 @@ impl Peer {
     /// moved past `at`): while we are [`Peer::bound`], they decide whether the game goes on
     /// with or without the vote's target.
     pub(super) fn bound_on(r: &Run, at: u64, me: &PeerKey) -> Vec<PeerKey> {
-        let mut keys: Vec<PeerKey> = ours_open(r, at, me)
-            .flat_map(|v| {
-                r.voters(&v.control)
-                    .into_iter()
-                    .filter(|k| !v.voters.contains_key(k) && !moved_past(r, k, at))
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        keys.sort();
-        keys.dedup();
-        keys
+        awaited_voters(r, at, me)
+            .into_iter()
+            .filter(|k| !moved_past(r, k, at))
+            .collect()
     }
 
     pub(super) fn on_vote(
@@ -518,6 +505,17 @@ fn ours_open<'a>(r: &'a Run, at: u64, me: &'a PeerKey) -> impl Iterator<Item = &
         .at(at)
         .map(|(_, v)| v)
         .filter(move |v| !v.applied && v.voters.contains_key(me) && r.control_valid(&v.control))
+}
+
+/// The required voters of our open votes at `at` that have not voted there (in key order).
+fn awaited_voters(r: &Run, at: u64, me: &PeerKey) -> BTreeSet<PeerKey> {
+    ours_open(r, at, me)
+        .flat_map(|v| {
+            r.voters(&v.control)
+                .into_iter()
+                .filter(|k| !v.voters.contains_key(k))
+        })
+        .collect()
 }
 
 /// Whether `k` has shown it moved past position `at`.

@@ -269,8 +269,8 @@ const LONG_RUN_FIXED: [u64; 13] = [
 ///   position. One of them took a message of another voter's from the next position, which
 ///   overtook that voter's vote, as proof the vote had failed, resolved the position with the
 ///   adversary's late orders and split from the two that applied the drop. At an orders or
-///   economy position only a voter's checkpoint whose log head is that of the position
-///   resolved without the vote lets a voter go now (`Peer::held_by_vote`).
+///   economy position only a log head a voter signed (checkpoint or `Sync`) that is that of the
+///   position resolved without the vote lets a voter go now (`Peer::held_by_vote`).
 const ECONOMY_LONG_RUN_FIXED: [u64; 6] = [
     4_100_061, 4_100_159, 5_000_133, 5_104_826, 5_204_543, 5_500_343,
 ];
