@@ -302,7 +302,7 @@ fn run(thread: u64, count: u64, base: &(Peer, Vec<Vec<u8>>, [u8; 32])) -> BTreeM
                 let k = if kind == 2 { &participant } else { &stranger };
                 // Game messages under the game's own id, or they are only "another game's".
                 let id = match peer.game_tag() {
-                    Some(tag) if body.is_game() => tag,
+                    Some(tag) if body.under_game() => tag,
                     _ => GAME,
                 };
                 Envelope::seal(k, id, r.next(), &body)

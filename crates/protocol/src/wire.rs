@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 7;
+pub const PROTOCOL_VERSION: u16 = 8;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -399,6 +399,16 @@ impl Body {
                 | Body::DealSecret { .. }
                 | Body::DealPieces { .. }
         )
+    }
+
+    /// Signed under the running game's id: a game message ([`Body::is_game`]), or the `Sync` of
+    /// a peer whose game has started, whose position, head and `withheld` report speak of that
+    /// game. Under the room's id, a participant's `Sync` from an earlier game of the room,
+    /// replayed in this one, claimed that participant had reached a later position (which let
+    /// a voter bound by its own vote go, in a classic game) and named whoever it named then as
+    /// withholding cards here.
+    pub fn under_game(&self) -> bool {
+        self.is_game() || matches!(self, Body::Sync { started: true, .. })
     }
 }
 

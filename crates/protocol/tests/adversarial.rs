@@ -18,7 +18,7 @@ const ATTACKER: usize = 2;
 fn seal_as(net: &Net, i: usize, seq: u64, body: &Body) -> Vec<u8> {
     let key = SigningKey::from_bytes(&net.configs[i].identity_secret);
     let id = match net.peers[0].game_tag() {
-        Some(tag) if body.is_game() => tag,
+        Some(tag) if body.under_game() => tag,
         _ => game_id(),
     };
     Envelope::seal(&key, id, seq, body)
@@ -1015,7 +1015,7 @@ fn a_flood_of_junk_leaves_every_table_bounded() {
                 sealed: vec![],
             },
         };
-        let id = if body.is_game() { tag } else { game_id() };
+        let id = if body.under_game() { tag } else { game_id() };
         let raw = Envelope::seal(key, id, 1 + k, &body);
         let _ = net.peers[0].handle(100 + k % 64, &raw, now);
     }

@@ -158,7 +158,7 @@ proptest! {
         let key = SigningKey::from_bytes(secret);
         for (i, b) in bodies.iter().enumerate() {
             let id = match peer.game_tag() {
-                Some(tag) if b.is_game() => tag,
+                Some(tag) if b.under_game() => tag,
                 _ => game_id(),
             };
             let mut raw = Envelope::seal(&key, id, 1_000_000 + i as u64, b);

@@ -147,6 +147,7 @@ fn a_targets_sync_sent_in_place_of_its_reveal_holds_no_voter() {
         let mut net = economy_net(3, &[], seed, 3);
         let at = setup(&mut net);
         let key = SigningKey::from_bytes(&net.configs[T].identity_secret);
+        let tag = net.peers[T].game_tag().expect("started");
         let mut done = false;
         net.tamper = Some((
             T,
@@ -167,7 +168,7 @@ fn a_targets_sync_sent_in_place_of_its_reveal_holds_no_voter() {
                             unread: vec![],
                             withheld: vec![],
                         };
-                        return vec![Envelope::seal(&key, common::game_id(), 1 << 45, &sync)];
+                        return vec![Envelope::seal(&key, tag, 1 << 45, &sync)];
                     }
                     // Hostile: nothing of later rounds.
                     Some(Body::OrdersCommit { round, .. } | Body::OrdersReveal { round, .. })

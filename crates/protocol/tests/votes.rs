@@ -291,3 +291,73 @@ fn a_lone_voter_cannot_take_the_other_seat_in_a_two_player_room() {
     );
     assert!(named, "{:?}", net.peers[b].halted());
 }
+
+/// Two votes to drop one peer at two computer levels are two controls, each waiting for the
+/// voters of the other: peer 1 (another client) votes slow T out at `Easy`; peer 0's page seconds
+/// that vote as it stands (`Peer::drop_vote`, what its button signs), and T is dropped on both.
+#[test]
+fn a_vote_to_drop_at_another_level_is_seconded_as_it_stands() {
+    let mut net = Net::new(3, 7, NetParams::perfect());
+    let p = net.proposal(0);
+    net.start(p);
+    net.autoplay[2] = false;
+    let t = net.peers[2].key();
+    run_until_stuck_on(&mut net, t, 2_000);
+    let theirs = Control::Drop {
+        peer: t,
+        level: BotLevel::Easy,
+    };
+    vote(&mut net, &[1], theirs);
+    let until = net.now + 200;
+    net.run_until(until, |_| false);
+    let ours = net.peers[0].drop_vote(t, BotLevel::Normal);
+    assert_eq!(ours, theirs, "peer 0's button seconds peer 1's vote");
+    vote(&mut net, &[0], ours);
+    let until = net.now + 2_000;
+    net.run_until(until, |_| false);
+    for i in [0, 1] {
+        assert!(
+            applied(&net, i).iter().any(|(_, c)| *c == theirs),
+            "peer {i}: T not dropped"
+        );
+    }
+    // With no vote open, the button opens one at the level asked for.
+    let other = net.peers[1].key();
+    assert_eq!(
+        net.peers[0].drop_vote(other, BotLevel::Normal),
+        Control::Drop {
+            peer: other,
+            level: BotLevel::Normal
+        }
+    );
+    // A vote we signed stays the one the button shows, though another is as far along: the
+    // page does not offer to sign a second one (review of `drop_vote`).
+    let mut net = Net::new(3, 8, NetParams::perfect());
+    let p = net.proposal(0);
+    net.start(p);
+    net.autoplay[2] = false;
+    let t = net.peers[2].key();
+    run_until_stuck_on(&mut net, t, 2_000);
+    let mine = Control::Drop {
+        peer: t,
+        level: BotLevel::Normal,
+    };
+    net.online[0] = false;
+    net.online[1] = false;
+    for (i, c) in [(0, mine), (1, theirs_at(t))] {
+        let o = net.peers[i].vote(c).expect("vote taken");
+        net.process(i, o);
+    }
+    net.online[0] = true;
+    net.online[1] = true;
+    let until = net.now + 200;
+    net.run_until(until, |_| false);
+    assert_eq!(net.peers[0].drop_vote(t, BotLevel::Hard), mine);
+}
+
+fn theirs_at(t: PeerKey) -> Control {
+    Control::Drop {
+        peer: t,
+        level: BotLevel::Easy,
+    }
+}

@@ -55,7 +55,11 @@ impl Peer {
                 unread,
                 withheld,
             } => {
-                self.note_withheld(sender, withheld, &unread, out);
+                // Only a started peer's report speaks of this game (and is signed under its
+                // id): a replayed `Sync` from before its start would clear its claim.
+                if started {
+                    self.note_withheld((sender, seq), withheld, &unread, out);
+                }
                 let deal = (deal, deal_digest);
                 self.on_sync(link, sender, (started, have_index, head), deal, unread, out)
             }

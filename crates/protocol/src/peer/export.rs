@@ -232,7 +232,7 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
     let r = peer.run.as_ref().ok_or(VerifyError::NoGame)?;
     // Every message of the game is signed under its id, every lobby message under the room's.
     for (i, (env, body)) in opened.iter().enumerate() {
-        let want = if body.is_game() { r.tag } else { t.room };
+        let want = if body.under_game() { r.tag } else { t.room };
         if env.game_id != want {
             return Err(VerifyError::Message {
                 index: i,

@@ -375,6 +375,7 @@ impl Peer {
             sync_heads: BTreeMap::new(),
             withheld: BTreeMap::new(),
             claimed_unread: BTreeMap::new(),
+            claim_seqs: BTreeMap::new(),
             shared: BTreeMap::new(),
             ended: None,
         });

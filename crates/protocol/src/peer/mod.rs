@@ -353,10 +353,11 @@ impl Peer {
         raw
     }
 
-    /// The id `body` is signed under: the running game's tag for game messages, else the room's.
+    /// The id `body` is signed under: the running game's tag for game messages and a started
+    /// peer's `Sync` ([`Body::under_game`]), else the room's.
     fn id_for(&self, body: &Body) -> [u8; 16] {
         match &self.run {
-            Some(r) if body.is_game() => r.tag,
+            Some(r) if body.under_game() => r.tag,
             _ => self.cfg.game_id,
         }
     }
@@ -505,7 +506,7 @@ impl Peer {
         if self.halted.is_some() {
             // Still answer requests, with the evidence only.
             if let (Some(l), Ok((_, Body::Sync { .. }))) =
-                (link, Envelope::open(bytes, &self.cfg.game_id))
+                (link, Envelope::open_where(bytes, |id| self.id_fits(id)))
             {
                 let last = self.last_answer.get(&l).copied();
                 if last.is_none_or(|t| now >= t + self.cfg.resend_ms / 2) {
@@ -530,7 +531,7 @@ impl Peer {
         let room = self.cfg.game_id;
         self.signature_checks += 1;
         let (env, body) = match Envelope::open_where(bytes, |_| true) {
-            Ok(x) if x.1.is_game() || x.0.game_id == room => x,
+            Ok(x) if x.1.under_game() || x.0.game_id == room => x,
             Ok((env, _)) => {
                 self.remember_junk(id);
                 Self::reject(
@@ -564,13 +565,14 @@ impl Peer {
         let mut out = Output::default();
         let room = self.cfg.game_id;
         let sender = env.sender;
-        if body.is_game()
+        if body.under_game()
             && (env.game_id == room || (self.run.is_some() && !self.id_fits(&env.game_id)))
         {
             // A game message of another game: one of this room under its own id (replayed, or
             // from an earlier session), or an old one under the room's. It is nobody's evidence
             // of anything here: dropped without blame. (Before our game starts, game messages
-            // wait and are checked once its id is known.)
+            // wait and are checked once its id is known; a started peer's `Sync` is answered,
+            // and says nothing more until we run its game.)
             self.remember_junk(id);
             self.other_games += 1;
             return out;

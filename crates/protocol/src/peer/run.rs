@@ -98,6 +98,9 @@ pub(super) struct Run {
     /// not a fact (security review B9); with the positions it claims it cannot read.
     pub(super) withheld: BTreeMap<u8, Vec<u8>>,
     pub(super) claimed_unread: BTreeMap<u8, Vec<(u8, u16)>>,
+    /// The message number of the `Sync` each participant's claim (`withheld`) came from: only a
+    /// later one replaces it (an earlier one of this game, replayed, put back an old report).
+    pub(super) claim_seqs: BTreeMap<u8, u64>,
     /// Shares we saw a participant send to another, checked, for positions that holder holds:
     /// (holder, sender, deck, position, leaver: `None` for the sender's own share, else the
     /// seat that left whose piece it stands in for) → the signed message. An accused shows it

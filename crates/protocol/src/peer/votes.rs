@@ -482,6 +482,25 @@ impl Peer {
         }
     }
 
+    /// The vote to drop `peer` a player's click signs (and whose tally the page shows): one we
+    /// signed already; else an open vote to drop it, as it stands (the one most voters signed,
+    /// on a tie the one at `level`), whatever computer level it names; else a new one at
+    /// `level`. Votes at two levels are two controls, and each would wait for ever for the
+    /// voters that signed the other. The page says which level a vote names.
+    pub fn drop_vote(&self, peer: PeerKey, level: BotLevel) -> Control {
+        let me = self.me;
+        self.open_votes()
+            .into_iter()
+            .filter_map(|(c, voters, _)| match c {
+                Control::Drop { peer: p, level: l } if p == peer => {
+                    Some((voters.contains(&me), voters.len(), l == level, c))
+                }
+                _ => None,
+            })
+            .max_by_key(|&(ours, n, same, _)| (ours, n, same))
+            .map_or(Control::Drop { peer, level }, |(.., c)| c)
+    }
+
     /// Votes for a control at the position the game is stuck on (typically after
     /// [`ProtocolEvent::PeerMissing`]). It takes effect when every other contributing
     /// participant has voted the same.

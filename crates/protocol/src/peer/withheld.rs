@@ -16,7 +16,7 @@ impl Peer {
     /// everyone: whoever takes them sees the claim refuted (security review B9).
     pub(super) fn note_withheld(
         &mut self,
-        sender: PeerKey,
+        (sender, seq): (PeerKey, u64),
         withheld: Vec<u8>,
         unread: &[(u8, u16)],
         out: &mut Output,
@@ -25,6 +25,16 @@ impl Peer {
         let Some(p) = r.participant(&sender) else {
             return;
         };
+        // Only the sender's latest report counts. A `Sync` is never kept as seen, so one from
+        // earlier in this game, replayed once its bytes left the duplicate window (a flood of
+        // junk pushes them out), wiped a true claim against the withholder that replayed it:
+        // every page then named the claimant, and refused to vote the withholder out
+        // (review of the `Sync` replay fix, `tests/review_sync_replay.rs`). A page's numbers
+        // only grow, across reloads too (`Config::seq_start`).
+        if r.claim_seqs.get(&p).is_some_and(|&s| s >= seq) {
+            return;
+        }
+        r.claim_seqs.insert(p, seq);
         let n = r.proposal.participants.len() as u8;
         let w: Vec<u8> = withheld
             .into_iter()

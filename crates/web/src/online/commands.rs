@@ -6,7 +6,7 @@ use super::session::*;
 use crate::classic::play::BOT_NAMES;
 use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId};
-use orbis_protocol::{Control, Controller, PeerKey, SeatSpec, SetupProposal};
+use orbis_protocol::{Controller, PeerKey, SeatSpec, SetupProposal};
 use std::collections::BTreeMap;
 
 impl Session {
@@ -175,14 +175,13 @@ impl Session {
         self.rev += 1;
     }
 
-    /// Votes to hand a missing peer's seats to the computer (it stops rolling dice too).
+    /// Votes to hand a missing peer's seats to the computer (it stops rolling dice too),
+    /// seconding an open vote to do so as it stands (`Peer::drop_vote`).
     pub(super) fn vote_drop(&mut self, peer: PeerKey) {
         let mut lines = vec![];
         let mut roll = None;
-        match self.peer.vote(Control::Drop {
-            peer,
-            level: BotLevel::Normal,
-        }) {
+        let control = self.peer.drop_vote(peer, BotLevel::Normal);
+        match self.peer.vote(control) {
             Ok(o) => self.absorb(o, &mut lines, &mut roll),
             Err(e) => self.notes.push(format!("Vote not taken: {e}")),
         }

@@ -28,6 +28,7 @@ mod steps;
 use crate::classic::play::Sync;
 use crate::online::form::{invite_panel, relay_details, short_room, JoinForm, JoinRequest, Target};
 use crate::store;
+use orbis_engine::classic::BotLevel;
 use orbis_protocol::{Control, Controller, PeerKey, SetupProposal};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -396,10 +397,11 @@ pub fn online(props: &Props) -> Html {
             && s.proposals.get(&s.started.unwrap_or_default()).is_some_and(|p| p.participants.contains(k)))
             .map(|k| {
             let name = s.name_of(k);
-            let tally = open.iter().find(|(c, _, _)| matches!(c, Control::Drop { peer, .. } if peer == k));
+            // The vote a click signs (`vote_drop`): an open one as it stands, or a new one.
+            let drop = s.peer.drop_vote(*k, BotLevel::Normal);
+            let tally = open.iter().find(|(c, _, _)| *c == drop);
             let (have, need) = tally.map_or((vec![], vec![]), |(_, v, n)| (v.clone(), n.clone()));
             let voted = have.contains(&me);
-            let drop = Control::Drop { peer: *k, level: orbis_engine::classic::BotLevel::Normal };
             if tally.is_none() && !s.peer.can_vote(&drop) {
                 // A vote cast where the game does not wait on them would never apply: say when
                 // it will (the game reaches their turn, or their part of a roll or the cards).
@@ -419,6 +421,9 @@ pub fn online(props: &Props) -> Html {
                         { if s.peer.drop_ends_game(k) {
                             // Nobody can stand in for a leaver's face-down cards at two.
                             format!("End the game without {name}")
+                        } else if let Control::Drop { level: l @ (BotLevel::Easy | BotLevel::Hard), .. } = drop {
+                            // Another client opened the vote at this level: say so.
+                            format!("Hand {name}'s seat to the computer ({})", if l == BotLevel::Easy { "easy" } else { "hard" })
                         } else {
                             format!("Hand {name}'s seat to the computer")
                         } }
