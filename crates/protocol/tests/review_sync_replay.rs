@@ -9,7 +9,6 @@
 mod common;
 
 use common::{Net, NetParams};
-use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{BotLevel, ClassicOptions};
 use orbis_protocol::{Body, Control, Envelope, Peer};
 use std::cell::RefCell;
@@ -67,25 +66,7 @@ fn a_replayed_sync_of_this_game_wipes_a_standing_withheld_claim() {
         .expect("A sent a Sync of this game with nothing withheld");
 
     // Phase 2: H sends A none of its shares from now on (nor answers a claim).
-    let to_a = A as u8;
-    net.tamper = Some((
-        H,
-        Box::new(move |_: &mut Peer, _, _, bytes: Vec<u8>| {
-            match Envelope::open_where(&bytes, |_| true) {
-                Ok((
-                    _,
-                    Body::Deal {
-                        to: Some(t), msg, ..
-                    },
-                )) if t == to_a
-                    && matches!(msg, DealMsg::Share { .. } | DealMsg::PieceShare { .. }) =>
-                {
-                    vec![]
-                }
-                _ => vec![bytes],
-            }
-        }),
-    ));
+    net.tamper = Some((H, common::withhold_shares_to(A as u8)));
     let a = net.peers[A].key();
     let h = net.peers[H].key();
     assert!(

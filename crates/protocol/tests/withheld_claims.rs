@@ -9,7 +9,6 @@ mod common;
 
 use common::{Net, NetParams};
 use ed25519_dalek::SigningKey;
-use orbis_deal::table::DealMsg;
 use orbis_engine::classic::{BotLevel, ClassicOptions};
 use orbis_protocol::{Body, CommandError, Control, Envelope, Peer, ProtocolEvent};
 
@@ -144,25 +143,7 @@ fn a_claim_about_cards_not_held_names_nobody_and_a_true_one_stands() {
 
     // A true withholder: H sends A none of its shares (nor any answer to a claim).
     let mut net = Net::new(3, 63, NetParams::perfect());
-    let to_a = A as u8;
-    net.tamper = Some((
-        H,
-        Box::new(move |_: &mut Peer, _, _, bytes: Vec<u8>| {
-            match Envelope::open_where(&bytes, |_| true) {
-                Ok((
-                    _,
-                    Body::Deal {
-                        to: Some(t), msg, ..
-                    },
-                )) if t == to_a
-                    && matches!(msg, DealMsg::Share { .. } | DealMsg::PieceShare { .. }) =>
-                {
-                    vec![]
-                }
-                _ => vec![bytes],
-            }
-        }),
-    ));
+    net.tamper = Some((H, common::withhold_shares_to(A as u8)));
     let p = face_down(&net);
     net.start(p);
     let h = net.peers[H].key();

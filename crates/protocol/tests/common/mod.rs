@@ -311,3 +311,23 @@ pub fn signed_vote(
     let seq = SEQ.fetch_add(1, Ordering::Relaxed);
     orbis_protocol::Envelope::seal(&key, tag, seq, &orbis_protocol::Body::Vote { at, control })
 }
+
+/// A withholder's tamper: none of the sender's card shares (own or stood-in pieces) addressed to
+/// participant `to` leaves it; everything else does.
+pub fn withhold_shares_to(to: u8) -> Tamper {
+    use orbis_deal::table::DealMsg;
+    use orbis_protocol::{Body, Envelope};
+    Box::new(move |_: &mut Peer, _, _, bytes: Vec<u8>| {
+        match Envelope::open_where(&bytes, |_| true) {
+            Ok((
+                _,
+                Body::Deal {
+                    to: Some(t), msg, ..
+                },
+            )) if t == to && matches!(msg, DealMsg::Share { .. } | DealMsg::PieceShare { .. }) => {
+                vec![]
+            }
+            _ => vec![bytes],
+        }
+    })
+}

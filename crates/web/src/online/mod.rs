@@ -87,6 +87,15 @@ fn input_value(id: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A computer level as the page names it.
+fn level_name(l: BotLevel) -> &'static str {
+    match l {
+        BotLevel::Easy => "easy",
+        BotLevel::Normal => "normal",
+        BotLevel::Hard => "hard",
+    }
+}
+
 /// The "Play online" screen: join form, lobby, then the board driven through the protocol.
 #[function_component(Online)]
 pub fn online(props: &Props) -> Html {
@@ -423,7 +432,7 @@ pub fn online(props: &Props) -> Html {
                             format!("End the game without {name}")
                         } else if let Control::Drop { level: l @ (BotLevel::Easy | BotLevel::Hard), .. } = drop {
                             // Another client opened the vote at this level: say so.
-                            format!("Hand {name}'s seat to the computer ({})", if l == BotLevel::Easy { "easy" } else { "hard" })
+                            format!("Hand {name}'s seat to the computer ({})", level_name(l))
                         } else {
                             format!("Hand {name}'s seat to the computer")
                         } }
@@ -656,11 +665,7 @@ pub fn online(props: &Props) -> Html {
                 <ol>{ for p.seats.iter().enumerate().map(|(i, seat)| html!{
                     <li>{format!("{} ({}) — {}", seat.name, seat_label(p, i), match seat.controller {
                         Controller::Peer(i) => p.participants.get(i as usize).map(|k| format!("{} [{}]", s.name_of(k), fingerprint(k))).unwrap_or_default(),
-                        Controller::Bot(l) => format!("computer ({})", match l {
-                            orbis_engine::classic::BotLevel::Easy => "easy",
-                            orbis_engine::classic::BotLevel::Normal => "normal",
-                            orbis_engine::classic::BotLevel::Hard => "hard",
-                        }),
+                        Controller::Bot(l) => format!("computer ({})", level_name(l)),
                     })}</li>
                 }) }</ol>
                 if mine && !accepted {
