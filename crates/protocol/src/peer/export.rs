@@ -146,13 +146,23 @@ impl Peer {
         if let Some(d) = &r.deal {
             messages.extend(d.log.iter().cloned());
         }
-        messages.extend(groups.flatten());
+        let mut groups: Vec<Vec<Vec<u8>>> = groups.collect();
+        // A halt on kept proof of an equivocation in the round we were on: the proof goes
+        // before that round's messages, as it came before we could resolve it, so the replay
+        // keeps it and stops there too (after them, the replay would resolve the round first).
+        let proof_first = r.halted_on_proof && self.halted.is_some();
+        if let (true, Some(g)) = (proof_first, groups.last_mut()) {
+            g.splice(0..0, self.evidence.iter().cloned());
+        }
+        messages.extend(groups.into_iter().flatten());
         if let Some(d) = &r.deal {
             messages.extend(d.secrets.values().map(|(_, raw)| raw.clone()));
             messages.extend(d.piece_msgs.values().cloned());
         }
         messages.extend(r.last_checkpoints.values().map(|(_, raw)| raw.clone()));
-        messages.extend(self.evidence.iter().cloned());
+        if !proof_first {
+            messages.extend(self.evidence.iter().cloned());
+        }
         Some(
             Transcript {
                 room: self.cfg.game_id,
@@ -220,7 +230,14 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
     // A checkpoint that disagrees with the replay, and no equivocation in the file to explain
     // it: the live peer halted on it once its wait for such an explanation ran out (a timer the
     // replay never runs), naming the checkpoint's signer (security review C14).
-    if let Some(h) = halted.or_else(|| peer.suspect.take().map(|(report, _, _)| report)) {
+    // Likewise kept proof of an equivocation in a round the replay could not resolve: the live
+    // peer halted on it once its wait for a drop of the equivocator ran out.
+    let kept = peer.run.as_ref().and_then(|r| r.deferred_halt.as_ref());
+    let kept = kept.map(|d| d.report.clone());
+    if let Some(h) = halted
+        .or_else(|| peer.suspect.take().map(|(report, _, _)| report))
+        .or(kept)
+    {
         return Err(halt_error(h));
     }
     if let Some((index, p, v)) = refused {

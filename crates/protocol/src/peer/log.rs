@@ -148,6 +148,16 @@ impl Peer {
     ) {
         self.suspect = None;
         if self.halted.is_none() {
+            let mut evidence = evidence;
+            if let Some(r) = &mut self.run {
+                if let Some(d) = r.deferred_halt.take() {
+                    // Proof of an equivocation we kept goes with whatever we halt on: without
+                    // it, our transcript's replay resolves that round with the version we
+                    // held and names an honest peer's checkpoint (long-run seed 7003866).
+                    r.halted_on_proof = d.at <= r.next_index();
+                    evidence.splice(0..0, d.evidence);
+                }
+            }
             self.halted = Some(report.clone());
             out.events.push(ProtocolEvent::Halted(report));
             for raw in &evidence {
@@ -304,6 +314,12 @@ impl Peer {
             if r.ended.is_some() {
                 // A leaver the deal cannot go on without: nothing is left to hide.
                 self.publish_secret_into(out);
+                return;
+            }
+            // A fork resolving the round without our votes (`probe_heads`) takes the first
+            // version of an equivocator's orders: what a voter that went on without the drop
+            // would have taken.
+            if !self.probing && self.judge_proof(at, out) {
                 return;
             }
             if !self.probing && self.held_by_vote(at) {

@@ -431,6 +431,14 @@ impl Peer {
             }
         }
         self.resend_chats(now_ms, &mut out);
+        if self.proof_overdue() {
+            // No drop of the equivocator came: the round counts, and we hold proof it
+            // equivocated in it (`Peer::judge_proof`).
+            self.advance(&mut out);
+            if self.halted.is_some() {
+                return out;
+            }
+        }
         if self.holds_open_vote() && now_ms >= self.held_looked.saturating_add(PROBE_EVERY_MS) {
             // What lets our vote go may have come within one probe period of the last look
             // (no more often: a page ticks at every poll, and `advance` retries the deal).

@@ -9,7 +9,9 @@
 //! its commitment, and an orders phase is resolved from exactly the revealed payloads (illegal
 //! orders are void and their sender named), identically on every peer. Commitments and reveals
 //! are echoed to everyone; two different signed commitments (or reveals) of one participant for
-//! one round are equivocation and halt every honest peer naming it, with both as evidence.
+//! one round are equivocation and halt every honest peer naming it, with both as evidence, unless
+//! the log drops that participant at or before the round (proof about a round not yet resolved
+//! is judged when it is: `Peer::judge_proof`).
 
 use super::*;
 
@@ -245,6 +247,11 @@ impl Peer {
         let Some(p) = Self::from_participant(r, out, link, sender) else {
             return;
         };
+        if r.orders_moot(p, u64::from(round)) {
+            // Dropped at or before this round: its orders here no longer count, and two
+            // different ones it signs here (now, or long after) prove nothing that matters.
+            return;
+        }
         let classic = matches!(r.state, Game::Classic(_));
         if classic && !r.orders.contains_key(&round) && r.orders.len() >= MAX_ROUNDS {
             Self::reject(
@@ -274,7 +281,7 @@ impl Peer {
                     agreed_head: agreed.1,
                 };
                 let evidence = vec![first_raw.clone(), raw.to_vec()];
-                self.halt_with(report, evidence, out);
+                self.halt_on_round_equivocation(sender, round, report, evidence, out);
                 return;
             }
             None => {}
@@ -307,6 +314,11 @@ impl Peer {
         let Some(p) = Self::from_participant(r, out, link, sender) else {
             return;
         };
+        if r.orders_moot(p, u64::from(round)) {
+            // Dropped at or before this round: its orders here no longer count, and two
+            // different ones it signs here (now, or long after) prove nothing that matters.
+            return;
+        }
         if payload.len() > MAX_ORDERS_BYTES as usize {
             Self::reject(out, link, Some(sender), Violation::TooLong);
             return;
@@ -345,7 +357,7 @@ impl Peer {
                 // at our position (economy long-run seed 4100159: a halted peer's transcript
                 // verified, naming nobody).
                 let evidence = vec![commit_raw.clone(), first_raw.clone(), raw.to_vec()];
-                self.halt_with(report, evidence, out);
+                self.halt_on_round_equivocation(sender, round, report, evidence, out);
             }
             return;
         }
@@ -369,7 +381,7 @@ impl Peer {
                 agreed_head: agreed.1,
             };
             let evidence = vec![commit_raw.clone(), raw.to_vec(), bad_raw.clone()];
-            self.halt_with(report, evidence, out);
+            self.halt_on_round_equivocation(sender, round, report, evidence, out);
             return;
         }
         o.reveals.insert(p, (payload, raw.to_vec()));
@@ -380,6 +392,88 @@ impl Peer {
         }
         self.progress();
         self.orders_step(round, out);
+    }
+
+    /// Acts on proof (`evidence`) that `sender` equivocated in `round`. A round we have
+    /// resolved (or fixed the batch of): we halt now. A round not yet resolved (the one we are
+    /// on, or a later one): the proof is kept, sent to
+    /// everyone, and judged when we resolve that round, against the log (`Peer::judge_proof`):
+    /// moot if `sender` was dropped there by then, else a halt. Halting on arrival would make the
+    /// outcome depend on whether the drop had reached us yet: voters that held every vote
+    /// applied it and went on, and the one halted on the proof was voted out (economy long-run
+    /// seed 6085048; independent review of that fix: the same with a round one ahead, or a peer
+    /// replaying the log after a reload).
+    fn halt_on_round_equivocation(
+        &mut self,
+        sender: PeerKey,
+        round: u32,
+        report: HaltReport,
+        evidence: Vec<Vec<u8>>,
+        out: &mut Output,
+    ) {
+        if let Some(r) = &mut self.run {
+            let at = u64::from(round);
+            // A batch fixed for the round (its dice to come) holds one version already: that
+            // round is resolved as far as orders go (independent review).
+            let fixed = r.pending.as_ref().is_some_and(|p| p.index == at);
+            if !matches!(r.state, Game::Classic(_)) && at >= r.next_index() && !fixed {
+                if r.deferred_halt.as_ref().is_none_or(|d| at < d.at) {
+                    for raw in &evidence {
+                        out.send.push((Dest::All, raw.clone()));
+                    }
+                    r.deferred_halt = Some(DeferredHalt {
+                        peer: sender,
+                        at,
+                        report,
+                        evidence,
+                        since: self.now,
+                    });
+                }
+                return;
+            }
+        }
+        self.halt_with(report, evidence, out);
+    }
+
+    /// Whether kept proof of an equivocation in round `at` (the one we are on) stops us
+    /// resolving it: if its sender was dropped (here or before), the proof is moot and
+    /// forgotten. Else we halt on it if a vote of ours to drop the sender here has failed (a
+    /// voter showed it resolved the round without the drop), or once the proof is
+    /// `Config::missing_ms` old here (`tick`): a drop on its way has come by then. Until then
+    /// we wait, and never resolve the round with either version.
+    pub(super) fn judge_proof(&mut self, at: u64, out: &mut Output) -> bool {
+        let me = self.me;
+        let Some(r) = &mut self.run else { return false };
+        let Some(d) = r.deferred_halt.as_ref().filter(|d| d.at <= at) else {
+            return false;
+        };
+        if r.participant(&d.peer)
+            .is_none_or(|p| r.orders_moot(p, d.at))
+        {
+            r.deferred_halt = None;
+            return false;
+        }
+        let voted = Self::votes_to_drop(r, at, &me, &d.peer);
+        let overdue = self.proof_overdue();
+        if overdue || (voted && !self.held_by_vote(at)) {
+            if let Some(report) = self.run.as_ref().and_then(|r| r.deferred_halt.as_ref()) {
+                // `halt_with` takes the kept proof as its evidence.
+                let report = report.report.clone();
+                self.halt_with(report, vec![], out);
+            }
+        }
+        true
+    }
+
+    /// Whether kept proof of an equivocation in the round we are on is `Config::missing_ms`
+    /// old, counted from when it came or when we reached the round, whichever is later.
+    pub(super) fn proof_overdue(&self) -> bool {
+        let Some(r) = &self.run else { return false };
+        let next = r.next_index();
+        r.deferred_halt.as_ref().is_some_and(|d| {
+            let reached = if r.since.0 == next { r.since.1 } else { 0 };
+            d.at <= next && self.now >= d.since.max(reached).saturating_add(self.cfg.missing_ms)
+        })
     }
 
     pub(super) fn orders_step(&mut self, round: u32, out: &mut Output) {

@@ -18,6 +18,18 @@ pub(super) struct Record {
     pub(super) controls: Vec<Control>,
 }
 
+/// Proof that `peer` equivocated in round `at`, kept until we resolve that round.
+#[derive(Clone, Debug)]
+pub(super) struct DeferredHalt {
+    pub(super) peer: PeerKey,
+    pub(super) at: u64,
+    pub(super) report: HaltReport,
+    pub(super) evidence: Vec<Vec<u8>>,
+    /// When it came: a drop of `peer` on its way is due within `Config::missing_ms` of this
+    /// (or of our reaching round `at`, if later).
+    pub(super) since: u64,
+}
+
 /// A running game.
 #[derive(Clone)]
 pub(super) struct Run {
@@ -57,6 +69,17 @@ pub(super) struct Run {
     pub(super) orders: BTreeMap<u32, OrdersRound>,
     /// Participants dropped by vote: they no longer contribute dice.
     pub(super) excluded: BTreeSet<u8>,
+    /// Per participant dropped by vote, the rounds its orders did not count in: from the round
+    /// it was dropped at (the next one if that round's batch was already fixed, with its
+    /// orders) up to the round it was let back in at (`u64::MAX` while it is out). Two
+    /// different orders it signs for such a round prove nothing that matters.
+    pub(super) dropped_at: BTreeMap<u8, (u64, u64)>,
+    /// Proof of an equivocation in the round we are on or a later one, judged when we resolve
+    /// that round (`Peer::judge_proof`); the earliest such round's.
+    pub(super) deferred_halt: Option<DeferredHalt>,
+    /// We halted holding such proof about the round we were on (the transcript gives it first
+    /// there, as it came before we resolved that round).
+    pub(super) halted_on_proof: bool,
     /// Seats handed to a bot by vote.
     pub(super) bot_seats: BTreeMap<PlayerId, BotLevel>,
     /// Votes by position and control hash.
@@ -164,6 +187,16 @@ impl Run {
             return Some(Controller::Bot(*l));
         }
         self.proposal.seats.get(seat as usize).map(|s| s.controller)
+    }
+
+    /// Whether participant `p`'s orders for `round` did not count: it was dropped then (see
+    /// `dropped_at`; orders and economy games).
+    pub(super) fn orders_moot(&self, p: u8, round: u64) -> bool {
+        !matches!(self.state, Game::Classic(_))
+            && self
+                .dropped_at
+                .get(&p)
+                .is_some_and(|&(from, until)| from <= round && round < until)
     }
 
     /// Participant `p` controls a seat now and has not been dropped, so it may sign entries.
@@ -376,6 +409,10 @@ impl Run {
             }
         }
         if self.excluded.remove(&p) {
+            let back = self.next_index();
+            if let Some((_, until)) = self.dropped_at.get_mut(&p) {
+                *until = back;
+            }
             let i = p as usize;
             let len = self.chain_lens.get(i).copied().unwrap_or(0).max(1);
             let j = self.roll_count / len;

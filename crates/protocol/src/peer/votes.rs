@@ -141,6 +141,17 @@ impl Peer {
                             ended = !r.deal_survives(p);
                             let again = !ended && r.redeal_needed(p);
                             r.excluded.insert(p);
+                            // A batch already fixed here holds its orders: they count here,
+                            // and from the next round on they do not.
+                            let fixed = r.pending.as_ref().is_some_and(|x| x.index == at);
+                            let from = if fixed { at + 1 } else { at };
+                            r.dropped_at.insert(p, (from, u64::MAX));
+                            let moot = |d: &DeferredHalt| d.peer == peer && d.at >= from;
+                            if r.deferred_halt.as_ref().is_some_and(moot) {
+                                // What it equivocated on no longer counts: moot, for us as
+                                // for the voters that dropped it with us.
+                                r.deferred_halt = None;
+                            }
                             r.asked.remove(&p);
                             // Its open votes here and later are no longer a voter's: a lagging
                             // peer or `verify`, replaying this drop first, would refuse them,
@@ -315,6 +326,15 @@ impl Peer {
         });
         self.probed = Some((at, self.now, checks, heads.clone()));
         heads
+    }
+
+    /// Whether `me` holds an open vote at `at` to drop `target` that can still take effect
+    /// there (the game waits on `target`).
+    pub(super) fn votes_to_drop(r: &Run, at: u64, me: &PeerKey, target: &PeerKey) -> bool {
+        ours_open(r, at, me).any(|v| {
+            matches!(v.control, Control::Drop { peer, .. } if peer == *target)
+                && r.wait_on(&v.control).is_some()
+        })
     }
 
     /// Whether we hold an open vote at the orders or economy position the game is on (then

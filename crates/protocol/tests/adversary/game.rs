@@ -163,6 +163,31 @@ pub(super) fn run(seed: u64, max_positions: u64, economy: bool) -> Run {
         if economy {
             play_economy(&mut net, &adv, seed, think, &mut my_batch_since);
         }
+        if trace && std::env::var("ORBIS_ADV_TRACE").as_deref() == Ok("2") && now % 500 < 100 {
+            for j in 0..n {
+                println!(
+                    "{now}: P{j} log {} wait {:?} votes {:?} halted {}",
+                    net.peers[j].log_len(),
+                    net.peers[j]
+                        .waiting_on()
+                        .iter()
+                        .map(|k| keys.iter().position(|x| x == k))
+                        .collect::<Vec<_>>(),
+                    net.peers[j]
+                        .open_votes()
+                        .iter()
+                        .map(|(c, v, need)| (
+                            format!("{c:?}"),
+                            v.iter()
+                                .map(|k| keys.iter().position(|x| x == k))
+                                .collect::<Vec<_>>(),
+                            need.len()
+                        ))
+                        .collect::<Vec<_>>(),
+                    net.peers[j].halted().is_some(),
+                );
+            }
+        }
         // The honest pages (and the adversary's own page, which votes like them).
         for i in 0..n {
             if !net.online[i] {
