@@ -68,6 +68,20 @@ fn deliver(net: &mut Net, from: usize, to: usize, bytes: &[u8]) {
     net.process(to, out);
 }
 
+/// Asserts that the honest peers have one log head at the last position they all reached.
+fn one_head(net: &Net) {
+    let common = HONEST
+        .iter()
+        .map(|&i| net.peers[i].log_len())
+        .min()
+        .unwrap();
+    let heads: Vec<_> = HONEST
+        .iter()
+        .map(|&i| net.peers[i].head_at(common))
+        .collect();
+    assert!(heads.iter().all(|h| *h == heads[0]), "{heads:?}");
+}
+
 fn drop_applied(net: &Net, i: usize, at: u64, drop: Control) -> bool {
     net.events[i]
         .iter()
@@ -125,16 +139,7 @@ fn proof_of_equivocation_is_moot_to_a_voter_once_the_drop_passes() {
             }
         }
     }
-    let common = HONEST
-        .iter()
-        .map(|&i| net.peers[i].log_len())
-        .min()
-        .unwrap();
-    let heads: Vec<_> = HONEST
-        .iter()
-        .map(|&i| net.peers[i].head_at(common))
-        .collect();
-    assert!(heads.iter().all(|h| *h == heads[0]), "{heads:?}");
+    one_head(&net);
 }
 
 /// The other order of the same race: peer 2 gets the two commitments before it votes, and never
@@ -213,14 +218,5 @@ fn proof_about_a_round_ahead_is_judged_when_the_round_is_reached() {
     for i in HONEST {
         assert!(drop_applied(&net, i, at, drop), "peer {i}");
     }
-    let common = HONEST
-        .iter()
-        .map(|&i| net.peers[i].log_len())
-        .min()
-        .unwrap();
-    let heads: Vec<_> = HONEST
-        .iter()
-        .map(|&i| net.peers[i].head_at(common))
-        .collect();
-    assert!(heads.iter().all(|h| *h == heads[0]), "{heads:?}");
+    one_head(&net);
 }
