@@ -23,19 +23,29 @@ const HONEST: [usize; 3] = [0, 1, 2];
 /// honest peers committed theirs there and the cheat (offline) did not: the position and the
 /// vote that drops the cheat there.
 fn cheat_awaited(seed: u64) -> (Net, u64, Control) {
-    let mut net = economy_net(4, &[], seed, 3);
+    cheat_awaited_among(4, seed)
+}
+
+/// As [`cheat_awaited`], among `n` peers: those past the four play on as the honest ones do.
+fn cheat_awaited_among(n: usize, seed: u64) -> (Net, u64, Control) {
+    let mut net = economy_net(n, &[], seed, 3);
     let until = net.now + 1_000_000;
-    let all_due = |n: &Net| {
-        n.peers[0].log_len() >= 3
-            && (0..4).all(|j| {
-                n.peers[j].log_len() == n.peers[0].log_len() && n.peers[j].economy_due().is_some()
+    let all_due = |net: &Net| {
+        net.peers[0].log_len() >= 3
+            && (0..n).all(|j| {
+                net.peers[j].log_len() == net.peers[0].log_len()
+                    && net.peers[j].economy_due().is_some()
             })
     };
     assert!(drive(&mut net, until, |_, _| false, all_due));
     net.online[CHEAT] = false;
     let at = net.peers[0].log_len();
     let until = net.now + 5_000;
-    let committed = |n: &Net| HONEST.iter().all(|&i| n.peers[i].economy_due().is_none());
+    let committed = |net: &Net| {
+        (0..n)
+            .filter(|&i| i != CHEAT)
+            .all(|i| net.peers[i].economy_due().is_none())
+    };
     assert!(drive(&mut net, until, |i, _| i == CHEAT, committed));
     assert!(HONEST.iter().all(|&i| net.peers[i].log_len() == at));
     let drop = Control::Drop {
@@ -47,7 +57,12 @@ fn cheat_awaited(seed: u64) -> (Net, u64, Control) {
 
 /// Two different commitments the cheat signs for round `at` (what it tells two peers).
 fn two_commitments(net: &Net, at: u64) -> [Vec<u8>; 2] {
-    let key = SigningKey::from_bytes(&net.configs[CHEAT].identity_secret);
+    commitments_of(net, CHEAT, at)
+}
+
+/// Two different commitments peer `who` signs for round `at`, unlike anything it orders.
+fn commitments_of(net: &Net, who: usize, at: u64) -> [Vec<u8>; 2] {
+    let key = SigningKey::from_bytes(&net.configs[who].identity_secret);
     let tag = net.peers[0].game_tag().expect("started");
     let round = at as u32;
     [1u8, 2].map(|b| {
@@ -219,4 +234,59 @@ fn proof_about_a_round_ahead_is_judged_when_the_round_is_reached() {
         assert!(drop_applied(&net, i, at, drop), "peer {i}");
     }
     one_head(&net);
+}
+
+/// Two equivocators (second independent review: one kept-proof slot for all). Peer 0, voting
+/// the silent cheat out, holds proof that it equivocated in the round; then peer 1 gets a
+/// second commitment of peer 4 (who plays on and votes) for the same round, keeps that proof
+/// and sends it to everyone. The drop of the first cheat makes its proof moot; the proof about
+/// peer 4 still stands at every honest peer, peer 0 included (with one slot, peer 0 threw it
+/// away, resolved the round with peer 4's orders and went on while peers 1 and 2 halted).
+/// Every honest peer halts naming peer 4, at the round, and its transcript says so.
+#[test]
+fn proof_about_a_second_equivocator_outlives_the_drop_of_the_first() {
+    const SECOND: usize = 4;
+    let (mut net, at, drop) = cheat_awaited_among(5, 64);
+    let out = net.peers[0].vote(drop).expect("peer 0 may vote");
+    net.process(0, out);
+    let [a, b] = two_commitments(&net, at);
+    deliver(&mut net, CHEAT, 0, &a);
+    deliver(&mut net, CHEAT, 0, &b);
+    let [forged, _] = commitments_of(&net, SECOND, at);
+    deliver(&mut net, SECOND, 1, &forged);
+    for i in HONEST {
+        assert_eq!(net.peers[i].halted(), None, "peer {i} keeps the proof");
+    }
+    for i in [1, 2, SECOND] {
+        let out = net.peers[i].vote(drop).expect("may vote");
+        net.process(i, out);
+    }
+    let second = net.peers[SECOND].key();
+    let names_second = |n: &Net, i: usize| {
+        let h = n.peers[i].halted();
+        matches!(h, Some(HaltReport::Equivocation { peer, .. }) if *peer == second)
+    };
+    let until = net.now + 2 * net.configs[0].missing_ms;
+    let all = |n: &Net| HONEST.iter().all(|&i| names_second(n, i));
+    assert!(
+        drive(&mut net, until, |i, _| i == CHEAT, all),
+        "halts: {:?}",
+        HONEST.map(|i| net.peers[i].halted().cloned())
+    );
+    for i in HONEST {
+        assert!(
+            drop_applied(&net, i, at, drop),
+            "peer {i} dropped the first cheat"
+        );
+        assert_eq!(
+            net.peers[i].log_len(),
+            at,
+            "peer {i} took no version of peer 4's"
+        );
+        let t = net.peers[i].transcript().expect("a transcript");
+        match verify(&t) {
+            Err(VerifyError::Cheat { peer: Some(k), .. }) => assert_eq!(k, second),
+            r => panic!("peer {i}'s transcript: {r:?}"),
+        }
+    }
 }

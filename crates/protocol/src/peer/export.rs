@@ -232,7 +232,7 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
     // replay never runs), naming the checkpoint's signer (security review C14).
     // Likewise kept proof of an equivocation in a round the replay could not resolve: the live
     // peer halted on it once its wait for a drop of the equivocator ran out.
-    let kept = peer.run.as_ref().and_then(|r| r.deferred_halt.as_ref());
+    let kept = peer.run.as_ref().and_then(|r| r.deferred_halts.first());
     let kept = kept.map(|d| d.report.clone());
     if let Some(h) = halted
         .or_else(|| peer.suspect.take().map(|(report, _, _)| report))

@@ -361,7 +361,7 @@ impl Peer {
             orders: BTreeMap::new(),
             excluded: BTreeSet::new(),
             dropped_at: BTreeMap::new(),
-            deferred_halt: None,
+            deferred_halts: Vec::new(),
             halted_on_proof: false,
             bot_seats: BTreeMap::new(),
             readmits: BTreeMap::new(),

@@ -150,13 +150,14 @@ impl Peer {
         if self.halted.is_none() {
             let mut evidence = evidence;
             if let Some(r) = &mut self.run {
-                if let Some(d) = r.deferred_halt.take() {
-                    // Proof of an equivocation we kept goes with whatever we halt on: without
-                    // it, our transcript's replay resolves that round with the version we
-                    // held and names an honest peer's checkpoint (long-run seed 7003866).
-                    r.halted_on_proof = d.at <= r.next_index();
-                    evidence.splice(0..0, d.evidence);
-                }
+                // Proof of an equivocation we kept goes with whatever we halt on: without it,
+                // our transcript's replay resolves that round with the version we held and
+                // names an honest peer's checkpoint (long-run seed 7003866).
+                let next = r.next_index();
+                let kept = std::mem::take(&mut r.deferred_halts);
+                r.halted_on_proof = kept.iter().any(|d| d.at <= next);
+                let kept = kept.into_iter().flat_map(|d| d.evidence);
+                evidence.splice(0..0, kept);
             }
             self.halted = Some(report.clone());
             out.events.push(ProtocolEvent::Halted(report));

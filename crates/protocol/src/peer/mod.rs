@@ -186,10 +186,9 @@ pub struct Peer {
     /// A fork of this peer resolving a position past our own open vote there, to learn the log
     /// head that resolution gives (see `votes::held_by_vote`); never set on a real peer.
     probing: bool,
-    /// The last such probe: (position, when, `signature_checks` and `seq` then, the heads it
-    /// found), so a stream of messages while we are held costs at most one fork per
-    /// [`PROBE_EVERY_MS`].
-    probed: Option<(u64, u64, u64, Vec<[u8; 32]>)>,
+    /// The last such probe, so a stream of messages while we are held costs at most one fork
+    /// per [`PROBE_EVERY_MS`].
+    probed: Option<votes::Probed>,
     /// When `tick` last looked whether our own open vote still holds us.
     held_looked: u64,
 }

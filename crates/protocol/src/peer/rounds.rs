@@ -417,17 +417,23 @@ impl Peer {
             // round is resolved as far as orders go (independent review).
             let fixed = r.pending.as_ref().is_some_and(|p| p.index == at);
             if !matches!(r.state, Game::Classic(_)) && at >= r.next_index() && !fixed {
-                if r.deferred_halt.as_ref().is_none_or(|d| at < d.at) {
+                let kept = r.deferred_halts.iter().position(|d| d.peer == sender);
+                if kept.is_none_or(|k| at < r.deferred_halts[k].at) {
                     for raw in &evidence {
                         out.send.push((Dest::All, raw.clone()));
                     }
-                    r.deferred_halt = Some(DeferredHalt {
+                    if let Some(k) = kept {
+                        r.deferred_halts.remove(k);
+                    }
+                    let d = DeferredHalt {
                         peer: sender,
                         at,
                         report,
                         evidence,
                         since: self.now,
-                    });
+                    };
+                    let k = r.deferred_halts.partition_point(|x| x.at <= at);
+                    r.deferred_halts.insert(k, d);
                 }
                 return;
             }
@@ -436,29 +442,52 @@ impl Peer {
     }
 
     /// Whether kept proof of an equivocation in round `at` (the one we are on) stops us
-    /// resolving it: if its sender was dropped (here or before), the proof is moot and
-    /// forgotten. Else we halt on it if a vote of ours to drop the sender here has failed (a
-    /// voter showed it resolved the round without the drop), or once the proof is
-    /// `Config::missing_ms` old here (`tick`): a drop on its way has come by then. Until then
-    /// we wait, and never resolve the round with either version.
+    /// resolving it: proof whose sender was dropped (here or before) is moot and forgotten.
+    /// Else we halt on it if a vote of ours to drop the sender here has failed (a voter showed
+    /// it resolved the round without the drop), or once the proof is `Config::missing_ms` old
+    /// here (`tick`): a drop on its way has come by then. Until then we wait, and never resolve
+    /// the round with either version. Each sender's proof is judged on its own: a drop of one
+    /// equivocator leaves the proof about another standing.
     pub(super) fn judge_proof(&mut self, at: u64, out: &mut Output) -> bool {
         let me = self.me;
         let Some(r) = &mut self.run else { return false };
-        let Some(d) = r.deferred_halt.as_ref().filter(|d| d.at <= at) else {
-            return false;
-        };
-        if r.participant(&d.peer)
-            .is_none_or(|p| r.orders_moot(p, d.at))
-        {
-            r.deferred_halt = None;
+        let moot: Vec<bool> = r
+            .deferred_halts
+            .iter()
+            .map(|d| {
+                r.participant(&d.peer)
+                    .is_none_or(|p| r.orders_moot(p, d.at))
+            })
+            .collect();
+        let mut moot = moot.into_iter();
+        r.deferred_halts.retain(|_| !moot.next().unwrap_or(false));
+        let here: Vec<PeerKey> = r
+            .deferred_halts
+            .iter()
+            .filter(|d| d.at <= at)
+            .map(|d| d.peer)
+            .collect();
+        if here.is_empty() {
             return false;
         }
-        let voted = Self::votes_to_drop(r, at, &me, &d.peer);
-        let overdue = self.proof_overdue();
-        if overdue || (voted && !self.held_by_vote(at)) {
-            if let Some(report) = self.run.as_ref().and_then(|r| r.deferred_halt.as_ref()) {
-                // `halt_with` takes the kept proof as its evidence.
-                let report = report.report.clone();
+        // Overdue first: then no fork is made (`held_by_vote`) for a halt that is certain.
+        let due = self.overdue_proof().or_else(|| {
+            here.iter().copied().find(|peer| {
+                self.run
+                    .as_ref()
+                    .is_some_and(|r| Self::votes_to_drop(r, at, &me, peer))
+                    && !self.held_by_vote(at)
+            })
+        });
+        if let Some(peer) = due {
+            let Some(r) = &mut self.run else { return true };
+            if let Some(k) = r.deferred_halts.iter().position(|d| d.peer == peer) {
+                // The proof we halt on goes first in the evidence (`halt_with` takes all kept
+                // proof): the replay of our transcript keeps it first and names its sender, as
+                // we do (independent review: it named another equivocator's).
+                let d = r.deferred_halts.remove(k);
+                let report = d.report.clone();
+                r.deferred_halts.insert(0, d);
                 self.halt_with(report, vec![], out);
             }
         }
@@ -468,12 +497,20 @@ impl Peer {
     /// Whether kept proof of an equivocation in the round we are on is `Config::missing_ms`
     /// old, counted from when it came or when we reached the round, whichever is later.
     pub(super) fn proof_overdue(&self) -> bool {
-        let Some(r) = &self.run else { return false };
+        self.overdue_proof().is_some()
+    }
+
+    /// The sender of the first kept proof that is [`Peer::proof_overdue`].
+    fn overdue_proof(&self) -> Option<PeerKey> {
+        let r = self.run.as_ref()?;
         let next = r.next_index();
-        r.deferred_halt.as_ref().is_some_and(|d| {
-            let reached = if r.since.0 == next { r.since.1 } else { 0 };
-            d.at <= next && self.now >= d.since.max(reached).saturating_add(self.cfg.missing_ms)
-        })
+        let reached = if r.since.0 == next { r.since.1 } else { 0 };
+        r.deferred_halts
+            .iter()
+            .find(|d| {
+                d.at <= next && self.now >= d.since.max(reached).saturating_add(self.cfg.missing_ms)
+            })
+            .map(|d| d.peer)
     }
 
     pub(super) fn orders_step(&mut self, round: u32, out: &mut Output) {

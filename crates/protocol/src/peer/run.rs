@@ -75,8 +75,10 @@ pub(super) struct Run {
     /// different orders it signs for such a round prove nothing that matters.
     pub(super) dropped_at: BTreeMap<u8, (u64, u64)>,
     /// Proof of an equivocation in the round we are on or a later one, judged when we resolve
-    /// that round (`Peer::judge_proof`); the earliest such round's.
-    pub(super) deferred_halt: Option<DeferredHalt>,
+    /// that round (`Peer::judge_proof`): one per sender (the earliest round's), in the order of
+    /// their rounds. One slot for all would drop proof about a second equivocator, which the
+    /// peers that kept it first halt on while we go on (independent review of the first fix).
+    pub(super) deferred_halts: Vec<DeferredHalt>,
     /// We halted holding such proof about the round we were on (the transcript gives it first
     /// there, as it came before we resolved that round).
     pub(super) halted_on_proof: bool,

@@ -146,12 +146,9 @@ impl Peer {
                             let fixed = r.pending.as_ref().is_some_and(|x| x.index == at);
                             let from = if fixed { at + 1 } else { at };
                             r.dropped_at.insert(p, (from, u64::MAX));
-                            let moot = |d: &DeferredHalt| d.peer == peer && d.at >= from;
-                            if r.deferred_halt.as_ref().is_some_and(moot) {
-                                // What it equivocated on no longer counts: moot, for us as
-                                // for the voters that dropped it with us.
-                                r.deferred_halt = None;
-                            }
+                            // What it equivocated on no longer counts: moot, for us as for
+                            // the voters that dropped it with us.
+                            r.deferred_halts.retain(|d| d.peer != peer || d.at < from);
                             r.asked.remove(&p);
                             // Its open votes here and later are no longer a voter's: a lagging
                             // peer or `verify`, replaying this drop first, would refuse them,
@@ -290,17 +287,52 @@ impl Peer {
             .collect();
         shown.extend(r.sync_heads.iter().map(|(k, (i, h))| (*k, *i, *h)));
         shown.retain(|(k, i, _)| *i > at && deciders.contains(k));
-        if shown.is_empty() {
+        // At an economy position whose batch rolls dice, a voter that resolved it without our
+        // drop shows no head past it: it waits for every contributor's reveal, ours included,
+        // and we, held, never fix the batch that reveal is for. What it shows instead is its
+        // own reveal, signed for the batch it fixed (`decl`, kept as a reveal ahead of us).
+        // That batch holds the orders of every participant required there, so when it is the
+        // batch we fix without our votes, and each of those votes drops a required
+        // participant, the voter resolved `at` without them (before, it waited on us and we on
+        // it until it voted us out).
+        let revealed: Vec<(PeerKey, [u8; 32])> = if Self::drops_required_only(r, at, &self.me) {
+            let list = r.future_reveals.get(&at).into_iter().flatten();
+            list.filter_map(|(p, l)| Some((*r.proposal.participants.get(*p as usize)?, l)))
+                .filter(|(k, _)| deciders.contains(k))
+                .flat_map(|(k, l)| l.iter().map(move |u| (k, u.decl)))
+                .collect()
+        } else {
+            vec![]
+        };
+        if shown.is_empty() && revealed.is_empty() {
             return true;
         }
-        let heads = self.probe_heads(at);
+        let look = self.probe_heads(at);
         let Some(r) = &self.run else { return false };
         Self::bound_unless(r, at, &self.me, |k| {
             shown.iter().any(|(x, i, h)| {
                 let past = usize::try_from(i - at - 1).ok();
-                x == k && past.and_then(|j| heads.get(j)) == Some(h)
-            })
+                x == k && past.and_then(|j| look.heads.get(j)) == Some(h)
+            }) || look.decl.is_some_and(|d| revealed.contains(&(*k, d)))
         })
+    }
+
+    /// Whether every open vote of ours at `at` (the economy position we are on, its batch not
+    /// yet fixed) drops a participant whose orders that batch holds: then the batch fixed
+    /// without our votes differs from any batch fixed with one of them.
+    fn drops_required_only(r: &Run, at: u64, me: &PeerKey) -> bool {
+        if !matches!(r.state, Game::Economy(_)) || at != r.next_index() || r.pending.is_some() {
+            return false;
+        }
+        let required = r.orders_required();
+        let drops = |v: &VoteSet| match v.control {
+            Control::Drop { peer, .. } => {
+                r.participant(&peer).is_some_and(|p| required.contains(&p))
+            }
+            _ => false,
+        };
+        let all = ours_open(r, at, me).all(drops);
+        all
     }
 
     /// The log heads after position `at` (`at + 1` entries, then more) with `at` resolved
@@ -308,24 +340,38 @@ impl Peer {
     /// as it can. The fork is made again only once a new message has come (a position resolves
     /// only on something new), and at most once per [`PROBE_EVERY_MS`], so a stream of
     /// messages while we are held cannot fork us each time; `tick` looks again after that.
-    fn probe_heads(&mut self, at: u64) -> Vec<[u8; 32]> {
+    fn probe_heads(&mut self, at: u64) -> Probed {
         // What can change the fork's outcome: a message taken (ours through `local` too), or
         // one we signed outside it (a reveal made again after a reload moves `seq` too).
         let checks = self.signature_checks.wrapping_add(self.seq);
-        if let Some((a, t, c, h)) = &self.probed {
-            if *a == at && (*c == checks || self.now < t.saturating_add(PROBE_EVERY_MS)) {
-                return h.clone();
+        if let Some(p) = &self.probed {
+            if p.at == at
+                && (p.checks == checks || self.now < p.when.saturating_add(PROBE_EVERY_MS))
+            {
+                return p.clone();
             }
         }
         let mut fork = self.clone();
         fork.probing = true;
         fork.probed = None;
         fork.advance(&mut Output::default());
-        let heads = fork.run.as_ref().map_or(vec![], |r| {
-            r.heads.get(at as usize + 1..).map_or(vec![], <[_]>::to_vec)
+        let (heads, decl) = fork.run.as_ref().map_or((vec![], None), |r| {
+            let heads = r.heads.get(at as usize + 1..).map_or(vec![], <[_]>::to_vec);
+            let decl = match &r.pending {
+                Some(p) if p.index == at => Some(p.decl),
+                _ => r.log.get(at as usize).map(|rec| rec.content),
+            };
+            (heads, decl)
         });
-        self.probed = Some((at, self.now, checks, heads.clone()));
-        heads
+        let look = Probed {
+            at,
+            when: self.now,
+            checks,
+            heads,
+            decl,
+        };
+        self.probed = Some(look.clone());
+        look
     }
 
     /// Whether `me` holds an open vote at `at` to drop `target` that can still take effect
@@ -560,4 +606,19 @@ fn awaited_voters(r: &Run, at: u64, me: &PeerKey) -> BTreeSet<PeerKey> {
 /// Whether `k` has shown it moved past position `at`.
 fn moved_past(r: &Run, k: &PeerKey, at: u64) -> bool {
     r.reached.get(k).is_some_and(|&x| x > at)
+}
+
+/// What a fork of this peer found resolving a position without our open votes there
+/// (`Peer::probe_heads`).
+#[derive(Clone, Debug)]
+pub(super) struct Probed {
+    /// The position, when we forked, and `signature_checks` + `seq` then.
+    at: u64,
+    when: u64,
+    checks: u64,
+    /// The log heads after `at` (`at + 1` entries, then more).
+    heads: Vec<[u8; 32]>,
+    /// The declaration of the batch fixed at `at` (what a reveal for its roll is signed for),
+    /// if the fork fixed one.
+    decl: Option<[u8; 32]>,
 }
