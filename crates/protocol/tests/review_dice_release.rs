@@ -1,0 +1,131 @@
+//! Review of the dice release (`held_by_vote`, a decider's reveal). Peer 0 votes T (peer 2) out
+//! at an economy position whose batch rolls; T comes back and sends its late orders; peer 1
+//! (which had not voted) fixes the batch with them and reveals. Peer 0 loses its connection just
+//! then (1's reveal never reaches it). T withholds its dice reveal; after the grace peer 1 votes
+//! T out, which (with 0's vote) applies at 1 on the fixed batch. Peer 0 comes back and asks for
+//! what it missed: 1's answer gives the position's orders, then its votes, then its dice (the
+//! order `sync_groups` uses for a vote taken while the roll waited). Peer 0, still held, takes
+//! 1's vote before 1's reveal, and applies the drop before fixing: a batch without T's orders,
+//! while 1 fixed one with them.
+
+mod common;
+
+use common::economy::*;
+use common::Net;
+use orbis_engine::bot;
+use orbis_engine::classic::BotLevel;
+use orbis_protocol::wire::Envelope;
+use orbis_protocol::{Body, Control, ProtocolEvent};
+
+const T: usize = 2;
+
+fn body(bytes: &[u8]) -> Option<Body> {
+    Envelope::open_where(bytes, |_| true).ok().map(|(_, b)| b)
+}
+
+fn setup(net: &mut Net, depth: u64) -> (u64, Control) {
+    let all_due = |n: &Net| {
+        (0..3).all(|j| n.peers[j].economy_due().is_some())
+            && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
+            && n.peers[0].log_len() > depth
+    };
+    let until = net.now + 3_000_000;
+    assert!(drive(net, until, |_, _| false, all_due), "all due");
+    net.online[T] = false;
+    net.autoplay[T] = false;
+    let at = net.peers[0].log_len();
+    let until = net.now + 2_000;
+    drive(net, until, |_, _| false, |_| false);
+    assert_eq!(net.peers[0].log_len(), at);
+    assert_eq!(net.peers[1].log_len(), at);
+    let drop = Control::Drop {
+        peer: net.peers[T].key(),
+        level: BotLevel::Normal,
+    };
+    let o = net.peers[0].vote(drop).expect("vote");
+    net.process(0, o);
+    (at, drop)
+}
+
+/// Known open (issue 30): fails today, so it is ignored in the suite; run it with `--ignored`.
+/// A vote carries nothing that says whether its voter had fixed the batch, so the fix needs a
+/// wire change (the batch's hash in a vote cast at a fixed batch).
+#[test]
+#[ignore = "known open: a vote cast after the batch was fixed overtakes the reveal that would release a held voter"]
+fn a_held_voter_that_missed_the_deciders_reveal_does_not_split_from_it() {
+    let mut failures = vec![];
+    for seed in [21u64, 22, 23, 24] {
+        let mut net = economy_net(3, &[], seed, 3);
+        let (at, drop) = setup(&mut net, 6);
+        // T withholds its dice reveal for `at` (it sends everything else).
+        net.tamper = Some((
+            T,
+            Box::new(move |_, _, _, bytes| {
+                if matches!(body(&bytes), Some(Body::Reveal { index, .. }) if index == at) {
+                    return vec![];
+                }
+                vec![bytes]
+            }),
+        ));
+        net.online[T] = true;
+        let (round, seats) = net.peers[T].economy_due().expect("T is due");
+        let s = net.peers[T].economy_view().expect("view");
+        let batch = seats
+            .iter()
+            .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
+            .collect();
+        let o = net.peers[T]
+            .submit_economy(batch, salt(T, round))
+            .expect("T submits");
+        net.process(T, o);
+        // Until peer 1 has every reveal of orders (it fixes the batch at once).
+        let revealed = |n: &Net| {
+            n.events[1].iter().any(
+                |e| matches!(e, ProtocolEvent::OrdersRevealed { round, .. } if u64::from(*round) == at),
+            )
+        };
+        assert!(net.run_until(net.now + 10_000, revealed), "seed {seed}");
+        // Peer 0's connection drops now (peer 1's reveal, on its way, is lost); T goes quiet.
+        net.online[0] = false;
+        net.online[T] = false;
+        let key0 = net.peers[0].key();
+        let key_t = net.peers[T].key();
+        let w = net.peers[1].waiting_on();
+        assert!(
+            w.contains(&key0) && w.contains(&key_t),
+            "seed {seed}: peer 1 waits on the dice of 0 and T: {w:?}"
+        );
+        // Past the dice grace, peer 1's page votes T (withholding its reveal) out.
+        net.run_until(net.now + 2_000, |_| false);
+        let o = net.peers[1].vote(drop).expect("1 votes");
+        net.process(1, o);
+        net.run_until(net.now + 500, |_| false);
+        let applied = |i: usize, n: &Net| {
+            n.events[i].iter().any(
+                |e| matches!(e, ProtocolEvent::ControlApplied { at: a, control } if *a == at && *control == drop),
+            )
+        };
+        assert!(applied(1, &net), "seed {seed}: the drop applies at peer 1");
+        // Peer 0 comes back.
+        net.online[0] = true;
+        net.run_until(net.now + 10_000, |_| false);
+        let lens: Vec<u64> = (0..2).map(|i| net.peers[i].log_len()).collect();
+        let halted: Vec<_> = (0..2).map(|i| net.peers[i].halted().cloned()).collect();
+        let waits: Vec<_> = (0..2).map(|i| net.peers[i].waiting_on()).collect();
+        let heads: Vec<_> = (0..2).map(|i| net.peers[i].head_at(at + 1)).collect();
+        let ok = halted.iter().all(Option::is_none)
+            && lens.iter().all(|&l| l > at)
+            && heads[0] == heads[1];
+        if !ok {
+            failures.push(format!(
+                "seed {seed}: applied at 0: {}, logs {lens:?}, heads at {}: {:?}, \
+                 halted {halted:?}, waiting on {waits:?} (0 is {key0:?}, 1 is {:?})",
+                applied(0, &net),
+                at + 1,
+                heads,
+                net.peers[1].key()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
