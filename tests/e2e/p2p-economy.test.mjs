@@ -197,7 +197,13 @@ test('two browsers and a native computer player play an economy game through a N
     // stops the computer and the game comes to wait on him, so that it cannot play to its end
     // while his page reloads (it once ended meanwhile: the pages had played round 3 by then).
     await B.click('#autoplay');
-    await until('the game waits on Bob', async () => (await actor(B)) !== null, 120000);
+    await until('the game waits on Bob', async () => (await actor(B)) !== null, 120000).catch(async (e) => {
+      // It timed out now and then (sessions 14 and 16, once alone on the machine): say where
+      // each page stands, so the next failure can be read.
+      await failShots('economy-waits-bob');
+      const where = async (p) => `phase ${await phase(p).catch(() => '?')}, log ${await online(p, 'data-log-len').catch(() => '?')}, title ${await p.locator('#turn-title').textContent().catch(() => '?')}, panel ${await p.locator('#panel').textContent().catch(() => '?')}`;
+      throw new Error(`${e.message}: A: ${await where(A)}; B: ${await where(B)}; A log ${await A.locator('#log').textContent().catch(() => '?')}`);
+    });
     assert.notEqual(await phase(B), 'over');
     const lenBefore = Number(await online(B, 'data-log-len'));
     const reloaded = Date.now();
