@@ -451,16 +451,17 @@ impl Peer {
     pub(super) fn judge_proof(&mut self, at: u64, out: &mut Output) -> bool {
         let me = self.me;
         let Some(r) = &mut self.run else { return false };
-        let moot: Vec<bool> = r
+        // One kept proof per sender: the moot ones are known by their senders.
+        let moot: Vec<PeerKey> = r
             .deferred_halts
             .iter()
-            .map(|d| {
+            .filter(|d| {
                 r.participant(&d.peer)
                     .is_none_or(|p| r.orders_moot(p, d.at))
             })
+            .map(|d| d.peer)
             .collect();
-        let mut moot = moot.into_iter();
-        r.deferred_halts.retain(|_| !moot.next().unwrap_or(false));
+        r.deferred_halts.retain(|d| !moot.contains(&d.peer));
         let here: Vec<PeerKey> = r
             .deferred_halts
             .iter()

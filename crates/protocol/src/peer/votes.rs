@@ -331,8 +331,7 @@ impl Peer {
             }
             _ => false,
         };
-        let all = ours_open(r, at, me).all(drops);
-        all
+        ours_open(r, at, me).all(drops)
     }
 
     /// The log heads after position `at` (`at + 1` entries, then more) with `at` resolved
