@@ -44,6 +44,18 @@ async function playStep(page, before) {
   }, [['#pay-upkeep', '#finish-get', '#submit-plans', '#finish-moving', '#stop-moving', '#declare-none', '#intercept-no',
     '#pick-battle button', '#choose-action button', '#steal button'], before]);
 }
+/** Turns this page's "let the computer play my seat" to `on` and waits until the page says so
+ * (`data-autoplay`). A blind toggle once went wrong: the game then played to its end with the
+ * computer on Bob's seat while the test waited for the game to come to Bob (sessions 14, 16). */
+async function setAutoplay(page, on) {
+  const want = on ? '1' : '0';
+  for (let tries = 0; (await online(page, 'data-autoplay')) !== want; tries += 1) {
+    if (tries > 0) console.log(`autoplay: a click did not take (try ${tries + 1})`);
+    if (tries >= 5) throw new Error(`the computer button would not turn ${on ? 'on' : 'off'}`);
+    await page.click('#autoplay');
+    await until(`autoplay ${want}`, async () => (await online(page, 'data-autoplay')) === want, 3000).catch(() => {});
+  }
+}
 const actor = async (page) => (await page.locator('#panel .act').count()) ? page.locator('#panel .act').getAttribute('data-actor') : null;
 
 test('two browsers and a native computer player play an economy game through a Nostr relay to one hash', { skip: net.skip, timeout: 900000 }, async () => {
@@ -190,18 +202,17 @@ test('two browsers and a native computer player play an economy game through a N
       const log = await A.locator('#log').textContent().catch(() => '');
       if (/ rolls \d/.test(log)) rolls += 1;
     };
-    for (const p of [A, B]) await p.click('#autoplay');
-    await until('round 2', async () => { await watchRolls(); return /Round 2/.test(await A.locator('#turn-title').textContent()); }, 300000);
+    // Alice's page lets the computer play; Bob's does not yet, so the game comes to wait on
+    // him and cannot play to its end while his page reloads. (Turning his computer on and off
+    // again raced the game: its positions take milliseconds over loopback, and in one run of
+    // eight it played rounds 2 and 3 in the moment Bob's computer was on, and ended.)
+    await setAutoplay(A, true);
     // Bob's page is reloaded mid-game: it rejoins with its stored key and catches up; the
-    // computer's help is not remembered across a reload, so Bob turns it on again. First Bob
-    // stops the computer and the game comes to wait on him, so that it cannot play to its end
-    // while his page reloads (it once ended meanwhile: the pages had played round 3 by then).
-    await B.click('#autoplay');
-    await until('the game waits on Bob', async () => (await actor(B)) !== null, 120000).catch(async (e) => {
-      // It timed out now and then (sessions 14 and 16, once alone on the machine): say where
-      // each page stands, so the next failure can be read.
+    // computer's help is not remembered across a reload, so Bob turns it on after.
+    await until('the game waits on Bob', async () => { await watchRolls(); return (await actor(B)) !== null; }, 120000).catch(async (e) => {
+      // Said before failing: where each page stands, so a failure can be read.
       await failShots('economy-waits-bob');
-      const where = async (p) => `phase ${await phase(p).catch(() => '?')}, log ${await online(p, 'data-log-len').catch(() => '?')}, title ${await p.locator('#turn-title').textContent().catch(() => '?')}, panel ${await p.locator('#panel').textContent().catch(() => '?')}`;
+      const where = async (p) => `phase ${await phase(p).catch(() => '?')}, autoplay ${await online(p, 'data-autoplay').catch(() => '?')}, log ${await online(p, 'data-log-len').catch(() => '?')}, title ${await p.locator('#turn-title').textContent().catch(() => '?')}, panel ${await p.locator('#panel').textContent().catch(() => '?')}`;
       throw new Error(`${e.message}: A: ${await where(A)}; B: ${await where(B)}; A log ${await A.locator('#log').textContent().catch(() => '?')}`);
     });
     assert.notEqual(await phase(B), 'over');
@@ -223,7 +234,7 @@ test('two browsers and a native computer player play an economy game through a N
     });
     console.log(`rejoin: Bob back in the game ${Date.now() - reloaded} ms after the reload`);
     await shot(B, '85-p2p-economy-rejoined');
-    await B.click('#autoplay');
+    await setAutoplay(B, true);
     const state = async (p) => `${await p.locator('#turn-title').textContent()} len ${await online(p, 'data-log-len')} autoplay ${await online(p, 'data-autoplay')}; panel ${await p.locator('#panel').textContent()}; bar ${await p.locator('.online-bar').textContent()}`;
     for (const p of [A, B]) {
       await until('the game over', async () => { await watchRolls(); return (await phase(p)) === 'over'; }, 600000).catch(async (e) => {
