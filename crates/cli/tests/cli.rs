@@ -527,7 +527,7 @@ fn orders_tournament_prints_solos_draws_and_centres() {
 }
 
 /// `tests/data/face-down-3.orbis-transcript`: a whole 3-player game dealt face down, written by
-/// `cargo run -p orbis-protocol --example transcript -- 3 1 FILE` (protocol version 8; regenerate it the same way when the version changes).
+/// `cargo run -p orbis-protocol --example transcript -- 3 1 FILE` (protocol version 9; regenerate it the same way when the version changes).
 const TRANSCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/face-down-3.orbis-transcript"

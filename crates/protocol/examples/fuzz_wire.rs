@@ -198,6 +198,7 @@ fn random_body(r: &mut Rng, len: u64, head: [u8; 32], keys: &[PeerKey]) -> Body 
         },
         3 => Body::Vote {
             at: index,
+            fixed: None,
             control: if r.below(2) == 0 {
                 Control::Drop {
                     peer: key,

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 8;
+pub const PROTOCOL_VERSION: u16 = 9;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -352,7 +352,15 @@ pub enum Body {
     },
     /// A vote to take `control` at log position `at` (the position the voter is stuck on).
     /// Binding: the voter resolves `at` only with the control, unless the vote can no longer pass.
-    Vote { at: u64, control: Control },
+    /// `fixed`: in an economy game, the declaration of the batch the voter had fixed at `at`
+    /// when it voted (its roll waiting on a reveal), else `None`. Such a vote applies only to
+    /// that batch, so a peer that takes it before the voter's reveal (resent or relayed out of
+    /// order) fixes the batch first instead of dropping the target before it (issue 30).
+    Vote {
+        at: u64,
+        control: Control,
+        fixed: Option<[u8; 32]>,
+    },
     /// Several signed messages to be handled in this order (resends to a lagging peer, so that
     /// votes are seen before the dice they affect).
     Batch { items: Vec<Vec<u8>> },

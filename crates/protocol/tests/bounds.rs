@@ -89,6 +89,7 @@ fn deferred_messages_are_verified_once() {
         for k in 0..300u64 {
             let body = Body::Vote {
                 at: k,
+                fixed: None,
                 control: Control::Drop {
                     peer: net.peers[1].key(),
                     level: BotLevel::Easy,

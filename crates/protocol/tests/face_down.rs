@@ -621,6 +621,7 @@ fn vote_under_the_number_of(
     let (env, body) = Envelope::open_where(&t.messages[at], |_| true).unwrap();
     let vote = Body::Vote {
         at: net.peers[0].log_len() - 1,
+        fixed: None,
         control: Control::SeatToBot {
             seat: 0,
             level: BotLevel::Normal,

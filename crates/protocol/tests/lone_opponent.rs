@@ -27,7 +27,16 @@ const B: usize = 1;
 fn signed_vote(net: &Net, from: usize, to: usize, at: u64, control: Control) -> Vec<u8> {
     let key = SigningKey::from_bytes(&net.configs[from].identity_secret);
     let tag = net.peers[to].game_tag().expect("started");
-    Envelope::seal(&key, tag, (1 << 50) + at, &Body::Vote { at, control })
+    Envelope::seal(
+        &key,
+        tag,
+        (1 << 50) + at,
+        &Body::Vote {
+            at,
+            control,
+            fixed: None,
+        },
+    )
 }
 
 fn drop_b(net: &Net) -> Control {

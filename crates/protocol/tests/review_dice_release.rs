@@ -5,8 +5,8 @@
 //! T out, which (with 0's vote) applies at 1 on the fixed batch. Peer 0 comes back and asks for
 //! what it missed: 1's answer gives the position's orders, then its votes, then its dice (the
 //! order `sync_groups` uses for a vote taken while the roll waited). Peer 0, still held, takes
-//! 1's vote before 1's reveal, and applies the drop before fixing: a batch without T's orders,
-//! while 1 fixed one with them.
+//! 1's vote before 1's reveal. Before protocol version 9 it applied the drop before fixing: a
+//! batch without T's orders, while 1 fixed one with them, and the two waited on each other.
 
 mod common;
 
@@ -47,11 +47,10 @@ fn setup(net: &mut Net, depth: u64) -> (u64, Control) {
     (at, drop)
 }
 
-/// Known open (issue 30): fails today, so it is ignored in the suite; run it with `--ignored`.
-/// A vote carries nothing that says whether its voter had fixed the batch, so the fix needs a
-/// wire change (the batch's hash in a vote cast at a fixed batch).
+/// It failed before protocol version 9 (issue 30): a vote said nothing of whether its voter had
+/// fixed the batch. Now peer 1's vote names the batch it fixed (`Vote::fixed`): peer 0 does not
+/// apply it before fixing that batch, and fixes it (it is the one peer 0 fixes without its vote).
 #[test]
-#[ignore = "known open: a vote cast after the batch was fixed overtakes the reveal that would release a held voter"]
 fn a_held_voter_that_missed_the_deciders_reveal_does_not_split_from_it() {
     let mut failures = vec![];
     for seed in [21u64, 22, 23, 24] {

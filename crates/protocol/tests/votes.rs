@@ -216,6 +216,7 @@ fn junk_votes_cannot_fill_the_table_and_block_the_vote_that_drops_their_sender()
                 seq += 1;
                 let body = Body::Vote {
                     at,
+                    fixed: None,
                     control: Control::SeatToBot { seat, level },
                 };
                 let raw = Envelope::seal(&key, tag, seq, &body);

@@ -109,14 +109,14 @@ impl Peer {
                 self.advance(out);
                 true
             }
-            Body::Vote { at, control } => {
+            Body::Vote { at, control, fixed } => {
                 if self.run.is_none() {
                     return self.defer(link, sender, raw);
                 }
                 if at >= self.log_len() + MAX_AHEAD {
                     return false;
                 }
-                self.on_vote(link, sender, at, control, raw, out);
+                self.on_vote(link, sender, (at, fixed), control, raw, out);
                 true
             }
             Body::Batch { items } => self.on_batch(link, items, out),

@@ -17,6 +17,9 @@ pub(super) struct VoteSet {
     pub(super) control: Control,
     /// Each voter's signed vote.
     pub(super) voters: BTreeMap<PeerKey, Vec<u8>>,
+    /// The batch each voter that had fixed one at this (economy) position said it fixed
+    /// (`Body::Vote::fixed`): the control applies only to that batch.
+    pub(super) fixed: BTreeMap<PeerKey, [u8; 32]>,
     /// Whether the control took effect at its position.
     pub(super) applied: bool,
 }
@@ -79,20 +82,45 @@ impl VoteBook {
         })
     }
 
-    /// Records `voter`'s signed vote for `control` at `at`; false if it had voted for it there.
-    pub(super) fn add(&mut self, at: u64, control: Control, voter: PeerKey, raw: &[u8]) -> bool {
+    /// `voter`'s signed vote for `control` at `at`, when it names another batch than `fixed`:
+    /// one voter signed two votes that apply at different points (for different peers).
+    pub(super) fn conflicting(
+        &self,
+        at: u64,
+        control: &Control,
+        voter: &PeerKey,
+        fixed: Option<[u8; 32]>,
+    ) -> Option<&[u8]> {
+        let v = self.get(at, control)?;
+        let first = v.voters.get(voter)?;
+        (v.fixed.get(voter).copied() != fixed).then_some(first.as_slice())
+    }
+
+    /// Records `voter`'s signed vote for `control` at `at` (cast at the batch `fixed`, if any);
+    /// false if it had voted for it there.
+    pub(super) fn add(
+        &mut self,
+        at: u64,
+        control: Control,
+        (voter, fixed): (PeerKey, Option<[u8; 32]>),
+        raw: &[u8],
+    ) -> bool {
         let v = self
             .sets
             .entry((at, control_hash(&control)))
             .or_insert(VoteSet {
                 control,
                 voters: BTreeMap::new(),
+                fixed: BTreeMap::new(),
                 applied: false,
             });
         if v.voters.contains_key(&voter) {
             return false;
         }
         v.voters.insert(voter, raw.to_vec());
+        if let Some(d) = fixed {
+            v.fixed.insert(voter, d);
+        }
         true
     }
 
@@ -109,6 +137,7 @@ impl VoteBook {
         self.sets.retain(|(a, _), v| {
             if *a >= from && !v.applied {
                 v.voters.remove(voter);
+                v.fixed.remove(voter);
             }
             v.applied || !v.voters.is_empty()
         });
@@ -153,10 +182,10 @@ mod tests {
     #[test]
     fn a_voter_votes_once_per_control_and_position() {
         let mut b = VoteBook::default();
-        assert!(b.add(5, drop_of(9), key(1), b"v1"));
-        assert!(!b.add(5, drop_of(9), key(1), b"v1 again"));
-        assert!(b.add(6, drop_of(9), key(1), b"v1 at 6"));
-        assert!(b.add(5, drop_of(9), key(2), b"v2"));
+        assert!(b.add(5, drop_of(9), (key(1), None), b"v1"));
+        assert!(!b.add(5, drop_of(9), (key(1), None), b"v1 again"));
+        assert!(b.add(6, drop_of(9), (key(1), None), b"v1 at 6"));
+        assert!(b.add(5, drop_of(9), (key(2), None), b"v2"));
         assert_eq!(b.len(), 2);
         let v = b.get(5, &drop_of(9)).expect("a set at 5");
         assert_eq!(v.voters.get(&key(1)).map(Vec::as_slice), Some(&b"v1"[..]));
@@ -171,13 +200,13 @@ mod tests {
         let mut b = VoteBook::default();
         for t in 0..40 {
             // Each target asks back once, and our voter seconds it.
-            b.add(3, readmit_of(100 + t, t), key(100 + t), b"request");
-            b.add(3, readmit_of(100 + t, t), key(1), b"second");
+            b.add(3, readmit_of(100 + t, t), (key(100 + t), None), b"request");
+            b.add(3, readmit_of(100 + t, t), (key(1), None), b"second");
         }
         assert_eq!(b.open_votes_of(&key(1)), 0);
         // A request nobody's target signed is an ordinary vote.
-        b.add(3, readmit_of(7, 0), key(1), b"unsigned request");
-        b.add(3, drop_of(8), key(1), b"drop");
+        b.add(3, readmit_of(7, 0), (key(1), None), b"unsigned request");
+        b.add(3, drop_of(8), (key(1), None), b"drop");
         assert_eq!(b.open_votes_of(&key(1)), 2);
         // Once applied, a vote is no longer open.
         b.mark_applied(3, &drop_of(8));
@@ -187,25 +216,25 @@ mod tests {
     #[test]
     fn a_target_has_one_open_request_per_position() {
         let mut b = VoteBook::default();
-        b.add(4, readmit_of(7, 1), key(7), b"request");
+        b.add(4, readmit_of(7, 1), (key(7), None), b"request");
         assert!(!b.other_request(4, &readmit_of(7, 1), &key(7)));
         assert!(b.other_request(4, &readmit_of(7, 2), &key(7)));
         assert!(!b.other_request(5, &readmit_of(7, 2), &key(7)));
         // A request for it that it did not sign is not its request.
-        b.add(6, readmit_of(7, 1), key(1), b"someone else's");
+        b.add(6, readmit_of(7, 1), (key(1), None), b"someone else's");
         assert!(!b.other_request(6, &readmit_of(7, 2), &key(7)));
     }
 
     #[test]
     fn a_dropped_voter_leaves_only_its_earlier_and_applied_votes() {
         let mut b = VoteBook::default();
-        b.add(2, drop_of(8), key(9), b"before");
-        b.add(4, drop_of(8), key(9), b"applied");
-        b.add(4, drop_of(8), key(1), b"applied too");
+        b.add(2, drop_of(8), (key(9), None), b"before");
+        b.add(4, drop_of(8), (key(9), None), b"applied");
+        b.add(4, drop_of(8), (key(1), None), b"applied too");
         b.mark_applied(4, &drop_of(8));
-        b.add(4, drop_of(7), key(9), b"open here");
-        b.add(4, drop_of(7), key(1), b"an honest vote");
-        b.add(6, drop_of(6), key(9), b"alone later");
+        b.add(4, drop_of(7), (key(9), None), b"open here");
+        b.add(4, drop_of(7), (key(1), None), b"an honest vote");
+        b.add(6, drop_of(6), (key(9), None), b"alone later");
         b.withdraw(&key(9), 4);
         assert!(b.has_voted(2, &drop_of(8), &key(9)));
         assert!(b.has_voted(4, &drop_of(8), &key(9)));
@@ -219,8 +248,8 @@ mod tests {
     fn passed_positions_keep_only_applied_votes_and_recent_ones_asked_for() {
         let mut b = VoteBook::default();
         for at in 0..200 {
-            b.add(at, drop_of(8), key(1), b"spam");
-            b.add(at, drop_of(9), key(1), b"about us");
+            b.add(at, drop_of(8), (key(1), None), b"spam");
+            b.add(at, drop_of(9), (key(1), None), b"about us");
         }
         b.mark_applied(10, &drop_of(8));
         b.prune(150, 64, |c| *c == drop_of(9));

@@ -113,6 +113,16 @@ impl Peer {
                 if !r.voters(&c).iter().all(|k| v.voters.contains_key(k)) {
                     continue;
                 }
+                // A voter that had fixed a batch here voted about that batch: it applies to it,
+                // once we fixed the same one (`held_by_vote` lets us fix it), never before.
+                let unfixed = |d: &[u8; 32]| {
+                    r.pending
+                        .as_ref()
+                        .is_none_or(|p| p.index != at || p.decl != *d)
+                };
+                if v.fixed.values().any(unfixed) {
+                    continue;
+                }
                 let Some(wait) = r.wait_on(&c) else {
                     continue; // not where the game waits on its target: never here
                 };
@@ -304,10 +314,28 @@ impl Peer {
         } else {
             vec![]
         };
-        if shown.is_empty() && revealed.is_empty() {
+        // The same, said by a voter in its vote (`Body::Vote::fixed`), which may reach us before
+        // its reveal (resent or relayed out of order): that vote waits for the batch it names
+        // (`apply_votes`), so we fix that batch when it is the one we fix without our votes.
+        let voted_fixed: Vec<[u8; 32]> = if Self::drops_required_only(r, at, &self.me) {
+            ours_open(r, at, &self.me)
+                .flat_map(|v| {
+                    v.fixed
+                        .iter()
+                        .filter(|(k, _)| **k != self.me)
+                        .map(|(_, d)| *d)
+                })
+                .collect()
+        } else {
+            vec![]
+        };
+        if shown.is_empty() && revealed.is_empty() && voted_fixed.is_empty() {
             return true;
         }
         let look = self.probe_heads(at);
+        if look.decl.is_some_and(|d| voted_fixed.contains(&d)) {
+            return false;
+        }
         let Some(r) = &self.run else { return false };
         Self::bound_unless(r, at, &self.me, |k| {
             shown.iter().any(|(x, i, h)| {
@@ -406,7 +434,7 @@ impl Peer {
         &mut self,
         link: Option<LinkId>,
         sender: PeerKey,
-        at: u64,
+        (at, fixed): (u64, Option<[u8; 32]>),
         control: Control,
         raw: &[u8],
         out: &mut Output,
@@ -414,6 +442,41 @@ impl Peer {
         let me = self.me;
         let Some(r) = &mut self.run else { return };
         if Self::from_participant(r, out, link, sender).is_none() {
+            return;
+        }
+        // Only an economy batch is fixed before its roll with votes still to come.
+        let fixed = fixed.filter(|_| matches!(r.state, Game::Economy(_)));
+        // One vote per voter, control and position: two signed copies naming different batches
+        // would apply before the batch for one peer and after it for another (independent
+        // review of version 9: the honest voters split, and one of them was voted out). Both
+        // copies are the proof; checked before anything else, so a peer that already applied
+        // the control at a passed position still sees it. (Not an open vote at a passed
+        // position, kept because it is about us: `verify`, which is no one, has forgotten it.)
+        let judged = at >= r.next_index() || r.votes.get(at, &control).is_some_and(|v| v.applied);
+        if let Some(first) = r
+            .votes
+            .conflicting(at, &control, &sender, fixed)
+            .filter(|_| judged)
+        {
+            let first = first.to_vec();
+            let agreed = at.min(r.next_index());
+            let report = HaltReport::Equivocation {
+                peer: sender,
+                index: at,
+                first: sha256(&first),
+                second: sha256(raw),
+                agreed_index: agreed,
+                agreed_head: r.heads.get(agreed as usize).copied().unwrap_or([0; 32]),
+            };
+            let first_halt = self.halted.is_none();
+            self.halt_with(report, vec![first, raw.to_vec()], out);
+            // The proof goes before the messages of the position we were on in our transcript,
+            // as it came before we resolved it: after them, the replay resolves the position,
+            // forgets a vote that never applied there, and finds nothing (adversary seed
+            // 5000133, a spam vote signed twice).
+            if let (true, Some(r)) = (first_halt, &mut self.run) {
+                r.halted_on_proof = true;
+            }
             return;
         }
         if !r.voters(&control).contains(&sender) {
@@ -432,7 +495,7 @@ impl Peer {
             if !about(r.me, me, &r.proposal, &control) {
                 return;
             }
-            r.votes.add(at, control, sender, raw);
+            r.votes.add(at, control, (sender, fixed), raw);
             let Some(v) = r.votes.get(at, &control) else {
                 return;
             };
@@ -471,7 +534,7 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::TooManyVotes);
             return;
         }
-        r.votes.add(at, control, sender, raw);
+        r.votes.add(at, control, (sender, fixed), raw);
         if let Control::Readmit { peer, .. } = control {
             if peer == sender && at == next {
                 if let Some(p) = r.participant(&peer).filter(|p| r.asked.insert(*p)) {
@@ -578,7 +641,13 @@ impl Peer {
         if r.votes.has_voted(at, &control, &self.me) {
             return Ok(Output::default());
         }
-        let raw = self.seal(&Body::Vote { at, control });
+        // Cast at an economy batch we fixed (its roll waits): the vote says which, so that it
+        // applies to that batch everywhere (`apply_votes`).
+        let fixed = match (&r.state, &r.pending) {
+            (Game::Economy(_), Some(p)) if p.index == at => Some(p.decl),
+            _ => None,
+        };
+        let raw = self.seal(&Body::Vote { at, control, fixed });
         Ok(self.local(raw))
     }
 }

@@ -378,7 +378,9 @@ pub(super) fn adversary_step(
                 }
             };
             let at = at + u64::from(a.rng.below(4)).saturating_sub(1);
-            let b = a.seal(None, tag, &Body::Vote { at, control });
+            // Now and then naming a made-up batch it fixed (a vote that then never applies).
+            let fixed = a.roll(20).then(|| [a.rng.below(256) as u8; 32]);
+            let b = a.seal(None, tag, &Body::Vote { at, control, fixed });
             send.push((to, b));
         }
         if a.hit(Dev::SpamReadmits) {
@@ -395,6 +397,7 @@ pub(super) fn adversary_step(
                 tag,
                 &Body::Vote {
                     at,
+                    fixed: None,
                     control: Control::Readmit { peer, tip },
                 },
             );

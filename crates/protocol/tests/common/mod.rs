@@ -309,7 +309,16 @@ pub fn signed_vote(
     let key = ed25519_dalek::SigningKey::from_bytes(&net.configs[from].identity_secret);
     let tag = net.peers[to].game_tag().expect("started");
     let seq = SEQ.fetch_add(1, Ordering::Relaxed);
-    orbis_protocol::Envelope::seal(&key, tag, seq, &orbis_protocol::Body::Vote { at, control })
+    orbis_protocol::Envelope::seal(
+        &key,
+        tag,
+        seq,
+        &orbis_protocol::Body::Vote {
+            at,
+            control,
+            fixed: None,
+        },
+    )
 }
 
 /// A withholder's tamper: none of the sender's card shares (own or stood-in pieces) addressed to
