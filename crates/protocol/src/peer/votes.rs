@@ -468,13 +468,18 @@ impl Peer {
                 agreed_index: agreed,
                 agreed_head: r.heads.get(agreed as usize).copied().unwrap_or([0; 32]),
             };
-            let first_halt = self.halted.is_none();
-            self.halt_with(report, vec![first, raw.to_vec()], out);
-            // The proof goes before the messages of the position we were on in our transcript,
-            // as it came before we resolved it: after them, the replay resolves the position,
-            // forgets a vote that never applied there, and finds nothing (adversary seed
-            // 5000133, a spam vote signed twice).
-            if let (true, Some(r)) = (first_halt, &mut self.run) {
+            // Judged like two versions of a round's orders: at a position not yet fixed, kept
+            // until we resolve it and moot if the voter is dropped by then (adversary seed
+            // 7400468: halting at once, a peer one position behind halted on a voter the
+            // others dropped there, and they voted the halted honest peer out).
+            let was_running = self.halted.is_none();
+            let round = u32::try_from(at).unwrap_or(u32::MAX);
+            self.halt_on_round_equivocation(sender, round, report, vec![first, raw.to_vec()], out);
+            // Halted at once: the proof goes before the messages of the position we were on
+            // in our transcript, as it came before we resolved it; after them, the replay
+            // resolves the position, forgets a vote that never applied there, and finds
+            // nothing (adversary seed 5000133, a spam vote signed twice).
+            if let (true, true, Some(r)) = (was_running, self.halted.is_some(), &mut self.run) {
                 r.halted_on_proof = true;
             }
             return;

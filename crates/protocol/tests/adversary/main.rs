@@ -282,8 +282,15 @@ const LONG_RUN_FIXED: [u64; 13] = [
 ///   committed: a peer holding kept proof halted on the adversary's split checkpoint instead,
 ///   and its transcript left the proof out, so the replay resolved the round with the version
 ///   it held and named an honest peer's checkpoint. A halt now carries kept proof as evidence.
-const ECONOMY_LONG_RUN_FIXED: [u64; 8] = [
+/// - 7400468 (`SpamVotes`, `SplitCommits`), found by the first long run of protocol version 9:
+///   the adversary signed one spam vote for the next position twice, naming different batches
+///   (`Vote::fixed`). A peer one position behind halted on the two at once, while the others
+///   dropped the adversary at that position and then voted the halted honest peer out. Two
+///   versions of a vote are now judged like two versions of a round's orders: kept until that
+///   position is resolved, moot if the voter is dropped by then.
+const ECONOMY_LONG_RUN_FIXED: [u64; 9] = [
     4_100_061, 4_100_159, 5_000_133, 5_104_826, 5_204_543, 5_500_343, 6_085_048, 7_003_866,
+    7_400_468,
 ];
 
 #[test]
