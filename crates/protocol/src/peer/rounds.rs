@@ -403,7 +403,7 @@ impl Peer {
     /// applied it and went on, and the one halted on the proof was voted out (economy long-run
     /// seed 6085048; independent review of that fix: the same with a round one ahead, or a peer
     /// replaying the log after a reload).
-    pub(super) fn halt_on_round_equivocation(
+    fn halt_on_round_equivocation(
         &mut self,
         sender: PeerKey,
         round: u32,

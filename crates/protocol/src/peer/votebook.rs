@@ -20,6 +20,9 @@ pub(super) struct VoteSet {
     /// The batch each voter that had fixed one at this (economy) position said it fixed
     /// (`Body::Vote::fixed`): the control applies only to that batch.
     pub(super) fixed: BTreeMap<PeerKey, [u8; 32]>,
+    /// A second signed version of a voter's vote here, naming another batch (the first is in
+    /// `voters`): proof of equivocation once the control completes. One kept per set.
+    pub(super) conflict: Option<(PeerKey, Vec<u8>)>,
     /// Whether the control took effect at its position.
     pub(super) applied: bool,
 }
@@ -96,6 +99,14 @@ impl VoteBook {
         (v.fixed.get(voter).copied() != fixed).then_some(first.as_slice())
     }
 
+    /// Keeps `raw`, a second version of `voter`'s vote for `control` at `at` (the first one
+    /// kept, if there is already one).
+    pub(super) fn note_conflict(&mut self, at: u64, control: &Control, voter: PeerKey, raw: &[u8]) {
+        if let Some(v) = self.sets.get_mut(&(at, control_hash(control))) {
+            v.conflict.get_or_insert_with(|| (voter, raw.to_vec()));
+        }
+    }
+
     /// Records `voter`'s signed vote for `control` at `at` (cast at the batch `fixed`, if any);
     /// false if it had voted for it there.
     pub(super) fn add(
@@ -112,6 +123,7 @@ impl VoteBook {
                 control,
                 voters: BTreeMap::new(),
                 fixed: BTreeMap::new(),
+                conflict: None,
                 applied: false,
             });
         if v.voters.contains_key(&voter) {
@@ -138,6 +150,9 @@ impl VoteBook {
             if *a >= from && !v.applied {
                 v.voters.remove(voter);
                 v.fixed.remove(voter);
+                if v.conflict.as_ref().is_some_and(|(k, _)| k == voter) {
+                    v.conflict = None;
+                }
             }
             v.applied || !v.voters.is_empty()
         });

@@ -113,6 +113,15 @@ impl Peer {
                 if !r.voters(&c).iter().all(|k| v.voters.contains_key(k)) {
                     continue;
                 }
+                // Complete, and a voter signed two versions of its vote (`on_vote`): it would
+                // apply at different points for different peers. Both are the proof.
+                if let Some((k, second)) = &v.conflict {
+                    if let Some(first) = v.voters.get(k) {
+                        let evidence = vec![first.clone(), second.clone()];
+                        let report = Self::vote_equivocation(r, at, *k, (first, second));
+                        return Some((report, evidence));
+                    }
+                }
                 // A voter that had fixed a batch here voted about that batch: it applies to it,
                 // once we fixed the same one (`held_by_vote` lets us fix it), never before.
                 let unfixed = |d: &[u8; 32]| {
@@ -232,6 +241,24 @@ impl Peer {
             if !changed {
                 return None;
             }
+        }
+    }
+
+    /// The report on `voter`, which signed two versions (`first`, `second`) of one vote at `at`.
+    fn vote_equivocation(
+        r: &Run,
+        at: u64,
+        voter: PeerKey,
+        (first, second): (&[u8], &[u8]),
+    ) -> HaltReport {
+        let agreed = at.min(r.next_index());
+        HaltReport::Equivocation {
+            peer: voter,
+            index: at,
+            first: sha256(first),
+            second: sha256(second),
+            agreed_index: agreed,
+            agreed_head: r.heads.get(agreed as usize).copied().unwrap_or([0; 32]),
         }
     }
 
@@ -448,39 +475,26 @@ impl Peer {
         let fixed = fixed.filter(|_| matches!(r.state, Game::Economy(_)));
         // One vote per voter, control and position: two signed copies naming different batches
         // would apply before the batch for one peer and after it for another (independent
-        // review of version 9: the honest voters split, and one of them was voted out). Both
-        // copies are the proof; checked before anything else, so a peer that already applied
-        // the control at a passed position still sees it. (Not an open vote at a passed
-        // position, kept because it is about us: `verify`, which is no one, has forgotten it.)
-        let judged = at >= r.next_index() || r.votes.get(at, &control).is_some_and(|v| v.applied);
-        if let Some(first) = r
-            .votes
-            .conflicting(at, &control, &sender, fixed)
-            .filter(|_| judged)
-        {
+        // review of version 9: the honest voters split, and one of them was voted out). The
+        // second copy is kept with the set; the two are proof of equivocation once the control
+        // takes effect (here, if it has; else in `apply_votes` when it completes). A copy of a
+        // vote that never completes (a spam vote signed twice) harms no one and halts no one
+        // (adversary seeds 7400468, 7410249, 7410635: halting on it, a peer stopped at a
+        // position the others passed, and they voted that honest peer out).
+        if let Some(first) = r.votes.conflicting(at, &control, &sender, fixed) {
             let first = first.to_vec();
-            let agreed = at.min(r.next_index());
-            let report = HaltReport::Equivocation {
-                peer: sender,
-                index: at,
-                first: sha256(&first),
-                second: sha256(raw),
-                agreed_index: agreed,
-                agreed_head: r.heads.get(agreed as usize).copied().unwrap_or([0; 32]),
-            };
-            // Judged like two versions of a round's orders: at a position not yet fixed, kept
-            // until we resolve it and moot if the voter is dropped by then (adversary seed
-            // 7400468: halting at once, a peer one position behind halted on a voter the
-            // others dropped there, and they voted the halted honest peer out).
-            let was_running = self.halted.is_none();
-            let round = u32::try_from(at).unwrap_or(u32::MAX);
-            self.halt_on_round_equivocation(sender, round, report, vec![first, raw.to_vec()], out);
-            // Halted at once: the proof goes before the messages of the position we were on
-            // in our transcript, as it came before we resolved it; after them, the replay
-            // resolves the position, forgets a vote that never applied there, and finds
-            // nothing (adversary seed 5000133, a spam vote signed twice).
-            if let (true, true, Some(r)) = (was_running, self.halted.is_some(), &mut self.run) {
-                r.halted_on_proof = true;
+            if r.votes.get(at, &control).is_some_and(|v| v.applied) {
+                let report = Self::vote_equivocation(r, at, sender, (&first, raw));
+                let was_running = self.halted.is_none();
+                self.halt_with(report, vec![first, raw.to_vec()], out);
+                // The proof goes before the messages of the position we were on in our
+                // transcript, as it came before we resolved it.
+                if let (true, Some(r)) = (was_running, &mut self.run) {
+                    r.halted_on_proof = true;
+                }
+            } else {
+                r.votes.note_conflict(at, &control, sender, raw);
+                self.advance(out);
             }
             return;
         }

@@ -285,12 +285,15 @@ const LONG_RUN_FIXED: [u64; 13] = [
 /// - 7400468 (`SpamVotes`, `SplitCommits`), found by the first long run of protocol version 9:
 ///   the adversary signed one spam vote for the next position twice, naming different batches
 ///   (`Vote::fixed`). A peer one position behind halted on the two at once, while the others
-///   dropped the adversary at that position and then voted the halted honest peer out. Two
-///   versions of a vote are now judged like two versions of a round's orders: kept until that
-///   position is resolved, moot if the voter is dropped by then.
-const ECONOMY_LONG_RUN_FIXED: [u64; 9] = [
+///   dropped the adversary at that position and then voted the halted honest peer out.
+///   7410249 and 7410635, found by the run of the first fix (judging such proof like two
+///   versions of a round's orders): a peer held by kept proof of a spam vote at its position
+///   halted on it and the others, who had passed it, voted it out. Two versions of a vote are
+///   now proof only once the control takes effect: a spam vote that never completes is
+///   harmless and halts no one.
+const ECONOMY_LONG_RUN_FIXED: [u64; 11] = [
     4_100_061, 4_100_159, 5_000_133, 5_104_826, 5_204_543, 5_500_343, 6_085_048, 7_003_866,
-    7_400_468,
+    7_400_468, 7_410_249, 7_410_635,
 ];
 
 #[test]
