@@ -7,6 +7,9 @@
 //! order `sync_groups` uses for a vote taken while the roll waited). Peer 0, still held, takes
 //! 1's vote before 1's reveal. Before protocol version 9 it applied the drop before fixing: a
 //! batch without T's orders, while 1 fixed one with them, and the two waited on each other.
+//!
+//! Then the hole the review of version 9 left: a voter that reloads between its vote and the
+//! fixed batch, and votes again there (`a_voter_that_reloads_and_votes_again_...`).
 
 mod common;
 
@@ -23,7 +26,9 @@ fn body(bytes: &[u8]) -> Option<Body> {
     Envelope::open_where(bytes, |_| true).ok().map(|(_, b)| b)
 }
 
-fn setup(net: &mut Net, depth: u64) -> (u64, Control) {
+/// Plays to a position past `depth` where all are due, then T goes quiet; peers 0 and 1 commit
+/// their orders (peer 0 only if `commit0`), and peer 0 votes T out.
+fn setup(net: &mut Net, depth: u64, commit0: bool) -> (u64, Control) {
     let all_due = |n: &Net| {
         (0..3).all(|j| n.peers[j].economy_due().is_some())
             && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
@@ -33,6 +38,7 @@ fn setup(net: &mut Net, depth: u64) -> (u64, Control) {
     assert!(drive(net, until, |_, _| false, all_due), "all due");
     net.online[T] = false;
     net.autoplay[T] = false;
+    net.autoplay[0] = commit0;
     let at = net.peers[0].log_len();
     let until = net.now + 2_000;
     drive(net, until, |_, _| false, |_| false);
@@ -55,7 +61,7 @@ fn a_held_voter_that_missed_the_deciders_reveal_does_not_split_from_it() {
     let mut failures = vec![];
     for seed in [21u64, 22, 23, 24] {
         let mut net = economy_net(3, &[], seed, 3);
-        let (at, drop) = setup(&mut net, 6);
+        let (at, drop) = setup(&mut net, 6, true);
         // T withholds its dice reveal for `at` (it sends everything else).
         net.tamper = Some((
             T,
@@ -123,6 +129,136 @@ fn a_held_voter_that_missed_the_deciders_reveal_does_not_split_from_it() {
                 at + 1,
                 heads,
                 net.peers[1].key()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Peer 1's messages to peer 0 without peer 0's own votes (also inside a resend's batch, whose
+/// items are sent one by one): after its reload, peer 0 gets its history back but not its vote.
+fn keep_own_votes_from(p0: orbis_protocol::PeerKey) -> common::Tamper {
+    let own_vote = move |m: &[u8]| matches!(Envelope::open_where(m, |_| true), Ok((env, Body::Vote { .. })) if env.sender == p0);
+    Box::new(move |_, _, to, bytes| {
+        if to != 0 {
+            return vec![bytes];
+        }
+        match body(&bytes) {
+            Some(Body::Batch { items }) if items.iter().any(|m| own_vote(m)) => {
+                items.into_iter().filter(|m| !own_vote(m)).collect()
+            }
+            _ if own_vote(&bytes) => vec![],
+            _ => vec![bytes],
+        }
+    })
+}
+
+/// Issue 30, left by the review of version 9: peer 0 votes T out before the batch is fixed
+/// (its vote names no batch), its page reloads, and it fixes the batch before any resend gives
+/// its vote back. Clicking "vote out" again there signed a vote naming the batch: two versions
+/// of one vote, which peer 1 (holding the first) took as proof of equivocation and halted on,
+/// naming honest peer 0, once its own vote completed the drop. Now the memento carries our open
+/// votes and the vote signed again names what the first named.
+#[test]
+fn a_voter_that_reloads_and_votes_again_at_the_fixed_batch_is_not_named() {
+    let mut failures = vec![];
+    for seed in [21u64, 22, 23, 24] {
+        let mut net = economy_net(3, &[], seed, 3);
+        // Peer 0 votes before it commits (its page is slow to plan): its reload loses no plan.
+        let (at, drop) = setup(&mut net, 6, false);
+        net.autoplay[0] = true;
+        net.run_until(net.now + 500, |_| false);
+        let mem = net.peers[0].memento();
+        assert!(
+            mem.iter()
+                .any(|m| matches!(body(m), Some(Body::Vote { .. }))),
+            "seed {seed}: the memento carries peer 0's open vote"
+        );
+        // Peer 0's page reloads; peer 1's resends leave out peer 0's vote; T withholds its dice.
+        let p0 = net.peers[0].key();
+        net.tamper_also = Some((1, keep_own_votes_from(p0)));
+        net.tamper = Some((
+            T,
+            Box::new(move |_, _, _, bytes| {
+                let keep = |m: &[u8]| match Envelope::open_where(m, |_| true) {
+                    Ok((_, Body::Reveal { index, .. })) => index != at,
+                    Ok((env, Body::Vote { .. })) => env.sender != p0,
+                    _ => true,
+                };
+                match body(&bytes) {
+                    Some(Body::Batch { items }) if !items.iter().all(|m| keep(m)) => {
+                        items.into_iter().filter(|m| keep(m)).collect()
+                    }
+                    _ if keep(&bytes) => vec![bytes],
+                    _ => vec![],
+                }
+            }),
+        ));
+        net.reload(0, mem);
+        net.online[T] = true;
+        let (round, seats) = net.peers[T].economy_due().expect("T is due");
+        let s = net.peers[T].economy_view().expect("view");
+        let batch = seats
+            .iter()
+            .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
+            .collect();
+        let o = net.peers[T]
+            .submit_economy(batch, salt(T, round))
+            .expect("T submits");
+        net.process(T, o);
+        let fixed_at = |i: usize, n: &Net| {
+            n.events[i].iter().any(
+                |e| matches!(e, ProtocolEvent::OrdersRevealed { round, .. } if u64::from(*round) == at),
+            )
+        };
+        let both = |n: &Net| fixed_at(0, n) && fixed_at(1, n);
+        // Peer 0's reloaded page plays its part again (the same orders under the same salt).
+        let until = net.now + 10_000;
+        let done = drive(&mut net, until, |_, _| false, both);
+        assert!(
+            done,
+            "seed {seed}: 0 and 1 fix the batch: {} {}, logs {} {} {} (at {at}), waiting {:?} {:?}, halted {:?}",
+            fixed_at(0, &net),
+            fixed_at(1, &net),
+            net.peers[0].log_len(),
+            net.peers[1].log_len(),
+            net.peers[T].log_len(),
+            net.peers[0].waiting_on(),
+            net.peers[1].waiting_on(),
+            net.peers[0].halted(),
+        );
+        // Past the dice grace, both pages vote T (withholding its reveal) out.
+        net.run_until(net.now + 2_000, |_| false);
+        assert_eq!(
+            (net.peers[0].log_len(), net.peers[1].log_len()),
+            (at, at),
+            "seed {seed}: the batch's roll waits on T's dice"
+        );
+        let o = net.peers[0].vote(drop).expect("0 votes again");
+        let fixed: Vec<_> = o
+            .send
+            .iter()
+            .filter_map(|(_, m)| match body(m) {
+                Some(Body::Vote { fixed, .. }) => Some(fixed),
+                _ => None,
+            })
+            .collect();
+        net.process(0, o);
+        let o = net.peers[1].vote(drop).expect("1 votes");
+        net.process(1, o);
+        net.run_until(net.now + 5_000, |_| false);
+        let halted: Vec<_> = (0..2).map(|i| net.peers[i].halted().cloned()).collect();
+        let heads: Vec<_> = (0..2).map(|i| net.peers[i].head_at(at + 1)).collect();
+        let lens: Vec<u64> = (0..2).map(|i| net.peers[i].log_len()).collect();
+        let ok = fixed == [None]
+            && halted.iter().all(Option::is_none)
+            && lens.iter().all(|&l| l > at)
+            && heads[0] == heads[1];
+        if !ok {
+            failures.push(format!(
+                "seed {seed}: peer 0's new vote named {fixed:?}, halted {halted:?}, \
+                 logs {lens:?}, heads at {}: {heads:?}",
+                at + 1
             ));
         }
     }

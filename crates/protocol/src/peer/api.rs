@@ -65,8 +65,9 @@ pub struct Config {
     /// Economy game: the planning "minute": how long after commitments covering a majority
     /// of the players are in our own late seats still may plan.
     pub planning_ms: u64,
-    /// What [`Peer::memento`] returned before a reload (our own signed dice reveals): the peer
-    /// halts rather than open one of those rolls for another declaration.
+    /// What [`Peer::memento`] returned before a reload (our own signed dice reveals and open
+    /// votes): the peer halts rather than open one of those rolls for another declaration, and
+    /// a vote it signs again names the batch its earlier one named.
     pub remembered: Vec<Vec<u8>>,
 }
 

@@ -1,18 +1,56 @@
-//! Memory: our own dice reveals, kept by the caller across a reload ([`Peer::memento`] →
-//! [`Config::remembered`]), so a peer that rebuilds its history from the others (in a
-//! two-player room, from its only opponent) notices an entry re-signed after its dice were known.
+//! Memory: our own dice reveals and open votes, kept by the caller across a reload
+//! ([`Peer::memento`] → [`Config::remembered`]), so a peer that rebuilds its history from the
+//! others (in a two-player room, from its only opponent) notices an entry re-signed after its
+//! dice were known, and never signs a vote that contradicts one it signed before the reload.
 //!
-//! Owns `Peer::pins`.
+//! Owns `Peer::pins` and `Peer::cast`.
 //!
-//! Invariant: we never open a roll for a declaration other than the one we opened it for before
+//! Invariants: we never open a roll for a declaration other than the one we opened it for before
 //! the reload; a history that asks us to halts, naming the entry's signer, with our earlier
-//! signed reveal and the new entry as evidence.
+//! signed reveal and the new entry as evidence. A vote we sign again for a control at a position
+//! names the batch (`Body::Vote::fixed`) our vote before the reload named, even if a resend has
+//! not given that vote back yet: two versions naming different batches are proof of
+//! equivocation (`votes`), and an honest page that reloads must never give it.
 
 use super::*;
 
 /// Reveals of ours a memento carries (the most recent ones): a re-signing opponent can only
 /// reach back to the rolls since our last reload anyway.
 pub const MEMENTO_ROLLS: usize = 16;
+
+/// Our open votes a memento carries (a voter has at most `MAX_OPEN_VOTES` that count).
+pub const MEMENTO_VOTES: usize = 8;
+
+/// How many remembered messages are read at most (a caller's store could hold anything).
+const MEMENTO_READ: usize = 4 * (MEMENTO_ROLLS + MEMENTO_VOTES);
+
+/// A vote we signed before a reload: in which game, at which position, for which control, and
+/// which batch it named.
+#[derive(Clone, Debug)]
+pub(super) struct Cast {
+    game: [u8; 16],
+    at: u64,
+    control: Control,
+    fixed: Option<[u8; 32]>,
+}
+
+/// Our own signed votes among `remembered` (others' messages are ignored).
+pub(super) fn load_cast(remembered: &[Vec<u8>], me: PeerKey) -> Vec<Cast> {
+    remembered
+        .iter()
+        .take(MEMENTO_READ)
+        .filter_map(|raw| match Envelope::open_where(raw, |_| true) {
+            Ok((env, Body::Vote { at, control, fixed })) if env.sender == me => Some(Cast {
+                game: env.game_id,
+                at,
+                control,
+                fixed,
+            }),
+            _ => None,
+        })
+        .take(MEMENTO_VOTES)
+        .collect()
+}
 
 /// A roll we opened before a reload: in which game, at which position, for which declaration.
 #[derive(Clone, Debug)]
@@ -26,7 +64,7 @@ pub(super) struct Pin {
 /// Our own signed reveals among `remembered`, by roll number (others' messages are ignored).
 pub(super) fn load_pins(remembered: &[Vec<u8>], me: PeerKey) -> BTreeMap<u32, Pin> {
     let mut pins = BTreeMap::new();
-    for raw in remembered.iter().take(4 * MEMENTO_ROLLS) {
+    for raw in remembered.iter().take(MEMENTO_READ) {
         if let Ok((
             env,
             Body::Reveal {
@@ -51,8 +89,9 @@ pub(super) fn load_pins(remembered: &[Vec<u8>], me: PeerKey) -> BTreeMap<u32, Pi
 }
 
 impl Peer {
-    /// Our most recent signed dice reveals in the running game: for the caller to keep (e.g. with
-    /// its autosave) and hand back in [`Config::remembered`] after a reload.
+    /// Our most recent signed dice reveals in the running game, then our votes there that have
+    /// not taken effect: for the caller to keep (e.g. with its autosave) and hand back in
+    /// [`Config::remembered`] after a reload. It changes whenever we reveal or vote.
     pub fn memento(&self) -> Vec<Vec<u8>> {
         let (Some(r), Some(m)) = (&self.run, self.run.as_ref().and_then(|r| r.me)) else {
             return vec![];
@@ -65,7 +104,26 @@ impl Peer {
             .take(MEMENTO_ROLLS)
             .collect();
         out.reverse();
+        let me = self.me;
+        let votes = r.votes.open_of(&me).rev().take(MEMENTO_VOTES);
+        out.extend(
+            votes
+                .map(<[u8]>::to_vec)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev(),
+        );
         out
+    }
+
+    /// The batch our vote for `control` at `at` named before a reload, if we signed one there
+    /// in this game (`None` inside: it named none).
+    pub(super) fn cast_before(&self, at: u64, control: &Control) -> Option<Option<[u8; 32]>> {
+        let tag = self.run.as_ref()?.tag;
+        self.cast
+            .iter()
+            .find(|c| c.game == tag && c.at == at && c.control == *control)
+            .map(|c| c.fixed)
     }
 
     /// The entry `record` at `index` (declaring `roll` if it rolls) contradicts a reveal we made

@@ -122,6 +122,8 @@ pub struct Peer {
     chain_for: Option<[u8; 32]>,
     /// Rolls we opened before a reload (see `memory`).
     pins: BTreeMap<u32, Pin>,
+    /// Votes we signed before a reload (see `memory`).
+    cast: Vec<Cast>,
     /// Our chains after the first, built when first needed.
     later_chains: BTreeMap<u32, HashChain>,
     /// The key bound to each connection, and the connection of each bound key (one to one): a
@@ -200,6 +202,7 @@ impl Peer {
         let me = PeerKey(key.verifying_key().to_bytes());
         let chain = HashChain::new(cfg.chain_secret, cfg.chain_len);
         let pins = load_pins(&cfg.remembered, me);
+        let cast = load_cast(&cfg.remembered, me);
         Peer {
             seq: cfg.seq_start,
             cfg,
@@ -208,6 +211,7 @@ impl Peer {
             chain,
             chain_for: None,
             pins,
+            cast,
             later_chains: BTreeMap::new(),
             links: BTreeMap::new(),
             key_links: BTreeMap::new(),

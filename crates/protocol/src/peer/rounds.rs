@@ -225,12 +225,17 @@ impl Peer {
     /// differently before the second version reached them); a classic game's generic rounds
     /// leave the log alone, so all of it.
     fn agreed_before(r: &Run, round: u32) -> (u64, [u8; 32]) {
-        let next = r.next_index();
-        let at = if matches!(r.state, Game::Classic(_)) {
-            next
+        if matches!(r.state, Game::Classic(_)) {
+            Self::agreed_at(r, u64::MAX)
         } else {
-            u64::from(round).min(next)
-        };
+            Self::agreed_at(r, u64::from(round))
+        }
+    }
+
+    /// The log every honest peer shares when something signed for log position `at` is found
+    /// equivocated: the positions before it (or all of ours, if we are not past it yet).
+    pub(super) fn agreed_at(r: &Run, at: u64) -> (u64, [u8; 32]) {
+        let at = at.min(r.next_index());
         (at, r.heads.get(at as usize).copied().unwrap_or([0; 32]))
     }
 

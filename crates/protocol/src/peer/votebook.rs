@@ -74,6 +74,17 @@ impl VoteBook {
             .count()
     }
 
+    /// `voter`'s signed votes that have not taken effect, by position.
+    pub(super) fn open_of<'a>(
+        &'a self,
+        voter: &'a PeerKey,
+    ) -> impl DoubleEndedIterator<Item = &'a [u8]> + 'a {
+        self.sets
+            .values()
+            .filter(|v| !v.applied)
+            .filter_map(move |v| v.voters.get(voter).map(Vec::as_slice))
+    }
+
     /// Whether `target` signed, at `at`, an open request to be readmitted other than `control`.
     pub(super) fn other_request(&self, at: u64, control: &Control, target: &PeerKey) -> bool {
         let h = control_hash(control);

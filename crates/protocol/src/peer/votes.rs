@@ -251,14 +251,14 @@ impl Peer {
         voter: PeerKey,
         (first, second): (&[u8], &[u8]),
     ) -> HaltReport {
-        let agreed = at.min(r.next_index());
+        let (agreed_index, agreed_head) = Self::agreed_at(r, at);
         HaltReport::Equivocation {
             peer: voter,
             index: at,
             first: sha256(first),
             second: sha256(second),
-            agreed_index: agreed,
-            agreed_head: r.heads.get(agreed as usize).copied().unwrap_or([0; 32]),
+            agreed_index,
+            agreed_head,
         }
     }
 
@@ -666,6 +666,9 @@ impl Peer {
             (Game::Economy(_), Some(p)) if p.index == at => Some(p.decl),
             _ => None,
         };
+        // Signed before a reload, and not given back yet: the same vote, naming what it named
+        // (two versions naming different batches are proof of equivocation).
+        let fixed = self.cast_before(at, &control).unwrap_or(fixed);
         let raw = self.seal(&Body::Vote { at, control, fixed });
         Ok(self.local(raw))
     }

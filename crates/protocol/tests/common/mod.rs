@@ -50,6 +50,8 @@ pub struct Net {
     counter: u64,
     rng: SeededDice,
     pub tamper: Option<(usize, Tamper)>,
+    /// A second adversary's tamper, applied after `tamper` (two peers deviating at once).
+    pub tamper_also: Option<(usize, Tamper)>,
     pub configs: Vec<Config>,
     pub delivered: u64,
     /// Bytes sent per message kind (first byte of the body's variant index is not visible, so
@@ -92,6 +94,7 @@ impl Net {
             counter: 0,
             rng: SeededDice::new(sha256(&rs)),
             tamper: None,
+            tamper_also: None,
             configs,
             delivered: 0,
             bytes_sent: 0,
@@ -155,10 +158,16 @@ impl Net {
                 if j >= self.peers.len() {
                     continue;
                 }
-                let msgs = match &mut self.tamper {
+                let mut msgs = match &mut self.tamper {
                     Some((who, f)) if *who == i => f(&mut self.peers[i], i, j, bytes.clone()),
                     _ => vec![bytes.clone()],
                 };
+                if let Some((who, f)) = &mut self.tamper_also {
+                    if *who == i {
+                        let peer = &mut self.peers[i];
+                        msgs = msgs.into_iter().flat_map(|m| f(peer, i, j, m)).collect();
+                    }
+                }
                 for m in msgs {
                     self.schedule(i, j, m);
                 }

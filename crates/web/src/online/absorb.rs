@@ -1,7 +1,7 @@
 //! What the protocol's events do to the online session: proposals and the game's start, the
 //! classic game's lines and dice, orders and economy news for their screens, who is missing or
 //! back, chat, votes, readmissions, halts; then the messages go out and our own dice reveals
-//! are remembered for a reload (`memento`).
+//! and open votes are remembered for a reload (`memento`).
 
 use super::session::*;
 use crate::classic::play::Roll;
@@ -179,7 +179,9 @@ impl Session {
         }
         self.net.send(o.send);
         let memento = self.peer.memento();
-        let last = memento.last().map(|m| sha256(m));
+        // Our reveals and open votes: a new one changes the whole (a vote can come after the
+        // newest reveal, and leaves it when it takes effect).
+        let last = (!memento.is_empty()).then(|| sha256(&memento.concat()));
         if last != self.memento_last {
             self.memento_last = last;
             let text: Vec<String> = memento.iter().map(|m| hex(m)).collect();

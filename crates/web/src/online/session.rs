@@ -71,7 +71,8 @@ pub(super) fn memento_key(room: &str) -> String {
     format!("orbis.p2p.memento.{room}")
 }
 
-/// Our last signed dice reveals in `room`, as `Peer::memento` gave them (see `Config::remembered`).
+/// Our last signed dice reveals and open votes in `room`, as `Peer::memento` gave them (see
+/// `Config::remembered`).
 fn load_memento(room: &str) -> Vec<Vec<u8>> {
     store::get(&memento_key(room))
         .map(|s| {
@@ -225,7 +226,7 @@ pub(super) struct Session {
     pub(super) chat_to: Option<PeerKey>,
     /// Ruleset of the next proposal: "classic", or an orders map id.
     pub(super) ruleset: String,
-    /// Hash of the newest reveal in the memento last stored (to store it only when it changes).
+    /// Hash of the memento last stored (to store it only when it changes).
     pub(super) memento_last: Option<[u8; 32]>,
     /// Left out of the game (voted out while away) and the player asked to come back: the
     /// position we last asked at (`u64::MAX` until the first request goes out).
