@@ -6,7 +6,7 @@
 // middle of the battle that resumes at the same state hash, and a phone-layout screenshot.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, textMatches } from './helpers.mjs';
 import { fileURLToPath } from 'node:url';
 
 let browser;
@@ -104,17 +104,17 @@ test('economy: setup form and the picks of a new game', async () => {
   const first = Number(await fields.nth(0).inputValue());
   await fields.nth(0).fill(String(first + 1));
   await fields.nth(0).dispatchEvent('change');
-  assert.match(await page.locator('#placed').textContent(), /21 of 20 armies/);
+  await textMatches(page, '#placed', /21 of 20 armies/);
   await page.click('#confirm-place');
-  assert.match(await page.locator('#error').textContent(), /20/); // the engine's refusal
+  await textMatches(page, '#error', /20/); // the engine's refusal
   // One army too few in the table, the last one placed by a click on the map.
   await fields.nth(0).fill(String(first - 1));
   await fields.nth(0).dispatchEvent('change');
-  assert.match(await page.locator('#placed').textContent(), /19 of 20 armies/);
+  await textMatches(page, '#placed', /19 of 20 armies/);
   await click(page, country);
-  assert.match(await page.locator('#placed').textContent(), /20 of 20 armies/);
+  await textMatches(page, '#placed', /20 of 20 armies/);
   await click(page, country);
-  assert.match(await page.locator('#error').textContent(), /All 20 armies are placed/);
+  await textMatches(page, '#error', /All 20 armies are placed/);
   await shot(page, '71b-economy-place');
   await page.click('#confirm-place');
   await page.waitForFunction(() => document.querySelector('#root').dataset.phase !== 'economy-place');

@@ -2,6 +2,7 @@
 // release bundle served by scripts/test-web.sh (ORBIS_URL).
 import { chromium } from 'playwright-core';
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -23,6 +24,18 @@ export async function shot(page, name) {
 
 export const root = (page) => page.locator('#root');
 export const attr = (page, a) => page.locator('#root').getAttribute(a);
+
+/**
+ * Asserts that `selector`'s text comes to match `re` (within `timeout` ms): the page re-renders
+ * after an input's change event on its next frame, which a loaded machine can delay past an
+ * immediate read (a fresh-clone run read "21 of 20" just after the field was set to 19).
+ */
+export async function textMatches(page, selector, re, timeout = 10000) {
+  await page.waitForFunction(([sel, src, flags]) =>
+    new RegExp(src, flags).test(document.querySelector(sel)?.textContent ?? ''),
+  [selector, re.source, re.flags], { timeout }).catch(() => {});
+  assert.match((await page.locator(selector).textContent()) ?? '', re);
+}
 
 /** Collects page errors so a test can assert there were none. */
 export function watchErrors(page) {

@@ -394,6 +394,7 @@ impl Peer {
             proposal: hash,
             seed,
         });
+        self.restore_cast(out);
         self.advance(out);
         self.replay_early(out);
     }

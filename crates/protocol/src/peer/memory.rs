@@ -25,13 +25,14 @@ pub const MEMENTO_VOTES: usize = 8;
 const MEMENTO_READ: usize = 4 * (MEMENTO_ROLLS + MEMENTO_VOTES);
 
 /// A vote we signed before a reload: in which game, at which position, for which control, and
-/// which batch it named.
+/// which batch it named; and the signed vote.
 #[derive(Clone, Debug)]
 pub(super) struct Cast {
     game: [u8; 16],
     at: u64,
     control: Control,
     fixed: Option<[u8; 32]>,
+    raw: Vec<u8>,
 }
 
 /// Our own signed votes among `remembered` (others' messages are ignored).
@@ -45,6 +46,7 @@ pub(super) fn load_cast(remembered: &[Vec<u8>], me: PeerKey) -> Vec<Cast> {
                 at,
                 control,
                 fixed,
+                raw: raw.clone(),
             }),
             _ => None,
         })
@@ -114,6 +116,28 @@ impl Peer {
                 .rev(),
         );
         out
+    }
+
+    /// Puts the votes we signed before a reload back in the game's vote table when the game
+    /// (re)starts, before any of its history: they hold us at their position as they did before
+    /// (a voter fixes no batch while its vote there is open; review of the memento's votes: a
+    /// reloaded voter that was not held fixed a batch the other voter had dropped the target
+    /// before, and the two waited on each other), and the next memento carries them even if no
+    /// resend gives them back (else a second reload forgot them).
+    pub(super) fn restore_cast(&mut self, out: &mut Output) {
+        let Some(tag) = self.run.as_ref().map(|r| r.tag) else {
+            return;
+        };
+        let mine: Vec<Vec<u8>> = self
+            .cast
+            .iter()
+            .filter(|c| c.game == tag)
+            .map(|c| c.raw.clone())
+            .collect();
+        for raw in mine {
+            let now = self.now;
+            out.merge(self.receive(None, &raw, now));
+        }
     }
 
     /// The batch our vote for `control` at `at` named before a reload, if we signed one there
