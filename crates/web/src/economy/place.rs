@@ -102,6 +102,21 @@ impl PlaceDraft {
 /// A change of the draft made by an input's event.
 type Edit = Box<dyn Fn(&mut PlaceDraft, &Event)>;
 
+/// The number typed in a field (none while it is empty: a player clearing it to type another
+/// number does not see it snap to 0).
+fn typed(e: &Event) -> Option<u32> {
+    let v = e.target_unchecked_into::<HtmlInputElement>().value();
+    (!v.is_empty()).then(|| v.parse().unwrap_or(0))
+}
+
+/// The draft follows every keystroke, not only the field's change (on leaving it): the page
+/// re-renders while the player types (the table's fields are controlled), and a render before
+/// the change put the draft's old number back in the field (a browser test typed 9 and read 11).
+fn as_input(cb: &Callback<Event>) -> Callback<InputEvent> {
+    let cb = cb.clone();
+    Callback::from(move |e: InputEvent| cb.emit(e.into()))
+}
+
 pub fn place(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let g = &eco.game;
     let o = &g.options;
@@ -119,22 +134,14 @@ pub fn place(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let rows = owned.iter().map(|&c| {
         let capital = edit(Box::new(move |x, _| x.capital = Some(c)));
         let base = edit(Box::new(move |x, e| {
-            let n = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .parse::<usize>()
-                .unwrap_or(0)
-                .min(START_BASES);
+            let Some(n) = typed(e) else { return };
+            let n = (n as usize).min(START_BASES);
             x.bases.retain(|&b| b != c);
             x.bases.extend(std::iter::repeat_n(c, n));
         }));
         let armies = edit(Box::new(move |x, e| {
-            let n = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .parse::<u32>()
-                .unwrap_or(0)
-                .min(START_ARMIES);
+            let Some(n) = typed(e) else { return };
+            let n = n.min(START_ARMIES);
             x.armies.insert(c, n);
         }));
         let n = draft.armies.get(&c).copied().unwrap_or(0);
@@ -148,10 +155,11 @@ pub fn place(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                 if o.bases {
                     <td><input type="number" min="0" max={START_BASES.to_string()} class="num" id={format!("base-{c}")}
                         aria-label={format!("Army bases in {}", region(c))}
-                        value={draft.bases.iter().filter(|&&b| b == c).count().to_string()} onchange={base}/></td>
+                        value={draft.bases.iter().filter(|&&b| b == c).count().to_string()}
+                        oninput={as_input(&base)} onchange={base}/></td>
                 }
                 <td><input type="number" min="0" class="num" id={format!("armies-{c}")} aria-label={format!("Armies in {}", region(c))}
-                    value={n.to_string()} onchange={armies}/></td>
+                    value={n.to_string()} oninput={as_input(&armies)} onchange={armies}/></td>
             </tr>
         }
     });
