@@ -15,7 +15,6 @@ mod common;
 
 use common::economy::*;
 use common::Net;
-use orbis_engine::bot;
 use orbis_engine::classic::BotLevel;
 use orbis_protocol::wire::Envelope;
 use orbis_protocol::{Body, Control, ProtocolEvent};
@@ -73,16 +72,7 @@ fn a_held_voter_that_missed_the_deciders_reveal_does_not_split_from_it() {
             }),
         ));
         net.online[T] = true;
-        let (round, seats) = net.peers[T].economy_due().expect("T is due");
-        let s = net.peers[T].economy_view().expect("view");
-        let batch = seats
-            .iter()
-            .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
-            .collect();
-        let o = net.peers[T]
-            .submit_economy(batch, salt(T, round))
-            .expect("T submits");
-        net.process(T, o);
+        submit_as_bot(&mut net, T);
         // Until peer 1 has every reveal of orders (it fixes the batch at once).
         let revealed = |n: &Net| {
             n.events[1].iter().any(
@@ -197,16 +187,7 @@ fn a_voter_that_reloads_and_votes_again_at_the_fixed_batch_is_not_named() {
         ));
         net.reload(0, mem);
         net.online[T] = true;
-        let (round, seats) = net.peers[T].economy_due().expect("T is due");
-        let s = net.peers[T].economy_view().expect("view");
-        let batch = seats
-            .iter()
-            .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
-            .collect();
-        let o = net.peers[T]
-            .submit_economy(batch, salt(T, round))
-            .expect("T submits");
-        net.process(T, o);
+        submit_as_bot(&mut net, T);
         let fixed_at = |i: usize, n: &Net| {
             n.events[i].iter().any(
                 |e| matches!(e, ProtocolEvent::OrdersRevealed { round, .. } if u64::from(*round) == at),

@@ -32,7 +32,6 @@ mod common;
 use common::economy::*;
 use common::{Net, NetParams};
 use ed25519_dalek::SigningKey;
-use orbis_engine::bot;
 use orbis_engine::classic::BotLevel;
 use orbis_protocol::wire::Envelope;
 use orbis_protocol::{Body, Control, Output, PeerKey, ProtocolEvent};
@@ -122,16 +121,7 @@ fn play(net: &mut Net, ms: u64, done: impl Fn(&Net) -> bool) -> bool {
 /// T comes back and commits its computer batch.
 fn t_submits(net: &mut Net) {
     net.online[T] = true;
-    let (round, seats) = net.peers[T].economy_due().expect("T is due");
-    let s = net.peers[T].economy_view().expect("view");
-    let batch = seats
-        .iter()
-        .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
-        .collect();
-    let o = net.peers[T]
-        .submit_economy(batch, salt(T, round))
-        .expect("T");
-    net.process(T, o);
+    submit_as_bot(net, T);
 }
 
 fn fixed_at(n: &Net, i: usize, at: u64) -> bool {

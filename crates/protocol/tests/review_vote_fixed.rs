@@ -26,7 +26,6 @@ mod common;
 use common::economy::*;
 use common::Net;
 use ed25519_dalek::SigningKey;
-use orbis_engine::bot;
 use orbis_engine::classic::BotLevel;
 use orbis_protocol::peer::{verify, VerifyError};
 use orbis_protocol::wire::Envelope;
@@ -86,19 +85,6 @@ fn target_silent(net: &mut Net, n: usize, t: usize, depth: u64) -> (u64, Control
         level: BotLevel::Normal,
     };
     (at, drop)
-}
-
-fn submit_as_bot(net: &mut Net, i: usize) {
-    let (round, seats) = net.peers[i].economy_due().expect("due");
-    let s = net.peers[i].economy_view().expect("view");
-    let batch = seats
-        .iter()
-        .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
-        .collect();
-    let o = net.peers[i]
-        .submit_economy(batch, salt(i, round))
-        .expect("submits");
-    net.process(i, o);
 }
 
 /// Whether `who` all went past `at` on one history, none halted.

@@ -111,6 +111,21 @@ pub fn state(net: &Net, i: usize) -> &EconomyState {
     }
 }
 
+/// Peer `i` commits the computer's batch for the seats it owes at the current position (it must
+/// be due there).
+pub fn submit_as_bot(net: &mut Net, i: usize) {
+    let (round, seats) = net.peers[i].economy_due().expect("due");
+    let s = net.peers[i].economy_view().expect("view");
+    let batch = seats
+        .iter()
+        .filter_map(|&seat| bot::economy::choose(&s, seat, BotLevel::Normal))
+        .collect();
+    let o = net.peers[i]
+        .submit_economy(batch, salt(i, round))
+        .expect("submits");
+    net.process(i, o);
+}
+
 pub fn salt(i: usize, round: u32) -> [u8; 32] {
     let mut s = [i as u8 ^ 0x5a; 32];
     s[..4].copy_from_slice(&round.to_le_bytes());
