@@ -476,9 +476,11 @@ impl EconomySession {
             Some(a) => {
                 let before = self.ui.error.clone();
                 let ok = self.act(&a);
-                // A computer's refused action is its own business: keep the player's message.
+                // A computer's action, taken or refused, is its own business: the player's
+                // message stays until the player acts (a computer placing its start while the
+                // player placed theirs wiped "All 20 armies are placed" a moment after the click).
+                self.ui.error = before;
                 if !ok {
-                    self.ui.error = before;
                     // Never stall: a computer that cannot act passes where it can.
                     return self.bot_fallback(p);
                 }

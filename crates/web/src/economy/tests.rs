@@ -640,3 +640,45 @@ fn the_standard_start_is_placed_by_clicking_the_map() {
     assert!(s.update(EMsg::Act(a)), "{:?}", s.ui.error);
     assert_ne!(s.actor(), Some(p));
 }
+
+#[test]
+fn a_computers_move_leaves_the_players_message() {
+    // Everyone places the standard start at once: the computer placing its own must not wipe
+    // the refusal the player was just shown (a browser test read the message gone).
+    use orbis_engine::rules::economy::options::Setup;
+    let opts = EconomyOptions {
+        setup: Setup::Cards,
+        ..EconomyOptions::default()
+    };
+    let (g, _) = EconomyState::new(&["Ann", "Bob"], opts, [5; 32]).unwrap();
+    let mut s = EconomySession::new(g, vec![Seat::Human, Seat::Computer(BotLevel::Normal)]);
+    let mut guard = 0;
+    while s.game.phase != Phase::Place && guard < 100 {
+        guard += 1;
+        if s.computer_to_act().is_some() {
+            s.update(EMsg::BotStep);
+            continue;
+        }
+        let p = s.actor().expect("a human to act");
+        let a = choose(&s.game, p, BotLevel::Normal).expect("an action");
+        assert!(s.update(EMsg::Act(a)));
+    }
+    assert_eq!(s.game.phase, Phase::Place);
+    let p = s.actor().expect("Ann places");
+    let theirs = s.game.owned(1 - p).next().expect("the computer's country");
+    s.update(EMsg::Click(theirs));
+    let shown = |s: &EconomySession| {
+        s.ui.error
+            .as_deref()
+            .unwrap_or("")
+            .contains("not one of your countries")
+    };
+    assert!(shown(&s));
+    assert!(
+        s.computer_to_act().is_some(),
+        "the computer places meanwhile"
+    );
+    assert!(s.update(EMsg::BotStep));
+    assert!(s.computer_to_act().is_none(), "the computer placed");
+    assert!(shown(&s), "{:?}", s.ui.error);
+}
