@@ -450,8 +450,9 @@ fn equivocation_halts_everyone_naming_the_seat() {
         .all(|e| matches!(e, ProtocolEvent::Halted(_))));
 }
 
-/// A modified engine: the attacker's checkpoints claim a different state; returns its key.
-fn false_checkpoints(net: &mut Net) -> PeerKey {
+/// A modified engine: the attacker's checkpoints claim a different state (or, with `history`,
+/// a different log head: another history); returns its key.
+fn false_checkpoints(net: &mut Net, history: bool) -> PeerKey {
     let key = SigningKey::from_bytes(&net.configs[ATTACKER].identity_secret);
     let attacker = net.peers[ATTACKER].key();
     net.tamper = Some((
@@ -462,9 +463,12 @@ fn false_checkpoints(net: &mut Net) -> PeerKey {
                 Body::Checkpoint {
                     index,
                     mut state_hash,
-                    log_head,
+                    mut log_head,
                 } => {
-                    state_hash[0] ^= 1;
+                    match history {
+                        true => log_head[0] ^= 1,
+                        false => state_hash[0] ^= 1,
+                    }
                     vec![Envelope::seal(
                         &key,
                         env.game_id,
@@ -486,7 +490,7 @@ fn false_checkpoints(net: &mut Net) -> PeerKey {
 #[test]
 fn checkpoint_mismatch_halts_naming_the_peer() {
     let mut net = game_at(28, 5, NetParams::perfect());
-    let attacker = false_checkpoints(&mut net);
+    let attacker = false_checkpoints(&mut net, false);
     assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
         && n.peers[1].halted().is_some()));
     let mut ours = vec![];
@@ -533,11 +537,30 @@ fn transcripts_name(net: &Net, culprit: PeerKey) -> Vec<String> {
 #[test]
 fn the_transcript_of_a_false_checkpoint_halt_names_its_signer() {
     let mut net = game_at(28, 5, NetParams::perfect());
-    let attacker = false_checkpoints(&mut net);
+    let attacker = false_checkpoints(&mut net, false);
     assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
         && n.peers[1].halted().is_some()));
     for what in transcripts_name(&net, attacker) {
         assert!(what.contains("another state than the log gives"), "{what}");
+    }
+}
+
+/// PROTOCOL.md ("one of another history is named as the live peer names it"): checkpoints whose
+/// log head is not the log every honest peer holds halt both honest peers naming their signer,
+/// and neither transcript verifies clean.
+#[test]
+fn a_checkpoint_of_another_history_halts_naming_its_signer() {
+    let mut net = game_at(28, 5, NetParams::perfect());
+    let attacker = false_checkpoints(&mut net, true);
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
+    for i in [0, 1] {
+        match net.peers[i].halted().unwrap() {
+            HaltReport::CheckpointMismatch { peer, .. } => assert_eq!(*peer, attacker),
+            other => panic!("peer {i}: {other:?}"),
+        }
+        let t = net.peers[i].transcript().expect("a game ran");
+        assert!(verify(&t).is_err(), "peer {i}'s transcript verified clean");
     }
 }
 
@@ -851,6 +874,53 @@ fn a_stranger_cannot_halt_the_game_with_two_entries_for_a_future_position() {
     }
     let h = net.hashes(&[0, 1, 2]);
     assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2]);
+}
+
+#[test]
+fn a_strangers_sync_gets_no_transcript() {
+    // PROTOCOL.md ("A stranger cannot ... get the game's transcript"): a `Sync` from a key
+    // that is not a participant, however far behind it says it is, makes a peer send nothing of
+    // the game; the very same request signed by a participant is answered with the log.
+    let mut net = game_at(33, 20, NetParams::perfect());
+    let sync = Body::Sync {
+        started: true,
+        have_index: 0,
+        head: [0; 32],
+        deal: 0,
+        deal_digest: [0; 32],
+        unread: vec![],
+        withheld: vec![],
+    };
+    let tag = net.peers[0].game_tag().expect("started");
+    let stranger = SigningKey::from_bytes(&[78; 32]);
+    let game_messages = |sent: &[(orbis_protocol::peer::Dest, Vec<u8>)]| {
+        sent.iter()
+            .filter(|(_, b)| {
+                matches!(
+                    open(b).1,
+                    Body::Entry(_) | Body::Batch { .. } | Body::Reveal { .. }
+                )
+            })
+            .count()
+    };
+    let now = net.now;
+    // Over a connection of its own, and over the link of a participant it took over.
+    for (link, seq) in [(99, 1), (ATTACKER as u64, 2)] {
+        let raw = Envelope::seal(&stranger, tag, seq, &sync);
+        let out = net.peers[0].handle(link, &raw, now);
+        assert_eq!(
+            game_messages(&out.send),
+            0,
+            "answered a stranger over link {link}"
+        );
+    }
+    let seq = net.configs[ATTACKER].seq_start + (1 << 30);
+    let raw = seal_as(&net, ATTACKER, seq, &sync);
+    let out = net.peers[0].handle(ATTACKER as u64, &raw, now);
+    assert!(
+        game_messages(&out.send) > 0,
+        "a participant's request went unanswered"
+    );
 }
 
 #[test]
