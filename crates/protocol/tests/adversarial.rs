@@ -28,6 +28,12 @@ fn open(bytes: &[u8]) -> (Envelope, Body) {
     Envelope::open_where(bytes, |_| true).expect("valid envelope")
 }
 
+/// Runs until both honest peers (0 and 1) have halted, which they must.
+fn both_halt(net: &mut Net) {
+    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
+        && n.peers[1].halted().is_some()));
+}
+
 /// A started 3-peer game that has run until `log_len` entries.
 fn game_at(seed: u64, log_len: u64, params: NetParams) -> Net {
     let mut net = Net::new(3, seed, params);
@@ -240,8 +246,7 @@ fn illegal_action_is_refused_and_a_second_version_is_equivocation() {
     }
     // The attacker's own client now signs a legal move for the same position.
     net.autoplay[ATTACKER] = true;
-    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
-        && n.peers[1].halted().is_some()));
+    both_halt(&mut net);
     for i in [0, 1] {
         match net.peers[i].halted() {
             Some(HaltReport::Equivocation {
@@ -418,8 +423,7 @@ fn equivocate(net: &mut Net) -> PeerKey {
 fn equivocation_halts_everyone_naming_the_seat() {
     let mut net = game_at(27, 5, NetParams::perfect());
     let attacker = equivocate(&mut net);
-    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
-        && n.peers[1].halted().is_some()));
+    both_halt(&mut net);
     let reports: Vec<_> = [0, 1]
         .iter()
         .map(|&i| net.peers[i].halted().cloned().unwrap())
@@ -491,8 +495,7 @@ fn false_checkpoints(net: &mut Net, history: bool) -> PeerKey {
 fn checkpoint_mismatch_halts_naming_the_peer() {
     let mut net = game_at(28, 5, NetParams::perfect());
     let attacker = false_checkpoints(&mut net, false);
-    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
-        && n.peers[1].halted().is_some()));
+    both_halt(&mut net);
     let mut ours = vec![];
     for i in [0, 1] {
         match net.peers[i].halted().unwrap() {
@@ -538,8 +541,7 @@ fn transcripts_name(net: &Net, culprit: PeerKey) -> Vec<String> {
 fn the_transcript_of_a_false_checkpoint_halt_names_its_signer() {
     let mut net = game_at(28, 5, NetParams::perfect());
     let attacker = false_checkpoints(&mut net, false);
-    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
-        && n.peers[1].halted().is_some()));
+    both_halt(&mut net);
     for what in transcripts_name(&net, attacker) {
         assert!(what.contains("another state than the log gives"), "{what}");
     }
@@ -552,8 +554,7 @@ fn the_transcript_of_a_false_checkpoint_halt_names_its_signer() {
 fn a_checkpoint_of_another_history_halts_naming_its_signer() {
     let mut net = game_at(28, 5, NetParams::perfect());
     let attacker = false_checkpoints(&mut net, true);
-    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
-        && n.peers[1].halted().is_some()));
+    both_halt(&mut net);
     for i in [0, 1] {
         match net.peers[i].halted().unwrap() {
             HaltReport::CheckpointMismatch { peer, .. } => assert_eq!(*peer, attacker),
@@ -570,8 +571,7 @@ fn a_checkpoint_of_another_history_halts_naming_its_signer() {
 fn the_transcript_of_an_equivocation_halt_names_the_equivocator() {
     let mut net = game_at(27, 5, NetParams::perfect());
     let attacker = equivocate(&mut net);
-    assert!(net.run_until(50_000_000, |n| n.peers[0].halted().is_some()
-        && n.peers[1].halted().is_some()));
+    both_halt(&mut net);
     transcripts_name(&net, attacker);
 }
 

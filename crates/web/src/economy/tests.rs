@@ -11,6 +11,34 @@ fn session(seats: Vec<Seat>) -> EconomySession {
     EconomySession::new(g, seats)
 }
 
+/// Two players, Ann and Bob, dealt their countries by cards (the standard start follows).
+fn cards_session(seats: Vec<Seat>) -> EconomySession {
+    use orbis_engine::rules::economy::options::Setup;
+    let opts = EconomyOptions {
+        setup: Setup::Cards,
+        ..EconomyOptions::default()
+    };
+    let (g, _) = EconomyState::new(&["Ann", "Bob"], opts, [5; 32]).unwrap();
+    EconomySession::new(g, seats)
+}
+
+/// Plays until `phase` (within `steps` actions): computer seats by themselves, each human as a
+/// normal computer would.
+fn play_to(s: &mut EconomySession, phase: Phase, steps: u32) {
+    let mut guard = 0;
+    while s.game.phase != phase && guard < steps {
+        guard += 1;
+        if s.computer_to_act().is_some() {
+            s.update(EMsg::BotStep);
+            continue;
+        }
+        let p = s.actor().expect("a human to act");
+        let a = choose(&s.game, p, BotLevel::Normal).expect("an action");
+        assert!(s.update(EMsg::Act(a)));
+    }
+    assert_eq!(s.game.phase, phase);
+}
+
 #[test]
 fn computers_alone_play_a_game_through_the_session() {
     let mut s = session(vec![
@@ -44,18 +72,7 @@ fn computers_alone_play_a_game_through_the_session() {
 #[test]
 fn a_human_plans_behind_the_curtain_and_an_illegal_move_is_refused_with_the_rules_words() {
     let mut s = session(vec![Seat::Human, Seat::Computer(BotLevel::Normal)]);
-    let mut guard = 0;
-    while s.game.phase != Phase::Planning && guard < 2_000 {
-        guard += 1;
-        if s.computer_to_act().is_some() {
-            s.update(EMsg::BotStep);
-            continue;
-        }
-        let p = s.actor().expect("a human to act");
-        let a = choose(&s.game, p, BotLevel::Normal).expect("an action");
-        assert!(s.update(EMsg::Act(a)));
-    }
-    assert_eq!(s.game.phase, Phase::Planning);
+    play_to(&mut s, Phase::Planning, 2_000);
     // Planning: nobody's plans are on screen until the player asks.
     assert_eq!(s.actor(), None);
     assert_eq!(s.next_planner(), Some(0));
@@ -578,21 +595,8 @@ fn a_pick_is_a_batch_of_its_own_even_when_it_ends_the_setup() {
 
 #[test]
 fn the_standard_start_is_placed_by_clicking_the_map() {
-    use orbis_engine::rules::economy::options::Setup;
-    let opts = EconomyOptions {
-        setup: Setup::Cards,
-        ..EconomyOptions::default()
-    };
-    let (g, _) = EconomyState::new(&["Ann", "Bob"], opts, [5; 32]).unwrap();
-    let mut s = EconomySession::new(g, vec![Seat::Human, Seat::Human]);
-    let mut guard = 0;
-    while s.game.phase != Phase::Place && guard < 100 {
-        guard += 1;
-        let p = s.actor().expect("a human to act");
-        let a = choose(&s.game, p, BotLevel::Normal).expect("an action");
-        assert!(s.update(EMsg::Act(a)));
-    }
-    assert_eq!(s.game.phase, Phase::Place);
+    let mut s = cards_session(vec![Seat::Human, Seat::Human]);
+    play_to(&mut s, Phase::Place, 100);
     let p = s.actor().expect("a human places");
     let mine: Vec<RegionId> = s.game.owned(p).collect();
     let theirs = s.game.owned(1 - p).next().expect("the other's country");
@@ -645,25 +649,8 @@ fn the_standard_start_is_placed_by_clicking_the_map() {
 fn a_computers_move_leaves_the_players_message() {
     // Everyone places the standard start at once: the computer placing its own must not wipe
     // the refusal the player was just shown (a browser test read the message gone).
-    use orbis_engine::rules::economy::options::Setup;
-    let opts = EconomyOptions {
-        setup: Setup::Cards,
-        ..EconomyOptions::default()
-    };
-    let (g, _) = EconomyState::new(&["Ann", "Bob"], opts, [5; 32]).unwrap();
-    let mut s = EconomySession::new(g, vec![Seat::Human, Seat::Computer(BotLevel::Normal)]);
-    let mut guard = 0;
-    while s.game.phase != Phase::Place && guard < 100 {
-        guard += 1;
-        if s.computer_to_act().is_some() {
-            s.update(EMsg::BotStep);
-            continue;
-        }
-        let p = s.actor().expect("a human to act");
-        let a = choose(&s.game, p, BotLevel::Normal).expect("an action");
-        assert!(s.update(EMsg::Act(a)));
-    }
-    assert_eq!(s.game.phase, Phase::Place);
+    let mut s = cards_session(vec![Seat::Human, Seat::Computer(BotLevel::Normal)]);
+    play_to(&mut s, Phase::Place, 100);
     let p = s.actor().expect("Ann places");
     let theirs = s.game.owned(1 - p).next().expect("the computer's country");
     s.update(EMsg::Click(theirs));
