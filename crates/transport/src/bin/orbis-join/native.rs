@@ -262,11 +262,13 @@ pub fn main() -> ExitCode {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64 * 1000);
     let (transport, socket_loop) = if args.url.is_empty() {
-        let mut fresh = [0u8; 32];
-        if getrandom::fill(&mut fresh).is_err() {
-            eprintln!("no operating-system randomness");
-            return ExitCode::FAILURE;
-        }
+        let fresh = match fresh_secret(getrandom::fill) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::FAILURE;
+            }
+        };
         let cfg = RelayConfig {
             relays: args.relays.clone(),
             secret: args.room.clone(),
@@ -552,16 +554,32 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
     }
 }
 
+/// The operating system's source of secure randomness, as `getrandom::fill` (a parameter so the
+/// tests can make it fail).
+type Fill = fn(&mut [u8]) -> Result<(), getrandom::Error>;
+
+/// 32 fresh secret bytes from `fill`, or the error the player sees: never a secret made of zeros
+/// or anything else predictable when the system has no secure randomness (fail closed).
+fn fresh_secret(fill: Fill) -> Result<[u8; 32], String> {
+    let mut e = [0u8; 32];
+    fill(&mut e).map_err(|_| "no operating-system randomness".to_string())?;
+    Ok(e)
+}
+
 /// This peer's secret entropy: read from `path` if it exists, else fresh (and saved there).
 fn identity(path: Option<&str>) -> Result<[u8; 32], String> {
+    identity_from(path, getrandom::fill)
+}
+
+/// [`identity`] with fresh entropy from `fill`.
+fn identity_from(path: Option<&str>, fill: Fill) -> Result<[u8; 32], String> {
     if let Some(p) = path {
         if let Ok(text) = std::fs::read_to_string(p) {
             return orbis_engine::dice::parse_seed_hex(&text)
                 .map_err(|e| format!("identity file {p}: {e}"));
         }
     }
-    let mut e = [0u8; 32];
-    getrandom::fill(&mut e).map_err(|_| "no operating-system randomness".to_string())?;
+    let e = fresh_secret(fill)?;
     if let Some(p) = path {
         std::fs::write(p, hex(&e)).map_err(|err| format!("cannot write {p}: {err}"))?;
     }
@@ -579,6 +597,34 @@ mod tests {
 
     fn key(b: u8) -> PeerKey {
         PeerKey([b; 32])
+    }
+
+    /// A system without secure randomness stops `orbis-join` with a message: no identity, room
+    /// key or secret is made from zeros, and no identity file is written.
+    #[test]
+    fn no_secret_without_operating_system_randomness() {
+        fn broken(_: &mut [u8]) -> Result<(), getrandom::Error> {
+            Err(getrandom::Error::UNSUPPORTED)
+        }
+        assert_eq!(
+            fresh_secret(broken).unwrap_err(),
+            "no operating-system randomness"
+        );
+        let dir = std::env::temp_dir().join(format!("orbis-join-rng-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("identity");
+        let path = file.to_str().unwrap();
+        assert_eq!(
+            identity_from(Some(path), broken).unwrap_err(),
+            "no operating-system randomness"
+        );
+        assert!(!file.exists(), "nothing saved");
+        // With randomness: a fresh identity, saved and read back the same.
+        let made = identity_from(Some(path), getrandom::fill).unwrap();
+        assert_ne!(made, [0; 32]);
+        assert_eq!(identity_from(Some(path), broken).unwrap(), made);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
