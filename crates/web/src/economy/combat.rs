@@ -8,7 +8,9 @@ use crate::economy::text::{self, region};
 use crate::economy::{EMsg, EconomySession, View};
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::action::EconomyAction as A;
-use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site, WithdrawOrder};
+use orbis_engine::rules::economy::battlefield::{
+    BattleAction, Foe, Intercepted, Site, WithdrawOrder,
+};
 use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
 use orbis_engine::rules::economy::phase::Phase;
 use yew::prelude::*;
@@ -73,7 +75,6 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             <div id="pick-battle">{ for last }
                 <p>{"You hold the initiative: pick the next battle."}</p>
                 <div class="choices">{ for sites }</div>
-                { revolutions(v, eco, p) }
             </div>
         };
     };
@@ -82,6 +83,11 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         return html! {
             <div id="intercept">{ title }{ for last }
                 <p>{format!("{}: {}. Intercept?", eco.name(w.player), text::intercepted(g, &w.what))}</p>
+                <p class="hint">{ match w.what {
+                    Intercepted::Landing { navies_engaged: false, .. } =>
+                        "Your navies roll against each landing army; without its navies engaged, a landing cannot sink them.",
+                    _ => "An interception counts as an attack: your units roll against theirs one by one, and a roll yours loses costs you that unit.",
+                } }</p>
                 { btn(v, "intercept-yes".into(), "Intercept".into(), A::Intercept { player: p, yes: true }) }
                 { btn(v, "intercept-no".into(), "Let them go".into(), A::Intercept { player: p, yes: false }) }
             </div>
@@ -194,12 +200,37 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     }
 }
 
-/// Influence cards spent on revolutions in the combat phase.
-fn revolutions(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+/// *"At any point during the combat phase you can turn in one influence card to incite a
+/// revolution"*: whatever the combat prompt is and whoever it waits for (a computer included),
+/// every human at this device who holds a card may (online: this page's own player, when the
+/// game waits on it). Not while an interception is being answered (the engine refuses it then).
+pub fn revolutions_at_hand(v: &View, eco: &EconomySession, actor: Option<PlayerId>) -> Html {
     let g = &eco.game;
-    if !g.options.influence_cards {
+    let pending = g
+        .combat
+        .as_ref()
+        .and_then(|c| c.battle.as_ref())
+        .is_some_and(|b| b.pending.is_some());
+    if !g.options.influence_cards || g.phase != Phase::Combat || pending {
         return html! {};
     }
+    let holders: Vec<PlayerId> = if eco.online.is_some() {
+        actor.into_iter().collect()
+    } else {
+        (0..g.players.len() as PlayerId)
+            .filter(|&q| eco.seats.get(q as usize) == Some(&crate::economy::Seat::Human))
+            .collect()
+    };
+    let shown = holders
+        .into_iter()
+        .filter(|&q| !g.players[q as usize].cards.is_empty())
+        .map(|q| revolutions(v, eco, q));
+    html! { <>{ for shown }</> }
+}
+
+/// One player's influence cards as revolutions to incite.
+fn revolutions(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
     let buttons = g.players[p as usize].cards.iter().flat_map(|&c| {
         let rs = &g.regions[c as usize];
         let mut targets: Vec<Option<Foe>> = rs
@@ -235,7 +266,9 @@ fn revolutions(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             )
         })
     });
-    html! { <details class="revolutions"><summary>{"Influence cards: revolutions"}</summary>
+    let n = g.players[p as usize].cards.len();
+    html! { <details class="revolutions" id={format!("revolutions-{p}")}>
+        <summary>{format!("{}: incite a revolution ({})", eco.name(p), text::count(n, "influence card", "influence cards"))}</summary>
     <div class="choices">{ for buttons }</div></details> }
 }
 

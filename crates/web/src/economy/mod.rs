@@ -271,10 +271,18 @@ impl EconomySession {
                 self.ui.deadline = None;
                 self.ui.shown = None;
             }
+            // The last roll box belongs to the battle being fought: a new battle (or a new
+            // round's) starts without the roll of one before.
+            if matches!(
+                e,
+                EconomyEvent::BattlePicked { .. } | EconomyEvent::PlanningBegan
+            ) {
+                self.ui.last_roll = None;
+            }
             let Some(line) = text::event(&self.game, e) else {
                 continue;
             };
-            if let EconomyEvent::BattleRoll { .. } = e {
+            if let EconomyEvent::BattleRoll { .. } | EconomyEvent::InterceptRoll { .. } = e {
                 self.ui.last_roll = Some(line.clone());
             }
             self.ui.log.insert(0, line);
@@ -374,6 +382,11 @@ impl EconomySession {
                 ok
             }
             EMsg::Reveal(p) => {
+                // One device: the minute of a late player counts from when they take it, not
+                // while the device was being passed.
+                if let Some(d) = &mut self.ui.deadline {
+                    *d = (*d).max(now_ms() + PLANNING_MINUTE_MS);
+                }
                 self.ui.shown = Some(p);
                 self.ui.sel = None;
                 self.ui.to = None;
@@ -449,13 +462,41 @@ impl EconomySession {
         }
     }
 
-    /// The planning minute is up: a player who has submitted calls time.
+    /// The planning minute is up. *"The plans that players have written at this point are
+    /// final"*: each late player at this device submits what they have written so far; then,
+    /// if anyone is still late (nothing written), a player who has submitted calls time.
     fn call_time(&mut self) -> bool {
-        let Some(&p) = self.game.plans.keys().next() else {
-            return false;
-        };
         self.ui.shown = None;
-        self.act(&A::ClosePlanning { player: p })
+        let late: Vec<PlayerId> = self
+            .humans_to_act()
+            .into_iter()
+            .filter(|p| self.ui.drafts.get(p).is_some_and(|d| !d.is_empty()))
+            .collect();
+        let mut changed = false;
+        for p in late {
+            let moves = self.ui.drafts.get(&p).cloned().unwrap_or_default();
+            let n = moves.len();
+            // Said before the plans' own lines (the log shows the newest first).
+            let line = format!(
+                "Time is up: the {} written by {} {} final.",
+                text::count(n, "plan", "plans"),
+                self.name(p),
+                if n == 1 { "is" } else { "are" }
+            );
+            self.ui.log.insert(0, line);
+            if self.act(&A::SubmitPlans { player: p, moves }) {
+                changed = true;
+            } else {
+                self.ui.log.retain(|l| !l.starts_with("Time is up: the"));
+            }
+        }
+        if self.game.phase != Phase::Planning {
+            return changed;
+        }
+        let Some(&p) = self.game.plans.keys().next() else {
+            return changed;
+        };
+        self.act(&A::ClosePlanning { player: p }) || changed
     }
 
     fn bot_step(&mut self) -> bool {

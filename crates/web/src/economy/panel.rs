@@ -229,7 +229,8 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
             .map(|&q| eco.name(q).to_string())
             .collect();
         return html! {
-            <div id="waiting"><p>{format!("Computer players are moving: {}.", waiting.join(", "))}</p>{ clock(eco) }</div>
+            <div id="waiting"><p>{format!("Computer players are moving: {}.", waiting.join(", "))}</p>{ clock(eco) }
+                { combat::revolutions_at_hand(v, eco, None) }</div>
         };
     };
     let body = match g.phase {
@@ -248,6 +249,7 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
             { online_choices(v, eco) }
             if eco.online.is_some() { { clock(eco) } }
             { body }
+            { combat::revolutions_at_hand(v, eco, Some(p)) }
             { combat::blockades(v, eco, p) }
             { diplomacy(v, eco, p) }
         </div>
@@ -430,7 +432,7 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                         d.dispatch(EMsg::Count(x, 0))
                     })
                 }}/></label>
-            { btn(v, "recruit-armies".into(), format!("{n} armies: {army_cost} MU ({cheap} at base price)"),
+            { btn(v, "recruit-armies".into(), format!("{}: {army_cost} MU ({cheap} at base price)", text::count(n as usize, "army", "armies")),
                 A::Recruit { player: p, country: c, navy_into: None, count: n }) }
         </div>
     }];
@@ -440,7 +442,8 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             v,
             format!("recruit-navies-{w}"),
             format!(
-                "{n} navies into {}: {cost} MU ({cheap} at base price)",
+                "{} into {}: {cost} MU ({cheap} at base price)",
+                text::count(n as usize, "navy", "navies"),
                 region(w)
             ),
             A::Recruit {
@@ -467,23 +470,43 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             .iter()
             .map(|&water| Item::NavyBase { water }),
     );
-    let builds = items.into_iter().map(|i| {
-        btn(
-            v,
-            format!("build-{}", text::item(i).replace(' ', "-")),
-            format!("Build {} ({} MU)", text::item(i), i.price()),
-            A::Build {
-                player: p,
-                country: c,
-                item: i,
-            },
-        )
-    });
     let mut standing = infra.items();
     if g.players[p as usize].capital == Some(c) {
         standing.push(Item::Capital);
     }
-    let sells = standing.into_iter().map(|i| {
+    // What can stand only once is not offered again (army and navy bases add up); what the
+    // player cannot pay for is shown greyed, with its price.
+    let once = |i: &Item| {
+        matches!(
+            i,
+            Item::Roads | Item::Fortifications | Item::Canal | Item::Capital
+        )
+    };
+    let mu = g.players[p as usize].mu;
+    let builds = items
+        .into_iter()
+        .filter(|i| !(once(i) && standing.contains(i)))
+        .map(|i| {
+            let id = format!("build-{}", text::item(i).replace(' ', "-"));
+            let label = format!("Build {} ({} MU)", text::item(i), i.price());
+            if i.price() > mu {
+                html! { <button class="btn" id={id} disabled=true
+                title={format!("You have {mu} MU.")}>{label}</button> }
+            } else {
+                btn(
+                    v,
+                    id,
+                    label,
+                    A::Build {
+                        player: p,
+                        country: c,
+                        item: i,
+                    },
+                )
+            }
+        });
+    let built: Vec<String> = standing.iter().map(|&i| text::item(i)).collect();
+    let sells = standing.clone().into_iter().map(|i| {
         btn(
             v,
             format!("sell-{}", text::item(i).replace(' ', "-")),
@@ -499,8 +522,11 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         <div class="country" id="country-panel">
             <h3>{region(c)}</h3>
             { for rows }
+            <p class="hint" id="built">{ if built.is_empty() { "Nothing is built here yet.".to_string() } else { format!("Built here: {}.", built.join(", ")) } }</p>
             <div class="choices builds">{ for builds }</div>
-            <details><summary>{"Sell infrastructure"}</summary><div class="choices">{ for sells }</div></details>
+            if !built.is_empty() {
+                <details><summary>{"Sell infrastructure"}</summary><div class="choices">{ for sells }</div></details>
+            }
         </div>
     }
 }
@@ -565,7 +591,7 @@ fn planning(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             <button class="btn" id="add-plan" onclick={send(v, EMsg::AddPlan)}>{"Add this move"}</button>
             <ol class="draft" id="draft">{ for rows }</ol>
             <button class="btn primary" id="submit-plans" onclick={send(v, EMsg::SubmitPlans)}>
-                {format!("Submit {} planned moves", draft.len())}</button>
+                { if draft.is_empty() { "Submit: no planned moves this round".to_string() } else { format!("Submit {}", text::count(draft.len(), "planned move", "planned moves")) } }</button>
         </div>
     }
 }

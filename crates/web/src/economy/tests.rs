@@ -669,3 +669,68 @@ fn a_computers_move_leaves_the_players_message() {
     assert!(s.computer_to_act().is_none(), "the computer placed");
     assert!(shown(&s), "{:?}", s.ui.error);
 }
+
+/// *"The plans that players have written at this point are final"*: when the planning minute
+/// runs out, a late player's written plans are submitted, not thrown away (before, the page
+/// called time and the late player moved nothing). The minute counts from when the late
+/// player takes the device.
+#[test]
+fn the_plans_written_when_the_minute_ends_are_final() {
+    let mut s = session(vec![
+        Seat::Human,
+        Seat::Human,
+        Seat::Computer(BotLevel::Normal),
+    ]);
+    play_to(&mut s, Phase::Planning, 4_000);
+    while s.computer_to_act().is_some() {
+        assert!(s.update(EMsg::BotStep));
+    }
+    // Ann submits: two of three have, so the minute runs for Bob.
+    s.update(EMsg::Reveal(0));
+    let a = choose(&s.game, 0, BotLevel::Normal).expect("Ann's plans");
+    assert!(s.update(EMsg::Act(a)));
+    assert_eq!(s.game.phase, Phase::Planning);
+    s.ui.deadline = Some(-1);
+    s.update(EMsg::Reveal(1));
+    assert_eq!(
+        s.seconds_left(),
+        Some(PLANNING_MINUTE_MS / 1000),
+        "a full minute from the device"
+    );
+    // Bob writes one move into a region he does not hold.
+    let n = s.game.regions.len() as RegionId;
+    'found: for from in 0..n {
+        if s.game.regions[from as usize]
+            .forces
+            .get(&1)
+            .is_none_or(|f| f.armies == 0)
+        {
+            continue;
+        }
+        for to in 0..n {
+            s.ui.sel = None;
+            s.ui.to = None;
+            s.update(EMsg::Click(from));
+            s.update(EMsg::Click(to));
+            s.update(EMsg::Count(1, 0));
+            s.update(EMsg::AddPlan);
+            if s.ui.drafts.get(&1).is_some_and(|d| !d.is_empty()) {
+                break 'found;
+            }
+        }
+    }
+    let written = s.ui.drafts.get(&1).cloned().unwrap_or_default();
+    assert_eq!(written.len(), 1, "Bob wrote a move");
+    // The minute is up.
+    s.ui.deadline = Some(-1);
+    assert!(s.update(EMsg::Tick));
+    assert_ne!(s.game.phase, Phase::Planning);
+    assert!(
+        s.ui.log
+            .iter()
+            .any(|l| l == "Time is up: the 1 plan written by Bob is final."),
+        "{:?}",
+        &s.ui.log[..6.min(s.ui.log.len())]
+    );
+    assert!(!s.ui.log.iter().any(|l| l.contains("Bob moves nothing")));
+}

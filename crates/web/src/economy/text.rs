@@ -47,8 +47,13 @@ fn foe_owns(s: &EconomyState, f: Foe) -> String {
     }
 }
 
+/// `n` and the noun in the number it takes ("1 plan", "2 plans").
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 pub fn force(f: Force) -> String {
-    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let plural = |n: u32, one: &str, many: &str| count(n as usize, one, many);
     match (f.armies, f.navies) {
         (a, 0) => plural(a, "army", "armies"),
         (0, n) => plural(n, "navy", "navies"),
@@ -58,6 +63,26 @@ pub fn force(f: Force) -> String {
             plural(n, "navy", "navies")
         ),
     }
+}
+
+/// One unit of a kind: "army", "navy".
+pub fn unit(k: Kind) -> &'static str {
+    match k {
+        Kind::Army => "army",
+        Kind::Navy => "navy",
+    }
+}
+
+/// "Ann loses an army", "the neutrals lose a navy".
+fn loses(s: &EconomyState, f: Foe, what: &str, k: Kind) -> String {
+    let verb = if f == Foe::Neutral { "lose" } else { "loses" };
+    let noun = format!("{what}{}", unit(k));
+    let a = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{} {verb} {a} {noun}", foe(s, f))
 }
 
 pub fn kind(k: Kind) -> &'static str {
@@ -190,12 +215,16 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
             player,
             region: r,
             navies,
-            count,
+            count: n,
             cost,
         } => format!(
-            "{} recruits {count} {} in {} for {cost} MU.",
+            "{} recruits {} in {} for {cost} MU.",
             w(*player),
-            if *navies { "navies" } else { "armies" },
+            if *navies {
+                count(*n as usize, "navy", "navies")
+            } else {
+                count(*n as usize, "army", "armies")
+            },
             region(*r)
         ),
         E::Built {
@@ -231,7 +260,10 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
         ),
         E::PlansRevealed { plans } => {
             let n: usize = plans.values().map(Vec::len).sum();
-            format!("The plans are revealed: {n} moves. Friendly movement.")
+            format!(
+                "The plans are revealed: {}. Friendly movement.",
+                count(n, "move", "moves")
+            )
         }
         E::MovedFriendly {
             player,
@@ -273,8 +305,8 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
             loser,
         } => {
             let out = match loser {
-                Loser::First => format!("{} loses one of its {}", w(*attacker), kind(*k)),
-                Loser::Second => format!("{} loses one of its {}", foe(s, *target), kind(*k)),
+                Loser::First => loses(s, Foe::Player(*attacker), "", *k),
+                Loser::Second => loses(s, *target, "", *k),
                 Loser::Both => "both lose a unit".into(),
             };
             format!(
@@ -333,15 +365,29 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
         E::InterceptRoll {
             player,
             interceptor,
+            kind: k,
             dice,
-            ..
-        } => format!(
-            "Interception: {} rolls {}, {} rolls {}.",
-            w(*player),
-            dice.0,
-            w(*interceptor),
-            dice.1
-        ),
+            loser,
+            interceptor_lost,
+        } => {
+            // An interception counts as an attack: a losing interceptor loses the unit it
+            // intercepted with (except against a landing whose navies stay out of it).
+            let out = match (loser, interceptor_lost) {
+                (Loser::First, _) | (Loser::Both, false) => {
+                    loses(s, Foe::Player(*player), "withdrawing ", *k)
+                }
+                (Loser::Second, true) => loses(s, Foe::Player(*interceptor), "intercepting ", *k),
+                (Loser::Second, false) => format!("{}'s unit gets away", w(*player)),
+                (Loser::Both, true) => "both lose a unit".into(),
+            };
+            format!(
+                "Interception: {} rolls {}, {} rolls {}: {out}.",
+                w(*player),
+                dice.0,
+                w(*interceptor),
+                dice.1
+            )
+        }
         E::Withdrew {
             player,
             to,
@@ -396,8 +442,9 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
             ashore,
             lost,
         } => format!(
-            "{} lands {ashore} armies on {}; lost {}.",
+            "{} lands {} on {}; lost {}.",
             w(*player),
+            count(*ashore as usize, "army", "armies"),
             region(*to),
             force(*lost)
         ),
