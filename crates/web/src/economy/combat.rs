@@ -154,11 +154,25 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         format!("{} is attacking {}'s {}: after each roll a defender may interrupt and anyone may withdraw.",
             eco.name(a.attacker), text::foe(g, a.target), text::kind(a.kind))
     });
+    // Infrastructure in one's own country is destroyed, not attacked (a defender that survives
+    // any interception destroys it without rolling a 6).
+    let own = matches!(b.site, Site::Region(r) if g.regions[r as usize].owner == Some(p));
     let buttons = options.iter().enumerate().map(|(i, a)| {
+        let label = match a {
+            BattleAction::AttackInfrastructure { item } if own => {
+                let name = text::item(*item);
+                let bare = name
+                    .strip_prefix("an ")
+                    .or_else(|| name.strip_prefix("a "))
+                    .unwrap_or(&name);
+                format!("Destroy your own {bare}")
+            }
+            _ => text::action(g, a),
+        };
         btn(
             v,
             format!("declare-{i}"),
-            text::action(g, a),
+            label,
             A::Declare {
                 player: p,
                 action: Some(*a),

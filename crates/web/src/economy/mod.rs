@@ -314,6 +314,19 @@ impl EconomySession {
 
     /// Handles a message; true when the game itself changed (to autosave).
     pub fn update(&mut self, msg: EMsg) -> bool {
+        let before = self.actor();
+        let changed = self.handle(msg);
+        // Another player at the device: the last player's refusal and selection are theirs,
+        // not the next player's (a computer's move in between leaves them, `bot_step`).
+        if before.is_some() && self.actor() != before {
+            self.ui.error = None;
+            self.ui.sel = None;
+            self.ui.to = None;
+        }
+        changed
+    }
+
+    fn handle(&mut self, msg: EMsg) -> bool {
         match msg {
             EMsg::Click(r) => {
                 self.click(r);

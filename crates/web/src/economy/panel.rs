@@ -146,7 +146,7 @@ pub fn standings_table(eco: &EconomySession) -> Html {
                     } else if !allies.is_empty() {
                         <span class="allies">{format!("allied with {}", allies.join(", "))}</span>
                     }</td>
-                <td>{pl.mu}</td><td>{sc.income}</td><td>{sc.units}</td>
+                <td>{pl.mu}</td><td>{sc.income}</td><td>{g.units_in_play(p)}</td>
                 <td>{pl.capital.map_or("—".to_string(), region)}</td>
                 <td>{pl.cards.len() + pl.sealed.len()}</td>
             </tr>

@@ -734,3 +734,26 @@ fn the_plans_written_when_the_minute_ends_are_final() {
     );
     assert!(!s.ui.log.iter().any(|l| l.contains("Bob moves nothing")));
 }
+
+/// A refusal shown to one player at the device is not shown to the next (a play-tester saw
+/// Ann's "… is not yours." still on screen in Bob's Get phase).
+#[test]
+fn the_next_player_does_not_inherit_the_last_ones_message() {
+    let mut s = session(vec![Seat::Human, Seat::Human]);
+    play_to(&mut s, Phase::Get, 4_000);
+    assert_eq!(s.actor(), Some(0));
+    let bobs = (0..s.game.regions.len() as RegionId)
+        .find(|&r| s.game.regions[r as usize].owner == Some(1))
+        .unwrap();
+    s.update(EMsg::Click(bobs));
+    s.update(EMsg::Act(A::Build {
+        player: 0,
+        country: bobs,
+        item: orbis_engine::rules::economy::infra::Item::Roads,
+    }));
+    assert!(s.ui.error.is_some(), "Ann is refused Bob's country");
+    assert!(s.update(EMsg::Act(A::FinishGet { player: 0 })));
+    assert_eq!(s.actor(), Some(1));
+    assert_eq!(s.ui.error, None);
+    assert_eq!(s.ui.sel, None);
+}

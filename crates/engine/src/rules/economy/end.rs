@@ -37,6 +37,24 @@ impl EconomyState {
         }
     }
 
+    /// All of `p`'s units: in territories and, during combat, on the borders they are
+    /// fighting across (which no territory counts).
+    pub fn units_in_play(&self, p: PlayerId) -> u32 {
+        let on_borders: u32 = self
+            .combat
+            .iter()
+            .flat_map(|c| &c.border)
+            .filter(|g| g.player == p)
+            .map(|g| g.force.units())
+            .sum();
+        self.regions
+            .iter()
+            .filter_map(|x| x.forces.get(&p))
+            .map(|f| f.units())
+            .sum::<u32>()
+            + on_borders
+    }
+
     /// True when `p` has neither a unit nor a country left. Empty water it was the last to
     /// occupy brings no income and holds nothing: it does not keep a player in the game.
     fn wiped_out(&self, map: &EconomyMap, p: PlayerId) -> bool {
