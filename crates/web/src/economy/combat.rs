@@ -220,12 +220,7 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
 /// game waits on it). Not while an interception is being answered (the engine refuses it then).
 pub fn revolutions_at_hand(v: &View, eco: &EconomySession, actor: Option<PlayerId>) -> Html {
     let g = &eco.game;
-    let pending = g
-        .combat
-        .as_ref()
-        .and_then(|c| c.battle.as_ref())
-        .is_some_and(|b| b.pending.is_some());
-    if !g.options.influence_cards || g.phase != Phase::Combat || pending {
+    if !g.options.influence_cards || g.phase != Phase::Combat || g.interception_underway() {
         return html! {};
     }
     let holders: Vec<PlayerId> = if eco.online.is_some() {

@@ -500,7 +500,8 @@ impl EconomySession {
             if self.act(&A::SubmitPlans { player: p, moves }) {
                 changed = true;
             } else {
-                self.ui.log.retain(|l| !l.starts_with("Time is up: the"));
+                // A refusal logs nothing (it is the player's message): the line is still first.
+                self.ui.log.remove(0);
             }
         }
         if self.game.phase != Phase::Planning {

@@ -24,17 +24,20 @@ pub struct Score {
 impl EconomyState {
     /// `p`'s score now.
     pub fn score(&self, map: &EconomyMap, p: PlayerId) -> Score {
-        let units = self
-            .regions
-            .iter()
-            .filter_map(|x| x.forces.get(&p))
-            .map(|f| f.units())
-            .sum();
         Score {
             income: self.income(map, p).total(),
             mu: self.players[p as usize].mu,
-            units,
+            units: self.units_in_territories(p),
         }
+    }
+
+    /// `p`'s units standing in territories (land and water).
+    fn units_in_territories(&self, p: PlayerId) -> u32 {
+        self.regions
+            .iter()
+            .filter_map(|x| x.forces.get(&p))
+            .map(|f| f.units())
+            .sum()
     }
 
     /// All of `p`'s units: in territories and, during combat, on the borders they are
@@ -47,12 +50,16 @@ impl EconomyState {
             .filter(|g| g.player == p)
             .map(|g| g.force.units())
             .sum();
-        self.regions
-            .iter()
-            .filter_map(|x| x.forces.get(&p))
-            .map(|f| f.units())
-            .sum::<u32>()
-            + on_borders
+        self.units_in_territories(p) + on_borders
+    }
+
+    /// True while a withdraw, landing or attack on infrastructure waits for the interceptors'
+    /// answers (nothing else may be declared or incited then).
+    pub fn interception_underway(&self) -> bool {
+        self.combat
+            .as_ref()
+            .and_then(|c| c.battle.as_ref())
+            .is_some_and(|b| b.pending.is_some())
     }
 
     /// True when `p` has neither a unit nor a country left. Empty water it was the last to

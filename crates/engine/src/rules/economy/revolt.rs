@@ -35,12 +35,7 @@ impl EconomyState {
         if self.phase != Phase::Combat {
             return Err(EconomyError::WrongPhase(self.phase));
         }
-        if self
-            .combat
-            .as_ref()
-            .and_then(|c| c.battle.as_ref())
-            .is_some_and(|b| b.pending.is_some())
-        {
+        if self.interception_underway() {
             return Err(EconomyError::InterceptionUnderway);
         }
         if !self.players[p as usize].cards.contains(&country) {
