@@ -128,11 +128,7 @@ fn icons(eco: &EconomySession, r: RegionId) -> String {
 /// Units in a region: each player's armies (A) and navies (N), neutrals last.
 fn units(eco: &EconomySession, r: RegionId) -> Vec<(Option<PlayerId>, String)> {
     let rs = &eco.game.regions[r as usize];
-    let text = |a: u32, n: u32| match (a, n) {
-        (a, 0) => format!("{a}"),
-        (0, n) => format!("{n}N"),
-        (a, n) => format!("{a}+{n}N"),
-    };
+    let text = units_text;
     let mut out: Vec<(Option<PlayerId>, String)> = rs
         .forces
         .iter()
@@ -160,12 +156,71 @@ fn arrows(eco: &EconomySession) -> Vec<(PlayerId, PlannedMove)> {
             .and_then(|p| eco.ui.drafts.get(&p).map(|d| (p, d)))
             .map(|(p, d)| d.iter().map(|&m| (p, m)).collect())
             .unwrap_or_default(),
-        Phase::Moving | Phase::Combat => g
+        Phase::Moving => g
             .plans
             .iter()
             .flat_map(|(&p, ms)| ms.iter().map(move |&m| (p, m)))
             .collect(),
+        // In combat, only the moves whose battles are still to be fought: a move ends in a
+        // battle in the region it goes to, or on the border it crosses.
+        Phase::Combat => {
+            let tokens: Vec<Site> = g
+                .combat
+                .as_ref()
+                .map(|c| c.tokens.iter().copied().collect())
+                .unwrap_or_default();
+            let open = |m: &PlannedMove| {
+                tokens.contains(&Site::Region(m.to)) || tokens.contains(&Site::border(m.from, m.to))
+            };
+            g.plans
+                .iter()
+                .flat_map(|(&p, ms)| ms.iter().filter(|m| open(m)).map(move |&m| (p, m)))
+                .collect()
+        }
         _ => vec![],
+    }
+}
+
+/// A move's units as the map writes them: "3", "2N", "3+2N".
+fn units_text(armies: u32, navies: u32) -> String {
+    match (armies, navies) {
+        (a, 0) => format!("{a}"),
+        (0, n) => format!("{n}N"),
+        (a, n) => format!("{a}+{n}N"),
+    }
+}
+
+/// The map's key: every icon and mark the board draws, in words.
+pub fn legend() -> Html {
+    const KEY: [(&str, &str); 13] = [
+        ("3", "armies (a box in the owner's colour)"),
+        ("2N", "navies; 3+2N: 3 armies and 2 navies"),
+        ("★", "capital"),
+        ("▲", "army base (one per base)"),
+        ("⚓", "navy base"),
+        ("═", "roads"),
+        ("▣", "fortifications"),
+        ("≈", "canal"),
+        (
+            "⚔",
+            "battle token: a battle to fight here (on a border: a border battle)",
+        ),
+        ("◎", "siege"),
+        ("⛓", "blockade"),
+        (
+            "- -",
+            "red dashed outline: contested (hostile units inside)",
+        ),
+        (
+            "→",
+            "a planned move with its units; gold outline: where the selected units can go",
+        ),
+    ];
+    html! {
+        <details class="legend" id="legend">
+            <summary>{"Map key"}</summary>
+            <dl>{ for KEY.iter().map(|(k, v)| html! { <><dt>{*k}</dt><dd>{*v}</dd></> }) }</dl>
+        </details>
     }
 }
 
@@ -185,6 +240,11 @@ pub fn board(v: &View) -> Html {
         .and_then(|c| c.battle.as_ref())
         .map(|b| b.site);
     let moving = eco.moving();
+    // Where the selected units may go, once a move's start is chosen and before its end is.
+    let dests = match (eco.ui.sel, eco.ui.to, eco.actor()) {
+        (Some(from), None, Some(p)) if moving => g.destinations(map, p, from),
+        _ => Default::default(),
+    };
     let regions = map.regions.iter().enumerate().map(|(i, reg)| {
         let r = i as RegionId;
         let rs = &g.regions[i];
@@ -205,6 +265,9 @@ pub fn board(v: &View) -> Html {
         }
         if g.contested(r) {
             class.push("contested");
+        }
+        if dests.contains(&r) {
+            class.push("dest");
         }
         if tokens.contains(&Site::Region(r)) {
             class.push("token");
@@ -289,9 +352,16 @@ pub fn board(v: &View) -> Html {
     });
     let moves = arrows(eco).into_iter().map(|(p, m)| {
         let ((x1, y1), (x2, y2)) = (anchor(m.from), anchor(m.to));
+        // The count sits on the arrow, a little short of its middle so that two arrows
+        // between the same regions in opposite directions do not cover each other's.
+        let (lx, ly) = (x1 + (x2 - x1) * 0.4, y1 + (y2 - y1) * 0.4);
         html! {
-            <line class="plan" x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)}
-                style={format!("stroke:{}", colour(p))} marker-end="url(#earrow)"/>
+            <g class="plan-move">
+                <line class="plan" x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)}
+                    style={format!("stroke:{}", colour(p))} marker-end="url(#earrow)"/>
+                <text class="plan-count" x={f1(lx)} y={f1(ly)}
+                    style={format!("fill:{}", colour(p))}>{units_text(m.armies, m.navies)}</text>
+            </g>
         }
     });
     let v0 = eco.ui.view.unwrap_or(VIEWBOX);
@@ -310,6 +380,9 @@ pub fn board(v: &View) -> Html {
         </div>
         // While a move can be picked a finger on the map drags one rather than scrolling the
         // page (Chromium ignores `touch-action` on the SVG's own regions, so it is set here).
+        // On a phone the map is wider than the screen and scrolls sideways inside this box
+        // (the zoom buttons stay put outside it).
+        <div class="board-scroll">
         <svg class={classes!("board", "economy-board", moving.then_some("moving"))} id="board" viewBox={vb} role="group" aria-label="Economy map"
             onpointerup={drag_end(v)}>
             { defs() }
@@ -319,6 +392,7 @@ pub fn board(v: &View) -> Html {
             <g class="moves">{ for moves }</g>
             <g class="borders">{ for borders }</g>
         </svg>
+        </div>
         </>
     }
 }

@@ -78,7 +78,10 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             </div>
         };
     };
-    let title = html! { <h3 id="battle-site">{format!("Battle at {}", text::site(b.site))}</h3> };
+    let title = html! { <>
+        <h3 id="battle-site">{format!("Battle at {}", text::site(b.site))}</h3>
+        { forces(eco, b.site) }
+    </> };
     if let Some(w) = &b.pending {
         return html! {
             <div id="intercept">{ title }{ for last }
@@ -160,12 +163,7 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let buttons = options.iter().enumerate().map(|(i, a)| {
         let label = match a {
             BattleAction::AttackInfrastructure { item } if own => {
-                let name = text::item(*item);
-                let bare = name
-                    .strip_prefix("an ")
-                    .or_else(|| name.strip_prefix("a "))
-                    .unwrap_or(&name);
-                format!("Destroy your own {bare}")
+                format!("Destroy your own {}", text::item_bare(*item))
             }
             _ => text::action(g, a),
         };
@@ -211,6 +209,41 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                     { if g.assault(b.site).is_some() { "Pass (let the attack roll on)" } else { "No action" } }</button>
             </div>
         </div>
+    }
+}
+
+/// Who fights at `site` and with what: each player's units (in a country, how many of them are
+/// its defenders, there since planning), the neutrals, and the fortifications.
+fn forces(eco: &EconomySession, site: Site) -> Html {
+    let g = &eco.game;
+    let mut rows: Vec<Html> = (0..g.players.len() as PlayerId)
+        .filter_map(|q| {
+            let f = g.site_force(site, Foe::Player(q));
+            (f.units() > 0).then(|| {
+                let defending = match site {
+                    Site::Region(r) => g.defenders(q, r),
+                    Site::Border(..) => Default::default(),
+                };
+                let note = match defending.units() {
+                    0 => String::new(),
+                    n if n == f.units() => " (defending)".into(),
+                    _ => format!(" ({} defending)", text::force(defending)),
+                };
+                html! { <li><span class="swatch" style={format!("background:{}", crate::economy::colour(q))}></span>
+                    {format!("{}: {}{note}", eco.name(q), text::force(f))}</li> }
+            })
+        })
+        .collect();
+    let neutral = g.site_force(site, Foe::Neutral);
+    if neutral.units() > 0 {
+        rows.push(html! { <li>{format!("Neutrals: {} (defending)", text::force(neutral))}</li> });
+    }
+    let fortified = matches!(site, Site::Region(r) if g.options.fortifications
+        && g.regions[r as usize].infra.fortifications);
+    html! {
+        <ul class="forces" id="battle-forces">{ for rows }
+            if fortified { <li>{"Fortifications here: +1 for the country's defenders"}</li> }
+        </ul>
     }
 }
 

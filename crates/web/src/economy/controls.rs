@@ -21,24 +21,50 @@ pub fn btn(v: &View, id: String, label: String, a: A) -> Html {
     html! { <button class="btn" id={id} onclick={act(v, a)}>{label}</button> }
 }
 
+/// The largest count a box takes (more units than any game holds).
+const MOST: u32 = 999;
+
+/// Reads a count box: a whole number from `least` to 999, or the message that says what to type.
+pub fn parse_count(raw: &str, least: u32) -> Result<u32, String> {
+    match raw.trim().parse::<u32>() {
+        Ok(x) if (least..=MOST).contains(&x) => Ok(x),
+        _ => Err(format!(
+            "\u{201c}{}\u{201d} is not a count here: type a whole number from {least} to {MOST}.",
+            raw.trim()
+        )),
+    }
+}
+
+/// A change handler for a count box: a good count is sent with `to_msg`; anything else puts the
+/// box back to `now` and says what to type (never a silent change of what the player asked).
+pub fn count_input(
+    v: &View,
+    least: u32,
+    now: u32,
+    to_msg: impl Fn(u32) -> EMsg + 'static,
+) -> Callback<Event> {
+    let d = v.dispatcher();
+    Callback::from(move |e: Event| {
+        let input = e.target_unchecked_into::<HtmlInputElement>();
+        match parse_count(&input.value(), least) {
+            Ok(x) => d.dispatch(to_msg(x)),
+            Err(m) => {
+                input.set_value(&now.to_string());
+                d.dispatch(EMsg::Refuse(m))
+            }
+        }
+    })
+}
+
 /// Number inputs for the armies and navies of a move or recruit.
 pub fn counts(v: &View, eco: &EconomySession, navies: bool) -> Html {
     let (a, n) = (eco.ui.armies, eco.ui.navies);
     let on = |army: bool| {
-        let d = v.dispatcher();
-        Callback::from(move |e: Event| {
-            let x = e
-                .target_unchecked_into::<HtmlInputElement>()
-                .value()
-                .parse::<u32>()
-                .unwrap_or(0)
-                .min(999);
-            d.dispatch(if army {
-                EMsg::Count(x, n)
-            } else {
-                EMsg::Count(a, x)
-            })
-        })
+        if army {
+            count_input(v, 0, a, move |x| EMsg::Count(x, n))
+        } else {
+            count_input(v, 0, n, move |x| EMsg::Count(a, x))
+        }
     };
     html! {
         <div class="row counts">
@@ -62,5 +88,25 @@ pub fn move_picker(v: &View, eco: &EconomySession, what: &str) -> Html {
                 <button class="btn small" id="clear-move" onclick={send(v, EMsg::Cancel)}>{"Clear"}</button></p>
             { counts(v, eco, true) }
         </div>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_count;
+
+    /// A count box never turns what was typed into another number: it takes it or says what
+    /// to type.
+    #[test]
+    fn a_count_is_taken_as_typed_or_refused_with_what_to_type() {
+        assert_eq!(parse_count(" 7 ", 1), Ok(7));
+        assert_eq!(parse_count("0", 0), Ok(0));
+        for bad in ["0", "-3", "2.5", "", "many", "1000"] {
+            let e = parse_count(bad, 1).unwrap_err();
+            assert!(
+                e.contains("type a whole number from 1 to 999"),
+                "{bad}: {e}"
+            );
+        }
     }
 }

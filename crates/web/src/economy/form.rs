@@ -76,6 +76,28 @@ pub fn setup_name(s: Setup) -> &'static str {
     }
 }
 
+/// Whether capitals or continents are picked in this setup, so that dealing them at random
+/// means something.
+fn random_applies(s: Setup) -> bool {
+    matches!(s, Setup::EuropeanCapitals | Setup::Continents)
+}
+
+/// Why an option does nothing with the other choices made, if it does nothing: the form greys
+/// it and says so, and the summary leaves it out.
+fn idle_because(id: &str, o: &EconomyOptions) -> Option<&'static str> {
+    match id {
+        "eo-middle-east" if !o.continent_bonuses => Some("needs continent bonuses"),
+        "eo-canals" if !o.roads => Some("needs roads"),
+        "eo-random" if !random_applies(o.setup) => {
+            Some("only with the European capitals or continents setup")
+        }
+        "eo-iceland" if o.setup != Setup::EuropeanCapitals => {
+            Some("only with the European capitals setup")
+        }
+        _ => None,
+    }
+}
+
 /// The chosen rules in one line.
 pub fn summary(o: &EconomyOptions, players: usize) -> String {
     let mut rules = vec![];
@@ -98,6 +120,9 @@ pub fn summary(o: &EconomyOptions, players: usize) -> String {
             rules.push(name);
         }
     }
+    if o.setup == Setup::EuropeanCapitals && o.iceland_capital {
+        rules.push("Iceland may be a capital");
+    }
     let limit = match o.round_limit {
         Some(n) => format!("ends after round {n} on the best score"),
         None => "played to the last player standing".into(),
@@ -105,7 +130,7 @@ pub fn summary(o: &EconomyOptions, players: usize) -> String {
     format!(
         "Economy · {players} players · {} setup{} · {} · {limit}",
         setup_name(o.setup),
-        if o.random_picks {
+        if o.random_picks && random_applies(o.setup) {
             " (dealt at random)"
         } else {
             ""
@@ -244,6 +269,7 @@ pub fn options_fields(o: &EconomyOptions, on_edit: Callback<EconomyOptions>) -> 
         ),
     ];
     let boxes = flags.into_iter().map(|(id, label, value, flag)| {
+        let idle = idle_because(id, o);
         let (o, on_edit) = (o.clone(), on_edit.clone());
         let onchange = Callback::from(move |e: Event| {
             let v = e.target_unchecked_into::<HtmlInputElement>().checked();
@@ -252,7 +278,10 @@ pub fn options_fields(o: &EconomyOptions, on_edit: Callback<EconomyOptions>) -> 
             on_edit.emit(g);
         });
         html! {
-            <label class="check" for={id}><input type="checkbox" id={id} checked={value} {onchange}/>{label}</label>
+            <label class={classes!("check", idle.is_some().then_some("idle"))} for={id}>
+                <input type="checkbox" id={id} checked={value} disabled={idle.is_some()} {onchange}/>{label}
+                if let Some(why) = idle { <span class="why">{format!(" ({why})")}</span> }
+            </label>
         }
     });
     html! {
@@ -271,5 +300,38 @@ pub fn options_fields(o: &EconomyOptions, on_edit: Callback<EconomyOptions>) -> 
                 (30, "30 rounds".to_string()), (50, "50 rounds".to_string()),
             ], limit_cb) }
         </>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An option that does nothing with the other choices is greyed with its reason and left
+    /// out of the summary; Iceland shows in the summary when it may be a capital.
+    #[test]
+    fn idle_options_are_greyed_and_the_summary_names_iceland() {
+        let mut o = EconomyOptions {
+            setup: Setup::EuropeanCapitals,
+            iceland_capital: true,
+            random_picks: true,
+            ..EconomyOptions::default()
+        };
+        let line = summary(&o, 3);
+        assert!(line.contains("Iceland may be a capital"), "{line}");
+        assert!(line.contains("(dealt at random)"), "{line}");
+        assert_eq!(idle_because("eo-iceland", &o), None);
+        o.setup = Setup::Cards;
+        let line = summary(&o, 3);
+        assert!(
+            !line.contains("Iceland") && !line.contains("at random"),
+            "{line}"
+        );
+        assert!(idle_because("eo-iceland", &o).is_some());
+        assert!(idle_because("eo-random", &o).is_some());
+        o.roads = false;
+        o.canals = true;
+        assert_eq!(idle_because("eo-canals", &o), Some("needs roads"));
+        assert!(!summary(&o, 3).contains("canals"));
     }
 }

@@ -137,6 +137,8 @@ pub enum EMsg {
     SetSeat(PlayerId, Seat),
     /// Zooms the map by this factor about the selection (or the middle); `None` resets it.
     Zoom(Option<f32>),
+    /// Shows a refusal the page itself makes (a count box holding something that is no count).
+    Refuse(String),
     /// Online: takes back our choices not yet sent at this position.
     Undo,
     /// The planning clock ticked (the screen shows the countdown; at 0 time is called).
@@ -368,6 +370,11 @@ impl EconomySession {
             EMsg::Count(a, n) => {
                 self.ui.armies = a;
                 self.ui.navies = n;
+                self.ui.error = None;
+                false
+            }
+            EMsg::Refuse(m) => {
+                self.ui.error = Some(m);
                 false
             }
             EMsg::AddPlan => {

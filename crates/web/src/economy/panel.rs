@@ -5,7 +5,7 @@
 //! `possible_actions`, `withdraw_options`, `landing_options`, `onward_options`, …); the panel
 //! only words it and sends the action.
 
-use crate::economy::controls::{act, btn, move_picker, send};
+use crate::economy::controls::{act, btn, count_input, move_picker, send};
 use crate::economy::online::Dealing;
 use crate::economy::text::{self, force, region};
 use crate::economy::{board, colour, combat, EMsg, EconomySession, View};
@@ -17,7 +17,6 @@ use orbis_engine::rules::economy::map::{EconomyMap, RegionId, RegionKind};
 use orbis_engine::rules::economy::options::Setup;
 use orbis_engine::rules::economy::phase::{BaseKey, Phase};
 use orbis_engine::rules::economy::state::Standing;
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// The whole play screen.
@@ -39,11 +38,14 @@ pub fn play(v: &View) -> Html {
                 Some(h) => crate::savefile::to_replay_file(&save, h),
                 None => save,
             };
-            crate::store::download("orbis-economy.orbis", &bytes);
+            crate::store::download(&format!("orbis-economy-round-{}.orbis", g.round), &bytes);
         })
     };
     html! {
         <main class="play economy-play">
+            // The map's regions are tab stops (88 on the world map): the first stop skips them.
+            <button class="skip-link" id="skip-to-panel" onclick={Callback::from(|_: MouseEvent| crate::store::focus("panel"))}>
+                {"Skip the map: go to the panel"}</button>
             <header class="bar">
                 <button class="btn" id="menu" onclick={send(v, EMsg::Nav(Nav::Menu))}>{"Menu"}</button>
                 <h1 class="turn" id="turn-title">{turn}</h1>
@@ -64,7 +66,7 @@ pub fn play(v: &View) -> Html {
                     }
                 </section>
                 <aside class="side">
-                    <section class="panel" id="panel" aria-live="polite">{ panel(v, eco) }</section>
+                    <section class="panel" id="panel" tabindex="-1" aria-live="polite">{ panel(v, eco) }</section>
                     if let Some(e) = &eco.ui.error {
                         <p class="error" role="alert" id="error">{e}</p>
                     }
@@ -99,6 +101,8 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
     html! {
         <>
         { standings_table(eco) }
+        { revealed_plans(eco) }
+        { board::legend() }
         if eco.online.is_none() {
         <details class="seats-box" id="seats"><summary>{"Who plays each seat"}</summary>
             { for (0..g.players.len() as PlayerId).map(|p| html! {
@@ -108,6 +112,32 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
         </details>
         }
         </>
+    }
+}
+
+/// The plans of this round as words, once revealed (friendly movement and combat): the arrows
+/// on the map carry only their counts.
+fn revealed_plans(eco: &EconomySession) -> Html {
+    let g = &eco.game;
+    if !matches!(g.phase, Phase::Moving | Phase::Combat) || g.plans.values().all(Vec::is_empty) {
+        return html! {};
+    }
+    let n: usize = g.plans.values().map(Vec::len).sum();
+    let rows = g.plans.iter().flat_map(|(&p, ms)| {
+        ms.iter().map(move |m| {
+            let f = orbis_engine::rules::economy::units::Force {
+                armies: m.armies,
+                navies: m.navies,
+            };
+            html! { <li><span class="swatch" style={format!("background:{}", colour(p))}></span>
+                {format!("{}: {} from {} to {}", eco.name(p), force(f), region(m.from), region(m.to))}</li> }
+        })
+    });
+    html! {
+        <details class="revealed" id="revealed-plans">
+            <summary>{format!("This round's plans ({})", text::count(n, "move", "moves"))}</summary>
+            <ul>{ for rows }</ul>
+        </details>
     }
 }
 
@@ -208,12 +238,14 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
     }
     if let Some(p) = eco.next_planner() {
         return html! {
-            <div class="curtain" id="curtain">
-                <h2>{format!("Pass the device to {}", eco.name(p))}</h2>
-                <p>{"Plans are secret: nobody else should see the screen until they are submitted."}</p>
-                { clock(eco) }
-                <button class="btn primary" id="reveal" onclick={send(v, EMsg::Reveal(p))}>
-                    {format!("I am {} — show my plans", eco.name(p))}</button>
+            <div class="curtain" id="curtain" role="dialog" aria-labelledby="curtain-title">
+                <div class="dialog">
+                    <h2 id="curtain-title">{format!("Pass the device to {}", eco.name(p))}</h2>
+                    <p>{"Plans are secret: nobody else should see the screen until they are submitted."}</p>
+                    { clock(eco) }
+                    <button class="btn primary" id="reveal" onclick={send(v, EMsg::Reveal(p))}>
+                        {format!("I am {} — show my plans", eco.name(p))}</button>
+                </div>
             </div>
         };
     }
@@ -425,13 +457,7 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let mut rows = vec![html! {
         <div class="row">
             <label class="field" for="recruit-n"><span>{"Recruit"}</span>
-                <input id="recruit-n" type="number" min="1" value={n.to_string()} onchange={{
-                    let d = v.dispatcher();
-                    Callback::from(move |e: Event| {
-                        let x = e.target_unchecked_into::<HtmlInputElement>().value().parse::<u32>().unwrap_or(1).clamp(1, 999);
-                        d.dispatch(EMsg::Count(x, 0))
-                    })
-                }}/></label>
+                <input id="recruit-n" type="number" min="1" value={n.to_string()} onchange={count_input(v, 1, n, |x| EMsg::Count(x, 0))}/></label>
             { btn(v, "recruit-armies".into(), format!("{}: {army_cost} MU ({cheap} at base price)", text::count(n as usize, "army", "armies")),
                 A::Recruit { player: p, country: c, navy_into: None, count: n }) }
         </div>

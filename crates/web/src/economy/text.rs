@@ -99,6 +99,19 @@ pub fn item(i: Item) -> String {
     }
 }
 
+/// A piece of infrastructure named without its article, after "your own" ("your own army
+/// base", "your own navy base on the North Sea").
+pub fn item_bare(i: Item) -> String {
+    match i {
+        Item::Roads => "roads".into(),
+        Item::Fortifications => "fortifications".into(),
+        Item::Canal => "canal".into(),
+        Item::ArmyBase => "army base".into(),
+        Item::NavyBase { water } => format!("navy base on {}", region(water)),
+        Item::Capital => "capital".into(),
+    }
+}
+
 /// A modifier as the rules word it.
 pub fn term(t: Term) -> String {
     match t {
@@ -509,9 +522,40 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
         E::GameOver { winner: Some(p) } => format!("{} wins the game!", w(*p)),
         E::GameOver { winner: None } => "The game is over.".into(),
         E::InitiativePassed { player } => format!("{} takes the initiative.", w(*player)),
+        // The attacker's own next declaration also ends its attack: that is breaking off, not
+        // an interruption.
+        E::AttackInterrupted { attacker, by } if attacker == by => {
+            format!("{} breaks off the attack.", w(*by))
+        }
         E::AttackInterrupted { attacker, by } => {
             format!("{} interrupts {}'s attack.", w(*by), w(*attacker))
         }
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use orbis_engine::rules::economy::options::EconomyOptions;
+
+    /// An attacker's own next declaration ends its attack too: the log says it broke off, not
+    /// that it interrupted itself.
+    #[test]
+    fn an_attacker_breaks_off_its_own_attack_and_a_defender_interrupts_it() {
+        let map = orbis_engine::rules::economy::map::EconomyMap::get();
+        let s = EconomyState::empty(map, &["Ann", "Bob"], EconomyOptions::default());
+        let own = E::AttackInterrupted { attacker: 1, by: 1 };
+        assert_eq!(
+            event(&s, &own).as_deref(),
+            Some("Bob breaks off the attack.")
+        );
+        let other = E::AttackInterrupted { attacker: 0, by: 1 };
+        assert_eq!(
+            event(&s, &other).as_deref(),
+            Some("Bob interrupts Ann's attack.")
+        );
+        assert_eq!(item_bare(Item::ArmyBase), "army base");
+        assert_eq!(item(Item::ArmyBase), "an army base");
+    }
 }

@@ -530,7 +530,14 @@ pub fn play(app: &H) -> Html {
         let g = g.clone();
         Callback::from(move |_: MouseEvent| {
             let bytes = orbis_engine::rules::Game::Orders(g.clone()).to_save();
-            crate::store::download("orbis-orders.orbis", &bytes)
+            crate::store::download(
+                &format!(
+                    "orbis-orders-{}-{}.orbis",
+                    season_word(g.season).to_lowercase(),
+                    g.year
+                ),
+                &bytes,
+            )
         })
     };
     let playing: Vec<PowerId> = (0..map.powers.len() as PowerId)

@@ -79,6 +79,41 @@ impl EconomyState {
         Ok(())
     }
 
+    /// Where a move of `p`'s units from `from` may go now: in planning, every region some of
+    /// its units there can reach that needs a plan (not one friendly region to another); in
+    /// friendly movement, every friendly region its unmoved units can reach. Empty in other
+    /// phases and where `p` has no units to move. The page marks these on the map; the engine
+    /// still checks each move as it is made.
+    pub fn destinations(
+        &self,
+        map: &EconomyMap,
+        p: PlayerId,
+        from: RegionId,
+    ) -> std::collections::BTreeSet<RegionId> {
+        let units = match self.phase {
+            Phase::Planning if !self.contested(from) => self.units_of(p, from),
+            Phase::Moving if self.passable(p, from) => self.free_units(p, from),
+            _ => Force::default(),
+        };
+        let pass = |r: RegionId| self.passable(p, r);
+        let mut out = std::collections::BTreeSet::new();
+        for (n, kind) in [(units.armies, Kind::Army), (units.navies, Kind::Navy)] {
+            if n > 0 {
+                out.extend(
+                    self.reach(map, p, kind, from, Allowance::FRESH, pass)
+                        .into_iter()
+                        .map(|(r, _)| r),
+                );
+            }
+        }
+        let friendly_from = pass(from);
+        out.retain(|&to| match self.phase {
+            Phase::Planning => !(friendly_from && pass(to)),
+            _ => pass(to),
+        });
+        out
+    }
+
     pub(super) fn submit_plans(
         &mut self,
         map: &EconomyMap,

@@ -231,3 +231,55 @@ fn time_is_called_on_the_last_planners_once_most_have_submitted() {
     assert_eq!(s.phase, Phase::Moving);
     assert!(!s.planning_clock_runs());
 }
+
+/// The regions the page marks as destinations are exactly those a one-move plan (in planning)
+/// or a friendly move (in friendly movement) of every unit of that kind there is accepted for.
+#[test]
+fn destinations_are_exactly_the_moves_the_rules_accept() {
+    let s = game();
+    let all = 0..map().regions.len() as RegionId;
+    for from in [r("western_europe"), r("western_europe_coast")] {
+        let dest = s.destinations(map(), 0, from);
+        assert!(!dest.is_empty(), "{from}");
+        let here = s.units_of(0, from);
+        for to in all.clone().filter(|&t| t != from) {
+            let accepted = [(here.armies, 0), (0, here.navies)]
+                .into_iter()
+                .filter(|&(a, n)| a + n > 0)
+                .any(|(a, n)| {
+                    let mut t = s.clone();
+                    let m = PlannedMove {
+                        from,
+                        to,
+                        armies: a,
+                        navies: n,
+                    };
+                    plans(&mut t, 0, vec![m]).is_ok()
+                });
+            assert_eq!(dest.contains(&to), accepted, "planning {from} -> {to}");
+        }
+    }
+    // Nobody's units, nothing to mark.
+    assert!(s.destinations(map(), 0, r("southern_europe")).is_empty());
+
+    let mut m = game();
+    m.phase = Phase::Moving;
+    let from = r("western_europe");
+    let dest = m.destinations(map(), 0, from);
+    assert!(dest.contains(&r("western_europe_coast")), "{dest:?}");
+    for to in all.filter(|&t| t != from) {
+        let mut t = m.clone();
+        let ok = t
+            .apply(&A::MoveFriendly {
+                player: 0,
+                from,
+                to,
+                force: Force {
+                    armies: 1,
+                    navies: 0,
+                },
+            })
+            .is_ok();
+        assert_eq!(dest.contains(&to), ok, "moving {from} -> {to}");
+    }
+}
