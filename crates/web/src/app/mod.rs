@@ -592,7 +592,12 @@ impl Reducible for AppState {
                 #[cfg(feature = "full")]
                 Ok((Loaded::Orders(g), h)) => st.start_orders(g, vec![], h),
                 #[cfg(feature = "full")]
-                Ok((Loaded::Economy(g), h)) => st.start_economy(*g, vec![], h),
+                Ok((Loaded::Economy(g), h)) => {
+                    st.start_economy(*g, vec![], h);
+                    if let Some(e) = st.economy.as_mut() {
+                        e.ui.seats_unknown = true;
+                    }
+                }
                 // The full page opens it as the autosave, as the full bundle's import would.
                 #[cfg(not(feature = "full"))]
                 Ok((Loaded::FullPage, h)) => {

@@ -83,6 +83,10 @@ pub struct Ui {
     /// Where a mouse drag on the map began (a move dragged from there to where it ends).
     #[serde(skip)]
     pub drag: Option<RegionId>,
+    /// The game came from a file, which holds no seats: every seat is human until someone says
+    /// otherwise, and the seats box is open and says so until a seat is set; not saved.
+    #[serde(skip)]
+    pub seats_unknown: bool,
 }
 
 #[derive(Clone, PartialEq)]
@@ -471,6 +475,7 @@ impl EconomySession {
                 if let Some(x) = self.seats.get_mut(p as usize) {
                     *x = seat;
                     self.ui.shown = None;
+                    self.ui.seats_unknown = false;
                 }
                 true
             }

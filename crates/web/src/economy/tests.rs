@@ -757,3 +757,15 @@ fn the_next_player_does_not_inherit_the_last_ones_message() {
     assert_eq!(s.ui.error, None);
     assert_eq!(s.ui.sel, None);
 }
+
+/// A game loaded from a file has no seats: all human, flagged, until a seat is handed back.
+#[test]
+fn an_imported_game_asks_who_plays_each_seat_until_one_is_set() {
+    let g = session(vec![Seat::Human; 3]).game;
+    let mut s = EconomySession::new(g, vec![]);
+    assert_eq!(s.seats, vec![Seat::Human; 3]);
+    s.ui.seats_unknown = true;
+    s.update(EMsg::SetSeat(2, Seat::Computer(BotLevel::Normal)));
+    assert!(!s.ui.seats_unknown);
+    assert_eq!(s.seats[2], Seat::Computer(BotLevel::Normal));
+}
