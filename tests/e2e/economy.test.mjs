@@ -85,6 +85,9 @@ test('economy: setup form and the picks of a new game', async () => {
   assert.doesNotMatch(await page.locator('#rules-summary').textContent(), /canals/);
   await page.selectOption('#esetup', { index: 1 }); // continents, then the standard start
   assert.match(await page.locator('#rules-summary').textContent(), /Continents setup/);
+  // Iceland as a capital means nothing without European capitals: greyed, with the reason.
+  assert.equal(await page.locator('#eo-iceland').isDisabled(), true);
+  assert.match(await page.locator('label[for="eo-iceland"]').textContent(), /only with the European capitals setup/);
   await shot(page, '70-economy-setup');
   await page.click('#start-game');
   assert.equal(await attr(page, 'data-phase'), 'economy-pick');
@@ -132,9 +135,18 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await page.waitForURL(/\/full\//); // an economy save opens on the full page
   await page.waitForSelector('#panel');
   assert.equal(await attr(page, 'data-phase'), 'economy-get');
-  // A save holds no seats: every player is at the device until told otherwise.
-  await page.click('#seats summary');
+  // A save holds no seats: every player is at the device until told otherwise, and the page
+  // says so with the seats box open.
+  await page.locator('#seats-unknown').waitFor();
+  assert.equal(await page.locator('#seats').evaluate((d) => d.open), true);
+  // The first tab stop skips the map's regions and lands on the panel.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'skip-to-panel');
+  await shot(page, '71c-economy-imported-seats');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'panel');
   await page.selectOption('#seat-2', { index: 2 }); // Cleo: a normal computer player
+  assert.equal(await page.locator('#seats-unknown').count(), 0);
 
   // --- Get: Ann owes upkeep for twelve armies at her capital, then recruits two armies.
   await actor(page, 0);
@@ -142,7 +154,11 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await shot(page, '72-economy-upkeep');
   await page.click('#pay-upkeep');
   await click(page, 'western_europe');
+  await setCount(page, '#recruit-n', -3);
+  assert.match(await page.locator('#error').textContent(), /“-3” is not a count here: type a whole number from 1 to 999/);
+  assert.equal(await page.locator('#recruit-n').inputValue(), '1');
   await setCount(page, '#recruit-n', 2);
+  assert.equal(await page.locator('#error').count(), 0);
   assert.match(await page.locator('#recruit-armies').textContent(), /2 armies: \d+ MU/);
   await shot(page, '73-economy-recruit');
   await page.click('#recruit-armies');
@@ -175,7 +191,16 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   // --- Friendly movement: one army from Western to Northern Europe.
   await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'economy-moving');
   await actor(page, 0);
+  // The revealed plan is listed in words, and its arrow carries its count.
+  assert.match(await page.locator('#revealed-plans summary').textContent(), /This round's plans \(1 move\)/);
+  assert.match(await page.locator('#revealed-plans').textContent(), /Ann: 6 armies from Western Europe to Southern Europe/);
+  assert.equal(await page.locator('#board .plan-count').first().textContent(), '6');
   await click(page, 'western_europe');
+  // Where the units may go is marked: friendly Northern Europe, not Bob's Southern Europe.
+  assert.match(await region(page, 'northern_europe').getAttribute('class'), /\bdest\b/);
+  assert.doesNotMatch(await region(page, 'southern_europe').getAttribute('class'), /\bdest\b/);
+  await page.click('#legend summary');
+  await shot(page, '75b-economy-destinations-key');
   await click(page, 'northern_europe');
   await setCount(page, '#count-armies', 1);
   await page.click('#move-friendly');
@@ -247,7 +272,7 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   // Export, then the phone layout.
   const download = page.waitForEvent('download');
   await page.click('#export');
-  assert.match((await download).suggestedFilename(), /\.orbis$/);
+  assert.match((await download).suggestedFilename(), /^orbis-economy-round-2\.orbis$/);
   await page.setViewportSize({ width: 390, height: 844 });
   await shot(page, '79-economy-phone');
   // Zoomed on a selected region, the counts are readable on a phone.

@@ -46,11 +46,18 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                 force,
             });
             let movable: Vec<String> = g.movable(map, p).into_iter().map(region).collect();
+            // A player with nothing to move is asked only because they hold an influence card.
+            let cards = g.options.influence_cards && g.cards_held(p) > 0;
             return html! {
                 <div id="move-on">
-                    <p>{"The battles are over. Units with movement left may move on."}</p>
-                    if !movable.is_empty() { <p>{format!("Units that can move: {}.", movable.join(", "))}</p> }
-                    { move_picker(v, eco, "Move on") }
+                    if movable.is_empty() {
+                        <p>{"No battle is left. You may still incite a revolution with an influence card, or press Done to end the combat phase."}</p>
+                    } else {
+                        <p>{"The battles are over. Units with movement left may move on."}</p>
+                        <p>{format!("Units that can move: {}.", movable.join(", "))}</p>
+                        if cards { <p>{"You may also incite a revolution with an influence card."}</p> }
+                        { move_picker(v, eco, "Move on") }
+                    }
                     if let Some(a) = mv { { btn(v, "move-on-go".into(), "Move on".into(), a) } }
                     <button class="btn primary" id="stop-moving" onclick={act(v, A::StopMoving { player: p })}>{"Done"}</button>
                 </div>

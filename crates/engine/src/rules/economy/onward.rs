@@ -92,7 +92,10 @@ impl EconomyState {
             .collect()
     }
 
-    /// The players asked to move on or stop: none while battle tokens are left.
+    /// The players asked to move on or stop: none while battle tokens are left. Besides those
+    /// with units able to move on, every player holding an influence card is asked, so that
+    /// the combat phase never ends before they could incite a revolution ("At any point during
+    /// the combat phase", also in a phase with no battle at all).
     pub fn to_move_on(&self, map: &EconomyMap) -> Vec<PlayerId> {
         let Some(c) = &self.combat else { return vec![] };
         if !c.tokens.is_empty() || c.battle.is_some() {
@@ -100,7 +103,10 @@ impl EconomyState {
         }
         self.playing()
             .filter(|p| !c.onward_done.contains(p))
-            .filter(|&p| !self.movable(map, p).is_empty())
+            .filter(|&p| {
+                (self.options.influence_cards && self.cards_held(p) > 0)
+                    || !self.movable(map, p).is_empty()
+            })
             .collect()
     }
 

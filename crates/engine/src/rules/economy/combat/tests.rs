@@ -547,6 +547,10 @@ fn with_no_card_left_to_draw_the_victor_steals_from_a_player_of_their_choice() {
         kind: Kind::Army,
     });
     declare(&mut s, 0, attack, vec![6, 1, 6, 1, 6, 1]).unwrap();
+    // Bob and Cy hold cards: they are asked before the phase ends, and stop.
+    assert_eq!(s.to_act(), vec![1, 2]);
+    act(&mut s, A::StopMoving { player: 1 }, vec![]).unwrap();
+    act(&mut s, A::StopMoving { player: 2 }, vec![]).unwrap();
     // A victory and no card to draw: Ann chooses whom to steal from; nothing else goes on.
     assert_eq!(s.to_act(), vec![0]);
     assert_eq!(

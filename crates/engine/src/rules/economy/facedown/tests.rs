@@ -72,7 +72,13 @@ fn ann_wins(s: &mut EconomyState) -> Vec<EconomyEvent> {
         target: Foe::Player(1),
         kind: Kind::Army,
     };
-    declare(s, 0, Some(attack), vec![6, 2, 6, 2, 6, 2]).unwrap()
+    let mut ev = declare(s, 0, Some(attack), vec![6, 2, 6, 2, 6, 2]).unwrap();
+    // Players holding cards are asked before the combat phase ends (a revolution stays
+    // possible): they stop.
+    while let Some(&q) = s.to_move_on(EconomyMap::get()).first() {
+        ev.extend(act(s, A::StopMoving { player: q }, vec![]).unwrap());
+    }
+    ev
 }
 
 #[test]

@@ -113,3 +113,36 @@ fn armies_that_spent_their_move_stay() {
     assert_eq!(s.phase, Phase::Get);
     assert_eq!(s.units_of(0, r("northern_europe")).armies, 5);
 }
+
+/// "At any point during the combat phase": a combat phase with no battle at all waits for the
+/// player holding an influence card (and only for them), who may incite a revolution or stop.
+#[test]
+fn a_combat_phase_without_battles_waits_for_a_card_holder() {
+    let mut s = game(&["Ann", "Bob"]);
+    s.players[0].cards = vec![r("northern_europe")];
+    to_combat(&mut s, vec![vec![], vec![]], vec![6, 1]);
+    assert_eq!(s.phase, Phase::Combat);
+    assert_eq!(s.to_act(), vec![0]);
+    let mut incited = s.clone();
+    let ev = incited
+        .apply(&A::IncitRevolution {
+            player: 0,
+            country: r("northern_europe"),
+            target: None,
+        })
+        .unwrap();
+    assert!(ev
+        .iter()
+        .any(|e| matches!(e, EconomyEvent::RevolutionIncited { player: 0, .. })));
+    assert_eq!(
+        incited.to_act(),
+        vec![incited.combat.as_ref().unwrap().holder]
+    );
+    act(&mut s, A::StopMoving { player: 0 }, vec![]).unwrap();
+    assert_eq!(s.phase, Phase::Get);
+
+    // Without a card, nobody is asked: the phase ends as it begins.
+    let mut s = game(&["Ann", "Bob"]);
+    to_combat(&mut s, vec![vec![], vec![]], vec![6, 1]);
+    assert_eq!(s.phase, Phase::Get);
+}
