@@ -296,8 +296,10 @@ test('economy: on a phone a finger drags a planned move', async () => {
   await page.setInputFiles('#import-menu', FIXTURE);
   await page.waitForURL(/\/full\//);
   await page.waitForSelector('#panel');
-  await page.click('#seats summary');
-  await page.selectOption('#seat-2', { index: 2 }); // Cleo: a computer player
+  // The map scrolls sideways inside its box, its middle on screen; the page is as wide as the phone.
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
+  assert.ok(await page.locator('.board-scroll').evaluate((e) => e.scrollLeft > 0), 'the map starts at its middle');
+  await page.selectOption('#seat-2', { index: 2 }); // Cleo: a computer player (the seats box is open)
   await actor(page, 0);
   await page.click('#pay-upkeep');
   await page.click('#finish-get');

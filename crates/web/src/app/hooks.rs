@@ -45,6 +45,36 @@ pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
     });
 }
 
+/// On a phone the economy map is wider than the screen and scrolls sideways (web/style-more.css):
+/// each time the map appears (a new game, a reload, after the pass-the-device screen) its
+/// middle, where Europe and Africa lie, is on screen rather than the Pacific.
+#[cfg(feature = "full")]
+#[hook]
+pub fn use_board_scroll(app: &UseReducerHandle<AppState>) {
+    let shown = app.screen == Screen::EconomyPlay
+        && app
+            .economy
+            .as_ref()
+            .is_some_and(|e| e.next_planner().is_none());
+    use_effect_with(shown, move |&shown| {
+        if shown {
+            let el = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.query_selector(".board-scroll").ok().flatten());
+            if let Some(el) = el {
+                let extra = el.scroll_width() - el.client_width();
+                if extra > 0 {
+                    el.set_scroll_left(extra / 2);
+                }
+            }
+        }
+    });
+}
+
+#[cfg(not(feature = "full"))]
+#[hook]
+pub fn use_board_scroll(_app: &UseReducerHandle<AppState>) {}
+
 /// The replay's keys (← → Home End), while the replay screen is shown.
 #[cfg(not(feature = "full"))]
 #[hook]

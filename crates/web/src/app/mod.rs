@@ -719,6 +719,7 @@ pub fn app() -> Html {
 
     hooks::use_economy_timers(&app);
     hooks::use_replay_keys(&app);
+    hooks::use_board_scroll(&app);
 
     let hash = app.hash();
     #[cfg(not(feature = "full"))]
