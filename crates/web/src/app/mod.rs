@@ -209,7 +209,10 @@ impl AppState {
                 }
                 #[cfg(feature = "full")]
                 Ok(Loaded::Economy(g)) => {
-                    let seats = store::get(store::ECONOMY_SEATS_KEY).unwrap_or_default();
+                    // No seats stored: a file the lite page handed over (a file holds none).
+                    let stored = store::get(store::ECONOMY_SEATS_KEY);
+                    let unknown = stored.is_none();
+                    let seats = stored.unwrap_or_default();
                     let ui = store::get(store::ECONOMY_UI_KEY).and_then(|t| store::b64_decode(&t));
                     st.start_economy(
                         *g,
@@ -219,6 +222,9 @@ impl AppState {
                     if let (Some(e), Some(b)) = (st.economy.as_mut(), ui) {
                         e.restore_ui(&b);
                         st.save();
+                    }
+                    if let Some(e) = st.economy.as_mut() {
+                        e.ui.seats_unknown = unknown;
                     }
                 }
                 Err(e) => {
