@@ -38,13 +38,6 @@ async function pointIn(page, key) {
   return p;
 }
 
-/** `pointIn` relative to the region's bounding box (for a tap on it). */
-async function relPoint(page, key) {
-  const p = await pointIn(page, key);
-  const b = await region(page, key).boundingBox();
-  return { x: p.x - b.x, y: p.y - b.y };
-}
-
 /** Drags a move with the mouse from one region to another. */
 async function drag(page, from, to) {
   const a = await pointIn(page, from);
@@ -154,9 +147,10 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await shot(page, '72-economy-upkeep');
   await page.click('#pay-upkeep');
   await click(page, 'western_europe');
+  const before = await page.locator('#recruit-n').inputValue();
   await setCount(page, '#recruit-n', -3);
   assert.match(await page.locator('#error').textContent(), /“-3” is not a count here: type a whole number from 1 to 999/);
-  assert.equal(await page.locator('#recruit-n').inputValue(), '1');
+  assert.equal(await page.locator('#recruit-n').inputValue(), before, 'the box goes back to what it held');
   await setCount(page, '#recruit-n', 2);
   assert.equal(await page.locator('#error').count(), 0);
   assert.match(await page.locator('#recruit-armies').textContent(), /2 armies: \d+ MU/);
@@ -192,9 +186,10 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'economy-moving');
   await actor(page, 0);
   // The revealed plan is listed in words, and its arrow carries its count.
-  assert.match(await page.locator('#revealed-plans summary').textContent(), /This round's plans \(1 move\)/);
+  // (Cleo, the computer, may have planned moves too.)
+  assert.match(await page.locator('#revealed-plans summary').textContent(), /This round's plans \(\d+ moves?\)/);
   assert.match(await page.locator('#revealed-plans').textContent(), /Ann: 6 armies from Western Europe to Southern Europe/);
-  assert.equal(await page.locator('#board .plan-count').first().textContent(), '6');
+  assert.ok((await page.locator('#board .plan-count').allTextContents()).includes('6'));
   await click(page, 'western_europe');
   // Where the units may go is marked: friendly Northern Europe, not Bob's Southern Europe.
   assert.match(await region(page, 'northern_europe').getAttribute('class'), /\bdest\b/);
@@ -314,8 +309,9 @@ test('economy: on a phone a finger drags a planned move', async () => {
   assert.doesNotMatch(await region(page, 'southern_europe').getAttribute('class'), /\bdrag-from\b/);
   // Zoomed in on Western Europe first (a tap selects it; the zoom centres on the selection),
   // as a player on a phone would.
-  await region(page, 'western_europe').scrollIntoViewIfNeeded();
-  await page.tap(`#r-western_europe`, { position: await relPoint(page, 'western_europe') });
+  // (The selection by a click event: the map scrolls sideways in its box on a phone, where a
+  // tap on a point computed before the scroll lands on a neighbour.)
+  await click(page, 'western_europe');
   await page.click('button.zbtn[aria-label^="Zoom in"]');
   await page.click('button.zbtn[aria-label^="Zoom in"]');
   await region(page, 'western_europe').scrollIntoViewIfNeeded();
