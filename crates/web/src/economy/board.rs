@@ -120,7 +120,7 @@ fn icons(eco: &EconomySession, r: RegionId) -> String {
         s.push('◎');
     }
     if g.blockades.iter().any(|b| b.water == r || b.country == r) {
-        s.push('⛓');
+        s.push('⊗');
     }
     s
 }
@@ -206,7 +206,7 @@ pub fn legend() -> Html {
             "battle token: a battle to fight here (on a border: a border battle)",
         ),
         ("◎", "siege"),
-        ("⛓", "blockade"),
+        ("⊗", "blockade"),
         (
             "- -",
             "red dashed outline: contested (hostile units inside)",
