@@ -209,10 +209,7 @@ impl AppState {
                 }
                 #[cfg(feature = "full")]
                 Ok(Loaded::Economy(g)) => {
-                    // No seats stored: a file the lite page handed over (a file holds none).
-                    let stored = store::get(store::ECONOMY_SEATS_KEY);
-                    let unknown = stored.is_none();
-                    let seats = stored.unwrap_or_default();
+                    let seats = store::get(store::ECONOMY_SEATS_KEY).unwrap_or_default();
                     let ui = store::get(store::ECONOMY_UI_KEY).and_then(|t| store::b64_decode(&t));
                     st.start_economy(
                         *g,
@@ -222,9 +219,6 @@ impl AppState {
                     if let (Some(e), Some(b)) = (st.economy.as_mut(), ui) {
                         e.restore_ui(&b);
                         st.save();
-                    }
-                    if let Some(e) = st.economy.as_mut() {
-                        e.ui.seats_unknown = unknown;
                     }
                 }
                 Err(e) => {
@@ -598,12 +592,7 @@ impl Reducible for AppState {
                 #[cfg(feature = "full")]
                 Ok((Loaded::Orders(g), h)) => st.start_orders(g, vec![], h),
                 #[cfg(feature = "full")]
-                Ok((Loaded::Economy(g), h)) => {
-                    st.start_economy(*g, vec![], h);
-                    if let Some(e) = st.economy.as_mut() {
-                        e.ui.seats_unknown = true;
-                    }
-                }
+                Ok((Loaded::Economy(g), h)) => st.start_economy(*g, vec![], h),
                 // The full page opens it as the autosave, as the full bundle's import would.
                 #[cfg(not(feature = "full"))]
                 Ok((Loaded::FullPage, h)) => {

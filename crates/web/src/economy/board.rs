@@ -128,27 +128,27 @@ fn icons(eco: &EconomySession, r: RegionId) -> String {
 /// Units in a region: each player's armies (A) and navies (N), neutrals last.
 fn units(eco: &EconomySession, r: RegionId) -> Vec<(Option<PlayerId>, String)> {
     let rs = &eco.game.regions[r as usize];
-    let text = units_text;
     let mut out: Vec<(Option<PlayerId>, String)> = rs
         .forces
         .iter()
         .filter(|(_, f)| f.units() > 0)
-        .map(|(&p, f)| (Some(p), text(f.armies, f.navies)))
+        .map(|(&p, f)| (Some(p), units_text(f.armies, f.navies)))
         .collect();
     if let Some((p, d)) = draft_in(eco, r) {
         if let Some(&n) = d.armies.get(&r).filter(|&&n| n > 0) {
             out.retain(|(q, _)| *q != Some(p));
-            out.insert(0, (Some(p), text(n, 0)));
+            out.insert(0, (Some(p), units_text(n, 0)));
         }
     }
     if rs.neutral.units() > 0 {
-        out.push((None, text(rs.neutral.armies, rs.neutral.navies)));
+        out.push((None, units_text(rs.neutral.armies, rs.neutral.navies)));
     }
     out
 }
 
-/// The planned moves drawn: the shown player's draft while planning, everyone's once revealed.
-fn arrows(eco: &EconomySession) -> Vec<(PlayerId, PlannedMove)> {
+/// The planned moves drawn: the shown player's draft while planning, everyone's once revealed
+/// (in combat, of those whose battles are among `tokens`, the battle tokens left).
+fn arrows(eco: &EconomySession, tokens: &[Site]) -> Vec<(PlayerId, PlannedMove)> {
     let g = &eco.game;
     match g.phase {
         Phase::Planning => eco
@@ -164,11 +164,6 @@ fn arrows(eco: &EconomySession) -> Vec<(PlayerId, PlannedMove)> {
         // In combat, only the moves whose battles are still to be fought: a move ends in a
         // battle in the region it goes to, or on the border it crosses.
         Phase::Combat => {
-            let tokens: Vec<Site> = g
-                .combat
-                .as_ref()
-                .map(|c| c.tokens.iter().copied().collect())
-                .unwrap_or_default();
             let open = |m: &PlannedMove| {
                 tokens.contains(&Site::Region(m.to)) || tokens.contains(&Site::border(m.from, m.to))
             };
@@ -350,7 +345,7 @@ pub fn board(v: &View) -> Html {
         }
         Site::Region(_) => None,
     });
-    let moves = arrows(eco).into_iter().map(|(p, m)| {
+    let moves = arrows(eco, &tokens).into_iter().map(|(p, m)| {
         let ((x1, y1), (x2, y2)) = (anchor(m.from), anchor(m.to));
         // The count sits on the arrow, a little short of its middle so that two arrows
         // between the same regions in opposite directions do not cover each other's.

@@ -176,7 +176,10 @@ pub fn now_ms() -> i64 {
 }
 
 impl EconomySession {
+    /// A game at this device; no seats (a file imported here, or handed over by the lite page,
+    /// which stores none) makes every seat human and says so (`Ui::seats_unknown`).
     pub fn new(game: EconomyState, mut seats: Vec<Seat>) -> EconomySession {
+        let seats_unknown = seats.is_empty();
         seats.resize(game.players.len(), Seat::Human);
         let mut s = EconomySession {
             game,
@@ -185,6 +188,7 @@ impl EconomySession {
             online: None,
             history: None,
         };
+        s.ui.seats_unknown = seats_unknown;
         s.ui.log.push("The game begins.".into());
         s
     }
@@ -715,7 +719,11 @@ impl EconomySession {
 
     pub fn restore_ui(&mut self, bytes: &[u8]) {
         if let Ok(ui) = orbis_engine::codec::decode::<Ui>(bytes) {
-            self.ui = ui;
+            // Not saved: whether the seats are known comes from how the game was opened.
+            self.ui = Ui {
+                seats_unknown: self.ui.seats_unknown,
+                ..ui
+            };
         }
     }
 }

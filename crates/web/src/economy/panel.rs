@@ -128,12 +128,8 @@ fn revealed_plans(eco: &EconomySession) -> Html {
     let n: usize = g.plans.values().map(Vec::len).sum();
     let rows = g.plans.iter().flat_map(|(&p, ms)| {
         ms.iter().map(move |m| {
-            let f = orbis_engine::rules::economy::units::Force {
-                armies: m.armies,
-                navies: m.navies,
-            };
             html! { <li><span class="swatch" style={format!("background:{}", colour(p))}></span>
-                {format!("{}: {} from {} to {}", eco.name(p), force(f), region(m.from), region(m.to))}</li> }
+                {format!("{}: {} from {} to {}", eco.name(p), force(m.force()), region(m.from), region(m.to))}</li> }
         })
     });
     html! {

@@ -764,7 +764,7 @@ fn an_imported_game_asks_who_plays_each_seat_until_one_is_set() {
     let g = session(vec![Seat::Human; 3]).game;
     let mut s = EconomySession::new(g, vec![]);
     assert_eq!(s.seats, vec![Seat::Human; 3]);
-    s.ui.seats_unknown = true;
+    assert!(s.ui.seats_unknown);
     s.update(EMsg::SetSeat(2, Seat::Computer(BotLevel::Normal)));
     assert!(!s.ui.seats_unknown);
     assert_eq!(s.seats[2], Seat::Computer(BotLevel::Normal));
