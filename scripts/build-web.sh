@@ -14,7 +14,11 @@ cd "$ROOT"
 export PATH="$ROOT/.tools/binaryen/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 . "$ROOT/scripts/web-toolchain.sh"
 # The lite page first: trunk empties its dist directory, which holds full/.
+echo "build-web: index.html  [$(date +%T), ${SECONDS} s]"
 trunk build --release --cargo-profile release-web index.html --dist dist
+echo "build-web: full.html  [$(date +%T), ${SECONDS} s]"
 trunk build --release --cargo-profile release-web full.html --dist dist/full
+echo "build-web: online.html  [$(date +%T), ${SECONDS} s]"
 trunk build --release --cargo-profile release-web online.html --dist dist/online
+echo "build-web: precache  [$(date +%T), ${SECONDS} s]"
 sh web/precache.sh dist

@@ -35,6 +35,7 @@ done
 rm -rf test-output && mkdir -p test-output
 export ORBIS_URL="http://127.0.0.1:$PORT/orbis/"
 set +e
+echo "test-web: e2e start  [$(date +%T)]"
 node --test --test-concurrency=1 tests/e2e/
 rc=$?
 set -e

@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step prints the clock and the seconds since the start, so a run's log shows where the time
+# goes (CI must stay under 60 minutes on 2 cores).
+step() { printf '\n==> %s  [%s, %d s]\n' "$*" "$(date +%T)" "$SECONDS"; }
 
 step "toolchain"
 if ! command -v apt-get >/dev/null; then echo "needs a Debian machine (apt-get)"; exit 1; fi
