@@ -269,6 +269,8 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await page.click('#export');
   assert.match((await download).suggestedFilename(), /^orbis-economy-round-2\.orbis$/);
   await page.setViewportSize({ width: 390, height: 844 });
+  // Narrowed mid-game, the map starts scrolling sideways and is re-centred on Europe.
+  await page.waitForFunction(() => document.querySelector('.board-scroll')?.scrollLeft > 0, null, { timeout: 5000 });
   await shot(page, '79-economy-phone');
   // Zoomed on a selected region, the counts are readable on a phone.
   await click(page, 'western_europe');

@@ -619,6 +619,7 @@ test('orders: one human against six computer powers, who order by themselves; a 
   await page.reload();
   await page.locator('#root[data-stage="results"]').waitFor();
   assert.equal(await attr(page, 'data-state-hash'), hash, 'the reload resumes the same game');
+  const fallSave = await page.evaluate(() => localStorage.getItem('orbis.save'));
   await page.click('#o-continue');
   // Fall 1901: still France alone at the device, the computers kept across the reload.
   assert.equal(await attr(page, 'data-stage'), 'curtain-FRANCE');
@@ -630,6 +631,27 @@ test('orders: one human against six computer powers, who order by themselves; a 
   // A figure, not an assertion: the six computer powers' orders for a phase, in wasm.
   const times = await page.evaluate(() => (window.__orbisBots || {})['orders-phase']);
   console.log('orders computer powers per phase (ms):', JSON.stringify(times));
+  // The same game imported from a file: a save does not say who plays each power, so every
+  // power is human and the panel says so; handing them back to the computer moves on.
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.locator('#new-game').waitFor();
+  await page.setInputFiles('#import-menu', { name: 'orders.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(fallSave, 'base64') });
+  await page.locator('#oseats-unknown').waitFor();
+  assert.equal(await page.locator('#oseats').getAttribute('open'), '', 'the seats box is open');
+  assert.equal(await attr(page, 'data-stage'), 'curtain-ENGLAND', 'every power is human');
+  await shot(page, '52b-orders-imported-seats');
+  await page.selectOption('#oseat-ENGLAND', { label: 'Computer (normal)' });
+  assert.equal(await page.locator('#oseats-unknown').count(), 0, 'the notice goes once a seat is set');
+  assert.equal(await attr(page, 'data-stage'), 'curtain-FRANCE', 'the device moves on past England');
+  for (const power of computers.slice(1)) {
+    await page.selectOption(`#oseat-${power}`, { label: power === 'TURKEY' ? 'Computer (easy)' : 'Computer (normal)' });
+  }
+  assert.equal(await attr(page, 'data-stage'), 'curtain-FRANCE');
+  await page.reload();
+  await page.locator('#root[data-stage="curtain-FRANCE"]').waitFor();
+  assert.match(await page.locator('#ocentres li[data-power="TURKEY"]').textContent(), /computer, easy/, 'seats set in play survive a reload');
+  assert.equal(await page.locator('#oseats-unknown').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -46,26 +46,48 @@ pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
 }
 
 /// On a phone the economy map is wider than the screen and scrolls sideways (web/style-more.css):
-/// each time the map appears (a new game, a reload, after the pass-the-device screen) its
-/// middle, where Europe and Africa lie, is on screen rather than the Pacific.
+/// each time the map appears (a new game, a reload, after the pass-the-device screen), and each
+/// time a resize makes it start scrolling (a window narrowed to a phone's width), its middle,
+/// where Europe and Africa lie, is on screen rather than the Pacific. Other resizes leave the
+/// player's own scrolling alone (a phone's address bar resizes the window as the page scrolls).
 #[cfg(feature = "full")]
 #[hook]
 pub fn use_board_scroll(app: &UseReducerHandle<AppState>) {
+    use std::cell::Cell;
+    use std::rc::Rc;
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
     let shown = app.screen == Screen::EconomyPlay
         && app
             .economy
             .as_ref()
             .is_some_and(|e| e.next_planner().is_none());
     use_effect_with(shown, move |&shown| {
-        if shown {
+        // Centres the map when it scrolls now but did not before (`was`).
+        fn centre(was: &Cell<bool>) {
             let el = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.query_selector(".board-scroll").ok().flatten());
             if let Some(el) = el {
                 let extra = el.scroll_width() - el.client_width();
-                if extra > 0 {
+                if extra > 0 && !was.get() {
                     el.set_scroll_left(extra / 2);
                 }
+                was.set(extra > 0);
+            }
+        }
+        let listener = shown.then(|| {
+            let was = Rc::new(Cell::new(false));
+            centre(&was);
+            let f = Closure::<dyn Fn()>::new(move || centre(&was));
+            if let Some(w) = web_sys::window() {
+                let _ = w.add_event_listener_with_callback("resize", f.as_ref().unchecked_ref());
+            }
+            f
+        });
+        move || {
+            if let (Some(f), Some(w)) = (listener, web_sys::window()) {
+                let _ = w.remove_event_listener_with_callback("resize", f.as_ref().unchecked_ref());
             }
         }
     });

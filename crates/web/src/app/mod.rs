@@ -471,6 +471,8 @@ impl AppState {
             }
             store::set(store::SAVE_KEY, &store::b64_encode(&save));
             store::set(store::ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
+            let codes: String = o.seats.iter().map(|s| s.code()).collect();
+            store::set(store::ORDERS_SEATS_KEY, &codes);
             return;
         }
         if let Some(e) = &self.economy {

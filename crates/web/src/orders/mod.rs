@@ -93,6 +93,9 @@ pub struct OrdersSession {
     pub online: Option<OnlineOrders>,
     /// The start and every action since, for a replay (`None`: an older save, or online).
     pub history: Option<crate::savefile::History>,
+    /// The game came with no seats (a file imported here, or handed over by the lite page, which
+    /// stores none): every power is human until a seat is set, and the panel says so.
+    pub seats_unknown: bool,
 }
 
 /// Messages of the orders screens.
@@ -116,6 +119,8 @@ pub enum OMsg {
     View(Option<[f32; 4]>),
     /// Show the schematic view (`true`) or the region map.
     Schematic(bool),
+    /// Hot-seat: who plays this power from now on.
+    SetSeat(PowerId, Seat),
     /// Leave for another screen (the app's to handle).
     Nav(Nav),
 }
@@ -149,7 +154,10 @@ pub fn season_word(s: Season) -> &'static str {
 }
 
 impl OrdersSession {
+    /// A game at this device; no seats (a file imported here, or handed over by the lite page)
+    /// makes every power human and says so (`seats_unknown`).
     pub fn new(game: OrdersState, mut seats: Vec<Seat>) -> OrdersSession {
+        let seats_unknown = seats.is_empty();
         seats.resize(game.map().powers.len(), Seat::Human);
         let mut s = OrdersSession {
             game,
@@ -165,6 +173,7 @@ impl OrdersSession {
             schematic: false,
             online: None,
             history: None,
+            seats_unknown,
         };
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
         s
@@ -205,6 +214,24 @@ impl OrdersSession {
             self.history = None; // too long to keep
         }
         Ok(events)
+    }
+
+    /// Hot-seat: `p` is played by `seat` from now on. A power handed to the computer (or to
+    /// nobody) while the device waits for it gives up its unsent orders, and the game moves on
+    /// as after a submission. True when the seats or the game changed (autosave).
+    fn set_seat(&mut self, p: PowerId, seat: Seat) -> bool {
+        let Some(x) = self.seats.get_mut(p as usize) else {
+            return false;
+        };
+        *x = seat;
+        self.seats_unknown = false;
+        match self.stage {
+            Stage::Curtain(q) | Stage::Enter(q) if q == p && seat != Seat::Human => {
+                self.advance();
+            }
+            _ => {}
+        }
+        true
     }
 
     fn is_human(&self, p: PowerId) -> bool {
@@ -589,6 +616,8 @@ impl OrdersSession {
                 self.view = None;
             }
             OMsg::Nav(_) => {}
+            OMsg::SetSeat(..) if self.online.is_some() => {}
+            OMsg::SetSeat(p, seat) => return self.set_seat(p, seat),
             _ if me.is_none() => {}
             OMsg::Click(k) => self.click(me.unwrap_or(0), &k),
             OMsg::SetMode(m) => {

@@ -298,3 +298,40 @@ fn the_region_map_is_drawn_by_default_and_the_schematic_on_request() {
     assert!(!svg.contains("oreg"));
     assert!(svg.contains("oedge"));
 }
+
+#[test]
+fn an_imported_game_asks_who_plays_each_power_and_a_power_handed_to_the_computer_moves_on() {
+    let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    // A save says nothing about seats: every power is human, and the panel says so.
+    let mut s = OrdersSession::new(g.clone(), vec![]);
+    assert!(s.seats_unknown);
+    assert_eq!(s.seats, vec![Seat::Human; 7]);
+    assert_eq!(s.stage, Stage::Curtain(0));
+    // England, waited on behind the curtain, goes to the computer: the device moves on to France.
+    assert!(s.update(OMsg::SetSeat(0, Seat::Computer(BotLevel::Normal))));
+    assert!(!s.seats_unknown);
+    assert_eq!(s.stage, Stage::Curtain(1));
+    // France writes an order, then is handed to nobody: the unsent order goes with the seat.
+    s.update(OMsg::Reveal);
+    s.update(OMsg::Text("A PAR - BUR".into()));
+    s.update(OMsg::Type);
+    assert_eq!(s.draft.len(), 1);
+    assert!(s.update(OMsg::SetSeat(1, Seat::Idle)));
+    assert!(s.draft.is_empty());
+    assert_eq!(s.stage, Stage::Curtain(2));
+    // A power not on screen changes without moving the device on.
+    assert!(s.update(OMsg::SetSeat(5, Seat::Computer(BotLevel::Easy))));
+    assert_eq!(s.stage, Stage::Curtain(2));
+    // The last human hands over: the computers order and the phase resolves.
+    for p in [2, 3, 4, 6] {
+        s.update(OMsg::SetSeat(p, Seat::Computer(BotLevel::Normal)));
+    }
+    assert_eq!(s.stage, Stage::Results);
+    assert_eq!(s.game.season, Season::Fall);
+    // France (nobody) held.
+    for u in g.units.iter().filter(|u| u.power == 1) {
+        assert!(s.game.units.contains(u));
+    }
+    // A game started here with its seats does not ask.
+    assert!(!OrdersSession::new(g, vec![Seat::Human; 7]).seats_unknown);
+}

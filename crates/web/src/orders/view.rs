@@ -291,6 +291,46 @@ pub fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
     }
 }
 
+/// Hot-seat: who plays each power, changeable during the game. Open, with a notice, when the
+/// game came with no seats (an imported save makes every power human).
+fn seats_box(app: &H, s: &OrdersSession, playing: &[PowerId]) -> Html {
+    let map = s.map();
+    let row = |p: PowerId| {
+        let d = app.dispatcher();
+        let pw = &map.powers[p as usize];
+        let select = crate::widgets::select(
+            format!("oseat-{}", pw.key),
+            "",
+            s.seats.get(p as usize).copied().unwrap_or(Seat::Human),
+            vec![
+                (Seat::Human, "Human".to_string()),
+                (
+                    Seat::Computer(BotLevel::Normal),
+                    "Computer (normal)".to_string(),
+                ),
+                (
+                    Seat::Computer(BotLevel::Easy),
+                    "Computer (easy)".to_string(),
+                ),
+                (Seat::Idle, "Nobody (units hold)".to_string()),
+            ],
+            Callback::from(move |seat| d.dispatch(OMsg::SetSeat(p, seat))),
+        );
+        html! {
+            <div class="row"><span class="swatch" style={format!("background:{}", power_colour(p))}></span>
+                <span class="seat-name">{pw.name.clone()}</span>{select}</div>
+        }
+    };
+    html! {
+        <details class="seats-box" id="oseats" open={s.seats_unknown}><summary>{"Who plays each power"}</summary>
+            if s.seats_unknown {
+                <p class="notice" id="oseats-unknown">{"This game was loaded from a file, which does not say who plays each power: every power is human for now. Hand the computer's powers back to the computer here."}</p>
+            }
+            { for playing.iter().map(|&p| row(p)) }
+        </details>
+    }
+}
+
 /// The last phase's orders and how each fared.
 pub fn results_list(s: &OrdersSession) -> Html {
     let Some(r) = &s.last else {
@@ -643,6 +683,7 @@ pub fn play(app: &H) -> Html {
                         }
                         if s.game.options.no_retreat_into_foreign_territory { {" A tinted province is a power's territory: other powers cannot retreat into it; ☆ marks one it took over."} }
                     </p>
+                    if s.online.is_none() { { seats_box(app, s, &playing) } }
                 </aside>
             </div>
         </>
