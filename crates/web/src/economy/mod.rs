@@ -84,9 +84,13 @@ pub struct Ui {
     #[serde(skip)]
     pub drag: Option<RegionId>,
     /// The game came from a file, which holds no seats: every seat is human until someone says
-    /// otherwise, and the seats box is open and says so until a seat is set; not saved.
+    /// otherwise, and the seats box says so until a seat is set; not saved.
     #[serde(skip)]
     pub seats_unknown: bool,
+    /// The seats box was opened for unknown seats: it stays open while seats are set (closing it
+    /// under the player's pointer after the first choice would hide the others); not saved.
+    #[serde(skip)]
+    pub seats_open: bool,
 }
 
 #[derive(Clone, PartialEq)]
@@ -189,6 +193,7 @@ impl EconomySession {
             history: None,
         };
         s.ui.seats_unknown = seats_unknown;
+        s.ui.seats_open = seats_unknown;
         s.ui.log.push("The game begins.".into());
         s
     }
@@ -722,6 +727,7 @@ impl EconomySession {
             // Not saved: whether the seats are known comes from how the game was opened.
             self.ui = Ui {
                 seats_unknown: self.ui.seats_unknown,
+                seats_open: self.ui.seats_open,
                 ..ui
             };
         }

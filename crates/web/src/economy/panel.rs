@@ -104,7 +104,7 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
         { revealed_plans(eco) }
         { board::legend() }
         if eco.online.is_none() {
-        <details class="seats-box" id="seats" open={eco.ui.seats_unknown}><summary>{"Who plays each seat"}</summary>
+        <details class="seats-box" id="seats" open={eco.ui.seats_open}><summary>{"Who plays each seat"}</summary>
             if eco.ui.seats_unknown {
                 <p class="notice" id="seats-unknown">{"This game was loaded from a file, which does not say who plays each seat: every seat is human for now. Hand the computer's seats back to the computer here."}</p>
             }

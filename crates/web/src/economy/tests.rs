@@ -767,5 +767,6 @@ fn an_imported_game_asks_who_plays_each_seat_until_one_is_set() {
     assert!(s.ui.seats_unknown);
     s.update(EMsg::SetSeat(2, Seat::Computer(BotLevel::Normal)));
     assert!(!s.ui.seats_unknown);
+    assert!(s.ui.seats_open, "the box stays open for the other seats");
     assert_eq!(s.seats[2], Seat::Computer(BotLevel::Normal));
 }

@@ -96,6 +96,8 @@ pub struct OrdersSession {
     /// The game came with no seats (a file imported here, or handed over by the lite page, which
     /// stores none): every power is human until a seat is set, and the panel says so.
     pub seats_unknown: bool,
+    /// The seats box was opened for unknown seats: it stays open while seats are set.
+    pub seats_open: bool,
 }
 
 /// Messages of the orders screens.
@@ -174,6 +176,7 @@ impl OrdersSession {
             online: None,
             history: None,
             seats_unknown,
+            seats_open: seats_unknown,
         };
         s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
         s

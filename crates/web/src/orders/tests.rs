@@ -310,6 +310,7 @@ fn an_imported_game_asks_who_plays_each_power_and_a_power_handed_to_the_computer
     // England, waited on behind the curtain, goes to the computer: the device moves on to France.
     assert!(s.update(OMsg::SetSeat(0, Seat::Computer(BotLevel::Normal))));
     assert!(!s.seats_unknown);
+    assert!(s.seats_open, "the box stays open for the other seats");
     assert_eq!(s.stage, Stage::Curtain(1));
     // France writes an order, then is handed to nobody: the unsent order goes with the seat.
     s.update(OMsg::Reveal);
@@ -333,5 +334,6 @@ fn an_imported_game_asks_who_plays_each_power_and_a_power_handed_to_the_computer
         assert!(s.game.units.contains(u));
     }
     // A game started here with its seats does not ask.
-    assert!(!OrdersSession::new(g, vec![Seat::Human; 7]).seats_unknown);
+    let t = OrdersSession::new(g, vec![Seat::Human; 7]);
+    assert!(!t.seats_unknown && !t.seats_open);
 }

@@ -322,7 +322,7 @@ fn seats_box(app: &H, s: &OrdersSession, playing: &[PowerId]) -> Html {
         }
     };
     html! {
-        <details class="seats-box" id="oseats" open={s.seats_unknown}><summary>{"Who plays each power"}</summary>
+        <details class="seats-box" id="oseats" open={s.seats_open}><summary>{"Who plays each power"}</summary>
             if s.seats_unknown {
                 <p class="notice" id="oseats-unknown">{"This game was loaded from a file, which does not say who plays each power: every power is human for now. Hand the computer's powers back to the computer here."}</p>
             }
