@@ -98,6 +98,39 @@ pub fn cap(s: &str) -> String {
         .unwrap_or_default()
 }
 
+/// One seat of a hot-seat "who plays each seat" box: its colour, its name and the select that
+/// changes who plays it.
+#[cfg(feature = "full")]
+pub struct SeatRow {
+    pub colour: &'static str,
+    pub name: String,
+    pub select: Html,
+}
+
+/// A hot-seat "who plays each seat" box (economy seats, orders powers), changeable during the
+/// game: `open` when the page asks, with `notice` (element id, text) above the rows when the
+/// seats are not known.
+#[cfg(feature = "full")]
+pub fn seats_box(
+    id: &str,
+    summary: &str,
+    open: bool,
+    notice: Option<(&str, &str)>,
+    rows: Vec<SeatRow>,
+) -> Html {
+    html! {
+        <details class="seats-box" id={id.to_string()} {open}><summary>{summary}</summary>
+            if let Some((nid, text)) = notice {
+                <p class="notice" id={nid.to_string()}>{text}</p>
+            }
+            { for rows.into_iter().map(|r| html! {
+                <div class="row"><span class="swatch" style={format!("background:{}", r.colour)}></span>
+                    <span class="seat-name">{r.name}</span>{r.select}</div>
+            }) }
+        </details>
+    }
+}
+
 /// A labelled `<select>` over `choices`; emits the chosen value. The generic part is a thin
 /// wrapper so the markup is compiled once (smaller wasm).
 pub fn select<T: Copy + PartialEq + 'static>(

@@ -369,8 +369,6 @@ impl AppState {
     ) {
         let mut o = crate::orders::OrdersSession::new(g, seats);
         o.history = history;
-        let codes: String = o.seats.iter().map(|s| s.code()).collect();
-        store::set(store::ORDERS_SEATS_KEY, &codes);
         self.classic.game = None;
         self.economy = None;
         self.orders = Some(o);
@@ -409,8 +407,6 @@ impl AppState {
     ) {
         let mut e = crate::economy::EconomySession::new(g, seats);
         e.history = history;
-        let codes: String = e.seats.iter().map(|s| s.code()).collect();
-        store::set(store::ECONOMY_SEATS_KEY, &codes);
         self.classic.game = None;
         self.orders = None;
         self.economy = Some(e);

@@ -104,15 +104,17 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
         { revealed_plans(eco) }
         { board::legend() }
         if eco.online.is_none() {
-        <details class="seats-box" id="seats" open={eco.ui.seats_open}><summary>{"Who plays each seat"}</summary>
-            if eco.ui.seats_unknown {
-                <p class="notice" id="seats-unknown">{"This game was loaded from a file, which does not say who plays each seat: every seat is human for now. Hand the computer's seats back to the computer here."}</p>
-            }
-            { for (0..g.players.len() as PlayerId).map(|p| html! {
-                <div class="row"><span class="swatch" style={format!("background:{}", colour(p))}></span>
-                    <span class="seat-name">{eco.name(p)}</span>{ seat_select(v, eco, p) }</div>
-            }) }
-        </details>
+            { crate::widgets::seats_box(
+                "seats",
+                "Who plays each seat",
+                eco.ui.seats_open,
+                eco.ui.seats_unknown.then_some(("seats-unknown", "This game was loaded from a file, which does not say who plays each seat: every seat is human for now. Hand the computer's seats back to the computer here.")),
+                (0..g.players.len() as PlayerId).map(|p| crate::widgets::SeatRow {
+                    colour: colour(p),
+                    name: eco.name(p).to_string(),
+                    select: seat_select(v, eco, p),
+                }).collect(),
+            ) }
         }
         </>
     }

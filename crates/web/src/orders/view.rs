@@ -298,37 +298,36 @@ fn seats_box(app: &H, s: &OrdersSession, playing: &[PowerId]) -> Html {
     let row = |p: PowerId| {
         let d = app.dispatcher();
         let pw = &map.powers[p as usize];
-        let select = crate::widgets::select(
-            format!("oseat-{}", pw.key),
-            "",
-            s.seats.get(p as usize).copied().unwrap_or(Seat::Human),
-            vec![
-                (Seat::Human, "Human".to_string()),
-                (
-                    Seat::Computer(BotLevel::Normal),
-                    "Computer (normal)".to_string(),
-                ),
-                (
-                    Seat::Computer(BotLevel::Easy),
-                    "Computer (easy)".to_string(),
-                ),
-                (Seat::Idle, "Nobody (units hold)".to_string()),
-            ],
-            Callback::from(move |seat| d.dispatch(OMsg::SetSeat(p, seat))),
-        );
-        html! {
-            <div class="row"><span class="swatch" style={format!("background:{}", power_colour(p))}></span>
-                <span class="seat-name">{pw.name.clone()}</span>{select}</div>
+        crate::widgets::SeatRow {
+            colour: power_colour(p),
+            name: pw.name.clone(),
+            select: crate::widgets::select(
+                format!("oseat-{}", pw.key),
+                "",
+                s.seats.get(p as usize).copied().unwrap_or(Seat::Human),
+                vec![
+                    (Seat::Human, "Human".to_string()),
+                    (
+                        Seat::Computer(BotLevel::Normal),
+                        "Computer (normal)".to_string(),
+                    ),
+                    (
+                        Seat::Computer(BotLevel::Easy),
+                        "Computer (easy)".to_string(),
+                    ),
+                    (Seat::Idle, "Nobody (units hold)".to_string()),
+                ],
+                Callback::from(move |seat| d.dispatch(OMsg::SetSeat(p, seat))),
+            ),
         }
     };
-    html! {
-        <details class="seats-box" id="oseats" open={s.seats_open}><summary>{"Who plays each power"}</summary>
-            if s.seats_unknown {
-                <p class="notice" id="oseats-unknown">{"This game was loaded from a file, which does not say who plays each power: every power is human for now. Hand the computer's powers back to the computer here."}</p>
-            }
-            { for playing.iter().map(|&p| row(p)) }
-        </details>
-    }
+    crate::widgets::seats_box(
+        "oseats",
+        "Who plays each power",
+        s.seats_open,
+        s.seats_unknown.then_some(("oseats-unknown", "This game was loaded from a file, which does not say who plays each power: every power is human for now. Hand the computer's powers back to the computer here.")),
+        playing.iter().map(|&p| row(p)).collect(),
+    )
 }
 
 /// The last phase's orders and how each fared.
