@@ -273,10 +273,12 @@ export async function launchPublished(baseUrl = URL_BASE) {
  * region map at the province's unit point (`data-at`, in map units), elsewhere at the centre of
  * the element. It clicks only once the element the page finds at that point (the one its click
  * handler reads, `closest('[data-key]')`) is that province, inside the window, so a layout that
- * is still settling fails with what was there rather than as a lost click.
+ * is still settling fails with what was there rather than as a lost click; and only once two
+ * looks 40 ms apart find it at the same point.
  */
 export async function clickKey(page, key) {
   let at;
+  let prev;
   for (let i = 0; i < 50; i++) {
     at = await page.evaluate((k) => {
       const svg = document.querySelector('svg.omap');
@@ -300,8 +302,11 @@ export async function clickKey(page, key) {
       const hit = top ? (top.closest('[data-key]')?.getAttribute('data-key') ?? top.outerHTML.slice(0, 120)) : 'outside the window';
       return { x, y, hit, w: innerWidth, h: innerHeight };
     }, key);
-    if (at.hit === key) break;
-    await page.waitForTimeout(100);
+    // Twice the same point: a zoom still arriving (wheel events reach the page after
+    // `mouse.wheel` returns) would move the province between the look and the click.
+    if (at.hit === key && prev && prev.x === at.x && prev.y === at.y) break;
+    prev = at;
+    await page.waitForTimeout(at.hit === key ? 40 : 100);
   }
   if (at.hit !== key) throw new Error(`clickKey ${key}: at ${JSON.stringify(at)} the page finds ${at.hit}`);
   await page.mouse.click(at.x, at.y);

@@ -309,7 +309,7 @@ pub fn board(app: &View, drag: Rc<DragRef>) -> Html {
             e.prevent_default();
             let factor = if e.delta_y() > 0.0 { 1.15 } else { 1.0 / 1.15 };
             let (fx, fy) = rel(&e);
-            d.dispatch(Msg::SetView(zoom(v, factor, fx, fy)));
+            d.dispatch(Msg::ZoomAt(factor, fx, fy));
         })
     };
     let onpointerdown = {

@@ -174,6 +174,9 @@ pub enum Msg {
     SetSpeed(Speed),
     SetTab(Tab),
     SetView([f32; 4]),
+    /// Zooms the current view by a factor about a fraction (x, y) of it: the wheel's step, applied
+    /// to the view as it is when the step arrives, so that steps faster than renders all count.
+    ZoomAt(f32, f32, f32),
     DismissError,
     /// Put the winner's dialog aside (`false`: show it again).
     CloseWinner(bool),
@@ -743,6 +746,7 @@ impl Classic {
             }
             Msg::SetTab(t) => self.ui.tab = t,
             Msg::SetView(v) => self.ui.view = v,
+            Msg::ZoomAt(f, x, y) => self.ui.view = crate::widgets::zoom(self.ui.view, f, x, y),
             Msg::DismissError => self.error = None,
             Msg::CloseWinner(c) => self.ui.winner_closed = c,
         }

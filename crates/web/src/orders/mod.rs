@@ -119,6 +119,9 @@ pub enum OMsg {
     Continue,
     Draw(bool),
     View(Option<[f32; 4]>),
+    /// Zooms the current view by a factor about a fraction (x, y) of it (the wheel's step: applied
+    /// to the view as it is when it arrives, so that steps faster than renders all count).
+    ZoomAt(f32, f32, f32),
     /// Show the schematic view (`true`) or the region map.
     Schematic(bool),
     /// Hot-seat: who plays this power from now on.
@@ -187,6 +190,12 @@ impl OrdersSession {
     pub fn draw_vote(&self, p: PowerId) -> bool {
         let votes = self.online.as_ref().map_or(&self.game.draw, |o| &o.draw);
         votes.get(p as usize).copied().unwrap_or(false)
+    }
+
+    /// Zooms the view on screen by `f` (< 1: in) about the fraction (x, y) of it.
+    pub fn zoom_at(&mut self, f: f32, x: f32, y: f32) {
+        let full = map::layout(self).view;
+        self.view = map::zoom(full, self.view.unwrap_or(full), f, x, y);
     }
 
     pub fn map(&self) -> &'static OrdersMap {
@@ -614,6 +623,7 @@ impl OrdersSession {
             }
             OMsg::Text(t) => self.text = t,
             OMsg::View(v) => self.view = v,
+            OMsg::ZoomAt(f, x, y) => self.zoom_at(f, x, y),
             OMsg::Schematic(on) => {
                 self.schematic = on;
                 self.view = None;

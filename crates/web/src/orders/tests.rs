@@ -337,3 +337,19 @@ fn an_imported_game_asks_who_plays_each_power_and_a_power_handed_to_the_computer
     let t = OrdersSession::new(g, vec![Seat::Human; 7]);
     assert!(!t.seats_unknown && !t.seats_open);
 }
+
+#[test]
+fn wheel_steps_faster_than_renders_all_zoom() {
+    let mut s = s();
+    let full = map::layout(&s).view;
+    // Two steps in before any render: the second zooms the view the first made.
+    s.update(OMsg::ZoomAt(0.5, 0.5, 0.5));
+    s.update(OMsg::ZoomAt(0.5, 0.5, 0.5));
+    let v = s.view.expect("zoomed in");
+    assert!((v[2] - full[2] / 4.0).abs() < 0.01, "{v:?} of {full:?}");
+    // Out past the whole map: the whole map again.
+    for _ in 0..3 {
+        s.update(OMsg::ZoomAt(2.0, 0.5, 0.5));
+    }
+    assert_eq!(s.view, None);
+}

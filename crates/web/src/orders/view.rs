@@ -192,7 +192,7 @@ pub fn board(app: &H, s: &OrdersSession) -> Html {
             e.prevent_default();
             let f = if e.delta_y() > 0.0 { 1.15 } else { 1.0 / 1.15 };
             let (_, fx, fy) = scale(&e, v);
-            d.dispatch(OMsg::View(zoom(full, v, f, fx as f32, fy as f32)));
+            d.dispatch(OMsg::ZoomAt(f, fx as f32, fy as f32));
         })
     };
     let onpointerdown = Callback::from(move |e: PointerEvent| {

@@ -248,6 +248,9 @@ impl Steps for Replay {
     fn board(&mut self, m: RMsg) {
         match m {
             RMsg::Board(CMsg::SetView(v)) => self.shown.ui.view = v,
+            RMsg::Board(CMsg::ZoomAt(f, x, y)) => {
+                self.shown.ui.view = crate::widgets::zoom(self.shown.ui.view, f, x, y)
+            }
             RMsg::Board(CMsg::Hover(t)) => self.shown.ui.hover = t,
             _ => {}
         }

@@ -114,6 +114,7 @@ impl Steps for OrdersReplay {
     fn board(&mut self, m: RMsg) {
         match m {
             RMsg::Orders(OMsg::View(v)) => self.shown.view = v,
+            RMsg::Orders(OMsg::ZoomAt(f, x, y)) => self.shown.zoom_at(f, x, y),
             RMsg::Orders(OMsg::Schematic(b)) => self.shown.schematic = b,
             _ => {}
         }

@@ -155,9 +155,17 @@ impl Steps for TranscriptReplay {
     fn board(&mut self, m: RMsg) {
         match m {
             RMsg::Board(CMsg::SetView(v)) => self.classic.ui.view = v,
+            RMsg::Board(CMsg::ZoomAt(f, x, y)) => {
+                self.classic.ui.view = crate::widgets::zoom(self.classic.ui.view, f, x, y)
+            }
             RMsg::Orders(crate::orders::OMsg::View(v)) => {
                 if let Some(o) = self.orders.as_mut() {
                     o.view = v;
+                }
+            }
+            RMsg::Orders(crate::orders::OMsg::ZoomAt(f, x, y)) => {
+                if let Some(o) = self.orders.as_mut() {
+                    o.zoom_at(f, x, y);
                 }
             }
             RMsg::Economy(EMsg::Zoom(f)) => {
