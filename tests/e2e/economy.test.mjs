@@ -283,6 +283,51 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await context.close();
 });
 
+// fixtures/economy-revolution.orbis (written by crates/web's economy revolution tests, which play
+// this same script natively): round 1's combat phase with no battle, Ann holding the influence
+// card of neutral Northern Europe.
+const REVOLUTION = fileURLToPath(new URL('./fixtures/economy-revolution.orbis', import.meta.url));
+
+test('economy: a card holder, asked once no battle is left, incites a revolution', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.setInputFiles('#import-menu', REVOLUTION);
+  await page.waitForURL(/\/full\//);
+  await page.waitForSelector('#panel');
+  assert.equal(await attr(page, 'data-phase'), 'economy-combat');
+  // The phase waits for Ann, the only card holder, and says why.
+  await actor(page, 0);
+  await textMatches(page, '#move-on', /No battle is left\. You may still incite a revolution with an influence card, or press Done/);
+  await page.click('#revolutions-0 summary');
+  const incite = page.locator('#incite-northern_europe-neutral');
+  assert.equal(await incite.textContent(), 'Incite a revolution in Northern Europe against the neutrals');
+  await shot(page, '77b-economy-no-battle-left');
+  await incite.click();
+  // Then every prompt is passed, as crates/web's test does, until the next round.
+  for (let guard = 0; (await attr(page, 'data-phase')) !== 'economy-get'; guard++) {
+    assert.ok(guard < 100, 'the combat phase does not end');
+    if (!(await page.locator('#panel .act').count())) { await page.waitForTimeout(150); continue; }
+    let b;
+    if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
+    else if (await page.locator('#move-on').count()) b = page.locator('#stop-moving');
+    else if (await page.locator('#pick-battle').count()) b = page.locator('#pick-battle .choices button').first();
+    else if (await page.locator('#intercept').count()) b = page.locator('#intercept-no');
+    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action button').first();
+    else b = page.locator('#declare-none');
+    await b.click();
+  }
+  const log = await page.locator('#log').textContent();
+  assert.match(log, /Ann incites a revolution in Northern Europe\./);
+  assert.match(log, /Ann's revolutionaries in Northern Europe roll \d, the neutrals roll \d: the neutrals lose an army\./);
+  assert.match(log, /Ann gains Northern Europe\./);
+  assert.equal(await page.locator('#revolutions-0').count(), 0, 'the card was turned in');
+  await shot(page, '77c-economy-revolution');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('economy: on a phone a finger drags a planned move', async () => {
   const context = await browser.newContext({
     viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 2,

@@ -735,4 +735,6 @@ impl EconomySession {
 }
 
 #[cfg(test)]
+mod revolution_tests;
+#[cfg(test)]
 mod tests;

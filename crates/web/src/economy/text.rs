@@ -501,6 +501,70 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
                 region(*country)
             )
         }
+        // The dice alone: the engine's event has no modifiers (the defenders' +1, more units),
+        // so the outcome is said in words.
+        E::IncitedRoll {
+            player,
+            country,
+            target,
+            dice,
+            hit,
+        } => format!(
+            "{}'s revolutionaries in {} roll {}, {} {} {}: {}.",
+            w(*player),
+            region(*country),
+            dice.0,
+            foe(s, *target),
+            if *target == Foe::Neutral {
+                "roll"
+            } else {
+                "rolls"
+            },
+            dice.1,
+            if *hit {
+                loses(s, *target, "", Kind::Army)
+            } else {
+                "a miss, at no risk to the revolutionaries".into()
+            }
+        ),
+        E::RevolutionRoll {
+            player,
+            country,
+            die,
+        } => format!(
+            "{} holds no capital and rolls {die} for {}: {}",
+            w(*player),
+            region(*country),
+            if *die == 6 {
+                "a revolution breaks out!"
+            } else {
+                "calm."
+            }
+        ),
+        E::RebelRoll {
+            country,
+            against,
+            dice,
+            rebels_lost,
+            lost,
+        } => format!(
+            "The rebels in {} roll {}, {} rolls {}: {}.",
+            region(*country),
+            dice.0,
+            w(*against),
+            dice.1,
+            match (rebels_lost, lost) {
+                (true, true) => "both lose an army".into(),
+                (false, true) => loses(s, Foe::Player(*against), "", Kind::Army),
+                (true, false) => "the rebels lose one".into(),
+                (false, false) => "a miss, at no risk to the rebels".into(),
+            }
+        ),
+        E::NeutralSunk { region: r, armies } => format!(
+            "{} drown in {}: too few neutral navies carry them.",
+            count(*armies as usize, "neutral army", "neutral armies"),
+            region(*r)
+        ),
         E::Revolution { country, neutral } => format!(
             "Revolution in {}: {neutral} neutral armies remain.",
             region(*country)
@@ -557,5 +621,59 @@ mod tests {
         );
         assert_eq!(item_bare(Item::ArmyBase), "army base");
         assert_eq!(item(Item::ArmyBase), "an army base");
+    }
+
+    /// Every roll of a revolution is in the log, with its dice and what it did.
+    #[test]
+    fn revolution_rolls_are_told() {
+        let map = orbis_engine::rules::economy::map::EconomyMap::get();
+        let s = EconomyState::empty(map, &["Ann", "Bob"], EconomyOptions::default());
+        let ne = map.region("northern_europe").unwrap();
+        let said = |e: E| event(&s, &e).unwrap();
+        assert_eq!(
+            said(E::IncitedRoll {
+                player: 0,
+                country: ne,
+                target: Foe::Neutral,
+                dice: (5, 2),
+                hit: true
+            }),
+            "Ann's revolutionaries in Northern Europe roll 5, the neutrals roll 2: the neutrals lose an army."
+        );
+        assert_eq!(
+            said(E::IncitedRoll {
+                player: 0,
+                country: ne,
+                target: Foe::Player(1),
+                dice: (1, 4),
+                hit: false
+            }),
+            "Ann's revolutionaries in Northern Europe roll 1, Bob rolls 4: a miss, at no risk to the revolutionaries."
+        );
+        assert_eq!(
+            said(E::RevolutionRoll {
+                player: 1,
+                country: ne,
+                die: 6
+            }),
+            "Bob holds no capital and rolls 6 for Northern Europe: a revolution breaks out!"
+        );
+        assert_eq!(
+            said(E::RebelRoll {
+                country: ne,
+                against: 1,
+                dice: (3, 3),
+                rebels_lost: true,
+                lost: true
+            }),
+            "The rebels in Northern Europe roll 3, Bob rolls 3: both lose an army."
+        );
+        assert_eq!(
+            said(E::NeutralSunk {
+                region: ne,
+                armies: 2
+            }),
+            "2 neutral armies drown in Northern Europe: too few neutral navies carry them."
+        );
     }
 }
