@@ -15,38 +15,16 @@ mod common;
 
 use common::economy::*;
 use common::Net;
-use orbis_engine::classic::BotLevel;
 use orbis_protocol::wire::Envelope;
 use orbis_protocol::{Body, Control, ProtocolEvent};
 
 const T: usize = 2;
 
-fn body(bytes: &[u8]) -> Option<Body> {
-    Envelope::open_where(bytes, |_| true).ok().map(|(_, b)| b)
-}
-
 /// Plays to a position past `depth` where all are due, then T goes quiet; peers 0 and 1 commit
 /// their orders (peer 0 only if `commit0`), and peer 0 votes T out.
 fn setup(net: &mut Net, depth: u64, commit0: bool) -> (u64, Control) {
-    let all_due = |n: &Net| {
-        (0..3).all(|j| n.peers[j].economy_due().is_some())
-            && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
-            && n.peers[0].log_len() > depth
-    };
-    let until = net.now + 3_000_000;
-    assert!(drive(net, until, |_, _| false, all_due), "all due");
-    net.online[T] = false;
-    net.autoplay[T] = false;
-    net.autoplay[0] = commit0;
-    let at = net.peers[0].log_len();
-    let until = net.now + 2_000;
-    drive(net, until, |_, _| false, |_| false);
-    assert_eq!(net.peers[0].log_len(), at);
-    assert_eq!(net.peers[1].log_len(), at);
-    let drop = Control::Drop {
-        peer: net.peers[T].key(),
-        level: BotLevel::Normal,
-    };
+    let quiet: &[usize] = if commit0 { &[] } else { &[0] };
+    let (at, drop) = target_silent(net, 3, depth, T, false, quiet);
     let o = net.peers[0].vote(drop).expect("vote");
     net.process(0, o);
     (at, drop)

@@ -57,10 +57,6 @@ const HONEST: [usize; 3] = [A, B, C];
 /// this long at one position.
 const VOTE_AFTER: u64 = 4_500;
 
-fn body(bytes: &[u8]) -> Option<Body> {
-    Envelope::open_where(bytes, |_| true).ok().map(|(_, b)| b)
-}
-
 /// X's two signed versions of its part in round `at`: commitment and reveal of each.
 struct Versions {
     c1: Vec<u8>,

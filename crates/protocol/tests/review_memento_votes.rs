@@ -81,22 +81,8 @@ fn vote(net: &mut Net, i: usize, c: Control) -> Vec<Option<[u8; 32]>> {
 /// Plays to a position past `depth` where all are due; T stops playing, and peer 0 too unless
 /// `commit0`; peer 1 commits. Returns the position and the vote dropping T.
 fn setup(net: &mut Net, commit0: bool, t_online: bool) -> (u64, Control) {
-    let all_due = |n: &Net| {
-        (0..3).all(|j| n.peers[j].economy_due().is_some())
-            && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
-            && n.peers[0].log_len() > 6
-    };
-    let until = net.now + 3_000_000;
-    assert!(drive(net, until, |_, _| false, all_due), "all due");
-    net.online[T] = t_online;
-    net.autoplay[T] = false;
-    net.autoplay[0] = commit0;
-    let at = net.peers[0].log_len();
-    let until = net.now + 2_000;
-    drive(net, until, |_, _| false, |_| false);
-    assert_eq!((net.peers[0].log_len(), net.peers[1].log_len()), (at, at));
-    let (peer, level) = (net.peers[T].key(), BotLevel::Normal);
-    (at, Control::Drop { peer, level })
+    let quiet: &[usize] = if commit0 { &[] } else { &[0] };
+    target_silent(net, 3, 6, T, t_online, quiet)
 }
 
 /// Peer `i`'s page reloads, as `Net::reload`, its message numbers starting at `n << 40`: each

@@ -31,10 +31,6 @@ use orbis_protocol::peer::{verify, VerifyError};
 use orbis_protocol::wire::Envelope;
 use orbis_protocol::{Body, Control, HaltReport, ProtocolEvent};
 
-fn body(bytes: &[u8]) -> Option<Body> {
-    Envelope::open_where(bytes, |_| true).ok().map(|(_, b)| b)
-}
-
 /// Peer `from`'s vote for `control` at `at` naming the batch `fixed`, signed with its key (as a
 /// hostile page would), for `to`'s game.
 fn vote_naming(
@@ -63,27 +59,11 @@ fn applied_at(net: &Net, i: usize, at: u64, c: Control) -> bool {
 
 /// `n` peers, target `t`: played until every peer is due at one position past `depth` with
 /// equal logs; then `t` goes quiet and the others submit. Returns the position and the drop.
-fn target_silent(net: &mut Net, n: usize, t: usize, depth: u64) -> (u64, Control) {
-    let all_due = |x: &Net| {
-        (0..n).all(|j| x.peers[j].economy_due().is_some())
-            && (0..n).all(|j| x.peers[j].log_len() == x.peers[0].log_len())
-            && x.peers[0].log_len() > depth
-    };
-    let until = net.now + 3_000_000;
-    assert!(drive(net, until, |_, _| false, all_due), "all due");
-    net.online[t] = false;
-    net.autoplay[t] = false;
-    let at = net.peers[0].log_len();
-    let until = net.now + 2_000;
-    drive(net, until, |_, _| false, |_| false);
+fn silent_once_all_submitted(net: &mut Net, n: usize, t: usize, depth: u64) -> (u64, Control) {
+    let (at, drop) = common::economy::target_silent(net, n, depth, t, false, &[]);
     for i in (0..n).filter(|&i| i != t) {
-        assert_eq!(net.peers[i].log_len(), at, "peer {i}");
         assert!(net.peers[i].economy_due().is_none(), "peer {i} submitted");
     }
-    let drop = Control::Drop {
-        peer: net.peers[t].key(),
-        level: BotLevel::Normal,
-    };
     (at, drop)
 }
 
@@ -122,7 +102,7 @@ const T4: usize = 3; // the target (four-peer games)
 fn a_voter_naming_two_batches_in_one_vote_is_named_and_halts_the_game() {
     for seed in [31u64, 32, 33] {
         let mut net = economy_net(4, &[], seed, 3);
-        let (at, drop) = target_silent(&mut net, 4, T4, 4);
+        let (at, drop) = silent_once_all_submitted(&mut net, 4, T4, 4);
         // Past the grace, peers 0 and 1 vote the silent target out (before any batch is fixed).
         net.run_until(net.now + 2_500, |_| false);
         for i in [0, 1] {
@@ -175,7 +155,7 @@ fn a_voter_naming_two_batches_in_one_vote_is_named_and_halts_the_game() {
 fn control_a_vote_sent_to_one_voter_only_reaches_the_other_by_resync() {
     for seed in [31u64, 32, 33] {
         let mut net = economy_net(4, &[], seed, 3);
-        let (at, drop) = target_silent(&mut net, 4, T4, 4);
+        let (at, drop) = silent_once_all_submitted(&mut net, 4, T4, 4);
         net.run_until(net.now + 2_500, |_| false);
         for i in [0, 1] {
             let o = net.peers[i].vote(drop).expect("votes");
@@ -202,7 +182,7 @@ fn a_target_relaying_the_deciders_vote_without_its_reveal_splits_nobody() {
     const T: usize = 2;
     for seed in [21u64, 22, 23, 24] {
         let mut net = economy_net(3, &[], seed, 3);
-        let (at, drop) = target_silent(&mut net, 3, T, 6);
+        let (at, drop) = silent_once_all_submitted(&mut net, 3, T, 6);
         let o = net.peers[0].vote(drop).expect("0 votes");
         net.process(0, o);
         // T: no dice reveal at `at`, and no resend (a batch could carry 1's reveal).
@@ -300,7 +280,7 @@ fn two_voters_that_voted_before_fixing_follow_the_one_that_voted_after() {
 fn four_peers_mixed_voters(seed: u64, depth: u64) -> bool {
     {
         let mut net = economy_net(4, &[], seed, 3);
-        let (at, drop) = target_silent(&mut net, 4, T4, depth);
+        let (at, drop) = silent_once_all_submitted(&mut net, 4, T4, depth);
         for i in [0, 2] {
             let o = net.peers[i].vote(drop).expect("votes");
             net.process(i, o);

@@ -21,34 +21,11 @@ use std::rc::Rc;
 
 const T: usize = 2;
 
-fn body(bytes: &[u8]) -> Option<Body> {
-    Envelope::open_where(bytes, |_| true).ok().map(|(_, b)| b)
-}
-
 /// Drives to a position where all three peers are due with equal logs, takes T off the
 /// network, lets 0 and 1 submit, and has peer 0 (only) vote T out. Returns `at`.
 fn setup(net: &mut Net) -> u64 {
-    let all_due = |n: &Net| {
-        (0..3).all(|j| n.peers[j].economy_due().is_some())
-            && (0..3).all(|j| n.peers[j].log_len() == n.peers[0].log_len())
-            && n.peers[0].log_len() > 3
-    };
-    let until = net.now + 3_000_000;
-    assert!(drive(net, until, |_, _| false, all_due), "all due");
-    net.online[T] = false;
-    net.autoplay[T] = false;
-    let at = net.peers[0].log_len();
-    let until = net.now + 2_000;
-    drive(net, until, |_, _| false, |_| false);
-    assert_eq!(net.peers[0].log_len(), at);
-    assert_eq!(net.peers[1].log_len(), at);
-    let key = net.peers[T].key();
-    let o = net.peers[0]
-        .vote(Control::Drop {
-            peer: key,
-            level: BotLevel::Normal,
-        })
-        .expect("vote");
+    let (at, drop) = target_silent(net, 3, 3, T, false, &[]);
+    let o = net.peers[0].vote(drop).expect("vote");
     net.process(0, o);
     at
 }

@@ -1,6 +1,7 @@
 //! The economy ruleset on the simulated network: a room's proposal, a driver that plays every
 //! awaited seat with the computer's choice, and what tests read back (shared by `tests/economy.rs`,
-//! `tests/economy_attacks.rs`, `tests/economy_hold.rs` and the adversary harness).
+//! `tests/economy_attacks.rs`, `tests/economy_hold.rs` and the adversary harness), and the
+//! vote tests' common start: every peer due at one position, then a target falls silent.
 
 use super::{Net, NetParams};
 use orbis_engine::bot;
@@ -10,7 +11,10 @@ use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::Game;
-use orbis_protocol::{Controller, HaltReport, ProtocolEvent, SeatSpec, SetupProposal, Violation};
+use orbis_protocol::wire::Envelope;
+use orbis_protocol::{
+    Body, Control, Controller, HaltReport, ProtocolEvent, SeatSpec, SetupProposal, Violation,
+};
 use std::collections::BTreeMap;
 
 /// An economy proposal for `net`'s peers on the first seats, computer seats of `bots` after
@@ -285,4 +289,46 @@ pub fn not_halted(net: &Net, who: &[usize]) {
             net.peers[i].halted()
         );
     }
+}
+
+/// The body of a message, whoever signed it (what tests read of what the peers send).
+pub fn body(bytes: &[u8]) -> Option<Body> {
+    Envelope::open_where(bytes, |_| true).ok().map(|(_, b)| b)
+}
+
+/// The vote tests' start: plays the first `n` peers until all are due at one position past
+/// `depth` with equal logs; then `target` stops playing (and is off the network unless
+/// `target_online`), as do the peers in `quiet`; the others submit during 2 s more, in which no
+/// position is passed. Returns the position and the vote that drops `target`.
+pub fn target_silent(
+    net: &mut Net,
+    n: usize,
+    depth: u64,
+    target: usize,
+    target_online: bool,
+    quiet: &[usize],
+) -> (u64, Control) {
+    let all_due = |x: &Net| {
+        (0..n).all(|j| x.peers[j].economy_due().is_some())
+            && (0..n).all(|j| x.peers[j].log_len() == x.peers[0].log_len())
+            && x.peers[0].log_len() > depth
+    };
+    let until = net.now + 3_000_000;
+    assert!(drive(net, until, |_, _| false, all_due), "all due");
+    net.online[target] = target_online;
+    net.autoplay[target] = false;
+    for &q in quiet {
+        net.autoplay[q] = false;
+    }
+    let at = net.peers[0].log_len();
+    let until = net.now + 2_000;
+    drive(net, until, |_, _| false, |_| false);
+    for i in (0..n).filter(|&i| i != target) {
+        assert_eq!(net.peers[i].log_len(), at, "peer {i}");
+    }
+    let drop = Control::Drop {
+        peer: net.peers[target].key(),
+        level: BotLevel::Normal,
+    };
+    (at, drop)
 }
