@@ -12,9 +12,12 @@ fi
 # Online play (tests/e2e/p2p*.test.mjs): the native bot peer, the WebRTC signalling server, and
 # a Nostr relay (pages that meet through relays, as the published page does). P2P=0 skips them.
 if [ "${P2P:-1}" != 0 ]; then
-  cargo build -q --release --locked -p orbis-transport --bin orbis-join -p orbis-cli --bin orbis
-  export ORBIS_JOIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/orbis-join"
-  export ORBIS_CLI="${CARGO_TARGET_DIR:-$ROOT/target}/release/orbis"
+  # The native bot peer and the CLI as `cargo test --workspace` builds them (the dev profile
+  # optimises the engine, the protocol and the crypto they run): a no-op after test.sh's unit
+  # step, where a release build of the two took 324 s of CI's time for the same tests.
+  cargo test -q --workspace --locked --no-run
+  export ORBIS_JOIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/orbis-join"
+  export ORBIS_CLI="${CARGO_TARGET_DIR:-$ROOT/target}/debug/orbis"
   MATCHBOX_SERVER="$("$ROOT/scripts/matchbox-server.sh")"
   export MATCHBOX_SERVER
   NOSTR_RELAY="$("$ROOT/scripts/nostr-relay.sh")"
