@@ -1,5 +1,5 @@
 // A corrupt autosave gives a clear message and the menu; an internal error says that a reload
-// resumes the game, and it does; the phone layout and keyboard labels.
+// resumes the game, and it does; wheel zoom; the phone layout and keyboard labels.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase } from './helpers.mjs';
@@ -44,6 +44,30 @@ test('an internal error in the game: a message that says reload, and the reload 
   await page.locator('#map').waitFor();
   assert.equal(await attr(page, 'data-phase'), 'reinforce');
   assert.deepEqual(await territories(page), before, 'the reload resumes the same position');
+  await context.close();
+});
+
+test('the wheel zooms the map by every step, however fast they come', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(URL_BASE + '?seed=e2e-wheel');
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  const width = async () => Number((await page.locator('#map').getAttribute('viewBox')).split(' ')[2]);
+  const full = await width();
+  const box = await page.locator('#map').boundingBox();
+  // Three steps in one task, before any render, as a trackpad sends them: each zooms the view the
+  // one before left. (Each used to zoom the last rendered view, so two of the three were lost;
+  // `mouse.wheel` steps arrive one render apart and cannot show that.)
+  await page.evaluate(([x, y]) => {
+    const at = document.elementFromPoint(x, y);
+    for (let i = 0; i < 3; i++) {
+      at.dispatchEvent(new WheelEvent('wheel', { deltaY: -100, clientX: x, clientY: y, bubbles: true, cancelable: true }));
+    }
+  }, [box.x + box.width / 2, box.y + box.height / 2]);
+  const want = full / 1.15 ** 3;
+  for (let i = 0; i < 50 && Math.abs((await width()) - want) > 1; i++) await page.waitForTimeout(100);
+  assert.ok(Math.abs((await width()) - want) <= 1, `${full} -> ${await width()}, want ${want}`);
   await context.close();
 });
 

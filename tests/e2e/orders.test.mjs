@@ -369,8 +369,8 @@ test('orders: world map setup with 5 players, three in civil disorder', async ()
     await page.mouse.wheel(0, -200);
     await page.waitForTimeout(50);
   }
-  // Every step counts, however fast they come: four steps of 1.15 make the view 1.75 times
-  // narrower (it waits for the last, which reaches the page after `wheel` returns).
+  // Four steps of 1.15 make the view 1.75 times narrower: it waits for the last, which may reach
+  // the page after `wheel` returns (and would move the provinces under the next clicks).
   const want = Number(full.split(' ')[2]) / 1.15 ** 4;
   let vb;
   for (let i = 0; i < 50 && Math.abs(Number((vb = await viewBox()).split(' ')[2]) - want) > 1; i++) {
