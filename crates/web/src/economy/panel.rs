@@ -309,9 +309,18 @@ fn online_waiting(eco: &EconomySession, o: &crate::economy::online::OnlineEconom
         }
         (false, false) => format!("Waiting for {}.", names(&o.waiting)),
     };
+    // Online a revolution goes in with one of our moves, so a card holder the game does not wait
+    // on now is told when it can: the combat phase asks every card holder once no battle is left.
+    let g = &eco.game;
+    let holding = g.phase == Phase::Combat
+        && g.options.influence_cards
+        && o.mine.iter().any(|&q| g.cards_held(q) > 0);
     html! {
         <div id="waiting" data-sent={if o.sent { "1" } else { "0" }}>
             <p>{text}</p>
+            if holding {
+                <p class="hint" id="revolutions-later">{"You hold an influence card: you may incite a revolution whenever this combat phase waits on you, and it will, once no battle is left."}</p>
+            }
             { dealing_note(o) }
             if !o.committed.is_empty() {
                 <p class="hint">{format!("Committed: {}.", names(&o.committed))}</p>
