@@ -18,6 +18,11 @@ if [ "${P2P:-1}" != 0 ]; then
   cargo test -q --workspace --locked --no-run
   export ORBIS_JOIN="${CARGO_TARGET_DIR:-$ROOT/target}/debug/orbis-join"
   export ORBIS_CLI="${CARGO_TARGET_DIR:-$ROOT/target}/debug/orbis"
+  # Cargo builds a package's binaries for its integration tests (crates/cli/tests,
+  # crates/transport/tests): were those to go, say so here rather than skip the P2P tests.
+  for bin in "$ORBIS_JOIN" "$ORBIS_CLI"; do
+    [ -x "$bin" ] || { echo "test-web: $bin was not built by cargo test --workspace --no-run" >&2; exit 1; }
+  done
   MATCHBOX_SERVER="$("$ROOT/scripts/matchbox-server.sh")"
   export MATCHBOX_SERVER
   NOSTR_RELAY="$("$ROOT/scripts/nostr-relay.sh")"

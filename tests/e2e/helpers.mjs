@@ -273,8 +273,8 @@ export async function launchPublished(baseUrl = URL_BASE) {
  * region map at the province's unit point (`data-at`, in map units), elsewhere at the centre of
  * the element. It clicks only once the element the page finds at that point (the one its click
  * handler reads, `closest('[data-key]')`) is that province, inside the window, so a layout that
- * is still settling fails with what was there rather than as a lost click; and only once two
- * looks 40 ms apart find it at the same point.
+ * is still settling fails with what was there rather than as a lost click; and once two looks
+ * 40 ms apart find it at the same point (after 50 looks, at the last one's point).
  */
 export async function clickKey(page, key) {
   let at;

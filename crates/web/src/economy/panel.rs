@@ -310,11 +310,17 @@ fn online_waiting(eco: &EconomySession, o: &crate::economy::online::OnlineEconom
         (false, false) => format!("Waiting for {}.", names(&o.waiting)),
     };
     // Online a revolution goes in with one of our moves, so a card holder the game does not wait
-    // on now is told when it can: the combat phase asks every card holder once no battle is left.
+    // on now is told when it can: the combat phase asks every card holder who has not pressed
+    // Done once no battle is left (not after its cards are handed out: thefts come first).
     let g = &eco.game;
     let holding = g.phase == Phase::Combat
         && g.options.influence_cards
-        && o.mine.iter().any(|&q| g.cards_held(q) > 0);
+        && g.combat.as_ref().is_some_and(|c| {
+            !c.cards_dealt
+                && o.mine.iter().any(|&q| {
+                    !c.onward_done.contains(&q) && !g.players[q as usize].cards.is_empty()
+                })
+        });
     html! {
         <div id="waiting" data-sent={if o.sent { "1" } else { "0" }}>
             <p>{text}</p>

@@ -138,7 +138,7 @@ fn the_e2e_revolution_script_incites_one_and_the_phase_ends() {
         "{text}"
     );
     assert!(
-        text.contains("Ann's revolutionaries in Northern Europe roll"),
+        text.contains("One of Ann's revolutionaries in Northern Europe rolls"),
         "{text}"
     );
     assert!(text.contains("Ann gains Northern Europe"), "{text}");

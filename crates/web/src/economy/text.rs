@@ -510,7 +510,7 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
             dice,
             hit,
         } => format!(
-            "{}'s revolutionaries in {} roll {}, {} {} {}: {}.",
+            "One of {}'s revolutionaries in {} rolls {}, {} {} {}: {}.",
             w(*player),
             region(*country),
             dice.0,
@@ -561,9 +561,14 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
             }
         ),
         E::NeutralSunk { region: r, armies } => format!(
-            "{} drown in {}: too few neutral navies carry them.",
-            count(*armies as usize, "neutral army", "neutral armies"),
-            region(*r)
+            "{} in {}: too few neutral navies to carry {}.",
+            count(
+                *armies as usize,
+                "neutral army drowns",
+                "neutral armies drown"
+            ),
+            region(*r),
+            if *armies == 1 { "it" } else { "them" }
         ),
         E::Revolution { country, neutral } => format!(
             "Revolution in {}: {neutral} neutral armies remain.",
@@ -638,7 +643,7 @@ mod tests {
                 dice: (5, 2),
                 hit: true
             }),
-            "Ann's revolutionaries in Northern Europe roll 5, the neutrals roll 2: the neutrals lose an army."
+            "One of Ann's revolutionaries in Northern Europe rolls 5, the neutrals roll 2: the neutrals lose an army."
         );
         assert_eq!(
             said(E::IncitedRoll {
@@ -648,7 +653,7 @@ mod tests {
                 dice: (1, 4),
                 hit: false
             }),
-            "Ann's revolutionaries in Northern Europe roll 1, Bob rolls 4: a miss, at no risk to the revolutionaries."
+            "One of Ann's revolutionaries in Northern Europe rolls 1, Bob rolls 4: a miss, at no risk to the revolutionaries."
         );
         assert_eq!(
             said(E::RevolutionRoll {
@@ -673,7 +678,14 @@ mod tests {
                 region: ne,
                 armies: 2
             }),
-            "2 neutral armies drown in Northern Europe: too few neutral navies carry them."
+            "2 neutral armies drown in Northern Europe: too few neutral navies to carry them."
+        );
+        assert_eq!(
+            said(E::NeutralSunk {
+                region: ne,
+                armies: 1
+            }),
+            "1 neutral army drowns in Northern Europe: too few neutral navies to carry it."
         );
     }
 }
