@@ -304,16 +304,12 @@ fn revolutions(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                 None => format!("Incite a revolution in {}", region(c)),
             };
             // One button per target: the country's key and whom the revolution strikes.
-            let id = match t {
-                Some(Foe::Player(q)) => {
-                    format!("incite-{}-p{q}", EconomyMap::get().regions[c as usize].key)
-                }
-                Some(Foe::Neutral) => format!(
-                    "incite-{}-neutral",
-                    EconomyMap::get().regions[c as usize].key
-                ),
-                None => format!("incite-{}", EconomyMap::get().regions[c as usize].key),
+            let whom = match t {
+                Some(Foe::Player(q)) => format!("-p{q}"),
+                Some(Foe::Neutral) => "-neutral".into(),
+                None => String::new(),
             };
+            let id = format!("incite-{}{whom}", EconomyMap::get().regions[c as usize].key);
             btn(
                 v,
                 id,

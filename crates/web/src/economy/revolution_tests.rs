@@ -1,6 +1,7 @@
 //! The end-of-combat prompt of a card holder, and a revolution incited from it: the position of
 //! `tests/e2e/fixtures/economy-revolution.orbis`, and the end-to-end test's script played natively.
 
+use super::tests::{check_fixture, pass};
 use super::*;
 use orbis_engine::rules::economy::battlefield::Foe;
 use orbis_engine::rules::economy::options::EconomyOptions;
@@ -50,60 +51,12 @@ fn revolution_position() -> EconomySession {
     s
 }
 
-/// What the end-to-end test presses at each prompt after the revolution: the first battle
-/// offered, no declaration, no interception, the first action to resolve, Done.
-fn pass(s: &EconomySession, p: PlayerId) -> A {
-    let g = &s.game;
-    let c = g.combat.as_ref().unwrap();
-    if !c.steals.is_empty() {
-        return A::StealCard {
-            player: p,
-            from: g.steal_victims(p)[0],
-        };
-    }
-    let Some(b) = &c.battle else {
-        return match c.tokens.iter().next() {
-            None => A::StopMoving { player: p },
-            Some(&site) => A::PickBattle { player: p, site },
-        };
-    };
-    if b.pending.is_some() {
-        return A::Intercept {
-            player: p,
-            yes: false,
-        };
-    }
-    if g.waiting_for_choice() {
-        let actor = b.declared.iter().find(|(_, a)| a.is_some()).unwrap().0;
-        return A::ChooseAction {
-            player: p,
-            actor: *actor,
-        };
-    }
-    A::Declare {
-        player: p,
-        action: None,
-    }
-}
-
 #[test]
 fn the_revolution_fixture_is_the_card_holders_prompt() {
     let s = revolution_position();
     assert_eq!(s.game.to_act(), vec![0], "only the card holder is asked");
     assert!(s.game.combat.as_ref().unwrap().tokens.is_empty());
-    let bytes = orbis_engine::rules::Game::Economy(s.game).to_save();
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/e2e/fixtures/economy-revolution.orbis"
-    );
-    if std::env::var_os("ORBIS_WRITE_FIXTURES").is_some() {
-        std::fs::write(path, &bytes).unwrap();
-    }
-    let committed = std::fs::read(path).expect("run with ORBIS_WRITE_FIXTURES=1 to write it");
-    assert!(
-        committed == bytes,
-        "the fixture is stale: run with ORBIS_WRITE_FIXTURES=1"
-    );
+    check_fixture("economy-revolution.orbis", s.game);
 }
 
 #[test]

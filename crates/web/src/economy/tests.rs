@@ -211,17 +211,12 @@ fn battle_position() -> EconomySession {
     )
 }
 
-/// What the end-to-end test's players do in the combat phase (the same choices, by the
-/// buttons' words): Ann attacks Southern Europe, withdraws once her attack is interrupted, and
-/// lands from the water; Bob interrupts Ann's attack once; everyone else passes.
-fn e2e_choice(s: &EconomySession, p: PlayerId, interrupted: bool) -> A {
-    use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site, WithdrawOrder};
-    use orbis_engine::rules::economy::units::Kind;
+/// What the end-to-end tests press at a combat prompt when they have no plan of their own (the
+/// same button, by its words): the steal from the first victim, the first battle offered, no
+/// interception, the first declared action to resolve, no declaration, Done.
+pub(super) fn pass(s: &EconomySession, p: PlayerId) -> A {
     let g = &s.game;
-    let map = EconomyMap::get();
     let c = g.combat.as_ref().unwrap();
-    let se = map.region("southern_europe").unwrap();
-    let we = map.region("western_europe").unwrap();
     if !c.steals.is_empty() {
         return A::StealCard {
             player: p,
@@ -229,15 +224,10 @@ fn e2e_choice(s: &EconomySession, p: PlayerId, interrupted: bool) -> A {
         };
     }
     let Some(b) = &c.battle else {
-        if c.tokens.is_empty() {
-            return A::StopMoving { player: p };
-        }
-        let site = if c.tokens.contains(&Site::Region(se)) {
-            Site::Region(se)
-        } else {
-            *c.tokens.iter().next().unwrap()
+        return match c.tokens.iter().next() {
+            None => A::StopMoving { player: p },
+            Some(&site) => A::PickBattle { player: p, site },
         };
-        return A::PickBattle { player: p, site };
     };
     if b.pending.is_some() {
         return A::Intercept {
@@ -246,18 +236,60 @@ fn e2e_choice(s: &EconomySession, p: PlayerId, interrupted: bool) -> A {
         };
     }
     if g.waiting_for_choice() {
-        let actor = b
-            .declared
-            .iter()
-            .find(|(_, a)| a.is_some())
-            .map(|(&q, _)| q)
-            .unwrap();
-        return A::ChooseAction { player: p, actor };
+        let actor = b.declared.iter().find(|(_, a)| a.is_some()).unwrap().0;
+        return A::ChooseAction {
+            player: p,
+            actor: *actor,
+        };
     }
-    let none = A::Declare {
+    A::Declare {
         player: p,
         action: None,
+    }
+}
+
+/// A committed end-to-end fixture is exactly `game`'s save; `ORBIS_WRITE_FIXTURES=1` rewrites
+/// it first.
+pub(super) fn check_fixture(name: &str, game: EconomyState) {
+    let bytes = orbis_engine::rules::Game::Economy(game).to_save();
+    let path = format!(
+        "{}/../../tests/e2e/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    if std::env::var_os("ORBIS_WRITE_FIXTURES").is_some() {
+        std::fs::write(&path, &bytes).unwrap();
+    }
+    let committed = std::fs::read(&path).expect("run with ORBIS_WRITE_FIXTURES=1 to write it");
+    assert!(
+        committed == bytes,
+        "the fixture {name} is stale: run with ORBIS_WRITE_FIXTURES=1"
+    );
+}
+
+/// What the end-to-end test's players do in the combat phase (the same choices, by the
+/// buttons' words): Ann attacks Southern Europe, withdraws once her attack is interrupted, and
+/// lands from the water; Bob interrupts Ann's attack once; the battle at Southern Europe is
+/// picked first; otherwise everyone passes.
+fn e2e_choice(s: &EconomySession, p: PlayerId, interrupted: bool) -> A {
+    use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site, WithdrawOrder};
+    use orbis_engine::rules::economy::units::Kind;
+    let g = &s.game;
+    let map = EconomyMap::get();
+    let se = map.region("southern_europe").unwrap();
+    let we = map.region("western_europe").unwrap();
+    let c = g.combat.as_ref().unwrap();
+    let none = match pass(s, p) {
+        A::PickBattle { .. } if c.tokens.contains(&Site::Region(se)) => {
+            return A::PickBattle {
+                player: p,
+                site: Site::Region(se),
+            }
+        }
+        none @ A::Declare { .. } => none,
+        other => return other,
     };
+    // A declaration: the battle is under way.
+    let b = c.battle.as_ref().unwrap();
     let attack = |target| BattleAction::Attack {
         target: Foe::Player(target),
         kind: Kind::Army,
@@ -299,20 +331,7 @@ fn e2e_choice(s: &EconomySession, p: PlayerId, interrupted: bool) -> A {
 
 #[test]
 fn the_e2e_fixture_is_the_battle_position() {
-    let s = battle_position();
-    let bytes = orbis_engine::rules::Game::Economy(s.game).to_save();
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../tests/e2e/fixtures/economy-battle.orbis"
-    );
-    if std::env::var_os("ORBIS_WRITE_FIXTURES").is_some() {
-        std::fs::write(path, &bytes).unwrap();
-    }
-    let committed = std::fs::read(path).expect("run with ORBIS_WRITE_FIXTURES=1 to write it");
-    assert!(
-        committed == bytes,
-        "the fixture is stale: run with ORBIS_WRITE_FIXTURES=1"
-    );
+    check_fixture("economy-battle.orbis", battle_position().game);
 }
 
 /// The end-to-end test's script, played natively: Get, planning, friendly moves, a battle with
