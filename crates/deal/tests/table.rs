@@ -1132,3 +1132,92 @@ fn a_reveal_with_pieces_at_a_table_without_escrow_is_a_lie() {
     ));
     assert_eq!(room.tables[0].card(0, 0), None);
 }
+
+/// Delivers everything except what `silent` sends, and returns a copy of every private message
+/// sent to `holder` (what a peer that took the holder's connection would be handed).
+fn run_copying_to(room: &mut Room, silent: Option<u8>, holder: u8) -> Vec<(u8, DealMsg)> {
+    let mut copies = vec![];
+    while let Some((from, to, m)) = room.queue.pop_front() {
+        if Some(from) == silent {
+            continue;
+        }
+        if to == holder && matches!(m, DealMsg::Share { .. } | DealMsg::PieceShare { .. }) {
+            copies.push((from, m.clone()));
+        }
+        let out = room.tables[to as usize].receive(from, m).unwrap();
+        room.post(to, out);
+    }
+    copies
+}
+
+/// Security review C11's leftover: the decryption shares of a private draw travel unsealed (a
+/// participant's refutation of a `withheld` claim even sends them to everyone, on purpose). A
+/// participant handed every share and stand-in share the others sent the holder, on top of its
+/// own, still reads nothing: the holder's own share (and, with a leaver, the holder's share of
+/// its piece of the leaver's key) never leaves the holder. With three seats, and with four
+/// after one left and the others stand in for it.
+#[test]
+fn every_share_sent_to_a_holder_opens_nothing_for_anyone_else() {
+    for (seats, leaver) in [(3u8, None), (4, Some(3u8))] {
+        let mut room = Room::new(seats, 50 + seats);
+        room.run().unwrap();
+        if let Some(gone) = leaver {
+            for i in (0..seats).filter(|&i| i != gone) {
+                let out = room.tables[i as usize].stand_in(gone).unwrap();
+                room.post(i, out);
+            }
+            run_without(&mut room, gone);
+        }
+        let (holder, attacker, position) = (2u8, 0u8, 5u16);
+        room.draw(0, position, holder);
+        let copies = run_copying_to(&mut room, leaver, holder);
+        let card = room.tables[holder as usize]
+            .card(0, position)
+            .expect("the holder reads its card");
+        let expected_senders = if leaver.is_some() { 4 } else { 2 };
+        assert_eq!(
+            copies.len(),
+            expected_senders,
+            "shares and stand-in shares sent"
+        );
+        // Everything the attacker holds: every copy, its own share among them.
+        let ct = room.tables[attacker as usize].deck(0).unwrap()[position as usize];
+        let points: Vec<RistrettoPoint> = copies
+            .iter()
+            .map(|(_, m)| match m {
+                DealMsg::Share { share, .. } | DealMsg::PieceShare { share, .. } => {
+                    share.share.decompress().unwrap()
+                }
+                _ => unreachable!(),
+            })
+            .collect();
+        assert!(
+            orbis_deal::share::open(b"territory", 44, &ct, &points).is_err(),
+            "{seats} seats: every share sent to the holder opened card {card} without its own"
+        );
+        // The same sum with the holder's own shares in (as it shows the card to everyone) does
+        // open it: what was missing above is only what never leaves the holder.
+        let Some(DealMsg::Reveal { shares, pieces, .. }) =
+            room.tables[holder as usize].reveal(0, position)
+        else {
+            panic!("the holder can show its card")
+        };
+        let all: Vec<RistrettoPoint> = shares
+            .iter()
+            .map(|(_, s)| s)
+            .chain(pieces.iter().map(|(_, _, s)| s))
+            .map(|s| s.share.decompress().unwrap())
+            .collect();
+        assert_eq!(
+            orbis_deal::share::open(b"territory", 44, &ct, &all),
+            Ok(card)
+        );
+        // Fed to its own table, as the refutation's copies would be, they read nothing either.
+        for (from, m) in copies {
+            if from != attacker {
+                let _ = room.tables[attacker as usize].receive(from, m);
+            }
+        }
+        assert_eq!(room.tables[attacker as usize].card(0, position), None);
+    }
+}
