@@ -2,8 +2,10 @@
 # Installs what the browser build and its tests need, skipping anything already at the right
 # version: Chromium (Debian), the wasm32 target, the pages' pinned nightly with its standard
 # library's source and every crate of the offline build (scripts/fetch-web-deps.sh), Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
-# wasm-opt (npm binaryen, into .tools/), and playwright-core + terser (npm ci at the root).
-# ORBIS_BUILD_ONLY=1 skips Chromium (the GitHub Pages workflow builds but runs no browser).
+# wasm-opt (npm binaryen, into .tools/), wasm-split (Debian's binaryen, unpacked into .tools/),
+# and playwright-core + terser (npm ci at the root).
+# ORBIS_BUILD_ONLY=1 skips installing Chromium (the GitHub Pages workflow runs no tests; the online
+# page's split still opens the page once, in the runner's Google Chrome: tools/split-profile.mjs).
 # Source it (`. scripts/install-web-tools.sh`) or run it; it prints the PATH line to use.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -60,10 +62,28 @@ if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" != "$BINARYEN_VERSIO
   npm install --silent --no-audit --no-fund --prefix "$ROOT/.tools/binaryen" "binaryen@$BINARYEN_VERSION"
 fi
 
+# wasm-split, which splits the online page in two (tools/split-online.py): Debian's binaryen
+# package, unpacked into .tools/ rather than installed (npm's binaryen has no wasm-split, and the
+# package's own wasm-opt is older than the one above).
+SPLIT="$ROOT/.tools/binaryen-split/usr/bin/wasm-split"
+if ! "$SPLIT" --version >/dev/null 2>&1; then
+  echo "install-web-tools: binaryen (apt, for wasm-split) into .tools/"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  deb="$(mktemp -d)"
+  if ! (cd "$deb" && apt-get download -qq binaryen 2>/dev/null); then
+    $SUDO apt-get update -qq
+    (cd "$deb" && apt-get download -qq binaryen)
+  fi
+  rm -rf "$ROOT/.tools/binaryen-split"
+  dpkg -x "$deb"/binaryen_*.deb "$ROOT/.tools/binaryen-split"
+  rm -rf "$deb"
+  "$SPLIT" --version >/dev/null
+fi
+
 if [ ! -f "$ROOT/node_modules/playwright-core/package.json" ] || [ ! -x "$ROOT/node_modules/.bin/terser" ] \
    || [ "$(node -p "require('$ROOT/node_modules/playwright-core/package.json').version")" != \
         "$(node -p "require('$ROOT/package-lock.json').packages['node_modules/playwright-core'].version")" ]; then
   (cd "$ROOT" && npm ci --silent --no-audit --no-fund)
 fi
 
-echo "install-web-tools: $WEB_TOOLCHAIN, trunk $(trunk --version | awk '{print $2}'), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), wasm-opt $(wasm-opt --version | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1)"
+echo "install-web-tools: $WEB_TOOLCHAIN, trunk $(trunk --version | awk '{print $2}'), wasm-bindgen $(wasm-bindgen --version | awk '{print $2}'), wasm-opt $(wasm-opt --version | awk '{print $3}'), wasm-split $("$SPLIT" --version | awk '{print $3}'), $(chromium --version 2>/dev/null | head -1)"

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Trunk post-build hook (runs for each page: index.html, full.html, online.html): in release builds,
-# minifies the wasm-bindgen glue with terser (Trunk's own minifier cannot parse it), shortens the
-# names the wasm imports from it (tools/minify-imports.py), and updates both files'
-# subresource-integrity hashes in index.html. The service worker's file list is written once
+# splits the online page's wasm in two (tools/split-online.py), minifies the wasm-bindgen glue
+# with terser (Trunk's own minifier cannot parse it), shortens the names the wasm imports from it
+# (tools/minify-imports.py), and updates both files' subresource-integrity hashes in index.html. The service worker's file list is written once
 # the pages are built (web/precache.sh, run by scripts/build-web.sh).
 set -eu
 ROOT="$(pwd)"
@@ -15,6 +15,11 @@ if [ "${TRUNK_PROFILE:-}" = release ] && [ -x "$TERSER" ]; then
     wasm="${js%.js}_bg.wasm"
     old_js=$(sri "$js")
     old_wasm=$(sri "$wasm")
+    # The online page's wasm in two parts: what shows the menu and lobby, and the rest, fetched
+    # once the page is up (tools/split-online.py; it also optimises both, in place of Trunk).
+    if [ "$(basename "${TRUNK_HTML_FILE:-}")" = online.html ]; then
+      python3 "$ROOT/tools/split-online.py" "$js" "$wasm"
+    fi
     "$TERSER" "$js" --module --compress --mangle -o "$js.min"
     mv "$js.min" "$js"
     # Short import names in the wasm and its glue (tools/minify-imports.py).

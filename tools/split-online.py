@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Splits the online page's wasm in two, so that its first load is what shows the menu and lobby.
+
+The online page carries three rulesets, the protocol and the deal's cryptography: about 950 KB
+gzipped in one file. Most of it is needed only once a game starts. This runs binaryen's
+`wasm-split` (Debian's binaryen 108, unpacked by scripts/install-web-tools.sh) guided by a
+profile: the functions the page runs from its start to the online lobby's form (measured in
+headless Chromium by tools/split-profile.mjs) stay in the page's wasm; every other function moves
+to `<name>_more.wasm`, which the page fetches in the background once it is up
+(web/split-loader.js). A call to a function of the second file before it is in loads it there and
+then, so nothing depends on the profile being complete: a function it missed only comes later.
+
+Usage (from web/post-build.sh, in Trunk's staging directory, on the wasm-bindgen output before
+terser and minify-imports): split-online.py GLUE.js MODULE_bg.wasm
+Writes MODULE_bg.wasm (the first part, optimised), MODULE_more.wasm (the rest, optimised) and
+GLUE.js (the loader at its top, hooked into the glue's imports and start). Fails, with a message,
+if any step does: the build must not publish a page that cannot load its code.
+"""
+
+import base64
+import hashlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+WASM_SPLIT = os.path.join(ROOT, ".tools", "binaryen-split", "usr", "bin", "wasm-split")
+# The pages are built for these wasm features only (scripts/web-toolchain.sh): binaryen 108 reads
+# no reference types, which newer Rust and wasm-bindgen use by default.
+FEATURES = ["--enable-bulk-memory", "--enable-sign-ext", "--enable-mutable-globals",
+            "--enable-nontrapping-float-to-int"]
+
+
+def fail(msg):
+    sys.exit(f"split-online: {msg}")
+
+
+def run(args):
+    r = subprocess.run(args, capture_output=True, text=True)
+    if r.returncode != 0:
+        fail(f"{os.path.basename(args[0])} failed:\n{r.stdout}{r.stderr}")
+    return r.stdout
+
+
+def patch_glue(js, loader):
+    """The loader at the top; the placeholders among the imports; the loader told of the exports."""
+    js, n = re.subn(r'("\./[\w.-]+_bg\.js": import0,)', r"\1\n        p: __orbisMore.placeholders,", js)
+    if n != 1:
+        fail(f"the glue's import object was found {n} times, not once (a new wasm-bindgen?)")
+    js, n = re.subn(r"(\n(\s*)wasm = instance\.exports;)", r"\1\n\2__orbisMore.started(wasm);", js)
+    if n != 1:
+        fail(f"the glue's finalize step was found {n} times, not once (a new wasm-bindgen?)")
+    return loader + "\n" + js
+
+
+def exports(wasm):
+    """The export names of a wasm module (to check the table the loader reads is there)."""
+    def leb(i):
+        v = s = 0
+        while True:
+            b = wasm[i]
+            i += 1
+            v |= (b & 0x7F) << s
+            s += 7
+            if b < 0x80:
+                return v, i
+    i, names = 8, []
+    while i < len(wasm):
+        sid = wasm[i]
+        size, body = leb(i + 1)
+        if sid == 7:
+            count, j = leb(body)
+            for _ in range(count):
+                n, j = leb(j)
+                names.append(wasm[j:j + n].decode())
+                j = leb(j + n + 1)[1]
+        i = body + size
+    return names
+
+
+def sri(path):
+    with open(path, "rb") as f:
+        return "sha384-" + base64.b64encode(hashlib.sha384(f.read()).digest()).decode()
+
+
+def main():
+    if len(sys.argv) != 3:
+        fail("usage: split-online.py GLUE.js MODULE_bg.wasm")
+    js_path, wasm_path = sys.argv[1:]
+    if not wasm_path.endswith("_bg.wasm"):
+        fail(f"{wasm_path}: not a wasm-bindgen module")
+    if not os.access(WASM_SPLIT, os.X_OK):
+        fail(f"{WASM_SPLIT} is missing: run scripts/install-web-tools.sh")
+    more_path = wasm_path[: -len("_bg.wasm")] + "_more.wasm"
+    staging = os.path.dirname(os.path.abspath(wasm_path))
+    with open(js_path, encoding="utf-8") as f:
+        js = f.read()
+    with open(os.path.join(ROOT, "web", "split-loader.js"), encoding="utf-8") as f:
+        loader = f.read()
+    with open(js_path, "w", encoding="utf-8") as f:
+        f.write(patch_glue(js, loader))
+    with tempfile.TemporaryDirectory() as tmp:
+        instrumented = os.path.join(tmp, "instrumented.wasm")
+        profile = os.path.join(tmp, "profile")
+        first, rest = os.path.join(tmp, "first.wasm"), os.path.join(tmp, "rest.wasm")
+        run([WASM_SPLIT, "--instrument", wasm_path, "-o", instrumented])
+        print(run(["node", os.path.join(ROOT, "tools", "split-profile.mjs"), staging, instrumented,
+                   profile]).strip())
+        run([WASM_SPLIT, wasm_path, f"--profile={profile}", "-o1", first, "-o2", rest,
+             "--placeholder-namespace=p", "--import-namespace=m", "--export-prefix=%"])
+        for src, dst in ((first, wasm_path), (rest, more_path)):
+            run(["wasm-opt", *FEATURES, "-Oz", "--converge", "--strip-debug", "--strip-producers",
+                 src, "-o", dst])
+    with open(wasm_path, "rb") as f:
+        if "%table" not in exports(f.read()):
+            fail("the first part exports no %table (the loader needs it)")
+    with open(js_path, encoding="utf-8") as f:
+        js = f.read()
+    js = js.replace("__ORBIS_MORE_FILE__", os.path.basename(more_path))
+    js = js.replace("__ORBIS_MORE_SRI__", sri(more_path))
+    with open(js_path, "w", encoding="utf-8") as f:
+        f.write(js)
+    print(f"split-online: {os.path.getsize(wasm_path)} B first, {os.path.getsize(more_path)} B "
+          f"later ({os.path.basename(more_path)})")
+
+
+if __name__ == "__main__":
+    main()
