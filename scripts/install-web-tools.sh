@@ -2,7 +2,8 @@
 # Installs what the browser build and its tests need, skipping anything already at the right
 # version: Chromium (Debian), the wasm32 target, the pages' pinned nightly with its standard
 # library's source and every crate of the offline build (scripts/fetch-web-deps.sh), Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
-# wasm-opt (npm binaryen, into .tools/), wasm-split (Debian's binaryen, unpacked into .tools/),
+# wasm-opt (npm binaryen, into .tools/), wasm-split (the distribution's binaryen package, 108 on
+# Debian 12, unpacked into .tools/),
 # and playwright-core + terser (npm ci at the root).
 # ORBIS_BUILD_ONLY=1 skips installing Chromium (the GitHub Pages workflow runs no tests; the online
 # page's split still opens the page once, in the runner's Google Chrome: tools/split-profile.mjs).
@@ -62,9 +63,10 @@ if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" != "$BINARYEN_VERSIO
   npm install --silent --no-audit --no-fund --prefix "$ROOT/.tools/binaryen" "binaryen@$BINARYEN_VERSION"
 fi
 
-# wasm-split, which splits the online page in two (tools/split-online.py): Debian's binaryen
-# package, unpacked into .tools/ rather than installed (npm's binaryen has no wasm-split, and the
-# package's own wasm-opt is older than the one above).
+# wasm-split, which splits the online page in two (tools/split-online.py): the distribution's
+# binaryen package (any version from 108: the rest's file is named after its content, so two
+# builds never serve different code under one name), unpacked into .tools/ rather than installed
+# (npm's binaryen has no wasm-split, and the package's own wasm-opt is older than the one above).
 SPLIT="$ROOT/.tools/binaryen-split/usr/bin/wasm-split"
 if ! "$SPLIT" --version >/dev/null 2>&1; then
   echo "install-web-tools: binaryen (apt, for wasm-split) into .tools/"

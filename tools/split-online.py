@@ -4,16 +4,20 @@
 The online page carries three rulesets, the protocol and the deal's cryptography: about 950 KB
 gzipped in one file. Most of it is needed only once a game starts. This runs binaryen's
 `wasm-split` (Debian's binaryen 108, unpacked by scripts/install-web-tools.sh) guided by a
-profile: the functions the page runs from its start to the online lobby's form (measured in
-headless Chromium by tools/split-profile.mjs) stay in the page's wasm; every other function moves
-to `<name>_more.wasm`, which the page fetches in the background once it is up
-(web/split-loader.js). A call to a function of the second file before it is in loads it there and
-then, so nothing depends on the profile being complete: a function it missed only comes later.
+profile: the functions the page runs from its start to the online lobby's form, entered the three
+ways players enter it (measured in headless Chromium by tools/split-profile.mjs), stay in the
+page's wasm; every other function moves to `<name>-<hash>_more.wasm` (named after its content, so
+two builds never serve different code under one name), which the page fetches in the background
+once it is up (web/split-loader.js). A call to a function of the second file before it is in
+loads it there and then, synchronously, blocking the page meanwhile: so the page still works
+where the profile missed a function, only less smoothly. A start that needs the rest at once (a
+saved game to resume, a room to rejoin) waits for it instead (web/split-loader.js).
 
 Usage (from web/post-build.sh, in Trunk's staging directory, on the wasm-bindgen output before
 terser and minify-imports): split-online.py GLUE.js MODULE_bg.wasm
-Writes MODULE_bg.wasm (the first part, optimised), MODULE_more.wasm (the rest, optimised) and
-GLUE.js (the loader at its top, hooked into the glue's imports and start). Fails, with a message,
+Writes MODULE_bg.wasm (the first part, optimised), MODULE-HASH_more.wasm (the rest, optimised)
+and GLUE.js (the loader at its top, hooked into the glue's imports, its finalize step and its
+start). Fails, with a message,
 if any step does: the build must not publish a page that cannot load its code.
 """
 
@@ -52,6 +56,10 @@ def patch_glue(js, loader):
     js, n = re.subn(r"(\n(\s*)wasm = instance\.exports;)", r"\1\n\2__orbisMore.started(wasm);", js)
     if n != 1:
         fail(f"the glue's finalize step was found {n} times, not once (a new wasm-bindgen?)")
+    js, n = re.subn(r"(\n(\s*)const \{ instance, module \} = await __wbg_load\([^\n]*\);)",
+                    r"\1\n\2await __orbisMore.beforeStart(instance.exports);", js)
+    if n != 1:
+        fail(f"the glue's asynchronous start was found {n} times, not once (a new wasm-bindgen?)")
     return loader + "\n" + js
 
 
@@ -93,7 +101,6 @@ def main():
         fail(f"{wasm_path}: not a wasm-bindgen module")
     if not os.access(WASM_SPLIT, os.X_OK):
         fail(f"{WASM_SPLIT} is missing: run scripts/install-web-tools.sh")
-    more_path = wasm_path[: -len("_bg.wasm")] + "_more.wasm"
     staging = os.path.dirname(os.path.abspath(wasm_path))
     with open(js_path, encoding="utf-8") as f:
         js = f.read()
@@ -107,12 +114,23 @@ def main():
         first, rest = os.path.join(tmp, "first.wasm"), os.path.join(tmp, "rest.wasm")
         run([WASM_SPLIT, "--instrument", wasm_path, "-o", instrumented])
         print(run(["node", os.path.join(ROOT, "tools", "split-profile.mjs"), staging, instrumented,
-                   profile]).strip())
+                   os.path.join(tmp, "entry")]).strip())
+        entries = sorted(f for f in os.listdir(tmp) if f.startswith("entry"))
+        if not entries:
+            fail("tools/split-profile.mjs wrote no profile")
+        run([WASM_SPLIT, "--merge-profiles", *(os.path.join(tmp, f) for f in entries), "-o", profile])
         run([WASM_SPLIT, wasm_path, f"--profile={profile}", "-o1", first, "-o2", rest,
              "--placeholder-namespace=p", "--import-namespace=m", "--export-prefix=%"])
-        for src, dst in ((first, wasm_path), (rest, more_path)):
-            run(["wasm-opt", *FEATURES, "-Oz", "--converge", "--strip-debug", "--strip-producers",
-                 src, "-o", dst])
+        run(["wasm-opt", *FEATURES, "-Oz", "--converge", "--strip-debug", "--strip-producers",
+             first, "-o", wasm_path])
+        run(["wasm-opt", *FEATURES, "-Oz", "--converge", "--strip-debug", "--strip-producers",
+             rest, "-o", os.path.join(tmp, "rest-opt.wasm")])
+        with open(os.path.join(tmp, "rest-opt.wasm"), "rb") as f:
+            rest_bytes = f.read()
+        digest = hashlib.sha256(rest_bytes).hexdigest()[:16]
+        more_path = wasm_path[: -len("_bg.wasm")] + f"-{digest}_more.wasm"
+        with open(more_path, "wb") as f:
+            f.write(rest_bytes)
     with open(wasm_path, "rb") as f:
         if "%table" not in exports(f.read()):
             fail("the first part exports no %table (the loader needs it)")

@@ -10,7 +10,9 @@ cd "${TRUNK_STAGING_DIR:?run from trunk}"
 
 sri() { openssl dgst -sha384 -binary "$1" | base64 -w0; }
 TERSER="$ROOT/node_modules/.bin/terser"
-if [ "${TRUNK_PROFILE:-}" = release ] && [ -x "$TERSER" ]; then
+if [ "${TRUNK_PROFILE:-}" = release ]; then
+  # Not skipped when terser is missing: the online page would ship its wasm unoptimised.
+  [ -x "$TERSER" ] || { echo "post-build: $TERSER is missing: run scripts/install-web-tools.sh" >&2; exit 1; }
   for js in orbis-web-*.js; do
     wasm="${js%.js}_bg.wasm"
     old_js=$(sri "$js")

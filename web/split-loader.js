@@ -1,60 +1,113 @@
-// The online page's code comes in two files (web/split-online.sh): the first holds what the page
-// runs to show its menu and the online lobby; the rest (the rulesets, the game screens, the deal's
-// cryptography...) is fetched once the page is up, in the background. web/split-online.sh puts
-// this script at the top of the wasm-bindgen glue and fills in the file name and its hash.
+// The online page's code comes in two files (tools/split-online.py): the first holds what the
+// page runs to show its menu and the online lobby; the rest (the rulesets, the game screens, the
+// deal's cryptography...) is fetched in the background once the page has started.
+// tools/split-online.py puts this script at the top of the wasm-bindgen glue, hooks it into the
+// glue's imports, its start and its finalize step, and fills in the rest's file name and hash.
 //
 // The first file imports one placeholder ("p" namespace) for each table slot of a function that
 // lives in the rest. Instantiating the rest writes its functions into those slots, so after that
 // nothing goes through a placeholder. A placeholder called before then (a click faster than the
-// download) loads the rest on the spot, synchronously, and calls the real function.
+// download) loads the rest on the spot: a synchronous request and compile, which block the page
+// meanwhile and, in Chromium, bypass the service worker. So a page that will need the rest as it
+// starts (a saved game to resume, a room it rejoins) waits for it before starting instead,
+// fetched the normal way (checked against its hash, through the service worker).
 const __orbisMore = (() => {
   const url = new URL('__ORBIS_MORE_FILE__', import.meta.url);
   const integrity = '__ORBIS_MORE_SRI__';
   let first = null; // the first file's exports: its memory, table and functions
-  let bytes = null;
   let ready = false;
-  let how = null; // 'background', or 'request' when a placeholder had to fetch it
+  let how = null; // 'before start', 'background', 'request' (a placeholder fetched it), or
+  // 'compiled on call' (a placeholder compiled what the background had fetched)
+  let dead = null; // the error once the rest could not be loaded: every later call fails at once
+  let download = null; // the rest's bytes, being fetched (a promise)
+  let bytes = null; // the rest's bytes, once fetched
   const imports = () => ({ m: first });
-  const failed = () => {
-    document.body.innerHTML = '<div class="boot" role="alert">Orbis could not download the rest of ' +
-      'the game. Check your connection, then reload the page: your game was saved after your last ' +
-      'action. <button type="button" id="more-reload" onclick="location.reload()">Reload</button></div>';
-    return new Error('orbis: the rest of the page could not be loaded');
+  const failed = (why) => {
+    if (!dead) {
+      dead = new Error(`orbis: the rest of the page could not be loaded (${why})`);
+      document.body.innerHTML = '<div class="boot" role="alert">Orbis could not download the ' +
+        'rest of the game. Check your connection, then reload the page: your game was saved ' +
+        'after your last action. <button type="button" id="more-reload" ' +
+        'onclick="location.reload()">Reload</button></div>';
+    }
+    return dead;
   };
-  // Right away (a click faster than the download): a synchronous request (the service worker
-  // answers it from its cache when the page was opened before) and a synchronous compile.
+  const fetchRest = () => {
+    download = download || fetch(url, { integrity }).then((r) => {
+      if (!r.ok) throw new Error(`${r.status} ${r.statusText}`);
+      return r.arrayBuffer();
+    }).then((b) => { bytes = new Uint8Array(b); return bytes; });
+    return download;
+  };
+  const instantiate = (bytes, way) => WebAssembly.instantiate(bytes, imports()).then(() => {
+    if (!ready) { ready = true; how = way; }
+  });
+  // Whether this start needs the rest, read as the page's start does (crates/web/src/app/mod.rs,
+  // AppState::load; online/mod.rs, the rejoin): a saved game, unless the page opens for its lobby
+  // (a room or invite link, or "Play online…": `open=online`); a room this browser has joined
+  // before (its peer id is kept), which the page rejoins at once.
+  const param = (name) => {
+    for (const part of [location.hash, location.search]) {
+      const v = new URLSearchParams(part.replace(/^[#?]/, '')).get(name);
+      if (v) return v;
+    }
+    return null;
+  };
+  const needsRestAtStart = () => {
+    try {
+      const room = param('room');
+      if (room && localStorage.getItem(`orbis.p2p.id.${room}`) !== null) return true;
+      const lobby = room || param('offer') || param('open') === 'online';
+      return !lobby && localStorage.getItem('orbis.save') !== null;
+    } catch (e) {
+      return true; // storage unreadable: the safe way
+    }
+  };
+  const early = needsRestAtStart();
+  if (early) fetchRest(); // beside the first file's own download
+  // A placeholder called before the rest is in: load it now, synchronously.
   const now = () => {
     if (ready) return;
-    if (!bytes) {
-      const x = new XMLHttpRequest();
-      x.open('GET', url, false);
-      x.overrideMimeType('text/plain; charset=x-user-defined');
-      try { x.send(); } catch (e) { throw failed(); }
-      if (x.status !== 200) throw failed();
-      const s = x.responseText;
-      bytes = new Uint8Array(s.length);
-      for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i) & 255;
-      how = 'request';
+    if (dead) throw dead;
+    let way = 'compiled on call'; // downloaded already, not yet instantiated
+    try {
+      if (!bytes) {
+        const x = new XMLHttpRequest();
+        x.open('GET', url, false);
+        x.overrideMimeType('text/plain; charset=x-user-defined');
+        x.send();
+        if (x.status !== 200) throw new Error(`${x.status} ${x.statusText}`);
+        const s = x.responseText;
+        bytes = new Uint8Array(s.length);
+        for (let i = 0; i < s.length; i++) bytes[i] = s.charCodeAt(i) & 255;
+        way = 'request';
+      }
+      new WebAssembly.Instance(new WebAssembly.Module(bytes), imports());
+    } catch (e) {
+      throw failed(e);
     }
-    new WebAssembly.Instance(new WebAssembly.Module(bytes), imports());
     ready = true;
-    how = how || 'compiled on call';
-  };
-  // In the background, once the page has started: fetched (checked against its hash), compiled
-  // and instantiated off the critical path. If this fails, the synchronous path tries again when
-  // a placeholder is called.
-  const later = () => {
-    fetch(url, { integrity })
-      .then((r) => { if (!r.ok) throw new Error(r.statusText); return r.arrayBuffer(); })
-      .then((b) => { if (!ready) { bytes = b; return WebAssembly.instantiate(b, imports()); } })
-      .then(() => { if (!ready) { ready = true; how = 'background'; } })
-      .catch(() => {});
+    how = way;
   };
   return {
+    /** Awaited by the glue between instantiating the first file and starting it. */
+    beforeStart(exports) {
+      first = exports;
+      if (!early) return Promise.resolve();
+      return fetchRest().then((b) => instantiate(b, 'before start')).catch(() => {
+        // The page starts anyway: the first placeholder call tries again, or says what to do.
+      });
+    },
     /** Called by the glue with the first file's exports, before its start function runs. */
     started(exports) {
       first = exports;
-      setTimeout(later, 0);
+      if (ready) return;
+      setTimeout(() => {
+        if (ready || dead) return;
+        fetchRest().then((b) => (ready ? null : instantiate(b, 'background'))).catch(() => {
+          download = null; // a placeholder, or the next start, tries again
+        });
+      }, 0);
     },
     /** The first file's "p" imports: placeholder `i` calls table slot `i` once the rest is in. */
     placeholders: new Proxy({}, {
@@ -65,8 +118,7 @@ const __orbisMore = (() => {
     }),
     /** The first file's exports (tools/split-profile.mjs writes the profile through them). */
     exports: () => first,
-    /** For the tests: whether the rest is in, and how it came ('background', 'request', or
-     *  'compiled on call' when it was downloaded but not yet compiled). */
+    /** For the tests: whether the rest is in, and how it came. */
     state: () => ({ ready, how }),
   };
 })();

@@ -1,10 +1,11 @@
 // The online page's code in two files (tools/split-online.py, web/split-loader.js): the first
 // shows the menu and the lobby; the rest comes in the background. These open the page as a
-// player does and check that a game works however the rest arrives: in the background, on the
-// spot when a click comes first, or not at all (a message that says what to do).
+// player does and check that a game works however the rest arrives: in the background, before
+// the start when the page resumes a game, on the spot when a click comes first, or not at all (a
+// message that says what to do).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, shot, watchErrors, attr, waitMyPhase } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -12,22 +13,45 @@ after(async () => { await browser?.close(); });
 
 const ONLINE = URL_BASE + 'online/';
 const more = (page) => page.evaluate(() => globalThis.__orbisMore?.state());
+// Service workers off: Playwright's routes do not see what a service worker fetches.
+const newContext = () => browser.newContext({ viewport: { width: 1024, height: 768 }, serviceWorkers: 'block' });
 
-test('online page: the lobby comes from the first file, the rest in the background, and a game runs on it', async () => {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+/** Holds the page's background download of the rest until `release()`; a later request (a
+ *  placeholder's, synchronous) goes through and is counted. */
+async function holdRest(page) {
+  let asked = 0;
+  let release = null;
+  const released = new Promise((r) => { release = r; });
+  await page.route('**/*_more.wasm', async (route) => {
+    asked += 1;
+    if (asked === 1) await released;
+    await route.continue();
+  });
+  return { release: () => release(), asked: () => asked };
+}
+
+test('online page: the lobby works from the first file alone; the rest comes in the background, and a game runs on it', async () => {
+  const context = await newContext();
   const page = await context.newPage();
   const errors = watchErrors(page);
-  const wasm = [];
-  page.on('response', (r) => { if (r.url().endsWith('.wasm')) wasm.push(new URL(r.url()).pathname.split('/').pop()); });
+  const rest = await holdRest(page);
   await page.goto(ONLINE);
   await page.click('#play-online');
   await page.locator('#online-create').waitFor();
-  assert.ok(wasm.some((f) => f.endsWith('_bg.wasm')), `the first file: ${wasm}`);
-  await page.waitForFunction(() => globalThis.__orbisMore?.state().ready, null, { timeout: 30000 });
+  // What a player does there before joining needs nothing of the rest either.
+  await page.fill('#online-name', 'Ada');
+  await page.fill('#online-room', 'a-room');
+  await page.click('#online-settings summary');
+  await page.fill('#online-relays', 'wss://relay.example');
+  await page.waitForTimeout(300);
+  assert.deepEqual(await more(page), { ready: false, how: null }, 'the lobby came without the rest');
+  assert.equal(rest.asked(), 1, 'the page asked for the rest once, in the background');
+  assert.equal(await page.locator('[role=alert]').count(), 0);
+  rest.release();
+  await page.waitForFunction(() => globalThis.__orbisMore.state().ready, null, { timeout: 30000 });
   assert.deepEqual(await more(page), { ready: true, how: 'background' });
-  assert.ok(wasm.some((f) => f.endsWith('_more.wasm')), `the rest: ${wasm}`);
   // The rest holds the game: a hot-seat game on this page plays.
-  await page.goto(ONLINE);
+  await page.click('text=Back');
   await page.click('#quick-start');
   await page.locator('#map').waitFor();
   await page.click('#auto-place');
@@ -36,8 +60,54 @@ test('online page: the lobby comes from the first file, the rest in the backgrou
   await context.close();
 });
 
+test('online page: opened for its lobby beside a saved game, it reads the save only on the way to the menu', async () => {
+  const context = await newContext();
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  // A hot-seat game saved on the lite page (the pages share the browser's storage).
+  await page.goto(URL_BASE);
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  await waitMyPhase(page, ['setup'], { skip: false });
+  const hash = await attr(page, 'data-state-hash');
+  // "Play online…" on another page opens this one with ?open=online.
+  const rest = await holdRest(page);
+  await page.goto(ONLINE + '?open=online');
+  await page.locator('#online-create').waitFor();
+  assert.deepEqual(await more(page), { ready: false, how: null }, 'the lobby came without the rest');
+  assert.equal(rest.asked(), 1);
+  rest.release();
+  await page.waitForFunction(() => globalThis.__orbisMore.state().ready, null, { timeout: 30000 });
+  await page.click('text=Back');
+  await page.click('#continue');
+  await page.locator('#map').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'the saved game, as it was');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('online page: a start that resumes a saved game waits for the rest, fetched the normal way', async () => {
+  const context = await newContext();
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(ONLINE);
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  await waitMyPhase(page, ['setup'], { skip: false });
+  const hash = await attr(page, 'data-state-hash');
+  let requests = 0;
+  page.on('request', (r) => { if (r.url().endsWith('_more.wasm')) requests += 1; });
+  await page.reload();
+  await page.locator('#map').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'resumed at the same state');
+  assert.deepEqual(await more(page), { ready: true, how: 'before start' });
+  assert.equal(requests, 1, 'fetched once');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('online page: a click before the rest has arrived loads it there and then', async () => {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  const context = await newContext();
   const page = await context.newPage();
   const errors = watchErrors(page);
   // The background download never finishes; the request a placeholder makes goes through.
@@ -59,10 +129,11 @@ test('online page: a click before the rest has arrived loads it there and then',
   await context.close();
 });
 
-test('online page: when the rest cannot be downloaded, the player is told what to do', async () => {
-  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+test('online page: when the rest cannot be downloaded, the player is told what to do, once', async () => {
+  const context = await newContext();
   const page = await context.newPage();
-  await page.route('**/*_more.wasm', (route) => route.abort('internetdisconnected'));
+  let asked = 0;
+  await page.route('**/*_more.wasm', (route) => { asked += 1; return route.abort('internetdisconnected'); });
   await page.goto(ONLINE);
   await page.locator('#quick-start').waitFor();
   await page.click('#quick-start');
@@ -70,6 +141,10 @@ test('online page: when the rest cannot be downloaded, the player is told what t
   await alert.waitFor();
   assert.match(await alert.textContent(), /could not download the rest of the game\. Check your connection, then reload/);
   await page.locator('#more-reload').waitFor();
+  // No further synchronous request: later calls fail at once (the page stays responsive).
+  const after = asked;
+  await page.waitForTimeout(500);
+  assert.equal(asked, after);
   await shot(page, '91-online-split-failed');
   await context.close();
 });

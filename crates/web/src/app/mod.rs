@@ -153,6 +153,12 @@ impl AppState {
     /// Startup: resume the autosave if there is one, else the menu (with a message if the save
     /// is unreadable).
     pub fn load() -> AppState {
+        Self::load_state(false)
+    }
+
+    /// [`AppState::load`]; `menu`: for the menu, so the saved game is read even where the
+    /// address still names a room (a `?room=` the hash cannot clear).
+    fn load_state(menu: bool) -> AppState {
         let mut st = AppState {
             screen: Screen::Menu,
             classic: Classic::new(),
@@ -174,7 +180,15 @@ impl AppState {
             #[cfg(feature = "full")]
             replay: None,
         };
-        if let Some(text) = store::get(store::SAVE_KEY) {
+        let room = store::url_param("room").is_some() || store::url_param("offer").is_some();
+        let open = store::url_param("open");
+        // The online page opened for its lobby (a room link, or "Play online…" on another page)
+        // reads no saved game: the lobby needs none, and the page's first part holds only what
+        // shows the menu and the lobby (tools/split-online.py); reading a save runs the rest.
+        // The save is read when the player goes to the menu (`show_menu` loads the state again).
+        let lobby =
+            cfg!(feature = "online") && !menu && (room || open.as_deref() == Some("online"));
+        if let Some(text) = store::get(store::SAVE_KEY).filter(|_| !lobby) {
             let loaded = store::b64_decode(&text)
                 .ok_or_else(|| "the saved text is not valid".to_string())
                 .and_then(|b| load_bytes(&b));
@@ -230,8 +244,6 @@ impl AppState {
                 }
             }
         }
-        let room = store::url_param("room").is_some() || store::url_param("offer").is_some();
-        let open = store::url_param("open");
         if room || open.as_deref() == Some("online") {
             st.screen = Screen::Online;
             // A room link or the lobby, opened on a page without online play (a link of an
@@ -523,7 +535,7 @@ impl AppState {
         #[cfg(feature = "online")]
         if self.classic.is_online() || self.screen == Screen::Online {
             let _ = web_sys::window().map(|w| w.location().set_hash(""));
-            let mut fresh = AppState::load();
+            let mut fresh = AppState::load_state(true);
             fresh.screen = Screen::Menu;
             fresh.has_save = fresh.classic.game.is_some();
             *self = fresh;
