@@ -64,8 +64,8 @@ if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" != "$BINARYEN_VERSIO
 fi
 
 # wasm-split, which splits the online page in two (tools/split-online.py): the distribution's
-# binaryen package (any version from 108: the rest's file is named after its content, so two
-# builds never serve different code under one name), unpacked into .tools/ rather than installed
+# binaryen package (version 108 or later, checked; the files it helps make are named after their
+# content, so a browser never mixes two builds'), unpacked into .tools/ rather than installed
 # (npm's binaryen has no wasm-split, and the package's own wasm-opt is older than the one above).
 SPLIT="$ROOT/.tools/binaryen-split/usr/bin/wasm-split"
 if ! "$SPLIT" --version >/dev/null 2>&1; then
@@ -79,7 +79,10 @@ if ! "$SPLIT" --version >/dev/null 2>&1; then
   rm -rf "$ROOT/.tools/binaryen-split"
   dpkg -x "$deb"/binaryen_*.deb "$ROOT/.tools/binaryen-split"
   rm -rf "$deb"
-  "$SPLIT" --version >/dev/null
+fi
+if [ "$("$SPLIT" --version | awk '{print $3}')" -lt 108 ] 2>/dev/null; then
+  echo "install-web-tools: wasm-split $("$SPLIT" --version) is older than 108 (needs bulk memory)" >&2
+  exit 1
 fi
 
 if [ ! -f "$ROOT/node_modules/playwright-core/package.json" ] || [ ! -x "$ROOT/node_modules/.bin/terser" ] \

@@ -6,9 +6,10 @@ gzipped in one file. Most of it is needed only once a game starts. This runs bin
 `wasm-split` (Debian's binaryen 108, unpacked by scripts/install-web-tools.sh) guided by a
 profile: the functions the page runs from its start to the online lobby's form, entered the three
 ways players enter it (measured in headless Chromium by tools/split-profile.mjs), stay in the
-page's wasm; every other function moves to `<name>-<hash>_more.wasm` (named after its content, so
-two builds never serve different code under one name), which the page fetches in the background
-once it is up (web/split-loader.js). A call to a function of the second file before it is in
+page's wasm; every other function moves to `<name>-<hash>_more.wasm`, named after its content
+(web/post-build.sh then names the glue and the first part after theirs, so a browser never mixes
+the files of two builds), which the page fetches in the background once it is up
+(web/split-loader.js). A call to a function of the second file before it is in
 loads it there and then, synchronously, blocking the page meanwhile: so the page still works
 where the profile missed a function, only less smoothly. A start that needs the rest at once (a
 saved game to resume, a room to rejoin) waits for it instead (web/split-loader.js).
@@ -88,6 +89,25 @@ def exports(wasm):
     return names
 
 
+def section_ids(wasm):
+    """The ids of a wasm module's sections, in order."""
+    def leb(i):
+        v = s = 0
+        while True:
+            b = wasm[i]
+            i += 1
+            v |= (b & 0x7F) << s
+            s += 7
+            if b < 0x80:
+                return v, i
+    i, ids = 8, []
+    while i < len(wasm):
+        size, body = leb(i + 1)
+        ids.append(wasm[i])
+        i = body + size
+    return ids
+
+
 def sri(path):
     with open(path, "rb") as f:
         return "sha384-" + base64.b64encode(hashlib.sha384(f.read()).digest()).decode()
@@ -127,6 +147,12 @@ def main():
              rest, "-o", os.path.join(tmp, "rest-opt.wasm")])
         with open(os.path.join(tmp, "rest-opt.wasm"), "rb") as f:
             rest_bytes = f.read()
+        # The loader may instantiate the rest twice (the background and a placeholder at once):
+        # harmless only while it has no start function, memory, table, globals or data of its own.
+        own = set(section_ids(rest_bytes)) & {4, 5, 6, 8, 11}
+        if own:
+            fail(f"the rest has sections {sorted(own)} of its own (start, memory, table, globals "
+                 "or data): instantiating it twice would not be harmless")
         digest = hashlib.sha256(rest_bytes).hexdigest()[:16]
         more_path = wasm_path[: -len("_bg.wasm")] + f"-{digest}_more.wasm"
         with open(more_path, "wb") as f:

@@ -50,7 +50,7 @@ const url = `http://127.0.0.1:${server.address().port}/orbis/online/`;
 const entries = [
   { path: '', go: async (page) => { await page.locator('#play-online').waitFor({ timeout: 60000 }); await page.click('#play-online'); } },
   { path: '?open=online', go: async () => {} },
-  { path: '#room=profile-room', go: async () => {} },
+  { path: '#room=profile-room&relays=wss://relay.example', go: async () => {} },
 ];
 const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
 try {

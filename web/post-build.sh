@@ -27,5 +27,15 @@ if [ "${TRUNK_PROFILE:-}" = release ]; then
     # Short import names in the wasm and its glue (tools/minify-imports.py).
     python3 "$ROOT/tools/minify-imports.py" "$wasm" "$js"
     sed -i "s|sha384-$old_js|sha384-$(sri "$js")|g; s|sha384-$old_wasm|sha384-$(sri "$wasm")|g" index.html
+    # The online page's glue and first part, named after their content too: Trunk named them
+    # after cargo's output, which the split (a browser's profile, the splitter's version) can
+    # turn into different files; a browser must never mix the files of two builds.
+    if [ "$(basename "${TRUNK_HTML_FILE:-}")" = online.html ]; then
+      base="${js%.js}"
+      d=$(cat "$js" "$wasm" | sha256sum | cut -c1-16)
+      mv "$js" "$base-$d.js"
+      mv "$wasm" "$base-${d}_bg.wasm"
+      sed -i "s|$base\.js|$base-$d.js|g; s|${base}_bg\.wasm|$base-${d}_bg.wasm|g" index.html
+    fi
   done
 fi

@@ -26,9 +26,9 @@ const __orbisMore = (() => {
     if (!dead) {
       dead = new Error(`orbis: the rest of the page could not be loaded (${why})`);
       document.body.innerHTML = '<div class="boot" role="alert">Orbis could not download the ' +
-        'rest of the game. Check your connection, then reload the page: your game was saved ' +
-        'after your last action. <button type="button" id="more-reload" ' +
-        'onclick="location.reload()">Reload</button></div>';
+        'rest of the game. Check your connection, then reload the page to go on where you ' +
+        'were. <button type="button" id="more-reload" onclick="location.reload()">Reload' +
+        '</button></div>';
     }
     return dead;
   };
@@ -39,11 +39,14 @@ const __orbisMore = (() => {
     }).then((b) => { bytes = new Uint8Array(b); return bytes; });
     return download;
   };
-  const instantiate = (bytes, way) => WebAssembly.instantiate(bytes, imports()).then(() => {
-    if (!ready) { ready = true; how = way; }
-  });
+  const instantiate = (b, way) => (ready || dead ? Promise.resolve() :
+    WebAssembly.instantiate(b, imports()).then(() => {
+      if (!ready && !dead) { ready = true; how = way; forget(); }
+    }));
+  // Once the rest is in, its bytes are not needed any more (2 MB).
+  const forget = () => { bytes = null; download = null; };
   // Whether this start needs the rest, read as the page's start does (crates/web/src/app/mod.rs,
-  // AppState::load; online/mod.rs, the rejoin): a saved game, unless the page opens for its lobby
+  // AppState::load_state; online/mod.rs, the rejoin): a saved game, unless the page opens for its lobby
   // (a room or invite link, or "Play online…": `open=online`); a room this browser has joined
   // before (its peer id is kept), which the page rejoins at once.
   const param = (name) => {
@@ -60,10 +63,23 @@ const __orbisMore = (() => {
       const lobby = room || param('offer') || param('open') === 'online';
       return !lobby && localStorage.getItem('orbis.save') !== null;
     } catch (e) {
-      return true; // storage unreadable: the safe way
+      return false; // storage unreadable: the page's start reads nothing either
     }
   };
-  const early = needsRestAtStart();
+  // Browsers that refuse to compile more than 4 KB synchronously on the page's thread (Chromium
+  // before 114): there the synchronous path cannot work, so every start waits for the rest.
+  const syncCompiles = (() => {
+    try {
+      const pad = 5000; // a module with one custom section, 5 KB in all
+      const m = new Uint8Array(8 + 1 + 2 + 2 + pad);
+      m.set([0, 97, 115, 109, 1, 0, 0, 0, 0, (pad + 2) & 127 | 128, (pad + 2) >> 7, 1, 120]);
+      new WebAssembly.Module(m);
+      return true;
+    } catch (e) {
+      return false;
+    }
+  })();
+  const early = !syncCompiles || needsRestAtStart();
   if (early) fetchRest(); // beside the first file's own download
   // A placeholder called before the rest is in: load it now, synchronously.
   const now = () => {
@@ -88,6 +104,7 @@ const __orbisMore = (() => {
     }
     ready = true;
     how = way;
+    forget();
   };
   return {
     /** Awaited by the glue between instantiating the first file and starting it. */
@@ -95,7 +112,9 @@ const __orbisMore = (() => {
       first = exports;
       if (!early) return Promise.resolve();
       return fetchRest().then((b) => instantiate(b, 'before start')).catch(() => {
-        // The page starts anyway: the first placeholder call tries again, or says what to do.
+        // The page starts anyway: the background download tries again, and a placeholder
+        // called first loads the rest itself or says what to do.
+        download = null;
       });
     },
     /** Called by the glue with the first file's exports, before its start function runs. */
@@ -104,8 +123,8 @@ const __orbisMore = (() => {
       if (ready) return;
       setTimeout(() => {
         if (ready || dead) return;
-        fetchRest().then((b) => (ready ? null : instantiate(b, 'background'))).catch(() => {
-          download = null; // a placeholder, or the next start, tries again
+        fetchRest().then((b) => instantiate(b, 'background')).catch(() => {
+          download = null; // a placeholder called later tries again
         });
       }, 0);
     },

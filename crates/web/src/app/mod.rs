@@ -535,13 +535,11 @@ impl AppState {
         #[cfg(feature = "online")]
         if self.classic.is_online() || self.screen == Screen::Online {
             let _ = web_sys::window().map(|w| w.location().set_hash(""));
-            let mut fresh = AppState::load_state(true);
-            fresh.screen = Screen::Menu;
-            fresh.has_save = fresh.classic.game.is_some();
-            *self = fresh;
-            return;
+            *self = AppState::load_state(true);
         }
         self.screen = Screen::Menu;
+        // Any saved game: an orders or economy game leaves `classic.game` empty (the menu hid
+        // Continue for those after the lobby's Back).
         self.has_save =
             self.classic.game.is_some() || self.has_orders_game() || self.has_economy_game();
     }
