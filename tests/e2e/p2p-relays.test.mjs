@@ -180,7 +180,12 @@ test('a room link that names the full page (an earlier version\'s) opens the onl
   // "Play online…" on the full page's menu goes there too.
   await page.goto(`${net.base}full/`);
   await page.click('#play-online', { timeout: 60000 });
-  await page.waitForURL(/\/orbis\/online\/\?open=online/, { waitUntil: 'commit', timeout: 60000 });
+  // This wait timed out now and then (twice in fresh runs, never alone): say where the page was.
+  await page.waitForURL(/\/orbis\/online\/\?open=online/, { waitUntil: 'commit', timeout: 60000 }).catch(async (e) => {
+    const screen = await page.locator('#root').getAttribute('data-screen').catch(() => '?');
+    await shot(page, '47b-play-online-stuck').catch(() => {});
+    throw new Error(`${e.message}\n  at ${page.url()}, screen ${screen}, body: ${(await page.locator('body').innerText().catch(() => '?')).slice(0, 300)}`);
+  });
   await page.locator('#online-create').waitFor({ timeout: 60000 });
   await ctx.close();
 });
