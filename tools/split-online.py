@@ -24,6 +24,7 @@ if any step does: the build must not publish a page that cannot load its code.
 
 import base64
 import hashlib
+import importlib.util
 import os
 import re
 import subprocess
@@ -64,48 +65,34 @@ def patch_glue(js, loader):
     return loader + "\n" + js
 
 
+# The LEB128 reader of tools/minify-imports.py (a file name Python cannot import by name).
+_spec = importlib.util.spec_from_file_location(
+    "minify_imports", os.path.join(os.path.dirname(os.path.abspath(__file__)), "minify-imports.py"))
+_minify = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_minify)
+leb = _minify.leb
+
+
+def sections(wasm):
+    """A wasm module's sections, in order: (id, start of its body, end)."""
+    i = 8
+    while i < len(wasm):
+        size, body = leb(wasm, i + 1)
+        yield wasm[i], body, body + size
+        i = body + size
+
+
 def exports(wasm):
     """The export names of a wasm module (to check the table the loader reads is there)."""
-    def leb(i):
-        v = s = 0
-        while True:
-            b = wasm[i]
-            i += 1
-            v |= (b & 0x7F) << s
-            s += 7
-            if b < 0x80:
-                return v, i
-    i, names = 8, []
-    while i < len(wasm):
-        sid = wasm[i]
-        size, body = leb(i + 1)
+    names = []
+    for sid, body, _ in sections(wasm):
         if sid == 7:
-            count, j = leb(body)
+            count, j = leb(wasm, body)
             for _ in range(count):
-                n, j = leb(j)
+                n, j = leb(wasm, j)
                 names.append(wasm[j:j + n].decode())
-                j = leb(j + n + 1)[1]
-        i = body + size
+                j = leb(wasm, j + n + 1)[1]
     return names
-
-
-def section_ids(wasm):
-    """The ids of a wasm module's sections, in order."""
-    def leb(i):
-        v = s = 0
-        while True:
-            b = wasm[i]
-            i += 1
-            v |= (b & 0x7F) << s
-            s += 7
-            if b < 0x80:
-                return v, i
-    i, ids = 8, []
-    while i < len(wasm):
-        size, body = leb(i + 1)
-        ids.append(wasm[i])
-        i = body + size
-    return ids
 
 
 def sri(path):
@@ -149,7 +136,7 @@ def main():
             rest_bytes = f.read()
         # The loader may instantiate the rest twice (the background and a placeholder at once):
         # harmless only while it has no start function, memory, table, globals or data of its own.
-        own = set(section_ids(rest_bytes)) & {4, 5, 6, 8, 11}
+        own = {sid for sid, _, _ in sections(rest_bytes)} & {4, 5, 6, 8, 11}
         if own:
             fail(f"the rest has sections {sorted(own)} of its own (start, memory, table, globals "
                  "or data): instantiating it twice would not be harmless")

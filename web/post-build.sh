@@ -10,6 +10,8 @@ cd "${TRUNK_STAGING_DIR:?run from trunk}"
 
 sri() { openssl dgst -sha384 -binary "$1" | base64 -w0; }
 TERSER="$ROOT/node_modules/.bin/terser"
+online=false
+[ "$(basename "${TRUNK_HTML_FILE:-}")" = online.html ] && online=true
 if [ "${TRUNK_PROFILE:-}" = release ]; then
   # Not skipped when terser is missing: the online page would ship its wasm unoptimised.
   [ -x "$TERSER" ] || { echo "post-build: $TERSER is missing: run scripts/install-web-tools.sh" >&2; exit 1; }
@@ -19,7 +21,7 @@ if [ "${TRUNK_PROFILE:-}" = release ]; then
     old_wasm=$(sri "$wasm")
     # The online page's wasm in two parts: what shows the menu and lobby, and the rest, fetched
     # once the page is up (tools/split-online.py; it also optimises both, in place of Trunk).
-    if [ "$(basename "${TRUNK_HTML_FILE:-}")" = online.html ]; then
+    if $online; then
       python3 "$ROOT/tools/split-online.py" "$js" "$wasm"
     fi
     "$TERSER" "$js" --module --compress --mangle -o "$js.min"
@@ -30,7 +32,7 @@ if [ "${TRUNK_PROFILE:-}" = release ]; then
     # The online page's glue and first part, named after their content too: Trunk named them
     # after cargo's output, which the split (a browser's profile, the splitter's version) can
     # turn into different files; a browser must never mix the files of two builds.
-    if [ "$(basename "${TRUNK_HTML_FILE:-}")" = online.html ]; then
+    if $online; then
       base="${js%.js}"
       d=$(cat "$js" "$wasm" | sha256sum | cut -c1-16)
       mv "$js" "$base-$d.js"
