@@ -6,7 +6,9 @@
 //! Invariants: a peer id is the hash of the key that signs for it ([`peer_id`]); at most
 //! [`MAX_PEERS`] peers are met at once; matchbox is asked for at most [`MAX_HANDSHAKES`]
 //! connections (one more every [`HANDSHAKE_REFILL_S`]); a peer that sends no signal within
-//! [`HANDSHAKE_S`] is forgotten; a bad signature is verified once.
+//! [`HANDSHAKE_S`] is forgotten; a bad signature is verified once; the duplicate window holds at
+//! most [`SEEN`] ids, and a full window forgets from whoever holds most of it (a peer met, or
+//! everyone else together), so a room member's flood pushes out its own ids, not the others'.
 
 use super::*;
 /// The peer id of a Nostr key (x-only, hex): the first 16 bytes of a domain-separated SHA-256 of
@@ -77,8 +79,13 @@ pub struct Rendezvous {
     pub me: [u8; 16],
     /// Peers met (their id is [`peer_id`] of their key).
     peers: BTreeMap<[u8; 16], Met>,
+    /// The duplicate window: ids of the events that opened and verified (ours included), oldest
+    /// first, each with its signer's peer id, and how many each signer holds.
     seen: BTreeSet<String>,
-    seen_order: VecDeque<String>,
+    seen_order: VecDeque<(String, [u8; 16])>,
+    seen_per: BTreeMap<[u8; 16], usize>,
+    /// The window's size: [`SEEN`] (smaller in tests, which then need fewer signed events).
+    seen_cap: usize,
     bad: BTreeSet<[u8; 32]>,
     bad_order: VecDeque<[u8; 32]>,
     /// Handshakes that may start now, and when one was last added.
@@ -130,6 +137,8 @@ impl Rendezvous {
             peers: BTreeMap::new(),
             seen: BTreeSet::new(),
             seen_order: VecDeque::new(),
+            seen_per: BTreeMap::new(),
+            seen_cap: SEEN,
             bad: BTreeSet::new(),
             bad_order: VecDeque::new(),
             budget: MAX_HANDSHAKES,
@@ -161,6 +170,18 @@ impl Rendezvous {
                 signalled: true,
             },
         );
+    }
+
+    /// Ids in the duplicate window (its set and its order, which must agree).
+    #[cfg(test)]
+    pub(super) fn window(&self) -> (usize, usize) {
+        (self.seen.len(), self.seen_order.len())
+    }
+
+    /// A smaller duplicate window, so a test fills it with fewer signed events.
+    #[cfg(test)]
+    pub(super) fn shrink_window(&mut self, cap: usize) {
+        self.seen_cap = cap;
     }
 
     /// Signatures checked so far (the costly step).
@@ -212,21 +233,53 @@ impl Rendezvous {
             content,
             &aux,
         );
-        self.remember(e.id.clone());
+        self.remember(e.id.clone(), self.me);
         e
     }
 
-    fn remember(&mut self, id: String) -> bool {
+    /// Adds `id`, signed for `from`, to the duplicate window. When the window is full, the
+    /// oldest id goes of whoever holds most of it: one of the peers met (or we), or everyone
+    /// else together (keys not met, which a member can mint, or peers forgotten since). So a
+    /// flood, from one key or many, pushes out its own ids, and a peer met keeps its ids as long
+    /// as it sends fewer than its share; before, any member's flood pushed out every other
+    /// event's id, and a replay of it went through again (`a_members_flood_does_not_flush_the_others_ids`).
+    fn remember(&mut self, id: String, from: [u8; 16]) {
         if !self.seen.insert(id.clone()) {
-            return false;
+            return;
         }
-        self.seen_order.push_back(id);
-        if self.seen_order.len() > SEEN {
-            if let Some(old) = self.seen_order.pop_front() {
-                self.seen.remove(&old);
+        self.seen_order.push_back((id, from));
+        *self.seen_per.entry(from).or_default() += 1;
+        if self.seen_order.len() <= self.seen_cap {
+            return;
+        }
+        let held = |k: &[u8; 16]| self.seen_per.get(k).copied().unwrap_or(0);
+        let met = |k: &[u8; 16]| *k == self.me || self.peers.contains_key(k);
+        let top = self
+            .peers
+            .keys()
+            .chain(std::iter::once(&self.me))
+            .max_by_key(|k| held(k))
+            .copied();
+        let met_total: usize = self
+            .peers
+            .keys()
+            .chain(std::iter::once(&self.me))
+            .map(held)
+            .sum();
+        let others = self.seen_order.len() - met_total;
+        let victim = match top {
+            Some(t) if held(&t) > others => self.seen_order.iter().position(|(_, f)| *f == t),
+            _ => self.seen_order.iter().position(|(_, f)| !met(f)),
+        };
+        if let Some((old, f)) = victim.and_then(|i| self.seen_order.remove(i)) {
+            self.seen.remove(&old);
+            if let Some(n) = self.seen_per.get_mut(&f) {
+                *n -= 1;
+                if *n == 0 {
+                    self.seen_per.remove(&f);
+                }
             }
         }
-        true
     }
 
     /// What a bad copy is remembered by: its id and its signature (not the id alone, or a copy
@@ -404,12 +457,13 @@ impl Rendezvous {
                 _ => "bad_signature",
             });
         }
-        self.remember(e.id.clone());
         if env.from == self.me {
+            self.remember(e.id.clone(), self.me);
             return Err("own");
         }
         if env.to.is_some_and(|t| t != self.me) {
             // Not for us, but a neighbour may be on the way to its addressee.
+            self.remember(e.id.clone(), env.from);
             return Ok(Reaction {
                 forward: true,
                 ..Reaction::default()
@@ -419,7 +473,11 @@ impl Rendezvous {
             forward: env.to.is_none(),
             ..Reaction::default()
         };
-        let new = self.meet(env.from, now)?;
+        // Met first, so that the window counts its id as the peer's own (a peer refused for a
+        // full room counts with everyone else).
+        let met = self.meet(env.from, now);
+        self.remember(e.id.clone(), env.from);
+        let new = met?;
         let from = PeerId(uuid::Uuid::from_bytes(env.from));
         match env.body {
             Body::Hello => {

@@ -286,6 +286,64 @@ fn junk_floods_do_not_flush_the_duplicate_window() {
     );
 }
 
+/// A room member (it holds the room secret) floods the room with events that open and verify:
+/// from one key, then from keys it mints (more than a room holds). Before, every event took a
+/// place in one first-in-first-out window, so the flood pushed the other peers' ids out and a
+/// replayed offer reached matchbox a second time. Now a full window forgets from whoever holds
+/// most of it.
+#[test]
+fn a_members_flood_does_not_flush_the_others_ids() {
+    let (mut big, mut small) = pair();
+    // The window at a sixteenth of its size ([`SEEN`]): signing thousands of events is slow
+    // in a debug build, and the rule does not depend on the size.
+    const CAP: usize = SEEN / 16;
+    big.shrink_window(CAP);
+    let hello = small.tick(NOW, false).unwrap();
+    assert!(big.receive(&hello, NOW).is_ok());
+    let offer = small.signal(big.me, PeerSignal::Offer("v=0".into()), NOW);
+    assert_eq!(big.receive(&offer, NOW).unwrap().to_matchbox.len(), 1);
+    let flood = |big: &mut Rendezvous, keys: &nostr::Keys, n: u64| {
+        let e = forged(big, keys, peer_id(&keys.public), Body::Hello, NOW, n);
+        let _ = big.receive(&e, NOW);
+    };
+    // One key, met: more than the window.
+    let member = nostr::Keys::from_secret(&[9; 32]).unwrap();
+    for n in 0..CAP as u64 + 50 {
+        flood(&mut big, &member, n);
+    }
+    let (set, order) = big.window();
+    assert!(set == order && set <= CAP, "{set} {order}");
+    for e in [&hello, &offer] {
+        assert_eq!(
+            big.receive(e, NOW + 1),
+            Err("duplicate"),
+            "a replay went through"
+        );
+    }
+    // Keys minted by the hundred: the first fill the room, the rest are refused, and each sends
+    // a few events (fewer than the honest peer's share of the window). Together they come to
+    // hold more of the window than the first key, and then lose their own oldest ids.
+    for k in 0..50u32 {
+        let mut secret = [7u8; 32];
+        secret[..4].copy_from_slice(&k.to_le_bytes());
+        let Some(keys) = nostr::Keys::from_secret(&secret) else {
+            continue;
+        };
+        for n in 0..8 {
+            flood(&mut big, &keys, n);
+        }
+    }
+    let (set, order) = big.window();
+    assert!(set == order && set <= CAP, "{set} {order}");
+    for e in [&hello, &offer] {
+        assert_eq!(
+            big.receive(e, NOW + 2),
+            Err("duplicate"),
+            "a replay went through"
+        );
+    }
+}
+
 /// Base64url that opens under no room key.
 const JUNK: &str = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
