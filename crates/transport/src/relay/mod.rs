@@ -398,6 +398,20 @@ impl Signaller for RelaySignaller {
     }
 }
 
+/// The invitation a guest's page was opened with, checked: an offer, for this room, and not
+/// naming the guest itself as the host (a code made up to confuse the page: the MAC's key is the
+/// room secret, which every member holds).
+fn guest_offer(text: &str, secret: &str, now: u64) -> Result<invite::Code, invite::CodeError> {
+    invite::decode(text, now).and_then(|c| match c.kind {
+        invite::Kind::Offer if c.room != secret => Err(invite::CodeError::WrongRoom),
+        invite::Kind::Offer if c.host == rendezvous::invited_id(&c.guest) => {
+            Err(invite::CodeError::Garbled)
+        }
+        invite::Kind::Offer => Ok(c),
+        invite::Kind::Answer => Err(invite::CodeError::WrongKind(invite::Kind::Answer)),
+    })
+}
+
 /// The background task: the relay loops and the rendezvous, until matchbox drops the signaller.
 async fn run(
     config: RelayConfig,
@@ -407,13 +421,10 @@ async fn run(
 ) {
     let mut invites = invite::Invites::default();
     // A guest takes the id its invitation names and starts with the host's offer.
-    let guest = config.invite.as_deref().map(|text| {
-        invite::decode(text, rt::now_s()).and_then(|c| match c.kind {
-            invite::Kind::Offer if c.room == config.secret => Ok(c),
-            invite::Kind::Offer => Err(invite::CodeError::WrongRoom),
-            invite::Kind::Answer => Err(invite::CodeError::WrongKind(invite::Kind::Answer)),
-        })
-    });
+    let guest = config
+        .invite
+        .as_deref()
+        .map(|text| guest_offer(text, &config.secret, rt::now_s()));
     let mut rv = match &guest {
         Some(Ok(c)) => Rendezvous::invited(&config.secret, config.entropy, c.guest),
         _ => Rendezvous::new(&config.secret, config.entropy),

@@ -7,8 +7,9 @@
 //! [`MAX_PEERS`] peers are met at once; matchbox is asked for at most [`MAX_HANDSHAKES`]
 //! connections (one more every [`HANDSHAKE_REFILL_S`]); a peer that sends no signal within
 //! [`HANDSHAKE_S`] is forgotten; a bad signature is verified once; the duplicate window holds at
-//! most [`SEEN`] ids, and a full window forgets from whoever holds most of it (a peer met, or
-//! everyone else together), so a room member's flood pushes out its own ids, not the others'.
+//! most [`SEEN`] ids, and a full window forgets first an id too old to be taken again, then one
+//! of whoever holds most of it (a peer met or that has signalled, or everyone else together), so
+//! a room member's flood pushes out its own ids, not the others'.
 
 use super::*;
 /// The peer id of a Nostr key (x-only, hex): the first 16 bytes of a domain-separated SHA-256 of
@@ -25,6 +26,11 @@ pub fn peer_id(pubkey: &str) -> [u8; 16] {
     id[6] = (id[6] & 0x0f) | 0x40;
     id[8] = (id[8] & 0x3f) | 0x80;
     id
+}
+
+/// The peer id an invitation's seed gives its guest.
+pub fn invited_id(seed: &[u8; 16]) -> [u8; 16] {
+    peer_id(&invited_keys(seed).public)
 }
 
 /// The session key an invitation's seed gives its guest (the host knows it too, to know the
@@ -80,10 +86,14 @@ pub struct Rendezvous {
     /// Peers met (their id is [`peer_id`] of their key).
     peers: BTreeMap<[u8; 16], Met>,
     /// The duplicate window: ids of the events that opened and verified (ours included), oldest
-    /// first, each with its signer's peer id, and how many each signer holds.
+    /// first, and how many each signer holds.
     seen: BTreeSet<String>,
-    seen_order: VecDeque<(String, [u8; 16])>,
+    seen_order: VecDeque<Remembered>,
     seen_per: BTreeMap<[u8; 16], usize>,
+    /// Peers that have signalled (or were introduced): each keeps its own share of the window
+    /// while it holds ids there, even once forgotten as a peer met. There are few: each one
+    /// spent a handshake of the budget.
+    kept: BTreeSet<[u8; 16]>,
     /// The window's size: [`SEEN`] (smaller in tests, which then need fewer signed events).
     seen_cap: usize,
     bad: BTreeSet<[u8; 32]>,
@@ -95,6 +105,17 @@ pub struct Rendezvous {
     hello_step: usize,
     was_quiet: bool,
     verifications: u64,
+}
+
+/// An id in the duplicate window.
+#[derive(Clone, Debug)]
+struct Remembered {
+    id: String,
+    /// Whose key signed it ([`peer_id`]).
+    from: [u8; 16],
+    /// The event's `created_at`: [`WINDOW_S`] after it the event is refused as stale, so its id
+    /// need not be kept.
+    at: u64,
 }
 
 /// What one relay event asks of matchbox and the relays.
@@ -138,6 +159,7 @@ impl Rendezvous {
             seen: BTreeSet::new(),
             seen_order: VecDeque::new(),
             seen_per: BTreeMap::new(),
+            kept: BTreeSet::new(),
             seen_cap: SEEN,
             bad: BTreeSet::new(),
             bad_order: VecDeque::new(),
@@ -154,13 +176,17 @@ impl Rendezvous {
     pub fn fresh_invitation(&mut self) -> ([u8; 16], [u8; 16]) {
         let mut seed = [0u8; 16];
         self.rng.fill_bytes(&mut seed);
-        (seed, peer_id(&invited_keys(&seed).public))
+        (seed, invited_id(&seed))
     }
 
     /// A peer matchbox is connecting to outside the relays (an invitation's host or guest): met,
     /// with its handshake under way, so its hellos through the mesh neither start another one
     /// nor time it out.
     pub fn introduce(&mut self, id: [u8; 16], now: u64) {
+        if id == self.me {
+            return; // a code naming us as the host: refused before this (`invited_id`)
+        }
+        self.kept.insert(id);
         self.peers.insert(
             id,
             Met {
@@ -233,50 +259,59 @@ impl Rendezvous {
             content,
             &aux,
         );
-        self.remember(e.id.clone(), self.me);
+        self.remember(e.id.clone(), self.me, now, now);
         e
     }
 
-    /// Adds `id`, signed for `from`, to the duplicate window. When the window is full, the
-    /// oldest id goes of whoever holds most of it: one of the peers met (or we), or everyone
-    /// else together (keys not met, which a member can mint, or peers forgotten since). So a
-    /// flood, from one key or many, pushes out its own ids, and a peer met keeps its ids as long
-    /// as it sends fewer than its share; before, any member's flood pushed out every other
-    /// event's id, and a replay of it went through again (`a_members_flood_does_not_flush_the_others_ids`).
-    fn remember(&mut self, id: String, from: [u8; 16]) {
+    /// Adds `id`, signed for `from` at `at`, to the duplicate window at `now`. When the window
+    /// is full, an id goes that is too old to be taken again anyway; failing that, the oldest id
+    /// of whoever holds most of the window: one of the peers met or kept (see `kept`), or we,
+    /// or everyone else together (keys not met, which a member can mint). So a flood, from one
+    /// key or many, pushes out its own ids, and a peer loses one only once it holds more of the
+    /// window than any other. Before, the window was first in, first out: any member's flood
+    /// pushed out every other event's id, and a replay of it went through again
+    /// (`a_members_flood_does_not_flush_the_others_ids`).
+    fn remember(&mut self, id: String, from: [u8; 16], at: u64, now: u64) {
         if !self.seen.insert(id.clone()) {
             return;
         }
-        self.seen_order.push_back((id, from));
+        self.seen_order.push_back(Remembered { id, from, at });
         *self.seen_per.entry(from).or_default() += 1;
         if self.seen_order.len() <= self.seen_cap {
             return;
         }
-        let held = |k: &[u8; 16]| self.seen_per.get(k).copied().unwrap_or(0);
-        let met = |k: &[u8; 16]| *k == self.me || self.peers.contains_key(k);
-        let top = self
-            .peers
-            .keys()
-            .chain(std::iter::once(&self.me))
-            .max_by_key(|k| held(k))
-            .copied();
-        let met_total: usize = self
-            .peers
-            .keys()
-            .chain(std::iter::once(&self.me))
-            .map(held)
-            .sum();
-        let others = self.seen_order.len() - met_total;
-        let victim = match top {
-            Some(t) if held(&t) > others => self.seen_order.iter().position(|(_, f)| *f == t),
-            _ => self.seen_order.iter().position(|(_, f)| !met(f)),
+        let victim = match self
+            .seen_order
+            .iter()
+            .position(|r| r.at.saturating_add(WINDOW_S) < now)
+        {
+            Some(i) => Some(i),
+            None => {
+                let mut own: BTreeSet<[u8; 16]> = self.kept.clone();
+                own.extend(self.peers.keys().copied());
+                own.insert(self.me);
+                let held = |k: &[u8; 16]| self.seen_per.get(k).copied().unwrap_or(0);
+                let top = own.iter().max_by_key(|k| held(k)).copied();
+                let others = self
+                    .seen_order
+                    .len()
+                    .saturating_sub(own.iter().map(held).sum());
+                match top {
+                    Some(t) if held(&t) > others => {
+                        self.seen_order.iter().position(|r| r.from == t)
+                    }
+                    _ => self.seen_order.iter().position(|r| !own.contains(&r.from)),
+                }
+            }
         };
-        if let Some((old, f)) = victim.and_then(|i| self.seen_order.remove(i)) {
-            self.seen.remove(&old);
-            if let Some(n) = self.seen_per.get_mut(&f) {
+        // There is always one (the largest share is not empty), but should there be none, the
+        // oldest goes: the window never grows past its size.
+        if let Some(old) = self.seen_order.remove(victim.unwrap_or(0)) {
+            self.seen.remove(&old.id);
+            if let Some(n) = self.seen_per.get_mut(&old.from) {
                 *n -= 1;
                 if *n == 0 {
-                    self.seen_per.remove(&f);
+                    self.seen_per.remove(&old.from);
                 }
             }
         }
@@ -345,6 +380,9 @@ impl Rendezvous {
     fn expire(&mut self, now: u64) {
         self.peers
             .retain(|_, p| p.signalled || now.saturating_sub(p.since) <= HANDSHAKE_S);
+        let (peers, per) = (&self.peers, &self.seen_per);
+        self.kept
+            .retain(|k| peers.contains_key(k) || per.contains_key(k));
     }
 
     /// Meets `id` at `now` (`Ok(true)`: for the first time), unless the room is full: then the
@@ -458,12 +496,12 @@ impl Rendezvous {
             });
         }
         if env.from == self.me {
-            self.remember(e.id.clone(), self.me);
+            self.remember(e.id.clone(), self.me, e.created_at, now);
             return Err("own");
         }
         if env.to.is_some_and(|t| t != self.me) {
             // Not for us, but a neighbour may be on the way to its addressee.
-            self.remember(e.id.clone(), env.from);
+            self.remember(e.id.clone(), env.from, e.created_at, now);
             return Ok(Reaction {
                 forward: true,
                 ..Reaction::default()
@@ -476,7 +514,7 @@ impl Rendezvous {
         // Met first, so that the window counts its id as the peer's own (a peer refused for a
         // full room counts with everyone else).
         let met = self.meet(env.from, now);
-        self.remember(e.id.clone(), env.from);
+        self.remember(e.id.clone(), env.from, e.created_at, now);
         let new = met?;
         let from = PeerId(uuid::Uuid::from_bytes(env.from));
         match env.body {
@@ -499,6 +537,7 @@ impl Rendezvous {
                 if let Some(p) = self.peers.get_mut(&env.from) {
                     p.signalled = true;
                 }
+                self.kept.insert(env.from);
                 r.to_matchbox.push(PeerEvent::Signal { sender: from, data })
             }
         }

@@ -214,9 +214,22 @@ fn forged(
     now: u64,
     n: u64,
 ) -> Event {
+    forged_to(rv, keys, from, None, body, now, n)
+}
+
+/// As [`forged`], addressed to `to`.
+fn forged_to(
+    rv: &Rendezvous,
+    keys: &nostr::Keys,
+    from: [u8; 16],
+    to: Option<[u8; 16]>,
+    body: Body,
+    now: u64,
+    n: u64,
+) -> Event {
     let env = Envelope {
         from,
-        to: None,
+        to,
         signer: keys.public.clone(),
         body,
     };
@@ -342,6 +355,111 @@ fn a_members_flood_does_not_flush_the_others_ids() {
             "a replay went through"
         );
     }
+}
+
+/// Second angle on the test above (an independent review's attack): the member first makes the
+/// page forget a connected peer (a full room forgets a peer quiet for over 75 s, as every page is
+/// once its game runs), then floods with events from a key never met, addressed to nobody here,
+/// which count with everyone else's, where the forgotten peer's ids now were. Its hello, replayed,
+/// started a second handshake with a peer already connected. A peer that has signalled now keeps
+/// its own share of the window while it holds ids there.
+#[test]
+fn a_connected_peer_made_forgotten_keeps_its_ids() {
+    let (mut big, mut small) = pair();
+    const CAP: usize = SEEN / 16;
+    big.shrink_window(CAP);
+    let hello = small.tick(NOW, false).unwrap();
+    assert!(big.receive(&hello, NOW).is_ok());
+    let answer = small.signal(big.me, PeerSignal::Answer("v=0".into()), NOW + 1);
+    assert_eq!(big.receive(&answer, NOW + 1).unwrap().to_matchbox.len(), 1);
+    // 16 minted keys fill the room: the last one's arrival forgets the quiet peer.
+    let minted = |k: u32| {
+        let mut secret = [5u8; 32];
+        secret[..4].copy_from_slice(&k.to_le_bytes());
+        nostr::Keys::from_secret(&secret)
+    };
+    let mut met = 0;
+    for k in 0..64 {
+        if met == MAX_PEERS {
+            break;
+        }
+        let Some(keys) = minted(k) else { continue };
+        let e = forged(&big, &keys, peer_id(&keys.public), Body::Hello, NOW + 77, 0);
+        if big.receive(&e, NOW + 77).is_ok() {
+            met += 1;
+        }
+    }
+    assert_eq!(
+        big.peer_count(NOW + 77),
+        MAX_PEERS,
+        "the room is full of minted keys"
+    );
+    // A key never met floods signals addressed to a made-up id (passed on, never met).
+    let flooder = nostr::Keys::from_secret(&[6; 32]).unwrap();
+    for n in 0..CAP as u64 + 10 {
+        let e = forged_to(
+            &big,
+            &flooder,
+            peer_id(&flooder.public),
+            Some(uuid(1)),
+            Body::Hello,
+            NOW + 78,
+            n,
+        );
+        assert!(big.receive(&e, NOW + 78).is_ok_and(|r| r.forward));
+    }
+    let (set, order) = big.window();
+    assert!(set == order && set <= CAP, "{set} {order}");
+    // Once the minted keys have timed out, the replays.
+    for e in [&hello, &answer] {
+        assert_eq!(
+            big.receive(e, NOW + 108),
+            Err("duplicate"),
+            "a replay went through"
+        );
+    }
+}
+
+/// A code whose host is the id its own seed gives the guest (a member can make one: the MAC's
+/// key is the room secret) is refused; had the page taken it, it would have counted itself as a
+/// peer met, and its duplicate window's arithmetic underflowed (a panic in a debug build, a
+/// window without bound in a release build).
+#[test]
+fn a_code_naming_its_guest_as_the_host_is_refused() {
+    let secret = "Zm9vYmFyYmF6cXV4cXV1eA";
+    let seed = [4u8; 16];
+    let me = invited_id(&seed);
+    let mut rv = Rendezvous::invited(secret, [1; 32], seed);
+    assert_eq!(rv.me, me);
+    let code = |host| invite::Code {
+        kind: invite::Kind::Offer,
+        room: secret.into(),
+        host,
+        guest: seed,
+        expires: NOW + 600,
+        sdp: invite::Sdp {
+            ufrag: "abcd".into(),
+            pwd: "abcdefghijklmnopqrstuvwx".into(),
+            fingerprint: [3; 32],
+            candidates: vec![],
+        },
+    };
+    let text = invite::encode(&code(me));
+    assert_eq!(
+        guest_offer(&text, secret, NOW).map(|c| c.host),
+        Err(invite::CodeError::Garbled)
+    );
+    let fine = invite::encode(&code([9; 16]));
+    assert_eq!(guest_offer(&fine, secret, NOW).map(|c| c.host), Ok([9; 16]));
+    // And were it introduced anyway: the page does not count itself as a peer met, and its
+    // window stays within its size.
+    rv.introduce(me, NOW);
+    rv.shrink_window(8);
+    for _ in 0..20 {
+        let _ = rv.hello(NOW);
+    }
+    let (set, order) = rv.window();
+    assert!(set == order && set <= 8, "{set} {order}");
 }
 
 /// Base64url that opens under no room key.
