@@ -180,13 +180,16 @@ test('a room link that names the full page (an earlier version\'s) opens the onl
   // "Play online…" on the full page's menu goes there too.
   await page.goto(`${net.base}full/`);
   await page.click('#play-online', { timeout: 60000 });
-  // This wait timed out now and then (twice in fresh runs, never alone): say where the page was.
-  await page.waitForURL(/\/orbis\/online\/\?open=online/, { waitUntil: 'commit', timeout: 60000 }).catch(async (e) => {
+  // The online page takes `open=online` out of its address once started, so the wait is for the
+  // page, not the query: waiting for `?open=online` timed out whenever the page had started
+  // before the wait began (three fresh runs; it stood at /orbis/online/ with its lobby up).
+  // Its lobby (below) is what `open=online` asks for: without it the online page shows its menu.
+  await page.waitForURL(/\/orbis\/online\//, { waitUntil: 'commit', timeout: 60000 }).catch(async (e) => {
     const screen = await page.locator('#root').getAttribute('data-screen').catch(() => '?');
     await shot(page, '47b-play-online-stuck').catch(() => {});
     throw new Error(`${e.message}\n  at ${page.url()}, screen ${screen}, body: ${(await page.locator('body').innerText().catch(() => '?')).slice(0, 300)}`);
   });
-  await page.locator('#online-create').waitFor({ timeout: 60000 });
+  await page.locator('#root[data-screen="online"] #online-create').waitFor({ timeout: 60000 });
   await ctx.close();
 });
 
