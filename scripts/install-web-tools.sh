@@ -47,8 +47,15 @@ WEB_TOOLCHAIN="$(sed -n 's/^WEB_TOOLCHAIN=//p' "$ROOT/scripts/web-toolchain.sh")
 "$ROOT/scripts/fetch-web-deps.sh"
 
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
-  echo "install-web-tools: cargo install trunk $TRUNK_VERSION (takes several minutes)"
-  cargo install trunk --locked --version "$TRUNK_VERSION"
+  echo "install-web-tools: cargo install trunk $TRUNK_VERSION (takes a few minutes)"
+  # Built without optimisation: Trunk's own release profile (fat LTO, one codegen unit) made it
+  # most of a cold machine's tool install, yet Trunk only runs cargo, wasm-bindgen and wasm-opt,
+  # which do the work. Measured on 2 cores: 239 s to compile at opt-level 0, 576 s at opt-level
+  # 3 without LTO (more with); building the full page took the same time with either Trunk
+  # (55-64 s), and the same files (but for the order of two inline scripts, which Trunk varies
+  # from run to run with either).
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install trunk --locked --version "$TRUNK_VERSION"
 fi
 
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WBG_VERSION" ]; then
