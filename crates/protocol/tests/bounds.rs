@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::strangers::{hello_over, stranger};
 use common::{game_id, Net, NetParams};
 use ed25519_dalek::SigningKey;
 use orbis_engine::classic::BotLevel;
@@ -11,46 +12,8 @@ use orbis_protocol::peer::{verify, Transcript};
 use orbis_protocol::{Body, Control, Dest, Envelope, Peer, SetupProposal};
 use std::collections::BTreeMap;
 
-fn stranger(i: u32) -> SigningKey {
-    let mut b = [0u8; 32];
-    b[..4].copy_from_slice(&i.to_le_bytes());
-    b[31] = 0xc1;
-    SigningKey::from_bytes(&b)
-}
-
 fn tables(p: &Peer) -> BTreeMap<&'static str, usize> {
     p.table_sizes().into_iter().collect()
-}
-
-/// `key` says hello to `peer` over connection `link` and answers the challenge that comes
-/// back, as an honest peer would (security review C11: only an answered challenge binds a key
-/// to a connection and names it). Uses sequence numbers `seq` and `seq + 1`.
-fn hello_over(peer: &mut Peer, link: u64, key: &SigningKey, name: &str, seq: u64, now: u64) {
-    let hello = |seq, answer, response| {
-        Envelope::seal(
-            key,
-            game_id(),
-            seq,
-            &Body::Hello {
-                name: name.into(),
-                answer,
-                challenge: None,
-                response,
-            },
-        )
-    };
-    let out = peer.handle(link, &hello(seq, false, None), now);
-    let challenge = out
-        .send
-        .iter()
-        .find_map(|(d, b)| match Envelope::open_where(b, |_| true) {
-            Ok((_, Body::Hello { challenge, .. })) if *d == Dest::Link(link) => challenge,
-            _ => None,
-        });
-    if let Some(c) = challenge {
-        let r = orbis_protocol::wire::link_response(&peer.key(), &c);
-        let _ = peer.handle(link, &hello(seq + 1, true, Some(r)), now);
-    }
 }
 
 /// A proposal by stranger `i`: itself and two more made-up keys.

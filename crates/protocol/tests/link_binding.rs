@@ -312,3 +312,140 @@ fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
     });
     assert_eq!(net.peers[HONEST].link_of(&victim), Some(VICTIM as LinkId));
 }
+
+/// The same relay, then the victim binds back and goes quiet, out of any game (security review
+/// of the last note's leftovers). The attacker keeps the victim's spent answer, fills the
+/// honest peer's table of names with made-up keys until the victim's name is forgotten, and
+/// replays the answer over its fresh connection. Forgetting a name also forgot which of the
+/// victim's messages was the last to bind it, so the old answer (to the same challenge, since
+/// the connection and session had not changed) bound the absent victim to the attacker again:
+/// shown in the room as present, its private chat sent to the attacker. A forgotten name now
+/// ends every answer given before.
+#[test]
+fn a_forgotten_victims_spent_answer_does_not_bind_it_again() {
+    use common::strangers::{hello_over, hello_unanswered, stranger};
+    let mut net = Net::new(3, 15, NetParams::perfect());
+    for i in 0..3 {
+        let o = net.peers[i].start(0);
+        net.process(i, o);
+    }
+    net.run_until(500, |_| false);
+    let victim = net.peers[VICTIM].key();
+    const FRESH: LinkId = 9;
+    // The whole relay (the documented limit): the victim is bound to the fresh connection.
+    let ack = solicit_ack(&mut net).expect("an acknowledgement");
+    let now = net.now;
+    let out = net.peers[HONEST].handle(FRESH, &ack, now);
+    let (challenge, _) = hello_to(&out.send, FRESH).expect("a fresh link is challenged");
+    let out = net.peers[VICTIM].handle(FRESH, &challenge, now);
+    let (spent, _) = hello_to(&out.send, FRESH).expect("the victim answers");
+    let _ = net.peers[HONEST].handle(FRESH, &spent, now);
+    assert_eq!(net.peers[HONEST].link_of(&victim), Some(FRESH), "the limit");
+    // The victim says hello again over its own connection and is bound back there; the spent
+    // answer replayed binds nothing.
+    let o = net.peers[VICTIM].start(net.now);
+    net.process(VICTIM, o);
+    let t = net.now + 5_000;
+    net.run_until(t, |n| {
+        n.peers[HONEST].link_of(&victim) == Some(VICTIM as LinkId)
+    });
+    assert_eq!(net.peers[HONEST].link_of(&victim), Some(VICTIM as LinkId));
+    let now = net.now;
+    let _ = net.peers[HONEST].handle(FRESH, &spent, now);
+    assert_eq!(net.peers[HONEST].link_of(&victim), Some(VICTIM as LinkId));
+    // The victim goes away; made-up keys fill the table of names; 76 s later more of them come
+    // until the victim's name is forgotten, the last one leaving its place free.
+    net.online[VICTIM] = false;
+    let mut i = 0u32;
+    let mut seq = 1u64;
+    let mut next = |seq: &mut u64| {
+        i += 1;
+        *seq += 2;
+        (stranger(80_000 + i), 1_000 + u64::from(i), *seq)
+    };
+    while net.peers[HONEST].names().len() < 256 {
+        let (key, link, s) = next(&mut seq);
+        let now = net.now;
+        hello_over(&mut net.peers[HONEST], link, &key, "filler", s, now);
+    }
+    let t = net.now + 76_000;
+    net.run_until(t, |_| false);
+    for _ in 0..600 {
+        if !net.peers[HONEST].names().contains_key(&victim) {
+            break;
+        }
+        let (key, link, s) = next(&mut seq);
+        let now = net.now;
+        if net.peers[HONEST].names().len() < 256 {
+            hello_over(&mut net.peers[HONEST], link, &key, "filler", s, now);
+        } else {
+            hello_unanswered(&mut net.peers[HONEST], link, &key, s, now);
+        }
+    }
+    assert!(
+        !net.peers[HONEST].names().contains_key(&victim),
+        "the victim's name was forgotten"
+    );
+    assert!(net.peers[HONEST].names().len() < 256, "a place is free");
+    // The replay.
+    let now = net.now;
+    let out = net.peers[HONEST].handle(FRESH, &spent, now);
+    assert_ne!(
+        net.peers[HONEST].link_of(&victim),
+        Some(FRESH),
+        "the spent answer bound the absent victim to the attacker's connection"
+    );
+    assert!(!out.events.iter().any(
+        |e| matches!(e, orbis_protocol::ProtocolEvent::PeerHello { peer, .. } if *peer == victim)
+    ));
+    // Second angle: the attacker makes the honest peer forget over 256 more names, so that the
+    // victim's last binding is let go too; then every nonce has changed, and the replay still
+    // binds nothing.
+    let forgotten = |net: &Net| {
+        net.peers[HONEST]
+            .table_sizes()
+            .into_iter()
+            .find(|(k, _)| *k == "forgotten_binds")
+            .map_or(0, |(_, v)| v)
+    };
+    let mut let_go = 0;
+    for _ in 0..3 {
+        let t = net.now + 76_000;
+        net.run_until(t, |_| false);
+        for _ in 0..300 {
+            let before = forgotten(&net);
+            let (key, link, s) = next(&mut seq);
+            let now = net.now;
+            hello_over(&mut net.peers[HONEST], link, &key, "filler", s, now);
+            if before == 256 && forgotten(&net) == 256 {
+                let_go += 1; // one came in, one (the oldest) was let go
+            }
+        }
+    }
+    assert!(forgotten(&net) <= 256);
+    assert!(let_go >= 256, "only {let_go} let go");
+    // A place made free again (else the replay is refused for a full table, which proves
+    // nothing), then the replay.
+    let t = net.now + 76_000;
+    net.run_until(t, |_| false);
+    let (key, link, s) = next(&mut seq);
+    let now = net.now;
+    hello_unanswered(&mut net.peers[HONEST], link, &key, s, now);
+    assert!(net.peers[HONEST].names().len() < 256, "a place is free");
+    let out = net.peers[HONEST].handle(FRESH, &spent, now);
+    assert_ne!(
+        net.peers[HONEST].link_of(&victim),
+        Some(FRESH),
+        "once the victim's last binding was let go, its spent answer bound it again"
+    );
+    assert!(!out.events.iter().any(
+        |e| matches!(e, orbis_protocol::ProtocolEvent::PeerHello { peer, .. } if *peer == victim)
+    ));
+    // Honest newcomers are still named.
+    let (key, link, s) = next(&mut seq);
+    let now = net.now;
+    hello_over(&mut net.peers[HONEST], link, &key, "newcomer", s, now);
+    assert!(net.peers[HONEST]
+        .names()
+        .contains_key(&orbis_protocol::PeerKey(key.verifying_key().to_bytes())));
+}

@@ -3,12 +3,15 @@
 //!
 //! Owns `Peer::proposals`, `accepts`, `seed_reveals`, `my_accept`, the messages deferred until
 //! a game runs (`early`), the table of names from hellos (`Peer::names`), and which connection
-//! each key is bound to (`links`, `key_links`, `bind_seq`, `challenged`).
+//! each key is bound to (`links`, `key_links`, `bind_seq`, `forgotten_binds`, `nonce_epoch`,
+//! `challenged`).
 //!
 //! Invariant on connections: a key is bound to a connection (where its private chat and
 //! decryption shares go) only by a hello over it that answers our challenge for that very
 //! connection, so no message solicited from a peer and forwarded by another moves it (security
-//! review C11); `links` and `key_links` stay one to one.
+//! review C11); `links` and `key_links` stay one to one; an answer binds a key at most once,
+//! also after its name is forgotten (its last binding's number is kept in `forgotten_binds`,
+//! and when that lets it go, every nonce changes).
 //!
 //! Invariant: a game starts only from a proposal every participant signed an accept for, with a
 //! seed that mixes every participant's revealed share (each checked against its commitment), so
@@ -471,9 +474,19 @@ impl Peer {
         }
         let bound_here = self.links.get(&l) == Some(&sender);
         let proven = response == Some(crate::wire::link_response(&self.me, &self.link_nonce(l)));
-        let newer = self.bind_seq.get(&sender).is_none_or(|&s| seq > s);
+        // A forgotten key's last binding counts too: before, forgetting a name let an answer
+        // it had spent bind it again (`a_forgotten_victims_spent_answer_does_not_bind_it_again`).
+        let last = self.bind_seq.get(&sender).copied().or_else(|| {
+            self.forgotten_binds
+                .iter()
+                .rev()
+                .find(|(k, _)| *k == sender)
+                .map(|(_, s)| *s)
+        });
+        let newer = last.is_none_or(|s| seq > s);
         if proven && !bound_here && newer {
             self.bind_seq.insert(sender, seq);
+            self.forgotten_binds.retain(|(k, _)| *k != sender);
             if let Some(old) = self.key_links.insert(sender, l) {
                 self.links.remove(&old);
             }
@@ -512,13 +525,16 @@ impl Peer {
 
     /// Our nonce for connection `l` (see [`Peer::on_hello`]): derived from our identity
     /// secret, so nobody else can foresee it, and from this session's first message number,
-    /// so a reloaded peer (which starts above its earlier numbers) challenges afresh.
+    /// so a reloaded peer (which starts above its earlier numbers) challenges afresh; and
+    /// from `nonce_epoch`, so that once a forgotten key's last binding is let go, no answer it
+    /// gave before binds it.
     pub(super) fn link_nonce(&self, l: LinkId) -> [u8; 32] {
         let mut b = b"orbis-link-challenge".to_vec();
         b.extend_from_slice(&self.cfg.identity_secret);
         b.extend_from_slice(&self.cfg.game_id);
         b.extend_from_slice(&self.cfg.seq_start.to_le_bytes());
         b.extend_from_slice(&l.to_le_bytes());
+        b.extend_from_slice(&self.nonce_epoch.to_le_bytes());
         sha256(&b)
     }
 
@@ -558,7 +574,14 @@ impl Peer {
             .min();
         let Some((_, k)) = gone else { return false };
         self.names.remove(&k);
-        self.bind_seq.remove(&k);
+        if let Some(s) = self.bind_seq.remove(&k) {
+            self.forgotten_binds.retain(|(x, _)| *x != k);
+            self.forgotten_binds.push_back((k, s));
+            if self.forgotten_binds.len() > MAX_NAMES {
+                self.forgotten_binds.pop_front();
+                self.nonce_epoch += 1;
+            }
+        }
         self.key_links.remove(&k);
         self.last_heard.remove(&k);
         self.links.retain(|_, x| *x != k);

@@ -150,6 +150,12 @@ pub struct Peer {
     /// Sequence number of the hello that last bound each named key to a connection (only a
     /// newer one binds it elsewhere).
     bind_seq: BTreeMap<PeerKey, u64>,
+    /// The `bind_seq` of keys whose names were forgotten (`forget_a_name`), oldest first, at
+    /// most [`lobby::MAX_NAMES`]: an answer a forgotten key gave before still binds nothing.
+    forgotten_binds: std::collections::VecDeque<(PeerKey, u64)>,
+    /// Mixed into every connection's nonce, and bumped whenever `forgotten_binds` lets a key
+    /// go: every answer given before is then void.
+    nonce_epoch: u64,
     /// Proposals, accepts, seed reveals and deferred messages (see `lobby`).
     lobby: Lobby,
     run: Option<Run>,
@@ -223,6 +229,8 @@ impl Peer {
             seqs: BTreeMap::new(),
             my_hello: None,
             bind_seq: BTreeMap::new(),
+            forgotten_binds: std::collections::VecDeque::new(),
+            nonce_epoch: 0,
             refused_seqs: BTreeMap::new(),
             lobby: Lobby::default(),
             run: None,
@@ -321,6 +329,7 @@ impl Peer {
             ("names", self.names.len()),
             ("challenged", self.challenged.len()),
             ("bind_seq", self.bind_seq.len()),
+            ("forgotten_binds", self.forgotten_binds.len()),
             ("key_links", self.key_links.len()),
             ("last_heard", self.last_heard.len()),
             ("proposals", self.lobby.proposals.len()),

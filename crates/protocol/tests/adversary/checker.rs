@@ -17,6 +17,7 @@ pub(super) fn check_tables(seed: u64, devs: &[Dev], p: &Peer, n: usize) {
         ("proposals", 64),
         ("proposers", 64),
         ("names", 256),
+        ("forgotten_binds", 256),
         ("early", 4096),
         ("junk", 8192),
         // Open votes: at most 32 per voter, and those about us kept 64 positions.
