@@ -5,7 +5,7 @@
 mod common;
 
 use common::strangers::{hello_over, stranger};
-use common::{game_id, Net, NetParams};
+use common::{game_id, lobby, Net, NetParams};
 use ed25519_dalek::SigningKey;
 use orbis_engine::classic::BotLevel;
 use orbis_protocol::peer::{verify, Transcript};
@@ -26,17 +26,6 @@ fn strangers_proposal(net: &Net, i: u32) -> SetupProposal {
         .collect();
     p.nonce = u64::from(i);
     p
-}
-
-/// Starts every peer (hellos) without proposing.
-fn lobby(n: usize, seed: u64) -> Net {
-    let mut net = Net::new(n, seed, NetParams::perfect());
-    for i in 0..n {
-        let o = net.peers[i].start(0);
-        net.process(i, o);
-    }
-    net.run_until(500, |_| false);
-    net
 }
 
 /// C10: every proposal and accept ran every deferred message through `receive` again,

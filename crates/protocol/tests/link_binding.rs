@@ -271,6 +271,23 @@ fn the_victims_signed_answers_to_challenges_bind_it_nowhere_else() {
     );
 }
 
+/// The whole relay of the test below: a solicited acknowledgement draws the honest peer's
+/// challenge of the attacker's `fresh` connection, relayed to the victim over a fresh connection
+/// of the attacker's to it; the victim's answer, handed back, binds the victim to `fresh`.
+/// Returns that answer.
+fn whole_relay(net: &mut Net, fresh: LinkId) -> Vec<u8> {
+    let victim = net.peers[VICTIM].key();
+    let ack = solicit_ack(net).expect("an acknowledgement");
+    let now = net.now;
+    let out = net.peers[HONEST].handle(fresh, &ack, now);
+    let (challenge, _) = hello_to(&out.send, fresh).expect("a fresh link is challenged");
+    let out = net.peers[VICTIM].handle(fresh, &challenge, now);
+    let (answer, _) = hello_to(&out.send, fresh).expect("the victim answers");
+    let _ = net.peers[HONEST].handle(fresh, &answer, now);
+    assert_eq!(net.peers[HONEST].link_of(&victim), Some(fresh), "the limit");
+    answer
+}
+
 /// What C11 leaves (PROTOCOL.md, "It still can"): an attacker that relays whole, over a fresh
 /// connection to the honest peer and another to the victim, passes the honest peer's challenge
 /// to the victim and the victim's answer back; neither can tell that from a reconnection of
@@ -282,15 +299,7 @@ fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
     let mut net = game(14);
     let victim = net.peers[VICTIM].key();
     const FRESH: LinkId = 9;
-    let ack = solicit_ack(&mut net).expect("an acknowledgement");
-    let now = net.now;
-    let out = net.peers[HONEST].handle(FRESH, &ack, now);
-    let (challenge, _) = hello_to(&out.send, FRESH).expect("a fresh link is challenged");
-    // Relayed to the victim over a fresh connection of the attacker's to it.
-    let out = net.peers[VICTIM].handle(FRESH, &challenge, now);
-    let (answer, _) = hello_to(&out.send, FRESH).expect("the victim answers");
-    let _ = net.peers[HONEST].handle(FRESH, &answer, now);
-    assert_eq!(net.peers[HONEST].link_of(&victim), Some(FRESH), "the limit");
+    whole_relay(&mut net, FRESH);
     let o = net.peers[HONEST]
         .chat(Some(victim), "relayed")
         .expect("chat");
@@ -299,7 +308,7 @@ fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
     // and the attacker's own peer, handed it, shows nothing.
     let bytes = &o.send[0].1;
     assert!(!bytes.windows(7).any(|w| w == b"relayed"));
-    let shown = net.peers[ATTACKER].handle(HONEST as LinkId, bytes, now);
+    let shown = net.peers[ATTACKER].handle(HONEST as LinkId, bytes, net.now);
     assert!(!shown
         .events
         .iter()
@@ -324,23 +333,11 @@ fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
 #[test]
 fn a_forgotten_victims_spent_answer_does_not_bind_it_again() {
     use common::strangers::{hello_over, hello_unanswered, stranger};
-    let mut net = Net::new(3, 15, NetParams::perfect());
-    for i in 0..3 {
-        let o = net.peers[i].start(0);
-        net.process(i, o);
-    }
-    net.run_until(500, |_| false);
+    let mut net = common::lobby(3, 15);
     let victim = net.peers[VICTIM].key();
     const FRESH: LinkId = 9;
     // The whole relay (the documented limit): the victim is bound to the fresh connection.
-    let ack = solicit_ack(&mut net).expect("an acknowledgement");
-    let now = net.now;
-    let out = net.peers[HONEST].handle(FRESH, &ack, now);
-    let (challenge, _) = hello_to(&out.send, FRESH).expect("a fresh link is challenged");
-    let out = net.peers[VICTIM].handle(FRESH, &challenge, now);
-    let (spent, _) = hello_to(&out.send, FRESH).expect("the victim answers");
-    let _ = net.peers[HONEST].handle(FRESH, &spent, now);
-    assert_eq!(net.peers[HONEST].link_of(&victim), Some(FRESH), "the limit");
+    let spent = whole_relay(&mut net, FRESH);
     // The victim says hello again over its own connection and is bound back there; the spent
     // answer replayed binds nothing.
     let o = net.peers[VICTIM].start(net.now);

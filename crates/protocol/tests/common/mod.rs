@@ -14,6 +14,17 @@ use orbis_protocol::{
 };
 use std::collections::BTreeMap;
 
+/// `n` peers on a perfect network, started (hellos) without proposing.
+pub fn lobby(n: usize, seed: u64) -> Net {
+    let mut net = Net::new(n, seed, NetParams::perfect());
+    for i in 0..n {
+        let o = net.peers[i].start(0);
+        net.process(i, o);
+    }
+    net.run_until(500, |_| false);
+    net
+}
+
 /// Network behaviour.
 #[derive(Clone, Copy, Debug)]
 pub struct NetParams {

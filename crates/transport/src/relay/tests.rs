@@ -241,6 +241,30 @@ fn forged_to(
     Event::sign(keys, now, KIND, topic, sealed, &[0; 32])
 }
 
+/// Key number `n` (from 1): a made-up session key, as a member mints them.
+fn minted(n: u64) -> nostr::Keys {
+    let mut k = [0u8; 32];
+    k[..8].copy_from_slice(&n.to_be_bytes());
+    nostr::Keys::from_secret(&k).unwrap()
+}
+
+/// The duplicate window's set and order agree and hold at most `cap` ids.
+fn assert_window_within(rv: &Rendezvous, cap: usize) {
+    let (set, order) = rv.window();
+    assert!(set == order && set <= cap, "{set} {order}");
+}
+
+/// Each event, received again at `now`, is refused as a duplicate.
+fn assert_replays_refused(rv: &mut Rendezvous, events: &[&Event], now: u64) {
+    for e in events {
+        assert_eq!(
+            rv.receive(e, now),
+            Err("duplicate"),
+            "a replay went through"
+        );
+    }
+}
+
 fn uuid(n: u64) -> [u8; 16] {
     let mut id = [0u8; 16];
     id[8..].copy_from_slice(&n.to_be_bytes());
@@ -324,37 +348,19 @@ fn a_members_flood_does_not_flush_the_others_ids() {
     for n in 0..CAP as u64 + 50 {
         flood(&mut big, &member, n);
     }
-    let (set, order) = big.window();
-    assert!(set == order && set <= CAP, "{set} {order}");
-    for e in [&hello, &offer] {
-        assert_eq!(
-            big.receive(e, NOW + 1),
-            Err("duplicate"),
-            "a replay went through"
-        );
-    }
+    assert_window_within(&big, CAP);
+    assert_replays_refused(&mut big, &[&hello, &offer], NOW + 1);
     // Keys minted by the hundred: the first fill the room, the rest are refused, and each sends
     // a few events (fewer than the honest peer's share of the window). Together they come to
     // hold more of the window than the first key, and then lose their own oldest ids.
-    for k in 0..50u32 {
-        let mut secret = [7u8; 32];
-        secret[..4].copy_from_slice(&k.to_le_bytes());
-        let Some(keys) = nostr::Keys::from_secret(&secret) else {
-            continue;
-        };
+    for k in 0..50 {
+        let keys = minted(1_000 + k);
         for n in 0..8 {
             flood(&mut big, &keys, n);
         }
     }
-    let (set, order) = big.window();
-    assert!(set == order && set <= CAP, "{set} {order}");
-    for e in [&hello, &offer] {
-        assert_eq!(
-            big.receive(e, NOW + 2),
-            Err("duplicate"),
-            "a replay went through"
-        );
-    }
+    assert_window_within(&big, CAP);
+    assert_replays_refused(&mut big, &[&hello, &offer], NOW + 2);
 }
 
 /// Second angle on the test above (an independent review's attack): the member first makes the
@@ -373,17 +379,12 @@ fn a_connected_peer_made_forgotten_keeps_its_ids() {
     let answer = small.signal(big.me, PeerSignal::Answer("v=0".into()), NOW + 1);
     assert_eq!(big.receive(&answer, NOW + 1).unwrap().to_matchbox.len(), 1);
     // 16 minted keys fill the room: the last one's arrival forgets the quiet peer.
-    let minted = |k: u32| {
-        let mut secret = [5u8; 32];
-        secret[..4].copy_from_slice(&k.to_le_bytes());
-        nostr::Keys::from_secret(&secret)
-    };
     let mut met = 0;
     for k in 0..64 {
         if met == MAX_PEERS {
             break;
         }
-        let Some(keys) = minted(k) else { continue };
+        let keys = minted(2_000 + k);
         let e = forged(&big, &keys, peer_id(&keys.public), Body::Hello, NOW + 77, 0);
         if big.receive(&e, NOW + 77).is_ok() {
             met += 1;
@@ -408,16 +409,9 @@ fn a_connected_peer_made_forgotten_keeps_its_ids() {
         );
         assert!(big.receive(&e, NOW + 78).is_ok_and(|r| r.forward));
     }
-    let (set, order) = big.window();
-    assert!(set == order && set <= CAP, "{set} {order}");
+    assert_window_within(&big, CAP);
     // Once the minted keys have timed out, the replays.
-    for e in [&hello, &answer] {
-        assert_eq!(
-            big.receive(e, NOW + 108),
-            Err("duplicate"),
-            "a replay went through"
-        );
-    }
+    assert_replays_refused(&mut big, &[&hello, &answer], NOW + 108);
 }
 
 /// A code whose host is the id its own seed gives the guest (a member can make one: the MAC's
@@ -458,8 +452,7 @@ fn a_code_naming_its_guest_as_the_host_is_refused() {
     for _ in 0..20 {
         let _ = rv.hello(NOW);
     }
-    let (set, order) = rv.window();
-    assert!(set == order && set <= 8, "{set} {order}");
+    assert_window_within(&rv, 8);
 }
 
 /// Base64url that opens under no room key.
@@ -506,9 +499,7 @@ fn peers_per_room_are_capped() {
     let mut big = Rendezvous::new("room-secret", [1; 32]);
     let (mut offers, mut answers, mut full) = (0, 0, 0);
     for n in 0..200u64 {
-        let mut k = [0u8; 32];
-        k[..8].copy_from_slice(&(n + 1).to_be_bytes());
-        let keys = nostr::Keys::from_secret(&k).unwrap();
+        let keys = minted(n + 1);
         let e = forged(&big, &keys, peer_id(&keys.public), Body::Hello, NOW, n);
         match big.receive(&e, NOW) {
             Ok(r) => {
@@ -539,9 +530,7 @@ fn handshakes_time_out() {
     let mut n = 0u64;
     while big.peer_count(NOW) < MAX_PEERS {
         n += 1;
-        let mut k = [0u8; 32];
-        k[..8].copy_from_slice(&n.to_be_bytes());
-        let keys = nostr::Keys::from_secret(&k).unwrap();
+        let keys = minted(n);
         let e = forged(&big, &keys, peer_id(&keys.public), Body::Hello, NOW, n);
         big.receive(&e, NOW).unwrap();
     }
@@ -634,9 +623,7 @@ fn handshakes_are_budgeted() {
     for _wave in 0..12 {
         for _ in 0..MAX_PEERS {
             n += 1;
-            let mut k = [0u8; 32];
-            k[..8].copy_from_slice(&n.to_be_bytes());
-            let keys = nostr::Keys::from_secret(&k).unwrap();
+            let keys = minted(n);
             let e = forged(&big, &keys, peer_id(&keys.public), Body::Hello, now, n);
             if let Ok(r) = big.receive(&e, now) {
                 offers += r.to_matchbox.len();
