@@ -14,18 +14,26 @@
 use super::*;
 
 /// The chat state of a peer.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct ChatBox {
     /// Our chat messages awaiting acknowledgements, by id (hash of the signed bytes).
     pub(super) outbox: BTreeMap<[u8; 32], OutgoingChat>,
     /// Ids of chat messages delivered to us, so a resend (our ack was lost) is acknowledged again;
-    /// the newest [`MAX_DELIVERED`] (in `delivered_order`).
-    pub(super) delivered: BTreeSet<[u8; 32]>,
-    pub(super) delivered_order: std::collections::VecDeque<[u8; 32]>,
+    /// the newest [`MAX_DELIVERED`].
+    pub(super) delivered: Window<[u8; 32], ()>,
 }
 
 /// Chat messages delivered to us whose ids we keep (to acknowledge a resend again).
 pub(super) const MAX_DELIVERED: usize = 4096;
+
+impl Default for ChatBox {
+    fn default() -> Self {
+        ChatBox {
+            outbox: BTreeMap::new(),
+            delivered: Window::new(MAX_DELIVERED),
+        }
+    }
+}
 
 /// Unacknowledged chat messages we keep resending; older ones are given up first.
 pub(super) const MAX_CHAT_OUTBOX: usize = 64;
@@ -58,8 +66,9 @@ impl Peer {
                 // one of a connection (throwaway names on one connection: security review C10);
                 // the game's participants always are.
                 self.names
+                    .all()
                     .keys()
-                    .filter(|k| **k != self.me && self.key_links.contains_key(k))
+                    .filter(|k| **k != self.me && self.names.is_bound(k))
                     .filter(|k| {
                         self.in_room(k)
                             || self
@@ -71,7 +80,7 @@ impl Peer {
                     .collect(),
             ),
             Some(k) => (
-                Dest::Link(*self.key_links.get(&k).ok_or(CommandError::UnknownPeer)?),
+                Dest::Link(self.names.link_of(&k).ok_or(CommandError::UnknownPeer)?),
                 BTreeSet::from([k]),
             ),
         };
@@ -137,7 +146,7 @@ impl Peer {
             let links: BTreeSet<LinkId> = c
                 .pending
                 .iter()
-                .filter_map(|k| self.key_links.get(k).copied())
+                .filter_map(|k| self.names.link_of(k))
                 .collect();
             for l in links {
                 out.send.push((Dest::Link(l), c.raw.clone()));
@@ -164,7 +173,7 @@ impl Peer {
             // Our own message relayed back.
             return true;
         }
-        let known = self.names.contains_key(&sender)
+        let known = self.names.is_named(&sender)
             || self
                 .run
                 .as_ref()
@@ -208,14 +217,7 @@ impl Peer {
             });
             if let Some(l) = link {
                 let id = sha256(raw);
-                if self.chat.delivered.insert(id) {
-                    self.chat.delivered_order.push_back(id);
-                    if self.chat.delivered_order.len() > MAX_DELIVERED {
-                        if let Some(old) = self.chat.delivered_order.pop_front() {
-                            self.chat.delivered.remove(&old);
-                        }
-                    }
-                }
+                self.chat.delivered.add(id);
                 let ack = self.seal(&Body::ChatAck { id });
                 out.send.push((Dest::Link(l), ack));
             }

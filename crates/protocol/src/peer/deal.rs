@@ -447,13 +447,13 @@ impl Peer {
                         .proposal
                         .participants
                         .get(h as usize)
-                        .and_then(|k| self.key_links.get(k))
-                        .filter(|l| Some(**l) != link);
+                        .and_then(|k| self.names.link_of(k))
+                        .filter(|l| Some(*l) != link);
                     let key = (h, from, deck, position, leaver);
                     if let std::collections::btree_map::Entry::Vacant(e) = r.shared.entry(key) {
                         e.insert(raw.to_vec());
                         if let Some(l) = to_holder {
-                            out.send.push((Dest::Link(*l), raw.to_vec()));
+                            out.send.push((Dest::Link(l), raw.to_vec()));
                         }
                     }
                 }
@@ -619,9 +619,9 @@ impl Peer {
                 }
                 Some(p) => {
                     // Over the recipient's own connection or not at all (it asks again).
-                    let link = parts.get(p as usize).and_then(|k| self.key_links.get(k));
+                    let link = parts.get(p as usize).and_then(|k| self.names.link_of(k));
                     if let Some(l) = link {
-                        out.send.push((Dest::Link(*l), raw));
+                        out.send.push((Dest::Link(l), raw));
                     }
                 }
             }

@@ -2,16 +2,13 @@
 //! chain), seed reveals, and the start of the game once every participant has revealed.
 //!
 //! Owns `Peer::proposals`, `accepts`, `seed_reveals`, `my_accept`, the messages deferred until
-//! a game runs (`early`), the table of names from hellos (`Peer::names`), and which connection
-//! each key is bound to (`links`, `key_links`, `bind_seq`, `forgotten_binds`, `nonce_epoch`,
-//! `challenged`).
+//! a game runs (`early`), and the handshake of hellos; the names and bindings those hellos make
+//! are kept in `names::Names`, which keeps their invariants.
 //!
 //! Invariant on connections: a key is bound to a connection (where its private chat and
 //! decryption shares go) only by a hello over it that answers our challenge for that very
 //! connection, so no message solicited from a peer and forwarded by another moves it (security
-//! review C11); `links` and `key_links` stay one to one; an answer binds a key at most once,
-//! also after its name is forgotten (its last binding's number is kept in `forgotten_binds`,
-//! and when that lets it go, every nonce changes).
+//! review C11).
 //!
 //! Invariant: a game starts only from a proposal every participant signed an accept for, with a
 //! seed that mixes every participant's revealed share (each checked against its commitment), so
@@ -98,12 +95,6 @@ fn me_in(p: &SetupProposal, me: PeerKey) -> bool {
 /// not kept, so a key that sends thousands cannot grow our tables.
 pub(super) const MAX_PROPOSALS_PER_PEER: usize = 4;
 pub(super) const MAX_PROPOSALS: usize = 64;
-/// Names kept from hellos: far more than a room holds, few enough that throwaway keys saying
-/// hello cannot grow the table (or the list public chat is resent to) without bound. When it is
-/// full, a newcomer's hello takes the place of a key that is not in the room, or not heard from
-/// within [`PRESENCE_MS`] (never a participant of the running game): security review C10.
-pub(super) const MAX_NAMES: usize = 256;
-
 /// How long a key stays present without a message: a full table of names forgets keys silent
 /// for longer first.
 pub(super) const PRESENCE_MS: u64 = 75_000;
@@ -459,50 +450,34 @@ impl Peer {
         let Some(l) = link.filter(|_| sender != self.me && !self.in_batch) else {
             return true;
         };
-        if self.links.get(&l).is_some_and(|k| *k != sender) {
+        if self.names.key_on(l).is_some_and(|k| k != sender) {
             return true; // another key's connection: a forwarded hello
         }
-        let known = self.names.contains_key(&sender)
+        let known = self.names.is_named(&sender)
             || self
                 .run
                 .as_ref()
                 .is_some_and(|r| r.participant(&sender).is_some());
-        if !known && self.names.len() >= MAX_NAMES && !self.forget_a_name() {
+        if !known && self.names.full() && !self.forget_a_name() {
             // A full table of names, everyone in it present: a newcomer's hello binds nothing
             // and is remembered by nothing (throwaway keys must not grow our tables; finding 8).
             return true;
         }
-        let bound_here = self.links.get(&l) == Some(&sender);
         let proven = response == Some(crate::wire::link_response(&self.me, &self.link_nonce(l)));
-        // A forgotten key's last binding counts too: before, forgetting a name let an answer
-        // it had spent bind it again (`a_forgotten_victims_spent_answer_does_not_bind_it_again`).
-        let last = self.bind_seq.get(&sender).copied().or_else(|| {
-            self.forgotten_binds
-                .iter()
-                .rev()
-                .find(|(k, _)| *k == sender)
-                .map(|(_, s)| *s)
-        });
-        let newer = last.is_none_or(|s| seq > s);
-        if proven && !bound_here && newer {
-            self.bind_seq.insert(sender, seq);
-            self.forgotten_binds.retain(|(k, _)| *k != sender);
-            if let Some(old) = self.key_links.insert(sender, l) {
-                self.links.remove(&old);
-            }
-            self.links.insert(l, sender);
+        // Only a hello newer than every one that bound this key before binds it, the key's
+        // forgotten bindings included: before, forgetting a name let an answer it had spent
+        // bind it again (`a_forgotten_victims_spent_answer_does_not_bind_it_again`).
+        if proven && self.names.bind(sender, l, seq) {
             out.events.push(ProtocolEvent::PeerHello {
                 link: l,
                 peer: sender,
                 name: name.clone(),
             });
         }
-        let bound = self.links.get(&l) == Some(&sender);
+        let bound = self.names.bound_to(&sender, l);
         if bound {
             self.last_heard.insert(sender, self.now);
-            if self.names.len() < MAX_NAMES || self.names.contains_key(&sender) {
-                self.names.insert(sender, name);
-            }
+            self.names.set_name(sender, name);
         }
         // Challenge back unless bound, or this answer brought a response that failed (no
         // second round: two peers never ping-pong).
@@ -526,7 +501,7 @@ impl Peer {
     /// Our nonce for connection `l` (see [`Peer::on_hello`]): derived from our identity
     /// secret, so nobody else can foresee it, and from this session's first message number,
     /// so a reloaded peer (which starts above its earlier numbers) challenges afresh; and
-    /// from `nonce_epoch`, so that once a forgotten key's last binding is let go, no answer it
+    /// from the names' epoch (`Names::epoch`), so that once a forgotten key's last binding is let go, no answer it
     /// gave before binds it.
     pub(super) fn link_nonce(&self, l: LinkId) -> [u8; 32] {
         let mut b = b"orbis-link-challenge".to_vec();
@@ -534,22 +509,19 @@ impl Peer {
         b.extend_from_slice(&self.cfg.game_id);
         b.extend_from_slice(&self.cfg.seq_start.to_le_bytes());
         b.extend_from_slice(&l.to_le_bytes());
-        b.extend_from_slice(&self.nonce_epoch.to_le_bytes());
+        b.extend_from_slice(&self.names.epoch().to_le_bytes());
         sha256(&b)
     }
 
     /// Challenges connection `l` (a key heard over it that is not bound there), at most once
     /// per half resend period.
     pub(super) fn challenge(&mut self, l: LinkId, out: &mut Output) {
-        let now = self.now;
-        if self
-            .challenged
-            .get(&l)
-            .is_some_and(|&t| now < t.saturating_add(self.cfg.resend_ms / 2))
+        if !self
+            .names
+            .may_challenge(l, self.now, self.cfg.resend_ms / 2)
         {
             return;
         }
-        self.challenged.insert(l, now);
         let raw = self.seal(&Body::Hello {
             name: self.cfg.name.clone(),
             answer: true,
@@ -566,6 +538,7 @@ impl Peer {
         let now = self.now;
         let gone = self
             .names
+            .all()
             .keys()
             .filter(|k| **k != self.me)
             .filter(|k| self.run.as_ref().is_none_or(|r| r.participant(k).is_none()))
@@ -573,18 +546,8 @@ impl Peer {
             .filter(|(t, k)| !self.in_room(k) || now >= t.saturating_add(PRESENCE_MS))
             .min();
         let Some((_, k)) = gone else { return false };
-        self.names.remove(&k);
-        if let Some(s) = self.bind_seq.remove(&k) {
-            self.forgotten_binds.retain(|(x, _)| *x != k);
-            self.forgotten_binds.push_back((k, s));
-            if self.forgotten_binds.len() > MAX_NAMES {
-                self.forgotten_binds.pop_front();
-                self.nonce_epoch += 1;
-            }
-        }
-        self.key_links.remove(&k);
+        self.names.forget(&k);
         self.last_heard.remove(&k);
-        self.links.retain(|_, x| *x != k);
         true
     }
 
@@ -659,7 +622,7 @@ impl Peer {
     /// Whether `k` is in the room: ours, or the key of one of our connections now (a connection binds
     /// one key at a time, so throwaway keys on one connection are one key in the room).
     pub(super) fn in_room(&self, k: &PeerKey) -> bool {
-        *k == self.me || self.links.values().any(|x| x == k)
+        *k == self.me || self.names.is_bound(k)
     }
 
     /// Drops proposal `h` from the lobby with its accepts and seed reveals, and forgets their

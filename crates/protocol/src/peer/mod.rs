@@ -70,6 +70,7 @@ mod influence;
 mod lobby;
 mod log;
 mod memory;
+mod names;
 mod redeal;
 mod resync;
 mod rounds;
@@ -79,6 +80,7 @@ mod show;
 mod votebook;
 mod votes;
 mod waiting;
+mod window;
 mod withheld;
 
 pub use api::*;
@@ -96,6 +98,7 @@ use lobby::*;
 use log::*;
 pub use memory::MEMENTO_ROLLS;
 use memory::*;
+use names::*;
 use rounds::*;
 pub use run::game_hash;
 use run::*;
@@ -103,6 +106,7 @@ pub use setup::check_proposal;
 use setup::*;
 use votebook::*;
 pub use votes::{MAX_OPEN_VOTES, PROBE_EVERY_MS};
+use window::Window;
 
 /// Messages kept in the junk window (see `Peer::junk`): about 0.5 MB at most.
 pub(super) const MAX_JUNK: usize = 8192;
@@ -126,36 +130,20 @@ pub struct Peer {
     cast: Vec<Cast>,
     /// Our chains after the first, built when first needed.
     later_chains: BTreeMap<u32, HashChain>,
-    /// The key bound to each connection, and the connection of each bound key (one to one): a
-    /// key is bound to a connection only by answering that connection's challenge (see
-    /// `lobby::on_hello`, security review C11), so private messages (chat, decryption shares)
-    /// go only where their recipient proved itself.
-    links: BTreeMap<LinkId, PeerKey>,
-    key_links: BTreeMap<PeerKey, LinkId>,
-    /// When we last challenged each connection outside a hello's answer (a bound key heard
-    /// over a connection it is not bound to), so a stream of such messages costs one challenge
-    /// per half resend period.
-    challenged: BTreeMap<LinkId, u64>,
-    names: BTreeMap<PeerKey, String>,
+    /// The room's names and which connection each key is bound to (see `names`): a key is
+    /// bound to a connection only by answering that connection's challenge (security review
+    /// C11), so private messages (chat, decryption shares) go only where their recipient
+    /// proved itself.
+    names: Names,
     seen: BTreeSet<[u8; 32]>,
     /// Messages refused, dropped or kept for nothing (hellos, sync requests, batches, chat):
     /// remembered so that a copy costs no signature check, in a window of [`MAX_JUNK`] (oldest
     /// forgotten first), so a flood of them does not grow our memory.
-    junk: BTreeSet<[u8; 32]>,
-    junk_order: std::collections::VecDeque<[u8; 32]>,
+    junk: Window<[u8; 32], ()>,
     seqs: BTreeMap<(PeerKey, u64), [u8; 32]>,
     my_hello: Option<Vec<u8>>,
     /// Refused messages of each participant whose sequence numbers we keep (bounded).
     refused_seqs: BTreeMap<PeerKey, u32>,
-    /// Sequence number of the hello that last bound each named key to a connection (only a
-    /// newer one binds it elsewhere).
-    bind_seq: BTreeMap<PeerKey, u64>,
-    /// The `bind_seq` of keys whose names were forgotten (`forget_a_name`), oldest first, at
-    /// most [`lobby::MAX_NAMES`]: an answer a forgotten key gave before still binds nothing.
-    forgotten_binds: std::collections::VecDeque<(PeerKey, u64)>,
-    /// Mixed into every connection's nonce, and bumped whenever `forgotten_binds` lets a key
-    /// go: every answer given before is then void.
-    nonce_epoch: u64,
     /// Proposals, accepts, seed reveals and deferred messages (see `lobby`).
     lobby: Lobby,
     run: Option<Run>,
@@ -219,18 +207,11 @@ impl Peer {
             pins,
             cast,
             later_chains: BTreeMap::new(),
-            links: BTreeMap::new(),
-            key_links: BTreeMap::new(),
-            challenged: BTreeMap::new(),
-            names: BTreeMap::new(),
+            names: Names::new(),
             seen: BTreeSet::new(),
-            junk: BTreeSet::new(),
-            junk_order: std::collections::VecDeque::new(),
+            junk: Window::new(MAX_JUNK),
             seqs: BTreeMap::new(),
             my_hello: None,
-            bind_seq: BTreeMap::new(),
-            forgotten_binds: std::collections::VecDeque::new(),
-            nonce_epoch: 0,
             refused_seqs: BTreeMap::new(),
             lobby: Lobby::default(),
             run: None,
@@ -263,7 +244,7 @@ impl Peer {
 
     /// The link a peer's messages last came over, if any.
     pub fn link_of(&self, k: &PeerKey) -> Option<LinkId> {
-        self.key_links.get(k).copied()
+        self.names.link_of(k)
     }
 
     /// The participants of the running game (empty before it starts).
@@ -326,11 +307,6 @@ impl Peer {
             ("seen", self.seen.len()),
             ("junk", self.junk.len()),
             ("seqs", self.seqs.len()),
-            ("names", self.names.len()),
-            ("challenged", self.challenged.len()),
-            ("bind_seq", self.bind_seq.len()),
-            ("forgotten_binds", self.forgotten_binds.len()),
-            ("key_links", self.key_links.len()),
             ("last_heard", self.last_heard.len()),
             ("proposals", self.lobby.proposals.len()),
             ("proposers", self.lobby.proposers.len()),
@@ -340,6 +316,7 @@ impl Peer {
             ),
             ("early", self.lobby.early.len()),
         ];
+        t.extend(self.names.sizes());
         if let Some(r) = &self.run {
             t.extend([
                 ("log", r.log.len()),
@@ -353,9 +330,16 @@ impl Peer {
         t
     }
 
+    /// The invariants of our tables that can be read off them (today those of `names`: keys
+    /// and connections bound one to one, every bound key's binding number kept); the first
+    /// broken one. The adversary harness checks it after every step.
+    pub fn check_tables(&self) -> Result<(), String> {
+        self.names.check()
+    }
+
     /// Names announced by peers.
     pub fn names(&self) -> &BTreeMap<PeerKey, String> {
-        &self.names
+        self.names.all()
     }
 
     fn seal(&mut self, body: &Body) -> Vec<u8> {
@@ -657,7 +641,7 @@ impl Peer {
             self.seq = env.seq.saturating_add(1);
         }
         if let Some(l) = link {
-            if self.links.get(&l) == Some(&sender) {
+            if self.names.bound_to(&sender, l) {
                 self.last_heard.insert(sender, now);
                 if self.missing.remove(&sender) {
                     out.events
@@ -672,7 +656,7 @@ impl Peer {
             // peer over that peer's own connection (security review C11: a forwarded chat
             // acknowledgement moved the victim's private chat and decryption shares there).
             // A free connection is challenged instead; only its signer can answer.
-            let named = self.names.contains_key(&sender)
+            let named = self.names.is_named(&sender)
                 || self
                     .run
                     .as_ref()
@@ -682,8 +666,8 @@ impl Peer {
                 Body::Sync { .. } | Body::Batch { .. } | Body::ChatAck { .. }
             ) && named
                 && sender != self.me
-                && self.key_links.get(&sender) != Some(&l)
-                && !self.links.contains_key(&l)
+                && self.names.link_of(&sender) != Some(l)
+                && self.names.key_on(l).is_none()
             {
                 self.challenge(l, &mut out);
             }
@@ -744,13 +728,6 @@ impl Peer {
 
     /// Remembers a message in the bounded junk window.
     fn remember_junk(&mut self, id: [u8; 32]) {
-        if self.junk.insert(id) {
-            self.junk_order.push_back(id);
-            while self.junk_order.len() > MAX_JUNK {
-                if let Some(old) = self.junk_order.pop_front() {
-                    self.junk.remove(&old);
-                }
-            }
-        }
+        self.junk.add(id);
     }
 }

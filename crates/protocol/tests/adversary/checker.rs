@@ -32,6 +32,9 @@ pub(super) fn check_tables(seed: u64, devs: &[Dev], p: &Peer, n: usize) {
             }
         }
     }
+    if let Err(e) = p.check_tables() {
+        fail(seed, devs, e);
+    }
 }
 
 /// After the run: the checker, on the honest peers only.
