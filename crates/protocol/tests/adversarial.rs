@@ -924,6 +924,54 @@ fn a_strangers_sync_gets_no_transcript() {
 }
 
 #[test]
+fn a_participants_sync_replayed_over_another_link_gets_no_transcript() {
+    // A `Sync` goes to every connection, strangers' too. Replayed over another connection (a
+    // stranger's own, or another participant's), it used to make a peer send the whole game
+    // there, once per connection and half resend period: the transcript to a stranger, and a
+    // small request amplified into the whole game. Only the connection bound to the request's
+    // signer is answered; any other is challenged, so a participant on a new connection is
+    // answered once it has proven itself there.
+    let net = game_at(34, 20, NetParams::perfect());
+    let sync = Body::Sync {
+        started: true,
+        have_index: 0,
+        head: [0; 32],
+        deal: 0,
+        deal_digest: [0; 32],
+        unread: vec![],
+        withheld: vec![],
+    };
+    let game_messages = |sent: &[(orbis_protocol::peer::Dest, Vec<u8>)], link: u64| {
+        sent.iter()
+            .filter(|(d, b)| {
+                *d == orbis_protocol::peer::Dest::Link(link)
+                    && matches!(
+                        open(b).1,
+                        Body::Entry(_) | Body::Batch { .. } | Body::Reveal { .. }
+                    )
+            })
+            .count()
+    };
+    let now = net.now;
+    let raw = seal_as(&net, 1, net.configs[1].seq_start + (1 << 30), &sync);
+    // Each on its own copy of peer 0: a copy of a request it has handled is dropped unread
+    // (the attacker first pushes it out of the junk window with throwaway hellos).
+    for link in [99, ATTACKER as u64] {
+        let out = net.peers[0].clone().handle(link, &raw, now);
+        assert_eq!(
+            game_messages(&out.send, link),
+            0,
+            "peer 1's request answered over link {link}"
+        );
+    }
+    let out = net.peers[0].clone().handle(1, &raw, now);
+    assert!(
+        game_messages(&out.send, 1) > 0,
+        "peer 1's request went unanswered over its own connection"
+    );
+}
+
+#[test]
 fn a_replayed_hello_or_ack_does_not_move_a_peer_to_the_replayers_link() {
     // Security review, finding 7: the attacker replays peer 1's own first hello over its link.
     // Before the fix peer 0 then sent peer 1's private chat to the attacker.

@@ -221,6 +221,12 @@ impl Peer {
                 moved = true;
             }
         }
+        // Once a game runs, only over the connection bound to the request's signer: a `Sync`
+        // goes to every connection, so anyone could replay a participant's over its own (or
+        // another participant's) and have the whole game sent there. A participant on a new
+        // connection is challenged (`Peer::handle`) and answered once it has proven itself
+        // (`a_participants_sync_replayed_over_another_link_gets_no_transcript`).
+        let link = link.filter(|l| self.run.is_none() || self.names.bound_to(&sender, *l));
         if let Some(l) = link {
             // At most one answer per connection per half resend period: a cheap request
             // must not make us resend the whole game over and over.
