@@ -362,3 +362,109 @@ fn theirs_at(t: PeerKey) -> Control {
         level: BotLevel::Easy,
     }
 }
+
+/// PROTOCOL.md, "Votes are binding": in a classic game a voter bound by its own open vote was
+/// let go by any later message of a required voter whose vote it did not hold. That message
+/// can overtake the vote: here peer 1's vote to drop the silent target reaches peer 0 only
+/// inside a resend, after peer 1 applied the drop and went on. Peer 0, let go by peer 1's later
+/// messages, took the target's late move, and the two split (a checkpoint then halted the game
+/// naming no one). Now only a head peer 1 signed past the position, equal to the head peer 0
+/// reaches without the drop, lets peer 0 go, so it waits for the vote and both apply the drop.
+#[test]
+fn a_voters_later_message_that_overtakes_its_vote_releases_no_one() {
+    for seed in [61u64, 62, 63, 64] {
+        let mut net = Net::new(3, seed, NetParams::perfect());
+        let p = net.proposal(0);
+        net.start(p);
+        assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
+        // The target stays online (it hears everything and reveals its dice) but does not
+        // move when its turn comes.
+        let t = net.peers[2].key();
+        net.autoplay[2] = false;
+        run_until_stuck_on(&mut net, t, 3_000);
+        let at = net.peers[0].log_len();
+        // Peer 1's vote never reaches peer 0 on its own (from peer 1, or relayed by the
+        // target), only inside a resend (a `Batch`), and the first resends peer 0 asks for are
+        // lost: peer 1's later messages come first.
+        fn hold_back_votes() -> common::Tamper {
+            let mut batches = 0;
+            Box::new(move |_: &mut Peer, _, to, m: Vec<u8>| {
+                match Envelope::open_where(&m, |_| true) {
+                    Ok((_, Body::Vote { .. })) if to == 0 => vec![],
+                    Ok((_, Body::Batch { .. })) if to == 0 && batches < 4 => {
+                        batches += 1;
+                        vec![]
+                    }
+                    _ => vec![m],
+                }
+            })
+        }
+        net.tamper = Some((1, hold_back_votes()));
+        net.tamper_also = Some((2, hold_back_votes()));
+        let drop = Control::Drop {
+            peer: t,
+            level: BotLevel::Normal,
+        };
+        vote(&mut net, &[0, 1], drop);
+        // The target's late move for that position, sent before the votes reach it.
+        let view = net.peers[2].view().expect("started");
+        let late = orbis_engine::bot::choose(&view, BotLevel::Normal).expect("a move");
+        let o = net.peers[2].act(late).expect("its turn");
+        net.process(2, o);
+        net.autoplay[2] = true;
+        net.run_until(net.now + 60_000, |n| n.all_over(&[0, 1]));
+        let halted: Vec<_> = (0..2).map(|i| net.peers[i].halted().cloned()).collect();
+        assert_eq!(halted, vec![None, None], "seed {seed}: a halt");
+        assert_eq!(
+            applied(&net, 0).first(),
+            Some(&(at, drop)),
+            "seed {seed}: peer 0 did not apply the drop where peer 1 did"
+        );
+        assert_eq!(applied(&net, 0), applied(&net, 1), "seed {seed}");
+        let (a, b) = (net.peers[0].log_len(), net.peers[1].log_len());
+        let n = a.min(b);
+        assert_eq!(
+            net.peers[0].head_at(n),
+            net.peers[1].head_at(n),
+            "seed {seed}: split"
+        );
+    }
+}
+
+/// The other side of the rule above: a voter that did not vote, took the late move and went on
+/// lets the bound voter go (its later entries, reveals and `Sync` carry heads the bound voter
+/// reaches by taking that move too), so the bound voter follows and nobody is dropped.
+#[test]
+fn a_voter_that_took_the_late_move_lets_the_bound_voter_go() {
+    for seed in [61u64, 62, 63, 64] {
+        let mut net = Net::new(3, seed, NetParams::perfect());
+        let p = net.proposal(0);
+        net.start(p);
+        assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
+        let t = net.peers[2].key();
+        net.autoplay[2] = false;
+        run_until_stuck_on(&mut net, t, 3_000);
+        let at = net.peers[0].log_len();
+        let drop = Control::Drop {
+            peer: t,
+            level: BotLevel::Normal,
+        };
+        vote(&mut net, &[0], drop);
+        net.autoplay[2] = true;
+        assert!(
+            net.run_until(net.now + 600_000, |n| n.all_over(&[0, 1, 2])),
+            "seed {seed}: stuck at {:?} (voted at {at})",
+            (0..3).map(|i| net.peers[i].log_len()).collect::<Vec<_>>()
+        );
+        assert!(
+            applied(&net, 0).is_empty(),
+            "seed {seed}: {:?}",
+            applied(&net, 0)
+        );
+        let h = net.hashes(&[0, 1, 2]);
+        assert!(
+            h[0].is_some() && h[0] == h[1] && h[1] == h[2],
+            "seed {seed}: {h:?}"
+        );
+    }
+}

@@ -293,37 +293,58 @@ impl Peer {
 
     /// Whether our open vote at `at` holds us there (we resolve `at` only with its control).
     ///
-    /// In a classic game, a required voter that has shown it moved past `at` without our
-    /// table holding its vote lets us go ([`Peer::bound`]). At an orders or economy position
-    /// that is not enough: a message showing a voter moved past can overtake its vote (relayed
-    /// by another peer, or reordered), and the voter may have moved past *with* the control
-    /// (long-run economy seed 5500343: all three voters voted, one of them let go on a message
-    /// of another's from the next position, resolved the position with the late target's
-    /// orders, and the game split). There only a log head a voter signed for a later position
-    /// (in a checkpoint, or in the `Sync` it sends while it waits) that is the head we reach by
-    /// resolving `at` without the control shows the vote failed; we learn those heads by
-    /// resolving `at` on a fork of this peer (`probe_heads`).
+    /// A message showing that a voter that has not voted moved past `at` is not enough to let
+    /// us go: it can overtake that voter's vote (relayed by another peer, or reordered), and
+    /// the voter may have moved past *with* the control (long-run economy seed 5500343: all
+    /// three voters voted, one of them let go on a message of another's from the next
+    /// position, resolved the position with the late target's orders, and the game split; the
+    /// same race in a classic game: `a_voters_later_message_that_overtakes_its_vote_releases_no_one`
+    /// in `tests/votes.rs`). Only a log head such a voter signed for a later position
+    /// that is the head we reach by resolving `at` without the control shows the vote failed:
+    /// in a checkpoint, in the `Sync` it sends while it waits, in a classic entry (which
+    /// carries the head before it), or a dice reveal naming a later declaration (whose content
+    /// binds that head). We learn those heads by resolving `at` on a fork of this peer
+    /// (`probe_heads`).
     pub(super) fn held_by_vote(&mut self, at: u64) -> bool {
         let Some(r) = &self.run else { return false };
-        if matches!(r.state, Game::Classic(_)) {
-            return Self::bound(r, at, &self.me);
-        }
         if !Self::bound_unless(r, at, &self.me, |_| false) {
             return false;
         }
+        let classic = matches!(r.state, Game::Classic(_));
         // Only the voters our open votes still wait for can let us go: what anyone else shows
         // is not looked at (nor does it make us fork).
         let deciders = awaited_voters(r, at, &self.me);
         // What each of them has shown of its history past `at`: its checkpoints, and the head
         // its latest `Sync` carried (sent again while it waits, so a lost checkpoint is made
-        // up; `on_sync` advances us when that head is new).
+        // up; `on_sync` advances us when that head is new); in a classic game, the head before
+        // each entry it signed.
         let mut shown: Vec<(PeerKey, u64, [u8; 32])> = r
             .their_checkpoints
             .range(at + 1..)
             .flat_map(|(i, l)| l.iter().map(move |(k, _, h, _)| (*k, *i, *h)))
             .collect();
         shown.extend(r.sync_heads.iter().map(|(k, (i, h))| (*k, *i, *h)));
+        if classic {
+            shown.extend(
+                r.candidates
+                    .range(at + 1..)
+                    .flat_map(|(i, l)| l.iter().map(move |c| (c.signer, *i, c.entry.prev_hash))),
+            );
+        }
         shown.retain(|(k, i, _)| *i > at && deciders.contains(k));
+        let reveals = |from: u64| {
+            r.future_reveals
+                .range(from..)
+                .flat_map(|(i, m)| m.iter().map(move |(p, l)| (*i, *p, l)))
+                .filter_map(|(i, p, l)| Some((*r.proposal.participants.get(p as usize)?, i, l)))
+                .filter(|(k, _, _)| deciders.contains(k))
+                .flat_map(|(k, i, l)| l.iter().map(move |u| (k, i, u.decl)))
+                .collect::<Vec<_>>()
+        };
+        // A classic voter's reveal for a later roll names that roll's declaration, whose
+        // content binds the head before it (not one at `at`: a computer's move there, after a
+        // drop, can be the very move the late target sent).
+        //
         // At an economy position whose batch rolls dice, a voter that resolved it without our
         // drop shows no head past it: it waits for every contributor's reveal, ours included,
         // and we, held, never fix the batch that reveal is for. What it shows instead is its
@@ -332,11 +353,12 @@ impl Peer {
         // batch we fix without our votes, and each of those votes drops a required
         // participant, the voter resolved `at` without them (before, it waited on us and we on
         // it until it voted us out).
-        let revealed: Vec<(PeerKey, [u8; 32])> = if Self::drops_required_only(r, at, &self.me) {
-            let list = r.future_reveals.get(&at).into_iter().flatten();
-            list.filter_map(|(p, l)| Some((*r.proposal.participants.get(*p as usize)?, l)))
-                .filter(|(k, _)| deciders.contains(k))
-                .flat_map(|(k, l)| l.iter().map(move |u| (k, u.decl)))
+        let revealed: Vec<(PeerKey, u64, [u8; 32])> = if classic {
+            reveals(at + 1)
+        } else if Self::drops_required_only(r, at, &self.me) {
+            reveals(at)
+                .into_iter()
+                .filter(|(_, i, _)| *i == at)
                 .collect()
         } else {
             vec![]
@@ -360,15 +382,22 @@ impl Peer {
             return true;
         }
         let look = self.probe_heads(at);
-        if look.decl.is_some_and(|d| voted_fixed.contains(&d)) {
+        if look.decls.first().is_some_and(|d| voted_fixed.contains(d)) {
             return false;
         }
         let Some(r) = &self.run else { return false };
+        let after = |i: &u64, list: &[[u8; 32]]| {
+            usize::try_from(i - at)
+                .ok()
+                .and_then(|j| list.get(j).copied())
+        };
         Self::bound_unless(r, at, &self.me, |k| {
-            shown.iter().any(|(x, i, h)| {
-                let past = usize::try_from(i - at - 1).ok();
-                x == k && past.and_then(|j| look.heads.get(j)) == Some(h)
-            }) || look.decl.is_some_and(|d| revealed.contains(&(*k, d)))
+            shown
+                .iter()
+                .any(|(x, i, h)| x == k && after(&(i - 1), &look.heads) == Some(*h))
+                || revealed
+                    .iter()
+                    .any(|(x, i, d)| x == k && after(i, &look.decls) == Some(*d))
         })
     }
 
@@ -409,20 +438,29 @@ impl Peer {
         fork.probing = true;
         fork.probed = None;
         fork.advance(&mut Output::default());
-        let (heads, decl) = fork.run.as_ref().map_or((vec![], None), |r| {
+        let (heads, decls) = fork.run.as_ref().map_or((vec![], vec![]), |r| {
             let heads = r.heads.get(at as usize + 1..).map_or(vec![], <[_]>::to_vec);
-            let decl = match &r.pending {
-                Some(p) if p.index == at => Some(p.decl),
-                _ => r.log.get(at as usize).map(|rec| rec.content),
-            };
-            (heads, decl)
+            // What each position from `at` on declared (a reveal for its roll is signed for
+            // it), as far as the fork went: a roll still pending ends the list.
+            let mut decls = vec![];
+            for i in at.. {
+                match (&r.pending, r.log.get(i as usize)) {
+                    (Some(p), _) if p.index == i => {
+                        decls.push(p.decl);
+                        break;
+                    }
+                    (_, Some(rec)) => decls.push(rec.content),
+                    _ => break,
+                }
+            }
+            (heads, decls)
         });
         let look = Probed {
             at,
             when: self.now,
             checks,
             heads,
-            decl,
+            decls,
         };
         self.probed = Some(look.clone());
         look
@@ -437,14 +475,13 @@ impl Peer {
         })
     }
 
-    /// Whether we hold an open vote at the orders or economy position the game is on (then
+    /// Whether we hold an open vote at the position the game is on (then
     /// `tick` looks again whether it can let us go: what releases us may have come inside one
     /// probe period of the last look).
     pub(super) fn holds_open_vote(&self) -> bool {
-        self.run.as_ref().is_some_and(|r| {
-            !matches!(r.state, Game::Classic(_))
-                && Self::bound_unless(r, r.next_index(), &self.me, |_| false)
-        })
+        self.run
+            .as_ref()
+            .is_some_and(|r| Self::bound_unless(r, r.next_index(), &self.me, |_| false))
     }
 
     /// Whom our open votes at `at` still wait for (the voters that have neither voted nor
@@ -708,7 +745,7 @@ pub(super) struct Probed {
     checks: u64,
     /// The log heads after `at` (`at + 1` entries, then more).
     heads: Vec<[u8; 32]>,
-    /// The declaration of the batch fixed at `at` (what a reveal for its roll is signed for),
-    /// if the fork fixed one.
-    decl: Option<[u8; 32]>,
+    /// What the fork declared at `at` and after (the batch it fixed, or the entry it applied:
+    /// what a reveal for its roll is signed for), as far as it went.
+    decls: Vec<[u8; 32]>,
 }
