@@ -969,6 +969,90 @@ fn a_participants_sync_replayed_over_another_link_gets_no_transcript() {
         game_messages(&out.send, 1) > 0,
         "peer 1's request went unanswered over its own connection"
     );
+    // Nor is a peer's own request, replayed to it, answered (it never binds its own key).
+    let own = seal_as(&net, 0, net.configs[0].seq_start + (1 << 30), &sync);
+    let out = net.peers[0].clone().handle(99, &own, now);
+    assert_eq!(game_messages(&out.send, 99), 0, "our own request answered");
+}
+
+#[test]
+fn a_whole_relay_does_not_cost_the_victim_its_resends_over_its_own_link() {
+    // Found by an independent review of the fix above. The attacker relays whole (the
+    // documented limit: PROTOCOL.md, "It can also relay whole"): it gets the honest peer's
+    // challenge for a fresh connection of its own, has the victim answer it over another,
+    // and hands the answer back, which binds the victim to the attacker's connection. With
+    // requests answered only over the signer's connection, repeating that between the
+    // victim's requests kept the victim from every resend. Now a request that came while the
+    // victim was bound elsewhere is answered as soon as it proves itself on its own
+    // connection again (the challenge its request draws).
+    use orbis_protocol::peer::Dest;
+    let net = game_at(34, 20, NetParams::perfect());
+    let (mut honest, mut victim) = (net.peers[0].clone(), net.peers[1].clone());
+    let v = victim.key();
+    const FRESH: u64 = 9;
+    let hello_to = |s: &[(Dest, Vec<u8>)], l: u64| {
+        s.iter()
+            .find(|(d, b)| *d == Dest::Link(l) && matches!(open(b).1, Body::Hello { .. }))
+            .map(|(_, b)| b.clone())
+    };
+    let game_messages = |s: &[(Dest, Vec<u8>)], l: u64| {
+        s.iter()
+            .filter(|(d, b)| {
+                *d == Dest::Link(l)
+                    && matches!(
+                        open(b).1,
+                        Body::Entry(_) | Body::Batch { .. } | Body::Reveal { .. }
+                    )
+            })
+            .count()
+    };
+    let sync = Body::Sync {
+        started: true,
+        have_index: 0,
+        head: [0; 32],
+        deal: 0,
+        deal_digest: [0; 32],
+        unread: vec![],
+        withheld: vec![],
+    };
+    let mut now = net.now;
+    let hi = seal_as(
+        &net,
+        ATTACKER,
+        net.configs[ATTACKER].seq_start + (1 << 30),
+        &Body::Hello {
+            name: "a".into(),
+            answer: false,
+            challenge: None,
+            response: None,
+        },
+    );
+    let challenge = hello_to(&honest.handle(FRESH, &hi, now).send, FRESH).expect("challenged");
+    for round in 0..3u64 {
+        let answer = hello_to(&victim.handle(FRESH, &challenge, now).send, FRESH).expect("answers");
+        honest.handle(FRESH, &answer, now);
+        assert_eq!(honest.link_of(&v), Some(FRESH), "the documented limit");
+        now += 1_000;
+        let raw = seal_as(&net, 1, net.configs[1].seq_start + (1 << 31) + round, &sync);
+        let out = honest.handle(1, &raw, now);
+        let mut answered = game_messages(&out.send, 1);
+        // The challenge its request drew, answered over its own connection, binds it back
+        // and brings the answer; then the attacker moves it again.
+        let ch = hello_to(&out.send, 1).expect("challenged over its own connection");
+        let a = hello_to(&victim.handle(0, &ch, now).send, 0).expect("answers");
+        let out = honest.handle(1, &a, now);
+        assert_eq!(honest.link_of(&v), Some(1), "bound back");
+        answered += game_messages(&out.send, 1);
+        assert!(
+            answered > 0,
+            "round {round}: the victim's request went unanswered"
+        );
+        assert_eq!(
+            game_messages(&out.send, FRESH),
+            0,
+            "answered to the attacker"
+        );
+    }
 }
 
 #[test]

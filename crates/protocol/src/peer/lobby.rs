@@ -473,6 +473,11 @@ impl Peer {
                 peer: sender,
                 name: name.clone(),
             });
+            // Its request that came before it was bound here, answered where it just proved
+            // itself (see `resync`).
+            if let Some(ask) = self.unanswered.remove(&sender) {
+                self.answer_request(l, sender, &ask, out);
+            }
         }
         let bound = self.names.bound_to(&sender, l);
         if bound {

@@ -154,6 +154,9 @@ pub struct Peer {
     now: u64,
     in_batch: bool,
     last_answer: BTreeMap<LinkId, u64>,
+    /// Each participant's last `Sync` that came over a connection it is not bound to, answered
+    /// over the next connection it proves itself on (see `resync`).
+    unanswered: BTreeMap<PeerKey, resync::SyncAsk>,
     /// Signed messages proving why we halted.
     evidence: Vec<Vec<u8>>,
     /// A checkpoint disagreed: the halt report, its evidence and when, while we look for an
@@ -222,6 +225,7 @@ impl Peer {
             now: 0,
             in_batch: false,
             last_answer: BTreeMap::new(),
+            unanswered: BTreeMap::new(),
             evidence: vec![],
             suspect: None,
             chat: ChatBox::default(),
@@ -308,6 +312,7 @@ impl Peer {
             ("junk", self.junk.len()),
             ("seqs", self.seqs.len()),
             ("last_heard", self.last_heard.len()),
+            ("unanswered", self.unanswered.len()),
             ("proposals", self.lobby.proposals.len()),
             ("proposers", self.lobby.proposers.len()),
             (

@@ -3,10 +3,13 @@
 //! fit one data-channel message.
 //!
 //! Owns `Peer::last_answer` (at most one answer per link per half resend period), what our own
-//! `Sync` asks for, and `Peer::unread_asked` (when we last asked for an unread card's shares).
+//! `Sync` asks for, `Peer::unread_asked` (when we last asked for an unread card's shares), and
+//! `Peer::unanswered` (each participant's last request that came over a connection it is not
+//! bound to, answered over the next connection it proves itself on).
 //!
 //! Invariant: an answer carries only original signed bytes, so a rejoiner verifies everything
-//! itself and needs nobody's word; the groups of one position stay in one batch.
+//! itself and needs nobody's word; the groups of one position stay in one batch. Once a game
+//! runs, an answer goes only over the connection bound to the request's signer.
 
 use super::*;
 
@@ -22,6 +25,15 @@ pub(super) const FORK_LOOKBACK: u64 = 64;
 pub(super) const MAX_BATCH_ITEMS: usize = 8192;
 
 pub(super) const BATCH_BYTES: usize = 48 * 1024;
+
+/// What a `Sync` asks for: (started, its log length, its head), its deal (position, digest),
+/// and the positions of its cards it cannot read.
+#[derive(Clone, Debug)]
+pub(super) struct SyncAsk {
+    pub(super) at: (bool, u64, [u8; 32]),
+    pub(super) deal: (u32, [u8; 32]),
+    pub(super) unread: Vec<(u8, u16)>,
+}
 
 impl Peer {
     /// Whether a face-down card of ours has stayed unread for a resend period since we last
@@ -223,24 +235,51 @@ impl Peer {
         }
         // Once a game runs, only over the connection bound to the request's signer: a `Sync`
         // goes to every connection, so anyone could replay a participant's over its own (or
-        // another participant's) and have the whole game sent there. A participant on a new
-        // connection is challenged (`Peer::handle`) and answered once it has proven itself
-        // (`a_participants_sync_replayed_over_another_link_gets_no_transcript`).
-        let link = link.filter(|l| self.run.is_none() || self.names.bound_to(&sender, *l));
+        // another participant's) and have the whole game sent there
+        // (`a_participants_sync_replayed_over_another_link_gets_no_transcript`). A participant
+        // on another connection is challenged (`Peer::handle`), and its request kept and
+        // answered as soon as it has proven itself there (`Peer::on_hello`): then nobody who
+        // moves its binding elsewhere between its requests (the documented whole relay) can
+        // keep it from its resends
+        // (`a_whole_relay_does_not_cost_the_victim_its_resends_over_its_own_link`).
+        let ask = SyncAsk {
+            at: (started, have_index, head),
+            deal,
+            unread,
+        };
         if let Some(l) = link {
-            // At most one answer per connection per half resend period: a cheap request
-            // must not make us resend the whole game over and over.
-            let last = self.last_answer.get(&l).copied();
-            if last.is_none_or(|t| self.now >= t + self.cfg.resend_ms / 2) {
-                self.last_answer.insert(l, self.now);
-                self.answer_sync(l, started, have_index, head, out);
-                self.answer_deal(l, sender, deal, &unread, out);
+            if self.run.is_none() || self.names.bound_to(&sender, l) {
+                self.unanswered.remove(&sender);
+                self.answer_request(l, sender, &ask, out);
+            } else if sender != self.me {
+                // Participants only (anyone else returned above): the last request of each,
+                // whichever connection brought it (a copy relayed first makes the signer's own
+                // copy a duplicate), answered only where the signer proves itself.
+                self.unanswered.insert(sender, ask);
             }
         }
         if moved {
             self.advance(out);
         }
         true
+    }
+
+    /// Answers a `Sync` over connection `l`: at most one answer per connection per half
+    /// resend period, so a cheap request cannot make us resend the whole game over and over.
+    pub(super) fn answer_request(
+        &mut self,
+        l: LinkId,
+        sender: PeerKey,
+        ask: &SyncAsk,
+        out: &mut Output,
+    ) {
+        let last = self.last_answer.get(&l).copied();
+        if last.is_none_or(|t| self.now >= t + self.cfg.resend_ms / 2) {
+            self.last_answer.insert(l, self.now);
+            let (started, have_index, head) = ask.at;
+            self.answer_sync(l, started, have_index, head, out);
+            self.answer_deal(l, sender, ask.deal, &ask.unread, out);
+        }
     }
 
     /// A batch (a `Sync` answer): each item handled as if received alone.
