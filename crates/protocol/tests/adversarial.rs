@@ -1056,6 +1056,36 @@ fn a_whole_relay_does_not_cost_the_victim_its_resends_over_its_own_link() {
 }
 
 #[test]
+fn a_relayed_copy_that_comes_first_does_not_cost_the_victim_its_resend() {
+    // Found by the independent review of the fix above: the attacker relays the victim's
+    // broadcast request over its own connection before the victim's own copy comes. The
+    // relayed copy was remembered as handled, so the victim's copy over its own connection was
+    // dropped as a duplicate and never answered.
+    let net = game_at(34, 20, NetParams::perfect());
+    let mut honest = net.peers[0].clone();
+    let sync = Body::Sync {
+        started: true,
+        have_index: 0,
+        head: [0; 32],
+        deal: 0,
+        deal_digest: [0; 32],
+        unread: vec![],
+        withheld: vec![],
+    };
+    let now = net.now + 1_000;
+    let raw = seal_as(&net, 1, net.configs[1].seq_start + (1 << 30), &sync);
+    honest.handle(ATTACKER as u64, &raw, now);
+    let out = honest.handle(1, &raw, now + 1);
+    assert!(
+        out.send
+            .iter()
+            .any(|(d, b)| *d == orbis_protocol::peer::Dest::Link(1)
+                && matches!(open(b).1, Body::Batch { .. })),
+        "the victim's request never answered"
+    );
+}
+
+#[test]
 fn a_replayed_hello_or_ack_does_not_move_a_peer_to_the_replayers_link() {
     // Security review, finding 7: the attacker replays peer 1's own first hello over its link.
     // Before the fix peer 0 then sent peer 1's private chat to the attacker.

@@ -391,7 +391,7 @@ fn a_voters_later_message_that_overtakes_its_vote_releases_no_one() {
             Box::new(move |_: &mut Peer, _, to, m: Vec<u8>| {
                 match Envelope::open_where(&m, |_| true) {
                     Ok((_, Body::Vote { .. })) if to == 0 => vec![],
-                    Ok((_, Body::Batch { .. })) if to == 0 && batches < 4 => {
+                    Ok((_, Body::Batch { .. })) if to == 0 && batches < 1 => {
                         batches += 1;
                         vec![]
                     }
@@ -467,4 +467,109 @@ fn a_voter_that_took_the_late_move_lets_the_bound_voter_go() {
             "seed {seed}: {h:?}"
         );
     }
+}
+
+/// Found by an independent review of the head proof in classic games: the target's late move
+/// is an attack; the voter that did not vote takes it and waits for the bound voter's dice,
+/// while the bound voter waits for a head past the position. The two wait on each other, and
+/// the others vote the bound voter out (as before the head proof). With the head proof alone
+/// it then hung for good, told nothing: the fork that looks for the head halts at the same
+/// point. A voter's later message, known for two resend periods (`Peer::overtake_ms`), lets
+/// it go again, so it learns it was voted out.
+#[test]
+fn a_bound_voter_that_a_late_attack_leaves_out_is_told() {
+    use orbis_engine::classic::Action;
+    let mut net = Net::new(3, 61, NetParams::perfect());
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
+    let (a, t) = (net.peers[0].key(), net.peers[2].key());
+    net.autoplay[2] = false;
+    let late = loop {
+        assert!(net.run_until(net.now + 600_000, |n| n.peers[2].is_my_turn()
+            && (0..2).all(|i| n.peers[i].log_len() == n.peers[2].log_len())));
+        let v = net.peers[2].view().expect("started");
+        let m = orbis_engine::bot::choose(&v, BotLevel::Normal).expect("a move");
+        if matches!(m, Action::Attack { .. } | Action::Blitz { .. }) {
+            break m;
+        }
+        let o = net.peers[2].act(m).expect("its turn");
+        net.process(2, o);
+    };
+    run_until_stuck_on(&mut net, t, 3_000);
+    vote(
+        &mut net,
+        &[0],
+        Control::Drop {
+            peer: t,
+            level: BotLevel::Normal,
+        },
+    );
+    let o = net.peers[2].act(late).expect("its turn");
+    net.process(2, o);
+    net.autoplay[2] = true;
+    net.run_until(net.now + 10_000, |_| false);
+    assert_eq!(
+        net.peers[1].waiting_on(),
+        vec![a],
+        "each waits on the other"
+    );
+    vote(
+        &mut net,
+        &[1, 2],
+        Control::Drop {
+            peer: a,
+            level: BotLevel::Normal,
+        },
+    );
+    net.run_until(net.now + 60_000, |n| n.peers[0].halted().is_some());
+    assert!(
+        matches!(
+            net.peers[0].halted(),
+            Some(HaltReport::VotedOutWhilePlaying { .. })
+        ),
+        "voted out, never told: {:?}",
+        net.peers[0].halted()
+    );
+}
+
+/// Found by the same review: the target's late turn is longer than the window of positions a
+/// peer looks ahead (64), so every head the voter that took it signs afterwards is beyond the
+/// bound voter's window, and the head proof never comes. The voter's later message, known for
+/// two resend periods, lets the bound voter go.
+#[test]
+fn a_voter_past_the_window_still_lets_the_bound_voter_go() {
+    use orbis_engine::classic::{Action, DefendPref};
+    let mut net = Net::new(3, 61, NetParams::perfect());
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
+    let t = net.peers[2].key();
+    net.autoplay[2] = false;
+    run_until_stuck_on(&mut net, t, 3_000);
+    let at = net.peers[0].log_len();
+    vote(
+        &mut net,
+        &[0],
+        Control::Drop {
+            peer: t,
+            level: BotLevel::Normal,
+        },
+    );
+    for _ in 0..70 {
+        let o = net.peers[2]
+            .act(Action::SetDefence {
+                player: 2,
+                pref: DefendPref::Max,
+            })
+            .expect("its turn");
+        net.process(2, o);
+    }
+    net.autoplay[2] = true;
+    assert!(
+        net.run_until(net.now + 60_000, |n| n.peers[0].log_len() > at + 70),
+        "peer 0 held at {at}, peer 1 at {}",
+        net.peers[1].log_len()
+    );
+    assert!(applied(&net, 0).is_empty(), "{:?}", applied(&net, 0));
 }

@@ -190,6 +190,9 @@ pub struct Peer {
     probed: Option<votes::Probed>,
     /// When `tick` last looked whether our own open vote still holds us.
     held_looked: u64,
+    /// The classic position our own vote holds us at, and when we first saw each voter we wait
+    /// on move past it (see `votes::held_by_vote`).
+    past_seen: Option<(u64, BTreeMap<PeerKey, u64>)>,
 }
 
 impl Peer {
@@ -236,6 +239,7 @@ impl Peer {
             probing: false,
             probed: None,
             held_looked: 0,
+            past_seen: None,
             keep_states: false,
             unread_asked: BTreeMap::new(),
         }

@@ -247,21 +247,25 @@ impl Peer {
             deal,
             unread,
         };
+        let mut kept = false;
         if let Some(l) = link {
             if self.run.is_none() || self.names.bound_to(&sender, l) {
                 self.unanswered.remove(&sender);
                 self.answer_request(l, sender, &ask, out);
             } else if sender != self.me {
                 // Participants only (anyone else returned above): the last request of each,
-                // whichever connection brought it (a copy relayed first makes the signer's own
-                // copy a duplicate), answered only where the signer proves itself.
+                // whichever connection brought it, answered only where the signer proves
+                // itself. Not remembered as handled either: a copy relayed first would make
+                // the signer's own copy, over its own connection, a duplicate never answered
+                // (`a_relayed_copy_that_comes_first_does_not_cost_the_victim_its_resend`).
                 self.unanswered.insert(sender, ask);
+                kept = true;
             }
         }
         if moved {
             self.advance(out);
         }
-        true
+        !kept
     }
 
     /// Answers a `Sync` over connection `l`: at most one answer per connection per half

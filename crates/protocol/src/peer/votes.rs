@@ -304,7 +304,8 @@ impl Peer {
     /// in a checkpoint, in the `Sync` it sends while it waits, in a classic entry (which
     /// carries the head before it), or a dice reveal naming a later declaration (whose content
     /// binds that head). We learn those heads by resolving `at` on a fork of this peer
-    /// (`probe_heads`).
+    /// (`probe_heads`). In a classic game a later message known for [`Peer::overtake_ms`] lets
+    /// us go too (`voters_past_long_enough`), where no head proof may ever come.
     pub(super) fn held_by_vote(&mut self, at: u64) -> bool {
         let Some(r) = &self.run else { return false };
         if !Self::bound_unless(r, at, &self.me, |_| false) {
@@ -378,7 +379,17 @@ impl Peer {
         } else {
             vec![]
         };
-        if shown.is_empty() && revealed.is_empty() && voted_fixed.is_empty() {
+        // In a classic game a voter's later message, kept long enough, lets us go too (the old
+        // rule, after a delay): a head proof is not always within reach there (a voter that
+        // went on past our window of positions, or one that waits on a roll we are held
+        // before; independent review of this rule), and a vote a later message overtook comes
+        // within that delay unless a peer holds it back on purpose.
+        let waited = if classic {
+            self.voters_past_long_enough(at, &deciders)
+        } else {
+            BTreeSet::new()
+        };
+        if shown.is_empty() && revealed.is_empty() && voted_fixed.is_empty() && waited.is_empty() {
             return true;
         }
         let look = self.probe_heads(at);
@@ -392,13 +403,49 @@ impl Peer {
                 .and_then(|j| list.get(j).copied())
         };
         Self::bound_unless(r, at, &self.me, |k| {
-            shown
-                .iter()
-                .any(|(x, i, h)| x == k && after(&(i - 1), &look.heads) == Some(*h))
+            waited.contains(k)
+                || shown
+                    .iter()
+                    .any(|(x, i, h)| x == k && after(&(i - 1), &look.heads) == Some(*h))
                 || revealed
                     .iter()
                     .any(|(x, i, d)| x == k && after(i, &look.decls) == Some(*d))
         })
+    }
+
+    /// The voters of `deciders` that have shown they moved past `at` (any later message) at
+    /// least [`Peer::overtake_ms`] ago, by our clock: when we first saw each past `at` is kept
+    /// while our vote holds us there (`Peer::past_seen`).
+    fn voters_past_long_enough(
+        &mut self,
+        at: u64,
+        deciders: &BTreeSet<PeerKey>,
+    ) -> BTreeSet<PeerKey> {
+        let Some(r) = &self.run else {
+            return BTreeSet::new();
+        };
+        let now = self.now;
+        if self.past_seen.as_ref().is_none_or(|(a, _)| *a != at) {
+            self.past_seen = Some((at, BTreeMap::new()));
+        }
+        let wait = self.overtake_ms();
+        let Some((_, seen)) = &mut self.past_seen else {
+            return BTreeSet::new();
+        };
+        deciders
+            .iter()
+            .filter(|k| moved_past(r, k, at))
+            .filter(|k| now >= seen.entry(**k).or_insert(now).saturating_add(wait))
+            .copied()
+            .collect()
+    }
+
+    /// How long a classic voter's later message must have been known before it lets us go
+    /// without a head proof: two resend periods (a vote that message overtook comes within
+    /// them, resent if lost once), and well within the grace for a dice reveal (half of
+    /// `missing_ms`), so that the others never vote us out for being held.
+    pub(super) fn overtake_ms(&self) -> u64 {
+        (2 * self.cfg.resend_ms).min(self.cfg.missing_ms / 4)
     }
 
     /// Whether every open vote of ours at `at` (the economy position we are on, its batch not
