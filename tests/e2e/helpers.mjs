@@ -155,6 +155,20 @@ export async function startMatchbox(bin) {
 /** An attribute of the online screen's root (`#online`): its phase, peers, log length… */
 export const online = (page, a) => page.locator('#online').getAttribute(a);
 
+/** Turns this page's "let the computer play my seat" to `on` and waits until the page says so
+ * (`data-autoplay`), clicking again (and saying so) if a click did not take. A blind toggle
+ * went wrong in sessions 14, 16 and 26: the game then went on with the computer on (or off) a
+ * seat the test expected the other way. */
+export async function setAutoplay(page, on) {
+  const want = on ? '1' : '0';
+  for (let tries = 0; (await online(page, 'data-autoplay')) !== want; tries += 1) {
+    if (tries > 0) console.log(`autoplay: a click did not take (try ${tries + 1})`);
+    if (tries >= 5) throw new Error(`the computer button would not turn ${on ? 'on' : 'off'}`);
+    await page.click('#autoplay');
+    await until(`autoplay ${want}`, async () => (await online(page, 'data-autoplay')) === want, 3000).catch(() => {});
+  }
+}
+
 /**
  * The set-up the p2p test files share: `env` names the signalling program they need (and
  * `join`, the native player, ORBIS_JOIN, too); hooks run `start(bin, s)` before the file's tests,

@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { shot, attr, watchErrors, until, relaySuite, online } from './helpers.mjs';
+import { shot, attr, watchErrors, until, relaySuite, online, setAutoplay } from './helpers.mjs';
 
 const net = relaySuite({ join: true });
 
@@ -43,18 +43,6 @@ async function playStep(page, before) {
     return false;
   }, [['#pay-upkeep', '#finish-get', '#submit-plans', '#finish-moving', '#stop-moving', '#declare-none', '#intercept-no',
     '#pick-battle button', '#choose-action button', '#steal button'], before]);
-}
-/** Turns this page's "let the computer play my seat" to `on` and waits until the page says so
- * (`data-autoplay`). A blind toggle once went wrong: the game then played to its end with the
- * computer on Bob's seat while the test waited for the game to come to Bob (sessions 14, 16). */
-async function setAutoplay(page, on) {
-  const want = on ? '1' : '0';
-  for (let tries = 0; (await online(page, 'data-autoplay')) !== want; tries += 1) {
-    if (tries > 0) console.log(`autoplay: a click did not take (try ${tries + 1})`);
-    if (tries >= 5) throw new Error(`the computer button would not turn ${on ? 'on' : 'off'}`);
-    await page.click('#autoplay');
-    await until(`autoplay ${want}`, async () => (await online(page, 'data-autoplay')) === want, 3000).catch(() => {});
-  }
 }
 const actor = async (page) => (await page.locator('#panel .act').count()) ? page.locator('#panel .act').getAttribute('data-actor') : null;
 

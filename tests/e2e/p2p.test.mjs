@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, chooseFrom, until, openOnline as open, matchboxSuite, online } from './helpers.mjs';
+import { URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, chooseFrom, until, openOnline as open, matchboxSuite, online, setAutoplay } from './helpers.mjs';
 
 const CLI = process.env.ORBIS_CLI;
 const net = matchboxSuite({ join: true });
@@ -143,14 +143,13 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     const target = phase === 'claim' ? 'g.terr[data-owner="none"]' : 'g.terr[data-mine="1"]';
     await active.locator(target).first().dispatchEvent('click');
     await until('the claim to go through the protocol', async () => Number(await online(active, 'data-log-len')) > before, 20000);
-    for (const p of [A.page, B.page]) await p.click('#autoplay');
+    for (const p of [A.page, B.page]) await setAutoplay(p, true);
 
     // The computer places both browsers' armies; from the main phase on, Alice and Bob play by
     // hand (so that no computer player of theirs completes a mission before the vote), Bob
     // ending his turns without attacking.
     await until('the main phase', async () => !['claim', 'setup', 'none'].includes(await attr(A.page, 'data-phase')), 240000);
-    for (const p of [A.page, B.page]) await p.click('#autoplay');
-    for (const p of [A.page, B.page]) assert.equal(await online(p, 'data-autoplay'), '0');
+    for (const p of [A.page, B.page]) await setAutoplay(p, false);
     let bobTurns = 0;
     const bobPlays = async () => {
       if ((await attr(B.page, 'data-my-turn')) === '1') {
@@ -256,7 +255,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await shot(A.page, '32b-p2p-vote');
     await until('the vote to pass', async () => (await A.page.locator('#log').textContent()).includes("Bob's seat is now played by the computer"), 60000);
     const len2 = Number(await online(A.page, 'data-log-len'));
-    await A.page.click('#autoplay');
+    await setAutoplay(A.page, true);
     // It goes on (or, missions being on, ends: a mission may be done within a few moves).
     await until('the game to go on', async () => Number(await online(A.page, 'data-log-len')) > len2 + 5
       || (await attr(A.page, 'data-phase')) === 'over', 60000)
