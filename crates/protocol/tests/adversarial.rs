@@ -876,13 +876,9 @@ fn a_stranger_cannot_halt_the_game_with_two_entries_for_a_future_position() {
     assert!(h[0].is_some() && h[0] == h[1] && h[1] == h[2]);
 }
 
-#[test]
-fn a_strangers_sync_gets_no_transcript() {
-    // PROTOCOL.md ("A stranger cannot ... get the game's transcript"): a `Sync` from a key
-    // that is not a participant, however far behind it says it is, makes a peer send nothing of
-    // the game; the very same request signed by a participant is answered with the log.
-    let mut net = game_at(33, 20, NetParams::perfect());
-    let sync = Body::Sync {
+/// A started peer's request for the whole game (its log empty).
+fn sync_from_start() -> Body {
+    Body::Sync {
         started: true,
         have_index: 0,
         head: [0; 32],
@@ -890,7 +886,29 @@ fn a_strangers_sync_gets_no_transcript() {
         deal_digest: [0; 32],
         unread: vec![],
         withheld: vec![],
-    };
+    }
+}
+
+/// How many messages of the game (entries, resend batches, reveals) `sent` sends over `link`.
+fn game_messages_to(sent: &[(orbis_protocol::peer::Dest, Vec<u8>)], link: u64) -> usize {
+    sent.iter()
+        .filter(|(d, b)| {
+            *d == orbis_protocol::peer::Dest::Link(link)
+                && matches!(
+                    open(b).1,
+                    Body::Entry(_) | Body::Batch { .. } | Body::Reveal { .. }
+                )
+        })
+        .count()
+}
+
+#[test]
+fn a_strangers_sync_gets_no_transcript() {
+    // PROTOCOL.md ("A stranger cannot ... get the game's transcript"): a `Sync` from a key
+    // that is not a participant, however far behind it says it is, makes a peer send nothing of
+    // the game; the very same request signed by a participant is answered with the log.
+    let mut net = game_at(33, 20, NetParams::perfect());
+    let sync = sync_from_start();
     let tag = net.peers[0].game_tag().expect("started");
     let stranger = SigningKey::from_bytes(&[78; 32]);
     let game_messages = |sent: &[(orbis_protocol::peer::Dest, Vec<u8>)]| {
@@ -932,26 +950,7 @@ fn a_participants_sync_replayed_over_another_link_gets_no_transcript() {
     // signer is answered; any other is challenged, so a participant on a new connection is
     // answered once it has proven itself there.
     let net = game_at(34, 20, NetParams::perfect());
-    let sync = Body::Sync {
-        started: true,
-        have_index: 0,
-        head: [0; 32],
-        deal: 0,
-        deal_digest: [0; 32],
-        unread: vec![],
-        withheld: vec![],
-    };
-    let game_messages = |sent: &[(orbis_protocol::peer::Dest, Vec<u8>)], link: u64| {
-        sent.iter()
-            .filter(|(d, b)| {
-                *d == orbis_protocol::peer::Dest::Link(link)
-                    && matches!(
-                        open(b).1,
-                        Body::Entry(_) | Body::Batch { .. } | Body::Reveal { .. }
-                    )
-            })
-            .count()
-    };
+    let sync = sync_from_start();
     let now = net.now;
     let raw = seal_as(&net, 1, net.configs[1].seq_start + (1 << 30), &sync);
     // Each on its own copy of peer 0: a copy of a request it has handled is dropped unread
@@ -959,20 +958,24 @@ fn a_participants_sync_replayed_over_another_link_gets_no_transcript() {
     for link in [99, ATTACKER as u64] {
         let out = net.peers[0].clone().handle(link, &raw, now);
         assert_eq!(
-            game_messages(&out.send, link),
+            game_messages_to(&out.send, link),
             0,
             "peer 1's request answered over link {link}"
         );
     }
     let out = net.peers[0].clone().handle(1, &raw, now);
     assert!(
-        game_messages(&out.send, 1) > 0,
+        game_messages_to(&out.send, 1) > 0,
         "peer 1's request went unanswered over its own connection"
     );
     // Nor is a peer's own request, replayed to it, answered (it never binds its own key).
     let own = seal_as(&net, 0, net.configs[0].seq_start + (1 << 30), &sync);
     let out = net.peers[0].clone().handle(99, &own, now);
-    assert_eq!(game_messages(&out.send, 99), 0, "our own request answered");
+    assert_eq!(
+        game_messages_to(&out.send, 99),
+        0,
+        "our own request answered"
+    );
 }
 
 #[test]
@@ -995,26 +998,7 @@ fn a_whole_relay_does_not_cost_the_victim_its_resends_over_its_own_link() {
             .find(|(d, b)| *d == Dest::Link(l) && matches!(open(b).1, Body::Hello { .. }))
             .map(|(_, b)| b.clone())
     };
-    let game_messages = |s: &[(Dest, Vec<u8>)], l: u64| {
-        s.iter()
-            .filter(|(d, b)| {
-                *d == Dest::Link(l)
-                    && matches!(
-                        open(b).1,
-                        Body::Entry(_) | Body::Batch { .. } | Body::Reveal { .. }
-                    )
-            })
-            .count()
-    };
-    let sync = Body::Sync {
-        started: true,
-        have_index: 0,
-        head: [0; 32],
-        deal: 0,
-        deal_digest: [0; 32],
-        unread: vec![],
-        withheld: vec![],
-    };
+    let sync = sync_from_start();
     let mut now = net.now;
     let hi = seal_as(
         &net,
@@ -1035,20 +1019,20 @@ fn a_whole_relay_does_not_cost_the_victim_its_resends_over_its_own_link() {
         now += 1_000;
         let raw = seal_as(&net, 1, net.configs[1].seq_start + (1 << 31) + round, &sync);
         let out = honest.handle(1, &raw, now);
-        let mut answered = game_messages(&out.send, 1);
+        let mut answered = game_messages_to(&out.send, 1);
         // The challenge its request drew, answered over its own connection, binds it back
         // and brings the answer; then the attacker moves it again.
         let ch = hello_to(&out.send, 1).expect("challenged over its own connection");
         let a = hello_to(&victim.handle(0, &ch, now).send, 0).expect("answers");
         let out = honest.handle(1, &a, now);
         assert_eq!(honest.link_of(&v), Some(1), "bound back");
-        answered += game_messages(&out.send, 1);
+        answered += game_messages_to(&out.send, 1);
         assert!(
             answered > 0,
             "round {round}: the victim's request went unanswered"
         );
         assert_eq!(
-            game_messages(&out.send, FRESH),
+            game_messages_to(&out.send, FRESH),
             0,
             "answered to the attacker"
         );
@@ -1063,15 +1047,7 @@ fn a_relayed_copy_that_comes_first_does_not_cost_the_victim_its_resend() {
     // dropped as a duplicate and never answered.
     let net = game_at(34, 20, NetParams::perfect());
     let mut honest = net.peers[0].clone();
-    let sync = Body::Sync {
-        started: true,
-        have_index: 0,
-        head: [0; 32],
-        deal: 0,
-        deal_digest: [0; 32],
-        unread: vec![],
-        withheld: vec![],
-    };
+    let sync = sync_from_start();
     let now = net.now + 1_000;
     let raw = seal_as(&net, 1, net.configs[1].seq_start + (1 << 30), &sync);
     honest.handle(ATTACKER as u64, &raw, now);

@@ -322,6 +322,17 @@ fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
     assert_eq!(net.peers[HONEST].link_of(&victim), Some(VICTIM as LinkId));
 }
 
+/// The victim's spent answer, replayed over the attacker's connection `fresh` now, binds the
+/// victim to nothing there and introduces it to no one.
+fn replay_binds_nothing(net: &mut Net, fresh: LinkId, spent: &[u8], victim: PeerKey, what: &str) {
+    let now = net.now;
+    let out = net.peers[HONEST].handle(fresh, spent, now);
+    assert_ne!(net.peers[HONEST].link_of(&victim), Some(fresh), "{what}");
+    assert!(!out.events.iter().any(
+        |e| matches!(e, orbis_protocol::ProtocolEvent::PeerHello { peer, .. } if *peer == victim)
+    ));
+}
+
 /// The same relay, then the victim binds back and goes quiet, out of any game (security review
 /// of the last note's leftovers). The attacker keeps the victim's spent answer, fills the
 /// honest peer's table of names with made-up keys until the victim's name is forgotten, and
@@ -330,6 +341,7 @@ fn a_whole_relay_over_fresh_connections_binds_until_the_victim_answers_again() {
 /// the connection and session had not changed) bound the absent victim to the attacker again:
 /// shown in the room as present, its private chat sent to the attacker. A forgotten name now
 /// ends every answer given before.
+
 #[test]
 fn a_forgotten_victims_spent_answer_does_not_bind_it_again() {
     use common::strangers::{hello_over, hello_unanswered, stranger};
@@ -385,16 +397,13 @@ fn a_forgotten_victims_spent_answer_does_not_bind_it_again() {
     );
     assert!(net.peers[HONEST].names().len() < 256, "a place is free");
     // The replay.
-    let now = net.now;
-    let out = net.peers[HONEST].handle(FRESH, &spent, now);
-    assert_ne!(
-        net.peers[HONEST].link_of(&victim),
-        Some(FRESH),
-        "the spent answer bound the absent victim to the attacker's connection"
+    replay_binds_nothing(
+        &mut net,
+        FRESH,
+        &spent,
+        victim,
+        "the spent answer bound the absent victim to the attacker's connection",
     );
-    assert!(!out.events.iter().any(
-        |e| matches!(e, orbis_protocol::ProtocolEvent::PeerHello { peer, .. } if *peer == victim)
-    ));
     // Second angle: the attacker makes the honest peer forget over 256 more names, so that the
     // victim's last binding is let go too; then every nonce has changed, and the replay still
     // binds nothing.
@@ -429,15 +438,13 @@ fn a_forgotten_victims_spent_answer_does_not_bind_it_again() {
     let now = net.now;
     hello_unanswered(&mut net.peers[HONEST], link, &key, s, now);
     assert!(net.peers[HONEST].names().len() < 256, "a place is free");
-    let out = net.peers[HONEST].handle(FRESH, &spent, now);
-    assert_ne!(
-        net.peers[HONEST].link_of(&victim),
-        Some(FRESH),
-        "once the victim's last binding was let go, its spent answer bound it again"
+    replay_binds_nothing(
+        &mut net,
+        FRESH,
+        &spent,
+        victim,
+        "once the victim's last binding was let go, its spent answer bound it again",
     );
-    assert!(!out.events.iter().any(
-        |e| matches!(e, orbis_protocol::ProtocolEvent::PeerHello { peer, .. } if *peer == victim)
-    ));
     // Honest newcomers are still named.
     let (key, link, s) = next(&mut seq);
     let now = net.now;

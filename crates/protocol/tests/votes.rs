@@ -363,6 +363,35 @@ fn theirs_at(t: PeerKey) -> Control {
     }
 }
 
+/// The vote to drop `t`, its seat to a computer player of normal level.
+fn drop_normal(t: PeerKey) -> Control {
+    Control::Drop {
+        peer: t,
+        level: BotLevel::Normal,
+    }
+}
+
+/// Three peers playing a classic game, 30 positions in.
+fn three_playing(seed: u64) -> Net {
+    let mut net = Net::new(3, seed, NetParams::perfect());
+    let p = net.proposal(0);
+    net.start(p);
+    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
+    net
+}
+
+/// `three_playing`, then the target (peer 2) stays online (it hears everything and reveals its
+/// dice) but does not move when its turn comes, until the others have waited on it for 3 s.
+/// Returns the target's key and the position the game waits at.
+fn target_silent_at_its_turn(seed: u64) -> (Net, PeerKey, u64) {
+    let mut net = three_playing(seed);
+    let t = net.peers[2].key();
+    net.autoplay[2] = false;
+    run_until_stuck_on(&mut net, t, 3_000);
+    let at = net.peers[0].log_len();
+    (net, t, at)
+}
+
 /// PROTOCOL.md, "Votes are binding": in a classic game a voter bound by its own open vote was
 /// let go by any later message of a required voter whose vote it did not hold. That message
 /// can overtake the vote: here peer 1's vote to drop the silent target reaches peer 0 only
@@ -373,16 +402,7 @@ fn theirs_at(t: PeerKey) -> Control {
 #[test]
 fn a_voters_later_message_that_overtakes_its_vote_releases_no_one() {
     for seed in [61u64, 62, 63, 64] {
-        let mut net = Net::new(3, seed, NetParams::perfect());
-        let p = net.proposal(0);
-        net.start(p);
-        assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
-        // The target stays online (it hears everything and reveals its dice) but does not
-        // move when its turn comes.
-        let t = net.peers[2].key();
-        net.autoplay[2] = false;
-        run_until_stuck_on(&mut net, t, 3_000);
-        let at = net.peers[0].log_len();
+        let (mut net, t, at) = target_silent_at_its_turn(seed);
         // Peer 1's vote never reaches peer 0 on its own (from peer 1, or relayed by the
         // target), only inside a resend (a `Batch`), and the first resends peer 0 asks for are
         // lost: peer 1's later messages come first.
@@ -401,10 +421,7 @@ fn a_voters_later_message_that_overtakes_its_vote_releases_no_one() {
         }
         net.tamper = Some((1, hold_back_votes()));
         net.tamper_also = Some((2, hold_back_votes()));
-        let drop = Control::Drop {
-            peer: t,
-            level: BotLevel::Normal,
-        };
+        let drop = drop_normal(t);
         vote(&mut net, &[0, 1], drop);
         // The target's late move for that position, sent before the votes reach it.
         let view = net.peers[2].view().expect("started");
@@ -437,18 +454,8 @@ fn a_voters_later_message_that_overtakes_its_vote_releases_no_one() {
 #[test]
 fn a_voter_that_took_the_late_move_lets_the_bound_voter_go() {
     for seed in [61u64, 62, 63, 64] {
-        let mut net = Net::new(3, seed, NetParams::perfect());
-        let p = net.proposal(0);
-        net.start(p);
-        assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
-        let t = net.peers[2].key();
-        net.autoplay[2] = false;
-        run_until_stuck_on(&mut net, t, 3_000);
-        let at = net.peers[0].log_len();
-        let drop = Control::Drop {
-            peer: t,
-            level: BotLevel::Normal,
-        };
+        let (mut net, t, at) = target_silent_at_its_turn(seed);
+        let drop = drop_normal(t);
         vote(&mut net, &[0], drop);
         net.autoplay[2] = true;
         assert!(
@@ -479,10 +486,7 @@ fn a_voter_that_took_the_late_move_lets_the_bound_voter_go() {
 #[test]
 fn a_bound_voter_that_a_late_attack_leaves_out_is_told() {
     use orbis_engine::classic::Action;
-    let mut net = Net::new(3, 61, NetParams::perfect());
-    let p = net.proposal(0);
-    net.start(p);
-    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
+    let mut net = three_playing(61);
     let (a, t) = (net.peers[0].key(), net.peers[2].key());
     net.autoplay[2] = false;
     let late = loop {
@@ -497,14 +501,7 @@ fn a_bound_voter_that_a_late_attack_leaves_out_is_told() {
         net.process(2, o);
     };
     run_until_stuck_on(&mut net, t, 3_000);
-    vote(
-        &mut net,
-        &[0],
-        Control::Drop {
-            peer: t,
-            level: BotLevel::Normal,
-        },
-    );
+    vote(&mut net, &[0], drop_normal(t));
     let o = net.peers[2].act(late).expect("its turn");
     net.process(2, o);
     net.autoplay[2] = true;
@@ -514,14 +511,7 @@ fn a_bound_voter_that_a_late_attack_leaves_out_is_told() {
         vec![a],
         "each waits on the other"
     );
-    vote(
-        &mut net,
-        &[1, 2],
-        Control::Drop {
-            peer: a,
-            level: BotLevel::Normal,
-        },
-    );
+    vote(&mut net, &[1, 2], drop_normal(a));
     net.run_until(net.now + 60_000, |n| n.peers[0].halted().is_some());
     assert!(
         matches!(
@@ -540,22 +530,8 @@ fn a_bound_voter_that_a_late_attack_leaves_out_is_told() {
 #[test]
 fn a_voter_past_the_window_still_lets_the_bound_voter_go() {
     use orbis_engine::classic::{Action, DefendPref};
-    let mut net = Net::new(3, 61, NetParams::perfect());
-    let p = net.proposal(0);
-    net.start(p);
-    assert!(net.run_until(10_000_000, |n| n.peers[0].log_len() >= 30));
-    let t = net.peers[2].key();
-    net.autoplay[2] = false;
-    run_until_stuck_on(&mut net, t, 3_000);
-    let at = net.peers[0].log_len();
-    vote(
-        &mut net,
-        &[0],
-        Control::Drop {
-            peer: t,
-            level: BotLevel::Normal,
-        },
-    );
+    let (mut net, t, at) = target_silent_at_its_turn(61);
+    vote(&mut net, &[0], drop_normal(t));
     for _ in 0..70 {
         let o = net.peers[2]
             .act(Action::SetDefence {

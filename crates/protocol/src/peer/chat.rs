@@ -61,21 +61,14 @@ impl Peer {
         let (dest, pending) = match to {
             None => (
                 Dest::All,
-                // Those we can reach now: a key that said hello once and went away (or never
-                // had a connection of its own) is not waited for, nor are keys no longer the
-                // one of a connection (throwaway names on one connection: security review C10);
-                // the game's participants always are.
+                // Those we can reach now, the keys bound to a connection: a key that said hello
+                // once and went away (or never had a connection of its own) is not waited for,
+                // nor are keys no longer the one of a connection (throwaway names on one
+                // connection: security review C10).
                 self.names
                     .all()
                     .keys()
                     .filter(|k| **k != self.me && self.names.is_bound(k))
-                    .filter(|k| {
-                        self.in_room(k)
-                            || self
-                                .run
-                                .as_ref()
-                                .is_some_and(|r| r.participant(k).is_some())
-                    })
                     .copied()
                     .collect(),
             ),
