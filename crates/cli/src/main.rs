@@ -15,6 +15,7 @@ use orbis_engine::rules::classic::{BotLevel, ClassicOptions, DefenceRule};
 use orbis_engine::rules::economy::options::EconomyOptions;
 use orbis_engine::rules::orders::map::OrdersMap;
 use orbis_engine::sim;
+use orbis_protocol::peer::Outcome;
 use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -379,8 +380,15 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
 fn verify(file: &std::path::Path, out: &mut dyn std::io::Write) -> Result<(), String> {
     let bytes = std::fs::read(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let start = std::time::Instant::now();
-    let r =
-        orbis_protocol::peer::verify(&bytes).map_err(|e| format!("transcript rejected: {e}"))?;
+    // A halted game's rejection also says where it stopped and whom it names, by seat.
+    let checked = orbis_protocol::peer::check(&bytes);
+    let why = checked.rejection();
+    let r = checked.verdict.map_err(|e| {
+        format!(
+            "transcript rejected: {}",
+            why.unwrap_or_else(|| e.to_string())
+        )
+    })?;
     let ms = start.elapsed().as_millis();
     let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<String>();
     let io = |e: std::io::Error| e.to_string();
@@ -394,9 +402,15 @@ fn verify(file: &std::path::Path, out: &mut dyn std::io::Write) -> Result<(), St
         hex(&r.state_hash)
     )
     .map_err(io)?;
-    match r.winner {
-        Some(w) => writeln!(out, "won by seat {w}").map_err(io)?,
-        None => writeln!(out, "not won (left or halted before the end)").map_err(io)?,
+    // How the game ended, as its page says it (the engine's last state).
+    match (&r.outcome, r.winner) {
+        (Some(o), Some(w)) => writeln!(out, "won by seat {w}: {o}").map_err(io)?,
+        (Some(o @ Outcome::Solo { .. }), None) => {
+            writeln!(out, "won by a computer power: {o}").map_err(io)?
+        }
+        (Some(o @ Outcome::Drawn { .. }), _) => writeln!(out, "drawn: {o}").map_err(io)?,
+        (Some(o), None) => writeln!(out, "over: {o}").map_err(io)?,
+        (None, _) => writeln!(out, "not won (left or halted before the end)").map_err(io)?,
     }
     writeln!(
         out,

@@ -533,6 +533,73 @@ const TRANSCRIPT: &str = concat!(
     "/tests/data/face-down-3.orbis-transcript"
 );
 
+/// `tests/data/{orders-solo-2,orders-draw-3,economy-3,economy-round-limit-3,economy-halted-3}.orbis-transcript`:
+/// finished games of the other rulesets, and a halted one, written by `cargo run -p
+/// orbis-protocol --example transcript -- orders-solo 1 FILE` (`orders-draw 2`, `economy 1`,
+/// `economy-limit 11`, `economy-halted 13`; regenerate them the same way when the protocol
+/// version changes).
+fn fixture(name: &str) -> String {
+    format!(
+        "{}/tests/data/{name}.orbis-transcript",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// Issue 64: how a finished game ended, as its page says it, for every ruleset (`orbis verify`
+/// said "not won" of every orders and economy game); a halted game says where it stopped and
+/// whom it names, never who won.
+#[test]
+fn verify_reports_how_each_ruleset_ended() {
+    let report = |name: &str| {
+        let o = orbis(&["verify", &fixture(name)]);
+        let text = stdout(&o);
+        assert!(
+            o.status.success(),
+            "{name}: {text}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            text.contains("participants signed this last state"),
+            "{text}"
+        );
+        text
+    };
+    let line = |text: &str| text.lines().nth(3).unwrap_or_default().to_string();
+    assert_eq!(
+        line(&report("orders-solo-2")),
+        "won by seat 0: North America wins with 17 of 30 supply centres"
+    );
+    assert_eq!(
+        line(&report("orders-draw-3")),
+        "drawn: The game is drawn between South America (seat 0), Europe (seat 1) and Africa (seat 2)"
+    );
+    assert_eq!(
+        line(&report("economy-3")),
+        "won by seat 2: P2 wins as the last player standing"
+    );
+    assert!(
+        line(&report("economy-round-limit-3")).starts_with(
+            "won by seat 0: P0 wins on the best score when the round limit ended the game after 3 rounds (income "
+        ),
+        "{}",
+        report("economy-round-limit-3")
+    );
+    assert_eq!(line(&report("face-down-3")), "won by seat 1: P1 has won");
+    // Halted: rejected, naming the cheater with its seat, and where the game stopped.
+    let o = orbis(&["verify", &fixture("economy-halted-3")]);
+    let err = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(!o.status.success());
+    assert!(
+        err.contains("transcript rejected: participant a537b5a8 (P2) cheated: it signed two different entries for log position 8"),
+        "{err}"
+    );
+    assert!(
+        err.contains("(the game stopped after 8 log positions)"),
+        "{err}"
+    );
+    assert!(!err.contains("won"), "{err}");
+}
+
 #[test]
 fn verify_checks_a_clean_transcript_and_names_a_changed_message() {
     let o = orbis(&["verify", TRANSCRIPT]);

@@ -10,6 +10,9 @@
 
 use super::*;
 use orbis_engine::classic::{SealedDeal, Slot, MISSION_DECK};
+use orbis_engine::rules::economy::end::Score;
+use orbis_engine::rules::economy::map::EconomyMap;
+use orbis_engine::rules::economy::phase::Phase as EconomyPhase;
 
 /// First bytes of a transcript file.
 pub const TRANSCRIPT_MAGIC: [u8; 8] = *b"ORBISTRN";
@@ -86,12 +89,176 @@ pub struct Report {
     pub positions: u64,
     /// The state hash after them.
     pub state_hash: [u8; 32],
-    /// The winner's seat, if the game was won.
+    /// The winner's seat, if the game was won by a seat (a classic or economy game's winner,
+    /// the seat playing an orders game's winning power).
     pub winner: Option<PlayerId>,
+    /// How the game ended, read from the engine's last state; `None` while it is not over (left,
+    /// or halted before the end).
+    pub outcome: Option<Outcome>,
     /// Participants whose last checkpoint signs this very state.
     pub agreed_by: Vec<PeerKey>,
     /// Face-down games: the keys published, and the dealt positions they opened.
     pub deal: Option<DealReport>,
+}
+
+/// How a finished game ended, as its page says it: read from the engine's last state (the
+/// verifier decides nothing of the rules itself).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A classic game: the seat that won.
+    Won { seat: PlayerId, name: String },
+    /// An orders game won outright: the power with its supply centres, of the map's.
+    Solo {
+        power: OrdersPower,
+        centres: usize,
+        of: usize,
+    },
+    /// An orders game drawn: every surviving power accepted the draw (these powers).
+    Drawn { powers: Vec<OrdersPower> },
+    /// An economy game won by the last player standing (the others eliminated or surrendered).
+    LastStanding { player: PlayerId, name: String },
+    /// An economy game the round limit (`rounds`) ended: the best score won (income, then money,
+    /// then units: the engine's ranking).
+    BestScore {
+        player: PlayerId,
+        name: String,
+        rounds: u32,
+        score: Score,
+    },
+    /// An economy game that ended with no player left.
+    NobodyLeft,
+}
+
+/// A power of an orders game, with the seat that plays it (none: a computer power of the map).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrdersPower {
+    pub power: PowerId,
+    pub name: String,
+    pub seat: Option<PlayerId>,
+}
+
+impl fmt::Display for OrdersPower {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.seat {
+            Some(s) => write!(f, "{} (seat {s})", self.name),
+            None => write!(f, "{} (a computer power)", self.name),
+        }
+    }
+}
+
+impl Outcome {
+    /// Reads how the game ended from its state; `None` while it is not over. `powers` gives an
+    /// orders game's power of each seat.
+    fn of(g: &Game, powers: &[PowerId]) -> Option<Outcome> {
+        match g {
+            Game::Classic(s) => s.winner().map(|w| Outcome::Won {
+                seat: w,
+                name: s.players[w as usize].name.clone(),
+            }),
+            Game::Orders(s) => {
+                let Phase::GameOver { winner } = s.phase else {
+                    return None;
+                };
+                let map = s.map();
+                let power = |p: PowerId| OrdersPower {
+                    power: p,
+                    name: map.powers[p as usize].name.clone(),
+                    seat: powers.iter().position(|&x| x == p).map(|i| i as PlayerId),
+                };
+                Some(match winner {
+                    Some(w) => Outcome::Solo {
+                        power: power(w),
+                        centres: s.centre_count(w),
+                        of: map.centres().count(),
+                    },
+                    // The engine draws the game when every surviving power accepts.
+                    None => Outcome::Drawn {
+                        powers: (0..map.powers.len() as PowerId)
+                            .filter(|&p| s.alive(p) && s.draw[p as usize])
+                            .map(power)
+                            .collect(),
+                    },
+                })
+            }
+            Game::Economy(s) => {
+                if s.phase != EconomyPhase::Over {
+                    return None;
+                }
+                let name = |p: PlayerId| s.players[p as usize].name.clone();
+                // The engine names the last player standing when only one is left, else (the
+                // round limit passed) the best score among those still playing.
+                Some(match (s.winner, s.playing().count()) {
+                    (None, _) => Outcome::NobodyLeft,
+                    (Some(p), 1) => Outcome::LastStanding {
+                        player: p,
+                        name: name(p),
+                    },
+                    (Some(p), _) => Outcome::BestScore {
+                        player: p,
+                        name: name(p),
+                        rounds: s.options.round_limit.unwrap_or(s.round),
+                        score: s.score(EconomyMap::get(), p),
+                    },
+                })
+            }
+        }
+    }
+
+    /// The winning seat, if a seat won.
+    pub fn seat(&self) -> Option<PlayerId> {
+        match self {
+            Outcome::Won { seat, .. } => Some(*seat),
+            Outcome::Solo { power, .. } => power.seat,
+            Outcome::LastStanding { player, .. } | Outcome::BestScore { player, .. } => {
+                Some(*player)
+            }
+            Outcome::Drawn { .. } | Outcome::NobodyLeft => None,
+        }
+    }
+}
+
+/// The outcome as the game's page says it, in one sentence without its full stop.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Won { name, .. } => write!(f, "{name} has won"),
+            Outcome::Solo {
+                power, centres, of, ..
+            } => write!(
+                f,
+                "{} wins with {centres} of {of} supply centres",
+                power.name
+            ),
+            Outcome::Drawn { powers } => {
+                let names: Vec<String> = powers.iter().map(|p| p.to_string()).collect();
+                write!(f, "The game is drawn between {}", and_list(&names))
+            }
+            Outcome::LastStanding { name, .. } => {
+                write!(f, "{name} wins as the last player standing")
+            }
+            Outcome::BestScore {
+                name,
+                rounds,
+                score,
+                ..
+            } => write!(
+                f,
+                "{name} wins on the best score when the round limit ended the game after {rounds} \
+                 rounds (income {}, {} MU, {} units)",
+                score.income, score.mu, score.units
+            ),
+            Outcome::NobodyLeft => f.write_str("Nobody wins: no player is left"),
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
 }
 
 /// What [`verify`] found of a face-down deal.
@@ -173,10 +340,99 @@ impl Peer {
     }
 }
 
+/// Where the replay of a transcript that does not check out stopped, and whom its verdict
+/// names, by seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stop {
+    /// Log positions replayed when the game stopped (the position the replay screen ends on).
+    pub positions: u64,
+    /// The seats of the participant the verdict names, by name (an orders seat with its power);
+    /// empty when it names nobody, or one who plays no seat.
+    pub seats: Vec<String>,
+}
+
+/// [`verify`]'s verdict and, for one that does not check out once the replay began, where the
+/// game stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    pub verdict: Result<Report, VerifyError>,
+    pub stop: Option<Stop>,
+}
+
+impl Checked {
+    /// Why the file does not check out, in words (`None` when it does): the error, whom it names
+    /// with their seats, and after how many log positions the game stopped.
+    pub fn rejection(&self) -> Option<String> {
+        let e = self.verdict.as_ref().err()?;
+        let Some(stop) = &self.stop else {
+            return Some(e.to_string());
+        };
+        let n = stop.positions;
+        Some(match e {
+            VerifyError::Cheat {
+                peer: Some(p),
+                what,
+            } => {
+                let seats = match stop.seats.as_slice() {
+                    [] => String::new(),
+                    s => format!(" ({})", s.join(", ")),
+                };
+                format!("participant {p}{seats} cheated: {what} (the game stopped after {n} log positions)")
+            }
+            VerifyError::Cheat { peer: None, what } => {
+                format!("the game halted after {n} log positions: {what}")
+            }
+            e => format!("{e} (the replay stopped after {n} log positions)"),
+        })
+    }
+}
+
 /// Checks a transcript offline: every signature, every message in place, the whole game
 /// replayed (dice, deal, votes) to its last state, and, for a game dealt face down, every card
 /// opened with the secrets published at the end.
 pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
+    check(bytes).verdict
+}
+
+/// [`verify`], also saying where a game that does not check out stopped and whom it names.
+pub fn check(bytes: &[u8]) -> Checked {
+    let mut stop = None;
+    let verdict = check_into(bytes, &mut stop);
+    Checked {
+        stop: stop.filter(|_| verdict.is_err()),
+        verdict,
+    }
+}
+
+/// Where `peer`'s replay stands, naming `named`'s seats.
+fn stop_at(peer: &Peer, named: Option<&PeerKey>) -> Stop {
+    let Some(r) = peer.run.as_ref() else {
+        return Stop {
+            positions: 0,
+            seats: vec![],
+        };
+    };
+    let who = named.and_then(|k| r.proposal.participants.iter().position(|p| p == k));
+    let seats = r
+        .proposal
+        .seats
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| who.is_some_and(|i| s.controller == Controller::Peer(i as u8)))
+        .map(|(j, s)| match (&r.state, r.powers.get(j)) {
+            (Game::Orders(o), Some(&p)) => {
+                format!("{}, {}", s.name, o.map().powers[p as usize].name)
+            }
+            _ => s.name.clone(),
+        })
+        .collect();
+    Stop {
+        positions: r.next_index(),
+        seats,
+    }
+}
+
+fn check_into(bytes: &[u8], stop: &mut Option<Stop>) -> Result<Report, VerifyError> {
     let t = Transcript::from_bytes(bytes)?;
     // Every signature, and the log's entries in order. A second entry for a position the file
     // already holds is not out of place: it is a halt's evidence (an equivocation), which the
@@ -238,8 +494,15 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
         .or_else(|| peer.suspect.take().map(|(report, _, _)| report))
         .or(kept)
     {
-        return Err(halt_error(h));
+        let e = halt_error(h);
+        let named = match &e {
+            VerifyError::Cheat { peer, .. } => peer.as_ref(),
+            _ => None,
+        };
+        *stop = Some(stop_at(&peer, named));
+        return Err(e);
     }
+    *stop = Some(stop_at(&peer, None));
     if let Some((index, p, v)) = refused {
         return Err(VerifyError::Message {
             index,
@@ -270,10 +533,8 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
             _ => None,
         })
         .collect();
-    let winner = match &r.state {
-        Game::Classic(s) => s.winner(),
-        _ => None,
-    };
+    let outcome = Outcome::of(&r.state, &r.powers);
+    let winner = outcome.as_ref().and_then(Outcome::seat);
     let deal = match (&r.state, &r.deal) {
         (g, Some(d)) => Some(check_deal(g, d)?),
         _ => None,
@@ -283,6 +544,7 @@ pub fn verify(bytes: &[u8]) -> Result<Report, VerifyError> {
         positions,
         state_hash,
         winner,
+        outcome,
         agreed_by,
         deal,
     })
@@ -312,6 +574,14 @@ fn halt_error(h: HaltReport) -> VerifyError {
         HaltReport::CheckpointMismatch { index, .. } => format!(
             "its checkpoint after {index} entries signs another history than this transcript's \
              log (or the transcript leaves out the second entry of an equivocation)"
+        ),
+        HaltReport::Equivocation {
+            index,
+            agreed_index,
+            ..
+        } => format!(
+            "it signed two different entries for log position {index} (every honest peer \
+             agrees on the log up to position {agreed_index})"
         ),
         h => format!("{h:?}"),
     };
@@ -411,6 +681,8 @@ pub struct Replayed {
     /// What [`verify`] says of the same file: its report, or why it does not check out (a
     /// halted game's cause, naming whom it names).
     pub verdict: Result<Report, VerifyError>,
+    /// For a verdict that does not check out: where the game stopped and whom it names.
+    pub stop: Option<Stop>,
     /// A game dealt face down: its deal's keys known at the end, of how many.
     pub keys: Option<(usize, usize)>,
     /// With every key of a face-down deal known: the card (a mission's index, for the mission
@@ -450,9 +722,11 @@ pub fn replay(bytes: &[u8]) -> Result<Replayed, VerifyError> {
         ),
         _ => (None, BTreeMap::new()),
     };
+    let Checked { verdict, stop } = check(bytes);
     Ok(Replayed {
         states,
-        verdict: verify(bytes),
+        verdict,
+        stop,
         keys,
         cards,
     })

@@ -91,7 +91,8 @@ use chat::*;
 use deal::*;
 use economy::*;
 pub use export::{
-    replay, verify, DealReport, Replayed, Report, Transcript, VerifyError, TRANSCRIPT_MAGIC,
+    check, replay, verify, Checked, DealReport, OrdersPower, Outcome, Replayed, Report, Stop,
+    Transcript, VerifyError, TRANSCRIPT_MAGIC,
 };
 use influence::*;
 use lobby::*;

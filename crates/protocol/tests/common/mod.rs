@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod economy;
+pub mod finished;
 pub mod strangers;
 
 use orbis_engine::bot;

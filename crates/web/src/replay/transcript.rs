@@ -19,7 +19,7 @@ use orbis_engine::codec::StateHash;
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::Game;
 use orbis_engine::view;
-use orbis_protocol::peer::{game_hash, replay, Replayed, VerifyError};
+use orbis_protocol::peer::{game_hash, replay, Checked, Replayed, VerifyError};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -54,24 +54,30 @@ impl PartialEq for TranscriptReplay {
     }
 }
 
-/// The verdict of `orbis verify` on the file, as the replay screen says it.
-fn verdict(v: &Result<orbis_protocol::peer::Report, VerifyError>) -> (bool, String) {
-    match v {
+/// The verdict of `orbis verify` on the file, as the replay screen says it: how a finished game
+/// ended, or where a halted one stopped and whom it names.
+fn verdict(v: &Checked) -> (bool, String) {
+    match &v.verdict {
         Ok(r) => (
             true,
             format!(
-                "Every signature and move checks out: {} positions, the last state signed by {} of {} players.",
+                "Every signature and move checks out: {} positions, the last state signed by {} of {} players.{}",
                 r.positions,
                 r.agreed_by.len(),
-                r.participants.len()
+                r.participants.len(),
+                r.outcome.as_ref().map_or(String::new(), |o| format!(" {o}."))
             ),
         ),
-        Err(VerifyError::Cheat { what, .. }) => {
-            (false, format!("The game stopped here: {what}."))
-        }
-        Err(VerifyError::Message { index, what }) => (
+        Err(VerifyError::Cheat { .. }) => (
             false,
-            format!("The file does not check out from its message {index}: {what}."),
+            format!("The game stopped here: {}.", v.rejection().unwrap_or_default()),
+        ),
+        Err(VerifyError::Message { .. }) => (
+            false,
+            format!(
+                "The file does not check out from its {}.",
+                v.rejection().unwrap_or_default()
+            ),
         ),
         Err(e) => (false, format!("The file does not check out: {e:?}.")),
     }
@@ -83,6 +89,7 @@ impl TranscriptReplay {
         let Replayed {
             states,
             verdict: v,
+            stop,
             keys,
             cards,
         } = replay(bytes).map_err(|e| match e {
@@ -90,7 +97,7 @@ impl TranscriptReplay {
             VerifyError::NoGame => "The transcript never starts a game.".to_string(),
             e => format!("{e:?}"),
         })?;
-        let (sound, verdict) = verdict(&v);
+        let (sound, verdict) = verdict(&Checked { verdict: v, stop });
         let mut r = TranscriptReplay {
             states: Rc::new(states),
             cards: Rc::new(cards),
