@@ -23,6 +23,9 @@ pub enum Open {
     /// The new-game screen with the economy ruleset chosen (the lite page's only).
     #[cfg_attr(feature = "full", allow(dead_code))]
     Economy,
+    /// How to play (the lite page's only: its text is on the full page).
+    #[cfg_attr(feature = "full", allow(dead_code))]
+    Rules,
 }
 
 /// Leaves for the full page (orders ruleset). `replace`: this page should not stay in the
@@ -59,6 +62,7 @@ fn go(dir: &str, what: Open, replace: bool) {
         Open::Orders => "open=orders",
         Open::Economy => "open=economy",
         Open::Replay => "open=replay",
+        Open::Rules => "open=rules",
     };
     if !open.is_empty() && !search.contains(open) {
         search = if search.len() > 1 {

@@ -12,6 +12,8 @@ mod app;
 mod classic;
 #[cfg(feature = "full")]
 mod economy;
+#[cfg(feature = "full")]
+mod help;
 #[cfg(not(feature = "online"))]
 mod lite;
 #[cfg(feature = "online")]

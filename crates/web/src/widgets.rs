@@ -25,6 +25,8 @@ pub enum Nav {
     Continue,
     /// The replay of the autosaved game (the full page's viewer).
     Replay,
+    /// How to play, over the screen shown (the full page's; the lite page sends the player there).
+    Rules,
 }
 
 pub fn colour_css(c: Colour) -> &'static str {

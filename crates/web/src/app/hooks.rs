@@ -19,7 +19,9 @@ pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
     // Online, the economy is drawn on the online screen; only its clock ticks here (its
     // computer seats are the protocol's).
     let e = app.economy.as_ref().filter(|e| {
-        app.screen == Screen::EconomyPlay || (app.screen == Screen::Online && e.online.is_some())
+        // Hot-seat play waits while How to play is open; an online game's clock does not.
+        (app.screen == Screen::EconomyPlay && app.help.is_none())
+            || (app.screen == Screen::Online && e.online.is_some())
     });
     let steps = e.map(|e| e.game.steps);
     let machine = e.is_some_and(|e| e.computer_to_act().is_some());

@@ -41,6 +41,11 @@ fn economy_setup(_: &UseReducerHandle<AppState>) -> Html {
     crate::lite::leaving()
 }
 
+/// Opens How to play (`Nav::Rules`: the ruleset of the game, or of the setup screen).
+fn rules() -> Msg {
+    Msg::Classic(crate::classic::play::Msg::Nav(crate::widgets::Nav::Rules))
+}
+
 /// A click handler that sends `msg` to the app.
 pub fn send(app: &UseReducerHandle<AppState>, msg: Msg) -> Callback<MouseEvent> {
     let d = app.dispatcher();
@@ -112,6 +117,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                     <button class="btn" id="new-game" onclick={setup}>{"New game…"}</button>
                     <button class="btn" id="play-online" onclick={send(app, Msg::ShowOnline)}>{"Play online…"}</button>
                     { import_button(app, "import-menu") }
+                    <button class="btn" id="how-to-play" onclick={send(app, rules())}>{"How to play"}</button>
                 </div>
             </div>
         </main>
@@ -141,6 +147,7 @@ pub fn setup_screen(app: &UseReducerHandle<AppState>) -> Html {
             } }
             <div class="row">
                 <button class="btn" onclick={back}>{"Back"}</button>
+                <button class="btn" id="setup-how-to-play" onclick={send(app, rules())}>{"How to play"}</button>
                 <button class="btn primary" id="start-game" onclick={start}>{"Start game"}</button>
             </div>
         </main>

@@ -72,6 +72,9 @@ pub struct AppState {
     /// The replay on screen (`Screen::Replay`).
     #[cfg(feature = "full")]
     pub replay: Option<crate::replay::Viewer>,
+    /// How to play, open over the screen (which stays as it was), at this ruleset.
+    #[cfg(feature = "full")]
+    pub help: Option<crate::help::Book>,
 }
 
 #[derive(Clone)]
@@ -115,6 +118,9 @@ pub enum Msg {
     /// A key pressed on the replay screen (its name, as `KeyboardEvent.key`).
     #[cfg(feature = "full")]
     ReplayKey(&'static str),
+    /// Back from How to play to the screen under it.
+    #[cfg(feature = "full")]
+    CloseRules,
 }
 
 /// The orders screens' view of the app.
@@ -179,6 +185,8 @@ impl AppState {
             economy_hash: String::new(),
             #[cfg(feature = "full")]
             replay: None,
+            #[cfg(feature = "full")]
+            help: None,
         };
         let room = store::url_param("room").is_some() || store::url_param("offer").is_some();
         let open = store::url_param("open");
@@ -264,6 +272,10 @@ impl AppState {
             }
             if open.as_deref() == Some("replay") {
                 st.open_replay();
+            }
+            // How to play, asked for on the lite page: over the autosaved game, or the menu.
+            if open.as_deref() == Some("rules") {
+                st.nav(Nav::Rules);
             }
             // Not while leaving for the online page, which reads it.
             if cfg!(feature = "online") || open.as_deref() != Some("online") {
@@ -508,6 +520,26 @@ impl AppState {
             Nav::Menu => self.show_menu(),
             Nav::Setup => self.screen = Screen::Setup,
             Nav::Replay => self.open_replay(),
+            // The full page shows How to play over the screen, at the game's ruleset; the lite
+            // page carries no rules text and opens it there (the game is autosaved).
+            #[cfg(feature = "full")]
+            Nav::Rules => {
+                self.help = Some(if self.economy.is_some() {
+                    crate::help::Book::Economy
+                } else if self.orders.is_some() {
+                    crate::help::Book::Orders
+                } else if self.screen == Screen::Setup {
+                    match self.setup_ruleset {
+                        Ruleset::Classic => crate::help::Book::Classic,
+                        Ruleset::Orders => crate::help::Book::Orders,
+                        Ruleset::Economy => crate::help::Book::Economy,
+                    }
+                } else {
+                    crate::help::Book::Classic
+                })
+            }
+            #[cfg(not(feature = "full"))]
+            Nav::Rules => crate::lite::open_full(crate::lite::Open::Rules, false),
             Nav::Continue => {
                 if self.classic.is_online() {
                     // Back from the replay of an online game: to its room.
@@ -662,6 +694,8 @@ impl Reducible for AppState {
                 }
             }
             #[cfg(feature = "full")]
+            Msg::CloseRules => st.help = None,
+            #[cfg(feature = "full")]
             Msg::OrdersForm(f) => st.oform = f,
             #[cfg(feature = "full")]
             Msg::EconomyForm(f) => st.eform = f,
@@ -704,7 +738,8 @@ pub fn app() -> Html {
     {
         let d = app.dispatcher();
         let step = c.state().map(|s| s.step);
-        let machine = app.screen == Screen::Play && c.machine_level().is_some();
+        // Not while How to play is open over the game: the player is reading.
+        let machine = app.screen == Screen::Play && c.machine_level().is_some() && !help_open(&app);
         let delay = if c.state().is_some_and(|s| is_setup(s.phase)) {
             30
         } else {
@@ -766,6 +801,7 @@ pub fn app() -> Html {
         .or(ophase)
         .unwrap_or("none");
     let screen = match app.screen {
+        _ if help_open(&app) => "help",
         Screen::Menu => "menu",
         Screen::Setup => "setup",
         Screen::Play | Screen::OrdersPlay | Screen::EconomyPlay => "play",
@@ -807,12 +843,37 @@ pub fn app() -> Html {
         #[cfg(not(feature = "online"))]
         Screen::Online => crate::lite::leaving(),
     };
+    // How to play is drawn over the screen, which stays mounted but hidden (web/style-help.css):
+    // an online game keeps its connection, and Back finds every screen as it was.
+    #[cfg(feature = "full")]
+    let help = match app.help {
+        Some(book) => {
+            let d = app.dispatcher();
+            let on_back = Callback::from(move |_| d.dispatch(Msg::CloseRules));
+            html! { <crate::help::HowToPlay {book} {on_back} /> }
+        }
+        None => html! {},
+    };
+    #[cfg(not(feature = "full"))]
+    let help = html! {};
     html! {
-        <div id="root" class={classes!("app", format!("screen-{screen}"))}
+        <div id="root" class={classes!("app", format!("screen-{screen}"), help_open(&app).then_some("help-open"))}
             data-state-hash={hash} data-phase={phase} data-screen={screen}
             data-current={current} data-turn={turn} data-stage={stage}
             data-my-turn={if c.my_turn() { "1" } else { "0" }}>
+            { help }
             { body }
         </div>
+    }
+}
+
+/// How to play is open over the screen (never on the lite page, which has no rules text).
+fn help_open(app: &AppState) -> bool {
+    #[cfg(feature = "full")]
+    return app.help.is_some();
+    #[cfg(not(feature = "full"))]
+    {
+        let _ = app;
+        false
     }
 }

@@ -450,6 +450,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     let header = html! {
         <header class="bar">
             <button class="btn small" id="menu-btn" onclick={send(app, Msg::Nav(Nav::Menu))} aria-label="Menu">{"☰ Menu"}</button>
+            <button class="btn small" id="rules-btn" onclick={send(app, Msg::Nav(Nav::Rules))}>{"? How to play"}</button>
             <span class="title">{"Orbis"}</span>
             <span class="turn">{format!("Turn {}", s.turn)}</span>
             <label class="speed" for="speed"><span>{"Bot speed"}</span>

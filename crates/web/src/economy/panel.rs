@@ -48,6 +48,7 @@ pub fn play(v: &View) -> Html {
                 {"Skip the map: go to the panel"}</button>
             <header class="bar">
                 <button class="btn" id="menu" onclick={send(v, EMsg::Nav(Nav::Menu))}>{"Menu"}</button>
+                <button class="btn" id="rules-btn" onclick={send(v, EMsg::Nav(Nav::Rules))}>{"? How to play"}</button>
                 <h1 class="turn" id="turn-title">{turn}</h1>
                 if eco.computer_to_act().is_some() {
                     <button class="btn" id="skip" onclick={send(v, EMsg::Skip)}>{"Skip to my turn"}</button>

@@ -585,6 +585,7 @@ pub fn play(app: &H) -> Html {
     let header = html! {
         <header class="bar">
             <button class="btn small" id="menu-btn" onclick={om(app, OMsg::Nav(Nav::Menu))} aria-label="Menu">{"☰ Menu"}</button>
+            <button class="btn small" id="rules-btn" onclick={om(app, OMsg::Nav(Nav::Rules))}>{"? How to play"}</button>
             <span class="title">{"Orbis"}</span>
             <span class="turn" id="oseason">{title}</span>
             <button class="btn small" onclick={export}>{"Export save"}</button>
