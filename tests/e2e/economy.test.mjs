@@ -6,7 +6,7 @@
 // middle of the battle that resumes at the same state hash, and a phone-layout screenshot.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors, textMatches } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, textMatches, controlsOnTop } from './helpers.mjs';
 import { fileURLToPath } from 'node:url';
 
 let browser;
@@ -57,6 +57,15 @@ async function setCount(page, id, n) {
 /** Waits until the page asks `who` (0 Ann, 1 Bob) to act. */
 async function actor(page, who) {
   await page.waitForSelector(`#panel .act[data-actor="${who}"]`, { timeout: 20000 });
+}
+
+/** Opens the panel's folded sections (diplomacy, revolutions…), then checks that every control
+ * of the play screen is the top element at its centre (issue 64). Folded, a section's controls
+ * are hidden but keep a place in the layout, under what follows the panel (the standings): a
+ * hit-test there finds the table, which is how issue 64 saw its "covered" buttons. */
+async function onTop(page) {
+  await page.evaluate(() => { for (const d of document.querySelectorAll('#panel details')) d.open = true; });
+  return controlsOnTop(page, '.economy-play');
 }
 
 async function button(page, pattern) {
@@ -304,6 +313,10 @@ test('economy: a card holder, asked once no battle is left, incites a revolution
   const incite = page.locator('#incite-northern_europe-neutral');
   assert.equal(await incite.textContent(), 'Incite a revolution in Northern Europe against the neutrals');
   await shot(page, '77b-economy-no-battle-left');
+  // On a phone every control of the combat phase is on top, the incite buttons too (issue 64:
+  // online, the standings table covered them).
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.ok((await onTop(page)) > 5);
   await incite.click();
   // The revolution's surprise roll takes the one neutral army, so its battle has nobody to fight
   // and the phase ends; any prompt on the way would be passed, as crates/web's test does.
@@ -346,14 +359,22 @@ test('economy: on a phone a finger drags a planned move', async () => {
   assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390);
   assert.ok(await page.locator('.board-scroll').evaluate((e) => e.scrollLeft > 0), 'the map starts at its middle');
   await page.selectOption('#seat-2', { index: 2 }); // Cleo: a computer player (the seats box is open)
+  // Every control of every phase is the top element at its centre on the phone (issue 64).
   await actor(page, 0);
+  await onTop(page);
   await page.click('#pay-upkeep');
+  await onTop(page);
   await page.click('#finish-get');
   await actor(page, 1);
   await page.click('#finish-get');
   await page.waitForSelector('#curtain');
+  await controlsOnTop(page, '.economy-play');
   await page.click('#reveal');
   await actor(page, 0);
+  await onTop(page);
+  assert.equal(await page.locator('#surrender').isVisible(), true);
+  await page.locator('#diplomacy').scrollIntoViewIfNeeded();
+  await shot(page, '75c-economy-phone-planning-diplomacy');
   // While planning, a finger on the map drags a move (it does not scroll the page), from a
   // region where Ann has units.
   assert.match(await region(page, 'western_europe').getAttribute('class'), /\bdrag-from\b/);
@@ -385,6 +406,36 @@ test('economy: on a phone a finger drags a planned move', async () => {
   assert.equal(await page.locator('#draft li').count(), 1);
   await page.locator('#board').scrollIntoViewIfNeeded();
   await shot(page, '75b-economy-touch-drag');
+  await controlsOnTop(page, '.economy-play');
+  // On through friendly movement and the combat phase, every control checked at every step.
+  await page.click('#submit-plans');
+  await page.waitForSelector('#curtain');
+  await page.click('#reveal');
+  await actor(page, 1);
+  await page.click('#submit-plans');
+  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'economy-moving');
+  for (const who of [0, 1]) {
+    await actor(page, who);
+    await onTop(page);
+    await page.click('#finish-moving');
+  }
+  let steps = 0;
+  for (let guard = 0; (await attr(page, 'data-phase')) !== 'economy-get'; guard++) {
+    assert.ok(guard < 200, 'the combat phase does not end');
+    if (!(await page.locator('#panel .act').count())) { await page.waitForTimeout(100); continue; }
+    await onTop(page);
+    steps += 1;
+    if (steps === 1) await shot(page, '79c-economy-phone-combat');
+    let b;
+    if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
+    else if (await page.locator('#move-on').count()) b = page.locator('#stop-moving');
+    else if (await page.locator('#pick-battle').count()) b = page.locator('#pick-battle .choices button').first();
+    else if (await page.locator('#intercept').count()) b = page.locator('#intercept-no');
+    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action button').first();
+    else b = page.locator('#declare-none');
+    await b.click();
+  }
+  assert.ok(steps > 0, 'the combat phase asked the players');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -325,3 +325,38 @@ export async function clickKey(page, key) {
   if (at.hit !== key) throw new Error(`clickKey ${key}: at ${JSON.stringify(at)} the page finds ${at.hit}`);
   await page.mouse.click(at.x, at.y);
 }
+
+/**
+ * Every control a player can use in `scope` (buttons, fields, selects, summaries, links that are
+ * rendered and enabled) is the top element at its centre once scrolled into view, as a player
+ * would scroll to it: none is covered by the map, a table or another panel (issue 64 found the
+ * economy's standings table over its buttons on a phone). Returns the number checked; throws,
+ * naming each covered control and what covers it.
+ */
+export async function controlsOnTop(page, scope = 'body') {
+  const r = await page.evaluate((scope) => {
+    const covered = [];
+    let checked = 0;
+    for (const root of document.querySelectorAll(scope)) {
+      for (const e of root.querySelectorAll('button, input, select, textarea, summary, a[href]')) {
+        if (e.disabled || e.closest('[hidden]') || e.closest('details:not([open]) > :not(summary)')) continue;
+        if (e.matches('.skip-link')) continue; // off screen until it has the keyboard focus
+        if (!e.getClientRects().length || getComputedStyle(e).visibility === 'hidden') continue;
+        e.scrollIntoView({ block: 'center', inline: 'center' });
+        const b = e.getBoundingClientRect();
+        if (b.width === 0 || b.height === 0) continue;
+        checked += 1;
+        const x = b.x + b.width / 2;
+        const y = b.y + b.height / 2;
+        const t = document.elementFromPoint(x, y);
+        const on = !!t && (t === e || e.contains(t) || (e.labels && [...e.labels].some((l) => l.contains(t))));
+        if (!on) {
+          covered.push(`${e.id ? `#${e.id}` : e.outerHTML.slice(0, 80)} at (${Math.round(x)}, ${Math.round(y)}) under ${t ? `${t.tagName} ${t.outerHTML.slice(0, 100)}` : 'nothing'}`);
+        }
+      }
+    }
+    return { covered, checked };
+  }, scope);
+  assert.deepEqual(r.covered, [], `covered controls in ${scope}`);
+  return r.checked;
+}

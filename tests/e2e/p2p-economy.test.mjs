@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { shot, attr, watchErrors, until, relaySuite, online, setAutoplay } from './helpers.mjs';
+import { shot, attr, watchErrors, until, relaySuite, online, setAutoplay, controlsOnTop } from './helpers.mjs';
 
 const net = relaySuite({ join: true });
 
@@ -104,6 +104,17 @@ test('two browsers and a native computer player play an economy game through a N
     assert.match(proposal, /Cards face down/);
     await B.locator('.accept').first().click();
     for (const p of [A, B]) await until('the economy screen', async () => (await phase(p))?.startsWith('economy-'), 60000);
+    // Bob plays on a phone: every control of every phase he sees is the top element at its
+    // centre, his panel's folded sections opened first (issue 64 reported the standings table
+    // over the incite-revolution buttons and the surrender button: those sit in folded sections,
+    // whose hidden content keeps a place under the table; opened, they are on top).
+    await B.setViewportSize({ width: 390, height: 844 });
+    let hitChecks = 0;
+    const bOnTop = async () => {
+      if (!(await phase(B))?.startsWith('economy-')) return;
+      await B.evaluate(() => { for (const d of document.querySelectorAll('#panel details')) d.open = true; });
+      hitChecks += await controlsOnTop(B, '.economy-play');
+    };
     await shot(B, '81-p2p-economy-picks');
 
     // The capitals, picked in turn by hand (the native peer picks its own).
@@ -162,6 +173,7 @@ test('two browsers and a native computer player play an economy game through a N
     let steps = 0;
     await until('round 2\'s Get phase on Bob\'s page', async () => {
       if ((await round(B)) >= 2 && (await phase(B)) === 'economy-get' && (await actor(B)) === seatB) return true;
+      await bOnTop();
       for (const p of [A, B]) if (await playStep(p, 2)) steps += 1;
       return false;
     }, 300000).catch(async (e) => {
@@ -225,12 +237,16 @@ test('two browsers and a native computer player play an economy game through a N
     await setAutoplay(B, true);
     const state = async (p) => `${await p.locator('#turn-title').textContent()} len ${await online(p, 'data-log-len')} autoplay ${await online(p, 'data-autoplay')}; panel ${await p.locator('#panel').textContent()}; bar ${await p.locator('.online-bar').textContent()}`;
     for (const p of [A, B]) {
-      await until('the game over', async () => { await watchRolls(); return (await phase(p)) === 'over'; }, 600000).catch(async (e) => {
+      await until('the game over', async () => { await watchRolls(); await bOnTop(); return (await phase(p)) === 'over'; }, 600000).catch(async (e) => {
         await failShots('economy-end');
         throw new Error(`${e.message}: A ${await state(A)}; B ${await state(B)}; native ${err.slice(-1500)}`);
       });
     }
     await shot(A, '86-p2p-economy-over');
+    await shot(B, '86b-p2p-economy-over-phone');
+    if (await B.locator('.economy-play').count()) hitChecks += await controlsOnTop(B, '.economy-play');
+    console.log(`phone hit-tests: ${hitChecks} controls checked on Bob's page`);
+    assert.ok(hitChecks > 20, `${hitChecks} controls checked`);
     const code = await exited;
     assert.equal(code, 0, `orbis-join: ${err.slice(-2000)}`);
     const result = JSON.parse(out.trim().split('\n').pop());
@@ -246,6 +262,8 @@ test('two browsers and a native computer player play an economy game through a N
     await A.click('#replay-transcript');
     await A.locator('#replay').waitFor();
     assert.equal(await A.locator('#replay').getAttribute('data-sound'), '1', await A.locator('#replay-verdict').textContent());
+    // The verdict says how the game ended, as the page does (issue 64).
+    assert.match(await A.locator('#replay-verdict').textContent(), / wins (as the last player standing|on the best score when the round limit ended the game after 3 rounds)/);
     assert.equal(await A.locator('#replay').getAttribute('data-step'), '0');
     assert.equal(Number(await A.locator('#replay').getAttribute('data-steps')), result.positions);
     await A.click('#replay-next');
