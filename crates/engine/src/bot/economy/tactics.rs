@@ -74,7 +74,8 @@ pub(super) fn blockades(s: &EconomyState, map: &EconomyMap, p: PlayerId) -> Vec<
 
 /// In a battle: a siege of fortified defenders too strong to storm (with no more than `storm`
 /// times their armies; it cuts them from their capital, so their upkeep goes unpaid), kept up
-/// by declaring nothing else; or a landing from
+/// by declaring nothing else unless its own armies there are besieged and more than upkeep
+/// spares (then it fights on, see the caller); or a landing from
 /// contested water onto a weakly held or friendly coast.
 pub(super) fn battle_choice(
     s: &EconomyState,
@@ -92,14 +93,22 @@ pub(super) fn battle_choice(
             .map(|&(_, b)| b)
             .collect();
         let strong = |q: PlayerId| mine.armies > storm * s.site_force(site, Foe::Player(q)).armies;
-        if besieging.iter().any(|&q| !strong(q)) {
+        // Besieged itself, its armies there beyond the upkeep-free ones are lost next round
+        // (their upkeep cannot be paid): waiting only bleeds them, so it storms instead.
+        let free = if s.players[p as usize].capital == Some(r) {
+            10
+        } else {
+            5
+        };
+        let bleeding = s.besieged_for(p, r) && mine.units() > free;
+        if besieging.iter().any(|&q| !strong(q)) && !bleeding {
             // Keep the siege: any other action would end it.
             return Some(None);
         }
         if let Some(q) = s
             .siege_targets(site, p)
             .into_iter()
-            .find(|&q| !strong(q) && mine.armies > 0)
+            .find(|&q| !strong(q) && mine.armies > 0 && !bleeding)
         {
             return Some(Some(BattleAction::Siege { target: q }));
         }

@@ -4,6 +4,7 @@
 
 use super::action::{EconomyAction, EconomyEvent};
 use super::error::EconomyError;
+use super::infra::Item;
 use super::map::EconomyMap;
 use super::phase::Phase;
 use super::state::{EconomyState, Standing};
@@ -99,7 +100,7 @@ impl EconomyState {
         if stealing && !matches!(action, StealCard { .. } | ShowCard { .. }) {
             return Err(EconomyError::StealFirst);
         }
-        match action {
+        let mut events = match action {
             Setup { choice, .. } => self.setup_action(map, p, choice),
             SettleUpkeep { losses, .. } => self.settle_upkeep(p, losses),
             &Recruit {
@@ -138,6 +139,22 @@ impl EconomyState {
                 country, target, ..
             } => self.incite(map, p, country, target, dice),
             &ShowCard { slot, card, .. } => self.show_card(p, slot, card),
+        }?;
+        // The upkeep owed follows the capital, the links and who controls what until it is
+        // settled (RULES.md, reading 19).
+        let relinks = matches!(
+            action,
+            Destroy {
+                item: Item::Capital,
+                ..
+            } | OfferAlliance { .. }
+                | BreakAlliance { .. }
+                | Forfeit { .. }
+                | Surrender { .. }
+        );
+        if relinks {
+            self.refresh_upkeep(map, &mut events);
         }
+        Ok(events)
     }
 }

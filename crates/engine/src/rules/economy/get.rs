@@ -100,6 +100,32 @@ impl EconomyState {
         events
     }
 
+    /// Works out again the upkeep of every player still playing who has not settled it, after
+    /// an action of the Get phase that changes what it is owed on or what links it: a capital
+    /// destroyed (RULES.md, reading 19: no upkeep is paid without a capital), a country
+    /// forfeited, an alliance made or broken, a surrender. Their units have not changed since the
+    /// round began (nothing is recruited before the upkeep), so only the links, the capital's
+    /// −5 and who controls what can differ. A changed total is announced again.
+    pub(super) fn refresh_upkeep(&mut self, map: &EconomyMap, events: &mut Vec<EconomyEvent>) {
+        if self.phase != Phase::Get {
+            return;
+        }
+        for p in self.playing().collect::<Vec<_>>() {
+            if self.get[p as usize].settled {
+                continue;
+            }
+            let owed = self.upkeep(map, p);
+            if owed == self.get[p as usize].owed {
+                continue;
+            }
+            let due: u32 = owed.iter().map(|u| u.due).sum();
+            events.push(EconomyEvent::UpkeepDue { player: p, due });
+            let turn = &mut self.get[p as usize];
+            turn.settled = owed.is_empty();
+            turn.owed = owed;
+        }
+    }
+
     /// "When a player takes your capital they take all your money and influence cards": `p`
     /// gains `r`, which was `o`'s capital; `o` has none any more.
     fn take_capital(

@@ -245,10 +245,19 @@ impl EconomyState {
         }
     }
 
+    /// `p`'s units in `r` are under siege (whoever owns `r` now): source 004, *"While units are
+    /// under siege they are not considered linked to adjacent countries"*.
+    pub fn besieged_for(&self, p: PlayerId, r: RegionId) -> bool {
+        self.regions
+            .get(r as usize)
+            .is_some_and(|x| x.sieges.iter().any(|&(_, b)| b == p))
+    }
+
     /// Regions whose units are linked to `p`'s capital: friendly territory reached from the
     /// capital through friendly territory, and contested regions next to one of those (they are
-    /// linked but pass no link on). Besieged regions are linked to nothing. Without the capitals
-    /// rule every region is linked; without a capital, none is.
+    /// linked but pass no link on). Besieged regions (the owner's units, or `p`'s, under siege)
+    /// are linked to nothing, and a capital where `p` is besieged links nothing at all. Without
+    /// the capitals rule every region is linked; without a capital, none is.
     pub fn linked(&self, map: &EconomyMap, p: PlayerId) -> Vec<bool> {
         let n = map.regions.len();
         if !self.options.capitals {
@@ -258,19 +267,18 @@ impl EconomyState {
         let Some(capital) = self.players.get(p as usize).and_then(|x| x.capital) else {
             return linked;
         };
-        let passes = |r: RegionId| {
-            self.friendly(p, r) && !self.contested(r) && !self.regions[r as usize].besieged
-        };
+        let cut = |r: RegionId| self.regions[r as usize].besieged || self.besieged_for(p, r);
+        let passes = |r: RegionId| self.friendly(p, r) && !self.contested(r) && !cut(r);
         if !passes(capital) {
             // A capital under siege or contested links only itself (when not besieged).
-            linked[capital as usize] = !self.regions[capital as usize].besieged;
+            linked[capital as usize] = !cut(capital);
             return linked;
         }
         linked[capital as usize] = true;
         let mut stack = vec![capital];
         while let Some(r) = stack.pop() {
             for &nb in map.neighbours(r) {
-                if linked[nb as usize] || self.regions[nb as usize].besieged {
+                if linked[nb as usize] || cut(nb) {
                     continue;
                 }
                 if passes(nb) {
@@ -284,14 +292,34 @@ impl EconomyState {
         linked
     }
 
+    /// The countries where `p` owes upkeep on the units it has there: the countries it owns,
+    /// and, owned by nobody who is its ally, those where its units stand contested (source 004:
+    /// *"Units in contested territory are considered linked to adjacent territories"*, which
+    /// asks them to pay) or under siege (*"upkeep cannot be paid for units under siege"*, which
+    /// asks them to owe it). An ally's country is the ally's (RULES.md, "Income and upkeep").
+    fn upkeep_countries(&self, map: &EconomyMap, p: PlayerId) -> Vec<RegionId> {
+        (0..map.countries() as RegionId)
+            .filter(|&r| {
+                let x = &self.regions[r as usize];
+                match x.owner {
+                    Some(o) if o == p => true,
+                    Some(o) if self.friends(p, o) => false,
+                    _ => {
+                        x.forces.contains_key(&p) && (self.contested(r) || self.besieged_for(p, r))
+                    }
+                }
+            })
+            .collect()
+    }
+
     /// The upkeep `p` owes, country by country, in the Get phase: 1 MU for each unit over 5 in a
-    /// country it controls (over 10 where its capital stands), none for units in a country it
-    /// conquered this round.
+    /// country it controls or where its units stand contested or besieged (over 10 where its
+    /// capital stands), none for units in a country it conquered this round.
     pub fn upkeep(&self, map: &EconomyMap, p: PlayerId) -> Vec<Upkeep> {
         let linked = self.linked(map, p);
         let capital = self.players.get(p as usize).and_then(|x| x.capital);
-        (0..map.countries() as RegionId)
-            .filter(|&r| self.regions[r as usize].owner == Some(p))
+        self.upkeep_countries(map, p)
+            .into_iter()
             .filter_map(|r| {
                 let x = &self.regions[r as usize];
                 let units = x.forces.get(&p).map_or(0, |f| f.units());
@@ -300,7 +328,8 @@ impl EconomyState {
                 } else {
                     5
                 };
-                let exempt = x.conquered_in == Some(self.round);
+                // "Units in a country that you just gained control of during this round".
+                let exempt = x.owner == Some(p) && x.conquered_in == Some(self.round);
                 let due = if exempt {
                     0
                 } else {

@@ -80,17 +80,16 @@ impl EconomyState {
                 // "When a player withdraws from an attack action with hostile units that are
                 // defenders in fortifications then that player can only move back to the
                 // country they came from last": units that came this round go back (above);
-                // units there since planning came from nowhere this round and cannot go
-                // elsewhere (RULES.md).
-                let def = if self.fortified_foe(r, p) {
-                    Force::default()
-                } else {
-                    self.defenders(p, r)
-                };
+                // units there since planning came in an earlier round, from ground Orbis does
+                // not record, and go back to friendly ground only, a bordering region of
+                // theirs or an ally's (RULES.md, reading 48).
+                let def = self.defenders(p, r);
+                let back_only = self.fortified_foe(r, p);
+                let open = |nb: RegionId| !back_only || self.friendly(p, nb);
                 let region = &map.regions[r as usize];
                 if def.armies > 0 {
                     let army_ways = region.land.iter().chain(&region.shore);
-                    for &nb in army_ways {
+                    for &nb in army_ways.filter(|&&nb| open(nb)) {
                         out.entry(nb).or_default().add(Kind::Army, def.armies);
                     }
                 }
@@ -100,7 +99,7 @@ impl EconomyState {
                     } else {
                         &region.shore
                     };
-                    for &nb in navy_ways {
+                    for &nb in navy_ways.iter().filter(|&&nb| open(nb)) {
                         out.entry(nb).or_default().add(Kind::Navy, def.navies);
                     }
                 }
@@ -475,8 +474,8 @@ impl EconomyState {
     }
 
     /// "Withdrawing army units may roll 1d6 per surviving unit to destroy roads they cross on a
-    /// roll of 6": armies that got away over land from a country with roads roll, and a 6
-    /// destroys the roads of the country they left.
+    /// roll of 6": armies that got away over land from a country with roads into another with
+    /// roads (a road they cross) roll, and a 6 destroys the roads of the country they left.
     #[allow(clippy::too_many_arguments)]
     fn burn_roads(
         &mut self,
@@ -490,7 +489,10 @@ impl EconomyState {
     ) {
         let Site::Region(r) = site else { return };
         let over_land = !map.is_water(r) && !map.is_water(to);
-        if !over_land || !self.regions[r as usize].infra.roads {
+        // A road joins two countries with roads (*"from a country with roads to a country with
+        // roads"*): only then is there one to cross.
+        let roads = |c: RegionId| self.regions[c as usize].infra.roads;
+        if !over_land || !roads(r) || !roads(to) {
             return;
         }
         let dice_rolled: Vec<u8> = (0..armies).map(|_| dice.d6()).collect();

@@ -673,3 +673,142 @@ fn planning_begins_when_everyone_still_playing_is_done() {
         EconomyError::UnknownPlayer(7),
     );
 }
+
+/// Source 004: "While units are under siege they are not considered linked to adjacent
+/// countries. This means that if you are using capitals then upkeep cannot be paid for units
+/// under siege, and if your capital is under siege none of your countries are connected to it."
+/// Ann lost Western Europe, her capital, to Bob's besiegers, but her 12 armies hold its
+/// fortifications: they owe 2 (12 − 10) that cannot be paid, so 2 are lost; Southern Europe,
+/// cut off from the besieged capital, loses its 3 too.
+#[test]
+fn upkeep_cannot_be_paid_for_units_under_siege() {
+    let mut s = game();
+    let we = r("western_europe");
+    place(&mut s, 1, "western_europe", 3);
+    let x = &mut s.regions[we as usize];
+    x.infra.fortifications = true;
+    x.lost_by = Some(0);
+    x.sieges.insert((1, 0));
+    let mut s = begun(s);
+    assert_eq!(s.regions[we as usize].owner, None);
+    let owed: Vec<(RegionId, u32, bool)> = s.get[0]
+        .owed
+        .iter()
+        .map(|u| (u.country, u.due, u.linked))
+        .collect();
+    assert_eq!(owed, vec![(we, 2, false), (r("southern_europe"), 3, false)]);
+    // Paying for the besieged armies is refused; losing them is the only way.
+    refused(
+        &mut s,
+        A::SettleUpkeep {
+            player: 0,
+            losses: vec![(
+                r("southern_europe"),
+                Force {
+                    armies: 3,
+                    navies: 0,
+                },
+            )],
+        },
+        EconomyError::Unlinked(we),
+    );
+    let losses = s.plain_settlement(0);
+    s.apply(&A::SettleUpkeep { player: 0, losses }).unwrap();
+    assert_eq!(armies(&s, 0, "western_europe"), 10);
+    assert_eq!(armies(&s, 0, "southern_europe"), 5);
+    // The besiegers (3 armies) owe nothing.
+    assert!(s.get[1].settled);
+}
+
+/// Source 004: "A player can only pay upkeep on unit collections that have a link to that
+/// player's capital through only friendly territory. Units in contested territory are considered
+/// linked to adjacent territories, but the contested territory does not provide a link between
+/// two adjacent countries." Ann's 8 armies parked beside one neutral army in Northern Europe,
+/// next to her capital, owe 3 and can pay them; her 6 beside a neutral army in East Africa, far
+/// from anything of hers, owe 1 they cannot pay.
+#[test]
+fn units_in_contested_territory_owe_upkeep() {
+    let mut s = game();
+    for (k, n) in [("northern_europe", 8), ("east_africa", 6)] {
+        place(&mut s, 0, k, n);
+        s.regions[r(k) as usize].neutral = Force {
+            armies: 1,
+            navies: 0,
+        };
+    }
+    let mut s = begun(s);
+    assert_eq!(s.regions[r("northern_europe") as usize].owner, None);
+    let owed: Vec<(RegionId, u32, bool)> = s.get[0]
+        .owed
+        .iter()
+        .map(|u| (u.country, u.due, u.linked))
+        .collect();
+    let mut want = vec![
+        (r("western_europe"), 2, true),
+        (r("southern_europe"), 3, true),
+        (r("northern_europe"), 3, true),
+        (r("east_africa"), 1, false),
+    ];
+    want.sort();
+    assert_eq!(owed, want);
+    let losses = s.plain_settlement(0);
+    assert_eq!(
+        losses,
+        vec![(
+            r("east_africa"),
+            Force {
+                armies: 1,
+                navies: 0
+            }
+        )]
+    );
+    let mu = s.players[0].mu;
+    s.apply(&A::SettleUpkeep { player: 0, losses }).unwrap();
+    assert_eq!(s.players[0].mu, mu - 8);
+    assert_eq!(armies(&s, 0, "northern_europe"), 8);
+    assert_eq!(armies(&s, 0, "east_africa"), 5);
+}
+
+/// RULES.md reading 19, after source 004: "A player can only pay upkeep on unit collections that
+/// have a link to that player's capital". Destroying the capital before settling the upkeep
+/// leaves nothing linked and takes the capital's −5 away: the upkeep owed is worked out again,
+/// and none of it can be paid.
+#[test]
+fn no_upkeep_is_paid_once_the_capital_is_destroyed() {
+    let mut s = begun(game());
+    let ev = s
+        .apply(&A::Destroy {
+            player: 0,
+            country: r("western_europe"),
+            item: Item::Capital,
+        })
+        .unwrap();
+    assert!(ev.contains(&EconomyEvent::UpkeepDue { player: 0, due: 10 }));
+    let owed: Vec<(RegionId, u32, bool)> = s.get[0]
+        .owed
+        .iter()
+        .map(|u| (u.country, u.due, u.linked))
+        .collect();
+    assert_eq!(
+        owed,
+        vec![
+            (r("western_europe"), 7, false),
+            (r("southern_europe"), 3, false)
+        ]
+    );
+    // The old list would have let Ann pay 5 MU and keep every army.
+    refused(
+        &mut s,
+        A::SettleUpkeep {
+            player: 0,
+            losses: vec![],
+        },
+        EconomyError::Unlinked(r("western_europe")),
+    );
+    let losses = s.plain_settlement(0);
+    s.apply(&A::SettleUpkeep { player: 0, losses }).unwrap();
+    assert_eq!(armies(&s, 0, "western_europe"), 5);
+    assert_eq!(armies(&s, 0, "southern_europe"), 5);
+    // Bob, who owed nothing, stays settled.
+    assert!(s.get[1].settled);
+}

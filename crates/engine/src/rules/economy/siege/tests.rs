@@ -191,3 +191,43 @@ fn the_besieged_keep_their_infrastructure_but_the_roads() {
     act(&mut s, destroy(Item::ArmyBase), vec![]).unwrap();
     assert_eq!(s.regions[ne as usize].infra.army_bases, 0);
 }
+
+/// Source 004: "While units are under siege they are not considered linked to adjacent
+/// countries. This means that if you are using capitals then upkeep cannot be paid for units
+/// under siege". Bob's 12 armies in Northern Europe, his fortified capital, are besieged by Ann's
+/// 4 and nobody acts further: next round they owe 2 (12 − 10) that cannot be paid, and they
+/// drop to 10.
+#[test]
+fn besieged_units_owe_upkeep_they_cannot_pay() {
+    let mut s = at_the_walls();
+    let ne = r("northern_europe");
+    s.regions[ne as usize].forces.insert(
+        1,
+        Force {
+            armies: 12,
+            navies: 0,
+        },
+    );
+    siege(&mut s);
+    pass(&mut s, 1);
+    pass(&mut s, 0);
+    assert_eq!(s.phase, Phase::Get);
+    assert_eq!(s.regions[ne as usize].owner, None);
+    let owed: Vec<(RegionId, u32, bool)> = s.get[1]
+        .owed
+        .iter()
+        .map(|u| (u.country, u.due, u.linked))
+        .collect();
+    assert_eq!(owed, vec![(ne, 2, false)]);
+    let pay = A::SettleUpkeep {
+        player: 1,
+        losses: vec![],
+    };
+    assert_eq!(
+        act(&mut s.clone(), pay, vec![]),
+        Err(EconomyError::Unlinked(ne))
+    );
+    let losses = s.plain_settlement(1);
+    act(&mut s, A::SettleUpkeep { player: 1, losses }, vec![]).unwrap();
+    assert_eq!(s.units_of(1, ne).armies, 10);
+}

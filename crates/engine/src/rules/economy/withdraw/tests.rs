@@ -249,6 +249,7 @@ fn units_that_withdrew_do_not_withdraw_again() {
 fn withdrawing_armies_may_burn_the_roads_behind_them() {
     let mut s = battle(3);
     s.regions[r("northern_europe") as usize].infra.roads = true;
+    s.regions[r("ukraine") as usize].infra.roads = true;
     pass(&mut s, 0);
     let away = BattleAction::Withdraw(WithdrawOrder {
         force: Force {
@@ -278,6 +279,43 @@ fn withdrawing_armies_may_burn_the_roads_behind_them() {
         destroyed: true,
     }));
     assert!(!s.regions[r("northern_europe") as usize].infra.roads);
+}
+
+/// Source 004: "Withdrawing army units may roll 1d6 per surviving unit to destroy roads they
+/// cross", and "The road movement can only be used to move from a country with roads to a country
+/// with roads": withdrawing from Northern Europe (roads) into Ukraine (none) crosses no road, so
+/// nobody rolls and the roads stand.
+#[test]
+fn withdrawing_into_a_country_without_roads_crosses_no_road_to_burn() {
+    let mut s = battle(3);
+    s.regions[r("northern_europe") as usize].infra.roads = true;
+    pass(&mut s, 0);
+    let away = BattleAction::Withdraw(WithdrawOrder {
+        force: Force {
+            armies: 3,
+            navies: 0,
+        },
+        to: r("ukraine"),
+        burn_roads: true,
+        stay: false,
+        break_off: None,
+    });
+    declare(&mut s, 1, Some(away), vec![]).unwrap();
+    // No die is rolled (the test's dice would fail on one).
+    let ev = act(
+        &mut s,
+        A::Intercept {
+            player: 0,
+            yes: false,
+        },
+        vec![],
+    )
+    .unwrap();
+    assert!(!ev
+        .iter()
+        .any(|e| matches!(e, EconomyEvent::RoadsBurned { .. })));
+    assert!(s.regions[r("northern_europe") as usize].infra.roads);
+    assert_eq!(s.units_of(1, r("ukraine")).armies, 3);
 }
 
 /// Bob's withdraw order in `battle(3)`, toward Ukraine, after Ann passes.

@@ -202,10 +202,12 @@ fn withdrawing_from_fortified_defenders_goes_back_only() {
         let site = Site::Region(ne);
         act(&mut s, A::PickBattle { player: 0, site }, vec![]).unwrap();
         let ways = s.withdraw_options(map(), site, 0);
+        // Western Europe is Ann's: the four go back there, and the two that came in an earlier
+        // round may too (RULES.md, reading 48).
         let back = (
             r("western_europe"),
             Force {
-                armies: if fortified { 4 } else { 6 },
+                armies: 6,
                 navies: 0,
             },
         );
@@ -216,6 +218,47 @@ fn withdrawing_from_fortified_defenders_goes_back_only() {
             assert!(ways.iter().any(|&(to, _)| to == r("ukraine")));
         }
     }
+}
+
+/// Source 004: "When a player withdraws from an attack action with hostile units that are
+/// defenders in fortifications then that player can only move back to the country they came from
+/// last": the passage limits where they go, not whether they go. Ann's armies have stood in Bob's
+/// fortified Northern Europe since planning; they came in an earlier round, from ground Orbis
+/// does not record, so they go back to friendly ground only: Western Europe, hers, and not
+/// Scandinavia (Bob's), Ukraine (nobody's) or the coast.
+#[test]
+fn units_there_since_planning_withdraw_from_fortified_defenders_to_friendly_ground() {
+    let mut s = game(&["Ann", "Bob"]);
+    let ne = r("northern_europe");
+    s.regions[ne as usize].infra.fortifications = true;
+    s.regions[ne as usize].forces.insert(
+        0,
+        Force {
+            armies: 2,
+            navies: 0,
+        },
+    );
+    hold(&mut s, 1, "scandinavia", 1, 0);
+    to_combat(&mut s, vec![vec![], vec![]], vec![6, 1]);
+    let site = Site::Region(ne);
+    act(&mut s, A::PickBattle { player: 0, site }, vec![]).unwrap();
+    assert!(s.fortified_foe(ne, 0));
+    let home = (
+        r("western_europe"),
+        Force {
+            armies: 2,
+            navies: 0,
+        },
+    );
+    assert_eq!(s.withdraw_options(map(), site, 0), vec![home]);
+    // Ann's armies defend the fortifications too (reading 37), so Bob's go only to his
+    // Scandinavia.
+    let bob: Vec<RegionId> = s
+        .withdraw_options(map(), site, 1)
+        .into_iter()
+        .map(|(x, _)| x)
+        .collect();
+    assert_eq!(bob, vec![r("scandinavia")]);
 }
 
 /// "Units that have been in the territory since the beginning of the planning phase and which are
