@@ -622,8 +622,10 @@ fn vote_under_the_number_of(
     let vote = Body::Vote {
         at: net.peers[0].log_len() - 1,
         fixed: None,
-        control: Control::SeatToBot {
-            seat: 0,
+        // A drop of participant 0 (every sender here is another participant, so a voter for it
+        // in a room of two as of three: a `SeatToBot` has no voter once a drop leaves two).
+        control: Control::Drop {
+            peer: net.peers[0].key(),
             level: BotLevel::Normal,
         },
     };

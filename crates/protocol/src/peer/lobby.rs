@@ -52,6 +52,24 @@ pub(super) struct Lobby {
 pub(super) struct Deferred {
     pub(super) link: Option<LinkId>,
     pub(super) raw: Vec<u8>,
+    /// Its signer (counted in `early_per`).
+    pub(super) sender: PeerKey,
+    /// What it waits for: only that runs it again.
+    pub(super) waits: Awaits,
+}
+
+/// What a deferred message needs before it can be judged. A new proposal or accept runs again
+/// only the messages that waited for it, so a stream of proposals costs a bounded amount of
+/// work each, not a pass over every buffered message (issue 59, item 5: about 10 ms a proposal
+/// in a debug build with the buffer full).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Awaits {
+    /// The game: every game message before the start.
+    Start,
+    /// An accept: the proposal it accepts.
+    Proposal([u8; 32]),
+    /// A seed reveal: its signer's accept of that proposal.
+    Accept([u8; 32], PeerKey),
 }
 
 /// Buffered messages received before the game started.
@@ -225,12 +243,25 @@ impl Peer {
     /// [`MAX_EARLY_PER_PEER`] per signer and [`MAX_EARLY`] in all (each is checked again
     /// whenever the lobby moves, so the bound is also a bound on that work).
     pub(super) fn defer(&mut self, link: Option<LinkId>, sender: PeerKey, raw: &[u8]) -> bool {
+        self.defer_until(link, sender, raw, Awaits::Start)
+    }
+
+    /// As [`Peer::defer`], for a message that `waits` for a proposal or an accept.
+    pub(super) fn defer_until(
+        &mut self,
+        link: Option<LinkId>,
+        sender: PeerKey,
+        raw: &[u8],
+        waits: Awaits,
+    ) -> bool {
         let theirs = self.lobby.early_per.get(&sender).copied().unwrap_or(0);
         if self.lobby.early.len() < MAX_EARLY && theirs < MAX_EARLY_PER_PEER {
             *self.lobby.early_per.entry(sender).or_insert(0) += 1;
             self.lobby.early.push(Deferred {
                 link,
                 raw: raw.to_vec(),
+                sender,
+                waits,
             });
             true
         } else {
@@ -393,11 +424,29 @@ impl Peer {
         self.replay_early(out);
     }
 
-    /// Runs deferred messages again now that more is known; those still premature are deferred
-    /// again.
+    /// Runs every deferred message again (the game started); those still premature are
+    /// deferred again.
     pub(super) fn replay_early(&mut self, out: &mut Output) {
-        let early = std::mem::take(&mut self.lobby.early);
-        self.lobby.early_per.clear();
+        self.replay_waiting(out, |_| true);
+    }
+
+    /// Runs again the deferred messages that waited for what `came` says; the others stay.
+    pub(super) fn replay_waiting(&mut self, out: &mut Output, came: impl Fn(Awaits) -> bool) {
+        let (early, keep): (Vec<Deferred>, Vec<Deferred>) = std::mem::take(&mut self.lobby.early)
+            .into_iter()
+            .partition(|d| came(d.waits));
+        if early.is_empty() {
+            self.lobby.early = keep;
+            return;
+        }
+        for d in &early {
+            if let Some(n) = self.lobby.early_per.get_mut(&d.sender) {
+                *n = n.saturating_sub(1);
+            }
+        }
+        self.lobby.early_per.retain(|_, n| *n > 0);
+        self.lobby.early = keep;
+        self.deferred_runs += early.len() as u64;
         for d in early {
             if self.halted.is_some() {
                 return;
@@ -620,7 +669,7 @@ impl Peer {
             proposal: p,
         });
         self.try_lobby(out);
-        self.replay_early(out);
+        self.replay_waiting(out, |w| w == Awaits::Proposal(hash));
         true
     }
 
@@ -676,7 +725,7 @@ impl Peer {
         }
         let Some((p, _)) = self.lobby.proposals.get(&proposal) else {
             // Proposal not seen yet: keep the message for later.
-            return self.defer(link, sender, raw);
+            return self.defer_until(link, sender, raw, Awaits::Proposal(proposal));
         };
         if !p.participants.contains(&sender) {
             Self::reject(out, link, Some(sender), Violation::NotParticipant);
@@ -704,7 +753,7 @@ impl Peer {
             self.unkept = true;
         }
         self.try_lobby(out);
-        self.replay_early(out);
+        self.replay_waiting(out, |w| w == Awaits::Accept(proposal, sender));
         true
     }
 
@@ -728,7 +777,7 @@ impl Peer {
             .get(&proposal)
             .and_then(|m| m.get(&sender))
         else {
-            return self.defer(link, sender, raw);
+            return self.defer_until(link, sender, raw, Awaits::Accept(proposal, sender));
         };
         if seed_commitment(&secret) != acc.seed_commit {
             Self::reject(out, link, Some(sender), Violation::SeedMismatch);

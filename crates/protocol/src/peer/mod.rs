@@ -178,6 +178,9 @@ pub struct Peer {
     /// Signatures checked (each message once, however often the lobby moves: security review
     /// C10), for tests and a debug view.
     pub signature_checks: u64,
+    /// Deferred messages run again (each new proposal or accept runs only those that waited
+    /// for it; the start runs them all): tests read it to bound the lobby's work.
+    pub deferred_runs: u64,
     /// Positions of our face-down cards we cannot read, with when we last asked for their
     /// shares (or first saw them unread): one still unread a resend period later is asked for
     /// again, whether or not the game moves on (a reloaded page's mission, read before the
@@ -236,6 +239,7 @@ impl Peer {
             duplicates: 0,
             other_games: 0,
             signature_checks: 0,
+            deferred_runs: 0,
             unkept: false,
             probing: false,
             probed: None,

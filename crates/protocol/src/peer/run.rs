@@ -218,10 +218,21 @@ impl Run {
     pub(super) fn voters(&self, c: &Control) -> Vec<PeerKey> {
         let target = match c {
             Control::Drop { peer, .. } => Some(*peer),
-            Control::SeatToBot { seat, .. } => match self.controller(*seat) {
-                Some(Controller::Peer(p)) => self.proposal.participants.get(p as usize).copied(),
-                _ => None,
-            },
+            Control::SeatToBot { seat, .. } => {
+                let target = match self.controller(*seat) {
+                    Some(Controller::Peer(p)) => self.proposal.participants.get(p as usize),
+                    _ => None,
+                };
+                let v: Vec<PeerKey> = self
+                    .contributors()
+                    .filter_map(|i| self.proposal.participants.get(i as usize).copied())
+                    .filter(|k| Some(k) != target)
+                    .collect();
+                // A lone opponent (two contributors) may drop the other player, which ends a
+                // game dealt face down, but never hand its seat to the computer, whose cards
+                // would then be shown to it (issue 59): nobody is a voter for that.
+                return if v.len() < 2 { vec![] } else { v };
+            }
             Control::Readmit { peer, .. } => {
                 let mut v: Vec<PeerKey> = self
                     .contributors()
@@ -302,17 +313,39 @@ impl Run {
                         return Some(Wait::Cards);
                     }
                 }
-                let seats = 0..self.proposal.seats.len() as PlayerId;
                 let waits = match c {
                     Control::Drop { peer, .. } => self
                         .participant(peer)
                         .is_some_and(|i| self.orders_required().contains(&i)),
-                    Control::SeatToBot { .. } | Control::Readmit { .. } => {
-                        seats.into_iter().any(target_seat)
-                    }
+                    // Only a seat whose own part the game lacks here (issue 59: any seat was
+                    // awaited, so a lone opponent holding a step of its own handed over the
+                    // seat of a player with nothing to do).
+                    Control::SeatToBot { seat, .. } => self.seat_due_here(*seat),
+                    Control::Readmit { .. } => false,
                 };
                 waits.then_some(Wait::Orders)
             }
+        }
+    }
+
+    /// Whether seat `seat`'s own part is due at the position we are on, a roll pending here or
+    /// not: in a classic game it is the seat to move, in an economy game the engine waits for
+    /// its choice, in an orders game its player (not dropped) owes the round's orders. A
+    /// function of the log alone, fixed for the position: where it is false no honest page
+    /// votes to hand the seat over there, so such a vote completed is proof (`apply_votes`).
+    pub(super) fn seat_due_here(&self, seat: PlayerId) -> bool {
+        let Some(Controller::Peer(p)) = self.controller(seat) else {
+            return false;
+        };
+        if self.excluded.contains(&p) {
+            return false;
+        }
+        match &self.state {
+            Game::Classic(s) => s.current == seat && s.winner().is_none(),
+            Game::Economy(_) => self
+                .economy_state()
+                .is_some_and(|s| !self.over() && s.to_act().contains(&seat)),
+            _ => !self.over() && self.orders_required().contains(&p),
         }
     }
 
@@ -337,6 +370,9 @@ impl Run {
             // The cards (ours, or a computer's) are not dealt yet: we play once they are, and someone
             // else is late.
             Wait::Orders if self.holds_back(me) => None,
+            // A step that asks nothing of us never waits on us, however long it lasts (issue
+            // 59: our grace ran from the start of an opponent's step).
+            Wait::Orders if !self.orders_required().contains(&me) => None,
             Wait::Orders => {
                 let o = self.orders.get(&(self.next_index() as u32));
                 let Some(o) = o.filter(|o| o.commits.contains_key(&me)) else {
@@ -361,6 +397,7 @@ impl Run {
                 .is_some_and(|p| !self.excluded.contains(&p)),
             Control::SeatToBot { seat, .. } => {
                 matches!(self.controller(*seat), Some(Controller::Peer(_)))
+                    && !self.voters(c).is_empty()
             }
             Control::Readmit { peer, .. } => self.participant(peer).is_some_and(|p| {
                 !self.readmits.contains_key(&p)

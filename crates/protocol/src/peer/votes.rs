@@ -110,7 +110,8 @@ impl Peer {
                 if v.applied || !r.control_valid(&c) {
                     continue;
                 }
-                if !r.voters(&c).iter().all(|k| v.voters.contains_key(k)) {
+                let need = r.voters(&c);
+                if need.is_empty() || !need.iter().all(|k| v.voters.contains_key(k)) {
                     continue;
                 }
                 // Complete, and a voter signed two versions of its vote (`on_vote`): it would
@@ -132,10 +133,26 @@ impl Peer {
                 if v.fixed.values().any(unfixed) {
                     continue;
                 }
+                let (pos, _, live) = r.since;
+                // Our seat handed over where its part is not due at all: no honest page votes
+                // that (`can_vote`), and no moment of this position makes it due, so the
+                // voters are named rather than waited out (issue 59).
+                if let Control::SeatToBot { seat, .. } = c {
+                    if about(r.me, me, &r.proposal, &c)
+                        && live
+                        && pos == at
+                        && !r.seat_due_here(seat)
+                    {
+                        let report = HaltReport::VotedOutWhilePlaying {
+                            at,
+                            voters: v.voters.keys().copied().collect(),
+                        };
+                        return Some((report, v.voters.values().cloned().collect()));
+                    }
+                }
                 let Some(wait) = r.wait_on(&c) else {
                     continue; // not where the game waits on its target: never here
                 };
-                let (pos, _, live) = r.since;
                 let allowed = match wait {
                     Wait::Turn | Wait::Orders => grace.0,
                     Wait::Reveal | Wait::Cards => grace.1,

@@ -47,6 +47,16 @@ pub(super) fn turn_ms() -> u64 {
         .unwrap_or(180_000)
 }
 
+/// How long the game may wait on our own move or orders before we accept a vote handing our
+/// seat over: below the time the others wait before they may vote (`turn_ms`), so an honest
+/// vote (their clocks started a little before or after ours) is never refused, by a margin of
+/// 20 s (a quarter of `turn_ms` when that is shorter). The margin is also how much sooner a
+/// modified client can act against an idle player than an honest page can answer that
+/// client's own stalling (issue 59: it was 45 s of the default 3 minutes).
+pub(super) fn turn_grace_ms(turn_ms: u64) -> u64 {
+    turn_ms.saturating_sub(20_000).max(turn_ms * 3 / 4)
+}
+
 pub(super) fn hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
@@ -244,9 +254,7 @@ fn config(room: &str, room_url: &str, name: &str) -> Option<Config> {
     cfg.remembered = load_memento(room);
     cfg.resend_ms = 500;
     cfg.missing_ms = missing_ms();
-    // Below the time the others wait before they may vote us out of our own turn, so an
-    // honest vote (their clocks started a little before or after ours) is never refused.
-    cfg.turn_grace_ms = turn_ms() * 3 / 4;
+    cfg.turn_grace_ms = turn_grace_ms(turn_ms());
     // Above any message number an earlier session with the same key used.
     cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
     Some(cfg)
@@ -678,6 +686,18 @@ pub(super) fn fingerprint(k: &PeerKey) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 59: a modified client may vote an idle player out once that player's own grace is
+    /// over; an honest page answers a stalling opponent at `turn_ms`. The gap is 20 s at the
+    /// default 3 minutes (it was 45 s), and the grace stays below `turn_ms` at every setting.
+    #[test]
+    fn an_honest_page_answers_a_staller_within_20_s_of_when_a_cheat_could_act() {
+        assert_eq!(turn_ms() - turn_grace_ms(turn_ms()), 20_000);
+        for t in [500, 2_000, 60_000, 80_000, 180_000, 600_000] {
+            let g = turn_grace_ms(t);
+            assert!(g < t && t - g <= 20_000.max(t / 4), "{t}: {g}");
+        }
+    }
 
     /// Security review C13: a fingerprint of 32 bits could be matched by a made-up key in
     /// minutes. Two keys whose hashes agree on their first 32 bits (found here by search, as an

@@ -1,5 +1,5 @@
 //! `orbis-join (<ws-url>/<room> | --relays ws://…[,…] --room <secret>) [--bot easy|normal|hard]
-//! [--name N] [--players N] [--seed S] [--ice stun:…[,…]] [--timeout-s T]`: joins a room as a computer player through
+//! [--name N] [--players N] [--seed S] [--ruleset classic|economy] [--ice stun:…[,…]] [--timeout-s T]`: joins a room as a computer player through
 //! the protocol crate, meeting the others through a matchbox_server or through Nostr relays.
 //!
 //! With `--players N`, a room of only `orbis-join` peers starts by itself once N peers have said

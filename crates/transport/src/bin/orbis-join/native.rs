@@ -20,6 +20,12 @@ use std::time::{Duration, Instant};
 /// Joins a peer-to-peer Orbis room as a computer player, meeting the others through a
 /// matchbox_server or through Nostr relays.
 #[derive(clap::Parser, Debug)]
+///
+/// Which games it accepts: without --players, any proposal of the room that includes this peer,
+/// gives it a seat and is of a ruleset it plays (classic or economy, whatever the options, the
+/// map, the other seats and the number of players; --ruleset narrows that to one); with
+/// --players N --seed S, only the very game it proposes itself. Anyone in the room (whoever
+/// holds its secret) can make such a proposal.
 #[command(name = "orbis-join", version, max_term_width = 100)]
 struct Args {
     /// `ws://host:port/room` of a matchbox_server (leave out when meeting through relays).
@@ -59,6 +65,9 @@ struct Args {
     /// room the same number, one a stranger cannot guess).
     #[arg(long)]
     seed: Option<u64>,
+    /// Accept only proposals of this ruleset: classic or economy (default: either).
+    #[arg(long, value_parser = ruleset)]
+    ruleset: Option<Ruleset>,
     /// Give up after this many seconds.
     #[arg(long = "timeout-s", default_value_t = 600)]
     timeout_s: u64,
@@ -117,6 +126,21 @@ fn bot_level(s: &str) -> Result<BotLevel, String> {
         "normal" => Ok(BotLevel::Normal),
         "hard" => Ok(BotLevel::Hard),
         other => Err(format!("unknown bot level {other} (easy, normal or hard)")),
+    }
+}
+
+/// The rulesets the computer player plays online.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ruleset {
+    Classic,
+    Economy,
+}
+
+fn ruleset(s: &str) -> Result<Ruleset, String> {
+    match s {
+        "classic" => Ok(Ruleset::Classic),
+        "economy" => Ok(Ruleset::Economy),
+        other => Err(format!("unknown ruleset {other} (classic or economy)")),
     }
 }
 
@@ -198,6 +222,21 @@ fn acceptable(p: &SetupProposal, me: &PeerKey, args: &Args) -> Result<(), String
         .any(|s| s.controller == Controller::Peer(i as u8))
     {
         return Err("it gives this peer no seat".into());
+    }
+    let theirs = if p.economy.is_some() {
+        Ruleset::Economy
+    } else {
+        Ruleset::Classic
+    };
+    if args.ruleset.is_some_and(|r| r != theirs) {
+        return Err(format!(
+            "it is a game of the {} ruleset, and --ruleset asks for another",
+            if theirs == Ruleset::Economy {
+                "economy"
+            } else {
+                "classic"
+            }
+        ));
     }
     if let (Some(n), Some(seed)) = (args.players, args.seed) {
         // Exactly the game it would propose itself: N participants, one seat each, the default
@@ -648,6 +687,24 @@ mod tests {
         assert!(acceptable(&seatless, &me, &args)
             .unwrap_err()
             .contains("no seat"));
+        // Issue 59, item 5: it can be told the ruleset it accepts.
+        let economy_only =
+            Args::try_parse_from(["orbis-join", "ws://x/y", "--ruleset", "economy"]).unwrap();
+        assert!(acceptable(&p, &me, &economy_only)
+            .unwrap_err()
+            .contains("classic ruleset"));
+        let mut economy = p.clone();
+        economy.economy = Some(Default::default());
+        assert!(acceptable(&economy, &me, &economy_only).is_ok());
+        assert!(
+            acceptable(&economy, &me, &args).is_ok(),
+            "either by default"
+        );
+        assert!(
+            parse_from(["orbis-join", "ws://x/y", "--ruleset", "orders"])
+                .unwrap_err()
+                .contains("classic or economy")
+        );
         let auto =
             Args::try_parse_from(["orbis-join", "ws://x/y", "--players", "2", "--seed", "9"])
                 .unwrap();
