@@ -419,7 +419,8 @@ const ECONOMY: &[Section] = &[
         also: "upkeep pay units lost link capital supply maintenance",
         blocks: &[
             P("In each country where you have units, the first 5 are free (10 in the country of your capital); every unit beyond that costs 1 MU each Get phase. For each MU you do not pay, you lose one unit there; you choose which. Units in a country you took from another player this round pay nothing, and navies at sea pay no upkeep."),
-            P("You can pay only for units linked to your capital through your own (or an ally's) territory that is neither contested nor besieged. Cut off, or with no capital at all, those units cannot be paid for. Upkeep is settled (\"Settle upkeep\") before recruiting or building."),
+            P("Units standing in a contested country (next to enemy or neutral units there) or under siege owe upkeep too, even in a country you no longer own: parking armies beside an enemy army does not make them free."),
+            P("You can pay only for units linked to your capital through your own (or an ally's) territory that is neither contested nor besieged; units in a contested country are linked when it borders such territory. Besieged units, cut-off units, and every unit of a player with no capital (or a besieged one) cannot be paid for, so they lose one unit per MU owed. If your capital is destroyed before you settle, what you owe is worked out again. Upkeep is settled (\"Settle upkeep\") before recruiting or building."),
             Example("Worked example", &[
                 "Your capital holds 13 armies and Poland 8.",
                 "Capital: 13 − 10 = 3 MU. Poland: 8 − 5 = 3 MU. You owe 6 MU.",
@@ -513,7 +514,7 @@ const ECONOMY: &[Section] = &[
         also: "siege besiege landing amphibious blockade sabotage infrastructure",
         blocks: &[
             List(&[
-                "Siege ◎: armies may besiege defenders in fortifications. Besieged units cannot withdraw without attacking first, are linked to nothing (no upkeep is paid for them, and a besieged capital links nothing), and the besiegers get no fortification bonus there.",
+                "Siege ◎: armies may besiege defenders in fortifications. Besieged units cannot withdraw without attacking first, are linked to nothing (they owe upkeep that cannot be paid, so they shrink each Get phase, and a besieged capital links nothing), and the besiegers get no fortification bonus there.",
                 "Landing: armies on contested water go ashore; only hostile navies may intercept, and your navies may join in.",
                 "Blockade ⊗: one navy on a base's water stops that navy base from recruiting.",
                 "Attack on a building: an army tries to destroy one (not a capital); interceptors roll against it at −1, then a 6 destroys it.",
