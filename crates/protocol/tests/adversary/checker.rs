@@ -44,8 +44,8 @@ pub(super) fn check(
     net: &Net,
     #[allow(dead_code)] me: usize,
     honest: &[usize],
-    _limit: u64,
     _applied: &BTreeMap<Dev, u64>,
+    seats: &[(usize, u8)],
 ) {
     let keys = net.keys();
     let adv = keys[me];
@@ -69,7 +69,10 @@ pub(super) fn check(
         println!("keys {:?}", keys);
     }
     // No divergence: the same log head at every common position (up to where an equivocation
-    // was found, which every honest peer shares), the same state at the same length.
+    // was found, which every honest peer shares), the same state at the same length. With one
+    // honest peer (the lone opponent's table, issue 59) there is no pair to compare: what
+    // speaks for it is below (its events, its halt, its transcript, which `orbis verify`
+    // replays from the signed messages alone, and the cards the adversary cannot read).
     let mut agreed = u64::MAX;
     for &i in honest {
         if let Some(HaltReport::Equivocation { agreed_index, .. }) = net.peers[i].halted() {
@@ -149,6 +152,40 @@ pub(super) fn check(
                 | HaltReport::VotedOutWhilePlaying { .. },
             ) => {}
             Some(h @ HaltReport::Internal(_)) => f(format!("peer {i}: {h:?}")),
+        }
+        // Issue 59's harm: in a game of two humans, while it runs, the lone opponent reads no
+        // card (nor mission) of the honest seat that is still face down in the honest peer's own
+        // state (which shows a card only by its own move, applied before anyone learns of it).
+        // Only there: with more seats a player can hold cards the adversary once read by right
+        // (a computer's it stood in for, its own taken by whoever knocked it out).
+        let a = &net.peers[me];
+        let running = |p: &Peer| p.ended().is_none() && p.game().is_some_and(|g| !g.is_over());
+        let two = match p.game() {
+            Some(Game::Classic(s)) => s.players.len() == 2,
+            Some(Game::Economy(s)) => s.players.len() == 2,
+            _ => false,
+        };
+        if two && running(p) && running(a) && p.halted().is_none() {
+            for &(_, seat) in seats.iter().filter(|x| x.0 == i) {
+                let slots: Vec<_> = match p.game() {
+                    Some(Game::Classic(s)) => s.players.get(seat as usize).map_or(vec![], |x| {
+                        x.sealed.iter().chain(&x.sealed_mission).copied().collect()
+                    }),
+                    Some(Game::Economy(s)) => s
+                        .players
+                        .get(seat as usize)
+                        .map_or(vec![], |x| x.sealed.clone()),
+                    _ => vec![],
+                };
+                if let Some(slot) = slots.iter().find(|&&x| a.read(x).is_some()) {
+                    f(format!(
+                        "the adversary (log {}) reads honest seat {seat}'s card {slot:?}, face \
+                         down at peer {i} (log {})",
+                        a.log_len(),
+                        p.log_len()
+                    ));
+                }
+            }
         }
         // Honest transcripts verify and name the cheater of a halted game.
         if let Some(t) = p.transcript() {

@@ -60,9 +60,14 @@ pub(super) enum Dev {
     SplitCommits,
     /// Sends empty batches when awaited (economy games).
     EmptyBatches,
+    /// Issue 59: at positions where an honest player is not awaited (not in its own page's
+    /// `waiting_on`), signs with its own key (a genuine voter) a `SeatToBot` of that player's
+    /// seat or a `Drop` of that player, at its position (now and then one before or after), and
+    /// sends it to every honest peer.
+    UnawaitedVotes,
 }
 
-pub(super) const ALL: [Dev; 24] = [
+pub(super) const ALL: [Dev; 25] = [
     Dev::WithholdReveals,
     Dev::WithholdKeys,
     Dev::WithholdEscrows,
@@ -87,10 +92,12 @@ pub(super) const ALL: [Dev; 24] = [
     Dev::Reload,
     Dev::Disconnect,
     Dev::Garbage,
+    // Last, so `Harness::Before59` draws from the list as it was.
+    Dev::UnawaitedVotes,
 ];
 
 /// The deviations of an economy game (the deal's and the classic log's have nothing to act on).
-pub(super) const ECONOMY: [Dev; 17] = [
+pub(super) const ECONOMY: [Dev; 18] = [
     Dev::WithholdReveals,
     Dev::WithholdMoves,
     Dev::WithholdCheckpoints,
@@ -108,6 +115,7 @@ pub(super) const ECONOMY: [Dev; 17] = [
     Dev::SpamChat,
     Dev::Reload,
     Dev::Garbage,
+    Dev::UnawaitedVotes,
 ];
 
 /// The adversary's state, shared by its message filter and its driver.
@@ -131,6 +139,8 @@ pub(super) struct Adv {
     pub(super) seq: u64,
     /// The honest peers' indices (participant indices too).
     pub(super) honest: Vec<usize>,
+    /// The honest players' seats: (participant, seat).
+    pub(super) honest_seats: Vec<(usize, u8)>,
     /// How many times each deviation did something.
     pub(super) applied: BTreeMap<Dev, u64>,
     /// `SplitCommits`: per round, whether it is split (the first honest peer is told another

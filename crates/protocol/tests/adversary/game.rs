@@ -4,20 +4,33 @@
 use super::*;
 
 /// One adversarial game (an economy game when `economy`, else classic). `max_positions` caps
-/// the log (the run then counts as `Capped`).
-pub(super) fn run(seed: u64, max_positions: u64, economy: bool) -> Run {
+/// the log (the run then counts as `Capped`). `harness` says which tables and deviations it
+/// draws from.
+pub(super) fn run(seed: u64, max_positions: u64, economy: bool, harness: Harness) -> Run {
     let label: &[u8] = if economy {
         b"adversary-economy"
     } else {
         b"adversary"
     };
     let mut r = SeededDice::new(sha256(&[label, &seed.to_le_bytes()].concat()));
-    let n = 3 + r.below(2) as usize;
+    let before59 = harness == Harness::Before59;
+    // Participants, the adversary one of them: 2 is the lone opponent of issue 59.
+    let n = if before59 {
+        3 + r.below(2) as usize
+    } else {
+        2 + r.below(3) as usize
+    };
     let me = r.below(n as u32) as usize;
     let face_down = r.below(2) == 0;
     let missions = r.below(2) == 0;
     let k = 1 + r.below(3) as usize;
     let pool: &[Dev] = if economy { &ECONOMY } else { &ALL };
+    // `UnawaitedVotes` is last in both lists.
+    let pool = if before59 {
+        &pool[..pool.len() - 1]
+    } else {
+        pool
+    };
     let mut devs: Vec<Dev> = vec![];
     while devs.len() < k {
         let d = pool[r.below(pool.len() as u32) as usize];
@@ -59,6 +72,7 @@ pub(super) fn run(seed: u64, max_positions: u64, economy: bool) -> Run {
         now: 0,
         seq: 1 << 52,
         honest: honest.clone(),
+        honest_seats: vec![],
         applied: BTreeMap::new(),
         split: BTreeMap::new(),
     }));
@@ -72,7 +86,10 @@ pub(super) fn run(seed: u64, max_positions: u64, economy: bool) -> Run {
     }
     let bots = r.below(2) as usize;
     let mut p = if economy {
-        economy_proposal(&net, &vec![BotLevel::Easy; bots], 2)
+        let mut p = economy_proposal(&net, &vec![BotLevel::Easy; bots], 2);
+        // Dealt face down half the time since issue 59 (the hand the lone opponent read).
+        p.face_down = face_down && !before59;
+        p
     } else {
         let mut p = net.proposal(bots);
         p.face_down = face_down;
@@ -83,6 +100,15 @@ pub(super) fn run(seed: u64, max_positions: u64, economy: bool) -> Run {
         p
     };
     p.nonce = seed;
+    adv.borrow_mut().honest_seats = p
+        .seats
+        .iter()
+        .enumerate()
+        .filter_map(|(seat, s)| match s.controller {
+            Controller::Peer(i) if honest.contains(&(i as usize)) => Some((i as usize, seat as u8)),
+            _ => None,
+        })
+        .collect();
     net.start(p.clone());
     let keys = net.keys();
     let adv_key = keys[me];
@@ -288,7 +314,8 @@ pub(super) fn run(seed: u64, max_positions: u64, economy: bool) -> Run {
     // Let the last messages (halts' evidence, secrets) settle.
     net.run_until(net.now + 2_000, |_| false);
     let applied = adv.borrow().applied.clone();
-    check(seed, &devs, &net, me, &honest, limit, &applied);
+    let seats = adv.borrow().honest_seats.clone();
+    check(seed, &devs, &net, me, &honest, &applied, &seats);
     let adversary_dropped = honest.iter().any(|&i| {
         net.events[i].iter().any(|e| {
             matches!(e, ProtocolEvent::ControlApplied { control: Control::Drop { peer, .. }, .. } if *peer == adv_key)
@@ -382,6 +409,50 @@ pub(super) fn adversary_step(
             let fixed = a.roll(20).then(|| [a.rng.below(256) as u8; 32]);
             let b = a.seal(None, tag, &Body::Vote { at, control, fixed });
             send.push((to, b));
+        }
+        // Aimed at honest players the game does not wait on (as the adversary's own page sees
+        // it), signed with its own key and broadcast: issue 59.
+        if a.has(Dev::UnawaitedVotes) && a.roll(a.rate) {
+            let awaited = net.peers[me].waiting_on();
+            let targets: Vec<(usize, u8)> = a
+                .honest_seats
+                .iter()
+                .filter(|(h, _)| !awaited.contains(&keys[*h]))
+                .copied()
+                .collect();
+            if !targets.is_empty() {
+                let (h, seat) = targets[a.rng.below(targets.len() as u32) as usize];
+                let control = if a.roll(50) {
+                    Control::SeatToBot {
+                        seat,
+                        level: BotLevel::Easy,
+                    }
+                } else {
+                    Control::Drop {
+                        peer: keys[h],
+                        level: BotLevel::Easy,
+                    }
+                };
+                let mine = net.peers[me].log_len();
+                let at = match a.rng.below(6) {
+                    0 => mine.saturating_sub(1),
+                    1 => mine + 1,
+                    _ => mine,
+                };
+                let b = a.seal(
+                    None,
+                    tag,
+                    &Body::Vote {
+                        at,
+                        control,
+                        fixed: None,
+                    },
+                );
+                for &h in honest {
+                    send.push((h, b.clone()));
+                }
+                *a.applied.entry(Dev::UnawaitedVotes).or_default() += 1;
+            }
         }
         if a.hit(Dev::SpamReadmits) {
             let mut tip = [0u8; 32];

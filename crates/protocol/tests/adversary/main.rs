@@ -1,11 +1,19 @@
 //! Issue 30 D: an adversary that tries every deviation. A deterministic simulation in the
-//! spirit of FoundationDB's simulation testing and Jepsen's checkers: 2 or 3 honest peers and
-//! one Byzantine peer on the simulated network of `tests/common`. The Byzantine peer is a real
-//! `Peer` (it plays, reveals, deals and resyncs like any page) whose outgoing messages pass
-//! through a filter that, from a seeded RNG, picks deviations for the run and applies them to
-//! each message (withhold a kind, send a different signed version to some peers, delay it to just
-//! before or past a grace, replay old ones), and whose driver spams proposals, votes, readmits,
-//! hellos, chat and false `withheld` claims, and reloads its page with or without its memento.
+//! spirit of FoundationDB's simulation testing and Jepsen's checkers: 1, 2 or 3 honest peers and
+//! one Byzantine peer on the simulated network of `tests/common` (a table of two is issue 59's
+//! lone opponent, who is the only voter needed to drop the other player). The Byzantine peer
+//! is a real `Peer` (it plays, reveals, deals and resyncs like any page) whose outgoing messages
+//! pass through a filter that, from a seeded RNG, picks deviations for the run and applies them
+//! to each message (withhold a kind, send a different signed version to some peers, delay it to
+//! just before or past a grace, replay old ones), and whose driver spams proposals, votes,
+//! readmits, hellos, chat and false `withheld` claims, and reloads its page with or without its
+//! memento.
+//! `UnawaitedVotes` (issue 59) aims its votes: at positions where an honest player is not
+//! awaited (as its own page sees it), it signs with its own key, as the genuine voter it is, a
+//! `SeatToBot` of that player's seat or a `Drop` of that player, at its position or one either
+//! side, and sends it to every honest peer (with two participants nobody is a voter for
+//! `SeatToBot`: it must be refused, and a completed one where the seat's part is not due makes
+//! the victim halt naming the voters, an accepted outcome).
 //! The honest peers behave as the pages do: they play with the bot, vote out whoever they have
 //! waited on for a while and second readmission requests not marked `left_present`.
 //!
@@ -14,12 +22,18 @@
 //! dropped or handed to a bot; no honest peer is named (halts, `Rejected` of a validly signed
 //! message, transcripts); every stall names the adversary alone; every table a stranger or
 //! participant can grow stays within its bound; honest transcripts verify, and those of a halted
-//! game name the adversary.
+//! game name the adversary; while the game runs, the adversary reads no face-down card or
+//! mission of an honest seat. With one honest peer there is no pair to compare for divergence:
+//! its transcript, which `orbis verify` replays from signed messages alone, stands for it.
 //!
 //! Economy games (`an_adversary_in_an_economy_game_never_harms_an_honest_peer`) draw from the
 //! deviations that have something to act on there, and each run adds `SplitCommits` (another
 //! signed commitment and reveal for a round to one peer) or `EmptyBatches`; the pages play the
-//! computer's choice for their awaited seats.
+//! computer's choice for their awaited seats. Both are dealt face down half the time.
+//!
+//! The seeds of earlier long runs (`LONG_RUN_FIXED`, `ECONOMY_LONG_RUN_FIXED`) replay with
+//! `Harness::Before59`, the tables and deviations they were found with (3 or 4 participants, no
+//! `UnawaitedVotes`, economy dealt face up; `ORBIS_ADV_BEFORE59=1` for `adversary_one_seed`).
 //!
 //! `cargo test -p orbis-protocol --test adversary` runs a small budget of seeds;
 //! `ORBIS_ADV_GAMES=N ORBIS_ADV_SEED=S cargo test --release -p orbis-protocol --test adversary
@@ -47,7 +61,7 @@ use orbis_engine::rules::Game;
 use orbis_protocol::peer::{verify, VerifyError};
 use orbis_protocol::wire::{encode_economy, orders_commitment};
 use orbis_protocol::{
-    Body, Control, Envelope, HaltReport, Peer, PeerKey, ProtocolEvent, Violation,
+    Body, Control, Controller, Envelope, HaltReport, Peer, PeerKey, ProtocolEvent, Violation,
 };
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
@@ -103,7 +117,22 @@ struct Tally {
     failures: Vec<(u64, String)>,
 }
 
-fn tally(seeds: impl Iterator<Item = u64>, max_positions: u64, economy: bool) -> Tally {
+/// The tables and deviations a run draws from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Harness {
+    /// 2, 3 or 4 participants, every deviation, economy games dealt face down half the time.
+    Current,
+    /// As before issue 59's item 4 (3 or 4 participants, no `UnawaitedVotes`, economy games
+    /// dealt face up): the seeds found by earlier long runs replay the game that found them.
+    Before59,
+}
+
+fn tally(
+    seeds: impl Iterator<Item = u64>,
+    max_positions: u64,
+    economy: bool,
+    harness: Harness,
+) -> Tally {
     let mut t = Tally {
         games: 0,
         outcomes: BTreeMap::new(),
@@ -115,7 +144,7 @@ fn tally(seeds: impl Iterator<Item = u64>, max_positions: u64, economy: bool) ->
     };
     for seed in seeds {
         t.games += 1;
-        let r = match std::panic::catch_unwind(|| run(seed, max_positions, economy)) {
+        let r = match std::panic::catch_unwind(|| run(seed, max_positions, economy, harness)) {
             Ok(r) => r,
             Err(e) => {
                 let what = e
@@ -177,7 +206,12 @@ const KNOWN: [u64; 0] = [];
 #[test]
 fn an_adversary_trying_every_deviation_never_harms_an_honest_peer() {
     let start = std::time::Instant::now();
-    let t = tally((0..24).filter(|s| !KNOWN.contains(s)), 160, false);
+    let t = tally(
+        (0..24).filter(|s| !KNOWN.contains(s)),
+        160,
+        false,
+        Harness::Current,
+    );
     print(&t, start.elapsed().as_secs_f64());
     assert!(t.failures.is_empty(), "{:?}", t.failures);
 }
@@ -187,7 +221,7 @@ fn an_adversary_trying_every_deviation_never_harms_an_honest_peer() {
 #[test]
 fn an_adversary_in_an_economy_game_never_harms_an_honest_peer() {
     let start = std::time::Instant::now();
-    let t = tally(0..8, 200, true);
+    let t = tally(0..8, 200, true, Harness::Current);
     print(&t, start.elapsed().as_secs_f64());
     assert!(t.failures.is_empty(), "{:?}", t.failures);
 }
@@ -299,8 +333,17 @@ const ECONOMY_LONG_RUN_FIXED: [u64; 11] = [
 #[test]
 fn long_run_findings_stay_fixed() {
     let start = std::time::Instant::now();
-    let mut t = tally(LONG_RUN_FIXED.into_iter(), 400, false);
-    merge(&mut t, tally(ECONOMY_LONG_RUN_FIXED.into_iter(), 400, true));
+    // As the harness was when they were found.
+    let mut t = tally(LONG_RUN_FIXED.into_iter(), 400, false, Harness::Before59);
+    merge(
+        &mut t,
+        tally(
+            ECONOMY_LONG_RUN_FIXED.into_iter(),
+            400,
+            true,
+            Harness::Before59,
+        ),
+    );
     print(&t, start.elapsed().as_secs_f64());
     assert!(t.failures.is_empty(), "{:?}", t.failures);
 }
@@ -309,7 +352,7 @@ fn long_run_findings_stay_fixed() {
 #[test]
 #[ignore]
 fn known_findings() {
-    let t = tally(KNOWN.into_iter(), 400, false);
+    let t = tally(KNOWN.into_iter(), 400, false, Harness::Current);
     print(&t, 1.0);
     assert!(t.failures.is_empty());
 }
@@ -320,7 +363,12 @@ fn known_findings() {
 #[ignore]
 fn adversary_one_seed() {
     let seed = std::env::var("ORBIS_ADV_ONLY").unwrap().parse().unwrap();
-    let r = run(seed, 400, std::env::var("ORBIS_ADV_ECONOMY").is_ok());
+    let r = run(
+        seed,
+        400,
+        std::env::var("ORBIS_ADV_ECONOMY").is_ok(),
+        harness(),
+    );
     println!("{:?} {:?} {:?}", r.outcome, r.devs, r.applied);
 }
 
@@ -346,12 +394,13 @@ fn adversary_long_run() {
     // Progress as it goes (a run of 100,000 games takes hours): the totals so far after every
     // `ORBIS_ADV_EVERY` games, then the whole tally.
     let economy = std::env::var("ORBIS_ADV_ECONOMY").is_ok();
-    let mut t = tally(std::iter::empty(), cap, economy);
+    let h = harness();
+    let mut t = tally(std::iter::empty(), cap, economy, h);
     let mut next = from;
     while next < from + games {
         let end = (next + every).min(from + games);
         let failed = t.failures.len();
-        merge(&mut t, tally(next..end, cap, economy));
+        merge(&mut t, tally(next..end, cap, economy, h));
         next = end;
         println!(
             "after {} games, {:.0} s: {} checker failures",
@@ -368,6 +417,16 @@ fn adversary_long_run() {
         }
     }
     print(&t, start.elapsed().as_secs_f64());
+}
+
+/// `Harness::Before59` with `ORBIS_ADV_BEFORE59` set (to run a seed of an earlier long run as it
+/// was found), else `Harness::Current`.
+fn harness() -> Harness {
+    if std::env::var("ORBIS_ADV_BEFORE59").is_ok() {
+        Harness::Before59
+    } else {
+        Harness::Current
+    }
 }
 
 /// Adds tally `b` to `a`.
