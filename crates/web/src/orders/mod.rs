@@ -403,7 +403,7 @@ impl OrdersSession {
             .collect();
         if !accepting.is_empty() && !events.contains(&OrdersEvent::Drawn) {
             out.notes.push(format!(
-                "A draw is accepted by {}; it needs every surviving power (computer powers never accept).",
+                "A draw is accepted by {}; it needs every surviving power (a computer power accepts once its position is hopeless, or from 1931 on).",
                 accepting.join(", ")
             ));
         }
