@@ -204,7 +204,10 @@ pub(super) fn check(
                     "peer {i}'s transcript verifies though it halted {h:?}: agreed by {:?} of {:?}",
                     r.agreed_by, r.participants
                 )),
-                (r, h) => f(format!("peer {i}'s transcript: {r:?}, halted {h:?}")),
+                (r, h) => f(format!(
+                    "peer {i}'s transcript: {r:?}, halted {h:?} (log {})",
+                    p.log_len()
+                )),
             }
         }
     }
