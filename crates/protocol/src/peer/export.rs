@@ -314,6 +314,17 @@ impl Peer {
             messages.extend(d.log.iter().cloned());
         }
         let mut groups: Vec<Vec<Vec<u8>>> = groups.collect();
+        // Voted out at a position we had already played: our history goes first, as we played
+        // it, and the votes come last as the halt's evidence (in the position's group, the
+        // replay would apply them there and then refuse our own later messages: long-run seed
+        // 8000098, a lone opponent's drop).
+        if let Some(HaltReport::VotedOutWhilePlaying { at, .. }) = &self.halted {
+            if *at < r.next_index() {
+                for g in &mut groups {
+                    g.retain(|m| !self.evidence.contains(m));
+                }
+            }
+        }
         // A halt on kept proof of an equivocation in the round we were on: the proof goes
         // before that round's messages, as it came before we could resolve it, so the replay
         // keeps it and stops there too (after them, the replay would resolve the round first).

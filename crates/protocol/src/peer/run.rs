@@ -355,6 +355,10 @@ impl Run {
     pub(super) fn awaits_me_since(&self, wait: Wait) -> Option<u64> {
         let me = self.me?;
         match wait {
+            // Our move waits on shares of our face-down cards someone withholds: we cannot play
+            // it, so the game waits on them, not on us (long-run seed 8000247: a lone opponent
+            // withheld them, voted us out past our grace, and the game ended blaming us).
+            Wait::Turn if !self.withheld().is_empty() => None,
             Wait::Turn => Some(self.since.1),
             Wait::Reveal => {
                 let p = self.pending.as_ref()?;
