@@ -314,15 +314,14 @@ impl Peer {
             messages.extend(d.log.iter().cloned());
         }
         let mut groups: Vec<Vec<Vec<u8>>> = groups.collect();
-        // Voted out at a position we had already played: our history goes first, as we played
-        // it, and the votes come last as the halt's evidence (in the position's group, the
-        // replay would apply them there and then refuse our own later messages: long-run seed
-        // 8000098, a lone opponent's drop).
-        if let Some(HaltReport::VotedOutWhilePlaying { at, .. }) = &self.halted {
-            if *at < r.next_index() {
-                for g in &mut groups {
-                    g.retain(|m| !self.evidence.contains(m));
-                }
+        // Voted out while playing (at the position we are on, or one we had already played):
+        // our history goes first, as we played it, and the votes come last as the halt's
+        // evidence (in the position's group, the replay would apply them there and then refuse
+        // our own messages after them: long-run seeds 8000098, 8000359 and 8000599, a lone
+        // opponent's drop).
+        if let Some(HaltReport::VotedOutWhilePlaying { .. }) = &self.halted {
+            for g in &mut groups {
+                g.retain(|m| !self.evidence.contains(m));
             }
         }
         // A halt on kept proof of an equivocation in the round we were on: the proof goes

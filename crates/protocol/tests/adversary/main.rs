@@ -209,13 +209,15 @@ const KNOWN: [u64; 0] = [];
 ///   player halted `VotedOutWhilePlaying` naming the adversary (right), but `orbis verify`
 ///   refused its transcript: the vote sat in position 167's group, so the replay applied the
 ///   drop there and then refused the player's own later messages as a non-participant's. Such
-///   votes now go last, as the halt's evidence (`Peer::transcript`).
+///   votes now go last, as the halt's evidence (`Peer::transcript`). 8000359 and 8000599, found
+///   by the run of that fix: the same at the position the player was on (its own messages
+///   there came after the vote); the votes of any `VotedOutWhilePlaying` halt go last now.
 /// - 8000247 (`WithholdShares`, `DelayToGrace`, `Reload`), classic dealt face down: the
 ///   adversary withheld the shares of the honest player's cards, so the player could not move,
 ///   and voted it out alone past its turn's grace; the honest peer applied its own drop and the
 ///   game ended blaming it. A turn our unreadable cards hold up (someone withholds their shares)
 ///   no longer counts as awaiting us (`Run::awaits_me_since`).
-const TWO_FIXED: [u64; 2] = [8_000_098, 8_000_247];
+const TWO_FIXED: [u64; 4] = [8_000_098, 8_000_247, 8_000_359, 8_000_599];
 
 /// The small budget of the test suite.
 #[test]
