@@ -218,21 +218,10 @@ impl Run {
     pub(super) fn voters(&self, c: &Control) -> Vec<PeerKey> {
         let target = match c {
             Control::Drop { peer, .. } => Some(*peer),
-            Control::SeatToBot { seat, .. } => {
-                let target = match self.controller(*seat) {
-                    Some(Controller::Peer(p)) => self.proposal.participants.get(p as usize),
-                    _ => None,
-                };
-                let v: Vec<PeerKey> = self
-                    .contributors()
-                    .filter_map(|i| self.proposal.participants.get(i as usize).copied())
-                    .filter(|k| Some(k) != target)
-                    .collect();
-                // A lone opponent (two contributors) may drop the other player, which ends a
-                // game dealt face down, but never hand its seat to the computer, whose cards
-                // would then be shown to it (issue 59): nobody is a voter for that.
-                return if v.len() < 2 { vec![] } else { v };
-            }
+            Control::SeatToBot { seat, .. } => match self.controller(*seat) {
+                Some(Controller::Peer(p)) => self.proposal.participants.get(p as usize).copied(),
+                _ => None,
+            },
             Control::Readmit { peer, .. } => {
                 let mut v: Vec<PeerKey> = self
                     .contributors()
@@ -243,10 +232,18 @@ impl Run {
                 return v;
             }
         };
-        self.contributors()
+        let v: Vec<PeerKey> = self
+            .contributors()
             .filter_map(|i| self.proposal.participants.get(i as usize).copied())
             .filter(|k| Some(*k) != target)
-            .collect()
+            .collect();
+        // A lone opponent (two contributors) may drop the other player, which ends a game dealt
+        // face down, but never hand its seat to the computer, whose cards would then be shown to
+        // it (issue 59): nobody is a voter for that.
+        if matches!(c, Control::SeatToBot { .. }) && v.len() < 2 {
+            return vec![];
+        }
+        v
     }
 
     /// Whether, at the position we are on, the game waits on the target of `c` (and how). Only
