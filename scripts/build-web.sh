@@ -13,12 +13,25 @@ cd "$ROOT"
 "$ROOT/scripts/install-web-tools.sh" >/dev/null
 export PATH="$ROOT/.tools/binaryen/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 . "$ROOT/scripts/web-toolchain.sh"
+# DIST=dir builds elsewhere than dist/ (a developer's second copy); ONLY=lite|full|online rebuilds
+# one page into an existing DIST (a quicker loop while working on one page; the service worker's
+# lists are then left as they were).
+DIST="${DIST:-dist}"
+case "${ONLY:-}" in
+  lite) trunk build --release --cargo-profile release-web index.html --dist "$DIST/.lite" &&
+        find "$DIST/.lite" -maxdepth 1 -type f -exec cp {} "$DIST/" \; && rm -rf "$DIST/.lite" &&
+        sh web/precache.sh "$DIST"; exit ;;
+  full) trunk build --release --cargo-profile release-web full.html --dist "$DIST/full"; exit ;;
+  online) trunk build --release --cargo-profile release-web online.html --dist "$DIST/online"; exit ;;
+  "") ;;
+  *) echo "build-web: ONLY must be lite, full or online" >&2; exit 1 ;;
+esac
 # The lite page first: trunk empties its dist directory, which holds full/.
 echo "build-web: index.html  [$(date +%T), ${SECONDS} s]"
-trunk build --release --cargo-profile release-web index.html --dist dist
+trunk build --release --cargo-profile release-web index.html --dist "$DIST"
 echo "build-web: full.html  [$(date +%T), ${SECONDS} s]"
-trunk build --release --cargo-profile release-web full.html --dist dist/full
+trunk build --release --cargo-profile release-web full.html --dist "$DIST/full"
 echo "build-web: online.html  [$(date +%T), ${SECONDS} s]"
-trunk build --release --cargo-profile release-web online.html --dist dist/online
+trunk build --release --cargo-profile release-web online.html --dist "$DIST/online"
 echo "build-web: precache  [$(date +%T), ${SECONDS} s]"
-sh web/precache.sh dist
+sh web/precache.sh "$DIST"
