@@ -525,6 +525,21 @@ impl OrdersMap {
         }
     }
 
+    /// The provinces that border `p` for an army or a fleet on any of its coasts, sorted, each
+    /// once (what the map's keyboard moves between).
+    pub fn neighbours(&self, p: ProvinceId) -> Vec<ProvinceId> {
+        let Some(prov) = self.provinces.get(p as usize) else {
+            return vec![];
+        };
+        let mut out = prov.army.clone();
+        for l in self.fleet_locs(p) {
+            out.extend(self.fleet_targets(l).iter().map(|t| t.province));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
     /// The seas a fleet at coastal location `at` may face (house option "fleets face a sea"):
     /// the sea provinces it borders, in map order. Empty at sea and for coasts with no sea.
     pub fn seas_of(&self, at: Loc) -> Vec<ProvinceId> {

@@ -155,3 +155,21 @@ fn validation_rejects_broken_maps() {
         Err(OrdersMapError::Parse(_))
     ));
 }
+
+#[test]
+fn neighbours_join_army_and_every_coast_s_fleet_moves() {
+    let m = OrdersMap::europe();
+    let keys = |k: &str| -> Vec<&str> {
+        let p = m.province(k).unwrap();
+        m.neighbours(p).into_iter().map(|n| m.key(n)).collect()
+    };
+    // St Petersburg: land borders, the north coast's Barents Sea, the south coast's gulf.
+    let mut stp = keys("stp");
+    stp.sort_unstable();
+    assert_eq!(stp, ["BAR", "BOT", "FIN", "LVN", "MOS", "NWY"]);
+    // A sea: only fleet moves; an inland province: only army moves.
+    assert!(keys("mao").contains(&"SPA"));
+    assert!(!keys("mun")
+        .iter()
+        .any(|k| m.provinces[m.province(k).unwrap() as usize].kind == ProvinceKind::Sea));
+}
