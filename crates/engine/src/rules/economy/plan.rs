@@ -114,6 +114,44 @@ impl EconomyState {
         out
     }
 
+    /// How many of `p`'s units a move from `from` to `to` takes unless the player says
+    /// otherwise: every unit there that can make the move. In planning, the units in `from`
+    /// (none where it is contested) less what `drafted`, the plans written so far, already takes
+    /// out of it; in friendly movement, the units still free to move, when both ends are
+    /// friendly. Only a kind that can reach `to` counts (navies never march inland, armies
+    /// cross water only where it is friendly). Zero when nothing can go. The page proposes it
+    /// and the player may change it; the engine checks the move when it is made.
+    pub fn move_default(
+        &self,
+        map: &EconomyMap,
+        p: PlayerId,
+        from: RegionId,
+        to: RegionId,
+        drafted: &[PlannedMove],
+    ) -> Force {
+        let mut units = match self.phase {
+            Phase::Planning if !self.contested(from) => self.units_of(p, from),
+            Phase::Moving if self.passable(p, from) && self.passable(p, to) => {
+                self.free_units(p, from)
+            }
+            _ => Force::default(),
+        };
+        for m in drafted.iter().filter(|m| m.from == from) {
+            units.armies = units.armies.saturating_sub(m.armies);
+            units.navies = units.navies.saturating_sub(m.navies);
+        }
+        let pass = |r: RegionId| self.passable(p, r);
+        let goes = |kind: Kind| {
+            let mut one = Force::default();
+            one.add(kind, 1);
+            units.of(kind) > 0 && self.can_move(map, p, from, to, one, pass).is_ok()
+        };
+        Force {
+            armies: if goes(Kind::Army) { units.armies } else { 0 },
+            navies: if goes(Kind::Navy) { units.navies } else { 0 },
+        }
+    }
+
     pub(super) fn submit_plans(
         &mut self,
         map: &EconomyMap,

@@ -283,3 +283,54 @@ fn destinations_are_exactly_the_moves_the_rules_accept() {
         assert_eq!(dest.contains(&to), ok, "moving {from} -> {to}");
     }
 }
+
+/// A picked move takes, unless the player says otherwise, every unit that can make it: all the
+/// armies (navies do not march inland) less those already in a plan from there; the navies
+/// only toward water they reach; in friendly movement, only units still free; nothing from a
+/// contested region. Each default is a move the rules accept.
+#[test]
+fn a_picked_move_defaults_to_every_unit_that_can_make_it() {
+    let mut s = game();
+    hold(&mut s, 0, "western_europe", 10, 0);
+    let we = r("western_europe");
+    let def = |s: &EconomyState, from: &str, to: &str, drafted: &[PlannedMove]| {
+        s.move_default(map(), 0, r(from), r(to), drafted)
+    };
+    let f = def(&s, "western_europe", "southern_europe", &[]);
+    assert_eq!((f.armies, f.navies), (10, 0));
+    let drafted = [mv("western_europe", "northern_europe", 4, 0)];
+    let f = def(&s, "western_europe", "southern_europe", &drafted);
+    assert_eq!((f.armies, f.navies), (6, 0));
+    let mut t = s.clone();
+    let m = PlannedMove {
+        from: we,
+        to: r("southern_europe"),
+        armies: f.armies,
+        navies: f.navies,
+    };
+    assert!(plans(&mut t, 0, vec![drafted[0], m]).is_ok());
+    // Out of reach: nothing.
+    assert_eq!(def(&s, "western_europe", "ukraine", &[]).units(), 0);
+    // Navies toward water they reach; none toward a country.
+    assert_eq!(
+        def(&s, "western_europe_coast", "southern_europe", &[]).units(),
+        0
+    );
+    // Contested: no plans, so no default.
+    s.regions[we as usize].forces.insert(
+        1,
+        Force {
+            armies: 1,
+            navies: 0,
+        },
+    );
+    assert_eq!(def(&s, "western_europe", "southern_europe", &[]).units(), 0);
+    // Friendly movement: only the free units, only between friendly regions.
+    let mut m = game();
+    m.phase = Phase::Moving;
+    m.plans
+        .insert(0, vec![mv("western_europe", "southern_europe", 7, 0)]);
+    let f = def(&m, "western_europe", "western_europe_coast", &[]);
+    assert_eq!((f.armies, f.navies), (3, 0));
+    assert_eq!(def(&m, "western_europe", "northern_europe", &[]).units(), 0);
+}
