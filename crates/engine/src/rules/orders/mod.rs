@@ -28,7 +28,9 @@ mod check;
 mod game;
 mod phases;
 mod state;
+mod targets;
 
 pub use action::*;
 pub use phases::*;
 pub use state::*;
+pub use targets::OrderKind;

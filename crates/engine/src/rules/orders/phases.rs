@@ -131,13 +131,24 @@ pub fn movement_with(
 /// The map as fleets that face a sea see it (house option "fleets face a sea"): a fleet on a
 /// coast facing sea S reaches only S and the places on S (coasts on it, seas next to it), for
 /// moves, supports and combines alike. Units without a facing see the plain map.
-struct FacingGeo<'a> {
+pub(super) struct FacingGeo<'a> {
     map: &'a OrdersMap,
     /// Province of a facing fleet → the sea it faces.
     facing: BTreeMap<ProvinceId, ProvinceId>,
 }
 
-impl FacingGeo<'_> {
+impl<'a> FacingGeo<'a> {
+    /// The map as the units on it see it: with the house option, each fleet on a coast along
+    /// the sea it faces; without it, the plain map.
+    pub(super) fn of(map: &'a OrdersMap, units: &[Piece], fleet_facing: bool) -> FacingGeo<'a> {
+        let facing = units
+            .iter()
+            .filter(|u| fleet_facing && u.kind == UnitType::Fleet)
+            .filter_map(|u| u.facing.map(|s| (u.loc.province, s)))
+            .collect();
+        FacingGeo { map, facing }
+    }
+
     fn allowed(&self, from: Loc, to: Loc) -> bool {
         self.facing
             .get(&from.province)
@@ -260,12 +271,7 @@ pub fn movement_rules(
         };
         adj_orders.push(o);
     }
-    let facing = units
-        .iter()
-        .filter(|u| fleet_facing && u.kind == UnitType::Fleet)
-        .filter_map(|u| u.facing.map(|s| (u.loc.province, s)))
-        .collect();
-    let geo = FacingGeo { map, facing };
+    let geo = FacingGeo::of(map, units, fleet_facing);
     // Source 000: "Convoy is aborted if one of the convoy fleet is attacked", and the fleet then
     // holds. Only fleets reach a convoying fleet at sea, so who attacks it is known from the
     // orders alone (no paradox): a legal move there by a unit of another power.
