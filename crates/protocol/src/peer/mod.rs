@@ -65,6 +65,7 @@ mod deal;
 mod dispatch;
 mod economy;
 mod economy_view;
+mod equivocation;
 mod export;
 mod influence;
 mod lobby;
