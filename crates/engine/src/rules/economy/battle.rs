@@ -491,6 +491,76 @@ impl EconomyState {
         self.battle_mut().declared.clear();
     }
 
+    /// The two sides of the next roll of `p`'s attack on `target` with units of `kind` at
+    /// `site`, each with the unit that would fight it and its dice still to roll (0): the
+    /// attacker rolls with [`Self::pick_attacker`]'s unit and its flanks, the target with
+    /// [`Self::pick_target`]'s, a defender's fortifications counted. `attack_roll` and the odds
+    /// (`odds`) both read a roll from here, so the odds use the rules the dice are rolled by.
+    pub(super) fn roll_sides(
+        &self,
+        site: Site,
+        p: PlayerId,
+        target: Foe,
+        kind: Kind,
+    ) -> ((Unit, Side), (Unit, Side)) {
+        let region = match site {
+            Site::Region(r) => Some(r),
+            Site::Border(..) => None,
+        };
+        let mine = self.site_force(site, Foe::Player(p));
+        let theirs = self.site_force(site, target);
+        let (au, amphibious) = self.pick_attacker(site, p, kind);
+        let a = Side {
+            flanks: self.flanks(site, p),
+            amphibious,
+            ..Side::plain(0, mine.units())
+        };
+        let (tu, defender) = match target {
+            Foe::Neutral => (Unit::Defender, true),
+            Foe::Player(q) => self.pick_target(site, q, kind),
+        };
+        let target_amphibious = match (tu, &self.combat) {
+            (Unit::Arrival(i), Some(c)) => c
+                .arrivals
+                .get(i)
+                .is_some_and(|x| x.amphibious && kind == Kind::Army),
+            _ => false,
+        };
+        let d = Side {
+            defender,
+            fortified: defender
+                && match (target, region) {
+                    (Foe::Player(q), Some(r)) => self.fortified_for(q, r),
+                    (Foe::Neutral, Some(r)) => self.fortified(r),
+                    _ => false,
+                },
+            amphibious: target_amphibious,
+            ..Side::plain(0, theirs.units())
+        };
+        ((au, a), (tu, d))
+    }
+
+    /// The target of an attack loses the unit `unit` of `kind` (a neutral one: any; neutral
+    /// armies left at sea without navies drown).
+    pub(super) fn lose_target_unit(
+        &mut self,
+        map: &EconomyMap,
+        site: Site,
+        target: Foe,
+        kind: Kind,
+        unit: Unit,
+        events: &mut Vec<EconomyEvent>,
+    ) {
+        match (target, site) {
+            (Foe::Neutral, Site::Region(r)) => {
+                self.regions[r as usize].neutral.minus_one(kind);
+                self.sink_neutral(map, r, events);
+            }
+            (Foe::Player(q), _) => self.take_unit(site, q, kind, unit),
+            _ => {}
+        }
+    }
+
     /// One roll of the attack under way; the attack ends when a side has no unit of its kind
     /// left here, or a standing order to withdraw takes effect.
     fn attack_roll(
@@ -519,47 +589,22 @@ impl EconomyState {
             self.battle_mut().assault = None;
             return;
         }
-        let (au, amphibious) = self.pick_attacker(site, p, kind);
+        let ((au, a), (tu, d)) = self.roll_sides(site, p, target, kind);
+        // The attacker's die first, then the target's.
         let a = Side {
-            flanks: self.flanks(site, p),
-            amphibious,
-            ..Side::plain(dice.d6(), mine.units())
-        };
-        let (tu, defender) = match target {
-            Foe::Neutral => (Unit::Defender, true),
-            Foe::Player(q) => self.pick_target(site, q, kind),
-        };
-        let target_amphibious = match (tu, &self.combat) {
-            (Unit::Arrival(i), Some(c)) => c
-                .arrivals
-                .get(i)
-                .is_some_and(|x| x.amphibious && kind == Kind::Army),
-            _ => false,
+            die: dice.d6(),
+            ..a
         };
         let d = Side {
-            defender,
-            fortified: defender
-                && match (target, region) {
-                    (Foe::Player(q), Some(r)) => self.fortified_for(q, r),
-                    (Foe::Neutral, Some(r)) => self.fortified(r),
-                    _ => false,
-                },
-            amphibious: target_amphibious,
-            ..Side::plain(dice.d6(), theirs.units())
+            die: dice.d6(),
+            ..d
         };
         let loser = roll::resolve(&a, &d);
         if matches!(loser, Loser::First | Loser::Both) {
             self.take_unit(site, p, kind, au);
         }
         if matches!(loser, Loser::Second | Loser::Both) {
-            match (target, region) {
-                (Foe::Neutral, Some(r)) => {
-                    self.regions[r as usize].neutral.minus_one(kind);
-                    self.sink_neutral(map, r, events);
-                }
-                (Foe::Player(q), _) => self.take_unit(site, q, kind, tu),
-                _ => {}
-            }
+            self.lose_target_unit(map, site, target, kind, tu, events);
         }
         events.push(EconomyEvent::BattleRoll {
             attacker: p,

@@ -15,7 +15,8 @@
 //!   [`siege`], [`landing`] (amphibious landings), [`onward`] (moves after a battle), [`revolt`]
 //!   (revolutions by influence card), [`blockade`], [`diplomacy`] (alliances, forfeits,
 //!   surrender), [`facedown`] (influence cards dealt face down online, with their data in [`sealed`]), [`end`] (elimination, last player standing, round limit), with [`roll`] (one
-//!   roll and its modifiers) and [`initiative`]; [`check`] reads a state from a save file and
+//!   roll and its modifiers) and [`initiative`]; [`odds`] (exact odds of an attack, a withdraw
+//!   or a landing, read by the screens); [`check`] reads a state from a save file and
 //!   says what is wrong with it.
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
@@ -40,6 +41,7 @@ pub mod landing;
 pub mod map;
 pub mod map_file;
 pub mod movement;
+pub mod odds;
 pub mod onward;
 pub mod options;
 pub mod phase;

@@ -267,6 +267,28 @@ impl EconomyState {
         Ok(events)
     }
 
+    /// The side `q` intercepts with, units of `kind`, its die still to roll (0): the unit
+    /// [`Self::pick_attacker`] picks, a defender (in fortifications) when `q_defends`. Read by
+    /// `interception_roll` and by the odds (`odds`).
+    pub(super) fn interceptor_side(
+        &self,
+        site: Site,
+        q: PlayerId,
+        kind: Kind,
+        q_defends: bool,
+    ) -> (Unit, Side) {
+        let theirs = self.site_force(site, Foe::Player(q));
+        let (qu, amphibious) = self.pick_attacker(site, q, kind);
+        let side = Side {
+            flanks: if q_defends { 1 } else { self.flanks(site, q) },
+            amphibious,
+            defender: q_defends,
+            fortified: q_defends,
+            ..Side::plain(0, theirs.units())
+        };
+        (qu, side)
+    }
+
     /// One interception roll: `p`'s unit of `kind`, rolling as `me` (its die is rolled here),
     /// against one of `q`'s, a defender when `q_defends`. `q`'s unit dies if it loses and
     /// `q_can_lose` (a landing without engaged navies cannot sink an interceptor); the caller
@@ -284,19 +306,15 @@ impl EconomyState {
         dice: &mut dyn Dice,
         events: &mut Vec<EconomyEvent>,
     ) -> Loser {
-        let theirs = self.site_force(site, Foe::Player(q));
-        let (qu, amphibious) = self.pick_attacker(site, q, kind);
         let me = Side {
             die: dice.d6(),
             units: self.site_force(site, Foe::Player(p)).units(),
             ..me
         };
+        let (qu, them) = self.interceptor_side(site, q, kind, q_defends);
         let them = Side {
-            flanks: if q_defends { 1 } else { self.flanks(site, q) },
-            amphibious,
-            defender: q_defends,
-            fortified: q_defends,
-            ..Side::plain(dice.d6(), theirs.units())
+            die: dice.d6(),
+            ..them
         };
         let loser = roll::resolve(&me, &them);
         let interceptor_lost = q_can_lose && matches!(loser, Loser::Second | Loser::Both);
@@ -320,7 +338,7 @@ impl EconomyState {
     /// The unit of `p` that withdraws next toward `to`: one that came from there, else a
     /// defender, passing over the units in `held` (survivors that stay, which roll only once).
     /// Returns it and whether it is a defender.
-    fn withdrawing_unit(
+    pub(super) fn withdrawing_unit(
         &self,
         site: Site,
         p: PlayerId,
