@@ -1,8 +1,9 @@
 // A corrupt autosave gives a clear message and the menu; an internal error says that a reload
-// resumes the game, and it does; wheel zoom; the phone layout and keyboard labels.
+// resumes the game, and it does; wheel zoom; the phone layout and keyboard labels; a quick game of
+// each ruleset in one click.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase, watchErrors } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -75,6 +76,8 @@ test('phone layout 390x844 and keyboard labels', async () => {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const page = await context.newPage();
   await page.goto(URL_BASE + '?seed=e2e-phone');
+  await page.locator('#quick-start').waitFor();
+  await shot(page, '15a-phone-menu');
   await page.click('#quick-start');
   await page.locator('#map').waitFor();
   await shot(page, '15-phone');
@@ -103,5 +106,40 @@ test('phone layout 390x844 and keyboard labels', async () => {
   await page.locator(`g.terr[data-key="${src.adj.find((k) => !m[k].mine)}"]`).dispatchEvent('click');
   await page.locator('#odds').waitFor();
   await shot(page, '15b-phone-attack');
+  await context.close();
+});
+
+test('quick game: one click to each ruleset against computer players, no form touched', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  // Orders from the lite page, which has no orders: the full page starts the game at once.
+  await page.goto(URL_BASE);
+  await page.locator('#quick-orders').waitFor();
+  await shot(page, '16-menu-quick-games');
+  await page.click('#quick-orders');
+  await page.waitForURL(/\/full\//);
+  await page.locator('#root[data-screen="play"][data-phase="orders-movement"]').waitFor();
+  assert.match(await attr(page, 'data-stage'), /-FRANCE$/, 'the human plays France');
+  assert.doesNotMatch(page.url(), /open=/, 'a reload resumes the game rather than start another');
+  for (const p of ['ENGLAND', 'GERMANY', 'ITALY', 'AUSTRIA', 'RUSSIA', 'TURKEY']) {
+    assert.match(await page.locator(`#ocentres li[data-power="${p}"]`).textContent(), /computer, normal/, p);
+  }
+  assert.equal(await page.evaluate(() => localStorage.getItem('orbis.orders.seats')), 'n1nnnnn');
+  // Economy from the lite page too (which would resume the orders game on the full page).
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(URL_BASE);
+  await page.click('#quick-economy');
+  await page.waitForURL(/\/full\//);
+  await page.waitForFunction(() => /^economy-/.test(document.querySelector('#root').dataset.phase));
+  assert.equal(await attr(page, 'data-screen'), 'play');
+  assert.equal(await page.evaluate(() => localStorage.getItem('orbis.economy.seats')), 'hnn');
+  // Classic from the full page's menu.
+  await page.click('#menu');
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  await page.waitForFunction(() => ['claim', 'setup'].includes(document.querySelector('#root').dataset.phase));
+  assert.equal(await attr(page, 'data-screen'), 'play');
+  assert.deepEqual(errors, []);
   await context.close();
 });

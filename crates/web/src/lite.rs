@@ -23,6 +23,12 @@ pub enum Open {
     /// The new-game screen with the economy ruleset chosen (the lite page's only).
     #[cfg_attr(feature = "full", allow(dead_code))]
     Economy,
+    /// A quick game of the orders ruleset against computer powers (the lite page's only).
+    #[cfg_attr(feature = "full", allow(dead_code))]
+    QuickOrders,
+    /// A quick game of the economy against computer players (the lite page's only).
+    #[cfg_attr(feature = "full", allow(dead_code))]
+    QuickEconomy,
     /// How to play (the lite page's only: its text is on the full page).
     #[cfg_attr(feature = "full", allow(dead_code))]
     Rules,
@@ -63,6 +69,8 @@ fn go(dir: &str, what: Open, replace: bool) {
         Open::Economy => "open=economy",
         Open::Replay => "open=replay",
         Open::Rules => "open=rules",
+        Open::QuickOrders => "open=quick-orders",
+        Open::QuickEconomy => "open=quick-economy",
     };
     if !open.is_empty() && !search.contains(open) {
         search = if search.len() > 1 {

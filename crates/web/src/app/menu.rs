@@ -95,8 +95,22 @@ fn replay_entry(app: &UseReducerHandle<AppState>) -> Html {
     }
 }
 
+/// One quick-game button: the ruleset's name and who plays, in one line under it.
+fn quick_button(
+    app: &UseReducerHandle<AppState>,
+    id: &'static str,
+    r: Ruleset,
+    name: &'static str,
+    who: &'static str,
+) -> Html {
+    html! {
+        <button class="btn primary quick" {id} onclick={send(app, Msg::QuickStart(r))}>
+            <b>{name}</b><span>{who}</span>
+        </button>
+    }
+}
+
 pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
-    let quick = send(app, Msg::QuickStart);
     let setup = send(app, Msg::ShowSetup);
     let cont = send(app, Msg::Continue);
     html! {
@@ -112,9 +126,17 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                         <button class="btn primary" id="continue" onclick={cont}>{"Continue game"}</button>
                     }
                     { replay_entry(app) }
-                    <button class="btn primary" id="quick-start" onclick={quick}>{"Quick start"}</button>
-                    <span class="hint">{"You against two computer opponents, standard rules."}</span>
-                    <button class="btn" id="new-game" onclick={setup}>{"New game…"}</button>
+                    <section class="quick-games" aria-labelledby="quick-title">
+                        <h2 id="quick-title">{"Quick game"}</h2>
+                        <p class="hint">{"One click: you against computer players (level normal), standard rules."}</p>
+                        { quick_button(app, "quick-start", Ruleset::Classic, "Classic",
+                            "Dice battles · you and 2 computers") }
+                        { quick_button(app, "quick-orders", Ruleset::Orders, "Orders",
+                            "Secret orders, Europe 1901 · you are France, 6 computers") }
+                        { quick_button(app, "quick-economy", Ruleset::Economy, "Economy",
+                            "Money, plans and battles · you and 2 computers") }
+                    </section>
+                    <button class="btn" id="new-game" onclick={setup}>{"New game… (choose rules and players)"}</button>
                     <button class="btn" id="play-online" onclick={send(app, Msg::ShowOnline)}>{"Play online…"}</button>
                     { import_button(app, "import-menu") }
                     <button class="btn" id="how-to-play" onclick={send(app, rules())}>{"How to play"}</button>

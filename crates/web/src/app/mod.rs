@@ -8,14 +8,13 @@
 mod hooks;
 pub mod menu;
 mod screens;
+mod start;
 
-use crate::classic::play::{self as classic, is_setup, Classic, SetupForm};
+use crate::classic::play::{self as classic, is_setup, Classic};
 use crate::savefile::{load_bytes, load_with_history, Loaded};
 use crate::store;
 use crate::widgets::Nav;
-use orbis_engine::classic::{ClassicState, Phase};
-#[cfg(feature = "full")]
-use orbis_engine::rules::Game;
+use orbis_engine::classic::Phase;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -81,7 +80,8 @@ pub struct AppState {
 pub enum Msg {
     ShowMenu,
     ShowSetup,
-    QuickStart,
+    /// A game of this ruleset against computer players, with the form's defaults.
+    QuickStart(Ruleset),
     Start,
     Continue,
     Import(Result<Vec<u8>, String>),
@@ -270,6 +270,13 @@ impl AppState {
                 st.screen = Screen::Setup;
                 st.setup_ruleset = Ruleset::Economy;
             }
+            // A quick game chosen on the lite page.
+            if open.as_deref() == Some("quick-orders") {
+                st.quick_start(Ruleset::Orders);
+            }
+            if open.as_deref() == Some("quick-economy") {
+                st.quick_start(Ruleset::Economy);
+            }
             if open.as_deref() == Some("replay") {
                 st.open_replay();
             }
@@ -354,167 +361,6 @@ impl AppState {
         self.classic.on_screen = self.screen == Screen::Play;
     }
 
-    /// Shows a classic game: new, loaded or the autosave.
-    fn start_classic(&mut self, g: ClassicState, fresh: bool) {
-        #[cfg(feature = "full")]
-        {
-            self.orders = None;
-            self.economy = None;
-        }
-        self.screen = Screen::Play;
-        self.has_save = true;
-        self.sync_screen();
-        self.classic.start_with(g, fresh);
-    }
-
-    fn new_classic_game(&mut self, form: &SetupForm) {
-        match self.classic.new_game(form) {
-            Ok(()) => {
-                #[cfg(feature = "full")]
-                {
-                    self.orders = None;
-                    self.economy = None;
-                }
-                self.notice = None;
-                self.screen = Screen::Play;
-                self.has_save = true;
-            }
-            Err(e) => self.notice = Some(e),
-        }
-    }
-
-    /// Starts (or resumes) an orders game; `seats` per power of the map (missing: human).
-    #[cfg(feature = "full")]
-    fn start_orders(
-        &mut self,
-        g: orbis_engine::rules::orders::OrdersState,
-        seats: Vec<crate::orders::Seat>,
-        history: Option<crate::savefile::History>,
-    ) {
-        let mut o = crate::orders::OrdersSession::new(g, seats);
-        o.history = history;
-        self.classic.game = None;
-        self.economy = None;
-        self.orders = Some(o);
-        self.screen = Screen::OrdersPlay;
-        self.has_save = true;
-        self.notice = None;
-        self.classic.error = None;
-        self.save();
-    }
-
-    #[cfg(feature = "full")]
-    fn new_orders_game(&mut self) {
-        let f = self.oform.clone();
-        let g = orbis_engine::rules::orders::OrdersState::new_for(
-            &f.map_id,
-            f.options.clone(),
-            f.players,
-        );
-        match g {
-            Ok(g) => {
-                let start = Game::Orders(g.clone()).to_save();
-                let h = crate::savefile::History::from_start(start);
-                self.start_orders(g, f.seats.clone(), Some(h))
-            }
-            Err(e) => self.notice = Some(e.to_string()),
-        }
-    }
-
-    /// Starts (or resumes) an economy game; `seats` per player (missing: human).
-    #[cfg(feature = "full")]
-    fn start_economy(
-        &mut self,
-        g: orbis_engine::rules::economy::state::EconomyState,
-        seats: Vec<crate::economy::Seat>,
-        history: Option<crate::savefile::History>,
-    ) {
-        let mut e = crate::economy::EconomySession::new(g, seats);
-        e.history = history;
-        self.classic.game = None;
-        self.orders = None;
-        self.economy = Some(e);
-        self.screen = Screen::EconomyPlay;
-        self.has_save = true;
-        self.notice = None;
-        self.classic.error = None;
-        self.save();
-    }
-
-    #[cfg(feature = "full")]
-    fn new_economy_game(&mut self) {
-        let f = self.eform.clone();
-        let names: Vec<&str> = f.players.iter().map(|(n, _)| n.as_str()).collect();
-        let seed = store::new_seed();
-        match orbis_engine::rules::economy::state::EconomyState::new(
-            &names,
-            f.options.clone(),
-            seed,
-        ) {
-            Ok((g, events)) => {
-                let start = Game::Economy(g.clone()).to_save();
-                let h = crate::savefile::History::from_start(start);
-                self.start_economy(g, f.players.iter().map(|p| p.1).collect(), Some(h));
-                if let Some(e) = self.economy.as_mut() {
-                    e.log_events(&events);
-                }
-                self.save();
-            }
-            Err(e) => self.notice = Some(crate::economy::text::cap(&e.to_string())),
-        }
-    }
-
-    /// An orders game is loaded (never in the lite bundle).
-    fn has_orders_game(&self) -> bool {
-        #[cfg(feature = "full")]
-        return self.orders.is_some();
-        #[cfg(not(feature = "full"))]
-        false
-    }
-
-    /// Autosaves the game on screen (an online one is never saved: its transcript is the record).
-    #[cfg(feature = "full")]
-    fn save(&mut self) {
-        if self.classic.is_online() {
-            return;
-        }
-        if let Some(o) = &self.orders {
-            let g = Game::Orders(o.game.clone());
-            self.orders_hash = g.state_hash().to_hex();
-            let save = g.to_save();
-            match &o.history {
-                Some(h) => store::set(
-                    store::HISTORY_KEY,
-                    &store::b64_encode(&crate::savefile::to_replay_file(&save, h)),
-                ),
-                None => store::remove(store::HISTORY_KEY),
-            }
-            store::set(store::SAVE_KEY, &store::b64_encode(&save));
-            store::set(store::ORDERS_UI_KEY, &store::b64_encode(&o.ui_bytes()));
-            let codes: String = o.seats.iter().map(|s| s.code()).collect();
-            store::set(store::ORDERS_SEATS_KEY, &codes);
-            return;
-        }
-        if let Some(e) = &self.economy {
-            let g = Game::Economy(e.game.clone());
-            self.economy_hash = g.state_hash().to_hex();
-            let save = g.to_save();
-            match &e.history {
-                Some(h) => store::set(
-                    store::HISTORY_KEY,
-                    &store::b64_encode(&crate::savefile::to_replay_file(&save, h)),
-                ),
-                None => store::remove(store::HISTORY_KEY),
-            }
-            store::set(store::SAVE_KEY, &store::b64_encode(&save));
-            store::set(store::ECONOMY_UI_KEY, &store::b64_encode(&e.ui_bytes()));
-            let codes: String = e.seats.iter().map(|s| s.code()).collect();
-            store::set(store::ECONOMY_SEATS_KEY, &codes);
-            return;
-        }
-        self.classic.save();
-    }
-
     fn nav(&mut self, n: Nav) {
         match n {
             Nav::Menu => self.show_menu(),
@@ -553,14 +399,6 @@ impl AppState {
                 }
             }
         }
-    }
-
-    /// An economy game is loaded (never in the lite bundle).
-    fn has_economy_game(&self) -> bool {
-        #[cfg(feature = "full")]
-        return self.economy.is_some();
-        #[cfg(not(feature = "full"))]
-        false
     }
 
     fn show_menu(&mut self) {
@@ -613,11 +451,17 @@ impl Reducible for AppState {
             Msg::OpenTranscript(b) => screens::open_transcript(&mut st, &b),
             #[cfg(feature = "online")]
             Msg::OnlineOrders(o) => screens::online_orders(&mut st, *o),
-            Msg::QuickStart => st.new_classic_game(&SetupForm::default()),
+            Msg::QuickStart(r) => st.quick_start(r),
             #[cfg(feature = "full")]
-            Msg::Start if st.setup_ruleset == Ruleset::Orders => st.new_orders_game(),
+            Msg::Start if st.setup_ruleset == Ruleset::Orders => {
+                let f = st.oform.clone();
+                st.new_orders_game(&f)
+            }
             #[cfg(feature = "full")]
-            Msg::Start if st.setup_ruleset == Ruleset::Economy => st.new_economy_game(),
+            Msg::Start if st.setup_ruleset == Ruleset::Economy => {
+                let f = st.eform.clone();
+                st.new_economy_game(&f)
+            }
             Msg::Start => {
                 let f = st.classic.form.clone();
                 st.new_classic_game(&f);
