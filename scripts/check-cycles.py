@@ -44,11 +44,35 @@ def resolve(mods, path):
     return None
 
 
+def grouped(text):
+    """The paths a grouped import names, one level of braces deep: `use super::{a, b::c}` names
+    `super::a` and `super::b` (issue 63: `use super::{finish, navy}` hid a cycle)."""
+    for m in re.finditer(r'\b((?:crate|super|self)(?:::\w+)*)::\{', text):
+        depth, j = 1, m.end()
+        while j < len(text) and depth:
+            depth += {'{': 1, '}': -1}.get(text[j], 0)
+            j += 1
+        inner, items, depth, cur = text[m.end():j - 1], [], 0, ''
+        for ch in inner:
+            if ch == ',' and depth == 0:
+                items.append(cur)
+                cur = ''
+                continue
+            depth += {'{': 1, '}': -1}.get(ch, 0)
+            cur += ch
+        items.append(cur)
+        for item in items:
+            word = re.match(r'\s*(\w+)', item)
+            if word and word.group(1) not in ('self', 'super', 'crate'):
+                yield m.group(1) + '::' + word.group(1)
+
+
 def deps(mods, name, text):
     here = name.split('::') if name else []
     out = set()
-    for m in re.finditer(r'\b((?:crate|super|self)(?:::\w+)+)', text):
-        parts = m.group(1).split('::')
+    paths = [m.group(1) for m in re.finditer(r'\b((?:crate|super|self)(?:::\w+)+)', text)]
+    for path in paths + list(grouped(text)):
+        parts = path.split('::')
         base = list(here)
         i = 0
         if parts[0] == 'crate':
@@ -123,6 +147,15 @@ def self_test():
             f.write('use super::*;\npub struct B;\n')
         r = run()
         assert r.returncode == 0, r.stdout
+        # A cycle through a grouped import of a sibling.
+        with open(os.path.join(d, 'ui/mod.rs'), 'w') as f:
+            f.write('pub mod b;\npub mod c;\n')
+        with open(os.path.join(d, 'ui/b.rs'), 'w') as f:
+            f.write('use super::{c, self};\npub struct B;\nfn f() { c::g(); }\n')
+        with open(os.path.join(d, 'ui/c.rs'), 'w') as f:
+            f.write('use super::b::B;\npub fn g() {}\n')
+        r = run()
+        assert r.returncode == 1 and 'ui::b, ui::c' in r.stdout, r.stdout
     print('check-cycles: self-test passed')
 
 

@@ -1,4 +1,4 @@
-//! Finishing a game (the `hard` player's [`super::normal::Style::finish`]): once rich, money
+//! Finishing a game (the `hard` player's [`super::reading::Style::finish`]): once rich, money
 //! that `normal` would hoard buys the attacks that end the game.
 //! - Armies at sea. A player with no country left survives on water of its own, where armies
 //!   stand without navies. Armies may enter water one does not control only with as many of
@@ -13,7 +13,7 @@
 //!   defenders (and half as many again behind fortifications): `plans` then attacks it the same
 //!   round, before friendly movement spreads the new armies out.
 
-use super::normal::{capital_guard, countries, hostile, Style, GUARD, RESERVE, RICH};
+use super::reading::{capital_guard, countries, hostile, Style, GUARD, RESERVE, RICH};
 use crate::rules::classic::PlayerId;
 use crate::rules::economy::action::EconomyAction as A;
 use crate::rules::economy::get::RECRUIT_NO_BASE_MU;

@@ -34,7 +34,8 @@
 //! chose among plan styles with `normal` playing every seat, tried before, won no more than
 //! `normal` itself (a quarter).
 
-use super::normal::{self, Style};
+use super::normal;
+use super::reading::Style;
 use crate::rules::classic::PlayerId;
 use crate::rules::economy::action::{EconomyAction as A, SetupAction};
 use crate::rules::economy::map::{EconomyMap, RegionId};
@@ -129,9 +130,9 @@ mod tests {
             s.regions[id(key) as usize].owner = Some(p as PlayerId);
             s.players[p].capital = Some(id(key));
         }
-        assert!(normal::boxed(&s, map, 0));
-        assert!(!normal::boxed(&s, map, 3));
+        assert!(super::super::reading::boxed(&s, map, 0));
+        assert!(!super::super::reading::boxed(&s, map, 3));
         s.players[1].capital = None;
-        assert!(!normal::boxed(&s, map, 0));
+        assert!(!super::super::reading::boxed(&s, map, 0));
     }
 }

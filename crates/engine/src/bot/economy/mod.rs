@@ -28,6 +28,7 @@ mod finish;
 mod hard;
 mod navy;
 mod normal;
+mod reading;
 mod tactics;
 
 /// What seat `p`'s bot of `level` does now, if it has anything to do.
