@@ -204,7 +204,7 @@ fn a_targets_sync_sent_in_place_of_its_reveal_holds_no_voter() {
 
 /// What a fork costs: `Peer::clone` of a peer late in a game (the probe clones it at most once
 /// per `PROBE_EVERY_MS` while it is held and new messages come). A figure, not a test:
-/// `cargo test --release -p orbis-protocol --test vote_binding -- --ignored --nocapture`.
+/// `cargo test --release -p orbis-protocol --test suite vote_binding -- --ignored --nocapture`.
 #[test]
 #[ignore]
 fn clone_cost_late_in_a_game() {

@@ -1,6 +1,6 @@
 //! One test (at least) per classic rule, including the sources' worked examples.
 
-mod classic_common;
+use crate::classic_common;
 
 use classic_common::*;
 use orbis_engine::map::Map;

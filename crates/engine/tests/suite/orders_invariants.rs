@@ -2,7 +2,7 @@
 //! in one province, every unit is accounted for, and the result does not depend on the order in
 //! which units are listed (the guessing in dependency cycles must not leak into results).
 
-mod orders_random;
+use crate::orders_random;
 
 use orbis_engine::rules::orders::adjudicator::{Geography, Loc, Piece, UnitType};
 use orbis_engine::rules::orders::map::OrdersMap;

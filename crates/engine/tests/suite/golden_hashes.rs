@@ -1,9 +1,9 @@
 //! Golden hashes: fixed sets of classic bot games, random orders phases and whole orders games,
 //! each reduced to a hash and compared with `tests/golden/hashes.txt`. A refactoring must leave
 //! them identical; a deliberate rules change updates the file (`ORBIS_GOLDEN_WRITE=1 cargo test
-//! -p orbis-engine --test golden_hashes`) and says why in its commit.
+//! -p orbis-engine --test suite golden_hashes`) and says why in its commit.
 
-mod orders_random;
+use crate::orders_random;
 
 use orbis_engine::codec::{self, sha256};
 use orbis_engine::rules::classic::{BotLevel, ClassicOptions};

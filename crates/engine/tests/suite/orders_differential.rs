@@ -2,7 +2,7 @@
 //! positions of the Europe map. Orders are holds, moves and supports only (no convoys), where the
 //! DATC leaves no choice, so both adjudicators must agree on every move and every dislodgement.
 
-mod orders_random;
+use crate::orders_random;
 
 use diplomacy::judge::{MappedMainOrder, OrderState, Rulebook, Submission};
 use orbis_engine::rules::orders::adjudicator::Outcome;

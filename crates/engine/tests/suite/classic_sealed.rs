@@ -4,7 +4,7 @@
 //! discards. The test plays the dealer's part: it knows what is behind every slot, as the holder
 //! would after the deal.
 
-mod classic_common;
+use crate::classic_common;
 
 use classic_common::*;
 use orbis_engine::bot;

@@ -14,7 +14,8 @@ use orbis_engine::rules::Game;
 
 #[test]
 fn a_format_2_classic_save_loads_and_plays_on() {
-    let Game::Classic(mut s) = Game::from_save(include_bytes!("saves/v2-classic.orbis")).unwrap()
+    let Game::Classic(mut s) =
+        Game::from_save(include_bytes!("../saves/v2-classic.orbis")).unwrap()
     else {
         panic!("not a classic game");
     };
@@ -37,7 +38,7 @@ fn a_format_2_classic_save_loads_and_plays_on() {
 
 #[test]
 fn a_format_2_orders_save_loads_with_its_territory() {
-    let Game::Orders(mut s) = Game::from_save(include_bytes!("saves/v2-orders.orbis")).unwrap()
+    let Game::Orders(mut s) = Game::from_save(include_bytes!("../saves/v2-orders.orbis")).unwrap()
     else {
         panic!("not an orders game");
     };
@@ -51,7 +52,8 @@ fn a_format_2_orders_save_loads_with_its_territory() {
 
 #[test]
 fn a_format_3_classic_save_loads_face_up_and_plays_on() {
-    let Game::Classic(mut s) = Game::from_save(include_bytes!("saves/v3-classic.orbis")).unwrap()
+    let Game::Classic(mut s) =
+        Game::from_save(include_bytes!("../saves/v3-classic.orbis")).unwrap()
     else {
         panic!("not a classic game");
     };
@@ -75,7 +77,8 @@ fn a_format_3_classic_save_loads_face_up_and_plays_on() {
 #[test]
 fn a_format_4_economy_save_loads_face_up_and_plays_on() {
     use orbis_engine::rules::economy::phase::Phase;
-    let Game::Economy(mut s) = Game::from_save(include_bytes!("saves/v4-economy.orbis")).unwrap()
+    let Game::Economy(mut s) =
+        Game::from_save(include_bytes!("../saves/v4-economy.orbis")).unwrap()
     else {
         panic!("not an economy game");
     };
@@ -101,7 +104,7 @@ fn a_format_4_economy_save_loads_face_up_and_plays_on() {
 /// reads a classic save of format 4.
 #[test]
 fn a_format_4_classic_save_is_read_by_the_lean_reader() {
-    let Game::Classic(s) = Game::from_save(include_bytes!("saves/v3-classic.orbis")).unwrap()
+    let Game::Classic(s) = Game::from_save(include_bytes!("../saves/v3-classic.orbis")).unwrap()
     else {
         panic!("not a classic game");
     };

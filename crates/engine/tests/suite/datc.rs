@@ -2,7 +2,7 @@
 //! Europe 1901 map. Sections 6.F to 6.J are in `datc_fj.rs`. Where the DATC leaves a choice, the
 //! DATC's preferred option is used; see `src/rules/orders/DATC.md`.
 
-mod datc_support;
+use crate::datc_support;
 use datc_support::*;
 
 // ---------------------------------------------------------------- 6.A basic checks

@@ -1,7 +1,7 @@
 //! DATC (Diplomacy Adjudicator Test Cases, L. B. Kruijswijk), sections 6.F to 6.J: convoys,
 //! convoy paradoxes (Szykman rule), adjacent convoys, retreats, builds and civil disorder.
 
-mod datc_support;
+use crate::datc_support;
 use datc_support::*;
 
 // ---------------------------------------------------------------- 6.F convoys

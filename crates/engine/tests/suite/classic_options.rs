@@ -1,7 +1,7 @@
 //! The classic options from the rules review (issue 14): the source's mission deck, the
 //! defender's two dice with one army and per-territory one-die choice, the +2 per traded card.
 
-mod classic_common;
+use crate::classic_common;
 
 use classic_common::*;
 use orbis_engine::map::Map;
