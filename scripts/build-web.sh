@@ -13,6 +13,12 @@ cd "$ROOT"
 "$ROOT/scripts/install-web-tools.sh" >/dev/null
 export PATH="$ROOT/.tools/binaryen/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$PATH"
 . "$ROOT/scripts/web-toolchain.sh"
+# One page build at a time per target directory: trunk's wasm-bindgen and wasm-opt steps write
+# fixed paths under it (target/wasm-opt/release/orbis-web_bg.wasm), so two builds side by side
+# would hand each other their pages.
+mkdir -p "${CARGO_TARGET_DIR:-$ROOT/target}"
+exec 9>"${CARGO_TARGET_DIR:-$ROOT/target}/.build-web.lock"
+flock 9
 # DIST=dir builds elsewhere than dist/ (a developer's second copy); ONLY=lite|full|online rebuilds
 # one page into an existing DIST (a quicker loop while working on one page; the service worker's
 # lists are then left as they were).
