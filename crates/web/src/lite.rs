@@ -29,6 +29,9 @@ pub enum Open {
     /// A quick game of the economy against computer players (the lite page's only).
     #[cfg_attr(feature = "full", allow(dead_code))]
     QuickEconomy,
+    /// Learn to play, the classic lesson (the lite page's only: the lessons are on the full page).
+    #[cfg_attr(feature = "full", allow(dead_code))]
+    Learn,
     /// How to play (the lite page's only: its text is on the full page).
     #[cfg_attr(feature = "full", allow(dead_code))]
     Rules,
@@ -69,6 +72,7 @@ fn go(dir: &str, what: Open, replace: bool) {
         Open::Economy => "open=economy",
         Open::Replay => "open=replay",
         Open::Rules => "open=rules",
+        Open::Learn => "open=learn",
         Open::QuickOrders => "open=quick-orders",
         Open::QuickEconomy => "open=quick-economy",
     };

@@ -24,6 +24,7 @@ mod orders;
 mod replay;
 mod savefile;
 mod store;
+mod tutorial;
 mod widgets;
 
 // The orders layout is drawn by the full bundle only.

@@ -46,6 +46,13 @@ fn rules() -> Msg {
     Msg::Classic(crate::classic::play::Msg::Nav(crate::widgets::Nav::Rules))
 }
 
+/// Starts the classic lesson ("Learn to play", `tutorial`).
+fn learn() -> Msg {
+    Msg::Coach(crate::tutorial::Coach::Start(
+        crate::tutorial::Course::Classic,
+    ))
+}
+
 /// A click handler that sends `msg` to the app.
 pub fn send(app: &UseReducerHandle<AppState>, msg: Msg) -> Callback<MouseEvent> {
     let d = app.dispatcher();
@@ -139,6 +146,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                     <button class="btn" id="new-game" onclick={setup}>{"New game… (choose rules and players)"}</button>
                     <button class="btn" id="play-online" onclick={send(app, Msg::ShowOnline)}>{"Play online…"}</button>
                     { import_button(app, "import-menu") }
+                    <button class="btn" id="learn-to-play" onclick={send(app, learn())}>{"Learn to play (a first game with a coach)"}</button>
                     <button class="btn" id="how-to-play" onclick={send(app, rules())}>{"How to play"}</button>
                 </div>
             </div>

@@ -6,6 +6,7 @@
 //! move between screens (start, continue, import, leave).
 
 mod hooks;
+mod learn;
 pub mod menu;
 mod screens;
 mod start;
@@ -74,6 +75,8 @@ pub struct AppState {
     /// How to play, open over the screen (which stays as it was), at this ruleset.
     #[cfg(feature = "full")]
     pub help: Option<crate::help::Book>,
+    /// A lesson under way ("Learn to play"), on the screen of its ruleset.
+    pub tutor: Option<learn::Tutor>,
 }
 
 #[derive(Clone)]
@@ -121,6 +124,8 @@ pub enum Msg {
     /// Back from How to play to the screen under it.
     #[cfg(feature = "full")]
     CloseRules,
+    /// The coach of a lesson ("Learn to play").
+    Coach(crate::tutorial::Coach),
 }
 
 /// The orders screens' view of the app.
@@ -187,6 +192,7 @@ impl AppState {
             replay: None,
             #[cfg(feature = "full")]
             help: None,
+            tutor: None,
         };
         let room = store::url_param("room").is_some() || store::url_param("offer").is_some();
         let open = store::url_param("open");
@@ -284,6 +290,10 @@ impl AppState {
             if open.as_deref() == Some("rules") {
                 st.nav(Nav::Rules);
             }
+            // Learn to play, asked for on the lite page.
+            if open.as_deref() == Some("learn") {
+                st.coach(crate::tutorial::Coach::Start(crate::tutorial::Course::Classic));
+            }
             // Not while leaving for the online page, which reads it.
             if cfg!(feature = "online") || open.as_deref() != Some("online") {
                 hooks::forget_open_param();
@@ -363,7 +373,7 @@ impl AppState {
 
     fn nav(&mut self, n: Nav) {
         match n {
-            Nav::Menu => self.show_menu(),
+            Nav::Menu => self.leave_lesson(),
             Nav::Setup => self.screen = Screen::Setup,
             Nav::Replay => self.open_replay(),
             // The full page shows How to play over the screen, at the game's ruleset; the lite
@@ -429,7 +439,8 @@ impl Reducible for AppState {
             Msg::Orders(crate::orders::OMsg::Nav(n)) => st.nav(n),
             #[cfg(feature = "full")]
             Msg::Economy(crate::economy::EMsg::Nav(n)) => st.nav(n),
-            Msg::Classic(m) => st.classic.update(m),
+            Msg::Classic(m) => st.lesson_classic(m),
+            Msg::Coach(c) => st.coach(c),
             Msg::ShowOnline => {
                 st.screen = Screen::Online;
                 #[cfg(not(feature = "online"))]
@@ -701,11 +712,12 @@ pub fn app() -> Html {
     #[cfg(not(feature = "full"))]
     let help = html! {};
     html! {
-        <div id="root" class={classes!("app", format!("screen-{screen}"), help_open(&app).then_some("help-open"))}
+        <div id="root" class={classes!("app", format!("screen-{screen}"), help_open(&app).then_some("help-open"), app.tutor.is_some().then_some("lesson-on"))}
             data-state-hash={hash} data-phase={phase} data-screen={screen}
             data-current={current} data-turn={turn} data-stage={stage}
             data-my-turn={if c.my_turn() { "1" } else { "0" }}>
             { help }
+            { learn::coach_panel(&app) }
             { body }
         </div>
     }

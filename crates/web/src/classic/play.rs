@@ -150,6 +150,8 @@ pub struct Classic {
     /// The start state and every action since, for a replay (`None`: a game saved before
     /// histories were kept, or one too long to keep).
     pub history: Option<crate::savefile::History>,
+    /// A lesson's game ("Learn to play"): never autosaved over the player's own.
+    pub lesson: bool,
 }
 
 /// Messages of the classic screens.
@@ -263,6 +265,7 @@ impl Classic {
             #[cfg(feature = "online")]
             remote: None,
             history: None,
+            lesson: false,
         }
     }
 
@@ -371,6 +374,9 @@ impl Classic {
         }
         if let Some(g) = &self.game {
             self.hash = crate::savefile::state_hash(g);
+            if self.lesson {
+                return;
+            }
             let save = crate::savefile::to_save(g);
             match &self.history {
                 Some(h) => store::set(

@@ -1,0 +1,107 @@
+//! The lessons' hooks in the app ("Learn to play", `tutorial`): starting one on the ruleset's
+//! own screen, the coach's buttons, and a screen's messages passing the lesson's gate. The
+//! lesson's game is never autosaved, so leaving reads the player's own saved game again. The
+//! lessons are on the full page: the lite page's "Learn to play" opens them there.
+
+use super::{AppState, Msg, Screen};
+use crate::classic::play as classic;
+use crate::tutorial::Coach;
+#[cfg(feature = "full")]
+use crate::tutorial::{self, Course, Lesson};
+use yew::prelude::*;
+
+/// The lesson under way.
+#[derive(Clone, PartialEq)]
+pub enum Tutor {
+    #[cfg(feature = "full")]
+    Classic(Lesson<orbis_engine::classic::ClassicState>),
+}
+
+impl AppState {
+    /// The lite page: every coach's button opens the full page's lesson.
+    #[cfg(not(feature = "full"))]
+    pub(super) fn coach(&mut self, _: Coach) {
+        self.screen = Screen::Replay; // "Loading Orbis…" while the full page loads
+        crate::lite::open_full(crate::lite::Open::Learn, false);
+    }
+
+    #[cfg(feature = "full")]
+    pub(super) fn coach(&mut self, c: Coach) {
+        use crate::widgets::Nav;
+        match c {
+            Coach::Start(Course::Classic) => {
+                let g = tutorial::classic::start();
+                self.orders = None;
+                self.economy = None;
+                self.help = None;
+                self.classic.lesson = true;
+                self.classic.history = None;
+                self.classic.log = vec!["The lesson begins.".into()];
+                self.tutor = Some(Tutor::Classic(Lesson::new(&tutorial::classic::STEPS, &g)));
+                self.classic.start_with(g, false);
+                self.classic.ui.view = tutorial::classic::VIEW;
+                self.screen = Screen::Play;
+            }
+            Coach::Next => {
+                if let (Some(Tutor::Classic(l)), Some(g)) = (&mut self.tutor, &self.classic.game) {
+                    l.next(&tutorial::classic::STEPS, g)
+                }
+            }
+            Coach::Leave => self.leave_lesson(),
+            Coach::PlayReal => {
+                self.leave_lesson();
+                self.new_classic_game(&crate::classic::play::SetupForm::default());
+            }
+            Coach::Rules => {
+                let anchor = match &self.tutor {
+                    Some(Tutor::Classic(l)) => tutorial::classic::STEPS[l.step].rules,
+                    None => "",
+                };
+                self.nav(Nav::Rules);
+                // How to play draws on the next render: then its section takes the focus.
+                gloo::timers::callback::Timeout::new(50, move || crate::store::focus(anchor))
+                    .forget();
+            }
+        }
+    }
+
+    /// Back to the first page with the player's own saved game (if any) as it was.
+    pub(super) fn leave_lesson(&mut self) {
+        if self.tutor.is_some() {
+            *self = AppState::load_state(true);
+        }
+        self.show_menu();
+    }
+
+    /// A classic message during a lesson: refused unless the step asks for it; the step checked
+    /// after it.
+    pub(super) fn lesson_classic(&mut self, m: classic::Msg) {
+        #[cfg(feature = "full")]
+        if let Some(Tutor::Classic(l)) = &mut self.tutor {
+            let steps = &tutorial::classic::STEPS;
+            if let Some(g) = self.classic.game.as_ref() {
+                if tutorial::classic::gated(&m) && !l.gate(steps, g, &m) {
+                    return;
+                }
+            }
+            self.classic.update(m);
+            if let Some(g) = self.classic.game.as_ref() {
+                l.observe(steps, g);
+            }
+            return;
+        }
+        self.classic.update(m)
+    }
+}
+
+/// The coach beside the screen, when a lesson is under way.
+pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
+    #[cfg(feature = "full")]
+    if let (Some(Tutor::Classic(l)), Screen::Play) = (&app.tutor, app.screen) {
+        let d = app.dispatcher();
+        let send = Callback::from(move |c| d.dispatch(Msg::Coach(c)));
+        return tutorial::panel(&tutorial::classic::STEPS, l, &app.classic, send);
+    }
+    let _ = (app, Msg::ShowMenu);
+    html! {}
+}

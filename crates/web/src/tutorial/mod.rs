@@ -1,0 +1,176 @@
+//! "Learn to play" (issue 60, item 2): a first game per ruleset, played on that ruleset's own
+//! screens with a coach panel beside them. A lesson is data ([`Step`]s in `classic.rs`, ...) run by
+//! a small step machine ([`Lesson`]): each step says what to do and why, names the control to use
+//! (highlighted, and exposed as `data-target` so the browser test follows only the coach), waits
+//! for a predicate on the engine state, then explains the result. Messages that would leave the
+//! script are refused with a word from the coach, so the fixed start and seed tell the same story
+//! every time. The lesson's game is never autosaved: leaving it finds the player's own game.
+//!
+//! The scripts are on the full page only (the lite page's "Learn to play" opens it there, as it
+//! does How to play): the lite first load stays as small as it was.
+#![cfg_attr(not(feature = "full"), allow(dead_code))]
+
+#[cfg(feature = "full")]
+pub mod classic;
+
+use yew::prelude::*;
+
+/// One step of a lesson. `S`: the ruleset's screen state (game and UI, for the next target);
+/// `G`: the engine state the predicates read; `M`: the screen's messages.
+pub struct Step<S: 'static, G: 'static, M: 'static> {
+    pub title: &'static str,
+    /// What to do and why, for someone who never played.
+    pub says: fn(&G) -> String,
+    /// The CSS selector of the control to use now ("" when the coach waits for Next or the
+    /// computer players).
+    pub target: fn(&S) -> &'static str,
+    /// Whether a game-changing message belongs to this step (others are refused).
+    pub allows: fn(&G, &M) -> bool,
+    /// The step is done: the state at the step's start, and now.
+    pub done: fn(&G, &G) -> bool,
+    /// What happened, explained (same arguments as `done`).
+    pub result: fn(&G, &G) -> String,
+    /// Its section of How to play (`rules-classic-attack`).
+    pub rules: &'static str,
+}
+
+/// Which lesson.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Course {
+    Classic,
+}
+
+/// Where a lesson is: the step, the state when it began, the result once it is done, and the
+/// coach's word about a refused action.
+#[derive(Clone, PartialEq)]
+pub struct Lesson<G> {
+    pub step: usize,
+    pub start: G,
+    pub result: Option<String>,
+    pub notice: Option<String>,
+}
+
+impl<G: Clone> Lesson<G> {
+    pub fn new<S, M>(steps: &[Step<S, G, M>], g: &G) -> Self {
+        let mut l = Lesson {
+            step: 0,
+            start: g.clone(),
+            result: None,
+            notice: None,
+        };
+        l.observe(steps, g);
+        l
+    }
+
+    /// May `m` go on to the game? Refused messages leave a notice saying what the coach waits for.
+    pub fn gate<S, M>(&mut self, steps: &[Step<S, G, M>], now: &G, m: &M) -> bool {
+        let st = &steps[self.step];
+        let ok = if self.result.is_some() {
+            false
+        } else {
+            (st.allows)(now, m)
+        };
+        self.notice = (!ok).then(|| {
+            if self.result.is_some() {
+                "Read what happened, then press Next.".into()
+            } else {
+                format!(
+                    "Not yet: this lesson waits for \"{}\". Use the highlighted control.",
+                    st.title
+                )
+            }
+        });
+        ok
+    }
+
+    /// After the game changed: is the step done?
+    pub fn observe<S, M>(&mut self, steps: &[Step<S, G, M>], now: &G) {
+        let st = &steps[self.step];
+        if self.result.is_none() && (st.done)(&self.start, now) {
+            self.result = Some((st.result)(&self.start, now));
+            self.notice = None;
+        }
+    }
+
+    /// Next: on to the following step, from the state as it is now.
+    pub fn next<S, M>(&mut self, steps: &[Step<S, G, M>], now: &G) {
+        if self.step + 1 < steps.len() {
+            self.step += 1;
+            self.start = now.clone();
+            self.result = None;
+            self.notice = None;
+            self.observe(steps, now);
+        }
+    }
+
+    pub fn last<S, M>(&self, steps: &[Step<S, G, M>]) -> bool {
+        self.step + 1 == steps.len()
+    }
+}
+
+/// What the coach does.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Coach {
+    Start(Course),
+    Next,
+    /// Back to the first page (the player's own game, if any, as it was).
+    Leave,
+    /// Leave, then a quick game of the same ruleset.
+    PlayReal,
+    /// How to play at the step's section.
+    Rules,
+}
+
+/// The coach panel for `steps` at `lesson`, with `s` the screen state.
+pub fn panel<S, G: Clone, M>(
+    steps: &[Step<S, G, M>],
+    lesson: &Lesson<G>,
+    s: &S,
+    send: Callback<Coach>,
+) -> Html {
+    let st = &steps[lesson.step];
+    let on = |c: Coach| {
+        let send = send.clone();
+        Callback::from(move |_: MouseEvent| send.emit(c))
+    };
+    let last = lesson.last(steps);
+    let target = if lesson.result.is_some() || last {
+        ""
+    } else {
+        (st.target)(s)
+    };
+    let wait_next = lesson.result.is_some() && !last;
+    let target = if wait_next { "#coach-next" } else { target };
+    // The control the coach names, highlighted by its selector (no hook in the screens needed).
+    let highlight = match target {
+        "" => String::new(),
+        t if t.starts_with("#t-") => format!("{t} .shape{{stroke:#ffcc00;stroke-width:9px}}"),
+        t => format!("{t}{{outline:3px solid #ffcc00;outline-offset:2px}}"),
+    };
+    let n = steps.len();
+    html! {
+        <aside class="coach" id="coach" aria-label="Coach" data-step={lesson.step.to_string()}
+            data-target={target} data-last={if last { "1" } else { "0" }}>
+            <style>{highlight}</style>
+            <p class="coach-count">{format!("Lesson: step {} of {}", lesson.step + 1, n)}</p>
+            <h2 id="coach-title">{st.title}</h2>
+            <p id="coach-says">{(st.says)(&lesson.start)}</p>
+            if let Some(r) = lesson.result.as_ref().filter(|r| !r.is_empty()) {
+                <p class="coach-result" id="coach-result" role="status"><b>{"What happened: "}</b>{r}</p>
+            }
+            if let Some(w) = &lesson.notice {
+                <p class="coach-notice" id="coach-notice" role="alert">{w}</p>
+            }
+            <div class="row">
+                if wait_next {
+                    <button class="btn primary" id="coach-next" onclick={on(Coach::Next)}>{"Next"}</button>
+                }
+                if last {
+                    <button class="btn primary" id="coach-real" onclick={on(Coach::PlayReal)}>{"Play a real game"}</button>
+                }
+                <button class="btn small" id="coach-rules" data-anchor={st.rules} onclick={on(Coach::Rules)}>{"Rules of this step"}</button>
+                <button class="btn small" id="coach-leave" onclick={on(Coach::Leave)}>{"Leave the lesson"}</button>
+            </div>
+        </aside>
+    }
+}

@@ -1,0 +1,90 @@
+// Learn to play (issue 60, item 2): each lesson completed by following only the coach. The test
+// reads the coach's data-target (the control its words name, highlighted on the page) and uses
+// exactly that control, so a coach that points at the wrong thing fails here. It counts the
+// clicks and the characters of coach text (the figures in the report).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, URL_BASE, shot, attr, watchErrors, clickTerr } from './helpers.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** What changes when the player acts: the step, the coach's target, the game, the result. */
+async function signature(page) {
+  return page.evaluate(() => {
+    const c = document.querySelector('#coach');
+    return JSON.stringify([c?.dataset.step, c?.dataset.target, c?.dataset.last,
+      document.querySelector('#root').dataset.stateHash, !!document.querySelector('#coach-result')]);
+  });
+}
+
+/**
+ * Follows the coach to its last step: uses its target (a territory `#t-key` is clicked on the
+ * map), or waits while it names none (the computer players act). Returns the clicks made and
+ * the characters of text the coach showed.
+ */
+async function followCoach(page, name) {
+  let clicks = 0, chars = 0, seen = new Set();
+  for (let guard = 0; guard < 80; guard++) {
+    const coach = page.locator('#coach');
+    const step = await coach.getAttribute('data-step');
+    const target = await coach.getAttribute('data-target');
+    const result = await page.locator('#coach-result').count();
+    const key = `${step}-${result}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      chars += ((await page.locator('#coach-says').textContent()) || '').length;
+      if (result) chars += ((await page.locator('#coach-result').textContent()) || '').length;
+      await shot(page, `tutorial-${name}-step${step}${result ? '-result' : ''}`);
+    }
+    if (await coach.getAttribute('data-last') === '1') return { clicks, chars };
+    const before = await signature(page);
+    if (target.startsWith('#t-')) await clickTerr(page, target.slice(3));
+    else if (target) await page.locator(target).first().click();
+    if (target) clicks++;
+    await page.waitForFunction((b) => {
+      const c = document.querySelector('#coach');
+      return JSON.stringify([c?.dataset.step, c?.dataset.target, c?.dataset.last,
+        document.querySelector('#root').dataset.stateHash, !!document.querySelector('#coach-result')]) !== b;
+    }, before, { timeout: target ? 15000 : 90000 });
+  }
+  assert.fail('the lesson did not reach its last step');
+}
+
+test('learn to play, classic: from the lite page, completed by following the coach', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + (process.env.LEARN_FULL ? 'full/' : '') + '?seed=e2e-learn');
+  await page.click('#learn-to-play');
+  await page.waitForURL(/\/full\//);
+  await page.locator('#coach').waitFor();
+  assert.equal(await attr(page, 'data-screen'), 'play');
+
+  // Something else than the coach asks for is refused, with what to do instead.
+  await page.click('#coach-next');
+  await clickTerr(page, 'egypt');
+  await page.locator('#coach-notice').waitFor();
+  assert.match(await page.locator('#coach-notice').textContent(), /highlighted/);
+  assert.equal(await page.locator('#t-egypt').getAttribute('data-armies'), '2');
+
+  // The step's rules open in How to play; Back finds the lesson where it was.
+  await page.click('#coach-rules');
+  await page.locator('#rules-classic-reinforce').waitFor();
+  await page.click('#howto-back');
+  await page.locator('#coach').waitFor();
+  assert.equal(await page.locator('#coach').getAttribute('data-step'), '1');
+
+  const { clicks, chars } = await followCoach(page, 'classic');
+  console.log(`classic lesson: ${clicks + 1} clicks, ${chars} characters of coach text`);
+  assert.match(await page.locator('#coach-says').textContent(), /real game/);
+  assert.equal(await page.locator('#t-venezuela').getAttribute('data-mine'), '1');
+
+  // Play a real game: a fresh quick game, the coach gone.
+  await page.click('#coach-real');
+  await page.waitForFunction(() => !document.querySelector('#coach'));
+  assert.equal(await attr(page, 'data-screen'), 'play');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
