@@ -14,6 +14,7 @@ mod classic;
 mod economy;
 #[cfg(feature = "full")]
 mod help;
+mod keynav;
 #[cfg(not(feature = "online"))]
 mod lite;
 #[cfg(feature = "online")]

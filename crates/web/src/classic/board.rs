@@ -3,6 +3,7 @@
 
 use crate::classic::play::{Msg, View};
 use crate::geometry::{ART, OUTLINES, SEA, SHAPES, VIEWBOX};
+use crate::keynav;
 use crate::widgets::colour_css;
 use crate::widgets::{clamp_view, f1, narrow, outline, pattern, zoom};
 use orbis_engine::classic::{ClassicState, Owner, Phase};
@@ -154,7 +155,6 @@ pub fn board(app: &View, drag: Rc<DragRef>) -> Html {
         .hover
         .map(|h| map.territories[h as usize].adjacent.clone())
         .unwrap_or_default();
-    let n = map.len() as TerritoryId;
     // Territory names once zoomed in enough for them to fit.
     let names = ui.view[2] <= VIEWBOX[2] * 0.55;
 
@@ -232,24 +232,36 @@ pub fn board(app: &View, drag: Rc<DragRef>) -> Html {
         let onkeydown = {
             let d = d.clone();
             let view = ui.view;
-            let keys: Vec<String> = map.territories.iter().map(|t| t.key.clone()).collect();
-            Callback::from(move |e: KeyboardEvent| match e.key().as_str() {
+            // Arrows: to the neighbour in that direction (label points, the map's adjacency).
+            let near: Vec<(String, (f32, f32))> = t
+                .adjacent
+                .iter()
+                .map(|&a| {
+                    let (_, x, y) = geo[a as usize];
+                    (map.territories[a as usize].key.clone(), (x, y))
+                })
+                .collect();
+            let at = (lx, ly);
+            Callback::from(move |e: KeyboardEvent| {
+                let key = e.key();
+                if let Some(dir) = keynav::arrow(&key) {
+                    e.prevent_default();
+                    let near = near.iter().map(|(k, c)| (k.as_str(), *c));
+                    if let Some(to) = keynav::toward(at, dir, near, Some(VIEWBOX[2])) {
+                        crate::store::focus(&format!("t-{to}"));
+                    }
+                    return;
+                }
+                match key.as_str() {
                 "Enter" | " " => {
                     e.prevent_default();
                     d.dispatch(Msg::Click(id));
-                }
-                "ArrowRight" | "ArrowDown" => {
-                    e.prevent_default();
-                    crate::store::focus(&format!("t-{}", keys[((id + 1) % n) as usize]));
-                }
-                "ArrowLeft" | "ArrowUp" => {
-                    e.prevent_default();
-                    crate::store::focus(&format!("t-{}", keys[((id + n - 1) % n) as usize]));
                 }
                 "Escape" => d.dispatch(Msg::ClearSelection),
                 "+" | "=" => d.dispatch(Msg::SetView(zoom(view, 1.0 / 1.3, 0.5, 0.5))),
                 "-" => d.dispatch(Msg::SetView(zoom(view, 1.3, 0.5, 0.5))),
                 _ => {}
+                }
             })
         };
         let enter = {

@@ -256,7 +256,7 @@ fn hand_view(app: &H, s: &ClassicState, p: PlayerId) -> Html {
     });
     html! {
         <section class="hand" id="hand" data-hand-owner={pl.name.clone()} aria-label={format!("{}'s cards", pl.name)}>
-            <h3>{format!("Cards of {} ({})", pl.name, pl.hand.len() + coming)}</h3>
+            <h2>{format!("Cards of {} ({})", pl.name, pl.hand.len() + coming)}</h2>
             if pl.hand.is_empty() && coming == 0 { <p class="hint">{"No cards yet: conquer a territory this turn to draw one."}</p> }
             if coming > 0 {
                 <p class="hint" id="cards-coming">{format!("{coming} more {} being dealt to you face down: the other players' pages are sending what you need to read {}.",
@@ -451,7 +451,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
         <header class="bar">
             <button class="btn small" id="menu-btn" onclick={send(app, Msg::Nav(Nav::Menu))} aria-label="Menu">{"☰ Menu"}</button>
             <button class="btn small" id="rules-btn" onclick={send(app, Msg::Nav(Nav::Rules))}>{"? How to play"}</button>
-            <span class="title">{"Orbis"}</span>
+            <h1 class="title">{"Orbis"}</h1>
             <span class="turn">{format!("Turn {}", s.turn)}</span>
             <label class="speed" for="speed"><span>{"Bot speed"}</span>
                 <select id="speed" onchange={speed_cb}>
@@ -492,9 +492,9 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                 .cloned()
                 .unwrap_or_default();
             html! {
-                <div class="overlay" role="dialog" aria-modal="true" id="winner">
+                <div class="overlay" role="dialog" aria-modal="true" id="winner" aria-labelledby="winner-title">
                     <div class="dialog">
-                        <h2>{format!("{} wins!", w.name)}</h2>
+                        <h2 id="winner-title">{format!("{} wins!", w.name)}</h2>
                         <p>{reason}</p>
                         { stats_view(s) }
                         if app.is_online() {
@@ -518,18 +518,20 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     };
     let tab = app.ui.tab;
     let log = html! {
-        <ul class="log" id="log" aria-live="polite">
+        <ul class="log" id="log" aria-live="polite" tabindex="0" aria-label="Log">
             { for app.log.iter().rev().take(80).map(|l| html! { <li>{l.clone()}</li> }) }
         </ul>
     };
     html! {
         <>
+            // The territories are tab stops (42 on the world map): the first stop skips them.
+            { crate::keynav::skip_link(crate::keynav::CONTROLS) }
             { header }
             <main class="play">
                 { board(app, drag) }
                 <aside class="side">
                     { players_bar(s) }
-                    <section class={classes!("prompt", my_turn.then_some("mine"))} style={format!("--cur:{}", colour_css(cur.colour))}>
+                    <section id={crate::keynav::CONTROLS} tabindex="-1" class={classes!("prompt", my_turn.then_some("mine"))} style={format!("--cur:{}", colour_css(cur.colour))}>
                         <p id="prompt" aria-live="polite">{prompt}</p>
                         if let Some(e) = &app.error {
                             <p class="error" role="alert" id="error">{e}<button class="x" aria-label="Dismiss" onclick={send(app, Msg::DismissError)}>{"×"}</button></p>

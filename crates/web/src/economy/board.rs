@@ -7,6 +7,7 @@
 use crate::economy::place::PlaceDraft;
 use crate::economy::{colour, EMsg, EconomySession, View};
 use crate::geometry::{OUTLINES, SHAPES, VIEWBOX, WATERS, WATER_OUTLINES};
+use crate::keynav;
 use crate::widgets::{f1, outline, pattern};
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::battlefield::Site;
@@ -298,6 +299,16 @@ pub fn board(v: &View) -> Html {
                 if e.key() == "Enter" || e.key() == " " {
                     e.prevent_default();
                     d.dispatch(EMsg::Click(r));
+                } else if let Some(dir) = keynav::arrow(&e.key()) {
+                    // To the neighbour in that direction (label points, the map's adjacency).
+                    e.prevent_default();
+                    let at = (shapes[i].1, shapes[i].2);
+                    let near = map
+                        .neighbours(r)
+                        .map(|&n| (n, (shapes[n as usize].1, shapes[n as usize].2)));
+                    if let Some(n) = keynav::toward(at, dir, near, Some(VIEWBOX[2])) {
+                        crate::store::focus(&format!("r-{}", map.regions[n as usize].key));
+                    }
                 }
             })
         };

@@ -180,7 +180,7 @@ pub fn setup(f: &EconomyForm, on_edit: Callback<EconomyForm>) -> Html {
         html! {
             <div class="row seat-row">
                 <input class="name" aria-label={format!("Player {} name", i + 1)} value={name.clone()} onchange={name_cb}/>
-                { select(format!("eseat-{i}"), "", *seat, vec![
+                { select(format!("eseat-{i}"), &format!("Who plays {name}"), *seat, vec![
                     (Seat::Human, "Human".to_string()),
                     (Seat::Computer(BotLevel::Easy), "Computer (easy)".to_string()),
                     (Seat::Computer(BotLevel::Normal), "Computer (normal)".to_string()),

@@ -44,8 +44,7 @@ pub fn play(v: &View) -> Html {
     html! {
         <main class="play economy-play">
             // The map's regions are tab stops (88 on the world map): the first stop skips them.
-            <button class="skip-link" id="skip-to-panel" onclick={Callback::from(|_: MouseEvent| crate::store::focus("panel"))}>
-                {"Skip the map: go to the panel"}</button>
+            { crate::keynav::skip_link("panel") }
             <header class="bar">
                 <button class="btn" id="menu" onclick={send(v, EMsg::Nav(Nav::Menu))}>{"Menu"}</button>
                 <button class="btn" id="rules-btn" onclick={send(v, EMsg::Nav(Nav::Rules))}>{"? How to play"}</button>
@@ -74,7 +73,7 @@ pub fn play(v: &View) -> Html {
                     { standings(v, eco) }
                     <details class="log" open=true>
                         <summary>{"Log"}</summary>
-                        <ol id="log">{ for eco.ui.log.iter().take(40).map(|l| html! { <li>{l}</li> }) }</ol>
+                        <ol id="log" tabindex="0" aria-label="Log">{ for eco.ui.log.iter().take(40).map(|l| html! { <li>{l}</li> }) }</ol>
                     </details>
                 </aside>
             </div>

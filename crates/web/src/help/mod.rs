@@ -152,6 +152,7 @@ pub fn how_to_play(p: &Props) -> Html {
                     1 => "1 section found.".to_string(),
                     n => format!("{n} sections found."),
                 }}</p>
+                <h2>{"Search results"}</h2>
                 { for hits.iter().map(|h| section(h.2, h.3, &q, true)) }
             </div>
         }

@@ -62,6 +62,38 @@ pub(super) fn focus(s: &OrdersSession, p: PowerId) -> Option<[f32; 4]> {
     Some(pan(full, [cx - w / 2.0, cy - h / 2.0, w, h]))
 }
 
+/// Where the arrow `dir` moves the keyboard from the province `key` on the map drawn with `lay`:
+/// to the neighbour in that direction (keynav::toward over the engine's adjacency).
+pub(super) fn arrow_target(
+    map: &'static OrdersMap,
+    lay: &Layout,
+    key: &str,
+    dir: (f32, f32),
+) -> Option<&'static str> {
+    let p = map.parse_loc(key)?.province;
+    let near = map
+        .neighbours(p)
+        .into_iter()
+        .map(|n| (n, lay.at(map, Loc::new(n))));
+    let to = crate::keynav::toward(lay.at(map, Loc::new(p)), dir, near, Some(lay.view[2]))?;
+    Some(map.key(to))
+}
+
+/// A province's `tabindex`: one tab stop on the map (the selected province, else each unit
+/// the player can order, else the first province); arrows reach the rest.
+pub(super) fn tab_stop(s: &OrdersSession, selectable: &[u8], id: u8) -> &'static str {
+    let stop = match s.sel {
+        Some(l) => l.province == id,
+        None if !selectable.is_empty() => selectable.contains(&id),
+        None => id == 0,
+    };
+    if stop {
+        "0"
+    } else {
+        "-1"
+    }
+}
+
 /// Whether the map has regions (then the view can be switched).
 pub(super) fn regions_available(s: &OrdersSession) -> bool {
     regions::regions(&s.game.map_id).is_some()
@@ -433,7 +465,7 @@ fn schematic_base(o: &mut String, s: &OrdersSession, lay: &Layout, selectable: &
         };
         let _ = write!(
             o,
-            r#"<g class="onode {kind}{}{}" data-key="{}" tabindex="-1"><title>{}</title>"#,
+            r#"<g class="onode {kind}{}{}" data-key="{}" tabindex="{}"><title>{}</title>"#,
             if selectable.contains(&(i as u8)) {
                 " can"
             } else {
@@ -441,6 +473,7 @@ fn schematic_base(o: &mut String, s: &OrdersSession, lay: &Layout, selectable: &
             },
             if sel { " sel" } else { "" },
             p.key,
+            tab_stop(s, selectable, i as u8),
             esc(&p.name)
         );
         if p.kind == ProvinceKind::Sea {

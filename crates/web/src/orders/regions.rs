@@ -352,11 +352,12 @@ pub(super) fn base_svg(
         let (x, y) = lay.at(map, Loc::new(id));
         let _ = write!(
             o,
-            r#"<g class="onode oreg {kind}{}" data-key="{}" data-at="{} {}" tabindex="-1"><title>{}</title><path d="{d}"{scale}{fill}/>"#,
+            r#"<g class="onode oreg {kind}{}" data-key="{}" data-at="{} {}" tabindex="{}"><title>{}</title><path d="{d}"{scale}{fill}/>"#,
             if selectable.contains(&id) { " can" } else { "" },
             p.key,
             n1(x),
             n1(y),
+            super::map::tab_stop(s, selectable, id),
             esc(&p.name)
         );
         // Under the house option every province can be someone's territory: a hollow star

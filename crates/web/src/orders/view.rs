@@ -2,7 +2,7 @@
 //! `web/map/orders-layout.json`, adjacency as thin edges, units as A/F badges), order entry,
 //! the pass-the-device screen and the results drawn as arrows.
 
-use crate::orders::map::{board_svg, layout, pan, regions_available, zoom};
+use crate::orders::map::{arrow_target, board_svg, layout, pan, regions_available, zoom};
 use crate::orders::{
     phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Seat, Stage, View,
 };
@@ -171,6 +171,30 @@ pub fn board(app: &H, s: &OrdersSession) -> Html {
             }
         })
     };
+    // The keyboard on a focused province: Enter or Space clicks it, arrows go to a neighbour.
+    let onkeydown = {
+        let d = app.dispatcher();
+        let (map, lay) = (s.map(), layout(s));
+        Callback::from(move |e: KeyboardEvent| {
+            use wasm_bindgen::JsCast;
+            let Some(key) = e
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|el| el.get_attribute("data-key"))
+            else {
+                return;
+            };
+            if e.key() == "Enter" || e.key() == " " {
+                e.prevent_default();
+                d.dispatch(OMsg::Click(key));
+            } else if let Some(dir) = crate::keynav::arrow(&e.key()) {
+                e.prevent_default();
+                if let Some(to) = arrow_target(map, &lay, &key, dir) {
+                    crate::keynav::focus_query(&format!(r#"svg.omap [data-key="{to}"]"#));
+                }
+            }
+        })
+    };
     // Scale from screen pixels to map units (the SVG keeps its aspect ratio: "meet").
     fn scale(e: &MouseEvent, v: [f32; 4]) -> (f64, f64, f64) {
         use wasm_bindgen::JsCast;
@@ -252,7 +276,7 @@ pub fn board(app: &H, s: &OrdersSession) -> Html {
     };
     html! {
         <>
-            <div class="omap-host" {onclick} {onwheel} {onpointerdown} {onpointermove}
+            <div class="omap-host" {onclick} {onkeydown} {onwheel} {onpointerdown} {onpointermove}
                 onpointerup={onpointerup.clone()} onpointercancel={onpointerup.clone()} onpointerleave={onpointerup}>
                 { Html::from_html_unchecked(board_svg(s).into()) }
             </div>
@@ -344,7 +368,7 @@ pub fn results_list(s: &OrdersSession) -> Html {
     list.sort_by(|a, b| (a.1.power, &a.0).cmp(&(b.1.power, &b.0)));
     html! {
         <section class="oresults">
-            <h3>{format!("Results: {}", r.title)}</h3>
+            <h2>{format!("Results: {}", r.title)}</h2>
             <ul id="oresults">
                 { for list.into_iter().map(|(text, o)| {
                     let ok = o.outcome == Outcome::Ok;
@@ -485,7 +509,7 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
             if let Some(e) = &s.error {
                 <p class="error" role="alert" id="oerror">{e.clone()}</p>
             }
-            <h3>{"Your orders"}</h3>
+            <h2>{"Your orders"}</h2>
             <ul class="odraft" id="odraft">
                 { for s.draft.iter().enumerate().map(|(i, w)| html! {
                     <li><code>{notation::print(map, w)}</code>
@@ -586,7 +610,7 @@ pub fn play(app: &H) -> Html {
         <header class="bar">
             <button class="btn small" id="menu-btn" onclick={om(app, OMsg::Nav(Nav::Menu))} aria-label="Menu">{"☰ Menu"}</button>
             <button class="btn small" id="rules-btn" onclick={om(app, OMsg::Nav(Nav::Rules))}>{"? How to play"}</button>
-            <span class="title">{"Orbis"}</span>
+            <h1 class="title">{"Orbis"}</h1>
             <span class="turn" id="oseason">{title}</span>
             <button class="btn small" onclick={export}>{"Export save"}</button>
         </header>
@@ -657,8 +681,10 @@ pub fn play(app: &H) -> Html {
     };
     html! {
         <>
+            // One tab stop on the map, but the skip link still leads past it to the orders.
+            { crate::keynav::skip_link(crate::keynav::CONTROLS) }
             {header}
-            <div class="play oplay">
+            <main class="play oplay">
                 <div class="map-wrap">
                     if show_map {
                         { board(app, s) }
@@ -667,7 +693,7 @@ pub fn play(app: &H) -> Html {
                         <div class="ocover"><p>{"Orders are hidden. Pass the device."}</p></div>
                     }
                 </div>
-                <aside class="side">
+                <aside class="side" id={crate::keynav::CONTROLS} tabindex="-1">
                     <ul class="players" id="ocentres">{ for playing.iter().map(|&p| power_chip(s, p)) }</ul>
                     {side}
                     if s.stage == Stage::Results {
@@ -685,7 +711,7 @@ pub fn play(app: &H) -> Html {
                     </p>
                     if s.online.is_none() { { seats_box(app, s, &playing) } }
                 </aside>
-            </div>
+            </main>
         </>
     }
 }

@@ -163,9 +163,10 @@ pub fn screen(r: &EconomyReplay, send: Callback<RMsg>, back: Callback<MouseEvent
     };
     html! {
         <>
+            { crate::keynav::skip_link(crate::keynav::CONTROLS) }
             <header class="bar">
                 <button class="btn small" id="replay-close" onclick={back}>{"✕ Close replay"}</button>
-                <span class="title">{"Replay"}</span>
+                <h1 class="title">{"Replay"}</h1>
                 <span class="turn" id="replay-step">{format!("Step {n} of {m}")}</span>
             </header>
             <main class="play economy-play replay" id="replay" data-step={n.to_string()} data-steps={m.to_string()}
@@ -173,7 +174,7 @@ pub fn screen(r: &EconomyReplay, send: Callback<RMsg>, back: Callback<MouseEvent
                 <div class="layout">
                     <section class="map-wrap">{ board::board(&view) }</section>
                     <aside class="side">
-                        <section class="panel prompt">
+                        <section class="panel prompt" id={crate::keynav::CONTROLS} tabindex="-1">
                             <p id="replay-status" aria-live="polite"><strong>{title.clone()}</strong>{" "}{next}</p>
                             { crate::replay::nav(n, m, "step", &send) }
                         </section>

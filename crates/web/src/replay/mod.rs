@@ -305,20 +305,21 @@ pub fn screen(
     });
     html! {
         <>
+            { crate::keynav::skip_link(crate::keynav::CONTROLS) }
             <header class="bar">
                 <button class="btn small" id="replay-close" onclick={back}>{"✕ Close replay"}</button>
-                <span class="title">{"Replay"}</span>
+                <h1 class="title">{"Replay"}</h1>
                 <span class="turn" id="replay-step">{format!("Action {n} of {m}")}</span>
             </header>
             <main class="play replay" id="replay" data-step={n.to_string()} data-steps={m.to_string()}
                 data-hash={r.hash().to_string()}>
                 { board(&View { st: &r.shown, send: board_send }, drag) }
                 <aside class="side">
-                    <section class="prompt">
+                    <section class="prompt" id={crate::keynav::CONTROLS} tabindex="-1">
                         <p id="replay-status" aria-live="polite">{status}</p>
                         { nav(n, m, "action", &send) }
                     </section>
-                    <section class="tabs">
+                    <section class="tabs" tabindex="0" aria-label="Log">
                         <ul class="log replay-log" id="replay-log">{ for log }</ul>
                     </section>
                 </aside>
@@ -346,7 +347,7 @@ pub(crate) fn nav(n: usize, m: usize, unit: &str, send: &Callback<RMsg>) -> Html
             <div class="row replay-nav" role="group" aria-label="Step through the game">
                 <button class="btn small" id="replay-start" disabled={n == 0} onclick={go(0)} aria-label="To start">{"« Start"}</button>
                 <button class="btn small" id="replay-back" disabled={n == 0} onclick={go(n.saturating_sub(1))} aria-label={format!("Back one {unit}")}>{"◀ Back"}</button>
-                <button class="btn small primary" id="replay-next" disabled={n == m} onclick={go(n + 1)} aria-label={format!("Forward one {unit}")}>{"Next ▶"}</button>
+                <button class="btn small primary" id="replay-next" disabled={n == m} onclick={go(n + 1)} aria-label={format!("Next: forward one {unit}")}>{"Next ▶"}</button>
                 <button class="btn small" id="replay-end" disabled={n == m} onclick={go(m)} aria-label="To end">{"End »"}</button>
             </div>
             <input type="range" id="replay-scrub" aria-label={crate::widgets::cap(unit)} min="0" max={m.to_string()}

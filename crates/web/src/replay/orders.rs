@@ -152,23 +152,24 @@ pub fn screen(r: &OrdersReplay, send: Callback<RMsg>, back: Callback<MouseEvent>
     let powers = (0..map.powers.len() as u8).filter(|&p| g.alive(p));
     html! {
         <>
+            { crate::keynav::skip_link(crate::keynav::CONTROLS) }
             <header class="bar">
                 <button class="btn small" id="replay-close" onclick={back}>{"✕ Close replay"}</button>
-                <span class="title">{"Replay"}</span>
+                <h1 class="title">{"Replay"}</h1>
                 <span class="turn" id="replay-step">{format!("Phase {n} of {m}")}</span>
             </header>
-            <div class="play oplay replay" id="replay" data-step={n.to_string()} data-steps={m.to_string()}
+            <main class="play oplay replay" id="replay" data-step={n.to_string()} data-steps={m.to_string()}
                 data-hash={r.hash().to_string()}>
                 <div class="map-wrap">{ board(&view, s) }</div>
                 <aside class="side">
                     <ul class="players">{ for powers.map(|p| power_chip(s, p)) }</ul>
-                    <section class="prompt">
+                    <section class="prompt" id={crate::keynav::CONTROLS} tabindex="-1">
                         <p id="replay-status" aria-live="polite"><strong>{title}</strong>{" "}{next}</p>
                         { crate::replay::nav(n, m, "phase", &send) }
                     </section>
                     { results_list(s) }
                 </aside>
-            </div>
+            </main>
         </>
     }
 }

@@ -316,16 +316,17 @@ pub fn screen(
     };
     html! {
         <>
+            { crate::keynav::skip_link(crate::keynav::CONTROLS) }
             <header class="bar">
                 <button class="btn small" id="replay-close" onclick={back}>{"✕ Close replay"}</button>
-                <span class="title">{"Replay of an online game"}</span>
+                <h1 class="title">{"Replay of an online game"}</h1>
                 <span class="turn" id="replay-step">{format!("Position {n} of {m}")}</span>
             </header>
             <main class="play replay transcript-replay" id="replay" data-step={n.to_string()} data-steps={m.to_string()}
                 data-hash={r.hash().to_string()} data-sound={if r.sound { "1" } else { "0" }}>
                 { board }
                 <aside class="side">
-                    <section class="prompt">
+                    <section class="prompt" id={crate::keynav::CONTROLS} tabindex="-1">
                         <p id="replay-status" aria-live="polite">{ match (n, over) {
                             (0, _) => format!("The game as it began. {stand}"),
                             (_, true) => format!("After position {n}: the game is over."),
