@@ -4,7 +4,7 @@
 # library's source and every crate of the offline build (scripts/fetch-web-deps.sh), Trunk, wasm-bindgen-cli (pinned to Cargo.lock),
 # wasm-opt (npm binaryen, into .tools/), wasm-split (the distribution's binaryen package, 108 on
 # Debian 12, unpacked into .tools/),
-# and playwright-core + terser (npm ci at the root).
+# and playwright-core, terser and axe-core (npm ci at the root).
 # ORBIS_BUILD_ONLY=1 skips installing Chromium (the GitHub Pages workflow runs no tests; the online
 # page's split still opens the page once, in the runner's Google Chrome: tools/split-profile.mjs).
 # Source it (`. scripts/install-web-tools.sh`) or run it; it prints the PATH line to use.
@@ -92,9 +92,20 @@ if [ "$("$SPLIT" --version | awk '{print $3}')" -lt 108 ] 2>/dev/null; then
   exit 1
 fi
 
-if [ ! -f "$ROOT/node_modules/playwright-core/package.json" ] || [ ! -x "$ROOT/node_modules/.bin/terser" ] \
-   || [ "$(node -p "require('$ROOT/node_modules/playwright-core/package.json').version")" != \
-        "$(node -p "require('$ROOT/package-lock.json').packages['node_modules/playwright-core'].version")" ]; then
+# Every package of package-lock.json's root (playwright-core, terser, axe-core for the
+# accessibility checks) at its locked version, or npm ci: a node_modules from before a package
+# was added would otherwise miss it.
+npm_stale() {
+  (cd "$ROOT" && node -e '
+    const lock = require("./package-lock.json");
+    for (const name of Object.keys(lock.packages[""].devDependencies)) {
+      let v = null;
+      try { v = require(`./node_modules/${name}/package.json`).version; } catch {}
+      if (v !== lock.packages[`node_modules/${name}`].version) process.exit(0);
+    }
+    process.exit(1);')
+}
+if npm_stale || [ ! -x "$ROOT/node_modules/.bin/terser" ]; then
   (cd "$ROOT" && npm ci --silent --no-audit --no-fund)
 fi
 

@@ -44,3 +44,25 @@ function orbisBoot(sw, scope) {
     });
   });
 }
+
+// The keyboard focus survives a redraw (issue 60): when the focused element leaves the page
+// (a panel drawn again after the computer players' turns, the orders map redrawn as markup),
+// the focus goes to the element drawn in its place (the same id, or the same map region's
+// data-key) as soon as it is back, unless the player has focused something else meanwhile.
+(function () {
+  var last = null;
+  var seek = null;
+  addEventListener("focusin", function (e) {
+    var el = e.target;
+    last = el;
+    seek = el.id ? "#" + CSS.escape(el.id)
+      : el.getAttribute && el.getAttribute("data-key") ? '[data-key="' + CSS.escape(el.getAttribute("data-key")) + '"]'
+      : null;
+  }, true);
+  new MutationObserver(function () {
+    var a = document.activeElement;
+    if (!seek || !last || last.isConnected || (a && a !== document.body)) return;
+    var el = document.querySelector(seek);
+    if (el && el.getClientRects().length) el.focus({ preventScroll: true });
+  }).observe(document.documentElement, { childList: true, subtree: true });
+})();

@@ -2,7 +2,7 @@
 // play; a reload resumes at the same state hash.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, territories, clickTerr, chooseFrom, waitMyPhase, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, chooseFrom, waitMyPhase, watchErrors, axeCheck, arrowWalk, skipLinkCheck } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -22,6 +22,11 @@ test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, re
   // Setup: place one initial army by hand, then the rest automatically.
   await waitMyPhase(page, ['setup'], { skip: false });
   await shot(page, '02-setup-place');
+  // The keyboard (issue 60): the skip link first, arrows from Alberta to its neighbours.
+  await skipLinkCheck(page);
+  await arrowWalk(page, '#t-alberta');
+  await shot(page, '02b-keyboard-focus');
+  await axeCheck(page, 'classic game');
   const mine0 = (await territories(page)).filter((t) => t.mine);
   assert.ok(mine0.length > 5, 'I own territories after the deal');
   const before = mine0[0];
@@ -104,11 +109,14 @@ test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, re
     [dst, m[dst].armies]);
   if (await page.locator('#btn-end-turn').count()) await page.click('#btn-end-turn');
 
-  // Bots play visibly (fast speed), then it is my turn again.
+  // Bots play visibly (fast speed), then it is my turn again, with the keyboard focus where the
+  // player left it.
+  await page.focus(`#t-${dst}`);
   const me = await attr(page, 'data-current');
   await page.waitForFunction((me) => document.querySelector('#root').dataset.current !== me, me);
   await shot(page, '07-bots-playing');
   await waitMyPhase(page, ['reinforce', 'over'], { skip: false, timeout: 90000 });
+  assert.equal(await page.evaluate(() => document.activeElement?.id), `t-${dst}`, 'the focus stays on the territory through the bots\' turns');
   const log = await page.locator('#log').textContent();
   assert.match(log, /Turn \d+: (Boole|Curie)/, 'bots took turns');
   await shot(page, '08-my-turn-again');

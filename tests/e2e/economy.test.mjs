@@ -6,7 +6,7 @@
 // middle of the battle that resumes at the same state hash, and a phone-layout screenshot.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors, textMatches, controlsOnTop } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, textMatches, controlsOnTop, axeCheck, arrowWalk } from './helpers.mjs';
 import { fileURLToPath } from 'node:url';
 
 let browser;
@@ -91,11 +91,15 @@ test('economy: setup form and the picks of a new game', async () => {
   assert.equal(await page.locator('#eo-iceland').isDisabled(), true);
   assert.match(await page.locator('label[for="eo-iceland"]').textContent(), /only with the European capitals setup/);
   await shot(page, '70-economy-setup');
+  await axeCheck(page, 'new game: economy form');
   await page.click('#start-game');
   assert.equal(await attr(page, 'data-phase'), 'economy-pick');
   // Ann picks a continent (a click on one of its countries) when the initiative reaches her;
-  // the computers pick by themselves.
+  // the computers pick by themselves. The keyboard's focus stays where she left it meanwhile.
+  await page.focus('#r-greenland');
   await actor(page, 0);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'r-greenland', 'the focus stays through the computers\' picks');
+  await axeCheck(page, 'economy game (picks)');
   await shot(page, '71-economy-picks');
   const open = await page.locator('#panel .choices button').allTextContents();
   const [continent, country] = open.includes('Australia') ? ['Australia', 'eastern_australia']
@@ -143,11 +147,13 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   assert.equal(await page.locator('#seats').evaluate((d) => d.open), true);
   // The first tab stop skips the map's regions and lands on the panel.
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'skip-to-panel');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'skip-to-controls');
   await shot(page, '71c-economy-imported-seats');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'panel');
   await page.selectOption('#seat-2', { index: 2 }); // Cleo: a normal computer player
+  await arrowWalk(page, '#r-western_europe');
+  await shot(page, '71d-economy-keyboard-focus');
   assert.equal(await page.locator('#seats-unknown').count(), 0);
 
   // --- Get: Ann owes upkeep for twelve armies at her capital, then recruits two armies.
@@ -272,6 +278,7 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   assert.match(log, /Ann lands/);
   assert.match(await page.locator('#turn-title').textContent(), /Round 2/);
   await shot(page, '78-economy-round-two');
+  await axeCheck(page, 'economy game (round two, a long log)');
 
   // Export, then the phone layout.
   const download = page.waitForEvent('download');

@@ -3,7 +3,8 @@
 import { chromium } from 'playwright-core';
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
 export const URL_BASE = process.env.ORBIS_URL || 'http://127.0.0.1:8080/';
@@ -359,4 +360,86 @@ export async function controlsOnTop(page, scope = 'body') {
   }, scope);
   assert.deepEqual(r.covered, [], `covered controls in ${scope}`);
   return r.checked;
+}
+
+/** axe-core's source (npm devDependency), injected into a page by `axeCheck`. */
+let axeSource;
+
+/**
+ * Runs axe-core (WCAG rules and best practices) on what `page` shows, prints one line for the
+ * screen (`screen`: its name in the note) with the violations counted by impact, and fails on
+ * any critical, serious or moderate one, naming each rule, its help and the first elements it
+ * found. Minor ones are printed, not failed. Runs on the screen as the test reached it: no new
+ * page, no navigation.
+ */
+export async function axeCheck(page, screen) {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ content: axeSource });
+  const found = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, count: v.nodes.length,
+      nodes: v.nodes.slice(0, 4).map((n) => n.target.join(' ')),
+    }));
+  });
+  const counts = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  for (const v of found) counts[v.impact] = (counts[v.impact] ?? 0) + v.count;
+  console.log(`axe: ${screen}: ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ')}${found.length ? ` (${found.map((v) => `${v.id} ${v.impact} x${v.count}`).join('; ')})` : ''}`);
+  const bad = found.filter((v) => v.impact !== 'minor')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.count}: ${v.nodes.join(', ')})`);
+  if (process.env.ORBIS_AXE_REPORT_ONLY) { for (const b of bad) console.log(`axe:   ${b}`); return found; }
+  assert.deepEqual(bad, [], `axe-core violations on the screen "${screen}"`);
+  return found;
+}
+
+/** The focused element: its id, data-key, the centre of its box and its data-adj list. */
+export async function focusInfo(page) {
+  return page.evaluate(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) return null;
+    const r = a.getBoundingClientRect();
+    return { id: a.id, key: a.getAttribute('data-key'), x: r.x + r.width / 2, y: r.y + r.height / 2,
+      adj: (a.getAttribute('data-adj') || '').split(' ').filter(Boolean) };
+  });
+}
+
+/**
+ * Focuses the map region `start` (a selector) and presses each of `keys` in turn, as a keyboard
+ * player walks the map (issue 60): each arrow moves the focus to another region that lies that
+ * way (its box's centre, up to the map's east–west wrap), a neighbour where the page says
+ * (data-adj). Returns the walk, "A → B" per key, to print.
+ */
+export async function arrowWalk(page, start, keys = ['ArrowRight', 'ArrowDown', 'ArrowLeft', 'ArrowUp']) {
+  await page.focus(start);
+  const walk = [];
+  for (const k of keys) {
+    const from = await focusInfo(page);
+    await page.keyboard.press(k);
+    const to = await focusInfo(page);
+    const name = (f) => f?.key ?? f?.id;
+    assert.ok(to && name(to) !== name(from), `${k} from ${name(from)} moves the focus (now on ${name(to)})`);
+    if (from.adj.length) assert.ok(from.adj.includes(to.key), `${k}: ${to.key} is a neighbour of ${from.key}`);
+    const [dx, dy] = [to.x - from.x, to.y - from.y];
+    const along = { ArrowRight: dx, ArrowLeft: -dx, ArrowDown: dy, ArrowUp: -dy }[k];
+    const wraps = Math.abs(dx) > (await page.evaluate(() => innerWidth)) / 2;
+    assert.ok(along > 0 || wraps, `${k} from ${name(from)} goes that way, to ${name(to)} (${Math.round(dx)}, ${Math.round(dy)})`);
+    walk.push(`${name(from)} → ${name(to)}`);
+  }
+  console.log(`keyboard walk: ${walk.join(', ')}`);
+  return walk;
+}
+
+/**
+ * The game screen's first tab stop is its skip link, which takes the focus to the controls
+ * (`#controls`, or `target`): checked from the top of the page, as a keyboard player arrives.
+ */
+export async function skipLinkCheck(page, target = 'controls') {
+  const first = await page.evaluate(() => [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+    .find((e) => e.tabIndex >= 0 && !e.disabled && e.getClientRects().length)?.id);
+  assert.equal(first, 'skip-to-controls', 'the first tab stop is "Skip to the controls"');
+  await page.focus('#skip-to-controls');
+  assert.equal(await page.locator('#skip-to-controls').textContent(), 'Skip to the controls');
+  assert.ok(await page.locator('#skip-to-controls').evaluate((e) => e.getBoundingClientRect().top >= 0), 'shown once focused');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), target);
 }

@@ -3,7 +3,7 @@
 // "support" and the economy's "upkeep"; Back returns to the game as it was.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, axeCheck } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -21,6 +21,8 @@ test('how to play: from the first page and from a game, searched, and back to th
   const page = await context.newPage();
   const errors = watchErrors(page);
   await page.goto(URL_BASE + '?seed=e2e-howto');
+  await page.locator('#how-to-play').waitFor();
+  await axeCheck(page, 'first page (lite)');
   await page.click('#how-to-play');
   await page.waitForURL(/\/full\//);
   await page.locator('#howto').waitFor();
@@ -31,15 +33,21 @@ test('how to play: from the first page and from a game, searched, and back to th
   await page.locator('#rules-orders-support').waitFor();
   await find(page, 'support', 'rules-orders-support');
   await shot(page, 'howto-search-support');
+  await axeCheck(page, 'how to play');
   await find(page, 'upkeep', 'rules-economy-upkeep');
   await page.click('#howto-back');
   assert.equal(await attr(page, 'data-screen'), 'menu');
 
   // From an orders game's menu: its own rules first; Back finds the game at the same stage.
+  await axeCheck(page, 'first page (full)');
   await page.click('#new-game');
+  await page.locator('#start-game').waitFor();
+  await axeCheck(page, 'new game: classic form');
   await page.click('#ruleset-orders');
+  await axeCheck(page, 'new game: orders form');
   await page.click('#start-game');
   await page.locator('#rules-btn').waitFor();
+  await axeCheck(page, 'orders game');
   const game = { hash: await attr(page, 'data-state-hash'), stage: await attr(page, 'data-stage') };
   await page.click('#rules-btn');
   assert.equal(await page.locator('#howto').getAttribute('data-book'), 'orders');

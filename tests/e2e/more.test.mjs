@@ -1,7 +1,7 @@
 // Territory choice during setup, a bot-only game to the winner screen, save import, and an autosave of an earlier format.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, territories, clickTerr } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, axeCheck } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -50,6 +50,7 @@ test('bots-only game runs to the winner screen; export/import round trip', async
   assert.equal(await attr(page, 'data-phase'), 'over');
   assert.match(await page.locator('#winner h2').textContent(), /wins!/);
   await shot(page, '17-winner');
+  await axeCheck(page, 'classic game over');
 
   // Import the earlier save through the menu's file input.
   await page.click('#winner-menu');

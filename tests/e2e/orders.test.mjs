@@ -3,7 +3,7 @@
 // resume the same state hash.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors, clickKey } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, clickKey, axeCheck, arrowWalk, skipLinkCheck } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -531,6 +531,7 @@ test('orders: a draw accepted by every power ends the game', async () => {
   assert.equal(await attr(page, 'data-phase'), 'over');
   assert.match(await page.locator('#ogameover').textContent(), /drawn/);
   await shot(page, '51-orders-draw');
+  await axeCheck(page, 'orders game over');
 
   // The lite page never reads an orders save as damaged: its autosave, and the same save
   // imported from a file, open on the full page.
@@ -615,8 +616,21 @@ test('orders: one human against six computer powers, who order by themselves; a 
   assert.match(await page.locator('#ocentres li[data-power="ENGLAND"]').textContent(), /computer, normal/);
   assert.match(await page.locator('#ocentres li[data-power="TURKEY"]').textContent(), /computer, easy/);
   await type(page, 'A PAR - BUR');
-  await submit(page);
+  // The keyboard (issue 60): the skip link first; France's units are the map's tab stops, and
+  // arrows walk from Paris to its neighbours.
+  await skipLinkCheck(page);
+  assert.deepEqual(await page.$$eval('svg.omap [tabindex="0"]', (e) => e.map((g) => g.dataset.key).sort()), ['BRE', 'MAR', 'PAR']);
+  await arrowWalk(page, 'svg.omap [data-key="PAR"]');
+  await shot(page, '52c-orders-keyboard-focus');
+  await axeCheck(page, 'orders game');
+  // Submitted as assistive technology clicks (the focus stays on Paris): the six computer
+  // powers order, the map is drawn anew, and the focus is on Paris again.
+  await page.focus('svg.omap [data-key="PAR"]');
+  await page.locator('#o-submit').dispatchEvent('click');
   assert.equal(await attr(page, 'data-stage'), 'results');
+  await page.waitForFunction(() => document.activeElement?.getAttribute('data-key') === 'PAR', null, { timeout: 5000 })
+    .catch(() => {});
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-key')), 'PAR', 'the focus stays on Paris through the computers\' phase');
   // Every unit on the board had an order, and the computer powers gave some besides holds.
   const results = await page.locator('#oresults li code').allTextContents();
   assert.equal(results.length, 22, results.join('\n'));

@@ -4,7 +4,7 @@
 // history says why it has no replay.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, axeCheck } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -64,6 +64,7 @@ test('replay of a bot game from the winner screen: to the end at the final hash,
   await waitStep(page, Math.floor(total / 2));
   assert.match(await page.locator('#replay-status').textContent(), /Turn \d+/);
   await shot(page, 'replay-03-middle-desktop');
+  await axeCheck(page, 'classic replay');
 
   // To the end: the final state hash, on the replay and on the page's root.
   await page.keyboard.press('End');
@@ -182,6 +183,7 @@ test('replay of an orders game of computer powers, phase by phase, to the final 
   await waitStep(page, 2);
   assert.match(await page.locator('#replay-status').textContent(), /Fall 1901 movement/);
   await shot(page, 'replay-10-orders-desktop');
+  await axeCheck(page, 'orders replay');
   await page.click('#replay-end');
   await waitStep(page, total);
   assert.equal(await rep(page, 'data-hash'), final);
@@ -245,6 +247,7 @@ test('economy replay: a computer game of three rounds, phase by phase and battle
   assert.ok(statuses.some((s) => /Round 1: the Get phase/i.test(s)), statuses.join(' | '));
   assert.equal(await rep(page, 'data-hash'), final, 'the last step is the saved game');
   await shot(page, 'replay-22-economy-end');
+  await axeCheck(page, 'economy replay');
   await page.click('#replay-start');
   await waitStep(page, 0);
   // From the menu after a reload: the autosave keeps the history.
