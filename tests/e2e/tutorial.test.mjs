@@ -34,8 +34,9 @@ async function followCoach(page, name) {
     const key = `${step}-${result}`;
     if (!seen.has(key)) {
       seen.add(key);
-      chars += ((await page.locator('#coach-says').textContent()) || '').length;
+      // The step's words once, then its result.
       if (result) chars += ((await page.locator('#coach-result').textContent()) || '').length;
+      else chars += ((await page.locator('#coach-says').textContent()) || '').length;
       await shot(page, `tutorial-${name}-step${step}${result ? '-result' : ''}`);
     }
     if (await coach.getAttribute('data-last') === '1') return { clicks, chars };
