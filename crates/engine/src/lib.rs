@@ -11,6 +11,7 @@
 
 pub mod bot;
 pub mod codec;
+pub mod course;
 pub mod dice;
 pub mod map;
 mod map_file;
