@@ -530,6 +530,10 @@ test('orders: a draw accepted by every power ends the game', async () => {
   }
   assert.equal(await attr(page, 'data-phase'), 'over');
   assert.match(await page.locator('#ogameover').textContent(), /drawn/);
+  // Game over opens the statistics: supply centres and units, a line per power (issue 60).
+  assert.notEqual(await page.locator('#ostats').getAttribute('open'), null);
+  assert.equal(await page.locator('#ocharts figure.chart').count(), 2);
+  assert.equal(await page.locator('#ocharts figure.chart').first().locator('path.chart-line').count(), 7);
   await shot(page, '51-orders-draw');
   await axeCheck(page, 'orders game over');
 

@@ -14,6 +14,18 @@ const rep = (page, a) => page.locator('#replay').getAttribute(a);
 const step = async (page) => Number(await rep(page, 'data-step'));
 const waitStep = (page, n) => page.waitForFunction((n) => document.querySelector('#replay')?.dataset.step === String(n), n);
 
+/** The statistics charts under `sel` (issue 60): `charts` figures, each with one line per
+ * player, the legend naming every player, and each chart's numbers as a table. */
+async function checkCharts(page, sel, charts, players) {
+  const figs = page.locator(`${sel} figure.chart`);
+  assert.equal(await figs.count(), charts, `${sel}: ${charts} charts`);
+  for (let i = 0; i < charts; i++) {
+    assert.equal(await figs.nth(i).locator('path.chart-line').count(), players, `${sel} chart ${i}: a line per player`);
+    assert.equal(await figs.nth(i).locator('table thead th').count(), players + 1);
+  }
+  assert.equal(await page.locator(`${sel} .chart-legend li`).count(), players);
+}
+
 /** Plays a game of two computer players to the winner screen; returns the final hash. */
 async function botGame(page, seed) {
   await page.goto(URL_BASE + `?seed=${seed}`);
@@ -35,6 +47,10 @@ test('replay of a bot game from the winner screen: to the end at the final hash,
   const errors = watchErrors(page);
   const final = await botGame(page, 'e2e-replay');
   await shot(page, 'replay-01-winner');
+  // The winner screen's statistics: territories, armies and income over the game.
+  await checkCharts(page, '#winner-charts', 3, 2);
+  await page.locator('#winner-charts').scrollIntoViewIfNeeded();
+  await shot(page, 'charts-01-classic-winner');
   await page.click('#winner-replay');
   // The viewer is on the full page (the lite page stays small).
   await page.waitForURL(/\/full\//);
@@ -64,6 +80,10 @@ test('replay of a bot game from the winner screen: to the end at the final hash,
   await waitStep(page, Math.floor(total / 2));
   assert.match(await page.locator('#replay-status').textContent(), /Turn \d+/);
   await shot(page, 'replay-03-middle-desktop');
+  await checkCharts(page, '#replay-charts', 3, 2);
+  assert.equal(await page.locator('#replay-charts .chart-now').count(), 3, 'the step shown marked on every chart');
+  await page.locator('#replay-charts').scrollIntoViewIfNeeded();
+  await shot(page, 'charts-02-classic-replay');
   await axeCheck(page, 'classic replay');
 
   // To the end: the final state hash, on the replay and on the page's root.
@@ -142,6 +162,12 @@ test('replay on a phone: Replay from the menu, step with the buttons, to the end
   await page.locator('#replay-scrub').fill(String(Math.floor(total * 0.7)));
   await waitStep(page, Math.floor(total * 0.7));
   await shot(page, 'replay-08-middle-phone');
+  // The charts fit a phone's width.
+  await checkCharts(page, '#replay-charts', 3, 2);
+  await page.locator('#replay-charts-1').scrollIntoViewIfNeeded();
+  const chartBox = await page.locator('#replay-charts-1 svg').boundingBox();
+  assert.ok(chartBox.x >= 0 && chartBox.x + chartBox.width <= 390 && chartBox.width >= 300, JSON.stringify(chartBox));
+  await shot(page, 'charts-03-classic-replay-phone');
   await page.locator('#replay-end').tap();
   await waitStep(page, total);
   assert.equal(await rep(page, 'data-hash'), final);
@@ -183,6 +209,9 @@ test('replay of an orders game of computer powers, phase by phase, to the final 
   await waitStep(page, 2);
   assert.match(await page.locator('#replay-status').textContent(), /Fall 1901 movement/);
   await shot(page, 'replay-10-orders-desktop');
+  await checkCharts(page, '#replay-charts', 2, 7);
+  await page.locator('#replay-charts').scrollIntoViewIfNeeded();
+  await shot(page, 'charts-04-orders-replay');
   await axeCheck(page, 'orders replay');
   await page.click('#replay-end');
   await waitStep(page, total);
@@ -225,6 +254,11 @@ test('economy replay: a computer game of three rounds, phase by phase and battle
   await page.click('#skip');
   await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'over', null, { timeout: 60000 });
   const final = await attr(page, 'data-state-hash');
+  // Game over: the statistics open with countries, units and income over the game.
+  assert.notEqual(await page.locator('#estats').getAttribute('open'), null);
+  await checkCharts(page, '#echarts', 3, 3);
+  await page.locator('#echarts').scrollIntoViewIfNeeded();
+  await shot(page, 'charts-05-economy-over');
   await page.click('#over-replay');
   await page.locator('#replay').waitFor();
   assert.equal(await step(page), 0);
@@ -247,6 +281,9 @@ test('economy replay: a computer game of three rounds, phase by phase and battle
   assert.ok(statuses.some((s) => /Round 1: the Get phase/i.test(s)), statuses.join(' | '));
   assert.equal(await rep(page, 'data-hash'), final, 'the last step is the saved game');
   await shot(page, 'replay-22-economy-end');
+  await checkCharts(page, '#replay-charts', 3, 3);
+  await page.locator('#replay-charts').scrollIntoViewIfNeeded();
+  await shot(page, 'charts-06-economy-replay');
   await axeCheck(page, 'economy replay');
   await page.click('#replay-start');
   await waitStep(page, 0);

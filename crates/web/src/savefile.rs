@@ -127,15 +127,13 @@ impl History {
         self.count <= MAX_ACTIONS
     }
 
-    /// The actions decoded (the full page's viewer; the lite page only writes them).
-    #[cfg(feature = "full")]
+    /// The actions decoded (the replay, and the statistics charts of every page).
     pub fn decode_actions(&self) -> Result<Vec<orbis_engine::classic::Action>, String> {
         codec::decode_lean(&self.as_vec()).map_err(|e| e.to_string())
     }
 
     /// The actions as the codec encodes a `Vec` of them: its length (a varint, as a `u64`),
     /// then the items.
-    #[cfg(feature = "full")]
     pub fn as_vec(&self) -> Vec<u8> {
         let mut bytes = codec::encode(&u64::from(self.count));
         bytes.extend_from_slice(&self.actions);

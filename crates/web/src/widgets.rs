@@ -2,6 +2,7 @@
 //! numbers, the map's zoom, the computer players' pace.
 
 use crate::geometry::VIEWBOX;
+pub mod chart;
 use orbis_engine::classic::Colour;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;

@@ -3,8 +3,8 @@
 
 use crate::classic::board::{board, DragRef};
 use crate::classic::play::{is_setup, Msg, Speed, Tab, View};
-use crate::widgets::colour_css;
 use crate::widgets::Nav;
+use crate::widgets::{chart, colour_css};
 use orbis_engine::classic::{
     Action, ClassicState, DefenceRule, DefendPref, Owner, Phase, PlayerId, SeatKind,
 };
@@ -361,7 +361,37 @@ fn trade_dialog(app: &H, s: &ClassicState) -> Html {
     }
 }
 
-fn stats_view(s: &ClassicState) -> Html {
+/// Territories, armies and income per player over the game, as charts.
+fn charts_view(s: &ClassicState, h: Option<&crate::savefile::History>, id: &str) -> Html {
+    let who: Vec<chart::Who> = s
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| chart::Who {
+            seat: i,
+            name: p.name.clone(),
+            colour: colour_css(p.colour),
+        })
+        .collect();
+    chart::charts(
+        id,
+        &[
+            ("Territories held", "Territories"),
+            ("Armies on the board", "Armies"),
+            (
+                "Income: armies a turn would bring (without cards)",
+                "Armies a turn",
+            ),
+        ],
+        "Turn (0: after the setup)",
+        chart::classic_course(h).as_ref(),
+        &who,
+        None,
+    )
+}
+
+/// The statistics: tables of now, charts of the game so far (`charts`: their element id).
+fn stats_view(s: &ClassicState, h: Option<&crate::savefile::History>, charts: &str) -> Html {
     let rows = s.players.iter().enumerate().map(|(i, p)| {
         let t = s.territory_count(i as PlayerId);
         let a: u32 = s.territories_of(i as PlayerId).map(|x| s.armies[x as usize]).sum();
@@ -392,6 +422,7 @@ fn stats_view(s: &ClassicState) -> Html {
             <tbody>{ for conts }</tbody>
         </table>
         <p class="hint">{format!("Next card set: {} armies.", s.next_set_value())}</p>
+        { charts_view(s, h, charts) }
         </>
     }
 }
@@ -496,7 +527,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                     <div class="dialog">
                         <h2 id="winner-title">{format!("{} wins!", w.name)}</h2>
                         <p>{reason}</p>
-                        { stats_view(s) }
+                        { stats_view(s, app.history.as_ref(), "winner-charts") }
                         if app.is_online() {
                             <p class="hint" id="winner-online">{"To play again with the same players, close this and press \"Play again in this room\" in the room bar below the board."}</p>
                         }
@@ -548,7 +579,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                             <button role="tab" class={classes!("tab", (tab == Tab::Log).then_some("on"))} aria-selected={(tab == Tab::Log).to_string()} onclick={send(app, Msg::SetTab(Tab::Log))}>{"Log"}</button>
                             <button role="tab" id="tab-stats" class={classes!("tab", (tab == Tab::Stats).then_some("on"))} aria-selected={(tab == Tab::Stats).to_string()} onclick={send(app, Msg::SetTab(Tab::Stats))}>{"Statistics"}</button>
                         </div>
-                        { if tab == Tab::Log { log } else { stats_view(s) } }
+                        { if tab == Tab::Log { log } else { stats_view(s, app.history.as_ref(), "charts") } }
                     </section>
                 </aside>
             </main>

@@ -101,6 +101,7 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
     html! {
         <>
         { standings_table(eco) }
+        { stats(eco) }
         { revealed_plans(eco) }
         { board::legend() }
         if eco.online.is_none() {
@@ -117,6 +118,27 @@ fn standings(v: &View, eco: &EconomySession) -> Html {
             ) }
         }
         </>
+    }
+}
+
+/// The game so far as charts (countries, units and income per player, from the game's
+/// history), opened by itself once the game is over.
+fn stats(eco: &EconomySession) -> Html {
+    use crate::widgets::chart;
+    let course = chart::economy_course(eco.history.as_ref());
+    let who: Vec<chart::Who> = (0..eco.game.players.len())
+        .map(|p| chart::Who {
+            seat: p,
+            name: eco.name(p as PlayerId).to_string(),
+            colour: colour(p as PlayerId),
+        })
+        .collect();
+    html! {
+        <details class="estats" id="estats" open={eco.game.phase == Phase::Over}>
+            <summary>{"Statistics"}</summary>
+            { chart::charts("echarts", &[("Countries held", "Countries"), ("Units in play", "Units"),
+                ("Income a round, before upkeep", "MU a round")], "Round (0: the setup)", course.as_ref(), &who, None) }
+        </details>
     }
 }
 

@@ -294,6 +294,27 @@ pub fn board(app: &H, s: &OrdersSession) -> Html {
 
 // ---------------------------------------------------------------- panel
 
+/// The game so far as charts (supply centres and units per power, from the game's history),
+/// opened by itself once the game is over.
+fn stats(s: &OrdersSession) -> Html {
+    use crate::widgets::chart;
+    let course = chart::orders_course(s.history.as_ref());
+    let map = s.map();
+    let who = (0..map.powers.len()).map(|p| chart::Who {
+        seat: p,
+        name: map.powers[p].name.clone(),
+        colour: power_colour(p as PowerId),
+    });
+    let who = chart::present(course.as_ref(), who.collect());
+    html! {
+        <details class="ostats" id="ostats" open={matches!(s.game.phase, Phase::GameOver { .. })}>
+            <summary>{"Statistics"}</summary>
+            { chart::charts("ocharts", &[("Supply centres per power", "Centres"), ("Units on the board", "Units")],
+                "Year (at its end)", course.as_ref(), &who, None) }
+        </details>
+    }
+}
+
 /// A power with its supply centres and units.
 pub fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
     let map = s.map();
@@ -709,6 +730,7 @@ pub fn play(app: &H) -> Html {
                         }
                         if s.game.options.no_retreat_into_foreign_territory { {" A tinted province is a power's territory: other powers cannot retreat into it; ☆ marks one it took over."} }
                     </p>
+                    { stats(s) }
                     if s.online.is_none() { { seats_box(app, s, &playing) } }
                 </aside>
             </main>

@@ -28,6 +28,8 @@ pub struct EconomyReplay {
     /// The session the board widget reads (nobody to act: no seat is at this device).
     pub shown: EconomySession,
     hash: String,
+    /// The whole game's course, for the charts.
+    course: Rc<orbis_engine::course::Course>,
 }
 
 impl PartialEq for EconomyReplay {
@@ -101,7 +103,9 @@ impl EconomyReplay {
         if hash(&s) != hash(end) {
             return Err("Its history does not lead to the saved game.".into());
         }
+        let course = orbis_engine::course::replay(steps[0].0.clone(), &actions);
         let mut r = EconomyReplay {
+            course: Rc::new(course),
             steps: Rc::new(steps),
             step: 0,
             shown: EconomySession::new(s, vec![crate::economy::Seat::Remote; 6]),
@@ -179,6 +183,7 @@ pub fn screen(r: &EconomyReplay, send: Callback<RMsg>, back: Callback<MouseEvent
                             { crate::replay::nav(n, m, "step", &send) }
                         </section>
                         { panel::standings_table(&r.shown) }
+                        { charts(r) }
                         <details class="log" open=true>
                             <summary>{"What happened"}</summary>
                             <ol id="replay-log">{ for lines.iter().map(|l| html! { <li>{l.clone()}</li> }) }</ol>
@@ -188,6 +193,32 @@ pub fn screen(r: &EconomyReplay, send: Callback<RMsg>, back: Callback<MouseEvent
             </main>
         </>
     }
+}
+
+/// Countries, units and income per player over the whole game; the dashed line: the round
+/// shown.
+fn charts(r: &EconomyReplay) -> Html {
+    use crate::widgets::chart;
+    let g = &r.shown.game;
+    let who: Vec<chart::Who> = (0..g.players.len())
+        .map(|p| chart::Who {
+            seat: p,
+            name: g.players[p].name.clone(),
+            colour: crate::economy::colour(p as u8),
+        })
+        .collect();
+    chart::charts(
+        "replay-charts",
+        &[
+            ("Countries held", "Countries"),
+            ("Units in play", "Units"),
+            ("Income a round, before upkeep", "MU a round"),
+        ],
+        "Round (0: the setup; the dashed line: now)",
+        Some(&r.course),
+        &who,
+        Some(g.round),
+    )
 }
 
 #[cfg(test)]

@@ -127,6 +127,8 @@ struct Data {
     lines: Vec<String>,
     /// `lines[first[i]..first[i + 1]]` are action `i`'s lines (`actions.len() + 1` entries).
     first: Vec<usize>,
+    /// The whole game's course, for the charts.
+    course: orbis_engine::course::Course,
 }
 
 /// Messages of the replay screen.
@@ -190,12 +192,14 @@ impl Replay {
         if checkpoints.is_empty() {
             checkpoints.push(s);
         }
+        let course = orbis_engine::course::replay(start, &actions);
         let mut r = Replay {
             data: Rc::new(Data {
                 actions,
                 checkpoints,
                 lines,
                 first,
+                course,
             }),
             step: 0,
             shown: Classic::new(),
@@ -322,10 +326,24 @@ pub fn screen(
                     <section class="tabs" tabindex="0" aria-label="Log">
                         <ul class="log replay-log" id="replay-log">{ for log }</ul>
                     </section>
+                    { crate::widgets::chart::charts("replay-charts", &[("Territories held", "Territories"),
+                        ("Armies on the board", "Armies"), ("Income: armies a turn would bring (without cards)", "Armies a turn")],
+                        "Turn (0: after the setup; the dashed line: now)", Some(&d.course), &players(s), Some(s.turn)) }
                 </aside>
             </main>
         </>
     }
+}
+
+/// The players of a classic game, as the charts name and draw them.
+fn players(s: &ClassicState) -> Vec<crate::widgets::chart::Who> {
+    let who = s.players.iter().enumerate();
+    who.map(|(i, p)| crate::widgets::chart::Who {
+        seat: i,
+        name: p.name.clone(),
+        colour: crate::widgets::colour_css(p.colour),
+    })
+    .collect()
 }
 
 /// The step controls every replay shows: to the start, back, forward, to the end, a scrubber

@@ -26,6 +26,8 @@ pub struct OrdersReplay {
     /// The session the board widget reads (results stage: nothing to order).
     pub shown: OrdersSession,
     hash: String,
+    /// The whole game's course, for the charts.
+    course: Rc<orbis_engine::course::Course>,
 }
 
 impl PartialEq for OrdersReplay {
@@ -72,9 +74,11 @@ impl OrdersReplay {
         if hash(&s) != hash(&end.game) {
             return Err("Its history does not lead to the saved game.".into());
         }
+        let course = orbis_engine::course::replay(steps[0].0.clone(), &actions);
         let mut shown = OrdersSession::new(s, vec![]);
         shown.online = None;
         let mut r = OrdersReplay {
+            course: Rc::new(course),
             steps: Rc::new(steps),
             step: 0,
             shown,
@@ -168,10 +172,34 @@ pub fn screen(r: &OrdersReplay, send: Callback<RMsg>, back: Callback<MouseEvent>
                         { crate::replay::nav(n, m, "phase", &send) }
                     </section>
                     { results_list(s) }
+                    { charts(r) }
                 </aside>
             </main>
         </>
     }
+}
+
+/// Supply centres and units per power over the whole game; the dashed line: the year shown.
+fn charts(r: &OrdersReplay) -> Html {
+    use crate::widgets::chart;
+    let map = r.shown.map();
+    let who = (0..map.powers.len()).map(|p| chart::Who {
+        seat: p,
+        name: map.powers[p].name.clone(),
+        colour: crate::orders::power_colour(p as u8),
+    });
+    let who = chart::present(Some(&r.course), who.collect());
+    chart::charts(
+        "replay-charts",
+        &[
+            ("Supply centres per power", "Centres"),
+            ("Units on the board", "Units"),
+        ],
+        "Year (at its end; the dashed line: now)",
+        Some(&r.course),
+        &who,
+        Some(u32::from(r.shown.game.year)),
+    )
 }
 
 #[cfg(test)]
