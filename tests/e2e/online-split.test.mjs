@@ -5,7 +5,7 @@
 // message that says what to do).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, watchErrors, attr, waitMyPhase } from './helpers.mjs';
+import { launch, URL_BASE, shot, watchErrors, attr, waitMyPhase, axeCheck } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -44,6 +44,7 @@ test('online page: the lobby works from the first file alone; the rest comes in 
   await page.click('#online-settings summary');
   await page.fill('#online-relays', 'wss://relay.example');
   await page.waitForTimeout(300);
+  await axeCheck(page, 'online lobby (before joining)');
   assert.deepEqual(await more(page), { ready: false, how: null }, 'the lobby came without the rest');
   assert.equal(rest.asked(), 1, 'the page asked for the rest once, in the background');
   assert.equal(await page.locator('[role=alert]').count(), 0);
