@@ -11,6 +11,24 @@ after(async () => { await browser?.close(); });
 
 const node = (page, key) => page.locator(`svg.omap [data-key="${key}"]`).first();
 
+/** The places the map outlines as the legal targets of the order being entered, sorted. */
+const targets = (page) => page.locator('svg.omap [data-tgt]').evaluateAll((els) => els.map((e) => e.getAttribute('data-tgt')).sort());
+
+/** The zoom bar lies under the map, covering none of it; returns the height on screen, in
+ * pixels, of a province key's letters (its font size in map units times the map's scale). */
+async function zoomBarClearOfMap(page) {
+  const r = await page.evaluate(() => {
+    const el = document.querySelector('svg.omap');
+    const svg = el.getBoundingClientRect();
+    const bar = document.querySelector('.oplay .zoom').getBoundingClientRect();
+    const vb = el.viewBox.baseVal;
+    const font = parseFloat(getComputedStyle(el.querySelector('.okey')).fontSize);
+    return { svgBottom: svg.bottom, barTop: bar.top, px: font * Math.min(svg.width / vb.width, svg.height / vb.height) };
+  });
+  assert.ok(r.barTop >= r.svgBottom - 0.5, `the zoom bar (top ${r.barTop}) overlaps the map (bottom ${r.svgBottom})`);
+  return r.px;
+}
+
 async function reveal(page, power) {
   assert.equal(await attr(page, 'data-stage'), `curtain-${power}`);
   assert.equal(await page.locator('svg.omap').count(), 0, 'no map behind the pass-the-device screen');
@@ -240,9 +258,22 @@ test('orders: the Europe region map on a phone: movement arrows, retreat, builds
       await shot(page, '59-orders-regions-phone-england');
       assert.equal(await page.locator('svg.omap .oreg').count(), 75, 'every province is a region');
       assert.equal(await page.locator('svg.omap .oreg.sea').count(), 19);
+      // Readable at the opening zoom: a province key (10 map units) at 12 px or more, and the
+      // zoom buttons in a bar of their own under the map.
+      const px = await zoomBarClearOfMap(page);
+      console.log(`orders phone opening zoom: province keys at ${px.toFixed(1)} px`);
+      assert.ok(px >= 12, `keys at ${px} px`);
+      // A selected fleet: its legal moves outlined, as the engine lists them.
+      await clickKey(page, 'LON');
+      assert.deepEqual(await targets(page), ['ENG', 'NTH', 'WAL', 'YOR']);
+      await shot(page, '59b-orders-targets-phone');
+      await page.click('#o-cancel');
+      assert.deepEqual(await targets(page), []);
     },
     FRANCE: 'A PAR - BUR', GERMANY: 'A MUN - BUR', ITALY: 'A VEN - TYR', AUSTRIA: 'A VIE - TYR; A BUD - RUM',
     RUSSIA: async () => {
+      // Russia's units spread widest: its opening zoom is wider, its keys as large on screen.
+      assert.ok((await zoomBarClearOfMap(page)) >= 12, 'province keys readable at the opening zoom');
       await type(page, 'A WAR - GAL');
       await clickKey(page, 'MOS');
       await clickKey(page, 'UKR');
@@ -416,6 +447,7 @@ async function worldDislodgement(page, n, name, phone) {
   await round(page, {
     EUROPE: async () => {
       if (phone) assert.notEqual(await page.locator('svg.omap').getAttribute('viewBox'), '0 0 1300 627.9', "the power's part of the map");
+      if (phone) assert.ok((await zoomBarClearOfMap(page)) >= 12, 'province keys readable at the opening zoom');
       await clickKey(page, 'WEU');
       await clickKey(page, 'SEU');
       await clickKey(page, 'NEU');
@@ -615,10 +647,43 @@ test('orders: one human against six computer powers, who order by themselves; a 
   }
   await shot(page, '52a-orders-computer-setup');
   await page.click('#start-game');
-  // Only France is asked for orders; the chips say who plays the others.
-  await reveal(page, 'FRANCE');
+  // Only France is asked for orders, with no pass-the-device screen (nobody to hide them from);
+  // the chips say who plays the others.
+  assert.equal(await attr(page, 'data-stage'), 'enter-FRANCE');
+  assert.equal(await page.locator('#o-reveal').count(), 0);
   assert.match(await page.locator('#ocentres li[data-power="ENGLAND"]').textContent(), /computer, normal/);
   assert.match(await page.locator('#ocentres li[data-power="TURKEY"]').textContent(), /computer, easy/);
+  // Selecting a unit outlines exactly where the engine lets it go; Support… outlines the units
+  // it may support, then where the supported unit may go with it.
+  const count = () => page.locator('#ocount').textContent();
+  assert.equal(await count(), '0 of 3 units ordered');
+  await clickKey(page, 'MAR');
+  assert.deepEqual(await targets(page), ['BUR', 'GAS', 'PIE', 'SPA']);
+  await page.click('#o-support');
+  assert.deepEqual(await targets(page), ['BRE', 'MUN', 'PAR', 'VEN']);
+  await clickKey(page, 'PAR');
+  assert.deepEqual(await targets(page), ['BUR', 'GAS']);
+  await shot(page, '52c-orders-support-targets');
+  await page.click('#o-cancel');
+  // France's opening by clicks, counted: F BRE - MAO, A PAR - BUR, A MAR - SPA, then submit.
+  let clicks = 0;
+  const click = async (key) => { clicks++; await clickKey(page, key); };
+  await click('BRE');
+  assert.deepEqual(await targets(page), ['ENG', 'GAS', 'MAO', 'PIC']);
+  await shot(page, '52d-orders-targets-desktop');
+  assert.ok((await zoomBarClearOfMap(page)) > 0);
+  await click('MAO');
+  assert.deepEqual(await targets(page), [], 'no outline once ordered');
+  assert.equal(await count(), '1 of 3 units ordered');
+  await click('PAR');
+  await click('BUR');
+  assert.equal(await count(), '2 of 3 units ordered');
+  await click('MAR');
+  await click('SPA');
+  assert.equal(await count(), '3 of 3 units ordered');
+  assert.deepEqual((await page.locator('#odraft li code').allTextContents()).sort(), ['A MAR - SPA', 'A PAR - BUR', 'F BRE - MAO']);
+  clicks++; // Submit orders
+  console.log(`orders: France's Spring 1901 order set takes ${clicks} clicks`);
   await type(page, 'A PAR - BUR');
   // The keyboard (issue 60): the skip link first; France's units are the map's tab stops, and
   // arrows walk from Paris to its neighbours.
@@ -638,7 +703,7 @@ test('orders: one human against six computer powers, who order by themselves; a 
   // Every unit on the board had an order, and the computer powers gave some besides holds.
   const results = await page.locator('#oresults li code').allTextContents();
   assert.equal(results.length, 22, results.join('\n'));
-  const moves = results.filter((o) => / - |\sS\s/.test(o) && !o.startsWith('A PAR'));
+  const moves = results.filter((o) => / - |\sS\s/.test(o) && !/^(A PAR|A MAR|F BRE)/.test(o));
   assert.ok(moves.length >= 6, `computer orders: ${results.join('; ')}`);
   await shot(page, '52-orders-computer-results');
   const hash = await attr(page, 'data-state-hash');
@@ -647,9 +712,9 @@ test('orders: one human against six computer powers, who order by themselves; a 
   assert.equal(await attr(page, 'data-state-hash'), hash, 'the reload resumes the same game');
   const fallSave = await page.evaluate(() => localStorage.getItem('orbis.save'));
   await page.click('#o-continue');
-  // Fall 1901: still France alone at the device, the computers kept across the reload.
-  assert.equal(await attr(page, 'data-stage'), 'curtain-FRANCE');
-  await reveal(page, 'FRANCE');
+  // Fall 1901: still France alone at the device (no curtain), the computers kept across the
+  // reload.
+  assert.equal(await attr(page, 'data-stage'), 'enter-FRANCE');
   await submit(page);
   assert.equal(await attr(page, 'data-stage'), 'results');
   assert.notEqual(await attr(page, 'data-state-hash'), hash);
@@ -673,9 +738,10 @@ test('orders: one human against six computer powers, who order by themselves; a 
   for (const power of computers.slice(1)) {
     await page.selectOption(`#oseat-${power}`, { label: power === 'TURKEY' ? 'Computer (easy)' : 'Computer (normal)' });
   }
-  assert.equal(await attr(page, 'data-stage'), 'curtain-FRANCE');
+  // France alone again among humans: no curtain.
+  assert.equal(await attr(page, 'data-stage'), 'enter-FRANCE');
   await page.reload();
-  await page.locator('#root[data-stage="curtain-FRANCE"]').waitFor();
+  await page.locator('#root[data-stage="enter-FRANCE"]').waitFor();
   assert.match(await page.locator('#ocentres li[data-power="TURKEY"]').textContent(), /computer, easy/, 'seats set in play survive a reload');
   assert.equal(await page.locator('#oseats-unknown').count(), 0);
   assert.deepEqual(errors, []);

@@ -79,21 +79,6 @@ pub(super) fn arrow_target(
     Some(map.key(to))
 }
 
-/// A province's `tabindex`: one tab stop on the map (the selected province, else each unit
-/// the player can order, else the first province); arrows reach the rest.
-pub(super) fn tab_stop(s: &OrdersSession, selectable: &[u8], id: u8) -> &'static str {
-    let stop = match s.sel {
-        Some(l) => l.province == id,
-        None if !selectable.is_empty() => selectable.contains(&id),
-        None => id == 0,
-    };
-    if stop {
-        "0"
-    } else {
-        "-1"
-    }
-}
-
 /// Whether the map has regions (then the view can be switched).
 pub(super) fn regions_available(s: &OrdersSession) -> bool {
     regions::regions(&s.game.map_id).is_some()
@@ -250,9 +235,16 @@ pub(super) fn board_svg(s: &OrdersSession) -> String {
     let mut o = String::with_capacity(48 * 1024);
     let z = s.view.unwrap_or(lay.view);
     let v = lay.view;
+    // Phones: province keys grow (in map units) as the view widens past 300 units, up to twice,
+    // so that they stay 12 px high or more at the opening zoom of every power of both maps.
+    let keys = if crate::widgets::narrow() {
+        format!(r#" style="--ok:{}""#, n1((z[2] / 300.0).clamp(1.0, 2.0)))
+    } else {
+        String::new()
+    };
     let _ = write!(
         o,
-        r##"<svg class="map omap" viewBox="{} {} {} {}" role="img" aria-label="Map: {}"><defs><marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#222"/></marker><marker id="ah-fail" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#c1121f"/></marker></defs><rect class="obg" x="{}" y="{}" width="{}" height="{}"/>"##,
+        r##"<svg class="map omap" viewBox="{} {} {} {}"{keys} role="img" aria-label="Map: {}"><defs><marker id="ah" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#222"/></marker><marker id="ah-fail" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="#c1121f"/></marker></defs><rect class="obg" x="{}" y="{}" width="{}" height="{}"/>"##,
         n1(z[0]),
         n1(z[1]),
         n1(z[2]),
@@ -445,8 +437,19 @@ fn schematic_base(o: &mut String, s: &OrdersSession, lay: &Layout, selectable: &
         o,
         r#"<path class="oedge" d="{edges}"/><path class="oedge sea" d="{sea_edges}"/>"#
     );
+    let tgts = s.targets();
     for (i, p) in map.provinces.iter().enumerate() {
         let (x, y) = lay.at(map, Loc::new(i as u8));
+        // A legal target of the order being entered: a ring under the node.
+        if tgts.iter().any(|l| l.province == i as u8) {
+            let _ = write!(
+                o,
+                r#"<circle class="otgt" data-tgt="{}" cx="{}" cy="{}" r="26"/>"#,
+                p.key,
+                n1(x),
+                n1(y)
+            );
+        }
         let owner = s.game.centres.get(&(i as u8)).copied();
         // Under the house option every province can be someone's territory (closed to others'
         // retreats): tinted like a centre; a hollow star marks one taken from its home power.
@@ -473,7 +476,7 @@ fn schematic_base(o: &mut String, s: &OrdersSession, lay: &Layout, selectable: &
             },
             if sel { " sel" } else { "" },
             p.key,
-            tab_stop(s, selectable, i as u8),
+            s.tab_stop(selectable, i as u8),
             esc(&p.name)
         );
         if p.kind == ProvinceKind::Sea {
@@ -520,6 +523,15 @@ fn schematic_base(o: &mut String, s: &OrdersSession, lay: &Layout, selectable: &
         for (c, _) in &p.coasts {
             let l = Loc::coast(i as u8, *c);
             let (cx, cy) = lay.at(map, l);
+            if tgts.contains(&l) {
+                let _ = write!(
+                    o,
+                    r#"<circle class="otgtc" data-tgt="{}" cx="{}" cy="{}" r="13"/>"#,
+                    map.loc_name(l),
+                    n1(cx),
+                    n1(cy)
+                );
+            }
             let _ = write!(
                 o,
                 r#"<g class="ocoast" data-key="{}"><line class="ocoastline" x1="{}" y1="{}" x2="{}" y2="{}"/><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text></g>"#,

@@ -5,6 +5,7 @@
 //! `Written` orders and checks every draft by asking the engine (`OrdersAction::Submit` on a
 //! copy of the state), so what the panel accepts is exactly what the engine accepts.
 
+mod entry;
 mod form;
 pub mod map;
 mod online;
@@ -181,7 +182,10 @@ impl OrdersSession {
             seats_unknown,
             seats_open: seats_unknown,
         };
-        s.stage = s.first_waiting().map_or(Stage::Results, Stage::Curtain);
+        match s.first_waiting() {
+            Some(p) => s.hand_to(p),
+            None => s.stage = Stage::Results,
+        }
         s
     }
 
@@ -241,9 +245,42 @@ impl OrdersSession {
             Stage::Curtain(q) | Stage::Enter(q) if q == p && seat != Seat::Human => {
                 self.advance();
             }
+            // The others handed to the computer: the one left needs no curtain.
+            Stage::Curtain(q) => self.hand_to(q),
             _ => {}
         }
         true
+    }
+
+    /// Hot-seat with one human at the device (every other power a computer's or nobody's):
+    /// nobody to hide the orders from.
+    fn alone(&self) -> bool {
+        let humans = (0..self.seats.len() as PowerId)
+            .filter(|&p| self.is_human(p) && self.game.alive(p))
+            .count();
+        self.online.is_none() && humans <= 1
+    }
+
+    /// The device goes to `p`: behind the pass-the-device screen when several humans share it,
+    /// else straight to its orders.
+    fn hand_to(&mut self, p: PowerId) {
+        if self.alone() {
+            self.enter(p);
+        } else {
+            self.stage = Stage::Curtain(p);
+        }
+    }
+
+    /// `p` enters its orders, from a clean draft.
+    fn enter(&mut self, p: PowerId) {
+        self.stage = Stage::Enter(p);
+        self.draft.clear();
+        self.sel = None;
+        self.error = None;
+        // Phones: the power's part of the map, large enough to read and click.
+        if crate::widgets::narrow() {
+            self.view = map::focus(self, p);
+        }
     }
 
     fn is_human(&self, p: PowerId) -> bool {
@@ -299,7 +336,7 @@ impl OrdersSession {
             return false;
         }
         if let Some(p) = self.first_waiting() {
-            self.stage = Stage::Curtain(p);
+            self.hand_to(p);
             return false;
         }
         let (year, season) = (self.game.year, self.game.season);
@@ -410,188 +447,6 @@ impl OrdersSession {
         out
     }
 
-    /// Combining can be ordered now (house option, Fall movement).
-    pub fn can_combine(&self) -> bool {
-        self.game.options.combine
-            && self.game.season == Season::Fall
-            && self.game.phase == Phase::Movement
-    }
-
-    /// Units this power can order now (the engine's query).
-    pub fn orderable(&self, p: PowerId) -> Vec<Piece> {
-        self.game.orderable_units(p)
-    }
-
-    /// Home centres where this power may build now (the engine's query).
-    pub fn build_sites(&self, p: PowerId) -> Vec<ProvinceId> {
-        self.game.build_sites(p)
-    }
-
-    /// Adds (or replaces) an order in the draft, if the engine accepts the draft with it.
-    fn add(&mut self, p: PowerId, w: Written) -> bool {
-        let mut draft: Vec<Written> = self
-            .draft
-            .iter()
-            .copied()
-            .filter(|x| x.at.province != w.at.province)
-            .collect();
-        draft.push(w);
-        let mut probe = self.game.clone();
-        match probe.apply(&OrdersAction::Submit {
-            power: p,
-            orders: draft.clone(),
-        }) {
-            Ok(_) => {
-                draft.sort_by_key(|x| self.map().loc_name(x.at));
-                self.draft = draft;
-                self.error = None;
-                self.sel = None;
-                self.mode = Mode::Move;
-                true
-            }
-            Err(e) => {
-                self.error = Some(e.to_string());
-                false
-            }
-        }
-    }
-
-    fn unit_at(&self, province: ProvinceId) -> Option<Piece> {
-        self.game
-            .units
-            .iter()
-            .copied()
-            .find(|u| u.loc.province == province)
-    }
-
-    fn click(&mut self, p: PowerId, key: &str) {
-        let map = self.map();
-        let Some(loc) = map.parse_loc(key) else {
-            return;
-        };
-        self.error = None;
-        let Some(sel) = self.sel else {
-            if self.game.phase == Phase::Adjustment && self.build_sites(p).contains(&loc.province) {
-                self.sel = Some(Loc::new(loc.province));
-                return;
-            }
-            if let Some(u) = self
-                .orderable(p)
-                .into_iter()
-                .find(|u| u.loc.province == loc.province)
-            {
-                if self.game.phase == Phase::Adjustment {
-                    self.add(
-                        p,
-                        Written {
-                            kind: u.kind,
-                            at: u.loc,
-                            spec: Spec::Disband,
-                        },
-                    );
-                } else {
-                    self.sel = Some(u.loc);
-                    self.mode = Mode::Move;
-                }
-            }
-            return;
-        };
-        if self.game.phase == Phase::Adjustment {
-            // A build site is selected: clicking a coast of it builds a fleet there.
-            if loc.province == sel.province && loc.coast.is_some() {
-                self.add(
-                    p,
-                    Written {
-                        kind: UnitType::Fleet,
-                        at: loc,
-                        spec: Spec::Build,
-                    },
-                );
-            } else {
-                self.sel = None;
-            }
-            return;
-        }
-        let Some(unit) = self
-            .orderable(p)
-            .into_iter()
-            .find(|u| u.loc.province == sel.province)
-        else {
-            self.sel = None;
-            return;
-        };
-        let kind = unit.kind;
-        let spec = match self.mode {
-            Mode::Move if loc.province == sel.province => {
-                if self.game.phase == Phase::Movement {
-                    Spec::Hold
-                } else {
-                    self.sel = None;
-                    return;
-                }
-            }
-            Mode::Move if self.game.phase == Phase::Retreat => Spec::Retreat { to: loc },
-            Mode::Move => Spec::Move {
-                to: loc,
-                via_convoy: false,
-            },
-            Mode::SupportPick => match self.unit_at(loc.province) {
-                Some(t) => {
-                    self.mode = Mode::SupportTo(t.loc);
-                    return;
-                }
-                None => {
-                    self.error = Some("Click the unit to support (there is none there).".into());
-                    return;
-                }
-            },
-            Mode::SupportTo(t) => {
-                let tk = self.unit_at(t.province).map(|u| u.kind);
-                if loc.province == t.province {
-                    Spec::SupportHold {
-                        kind: tk,
-                        target: t,
-                    }
-                } else {
-                    Spec::SupportMove {
-                        kind: tk,
-                        from: t,
-                        to: Loc::new(loc.province),
-                    }
-                }
-            }
-            Mode::ConvoyPick => match self.unit_at(loc.province) {
-                Some(t) if t.kind == UnitType::Army => {
-                    self.mode = Mode::ConvoyTo(t.loc);
-                    return;
-                }
-                _ => {
-                    self.error = Some("Click the army to convoy.".into());
-                    return;
-                }
-            },
-            Mode::ConvoyTo(a) => Spec::Convoy {
-                from: a,
-                to: Loc::new(loc.province),
-            },
-            Mode::CombinePick => match self.unit_at(loc.province) {
-                Some(t) if loc.province != sel.province => Spec::Combine { into: t.loc },
-                _ => {
-                    self.error = Some("Combine: click the unit to merge into.".into());
-                    return;
-                }
-            },
-        };
-        self.add(
-            p,
-            Written {
-                kind,
-                at: unit.loc,
-                spec,
-            },
-        );
-    }
-
     /// Handles a message; returns true when the game state changed (autosave).
     pub fn update(&mut self, msg: OMsg) -> bool {
         let me = match self.stage {
@@ -601,14 +456,7 @@ impl OrdersSession {
         match msg {
             OMsg::Reveal => {
                 if let Stage::Curtain(p) = self.stage {
-                    self.stage = Stage::Enter(p);
-                    self.draft.clear();
-                    self.sel = None;
-                    self.error = None;
-                    // Phones: the power's part of the map, large enough to read and click.
-                    if crate::widgets::narrow() {
-                        self.view = map::focus(self, p);
-                    }
+                    self.enter(p);
                 }
             }
             OMsg::Continue => {
@@ -755,67 +603,6 @@ impl OrdersSession {
             }
         }
         false
-    }
-
-    /// Text of the prompt for the selected unit.
-    pub fn prompt(&self) -> String {
-        let map = self.map();
-        match (self.sel, self.mode) {
-            (None, _) => match self.game.phase {
-                Phase::Movement => "Click one of your units to order it.".into(),
-                Phase::Retreat => "Click a dislodged unit, then where it retreats.".into(),
-                Phase::Adjustment => {
-                    "Click a home centre to build in, or one of your units to disband it.".into()
-                }
-                Phase::GameOver { .. } => String::new(),
-            },
-            (Some(s), _) if self.game.phase == Phase::Adjustment => format!(
-                "Build in {}: choose the unit below (for a fleet on a two-coast province, click a coast).",
-                map.loc_name(s)
-            ),
-            (Some(s), Mode::Move) if self.game.phase == Phase::Retreat => {
-                let open: Vec<String> = self
-                    .game
-                    .dislodged
-                    .iter()
-                    .find(|d| d.piece.loc == s)
-                    .map(|d| self.game.retreat_choices(d))
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|l| map.loc_name(l))
-                    .collect();
-                if open.is_empty() {
-                    format!("{}: nowhere to retreat to; disband it.", map.loc_name(s))
-                } else {
-                    format!(
-                        "{}: click where it retreats ({}), or disband it.",
-                        map.loc_name(s),
-                        open.join(", ")
-                    )
-                }
-            }
-            (Some(s), Mode::Move) => format!(
-                "{}: click where it moves (click it again to hold), or choose support / convoy.",
-                map.loc_name(s)
-            ),
-            (Some(_), Mode::SupportPick) => "Support: click the unit to support.".into(),
-            (Some(_), Mode::SupportTo(t)) => format!(
-                "Support {}: click where it moves, or click it again to support it holding.",
-                map.loc_name(t)
-            ),
-            (Some(_), Mode::ConvoyPick) => "Convoy: click the army to carry.".into(),
-            (Some(_), Mode::ConvoyTo(a)) => {
-                format!("Convoy {}: click its destination.", map.loc_name(a))
-            }
-            (Some(s), Mode::CombinePick) => format!(
-                "Combine {}: click the neighbouring unit of yours it merges into.",
-                map.loc_name(s)
-            ),
-        }
-    }
-
-    pub fn is_sea(&self, p: ProvinceId) -> bool {
-        self.map().provinces[p as usize].kind == ProvinceKind::Sea
     }
 }
 

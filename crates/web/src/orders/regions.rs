@@ -291,6 +291,10 @@ pub(super) fn base_svg(
     patterns(o);
     let _ = write!(o, r#"<path class="oneutral" d="{}"/>"#, r.neutral);
     let mut sel_path = None;
+    // Where the order being entered may point (the engine's legal targets), outlined over
+    // the regions.
+    let tgts = s.targets();
+    let mut tgt_paths = vec![];
     // Seas first: land is drawn over them.
     let order = map
         .provinces
@@ -349,6 +353,9 @@ pub(super) fn base_svg(
         if s.sel.is_some_and(|l| l.province == id) {
             sel_path = Some((d, scale.clone()));
         }
+        if tgts.iter().any(|l| l.province == id) {
+            tgt_paths.push((p.key.as_str(), d, scale.clone()));
+        }
         let (x, y) = lay.at(map, Loc::new(id));
         let _ = write!(
             o,
@@ -357,7 +364,7 @@ pub(super) fn base_svg(
             p.key,
             n1(x),
             n1(y),
-            super::map::tab_stop(s, selectable, id),
+            s.tab_stop(selectable, id),
             esc(&p.name)
         );
         // Under the house option every province can be someone's territory: a hollow star
@@ -378,6 +385,9 @@ pub(super) fn base_svg(
             );
         }
         o.push_str("</g>");
+    }
+    for (key, d, scale) in tgt_paths {
+        let _ = write!(o, r#"<path class="otgt" data-tgt="{key}" d="{d}"{scale}/>"#);
     }
     if let Some((d, scale)) = sel_path {
         let _ = write!(o, r#"<path class="oselreg" d="{d}"{scale}/>"#);
@@ -414,6 +424,15 @@ pub(super) fn base_svg(
         for (c, _) in &p.coasts {
             let l = Loc::coast(i as u8, *c);
             let (cx, cy) = lay.at(map, l);
+            if tgts.contains(&l) {
+                let _ = write!(
+                    o,
+                    r#"<circle class="otgtc" data-tgt="{}" cx="{}" cy="{}" r="13"/>"#,
+                    map.loc_name(l),
+                    n1(cx),
+                    n1(cy)
+                );
+            }
             let _ = write!(
                 o,
                 r#"<g class="ocoast" data-key="{}"><title>{}</title><circle cx="{}" cy="{}" r="9"/><text x="{}" y="{}">{}</text></g>"#,

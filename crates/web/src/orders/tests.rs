@@ -224,9 +224,8 @@ fn computer_powers_order_after_the_humans_and_the_phase_resolves() {
     seats[3] = Seat::Computer(BotLevel::Easy);
     seats[6] = Seat::Idle;
     let mut s = OrdersSession::new(g.clone(), seats);
-    // Only France is asked for orders.
-    assert_eq!(s.stage, Stage::Curtain(1));
-    s.update(OMsg::Reveal);
+    // Only France is asked for orders, at once (no other human to hide them from).
+    assert_eq!(s.stage, Stage::Enter(1));
     s.update(OMsg::Text("A PAR - BUR".into()));
     s.update(OMsg::Type);
     assert!(s.update(OMsg::Submit));
@@ -352,4 +351,63 @@ fn wheel_steps_faster_than_renders_all_zoom() {
         s.update(OMsg::ZoomAt(2.0, 0.5, 0.5));
     }
     assert_eq!(s.view, None);
+}
+
+/// One human against computer powers: no pass-the-device screen, straight to the orders, every
+/// phase; with two humans the curtain stays.
+#[test]
+fn one_human_enters_orders_without_the_curtain() {
+    let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    let mut seats = vec![Seat::Computer(BotLevel::Easy); 7];
+    seats[1] = Seat::Human;
+    let mut s = OrdersSession::new(g.clone(), seats.clone());
+    assert_eq!(s.stage, Stage::Enter(1));
+    s.update(OMsg::Submit);
+    assert_eq!(s.stage, Stage::Results);
+    s.update(OMsg::Continue);
+    assert_eq!(s.stage, Stage::Enter(1), "Fall: France again, no curtain");
+    seats[2] = Seat::Human;
+    let mut t = OrdersSession::new(g, seats);
+    assert_eq!(t.stage, Stage::Curtain(1));
+    // Germany handed to the computer in play: France is alone, the curtain goes.
+    t.update(OMsg::SetSeat(2, Seat::Computer(BotLevel::Easy)));
+    assert_eq!(t.stage, Stage::Enter(1));
+}
+
+/// The map outlines the engine's targets of the order being entered, and the panel counts the
+/// units ordered.
+#[test]
+fn the_selected_units_targets_are_the_engines_and_the_count_goes_up() {
+    let mut s = s();
+    s.update(OMsg::Reveal);
+    assert!(s.targets().is_empty());
+    assert_eq!(s.progress(0), "0 of 3 units ordered");
+    s.update(OMsg::Click("LON".into()));
+    let keys = |s: &OrdersSession| -> Vec<String> {
+        s.targets()
+            .into_iter()
+            .map(|l| s.map().loc_name(l))
+            .collect()
+    };
+    assert_eq!(keys(&s), ["ENG", "NTH", "WAL", "YOR"]);
+    let svg = map::board_svg(&s);
+    assert_eq!(svg.matches(r#"class="otgt""#).count(), 4);
+    assert!(svg.contains(r#"data-tgt="NTH""#));
+    s.update(OMsg::Click("NTH".into()));
+    assert_eq!(s.progress(0), "1 of 3 units ordered");
+    assert!(s.targets().is_empty());
+    // Support: the units Edinburgh's fleet could support (London into the North Sea, Liverpool
+    // into Yorkshire or Clyde), then where Liverpool's army can go with it.
+    s.update(OMsg::Click("EDI".into()));
+    s.update(OMsg::SetMode(Mode::SupportPick));
+    assert_eq!(keys(&s), ["LON", "LVP"]);
+    s.update(OMsg::Click("LVP".into()));
+    assert_eq!(keys(&s), ["CLY", "YOR"]);
+    s.update(OMsg::Click("YOR".into()));
+    assert_eq!(s.progress(0), "2 of 3 units ordered");
+    // Convoy from a fleet in port: nothing to name, and the prompt says so.
+    s.update(OMsg::Click("LVP".into()));
+    s.update(OMsg::SetMode(Mode::ConvoyPick));
+    assert!(s.targets().is_empty());
+    assert!(s.prompt().contains("no army"), "{}", s.prompt());
 }

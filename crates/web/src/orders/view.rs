@@ -519,6 +519,7 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
                 _ => "orders",
             })}</p>
             {adj}
+            <p class="ocount" id="ocount" aria-live="polite">{s.progress(p)}</p>
             <p class="hint" id="ohint">{s.prompt()}</p>
             <div class="row">{ for buttons }</div>
             <div class="row otype">
