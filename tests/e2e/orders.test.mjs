@@ -171,9 +171,13 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   assert.equal(await attr(page, 'data-phase'), 'orders-retreat');
   await reveal(page, 'AUSTRIA');
   assert.equal(await page.locator('svg.omap .ounit.dislodged').count(), 1);
+  assert.equal(await page.locator('#ocount').textContent(), '0 of 1 retreat ordered');
   await clickKey(page, 'RUM');
+  // Where it may retreat: not Ukraine (the attacker came from there), not occupied Galicia.
+  assert.deepEqual(await targets(page), ['BUD', 'BUL', 'SER']);
   await clickKey(page, 'SER');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A RUM R SER']);
+  assert.equal(await page.locator('#ocount').textContent(), '1 of 1 retreat ordered');
   await shot(page, '46-orders-retreat');
   await submit(page);
   assert.equal(await attr(page, 'data-stage'), 'results');
@@ -186,6 +190,7 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   await clickKey(page, 'BUD');
   await page.click('#o-build-army');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A BUD B']);
+  assert.equal(await page.locator('#ocount').textContent(), '1 of 1 build chosen');
   await shot(page, '47-orders-builds');
   await submit(page);
   await reveal(page, 'RUSSIA');
