@@ -299,6 +299,86 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await context.close();
 });
 
+// Issue 60: the odds of an attack before it is declared (exact, from the engine) and rolling it on
+// to the end without a click per roll. Bob and Cleo are computer players, so nobody at the device
+// has a choice between the rolls; a computer's interruption stops the rolling, and the button
+// rolls on again.
+test("economy: a battle's odds, then rolling on to the end", async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE);
+  await page.setInputFiles('#import-menu', FIXTURE);
+  await page.waitForURL(/\/full\//);
+  await page.waitForSelector('#panel');
+  await page.selectOption('#seat-1', { index: 2 });
+  await page.selectOption('#seat-2', { index: 2 });
+  await actor(page, 0);
+  await page.click('#pay-upkeep');
+  await page.click('#finish-get');
+  await page.waitForFunction(() => ['economy-planning'].includes(document.querySelector('#root').dataset.phase));
+  if (await page.locator('#reveal').count()) await page.click('#reveal');
+  await actor(page, 0);
+  await drag(page, 'western_europe', 'southern_europe');
+  if (await page.locator('#add-plan').count()) {
+    await setCount(page, '#count-armies', 6);
+    await page.click('#add-plan');
+  } else {
+    await page.locator('#draft li').waitFor();
+    await setCount(page, '#plan-armies-0', 6);
+  }
+  await page.click('#submit-plans');
+  let odds = null;
+  let over = null;
+  let rolledOn = false;
+  for (let guard = 0; ; guard++) {
+    assert.ok(guard < 200, 'the attack does not end');
+    // Why the rolling stopped is said in the panel and the log (computer players may act on
+    // at once, so the log is read).
+    if (rolledOn) over = (await page.locator('#log').textContent()).match(/Rolled on: the attack is over[^.]*\./)?.[0];
+    if (over) break;
+    assert.notEqual(await attr(page, 'data-phase'), 'economy-get', 'the combat phase ended before the attack');
+    if (!(await page.locator('#panel .act').count())) { await page.waitForTimeout(100); continue; }
+    let b;
+    if (await page.locator('#finish-moving').count()) b = page.locator('#finish-moving');
+    else if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
+    else if (await page.locator('#move-on').count()) b = page.locator('#stop-moving');
+    else if (await page.locator('#pick-battle').count()) {
+      b = page.locator('#battle-southern_europe');
+      if (!(await b.count())) b = page.locator('#pick-battle .choices button').first();
+    } else if (await page.locator('#intercept').count()) b = page.locator('#intercept-no');
+    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action button').first();
+    else if (!odds && (await page.locator('#declare .attack-choice', { hasText: "Attack Bob's armies" }).count())) {
+      // Before the attack: the chance to destroy Bob's armies and each side's average losses,
+      // what each roll adds to each die, Bob's 6 as a defender.
+      const box = page.locator('#declare .attack-choice', { hasText: "Attack Bob's armies" }).first();
+      await box.scrollIntoViewIfNeeded();
+      await shot(page, '77d-economy-battle-odds');
+      odds = await box.locator('.battle-odds').textContent();
+      assert.match(odds, /If you attack and roll to the end, the chance that you destroy all \d+ armies of Bob: \d+\.\d%/);
+      assert.match(odds, /On average you lose \d+\.\d of \d+ units here and Bob loses \d+\.\d\./);
+      assert.match(odds, /Bob adds [^;]*\+1 defender/);
+      assert.match(odds, /Bob defends: a defender's 6 always wins/);
+      b = box.locator('button');
+    } else if (odds && (await page.locator('#roll-on-end').count())) {
+      assert.match(await page.locator('#odds-going').textContent(), /on to the end, the chance that \w+ destroys? all/);
+      b = page.locator('#roll-on-end');
+    } else b = page.locator('#declare-none');
+    const rolling = (await b.getAttribute('id')) === 'roll-on-end';
+    await b.click();
+    if (rolling) {
+      rolledOn = true;
+      if (await page.locator('#roll-note').count()) {
+        await page.locator('#roll-note').scrollIntoViewIfNeeded();
+        await shot(page, '77e-economy-rolled-on');
+      }
+    }
+  }
+  assert.match(over, /^Rolled on: the attack is over: /);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 // fixtures/economy-revolution.orbis (written by crates/web's economy revolution tests, which play
 // this same script natively): round 1's combat phase with no battle, Ann holding the influence
 // card of neutral Northern Europe.

@@ -3,7 +3,8 @@
 //! holder's choice of whose action goes first, moving on after the battles, stolen cards,
 //! revolutions, and blockades (open in every phase). Every option is one the engine lists.
 
-use crate::economy::controls::{act, btn, move_picker};
+use crate::economy::battle_odds;
+use crate::economy::controls::{act, btn, move_picker, parse_count};
 use crate::economy::text::{self, region};
 use crate::economy::{EMsg, EconomySession, View};
 use orbis_engine::rules::classic::PlayerId;
@@ -98,6 +99,7 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                         "Your navies roll against each landing army; without its navies engaged, a landing cannot sink them.",
                     _ => "An interception counts as an attack: your units roll against theirs one by one, and a roll yours loses costs you that unit.",
                 } }</p>
+                { battle_odds::escape(g, b.site, w.player, &w.what, p) }
                 { btn(v, "intercept-yes".into(), "Intercept".into(), A::Intercept { player: p, yes: true }) }
                 { btn(v, "intercept-no".into(), "Let them go".into(), A::Intercept { player: p, yes: false }) }
             </div>
@@ -160,21 +162,36 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             .into_iter()
             .map(|item| BattleAction::AttackInfrastructure { item }),
     );
-    let assault = g.assault(b.site).map(|a| {
+    let under_way = g.assault(b.site);
+    let assault = under_way.map(|a| {
         format!("{} is attacking {}'s {}: after each roll a defender may interrupt and anyone may withdraw.",
             eco.name(a.attacker), text::foe(g, a.target), text::kind(a.kind))
+    });
+    // The attack under way, fought on from here, as the player asked sees it.
+    let going = under_way.map(|a| {
+        battle_odds::attack(
+            g,
+            b.site,
+            a.attacker,
+            a.target,
+            a.kind,
+            p,
+            "odds-going".into(),
+        )
     });
     // Infrastructure in one's own country is destroyed, not attacked (a defender that survives
     // any interception destroys it without rolling a 6).
     let own = matches!(b.site, Site::Region(r) if g.regions[r as usize].owner == Some(p));
-    let buttons = options.iter().enumerate().map(|(i, a)| {
+    let mut attacks = vec![];
+    let mut others = vec![];
+    for (i, a) in options.iter().enumerate() {
         let label = match a {
             BattleAction::AttackInfrastructure { item } if own => {
                 format!("Destroy your own {}", text::item_bare(*item))
             }
             _ => text::action(g, a),
         };
-        btn(
+        let button = btn(
             v,
             format!("declare-{i}"),
             label,
@@ -182,8 +199,43 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                 player: p,
                 action: Some(*a),
             },
-        )
-    });
+        );
+        // Each choice with what it costs: an attack's odds, a withdraw's or landing's price if
+        // intercepted, what a siege does.
+        match *a {
+            BattleAction::Attack { target, kind } => attacks.push(html! {
+                <div class="attack-choice">{ button }
+                    { battle_odds::attack(g, b.site, p, target, kind, p, format!("odds-{i}")) }</div>
+            }),
+            BattleAction::Withdraw(w) => others.push(html! {
+                <div class="choice">{ button }{ battle_odds::escape(g, b.site, p, &Intercepted::Withdraw(w), p) }</div>
+            }),
+            BattleAction::Land { armies, to, navies_engaged } => others.push(html! {
+                <div class="choice">{ button }{ battle_odds::escape(g, b.site, p,
+                    &Intercepted::Landing { armies, to, navies_engaged }, p) }</div>
+            }),
+            BattleAction::Siege { target } => others.push(html! {
+                <div class="choice">{ button }<p class="hint">{format!(
+                    "No dice are rolled: {0}'s units stay behind their walls, but while besieged they \
+                     cannot pay their upkeep, link nothing to their capital, and cannot withdraw \
+                     until they attack out, without their defender and fortification bonuses. The \
+                     siege lasts until you declare another action; meanwhile you cannot use these \
+                     fortifications yourself.", eco.name(target))}</p></div>
+            }),
+            BattleAction::AttackInfrastructure { .. } => others.push(html! {
+                <div class="choice">{ button }</div>
+            }),
+        }
+    }
+    // Rolling on without a click per roll (one engine action per roll all the same); at one
+    // device only: online, each roll is a round among the players.
+    let roll_on = (under_way.is_some() && eco.online.is_none()).then(|| roll_on(v, p));
+    let note = eco
+        .ui
+        .roll_note
+        .as_ref()
+        .filter(|(round, at, _)| (*round, *at) == (g.round, b.site))
+        .map(|(_, _, n)| html! { <p class="roll-note" id="roll-note" role="status">{n}</p> });
     let declared: Vec<String> = b
         .declared
         .keys()
@@ -209,12 +261,16 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             <p>{format!("{holder} holds the initiative.")}</p>
             if let Some(a) = assault { <p class="assault">{a}</p> }
             if !declared.is_empty() { <p>{format!("Declared so far: {}.", declared.join(", "))}</p> }
+            { for going }
+            { for note }
             <p>{"Declare your action:"}</p>
+            <div class="choices attack-choices">{ for attacks }</div>
             { for flags }
-            <div class="choices">{ for buttons }
+            <div class="choices">{ for others }
                 <button class="btn" id="declare-none" onclick={act(v, A::Declare { player: p, action: None })}>
-                    { if g.assault(b.site).is_some() { "Pass (let the attack roll on)" } else { "No action" } }</button>
+                    { if under_way.is_some() { "Pass (roll once more)" } else { "No action" } }</button>
             </div>
+            { for roll_on }
         </div>
     }
 }
@@ -381,4 +437,39 @@ pub fn blockades(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     }
     html! { <details class="blockades" id="blockades" open=true><summary>{"Blockades"}</summary>
     <div class="choices">{ for buttons }</div></details> }
+}
+
+/// The buttons that roll the attack under way on: to its end, or until `p` has lost the number
+/// of units in the box.
+fn roll_on(v: &View, p: PlayerId) -> Html {
+    let d = v.dispatcher();
+    let to_end = Callback::from(move |_: MouseEvent| d.dispatch(EMsg::RollOn(p, None)));
+    let d = v.dispatcher();
+    // The box is read when the button is pressed (no state to keep between the two).
+    let until = Callback::from(move |_: MouseEvent| {
+        let raw = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|doc| doc.get_element_by_id("roll-stop"))
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(e).ok())
+            .map(|e| e.value())
+            .unwrap_or_default();
+        match parse_count(&raw, 1) {
+            Ok(n) => d.dispatch(EMsg::RollOn(p, Some(n))),
+            Err(m) => d.dispatch(EMsg::Refuse(m)),
+        }
+    });
+    html! {
+        <div class="roll-on" id="roll-on">
+            <p class="hint">{"Roll on without a click per roll; it stops by itself when the attack is over or someone else has a choice to make (an interruption, a withdraw)."}</p>
+            <div class="row">
+                <button class="btn primary" id="roll-on-end" onclick={to_end}>{"Roll until the attack ends"}</button>
+            </div>
+            <div class="row">
+                <label for="roll-stop">{"Roll until I have lost"}</label>
+                <input id="roll-stop" class="num" type="number" min="1" value="2"/>
+                <span>{"units"}</span>
+                <button class="btn" id="roll-on-stop" onclick={until}>{"Roll"}</button>
+            </div>
+        </div>
+    }
 }

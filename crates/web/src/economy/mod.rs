@@ -10,6 +10,7 @@
 //! Invariant: `game` changes only through `EconomyState::apply`; plans drafted by one player
 //! are on screen only between that player's "show my plans" and their submission.
 
+pub mod battle_odds;
 pub mod board;
 pub mod combat;
 pub mod controls;
@@ -17,6 +18,7 @@ pub mod form;
 pub mod online;
 pub mod panel;
 pub mod place;
+pub mod rollon;
 pub mod text;
 
 pub use form::{EconomyForm, Seat};
@@ -25,6 +27,7 @@ use crate::widgets::{clock_ms, record_bot_ms, Nav, Sender};
 use orbis_engine::bot::economy::choose;
 use orbis_engine::rules::classic::{BotLevel, PlayerId};
 use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent};
+use orbis_engine::rules::economy::battlefield::Site;
 use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
 use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::EconomyState;
@@ -91,6 +94,10 @@ pub struct Ui {
     /// under the player's pointer after the first choice would hide the others); not saved.
     #[serde(skip)]
     pub seats_open: bool,
+    /// Why rolling on stopped, with the round and the battle it stopped in (shown while that
+    /// battle lasts); not saved.
+    #[serde(skip)]
+    pub roll_note: Option<(u32, Site, String)>,
 }
 
 #[derive(Clone, PartialEq)]
@@ -152,6 +159,9 @@ pub enum EMsg {
     /// The planning clock ticked (the screen shows the countdown; at 0 time is called).
     Tick,
     Nav(Nav),
+    /// This player lets the attack under way roll on: to its end, or until they have lost this
+    /// many units (`rollon`).
+    RollOn(PlayerId, Option<u32>),
 }
 
 /// What an economy view gets: the session, where its messages go, and the computer players'
@@ -493,6 +503,7 @@ impl EconomySession {
                 false
             }
             EMsg::Nav(_) => false,
+            EMsg::RollOn(p, until) => self.roll_on(p, until),
         }
     }
 
