@@ -251,11 +251,15 @@ fn chart(
     }
     // Markers on every sample when there are few, else on about a dozen of them (and the last).
     let every = at.len().div_ceil(12).max(1);
-    for w in who {
+    // Players with equal values would hide each other's lines: each is drawn a little apart
+    // (1.2 units a player, about a pixel), and the table holds the exact numbers.
+    let middle = who.len() as i64 - 1;
+    for (k, w) in who.iter().enumerate() {
         let values = &course.lines[m][w.seat];
         let (mut d, mut marks) = (String::new(), String::new());
+        let apart = (2 * k as i64 - middle) * 6;
         for (i, (&x, &v)) in at.iter().zip(values).enumerate() {
-            let (px, py) = (sc.x(x), sc.y(v));
+            let (px, py) = (sc.x(x), sc.y(v) + apart);
             let _ = write!(
                 d,
                 "{}{} {}",
