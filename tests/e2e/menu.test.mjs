@@ -106,6 +106,17 @@ test('phone layout 390x844 and keyboard labels', async () => {
   await page.locator(`g.terr[data-key="${src.adj.find((k) => !m[k].mine)}"]`).dispatchEvent('click');
   await page.locator('#odds').waitFor();
   await shot(page, '15b-phone-attack');
+  // The turn counter says what it counts, on a tap; the lite page's link opens How to play on
+  // the full page at that section.
+  await page.locator('#turn .term-word').tap();
+  await page.locator('.term-tip').waitFor();
+  assert.match(await page.locator('.term-tip').textContent(), /every player's turn/);
+  await shot(page, '15c-phone-term');
+  await page.locator('.term-tip a').tap();
+  await page.waitForURL(/\/full\//);
+  await page.locator('#root[data-screen="help"]').waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'rules-classic-goal');
+  assert.doesNotMatch(page.url(), /open=|at=/);
   await context.close();
 });
 
@@ -131,15 +142,31 @@ test('quick game: one click to each ruleset against computer players, no form to
   await page.goto(URL_BASE);
   await page.click('#quick-economy');
   await page.waitForURL(/\/full\//);
-  await page.waitForFunction(() => /^economy-/.test(document.querySelector('#root').dataset.phase));
+  await page.waitForFunction(() => /^economy-/.test(document.querySelector('#root')?.dataset.phase ?? ''));
   assert.equal(await attr(page, 'data-screen'), 'play');
   assert.equal(await page.evaluate(() => localStorage.getItem('orbis.economy.seats')), 'hnn');
   // Classic from the full page's menu.
   await page.click('#menu');
   await page.click('#quick-start');
   await page.locator('#map').waitFor();
-  await page.waitForFunction(() => ['claim', 'setup'].includes(document.querySelector('#root').dataset.phase));
+  await page.waitForFunction(() => ['claim', 'setup'].includes(document.querySelector('#root')?.dataset.phase));
   assert.equal(await attr(page, 'data-screen'), 'play');
+  // A rules term in the prompt: its explanation opens on a click and links to its section.
+  await page.click('#auto-place');
+  await waitMyPhase(page, ['reinforce']);
+  const term = page.locator('#prompt .term[data-term="reinforcements"]');
+  assert.equal(await page.locator('.term-tip').count(), 0, 'closed until asked for');
+  await term.locator('.term-word').click();
+  // Drawn in the page's body, over the map (a portal).
+  const tip = page.locator('.term-tip');
+  await tip.waitFor();
+  assert.match(await tip.textContent(), /territories divided by 3/);
+  assert.equal(await term.locator('.term-word').getAttribute('aria-describedby'), await tip.getAttribute('id'));
+  assert.equal(await tip.locator('a').getAttribute('href'), '#rules-classic-reinforce');
+  await shot(page, '16b-term-open');
+  await tip.locator('a').click();
+  await page.locator('#root[data-screen="help"]').waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'rules-classic-reinforce');
   assert.deepEqual(errors, []);
   await context.close();
 });

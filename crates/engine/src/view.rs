@@ -294,6 +294,33 @@ pub fn phase_prompt(s: &ClassicState) -> String {
     }
 }
 
+/// What the current player is doing, said to someone watching it (a computer's turn, or a
+/// human's setup placed automatically): "Boole (computer) is attacking." -- never in the words
+/// `phase_prompt` addresses to the player.
+pub fn phase_watch(s: &ClassicState, computer: bool) -> String {
+    let name = player(s, s.current);
+    let who = if computer {
+        format!("{name} (computer)")
+    } else {
+        name
+    };
+    match s.phase {
+        Phase::Claim => format!("{who} is claiming a territory."),
+        Phase::SetupPlace => format!("{who} is placing initial armies."),
+        Phase::Reinforce { armies } => format!(
+            "{who} is placing {}.",
+            plural(armies, "reinforcement", "reinforcements")
+        ),
+        Phase::Attack => format!("{who} is attacking."),
+        Phase::Occupy { to, .. } => format!(
+            "{who} conquered {} and is moving armies in.",
+            s.map().name(to)
+        ),
+        Phase::Fortify => format!("{who} is fortifying (moving armies between territories)."),
+        Phase::GameOver { winner } => format!("{} has won.", player(s, winner)),
+    }
+}
+
 /// Accessible label of a territory: "Ukraine, red, 5 armies".
 pub fn territory_label(s: &ClassicState, t: crate::map::TerritoryId) -> String {
     let who = match s.owner[t as usize] {
@@ -340,6 +367,7 @@ mod tests {
                     assert!(!line.contains("{"), "{line}");
                 }
                 assert!(!phase_prompt(&s).is_empty());
+                assert!(phase_watch(&s, true).contains("(computer)") || s.winner().is_some());
             }
             assert!(s.winner().is_some(), "the bots finish the game");
             if let Some(m) = &s.players[0].mission {

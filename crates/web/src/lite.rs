@@ -44,6 +44,17 @@ pub fn open_full(what: Open, replace: bool) {
     go("full/", what, replace);
 }
 
+/// Leaves for How to play on the full page, at a term's section (`at`, an element id such as
+/// `rules-classic-fortify`): a term's link on the lite page.
+#[cfg(not(feature = "full"))]
+pub fn open_full_rules(at: &str) {
+    let at: String = at
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+        .collect();
+    go_with("full/", Open::Rules, &format!("at={at}"), false);
+}
+
 /// Leaves for the online page, which sits next to the full page (`online/`).
 pub fn open_online(what: Open, replace: bool) {
     go(
@@ -58,6 +69,11 @@ pub fn open_online(what: Open, replace: bool) {
 }
 
 fn go(dir: &str, what: Open, replace: bool) {
+    go_with(dir, what, "", replace);
+}
+
+/// [`go`], with `extra` (`name=value`) added to the query.
+fn go_with(dir: &str, what: Open, extra: &str, replace: bool) {
     if cfg!(not(target_arch = "wasm32")) {
         return; // native unit tests: no browser
     }
@@ -65,7 +81,7 @@ fn go(dir: &str, what: Open, replace: bool) {
         return;
     };
     let mut search = loc.search().unwrap_or_default();
-    let open = match what {
+    let mut open = match what {
         Open::Resume => "",
         Open::Online => "open=online",
         Open::Orders => "open=orders",
@@ -75,8 +91,12 @@ fn go(dir: &str, what: Open, replace: bool) {
         Open::Learn => "open=learn",
         Open::QuickOrders => "open=quick-orders",
         Open::QuickEconomy => "open=quick-economy",
-    };
-    if !open.is_empty() && !search.contains(open) {
+    }
+    .to_string();
+    if !extra.is_empty() {
+        open = format!("{open}&{extra}");
+    }
+    if !open.is_empty() && !search.contains(&open) {
         search = if search.len() > 1 {
             format!("{search}&{open}")
         } else {

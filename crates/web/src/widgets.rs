@@ -3,6 +3,8 @@
 
 use crate::geometry::VIEWBOX;
 pub mod chart;
+pub mod glossary;
+pub mod term;
 use orbis_engine::classic::Colour;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;

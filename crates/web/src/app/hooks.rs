@@ -166,6 +166,7 @@ pub fn forget_open_param() {
         return;
     }
     q.delete("open");
+    q.delete("at"); // a term's section, read with open=rules
     let q = String::from(q.to_string());
     let url = format!(
         "{}{}{}",

@@ -14,6 +14,7 @@ mod start;
 use crate::classic::play::{self as classic, is_setup, Classic};
 use crate::savefile::{load_bytes, load_with_history, Loaded};
 use crate::store;
+use crate::widgets::term::RulesLink;
 use crate::widgets::Nav;
 use orbis_engine::classic::Phase;
 use std::rc::Rc;
@@ -75,6 +76,9 @@ pub struct AppState {
     /// How to play, open over the screen (which stays as it was), at this ruleset.
     #[cfg(feature = "full")]
     pub help: Option<crate::help::Book>,
+    /// The section How to play opens at (a term's link), if any.
+    #[cfg(feature = "full")]
+    pub help_at: Option<&'static str>,
     /// A lesson under way ("Learn to play"), on the screen of its ruleset.
     pub tutor: Option<learn::Tutor>,
 }
@@ -124,6 +128,8 @@ pub enum Msg {
     /// Back from How to play to the screen under it.
     #[cfg(feature = "full")]
     CloseRules,
+    /// How to play at a section (its element id): a term's link (`widgets::term`).
+    RulesAt(&'static str),
     /// The coach of a lesson ("Learn to play").
     Coach(crate::tutorial::Coach),
 }
@@ -192,6 +198,8 @@ impl AppState {
             replay: None,
             #[cfg(feature = "full")]
             help: None,
+            #[cfg(feature = "full")]
+            help_at: None,
             tutor: None,
         };
         let room = store::url_param("room").is_some() || store::url_param("offer").is_some();
@@ -289,6 +297,10 @@ impl AppState {
             // How to play, asked for on the lite page: over the autosaved game, or the menu.
             if open.as_deref() == Some("rules") {
                 st.nav(Nav::Rules);
+                // At a term's section, from a term's link on the lite page.
+                if let Some(at) = store::url_param("at") {
+                    st.rules_at(&at);
+                }
             }
             // Learn to play, asked for on the lite page.
             if open.as_deref() == Some("learn") {
@@ -371,6 +383,20 @@ impl AppState {
         self.classic.on_screen = self.screen == Screen::Play;
     }
 
+    /// How to play at a term's section (`at`, one of the glossary's anchors): over the screen on
+    /// the full page, on the full page from the lite one.
+    fn rules_at(&mut self, at: &str) {
+        #[cfg(feature = "full")]
+        {
+            let known = crate::widgets::glossary::anchor(at);
+            self.help =
+                Some(crate::help::Book::from_anchor(at).unwrap_or(crate::help::Book::Classic));
+            self.help_at = known;
+        }
+        #[cfg(not(feature = "full"))]
+        crate::lite::open_full_rules(at);
+    }
+
     fn nav(&mut self, n: Nav) {
         match n {
             Nav::Menu => self.leave_lesson(),
@@ -380,6 +406,7 @@ impl AppState {
             // page carries no rules text and opens it there (the game is autosaved).
             #[cfg(feature = "full")]
             Nav::Rules => {
+                self.help_at = None;
                 self.help = Some(if self.economy.is_some() {
                     crate::help::Book::Economy
                 } else if self.orders.is_some() {
@@ -549,7 +576,11 @@ impl Reducible for AppState {
                 }
             }
             #[cfg(feature = "full")]
-            Msg::CloseRules => st.help = None,
+            Msg::CloseRules => {
+                st.help = None;
+                st.help_at = None;
+            }
+            Msg::RulesAt(at) => st.rules_at(at),
             #[cfg(feature = "full")]
             Msg::OrdersForm(f) => st.oform = f,
             #[cfg(feature = "full")]
@@ -587,6 +618,13 @@ pub const NO_HISTORY: &str =
 pub fn app() -> Html {
     let app = use_reducer(AppState::load);
     let drag = use_memo((), |_| crate::classic::board::DragRef::default());
+    // A rules term's link, for every `Term` on every screen: How to play at its section.
+    let rules_link = {
+        let d = app.dispatcher();
+        use_memo((), move |_| {
+            RulesLink(Callback::from(move |at| d.dispatch(Msg::RulesAt(at))))
+        })
+    };
     let c = &app.classic;
 
     // Bots (and automatic setup placement) act one engine action at a time, at a watchable pace.
@@ -705,7 +743,8 @@ pub fn app() -> Html {
         Some(book) => {
             let d = app.dispatcher();
             let on_back = Callback::from(move |_| d.dispatch(Msg::CloseRules));
-            html! { <crate::help::HowToPlay {book} {on_back} /> }
+            let at = app.help_at;
+            html! { <crate::help::HowToPlay {book} {on_back} {at} /> }
         }
         None => html! {},
     };
@@ -718,7 +757,9 @@ pub fn app() -> Html {
             data-my-turn={if c.my_turn() { "1" } else { "0" }}>
             { help }
             { learn::coach_panel(&app) }
-            { body }
+            <ContextProvider<RulesLink> context={(*rules_link).clone()}>
+                { body }
+            </ContextProvider<RulesLink>>
         </div>
     }
 }

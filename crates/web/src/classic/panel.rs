@@ -3,6 +3,8 @@
 
 use crate::classic::board::{board, DragRef};
 use crate::classic::play::{is_setup, Msg, Speed, Tab, View};
+use crate::widgets::glossary::Rules;
+use crate::widgets::term::{explain, Term};
 use crate::widgets::Nav;
 use crate::widgets::{chart, colour_css};
 use orbis_engine::classic::{
@@ -471,7 +473,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
     } else if my_turn || matches!(s.phase, Phase::GameOver { .. }) {
         view::phase_prompt(s)
     } else if machine {
-        format!("{} is playing… ({})", cur.name, view::phase_prompt(s))
+        view::phase_watch(s, matches!(cur.kind, SeatKind::Bot(_)))
     } else {
         format!("Waiting for {}.", cur.name)
     };
@@ -483,7 +485,12 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
             <button class="btn small" id="menu-btn" onclick={send(app, Msg::Nav(Nav::Menu))} aria-label="Menu">{"☰ Menu"}</button>
             <button class="btn small" id="rules-btn" onclick={send(app, Msg::Nav(Nav::Rules))}>{"? How to play"}</button>
             <h1 class="title">{"Orbis"}</h1>
-            <span class="turn">{format!("Turn {}", s.turn)}</span>
+            <span class="turn" id="turn">
+                // The count of every player's turn, said so; none yet while setting up.
+                if is_setup(s.phase) { {"Setting up"} } else {
+                    <Term id="turn" />{format!(" {}", s.turn)}
+                }
+            </span>
             <label class="speed" for="speed"><span>{"Bot speed"}</span>
                 <select id="speed" onchange={speed_cb}>
                     { for [Speed::Slow, Speed::Normal, Speed::Fast].iter().map(|sp| html! {
@@ -563,7 +570,7 @@ pub fn play_screen(app: &H, drag: Rc<DragRef>) -> Html {
                 <aside class="side">
                     { players_bar(s) }
                     <section id={crate::keynav::CONTROLS} tabindex="-1" class={classes!("prompt", my_turn.then_some("mine"))} style={format!("--cur:{}", colour_css(cur.colour))}>
-                        <p id="prompt" aria-live="polite">{prompt}</p>
+                        <p id="prompt" aria-live="polite">{explain(&prompt, Rules::Classic)}</p>
                         if let Some(e) = &app.error {
                             <p class="error" role="alert" id="error">{e}<button class="x" aria-label="Dismiss" onclick={send(app, Msg::DismissError)}>{"×"}</button></p>
                         }

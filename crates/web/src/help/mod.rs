@@ -18,6 +18,18 @@ pub struct Props {
     /// The ruleset shown first (the game's, from a game).
     pub book: Book,
     pub on_back: Callback<()>,
+    /// The section to open at (its element id: a term's link), else the top.
+    #[prop_or_default]
+    pub at: Option<&'static str>,
+}
+
+impl Book {
+    /// The book a section's element id (`rules-{book}-{section}`) belongs to.
+    pub fn from_anchor(at: &str) -> Option<Book> {
+        Book::ALL
+            .into_iter()
+            .find(|b| at.starts_with(&format!("rules-{}-", b.key())))
+    }
 }
 
 /// `hay` contains `needle` (already lower case), ignoring ASCII case.
@@ -90,12 +102,13 @@ fn section(book: Book, s: &Section, q: &str, label: bool) -> Html {
 pub fn how_to_play(p: &Props) -> Html {
     let book = use_state(|| p.book);
     let query = use_state(String::new);
-    // Opened: the top of the screen, whatever the game's page was scrolled to.
-    use_effect_with((), |_| {
+    // Opened: the top of the screen, whatever the game's page was scrolled to, or the section a
+    // term links to (focused, so it is scrolled into view and read first).
+    use_effect_with(p.at, |at| {
         if let Some(w) = web_sys::window() {
             w.scroll_to_with_x_and_y(0.0, 0.0);
         }
-        crate::store::focus("howto-title");
+        crate::store::focus(at.unwrap_or("howto-title"));
     });
     let oninput = {
         let query = query.clone();
@@ -196,5 +209,21 @@ mod tests {
         assert!(find(Book::Orders, "support").contains(&"support"));
         assert!(find(Book::Economy, "upkeep").contains(&"upkeep"));
         assert!(find(Book::Classic, "zzz").is_empty());
+    }
+
+    #[test]
+    fn every_term_links_to_a_section_of_its_ruleset() {
+        use crate::widgets::glossary::{entries, Rules};
+        for r in [Rules::Classic, Rules::Orders, Rules::Economy] {
+            for e in entries(r) {
+                let b = Book::from_anchor(e.anchor).expect(e.anchor);
+                assert!(
+                    b.sections().iter().any(|s| b.anchor(s.id) == e.anchor),
+                    "{}: no section {}",
+                    e.id,
+                    e.anchor
+                );
+            }
+        }
     }
 }

@@ -95,19 +95,35 @@ pub(super) fn new_game(
                 <option value="economy" selected={s.ruleset == "economy"}>{"Economy"}</option>
             </select></label>
             if s.ruleset == "classic" {
-                <p class="hint" id="p2p-notice">{deal::promise(s.stand_in)}</p>
                 { deal::stand_in_choice(s.stand_in, on_session_with(session, rev, |s, v| s.stand_in = v)) }
+                { fair(html! {
+                    <>
+                        <p class="hint">{"Every die is rolled by all the players' pages together, so no page can choose its rolls."}</p>
+                        <p class="hint" id="p2p-notice">{deal::promise(s.stand_in)}</p>
+                    </>
+                }) }
             } else if s.ruleset == "economy" {
                 <p class="hint" id="economy-summary">{crate::economy::form::summary(&s.economy_options, seats_next.max(2))}</p>
                 if s.economy_options.influence_cards {
-                    <p class="hint" id="p2p-notice">{deal::influence_promise(s.stand_in)}</p>
                     { deal::stand_in_choice(s.stand_in, on_session_with(session, rev, |s, v| s.stand_in = v)) }
                 }
-                <p class="hint">{"Plans and declarations are committed before anyone sees them; every die comes from all the players together; computer seats are computed alike by every page."}</p>
-            } else if s.ruleset == "europe-1901" {
-                <p class="hint">{"Seven powers; those without a player are computer powers, computed alike by every page."}</p>
+                { fair(html! {
+                    <>
+                        <p class="hint">{"Plans and declarations are sealed before anyone sees them and opened together; every die comes from all the players together; computer seats are computed alike by every page."}</p>
+                        if s.economy_options.influence_cards {
+                            <p class="hint" id="p2p-notice">{deal::influence_promise(s.stand_in)}</p>
+                        }
+                    </>
+                }) }
             } else {
-                <p class="hint">{"The players plus the computer seats, 2 to 6 powers; every page computes the computer powers' orders alike."}</p>
+                if s.ruleset == "europe-1901" {
+                    <p class="hint">{"Seven powers; those without a player are computer powers."}</p>
+                } else {
+                    <p class="hint">{"The players plus the computer seats, 2 to 6 powers."}</p>
+                }
+                { fair(html! {
+                    <p class="hint">{"Each power's orders are sealed before anyone sees them and opened together, so nobody can answer another's orders; every page computes the computer powers' orders alike."}</p>
+                }) }
             }
             if s.ruleset != "europe-1901" {
                 <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
@@ -179,4 +195,16 @@ pub(super) fn on_session_with<T: 'static>(
         }
         rev.set(*rev + 1);
     })
+}
+
+/// Why no page can cheat, folded under "How is this fair?": the lobby opens on the game's
+/// choices, and a player who wonders finds the answer one click away.
+fn fair(why: Html) -> Html {
+    html! {
+        <details class="fair" id="online-fair">
+            <summary>{"How is this fair?"}</summary>
+            <p class="hint">{"There is no server: every page checks every move against the rules, and every message is signed by its player. A page that tells the players different things stops the game, with the proof."}</p>
+            { why }
+        </details>
+    }
 }
