@@ -4,6 +4,7 @@
 //! capitals, bases, roads, fortifications and canals as icons; battle tokens (⚔), border
 //! battles, contested regions, blockades and sieges marked. Planned moves are arrows.
 
+use crate::economy::glyphs::{self, Mark};
 use crate::economy::place::PlaceDraft;
 use crate::economy::{colour, EMsg, EconomySession, View};
 use crate::geometry::{OUTLINES, SHAPES, VIEWBOX, WATERS, WATER_OUTLINES};
@@ -62,6 +63,40 @@ fn drag_end(v: &View) -> Callback<PointerEvent> {
 /// The label point of a region.
 pub fn anchor(r: RegionId) -> (f32, f32) {
     shapes().get(r as usize).map_or((0.0, 0.0), |s| (s.1, s.2))
+}
+
+/// Per region of the economy map: its outline's box [left, top, right, bottom].
+fn boxes() -> &'static Vec<[f32; 4]> {
+    static ALL: OnceLock<Vec<[f32; 4]>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        shapes()
+            .iter()
+            .map(|(d, x, y)| glyphs::path_box(d).unwrap_or([*x, *y, *x, *y]))
+            .collect()
+    })
+}
+
+/// The part of the map a game opens on, and returns to: the players' area, the box of every
+/// country someone holds (while countries are picked, of those on offer too) with a margin;
+/// the whole map before anyone holds one (`glyphs::frame`).
+pub fn players_area(eco: &EconomySession) -> [f32; 4] {
+    use orbis_engine::rules::economy::options::Setup;
+    let g = &eco.game;
+    let map = EconomyMap::get();
+    let offered = match g.phase {
+        Phase::Pick(_) if g.options.setup != Setup::Continents => g.choices(map),
+        _ => vec![],
+    };
+    let held = (0..map.regions.len()).filter(|&i| {
+        (g.regions[i].owner.is_some() && !map.is_water(i as RegionId))
+            || offered.contains(&(i as u32))
+    });
+    glyphs::frame(held.map(|i| boxes()[i]), glyphs::board_px())
+}
+
+/// The part of the map on screen: the player's zoom, else the players' area.
+pub fn view(eco: &EconomySession) -> [f32; 4] {
+    eco.ui.view.unwrap_or_else(|| players_area(eco))
 }
 
 /// Patterns per player (colour-blind safe: stripes, dots, bars, crosses, columns, none).
@@ -331,18 +366,24 @@ pub fn board(v: &View) -> Html {
             </g>
         }
     });
-    let marks = (0..map.regions.len()).map(|i| {
-        let (_, lx, ly) = &shapes[i];
-        let r = i as RegionId;
-        html! {
-            <>
+    let v0 = view(eco);
+    let s = glyphs::glyph_units(v0, glyphs::board_px());
+    let laid = glyphs::lay_out(
+        &(0..map.regions.len())
+            .map(|i| {
+                let r = i as RegionId;
+                let mut marks = vec![];
                 if tokens.contains(&Site::Region(r)) {
-                    <text x={f1(*lx - 12.0)} y={f1(*ly - 7.0)} class="tok">{"⚔"}</text>
+                    marks.push(Mark::Token);
                 }
-                { labels(eco, r, *lx, *ly) }
-            </>
-        }
-    });
+                marks.extend(units(eco, r).into_iter().map(|(p, t)| Mark::Units(p, t)));
+                marks.extend(icons(eco, r).chars().map(Mark::Icon));
+                ((shapes[i].1, shapes[i].2), marks)
+            })
+            .collect::<Vec<_>>(),
+        s,
+    );
+    let marks = laid.into_iter().flatten().map(|p| mark(&p, s));
     let borders = tokens.iter().filter_map(|&t| match t {
         Site::Border(a, b) => {
             let ((x1, y1), (x2, y2)) = (anchor(a), anchor(b));
@@ -358,6 +399,12 @@ pub fn board(v: &View) -> Html {
     });
     let moves = arrows(eco, &tokens).into_iter().map(|(p, m)| {
         let ((x1, y1), (x2, y2)) = (anchor(m.from), anchor(m.to));
+        // From beside the counts where the units stand to just short of the counts they go to:
+        // the arrowhead never covers a count.
+        let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt().max(0.01);
+        let (ux, uy) = ((x2 - x1) / len, (y2 - y1) / len);
+        let (a, b) = ((0.9 * s).min(len / 3.0), (1.6 * s).min(len / 3.0));
+        let ((x1, y1), (x2, y2)) = ((x1 + ux * a, y1 + uy * a), (x2 - ux * b, y2 - uy * b));
         // The count sits on the arrow, a little short of its middle so that two arrows
         // between the same regions in opposite directions do not cover each other's.
         let (lx, ly) = (x1 + (x2 - x1) * 0.4, y1 + (y2 - y1) * 0.4);
@@ -370,7 +417,6 @@ pub fn board(v: &View) -> Html {
             </g>
         }
     });
-    let v0 = eco.ui.view.unwrap_or(VIEWBOX);
     let vb = format!("{} {} {} {}", f1(v0[0]), f1(v0[1]), f1(v0[2]), f1(v0[3]));
     let zbtn = |label: &'static str, aria: &'static str, f: Option<f32>| {
         let d = v.dispatcher();
@@ -379,17 +425,21 @@ pub fn board(v: &View) -> Html {
     };
     html! {
         <>
+        <glyphs::ResizeWatch on={v.send.reform(|_| EMsg::Resized)}/>
         <div class="zoom">
             { zbtn("+", "Zoom in (on the selected region)", Some(1.0 / 1.6)) }
             { zbtn("−", "Zoom out", Some(1.6)) }
-            { zbtn("⟲", "Whole map", None) }
+            { zbtn("⟲", "Back to the players' area", None) }
         </div>
         // While a move can be picked a finger on the map drags one rather than scrolling the
         // page (Chromium ignores `touch-action` on the SVG's own regions, so it is set here).
         // On a phone the map is wider than the screen and scrolls sideways inside this box
         // (the zoom buttons stay put outside it).
         <div class="board-scroll">
+        // Marks, arrows and outlines are sized in ems of the glyph size, which keeps them one
+        // size on screen at every zoom (`glyphs`).
         <svg class={classes!("board", "economy-board", moving.then_some("moving"))} id="board" viewBox={vb} role="group" aria-label="Economy map"
+            style={format!("font-size:{}px", f2(s))} data-glyph={f2(s)}
             onpointerup={drag_end(v)}>
             { defs() }
             <rect x="0" y="0" width={f1(VIEWBOX[2])} height={f1(VIEWBOX[3])} class="ocean"/>
@@ -403,29 +453,31 @@ pub fn board(v: &View) -> Html {
     }
 }
 
-/// A region's unit counts and icons.
-fn labels(eco: &EconomySession, r: RegionId, x: f32, y: f32) -> Html {
-    let us = units(eco, r);
-    let icons = icons(eco, r);
-    let n = us.len() as f32;
-    let counts = us.into_iter().enumerate().map(|(k, (p, t))| {
-        let cx = x + (k as f32 - (n - 1.0) / 2.0) * 15.0;
-        let fill = p.map_or("#6b5f45", colour);
-        let w = 5.0 + 4.2 * t.chars().count() as f32;
-        html! {
-            <g class="units">
-                <rect x={f1(cx - w / 2.0)} y={f1(y - 6.5)} width={f1(w)} height="13" rx="4"
-                    style={format!("fill:{fill}")}/>
-                <text x={f1(cx)} y={f1(y + 3.5)} class="count">{t}</text>
-            </g>
-        }
-    });
-    html! {
-        <>
-            { for counts }
-            if !icons.is_empty() {
-                <text x={f1(x)} y={f1(y + 15.0)} class="icons">{icons}</text>
+/// One mark as the board draws it: a count in a box of its owner's colour, an icon, a battle
+/// token.
+fn mark(p: &glyphs::Placed, s: f32) -> Html {
+    match &p.mark {
+        Mark::Units(owner, t) => {
+            let fill = owner.map_or("#6b5f45", colour);
+            html! {
+                <g class="units">
+                    <rect x={f2(p.x - p.w / 2.0)} y={f2(p.y - p.h / 2.0)} width={f2(p.w)} height={f2(p.h)}
+                        rx={f2(0.3 * s)} style={format!("fill:{fill}")}/>
+                    <text x={f2(p.x)} y={f2(p.y)} class="count">{t}</text>
+                </g>
             }
-        </>
+        }
+        Mark::Icon(c) => {
+            html! { <text x={f2(p.x)} y={f2(p.y)} class="icon">{c.to_string()}</text> }
+        }
+        Mark::Token => html! { <text x={f2(p.x)} y={f2(p.y)} class="tok">{"⚔"}</text> },
     }
+}
+
+/// A number with two decimals (a glyph is a few map units wide when zoomed in).
+fn f2(v: f32) -> String {
+    let h = (v * 100.0).round() as i64;
+    let sign = if h < 0 { "-" } else { "" };
+    let a = h.unsigned_abs();
+    format!("{sign}{}.{:02}", a / 100, a % 100)
 }

@@ -15,6 +15,7 @@ pub mod board;
 pub mod combat;
 pub mod controls;
 pub mod form;
+pub mod glyphs;
 pub mod online;
 pub mod panel;
 pub mod place;
@@ -80,7 +81,7 @@ pub struct Ui {
     /// Withdraw buttons burn the roads of the country left behind / stay after interception.
     pub burn: bool,
     pub stay: bool,
-    /// The part of the map on screen (zoom), `None` for the whole map; not saved.
+    /// The part of the map on screen (zoom), `None` for the players' area; not saved.
     #[serde(skip)]
     pub view: Option<[f32; 4]>,
     /// Where a mouse drag on the map began (a move dragged from there to where it ends).
@@ -127,9 +128,9 @@ pub enum EMsg {
     Act(A),
     /// Sets how many armies and navies the next move or recruit takes.
     Count(u32, u32),
-    /// Adds the selected move to the draft of the player planning.
-    AddPlan,
     RemovePlan(usize),
+    /// Sets the armies and navies of the planned move at this place in the draft.
+    PlanCount(usize, u32, u32),
     /// Submits the shown player's draft.
     SubmitPlans,
     /// Lifts the pass-the-device screen for this player.
@@ -152,6 +153,8 @@ pub enum EMsg {
     SetSeat(PlayerId, Seat),
     /// Zooms the map by this factor about the selection (or the middle); `None` resets it.
     Zoom(Option<f32>),
+    /// The window changed size: the board is drawn again (its marks are sized for it).
+    Resized,
     /// Shows a refusal the page itself makes (a count box holding something that is no count).
     Refuse(String),
     /// Online: takes back our choices not yet sent at this position.
@@ -249,10 +252,23 @@ impl EconomySession {
             return self.game.to_act().into_iter().find(|p| due.contains(p));
         }
         let humans = self.humans_to_act();
-        if self.game.phase == Phase::Planning {
+        if self.game.phase == Phase::Planning && self.lone_human().is_none() {
             return self.ui.shown.filter(|p| humans.contains(p));
         }
         humans.first().copied()
+    }
+
+    /// The one human at this device, when only one player still playing is human: nobody else
+    /// is there to hide plans from, so planning needs no pass-the-device screen.
+    pub fn lone_human(&self) -> Option<PlayerId> {
+        let mut humans = self
+            .game
+            .playing()
+            .filter(|&p| self.seats.get(p as usize) == Some(&Seat::Human));
+        match (humans.next(), humans.next()) {
+            (Some(p), None) => Some(p),
+            _ => None,
+        }
     }
 
     /// The human who should take the device next during planning (behind the curtain).
@@ -304,6 +320,11 @@ impl EconomySession {
             ) {
                 self.ui.last_roll = None;
             }
+            // A country picked in the Get phase is no move's start.
+            if matches!(e, EconomyEvent::PlanningBegan) {
+                self.ui.sel = None;
+                self.ui.to = None;
+            }
             let Some(line) = text::event(&self.game, e) else {
                 continue;
             };
@@ -317,15 +338,19 @@ impl EconomySession {
     }
 
     /// Starts the planning minute once a majority has submitted (the engine accepts time
-    /// called from then on).
+    /// called from then on), at this device only when a human who has submitted is waiting:
+    /// computer players submit at once and never wait, so a human planning alone against them
+    /// has no clock (RULES.md, reading 75). Online, the protocol keeps the minute.
     fn keep_clock(&mut self) {
         if self.game.phase != Phase::Planning {
             self.ui.deadline = None;
             return;
         }
-        let playing = self.game.playing().count();
-        let done = self.game.plans.len();
-        if self.ui.deadline.is_none() && done * 2 > playing && done < playing {
+        let waiting =
+            self.game.plans.keys().any(|&p| {
+                self.online.is_some() || self.seats.get(p as usize) == Some(&Seat::Human)
+            });
+        if self.ui.deadline.is_none() && waiting && self.game.planning_clock_runs() {
             self.ui.deadline = Some(now_ms() + PLANNING_MINUTE_MS);
         }
     }
@@ -400,10 +425,6 @@ impl EconomySession {
                 self.ui.error = Some(m);
                 false
             }
-            EMsg::AddPlan => {
-                self.add_plan();
-                false
-            }
             EMsg::RemovePlan(i) => {
                 if let Some(p) = self.actor() {
                     let d = self.ui.drafts.entry(p).or_default();
@@ -411,6 +432,11 @@ impl EconomySession {
                         d.remove(i);
                     }
                 }
+                self.ui.error = None;
+                false
+            }
+            EMsg::PlanCount(i, armies, navies) => {
+                self.plan_count(i, armies, navies);
                 false
             }
             EMsg::SubmitPlans => {
@@ -496,13 +522,14 @@ impl EconomySession {
                     self.ui.shown = None;
                     self.ui.seats_unknown = false;
                 }
+                self.keep_clock();
                 true
             }
             EMsg::Zoom(f) => {
                 self.ui.view = f.map(|f| self.zoomed(f));
                 false
             }
-            EMsg::Nav(_) => false,
+            EMsg::Nav(_) | EMsg::Resized => false,
             EMsg::RollOn(p, until) => self.roll_on(p, until),
         }
     }
@@ -653,6 +680,20 @@ impl EconomySession {
                 match (self.ui.sel, self.ui.to) {
                     (Some(from), None) if moving && from != r => {
                         self.ui.to = Some(r);
+                        let mut f = self.move_default(from, r);
+                        if f.units() == 0 && self.game.phase == Phase::Planning {
+                            // Nothing can go: tried with every unit there, the engine says why.
+                            f = self.game.units_of(self.actor().unwrap_or(u8::MAX), from);
+                        }
+                        self.ui.armies = f.armies;
+                        self.ui.navies = f.navies;
+                        // A picked plan is planned at once, with every unit that can go (the
+                        // draft's row changes the count): no move is left half-made under a
+                        // submit button that would leave it out. A refused one stays picked,
+                        // with the engine's reason.
+                        if self.game.phase == Phase::Planning {
+                            self.add_plan();
+                        }
                     }
                     _ => {
                         self.ui.sel = Some(r);
@@ -672,6 +713,49 @@ impl EconomySession {
         }
     }
 
+    /// The count a move picked from `from` to `to` takes unless the player changes it: every
+    /// unit that can make it, as the engine says (planning and friendly movement: less what
+    /// the draft already takes; moving on after battles: what `onward_options` offers).
+    fn move_default(&self, from: RegionId, to: RegionId) -> Force {
+        let Some(p) = self.actor() else {
+            return Force::default();
+        };
+        let map = self.map();
+        match self.game.phase {
+            Phase::Planning | Phase::Moving => {
+                let drafted = self.ui.drafts.get(&p).map_or(&[][..], Vec::as_slice);
+                self.game.move_default(map, p, from, to, drafted)
+            }
+            _ => self
+                .game
+                .onward_options(map, p, from)
+                .into_iter()
+                .find_map(|(x, f)| (x == to).then_some(f))
+                .unwrap_or_default(),
+        }
+    }
+
+    /// Sets the counts of the `i`th planned move, if the engine would accept the plans with
+    /// them; else says why and leaves the draft as it was.
+    fn plan_count(&mut self, i: usize, armies: u32, navies: u32) {
+        let Some(p) = self.actor() else { return };
+        let mut draft = self.ui.drafts.get(&p).cloned().unwrap_or_default();
+        let Some(m) = draft.get_mut(i) else { return };
+        m.armies = armies;
+        m.navies = navies;
+        let check = A::SubmitPlans {
+            player: p,
+            moves: draft.clone(),
+        };
+        match self.game.clone().apply(&check) {
+            Ok(_) => {
+                self.ui.drafts.insert(p, draft);
+                self.ui.error = None;
+            }
+            Err(e) => self.ui.error = Some(text::cap(&e.to_string())),
+        }
+    }
+
     /// The move picked on the map (from, to) with the counts set, once both ends are chosen.
     pub fn picked_move(&self) -> Option<(RegionId, RegionId, Force)> {
         let (from, to) = (self.ui.sel?, self.ui.to?);
@@ -684,8 +768,7 @@ impl EconomySession {
 
     /// The view zoomed by `f` about the selected region, or else the middle of the view.
     fn zoomed(&self, f: f32) -> [f32; 4] {
-        use crate::geometry::VIEWBOX;
-        let v = self.ui.view.unwrap_or(VIEWBOX);
+        let v = board::view(self);
         let (fx, fy) = match self.ui.sel {
             Some(r) => {
                 let (x, y) = board::anchor(r);

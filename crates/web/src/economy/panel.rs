@@ -5,7 +5,7 @@
 //! `possible_actions`, `withdraw_options`, `landing_options`, `onward_options`, …); the panel
 //! only words it and sends the action.
 
-use crate::economy::controls::{act, btn, count_input, move_picker, send};
+use crate::economy::controls::{act, btn, count_input, send};
 use crate::economy::online::Dealing;
 use crate::economy::text::{self, force, region};
 use crate::economy::{board, colour, combat, EMsg, EconomySession, View};
@@ -642,20 +642,71 @@ fn cards(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
 }
 
 fn planning(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    let map = EconomyMap::get();
     let draft = eco.ui.drafts.get(&p).cloned().unwrap_or_default();
     let rows = draft.iter().enumerate().map(|(i, m)| {
-        html! { <li>{format!("{} → {}: {}", region(m.from), region(m.to), force(m.force()))}
-            <button class="btn small" aria-label="Remove this move" onclick={send(v, EMsg::RemovePlan(i))}>{"✕"}</button></li> }
+        // The most each box can take: what the engine would move with the other plans as
+        // they are; a kind none of which can go gets no box.
+        let others: Vec<_> = draft
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != i)
+            .map(|(_, x)| *x)
+            .collect();
+        let most = g.move_default(map, p, m.from, m.to, &others);
+        let (a, n) = (m.armies, m.navies);
+        let route = format!("{} → {}", region(m.from), region(m.to));
+        let field = |id: String, kind: &str, now: u32, max: u32, cb: Callback<Event>| {
+            html! {
+                <label class="plan-count-field" for={id.clone()}>
+                    <input id={id} type="number" min="0" max={max.to_string()} value={now.to_string()}
+                        aria-label={format!("{kind} moving {route}")} onchange={cb}/>
+                    {format!(" {kind} of {max}")}</label>
+            }
+        };
+        html! { <li data-from={m.from.to_string()} data-to={m.to.to_string()}>
+            <span class="plan-route">{route.clone()}</span>
+            <span class="plan-counts">
+                if most.armies > 0 || a > 0 {
+                    { field(format!("plan-armies-{i}"), "armies", a, most.armies.max(a),
+                        count_input(v, 0, a, move |x| EMsg::PlanCount(i, x, n))) }
+                }
+                if most.navies > 0 || n > 0 {
+                    { field(format!("plan-navies-{i}"), "navies", n, most.navies.max(n),
+                        count_input(v, 0, n, move |x| EMsg::PlanCount(i, a, x))) }
+                }
+                <button class="btn small" id={format!("remove-plan-{i}")} aria-label={format!("Remove the move {route}")}
+                    onclick={send(v, EMsg::RemovePlan(i))}>{"✕"}</button>
+            </span></li> }
     });
+    // A move begun on the map (its start clicked) and not finished is named on the submit
+    // button, which leaves it out: a player never submits believing it planned.
+    let pending = eco.ui.sel;
+    let submit = match (pending, draft.len()) {
+        (Some(from), 0) => format!("Submit without the unfinished move from {}", region(from)),
+        (Some(from), n) => format!(
+            "Submit {}, without the unfinished one from {}",
+            text::count(n, "planned move", "planned moves"),
+            region(from)
+        ),
+        (None, 0) => "Submit: no planned moves this round".to_string(),
+        (None, n) => format!("Submit {}", text::count(n, "planned move", "planned moves")),
+    };
     html! {
         <div id="planning">
-            <p>{"Plan moves into hostile or neutral regions. Friendly moves come after."}</p>
+            <p>{"Plan attacks: click your units, then the region they attack. Moves within your own land come next."}</p>
             { clock(eco) }
-            { move_picker(v, eco, "A planned move") }
-            <button class="btn" id="add-plan" onclick={send(v, EMsg::AddPlan)}>{"Add this move"}</button>
-            <ol class="draft" id="draft">{ for rows }</ol>
-            <button class="btn primary" id="submit-plans" onclick={send(v, EMsg::SubmitPlans)}>
-                { if draft.is_empty() { "Submit: no planned moves this round".to_string() } else { format!("Submit {}", text::count(draft.len(), "planned move", "planned moves")) } }</button>
+            if let Some(from) = pending {
+                <p class="route pending" id="pending-move"><strong>{format!("From {}: ", region(from))}</strong>
+                    {"now click where to."}
+                    <button class="btn small" id="clear-move" onclick={send(v, EMsg::Cancel)}>{"Clear"}</button></p>
+            }
+            if !draft.is_empty() {
+                <ol class="draft" id="draft">{ for rows }</ol>
+            }
+            <button class="btn primary" id="submit-plans" data-pending={pending.is_some().to_string()}
+                onclick={send(v, EMsg::SubmitPlans)}>{submit}</button>
         </div>
     }
 }
@@ -667,10 +718,16 @@ fn moving(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         to,
         force,
     });
+    // The move's details only once one is begun: most players press Done at once.
     html! {
         <div id="moving">
-            <p>{"Friendly movement: units not in a plan may move within your and your allies' territory."}</p>
-            { move_picker(v, eco, "A friendly move") }
+            <p>{"Optional: move units not in a plan within your and your allies' land (click them, then where to)."}</p>
+            if let Some(from) = eco.ui.sel {
+                <p class="route pending" id="pending-move"><strong>{format!("From {} to ", region(from))}</strong>
+                    {eco.ui.to.map_or("— (click where to)".to_string(), region)}
+                    <button class="btn small" id="clear-move" onclick={send(v, EMsg::Cancel)}>{"Clear"}</button></p>
+                { crate::economy::controls::counts(v, eco, eco.ui.navies > 0) }
+            }
             if let Some(a) = mv { { btn(v, "move-friendly".into(), "Move".into(), a) } }
             <button class="btn primary" id="finish-moving" onclick={act(v, A::FinishMoving { player: p })}>{"Done moving"}</button>
         </div>

@@ -71,22 +71,21 @@ fn computers_alone_play_a_game_through_the_session() {
 
 #[test]
 fn a_human_plans_behind_the_curtain_and_an_illegal_move_is_refused_with_the_rules_words() {
-    let mut s = session(vec![Seat::Human, Seat::Computer(BotLevel::Normal)]);
+    let mut s = session(vec![Seat::Human, Seat::Human]);
     play_to(&mut s, Phase::Planning, 2_000);
     // Planning: nobody's plans are on screen until the player asks.
     assert_eq!(s.actor(), None);
     assert_eq!(s.next_planner(), Some(0));
     s.update(EMsg::Reveal(0));
     assert_eq!(s.actor(), Some(0));
-    // From a region Ann does not hold: refused, with the engine's message.
+    // From a region Ann does not hold: refused, with the engine's message, and left picked.
     let theirs = (0..s.game.regions.len() as RegionId)
         .find(|&r| s.game.regions[r as usize].owner == Some(1))
         .unwrap();
     s.update(EMsg::Click(theirs));
     s.update(EMsg::Click(theirs + 1));
-    s.update(EMsg::Count(1, 0));
-    s.update(EMsg::AddPlan);
     assert!(s.ui.error.is_some());
+    assert_eq!((s.ui.sel, s.ui.to), (Some(theirs), Some(theirs + 1)));
     assert!(s.ui.drafts.get(&0).is_none_or(|d| d.is_empty()));
     assert!(s.update(EMsg::SubmitPlans));
     assert_eq!(s.ui.shown, None);
@@ -368,9 +367,10 @@ fn the_e2e_script_reaches_an_interrupt_a_withdraw_a_landing_and_round_two() {
     s.update(EMsg::Reveal(0));
     s.update(EMsg::Click(key("western_europe")));
     s.update(EMsg::Click(key("southern_europe")));
-    s.update(EMsg::Count(6, 0));
-    s.update(EMsg::AddPlan);
     assert_eq!(s.ui.error, None);
+    s.update(EMsg::PlanCount(0, 6, 0));
+    assert_eq!(s.ui.error, None);
+    assert_eq!(s.ui.drafts[&0][0].armies, 6);
     assert!(s.update(EMsg::SubmitPlans));
     s.update(EMsg::Reveal(1));
     assert!(s.update(EMsg::SubmitPlans));
@@ -731,8 +731,6 @@ fn the_plans_written_when_the_minute_ends_are_final() {
             s.ui.to = None;
             s.update(EMsg::Click(from));
             s.update(EMsg::Click(to));
-            s.update(EMsg::Count(1, 0));
-            s.update(EMsg::AddPlan);
             if s.ui.drafts.get(&1).is_some_and(|d| !d.is_empty()) {
                 break 'found;
             }
@@ -788,4 +786,80 @@ fn an_imported_game_asks_who_plays_each_seat_until_one_is_set() {
     assert!(!s.ui.seats_unknown);
     assert!(s.ui.seats_open, "the box stays open for the other seats");
     assert_eq!(s.seats[2], Seat::Computer(BotLevel::Normal));
+}
+
+/// A lone human against computer players: no pass-the-device screen, and no planning minute
+/// (the computers submit at once and wait for nobody); the picked move is planned at once with
+/// every unit that can go (the engine's default), its count changed or refused in the draft,
+/// and removed.
+#[test]
+fn a_lone_human_plans_without_a_curtain_or_a_clock_and_a_pick_is_planned_at_once() {
+    let map = EconomyMap::get();
+    let mut s = session(vec![
+        Seat::Human,
+        Seat::Computer(BotLevel::Normal),
+        Seat::Computer(BotLevel::Normal),
+    ]);
+    play_to(&mut s, Phase::Planning, 4_000);
+    while s.computer_to_act().is_some() {
+        assert!(s.update(EMsg::BotStep));
+    }
+    assert_eq!(s.game.plans.len(), 2, "both computers have submitted");
+    assert!(
+        s.game.planning_clock_runs(),
+        "the rules would let time be called"
+    );
+    assert_eq!(s.ui.deadline, None, "but nobody at the device is waiting");
+    assert_eq!(s.next_planner(), None);
+    assert_eq!(s.actor(), Some(0));
+    // Ann's largest army and a region it can attack.
+    let (from, to) = (0..map.regions.len() as RegionId)
+        .filter(|&r| s.game.units_of(0, r).armies > 1)
+        .find_map(|r| {
+            let d = s.game.destinations(map, 0, r);
+            d.iter()
+                .copied()
+                .find(|&t| !map.is_water(t))
+                .map(|t| (r, t))
+        })
+        .expect("a move to plan");
+    s.update(EMsg::Click(from));
+    assert_eq!(s.ui.drafts.get(&0).map_or(0, Vec::len), 0, "half-made");
+    s.update(EMsg::Click(to));
+    assert_eq!(s.ui.error, None);
+    let d = s.game.move_default(map, 0, from, to, &[]);
+    assert!(d.armies > 1);
+    assert_eq!(s.ui.drafts[&0].len(), 1, "planned at once");
+    assert_eq!(s.ui.drafts[&0][0].force(), d);
+    assert_eq!((s.ui.sel, s.ui.to), (None, None));
+    // One army fewer; then more than stand there, refused with the engine's words.
+    s.update(EMsg::PlanCount(0, d.armies - 1, 0));
+    assert_eq!(s.ui.drafts[&0][0].armies, d.armies - 1);
+    s.update(EMsg::PlanCount(0, d.armies + 50, 0));
+    assert!(s.ui.error.is_some());
+    assert_eq!(s.ui.drafts[&0][0].armies, d.armies - 1);
+    s.update(EMsg::RemovePlan(0));
+    assert!(s.ui.drafts[&0].is_empty());
+    assert_eq!(s.ui.error, None);
+    assert!(s.update(EMsg::SubmitPlans));
+    assert_eq!(s.game.phase, Phase::Moving);
+}
+
+/// Two humans at the device: the minute runs once one of them has submitted and a majority
+/// has, counted from when the other takes the device.
+#[test]
+fn the_minute_runs_for_a_human_left_while_another_waits() {
+    let mut s = session(vec![
+        Seat::Human,
+        Seat::Human,
+        Seat::Computer(BotLevel::Normal),
+    ]);
+    play_to(&mut s, Phase::Planning, 4_000);
+    while s.computer_to_act().is_some() {
+        assert!(s.update(EMsg::BotStep));
+    }
+    assert_eq!(s.ui.deadline, None, "only the computer has submitted");
+    s.update(EMsg::Reveal(0));
+    assert!(s.update(EMsg::SubmitPlans));
+    assert!(s.ui.deadline.is_some(), "Ann waits for Bob");
 }
