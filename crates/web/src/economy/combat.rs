@@ -7,6 +7,8 @@ use crate::economy::battle_odds;
 use crate::economy::controls::{act, btn, move_picker, parse_count};
 use crate::economy::text::{self, region};
 use crate::economy::{EMsg, EconomySession, View};
+use crate::widgets::glossary::Rules;
+use crate::widgets::term::explain;
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::action::EconomyAction as A;
 use orbis_engine::rules::economy::battlefield::{
@@ -15,6 +17,8 @@ use orbis_engine::rules::economy::battlefield::{
 use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
 use orbis_engine::rules::economy::phase::Phase;
 use yew::prelude::*;
+
+const ECO: Rules = Rules::Economy;
 
 pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let g = &eco.game;
@@ -52,11 +56,11 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             return html! {
                 <div id="move-on">
                     if movable.is_empty() {
-                        <p>{"No battle is left. You may still incite a revolution with an influence card, or press Done to end the combat phase."}</p>
+                        <p>{explain("No battle is left. You may still incite a revolution with an influence card, or press Done to end the combat phase.", ECO)}</p>
                     } else {
                         <p>{"The battles are over. Units with movement left may move on."}</p>
                         <p>{format!("Units that can move: {}.", movable.join(", "))}</p>
-                        if cards { <p>{"You may also incite a revolution with an influence card."}</p> }
+                        if cards { <p>{explain("You may also incite a revolution with an influence card.", ECO)}</p> }
                         { move_picker(v, eco, "Move on") }
                     }
                     if let Some(a) = mv { { btn(v, "move-on-go".into(), "Move on".into(), a) } }
@@ -81,7 +85,7 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         });
         return html! {
             <div id="pick-battle">{ for last }
-                <p>{"You hold the initiative: pick the next battle."}</p>
+                <p>{explain("You hold the initiative: pick the next battle.", ECO)}</p>
                 <div class="choices">{ for sites }</div>
             </div>
         };
@@ -93,7 +97,7 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     if let Some(w) = &b.pending {
         return html! {
             <div id="intercept">{ title }{ for last }
-                <p>{format!("{}: {}. Intercept?", eco.name(w.player), text::intercepted(g, &w.what))}</p>
+                <p>{explain(&format!("{}: {}. Intercept?", eco.name(w.player), text::intercepted(g, &w.what)), ECO)}</p>
                 <p class="hint">{ match w.what {
                     Intercepted::Landing { navies_engaged: false, .. } =>
                         "Your navies roll against each landing army; without its navies engaged, a landing cannot sink them.",
@@ -123,7 +127,7 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             });
         return html! {
             <div id="choose-action">{ title }{ for last }
-                <p>{"You hold the initiative: choose whose action resolves first."}</p>
+                <p>{explain("You hold the initiative: choose whose action resolves first.", ECO)}</p>
                 <div class="choices">{ for actors }</div>
             </div>
         };
@@ -215,12 +219,12 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                     &Intercepted::Landing { armies, to, navies_engaged }, p) }</div>
             }),
             BattleAction::Siege { target } => others.push(html! {
-                <div class="choice">{ button }<p class="hint">{format!(
+                <div class="choice">{ button }<p class="hint">{explain(&format!(
                     "No dice are rolled: {0}'s units stay behind their walls, but while besieged they \
                      cannot pay their upkeep, link nothing to their capital, and cannot withdraw \
                      until they attack out, without their defender and fortification bonuses. The \
                      siege lasts until you declare another action; meanwhile you cannot use these \
-                     fortifications yourself.", eco.name(target))}</p></div>
+                     fortifications yourself.", eco.name(target)), ECO)}</p></div>
             }),
             BattleAction::AttackInfrastructure { .. } => others.push(html! {
                 <div class="choice">{ button }</div>
@@ -258,7 +262,7 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     });
     html! {
         <div id="declare">{ title }{ for last }
-            <p>{format!("{holder} holds the initiative.")}</p>
+            <p>{explain(&format!("{holder} holds the initiative."), ECO)}</p>
             if let Some(a) = assault { <p class="assault">{a}</p> }
             if !declared.is_empty() { <p>{format!("Declared so far: {}.", declared.join(", "))}</p> }
             { for going }

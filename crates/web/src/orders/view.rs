@@ -6,6 +6,8 @@ use crate::orders::map::{arrow_target, board_svg, layout, pan, regions_available
 use crate::orders::{
     phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Seat, Stage, View,
 };
+use crate::widgets::glossary::Rules;
+use crate::widgets::term::explain;
 use crate::widgets::Nav;
 use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
@@ -106,7 +108,7 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
         <>
             <section class="panel-box">
                 <h2>{"Orders game"}</h2>
-                <p class="hint">{"Every power writes its orders in secret; all are revealed and resolved at once (Diplomacy rules)."}</p>
+                <p class="hint">{explain("Every power writes its orders in secret; all are revealed and resolved at once (Diplomacy rules).", Rules::Orders)}</p>
                 <div class="row">
                     <label class="field" for="omap"><span>{"Map"}</span>
                         <select id="omap" onchange={map_cb}>
@@ -397,12 +399,12 @@ pub fn results_list(s: &OrdersSession) -> Html {
                         <li class={classes!(if ok { "ok" } else { "fail" })}>
                             <span class="swatch" style={format!("background:{}", power_colour(o.power))}></span>
                             <code>{text}</code>
-                            <b>{if ok { "ok".to_string() } else { format!("✗ {}", o.outcome.word()) }}</b>
+                            <b>{if ok { html! {"ok"} } else { html! { <>{"✗ "}{explain(o.outcome.word(), Rules::Orders)}</> } }}</b>
                         </li>
                     }
                 }) }
             </ul>
-            { for r.notes.iter().map(|n| html! { <p class="hint">{n.clone()}</p> }) }
+            { for r.notes.iter().map(|n| html! { <p class="hint">{explain(n, Rules::Orders)}</p> }) }
         </section>
     }
 }
@@ -476,7 +478,7 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
                 if n == -1 { "" } else { "s" }
             )
         };
-        html! { <p class="oadj" id="oadj">{text}</p> }
+        html! { <p class="oadj" id="oadj">{explain(&text, Rules::Orders)}</p> }
     } else {
         html! {}
     };
@@ -520,7 +522,7 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
             })}</p>
             {adj}
             <p class="ocount" id="ocount" aria-live="polite">{s.progress(p)}</p>
-            <p class="hint" id="ohint">{s.prompt()}</p>
+            <p class="hint" id="ohint">{explain(&s.prompt(), Rules::Orders)}</p>
             <div class="row">{ for buttons }</div>
             <div class="row otype">
                 <input id="order-text" type="text" placeholder="e.g. A PAR - BUR" value={s.text.clone()}
