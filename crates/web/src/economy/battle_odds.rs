@@ -153,16 +153,29 @@ pub fn attack(
     let weak = a
         .amphibious
         .then(|| "Armies attacking from the water are amphibious: −1 on every roll.".to_string());
+    // Visible: the chance, the losses and, behind walls, the one warning a new player needs;
+    // how each roll works folds away (issue 60: a round's panel text had grown to 5,600
+    // characters, most of it these paragraphs repeated on every screen of a battle).
+    let wall_warning = d.fortified.then(|| {
+        format!(
+            "Behind fortifications: {them} add{} +1 for defending and +1 for the walls to every roll.",
+            s_of(&them)
+        )
+    });
     html! {
         <div class="attack-box battle-odds" id={id}>
             <div class="odds">{wipe}<b>{pct(odds.win())}</b></div>
-            <p class="hint">{losses}
-                if !extra.is_empty() { {format!(" Also {}.", extra.join("; "))} }
-                {" (The odds assume nobody withdraws or interrupts.)"}</p>
-            <p class="hint">{roll_line}</p>
-            if let Some(s) = six { <p class="hint">{s}</p> }
-            if let Some(w) = walls { <p class="hint fortified-note">{w}</p> }
-            if let Some(w) = weak { <p class="hint">{w}</p> }
+            <p class="hint">{losses}</p>
+            if let Some(w) = wall_warning { <p class="hint fortified-note">{w}</p> }
+            <details class="odds-why">
+                <summary>{"How the dice work here"}</summary>
+                if !extra.is_empty() { <p class="hint">{format!("Also {}.", extra.join("; "))}</p> }
+                <p class="hint">{"The odds assume nobody withdraws or interrupts."}</p>
+                <p class="hint">{roll_line}</p>
+                if let Some(s) = six { <p class="hint">{s}</p> }
+                if let Some(w) = walls { <p class="hint">{w}</p> }
+                if let Some(w) = weak { <p class="hint">{w}</p> }
+            </details>
         </div>
     }
 }

@@ -220,11 +220,13 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             }),
             BattleAction::Siege { target } => others.push(html! {
                 <div class="choice">{ button }<p class="hint">{explain(&format!(
-                    "No dice are rolled: {0}'s units stay behind their walls, but while besieged they \
-                     cannot pay their upkeep, link nothing to their capital, and cannot withdraw \
-                     until they attack out, without their defender and fortification bonuses. The \
-                     siege lasts until you declare another action; meanwhile you cannot use these \
-                     fortifications yourself.", eco.name(target)), ECO)}</p></div>
+                    "No dice: {0}'s units stay behind their walls, but while besieged they cannot \
+                     pay their upkeep or withdraw.", eco.name(target)), ECO)}</p>
+                    <details class="odds-why"><summary>{"More on sieges"}</summary><p class="hint">{
+                    "Besieged units link nothing to their capital, and attacking out they roll \
+                     without their defender and fortification bonuses. The siege lasts until you \
+                     declare another action; meanwhile you cannot use these fortifications yourself."
+                    }</p></details></div>
             }),
             BattleAction::AttackInfrastructure { .. } => others.push(html! {
                 <div class="choice">{ button }</div>
