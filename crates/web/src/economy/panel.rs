@@ -9,7 +9,11 @@ use crate::economy::controls::{act, btn, count_input, send};
 use crate::economy::online::Dealing;
 use crate::economy::text::{self, force, region};
 use crate::economy::{board, colour, combat, EMsg, EconomySession, View};
+use crate::widgets::glossary::Rules;
+use crate::widgets::term::explain;
 use crate::widgets::Nav;
+
+const ECO: Rules = Rules::Economy;
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::action::{EconomyAction as A, SetupAction};
 use orbis_engine::rules::economy::infra::Item;
@@ -345,9 +349,9 @@ fn online_waiting(eco: &EconomySession, o: &crate::economy::online::OnlineEconom
         });
     html! {
         <div id="waiting" data-sent={if o.sent { "1" } else { "0" }}>
-            <p>{text}</p>
+            <p>{explain(&text, ECO)}</p>
             if holding {
-                <p class="hint" id="revolutions-later">{"You hold an influence card: you may incite a revolution whenever this combat phase waits on you, and it will, once no battle is left."}</p>
+                <p class="hint" id="revolutions-later">{explain("You hold an influence card: you may incite a revolution whenever this combat phase waits on you, and it will, once no battle is left.", ECO)}</p>
             }
             { dealing_note(o) }
             if !o.committed.is_empty() {
@@ -459,12 +463,12 @@ fn get(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         let income = g.income(EconomyMap::get(), p);
         return html! {
             <div id="upkeep">
-                <p>{format!("Income this round: {} MU ({} countries, {} roads, {} bonuses).",
-                    income.total(), income.countries, income.roads, income.bonuses)}</p>
+                <p>{explain(&format!("Income this round: {} MU ({} countries, {} roads, {} bonuses).",
+                    income.total(), income.countries, income.roads, income.bonuses), ECO)}</p>
                 if turn.owed.is_empty() {
-                    <p>{"No upkeep is owed this round."}</p>
+                    <p>{explain("No upkeep is owed this round.", ECO)}</p>
                 } else {
-                    <p>{format!("Upkeep owed: {due} MU.")}</p>
+                    <p>{explain(&format!("Upkeep owed: {due} MU."), ECO)}</p>
                     <ul class="owed">{ for lines }</ul>
                 }
                 { btn(v, "pay-upkeep".into(), "Settle upkeep".into(), A::SettleUpkeep { player: p, losses }) }
