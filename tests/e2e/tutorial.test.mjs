@@ -4,7 +4,7 @@
 // clicks and the characters of coach text (the figures in the report).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors, clickTerr } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, clickTerr, clickKey } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -42,6 +42,8 @@ async function followCoach(page, name) {
     if (await coach.getAttribute('data-last') === '1') return { clicks, chars };
     const before = await signature(page);
     if (target.startsWith('#t-')) await clickTerr(page, target.slice(3));
+    // A province of the orders map: `[data-key="PAR"]`.
+    else if (target.startsWith('[data-key="')) await clickKey(page, target.slice(11, -2));
     else if (target) await page.locator(target).first().click();
     if (target) clicks++;
     await page.waitForFunction((b) => {
@@ -86,6 +88,31 @@ test('learn to play, classic: from the lite page, completed by following the coa
   await page.click('#coach-real');
   await page.waitForFunction(() => !document.querySelector('#coach'));
   assert.equal(await attr(page, 'data-screen'), 'play');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('learn to play, orders: from the lite page, completed by following the coach', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + (process.env.LEARN_FULL ? 'full/' : '') + '?seed=e2e-learn-orders');
+  await page.click('#learn-orders');
+  if (!process.env.LEARN_FULL) await page.waitForURL(/\/full\//);
+  await page.locator('#coach').waitFor();
+  assert.equal(await attr(page, 'data-screen'), 'play');
+
+  // A unit the coach does not name is refused, with what to do instead.
+  await page.click('#coach-next');
+  await clickKey(page, 'PAR');
+  await page.locator('#coach-notice').waitFor();
+  assert.match(await page.locator('#coach-notice').textContent(), /highlighted/);
+  assert.equal(await page.locator('#odraft li').count(), 0);
+
+  const { clicks, chars } = await followCoach(page, 'orders');
+  console.log(`orders lesson: ${clicks + 1} clicks, ${chars} characters of coach text`);
+  assert.match(await page.locator('#coach-says').textContent(), /real game/);
+  assert.match(await page.locator('#oseason').textContent(), /1902/);
   assert.deepEqual(errors, []);
   await context.close();
 });

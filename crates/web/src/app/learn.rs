@@ -10,17 +10,38 @@ use crate::tutorial::Coach;
 use crate::tutorial::{self, Course, Lesson};
 use yew::prelude::*;
 
+/// The lesson the lite page asked the full page for (`open=learn`).
+const COURSE_KEY: &str = "orbis.learn.course";
+
+/// The lesson asked for with `open=learn` (the classic one unless the lite page named another).
+#[cfg(feature = "full")]
+pub(super) fn asked_course() -> Course {
+    let asked = crate::store::get(COURSE_KEY);
+    crate::store::remove(COURSE_KEY);
+    match asked.as_deref() {
+        Some("Orders") => Course::Orders,
+        _ => Course::Classic,
+    }
+}
+
 /// The lesson under way.
 #[derive(Clone, PartialEq)]
 pub enum Tutor {
     #[cfg(feature = "full")]
     Classic(Lesson<orbis_engine::classic::ClassicState>),
+    /// The orders lesson reads the whole session (the draft, the selection, the results).
+    #[cfg(feature = "full")]
+    Orders(Lesson<crate::orders::OrdersSession>),
 }
 
 impl AppState {
     /// The lite page: every coach's button opens the full page's lesson.
     #[cfg(not(feature = "full"))]
-    pub(super) fn coach(&mut self, _: Coach) {
+    pub(super) fn coach(&mut self, c: Coach) {
+        // Which lesson, for the full page to start (`asked_course`).
+        if let Coach::Start(course) = c {
+            crate::store::set(COURSE_KEY, &format!("{course:?}"));
+        }
         self.screen = Screen::Replay; // "Loading Orbis…" while the full page loads
         crate::lite::open_full(crate::lite::Open::Learn, false);
     }
@@ -42,19 +63,34 @@ impl AppState {
                 self.classic.ui.view = tutorial::classic::VIEW;
                 self.screen = Screen::Play;
             }
-            Coach::Next => {
-                if let (Some(Tutor::Classic(l)), Some(g)) = (&mut self.tutor, &self.classic.game) {
-                    l.next(&tutorial::classic::STEPS, g)
-                }
+            Coach::Start(Course::Orders) => {
+                let o = tutorial::orders::session();
+                self.classic.game = None;
+                self.economy = None;
+                self.help = None;
+                self.tutor = Some(Tutor::Orders(Lesson::new(&tutorial::orders::STEPS, &o)));
+                self.orders = Some(o);
+                self.screen = Screen::OrdersPlay;
             }
+            Coach::Next => match (&mut self.tutor, &self.classic.game, &self.orders) {
+                (Some(Tutor::Classic(l)), Some(g), _) => l.next(&tutorial::classic::STEPS, g),
+                (Some(Tutor::Orders(l)), _, Some(o)) => l.next(&tutorial::orders::STEPS, o),
+                _ => {}
+            },
             Coach::Leave => self.leave_lesson(),
             Coach::PlayReal => {
+                let orders = matches!(self.tutor, Some(Tutor::Orders(_)));
                 self.leave_lesson();
-                self.new_classic_game(&crate::classic::play::SetupForm::default());
+                if orders {
+                    self.new_orders_game(&super::start::quick_orders_form());
+                } else {
+                    self.new_classic_game(&crate::classic::play::SetupForm::default());
+                }
             }
             Coach::Rules => {
                 let anchor = match &self.tutor {
                     Some(Tutor::Classic(l)) => tutorial::classic::STEPS[l.step].rules,
+                    Some(Tutor::Orders(l)) => tutorial::orders::STEPS[l.step].rules,
                     None => "",
                 };
                 self.nav(Nav::Rules);
@@ -92,6 +128,23 @@ impl AppState {
         }
         self.classic.update(m)
     }
+
+    /// An orders message during the orders lesson (false: no such lesson, the app handles it):
+    /// refused unless the step asks for it; the other powers' scripted orders go in with the
+    /// player's; the step checked after it. Never autosaved.
+    #[cfg(feature = "full")]
+    pub(super) fn lesson_orders(&mut self, m: &crate::orders::OMsg) -> bool {
+        let (Some(Tutor::Orders(l)), Some(o)) = (&mut self.tutor, &mut self.orders) else {
+            return false;
+        };
+        let steps = &tutorial::orders::STEPS;
+        if tutorial::orders::gated(m) && !l.gate(steps, o, m) {
+            return true;
+        }
+        tutorial::orders::update(o, m.clone());
+        l.observe(steps, o);
+        true
+    }
 }
 
 /// The coach beside the screen, when a lesson is under way.
@@ -101,6 +154,14 @@ pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
         let d = app.dispatcher();
         let send = Callback::from(move |c| d.dispatch(Msg::Coach(c)));
         return tutorial::panel(&tutorial::classic::STEPS, l, &app.classic, send);
+    }
+    #[cfg(feature = "full")]
+    if let (Some(Tutor::Orders(l)), Some(o), Screen::OrdersPlay) =
+        (&app.tutor, &app.orders, app.screen)
+    {
+        let d = app.dispatcher();
+        let send = Callback::from(move |c| d.dispatch(Msg::Coach(c)));
+        return tutorial::panel(&tutorial::orders::STEPS, l, o, send);
     }
     let _ = (app, Msg::ShowMenu);
     html! {}

@@ -46,11 +46,9 @@ fn rules() -> Msg {
     Msg::Classic(crate::classic::play::Msg::Nav(crate::widgets::Nav::Rules))
 }
 
-/// Starts the classic lesson ("Learn to play", `tutorial`).
-fn learn() -> Msg {
-    Msg::Coach(crate::tutorial::Coach::Start(
-        crate::tutorial::Course::Classic,
-    ))
+/// Starts a lesson ("Learn to play", `tutorial`).
+fn learn(course: crate::tutorial::Course) -> Msg {
+    Msg::Coach(crate::tutorial::Coach::Start(course))
 }
 
 /// A click handler that sends `msg` to the app.
@@ -146,7 +144,13 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                     <button class="btn" id="new-game" onclick={setup}>{"New game… (choose rules and players)"}</button>
                     <button class="btn" id="play-online" onclick={send(app, Msg::ShowOnline)}>{"Play online…"}</button>
                     { import_button(app, "import-menu") }
-                    <button class="btn" id="learn-to-play" onclick={send(app, learn())}>{"Learn to play (a first game with a coach)"}</button>
+                    <section class="learn-choice" aria-labelledby="learn-title">
+                        <h2 id="learn-title">{"Learn to play: a first game with a coach"}</h2>
+                        <div class="row">
+                            <button class="btn" id="learn-to-play" onclick={send(app, learn(crate::tutorial::Course::Classic))}>{"Classic"}</button>
+                            <button class="btn" id="learn-orders" onclick={send(app, learn(crate::tutorial::Course::Orders))}>{"Orders"}</button>
+                        </div>
+                    </section>
                     <button class="btn" id="how-to-play" onclick={send(app, rules())}>{"How to play"}</button>
                 </div>
             </div>

@@ -304,7 +304,7 @@ impl AppState {
             }
             // Learn to play, asked for on the lite page.
             if open.as_deref() == Some("learn") {
-                st.coach(crate::tutorial::Coach::Start(crate::tutorial::Course::Classic));
+                st.coach(crate::tutorial::Coach::Start(learn::asked_course()));
             }
             // Not while leaving for the online page, which reads it.
             if cfg!(feature = "online") || open.as_deref() != Some("online") {
@@ -594,6 +594,8 @@ impl Reducible for AppState {
                     store::set(store::ECONOMY_UI_KEY, &store::b64_encode(&e.ui_bytes()));
                 }
             }
+            #[cfg(feature = "full")]
+            Msg::Orders(m) if st.lesson_orders(&m) => {}
             #[cfg(feature = "full")]
             Msg::Orders(m) => {
                 let before = st.orders.as_ref().map(|o| o.stage);

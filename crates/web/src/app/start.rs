@@ -129,7 +129,8 @@ impl AppState {
     /// Autosaves the game on screen (an online one is never saved: its transcript is the record).
     #[cfg(feature = "full")]
     pub(super) fn save(&mut self) {
-        if self.classic.is_online() {
+        // A lesson's game is never saved over the player's own.
+        if self.classic.is_online() || self.tutor.is_some() {
             return;
         }
         if let Some(o) = &self.orders {

@@ -12,6 +12,8 @@
 
 #[cfg(feature = "full")]
 pub mod classic;
+#[cfg(feature = "full")]
+pub mod orders;
 
 use yew::prelude::*;
 
@@ -38,6 +40,7 @@ pub struct Step<S: 'static, G: 'static, M: 'static> {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Course {
     Classic,
+    Orders,
 }
 
 /// Where a lesson is: the step, the state when it began, the result once it is done, and the
@@ -145,6 +148,10 @@ pub fn panel<S, G: Clone, M>(
     let highlight = match target {
         "" => String::new(),
         t if t.starts_with("#t-") => format!("{t} .shape{{stroke:#ffcc00;stroke-width:9px}}"),
+        // A province of the orders map (`[data-key="PAR"]`).
+        t if t.starts_with("[data-key=") => {
+            format!("svg.omap {t} path,svg.omap {t} circle{{stroke:#ffcc00;stroke-width:6px}}")
+        }
         t => format!("{t}{{outline:3px solid #ffcc00;outline-offset:2px}}"),
     };
     let n = steps.len();
