@@ -42,6 +42,7 @@ async function followCoach(page, name) {
     if (await coach.getAttribute('data-last') === '1') return { clicks, chars };
     const before = await signature(page);
     if (target.startsWith('#t-')) await clickTerr(page, target.slice(3));
+    else if (target.startsWith('#r-')) await page.locator(target).dispatchEvent('click');
     // A province of the orders map: `[data-key="PAR"]`.
     else if (target.startsWith('[data-key="')) await clickKey(page, target.slice(11, -2));
     else if (target) await page.locator(target).first().click();
@@ -113,6 +114,29 @@ test('learn to play, orders: from the lite page, completed by following the coac
   console.log(`orders lesson: ${clicks + 1} clicks, ${chars} characters of coach text`);
   assert.match(await page.locator('#coach-says').textContent(), /real game/);
   assert.match(await page.locator('#oseason').textContent(), /1902/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('learn to play, economy: one round with a coach, completed by following it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + 'full/?seed=e2e-learn-economy');
+  await page.click('#learn-economy');
+  await page.locator('#coach').waitFor();
+
+  // Something else than the coach asks for is refused, with what to do instead.
+  await page.click('#coach-next');
+  await page.locator('#r-ukraine').dispatchEvent('click');
+  await page.locator('#coach-notice').waitFor();
+  assert.match(await page.locator('#coach-notice').textContent(), /highlighted/);
+  assert.equal(await page.locator('#coach').getAttribute('data-step'), '1');
+
+  const { clicks, chars } = await followCoach(page, 'economy');
+  console.log(`economy lesson: ${clicks + 1} clicks, ${chars} characters of coach text`);
+  assert.match(await page.locator('#coach-says').textContent(), /real game/);
+  assert.equal(await page.locator('#r-ukraine').getAttribute('data-owner'), '0');
   assert.deepEqual(errors, []);
   await context.close();
 });

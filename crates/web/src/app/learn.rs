@@ -20,6 +20,7 @@ pub(super) fn asked_course() -> Course {
     crate::store::remove(COURSE_KEY);
     match asked.as_deref() {
         Some("Orders") => Course::Orders,
+        Some("Economy") => Course::Economy,
         _ => Course::Classic,
     }
 }
@@ -32,6 +33,9 @@ pub enum Tutor {
     /// The orders lesson reads the whole session (the draft, the selection, the results).
     #[cfg(feature = "full")]
     Orders(Lesson<crate::orders::OrdersSession>),
+    /// The economy lesson reads the whole session too (the plans drafted are UI state).
+    #[cfg(feature = "full")]
+    Economy(Box<Lesson<crate::economy::EconomySession>>),
 }
 
 impl AppState {
@@ -72,6 +76,23 @@ impl AppState {
                 self.orders = Some(o);
                 self.screen = Screen::OrdersPlay;
             }
+            Coach::Start(Course::Economy) => {
+                let e = tutorial::economy::session();
+                self.classic.game = None;
+                self.orders = None;
+                self.help = None;
+                self.tutor = Some(Tutor::Economy(Box::new(Lesson::new(
+                    &tutorial::economy::STEPS,
+                    &e,
+                ))));
+                self.economy = Some(e);
+                self.screen = Screen::EconomyPlay;
+            }
+            Coach::Next if matches!(self.tutor, Some(Tutor::Economy(_))) => {
+                if let (Some(Tutor::Economy(l)), Some(e)) = (&mut self.tutor, &self.economy) {
+                    l.next(&tutorial::economy::STEPS, e)
+                }
+            }
             Coach::Next => match (&mut self.tutor, &self.classic.game, &self.orders) {
                 (Some(Tutor::Classic(l)), Some(g), _) => l.next(&tutorial::classic::STEPS, g),
                 (Some(Tutor::Orders(l)), _, Some(o)) => l.next(&tutorial::orders::STEPS, o),
@@ -80,8 +101,11 @@ impl AppState {
             Coach::Leave => self.leave_lesson(),
             Coach::PlayReal => {
                 let orders = matches!(self.tutor, Some(Tutor::Orders(_)));
+                let economy = matches!(self.tutor, Some(Tutor::Economy(_)));
                 self.leave_lesson();
-                if orders {
+                if economy {
+                    self.new_economy_game(&super::start::quick_economy_form());
+                } else if orders {
                     self.new_orders_game(&super::start::quick_orders_form());
                 } else {
                     self.new_classic_game(&crate::classic::play::SetupForm::default());
@@ -91,6 +115,7 @@ impl AppState {
                 let anchor = match &self.tutor {
                     Some(Tutor::Classic(l)) => tutorial::classic::STEPS[l.step].rules,
                     Some(Tutor::Orders(l)) => tutorial::orders::STEPS[l.step].rules,
+                    Some(Tutor::Economy(l)) => tutorial::economy::STEPS[l.step].rules,
                     None => "",
                 };
                 self.nav(Nav::Rules);
@@ -147,6 +172,24 @@ impl AppState {
     }
 }
 
+impl AppState {
+    /// An economy message during the economy lesson (false: no such lesson, the app handles
+    /// it): refused unless the step asks for it; the step checked after it. Never autosaved.
+    #[cfg(feature = "full")]
+    pub(super) fn lesson_economy(&mut self, m: &crate::economy::EMsg) -> bool {
+        let (Some(Tutor::Economy(l)), Some(e)) = (&mut self.tutor, &mut self.economy) else {
+            return false;
+        };
+        let steps = &tutorial::economy::STEPS;
+        if tutorial::economy::gated(m) && !l.gate(steps, e, m) {
+            return true;
+        }
+        e.update(m.clone());
+        l.observe(steps, e);
+        true
+    }
+}
+
 /// The coach beside the screen, when a lesson is under way.
 pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
     #[cfg(feature = "full")]
@@ -162,6 +205,14 @@ pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
         let d = app.dispatcher();
         let send = Callback::from(move |c| d.dispatch(Msg::Coach(c)));
         return tutorial::panel(&tutorial::orders::STEPS, l, o, send);
+    }
+    #[cfg(feature = "full")]
+    if let (Some(Tutor::Economy(l)), Some(e), Screen::EconomyPlay) =
+        (&app.tutor, &app.economy, app.screen)
+    {
+        let d = app.dispatcher();
+        let send = Callback::from(move |c| d.dispatch(Msg::Coach(c)));
+        return tutorial::panel(&tutorial::economy::STEPS, l, e, send);
     }
     let _ = (app, Msg::ShowMenu);
     html! {}

@@ -149,6 +149,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                         <div class="row">
                             <button class="btn" id="learn-to-play" onclick={send(app, learn(crate::tutorial::Course::Classic))}>{"Classic"}</button>
                             <button class="btn" id="learn-orders" onclick={send(app, learn(crate::tutorial::Course::Orders))}>{"Orders"}</button>
+                            <button class="btn" id="learn-economy" onclick={send(app, learn(crate::tutorial::Course::Economy))}>{"Economy"}</button>
                         </div>
                     </section>
                     <button class="btn" id="how-to-play" onclick={send(app, rules())}>{"How to play"}</button>

@@ -586,6 +586,8 @@ impl Reducible for AppState {
             #[cfg(feature = "full")]
             Msg::EconomyForm(f) => st.eform = f,
             #[cfg(feature = "full")]
+            Msg::Economy(m) if st.lesson_economy(&m) => {}
+            #[cfg(feature = "full")]
             Msg::Economy(m) => {
                 if st.economy.as_mut().is_some_and(|e| e.update(m)) {
                     st.save();

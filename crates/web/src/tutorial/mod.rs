@@ -13,6 +13,8 @@
 #[cfg(feature = "full")]
 pub mod classic;
 #[cfg(feature = "full")]
+pub mod economy;
+#[cfg(feature = "full")]
 pub mod orders;
 
 use yew::prelude::*;
@@ -41,6 +43,7 @@ pub struct Step<S: 'static, G: 'static, M: 'static> {
 pub enum Course {
     Classic,
     Orders,
+    Economy,
 }
 
 /// Where a lesson is: the step, the state when it began, the result once it is done, and the
@@ -147,7 +150,9 @@ pub fn panel<S, G: Clone, M>(
     // The control the coach names, highlighted by its selector (no hook in the screens needed).
     let highlight = match target {
         "" => String::new(),
-        t if t.starts_with("#t-") => format!("{t} .shape{{stroke:#ffcc00;stroke-width:9px}}"),
+        t if t.starts_with("#t-") || t.starts_with("#r-") => {
+            format!("{t} .shape{{stroke:#ffcc00;stroke-width:9px}}")
+        }
         // A province of the orders map (`[data-key="PAR"]`).
         t if t.starts_with("[data-key=") => {
             format!("svg.omap {t} path,svg.omap {t} circle{{stroke:#ffcc00;stroke-width:6px}}")
