@@ -96,6 +96,20 @@ pub(crate) fn outline(bytes: &[u8]) -> String {
     d
 }
 
+/// A chance as a percentage with one decimal, never rounded to a certainty it is not (">99.9%",
+/// "<0.1%"): the classic attack box's and the economy battle panel's format. Integer formatting
+/// only: the float formatter would add kilobytes to the wasm.
+pub fn pct(p: f64) -> String {
+    let t = (p * 1000.0).round() as u32;
+    if t >= 1000 && p < 1.0 {
+        ">99.9%".into()
+    } else if t == 0 && p > 0.0 {
+        "<0.1%".into()
+    } else {
+        format!("{}.{}%", t / 10, t % 10)
+    }
+}
+
 pub fn cap(s: &str) -> String {
     let mut c = s.chars();
     c.next()

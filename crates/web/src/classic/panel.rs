@@ -6,7 +6,7 @@ use crate::classic::play::{is_setup, Msg, Speed, Tab, View};
 use crate::widgets::glossary::Rules;
 use crate::widgets::term::{explain, Term};
 use crate::widgets::Nav;
-use crate::widgets::{chart, colour_css};
+use crate::widgets::{chart, colour_css, pct};
 use orbis_engine::classic::{
     Action, ClassicState, DefenceRule, DefendPref, Owner, Phase, PlayerId, SeatKind,
 };
@@ -26,18 +26,6 @@ pub fn send(app: &H, msg: Msg) -> Callback<MouseEvent> {
 
 fn act(app: &H, a: Action) -> Callback<MouseEvent> {
     send(app, Msg::Act(a))
-}
-
-fn pct(p: f64) -> String {
-    // Integer formatting only: the float formatter would add kilobytes to the wasm.
-    let t = (p * 1000.0).round() as u32;
-    if t >= 1000 && p < 1.0 {
-        ">99.9%".into()
-    } else if t == 0 && p > 0.0 {
-        "<0.1%".into()
-    } else {
-        format!("{}.{}%", t / 10, t % 10)
-    }
 }
 
 fn swatch(s: &ClassicState, p: PlayerId) -> Html {

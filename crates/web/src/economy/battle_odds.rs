@@ -5,6 +5,7 @@
 //! only words it.
 
 use crate::economy::text;
+use crate::widgets::pct;
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::battlefield::{Foe, Intercepted, Pending, Site};
 use orbis_engine::rules::economy::odds::{AttackOdds, Ending, EscapeOdds, Getaway};
@@ -12,19 +13,6 @@ use orbis_engine::rules::economy::roll::{self, Side};
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::economy::units::Kind;
 use yew::prelude::*;
-
-/// A chance as a percentage with one decimal, never rounded to a certainty it is not (the
-/// classic attack box's format; integer formatting keeps the float formatter out of the wasm).
-pub fn pct(p: f64) -> String {
-    let t = (p * 1000.0).round() as u32;
-    if t >= 1000 && p < 1.0 {
-        ">99.9%".into()
-    } else if t == 0 && p > 0.0 {
-        "<0.1%".into()
-    } else {
-        format!("{}.{}%", t / 10, t % 10)
-    }
-}
 
 /// An average number of units, one decimal.
 fn avg(x: f64) -> String {
