@@ -743,6 +743,13 @@ impl EconomySession {
         let Some(m) = draft.get_mut(i) else { return };
         m.armies = armies;
         m.navies = navies;
+        self.keep_draft(p, draft);
+    }
+
+    /// Keeps `draft` as `p`'s plans if the engine would accept them submitted (checked on a
+    /// clone of the game), clearing the error; else says why and keeps the old draft. Whether
+    /// it was kept.
+    fn keep_draft(&mut self, p: PlayerId, draft: Vec<PlannedMove>) -> bool {
         let check = A::SubmitPlans {
             player: p,
             moves: draft.clone(),
@@ -751,8 +758,12 @@ impl EconomySession {
             Ok(_) => {
                 self.ui.drafts.insert(p, draft);
                 self.ui.error = None;
+                true
             }
-            Err(e) => self.ui.error = Some(text::cap(&e.to_string())),
+            Err(e) => {
+                self.ui.error = Some(text::cap(&e.to_string()));
+                false
+            }
         }
     }
 
@@ -796,18 +807,9 @@ impl EconomySession {
         };
         let mut draft = self.ui.drafts.get(&p).cloned().unwrap_or_default();
         draft.push(mv);
-        let check = A::SubmitPlans {
-            player: p,
-            moves: draft.clone(),
-        };
-        match self.game.clone().apply(&check) {
-            Ok(_) => {
-                self.ui.drafts.insert(p, draft);
-                self.ui.sel = None;
-                self.ui.to = None;
-                self.ui.error = None;
-            }
-            Err(e) => self.ui.error = Some(text::cap(&e.to_string())),
+        if self.keep_draft(p, draft) {
+            self.ui.sel = None;
+            self.ui.to = None;
         }
     }
 

@@ -4,7 +4,7 @@
 
 use crate::geometry::ORDERS_LAYOUT;
 use crate::orders::regions;
-pub(super) use crate::orders::svg::{art_paths, esc, n1, Layout};
+pub(super) use crate::orders::svg::{art_paths, esc, n1, target_ring, Layout};
 use crate::orders::{power_colour, OrdersSession, Stage};
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
 use orbis_engine::rules::orders::map::{OrdersMap, PowerId, ProvinceKind};
@@ -524,13 +524,7 @@ fn schematic_base(o: &mut String, s: &OrdersSession, lay: &Layout, selectable: &
             let l = Loc::coast(i as u8, *c);
             let (cx, cy) = lay.at(map, l);
             if tgts.contains(&l) {
-                let _ = write!(
-                    o,
-                    r#"<circle class="otgtc" data-tgt="{}" cx="{}" cy="{}" r="13"/>"#,
-                    map.loc_name(l),
-                    n1(cx),
-                    n1(cy)
-                );
+                target_ring(o, map, l, cx, cy);
             }
             let _ = write!(
                 o,

@@ -15,7 +15,7 @@
 //!   a sea's outline may run under the land.
 
 use crate::geometry::SHAPES;
-use crate::orders::svg::{art_paths, esc, n1, Layout};
+use crate::orders::svg::{art_paths, esc, n1, target_ring, Layout};
 use crate::orders::{power_colour, OrdersSession, POWER_COLOURS};
 use orbis_engine::rules::orders::adjudicator::Loc;
 use orbis_engine::rules::orders::map::{OrdersMap, ProvinceKind};
@@ -425,13 +425,7 @@ pub(super) fn base_svg(
             let l = Loc::coast(i as u8, *c);
             let (cx, cy) = lay.at(map, l);
             if tgts.contains(&l) {
-                let _ = write!(
-                    o,
-                    r#"<circle class="otgtc" data-tgt="{}" cx="{}" cy="{}" r="13"/>"#,
-                    map.loc_name(l),
-                    n1(cx),
-                    n1(cy)
-                );
+                target_ring(o, map, l, cx, cy);
             }
             let _ = write!(
                 o,

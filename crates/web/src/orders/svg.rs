@@ -33,6 +33,19 @@ pub(crate) fn n1(v: f32) -> String {
 }
 
 /// Escapes text for the SVG markup.
+/// The ring around a coast's marker that says a selected order may name that coast (the same
+/// on the region map and the schematic one).
+pub(crate) fn target_ring(o: &mut String, map: &OrdersMap, l: Loc, cx: f32, cy: f32) {
+    use std::fmt::Write;
+    let _ = write!(
+        o,
+        r#"<circle class="otgtc" data-tgt="{}" cx="{}" cy="{}" r="13"/>"#,
+        map.loc_name(l),
+        n1(cx),
+        n1(cy)
+    );
+}
+
 pub(crate) fn esc(t: &str) -> String {
     t.replace('&', "&amp;")
         .replace('<', "&lt;")
