@@ -129,3 +129,44 @@ fn bot_orders_depend_on_the_salt_only_through_their_random_part() {
         .iter()
         .all(|a| matches!(a, OrdersAction::Submit { .. })));
 }
+
+/// `hard` in random positions (games of random `easy` powers, every house option, both maps):
+/// in every phase, every power's `hard` orders are accepted and none is void.
+#[test]
+fn hard_gives_only_legal_orders_in_random_positions() {
+    let cases: [(&str, u8, u64); 4] = [
+        ("europe-1901", 7, 0),
+        ("europe-1901", 7, 3),
+        ("world", 4, 1),
+        ("world", 6, 2),
+    ];
+    for (map, players, seed) in cases {
+        let mut s = OrdersState::new_for(map, options(seed + 1), players).unwrap();
+        let powers = s.map().powers_for(players).unwrap();
+        let easy: Vec<_> = powers.iter().map(|&p| (p, BotLevel::Easy)).collect();
+        let hard: Vec<_> = powers.iter().map(|&p| (p, BotLevel::Hard)).collect();
+        let mut phase = 0;
+        while !matches!(s.phase, Phase::GameOver { .. }) && s.year < 1908 {
+            let salt = orders_salt(game_seed(seed, 0), phase);
+            let mut t = s.clone();
+            orders_phase(&mut t, &hard, &salt)
+                .unwrap_or_else(|e| panic!("hard, seed {seed} on {map}: {e}"));
+            t.check_consistency().unwrap();
+            orders_phase(&mut s, &easy, &salt).unwrap();
+            phase += 1;
+        }
+    }
+}
+
+#[test]
+fn hard_gives_the_same_orders_for_the_same_seed() {
+    let a = orders_play("europe-1901", &[BotLevel::Hard; 7], game_seed(4, 0), 1903).unwrap();
+    let b = orders_play("europe-1901", &[BotLevel::Hard; 7], game_seed(4, 0), 1903).unwrap();
+    assert_eq!(a, b);
+    let s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    for p in 0..7 {
+        let o = orders_for(&s, p, BotLevel::Hard, b"salt");
+        assert_eq!(o, orders_for(&s, p, BotLevel::Hard, b"salt"));
+        assert_eq!(o.len(), s.orderable_units(p).len());
+    }
+}

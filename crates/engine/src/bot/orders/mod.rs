@@ -5,13 +5,16 @@
 //!   unit that would bounce off one of ours supports it instead where an enemy competes, and
 //!   idle holds become supports. Builds go where the value is highest, disbands where lowest.
 //! - `easy` gives random legal orders, moving into a supply centre it does not own when it can.
-//! - `hard` plays as `normal` in this ruleset (no look-ahead has been written for it).
+//! - `hard` ([`hard`]) searches: candidate order sets for every power near it from `normal`'s
+//!   valuation, each power's likely orders estimated by iterated best response (Albert's idea)
+//!   with the adjudicator itself, then our best set against them, improved one unit at a time.
 //!
 //! A bot's orders are a function of the board and a `salt` every peer agrees on; online the salt
 //! is the phase's revealed human orders, so nobody can foresee the random part of a computer
 //! power's orders before committing their own. Only legal orders are produced: every move,
 //! support, retreat and build is one the engine accepts and the adjudicator does not void.
 
+pub mod hard;
 pub mod values;
 
 use crate::codec::{encode, sha256};
@@ -48,10 +51,24 @@ fn dice_for(s: &OrdersState, power: PowerId, salt: &[u8]) -> SeededDice {
 /// The orders `power`'s computer player gives in the current phase (empty when it has nothing
 /// to order). `salt`: bytes every peer agrees on (see the module comment).
 pub fn orders_for(s: &OrdersState, power: PowerId, level: BotLevel, salt: &[u8]) -> Vec<Written> {
+    orders_thinking(s, power, level, salt, 1)
+}
+
+/// [`orders_for`] with a thinking time for `hard`: `effort` 1 is the default (about 1 s at
+/// most for a phase natively), higher values search longer (more candidates, samples and
+/// rounds); other levels ignore it. Every peer must use the same effort for the same orders.
+pub fn orders_thinking(
+    s: &OrdersState,
+    power: PowerId,
+    level: BotLevel,
+    salt: &[u8],
+    effort: u32,
+) -> Vec<Written> {
     let mut d = dice_for(s, power, salt);
     match level {
         BotLevel::Easy => easy(s, power, &mut d),
-        BotLevel::Normal | BotLevel::Hard => normal(s, power, &mut d),
+        BotLevel::Normal => normal(s, power, &mut d),
+        BotLevel::Hard => hard::orders(s, power, &mut d, effort),
     }
 }
 
@@ -113,13 +130,17 @@ fn written(u: &Piece, spec: Spec) -> Written {
     }
 }
 
+/// `normal`'s spread: an alternative within a fifth of the best is played half the time.
+const NORMAL_SPREAD: i64 = 5;
+
 /// Picks from `items` sorted best first: the next item instead of the current one half the
-/// time when it is within a fifth of the current one's value (DumbBot's "play alternative").
-fn next_item<T: Copy>(d: &mut dyn Dice, items: &[(T, i64)]) -> Option<T> {
+/// time when it is within 1/`spread` of the current one's value (DumbBot's "play alternative",
+/// `normal`'s spread is a fifth); `spread` 0 always takes the best (no die is thrown then).
+fn next_item_within<T: Copy>(d: &mut dyn Dice, items: &[(T, i64)], spread: i64) -> Option<T> {
     let mut i = 0;
-    while i + 1 < items.len() {
+    while spread > 0 && i + 1 < items.len() {
         let (cur, next) = (items[i].1, items[i + 1].1);
-        let close = cur != 0 && (cur - next).abs() * 5 < cur.abs();
+        let close = cur != 0 && (cur - next).abs() * spread < cur.abs();
         if close && d.below(2) == 0 {
             i += 1;
         } else {
@@ -150,14 +171,22 @@ enum Told {
 fn normal(s: &OrdersState, power: PowerId, d: &mut dyn Dice) -> Vec<Written> {
     let v = Values::new(s, power);
     match s.phase {
-        Phase::Movement => normal_moves(s, power, &v, d),
-        Phase::Retreat => retreats(s, power, d, |k, l| v.of(k, l)),
-        Phase::Adjustment => adjust(s, power, d, |k, l| v.of(k, l)),
+        Phase::Movement => normal_moves(s, power, &v, d, NORMAL_SPREAD),
+        Phase::Retreat => retreats(s, power, d, NORMAL_SPREAD, |k, l| v.of(k, l)),
+        Phase::Adjustment => adjust(s, power, d, NORMAL_SPREAD, |k, l| v.of(k, l)),
         Phase::GameOver { .. } => vec![],
     }
 }
 
-fn normal_moves(s: &OrdersState, power: PowerId, v: &Values, d: &mut dyn Dice) -> Vec<Written> {
+/// `normal`'s movement orders; `spread` as in [`next_item_within`] (`hard` draws candidates
+/// with a wider one).
+fn normal_moves(
+    s: &OrdersState,
+    power: PowerId,
+    v: &Values,
+    d: &mut dyn Dice,
+    spread: i64,
+) -> Vec<Written> {
     let map = s.map();
     let units = s.orderable_units(power);
     let at: BTreeMap<ProvinceId, usize> = units
@@ -197,7 +226,7 @@ fn normal_moves(s: &OrdersState, power: PowerId, v: &Values, d: &mut dyn Dice) -
         cands.push(((u.loc, 0), v.of(u.kind, u.loc)));
         sort_best_first(&mut cands);
         loop {
-            let Some((to, route)) = next_item(d, &cands) else {
+            let Some((to, route)) = next_item_within(d, &cands, spread) else {
                 told[i] = Some(Told::Stay);
                 break;
             };
@@ -388,6 +417,7 @@ fn retreats(
     s: &OrdersState,
     power: PowerId,
     d: &mut dyn Dice,
+    spread: i64,
     value: impl Fn(UnitType, Loc) -> i64,
 ) -> Vec<Written> {
     let mut mine: Vec<_> = s
@@ -406,7 +436,7 @@ fn retreats(
             .map(|l| (l, value(x.piece.kind, l)))
             .collect();
         sort_best_first(&mut cands);
-        let spec = match next_item(d, &cands) {
+        let spec = match next_item_within(d, &cands, spread) {
             Some(to) => {
                 taken.push(to.province);
                 Spec::Retreat { to }
@@ -454,6 +484,7 @@ fn adjust(
     s: &OrdersState,
     power: PowerId,
     d: &mut dyn Dice,
+    spread: i64,
     value: impl Fn(UnitType, Loc) -> i64,
 ) -> Vec<Written> {
     let n = s.adjustment(power);
@@ -472,7 +503,7 @@ fn adjust(
             .collect();
         sort_best_first(&mut cands);
         while (out.len() as i32) < n {
-            let Some((kind, at, sea)) = next_item(d, &cands) else {
+            let Some((kind, at, sea)) = next_item_within(d, &cands, spread) else {
                 break;
             };
             out.push(build_order(kind, at, sea));
@@ -486,7 +517,9 @@ fn adjust(
             .collect();
         sort_best_first(&mut cands);
         for _ in 0..n.unsigned_abs() {
-            let Some(u) = next_item(d, &cands) else { break };
+            let Some(u) = next_item_within(d, &cands, spread) else {
+                break;
+            };
             out.push(written(&u, Spec::Disband));
             cands.retain(|(x, _)| x.loc != u.loc);
         }
@@ -533,9 +566,9 @@ fn easy(s: &OrdersState, power: PowerId, d: &mut dyn Dice) -> Vec<Written> {
                 i64::from(sha256(&[&r.to_le_bytes()[..], &[l.province]].concat())[0])
             };
             if s.phase == Phase::Retreat {
-                retreats(s, power, d, random)
+                retreats(s, power, d, NORMAL_SPREAD, random)
             } else {
-                adjust(s, power, d, random)
+                adjust(s, power, d, NORMAL_SPREAD, random)
             }
         }
         Phase::GameOver { .. } => vec![],
@@ -552,12 +585,14 @@ mod tests {
         let mut d = SeededDice::new([7; 32]);
         let far = [(1, 1000), (2, 10)];
         for _ in 0..20 {
-            assert_eq!(next_item(&mut d, &far), Some(1));
+            assert_eq!(next_item_within(&mut d, &far, NORMAL_SPREAD), Some(1));
         }
         let close = [(1, 1000), (2, 990)];
-        let picks: Vec<i32> = (0..40).filter_map(|_| next_item(&mut d, &close)).collect();
+        let picks: Vec<i32> = (0..40)
+            .filter_map(|_| next_item_within(&mut d, &close, NORMAL_SPREAD))
+            .collect();
         assert!(picks.contains(&1) && picks.contains(&2));
-        assert_eq!(next_item::<i32>(&mut d, &[]), None);
+        assert_eq!(next_item_within::<i32>(&mut d, &[], NORMAL_SPREAD), None);
     }
 
     #[test]

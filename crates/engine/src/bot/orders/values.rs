@@ -84,6 +84,12 @@ impl Values {
             .unwrap_or(0)
     }
 
+    /// The highest value of any slot, at least 1: the scale of `hard`'s scores (a centre gained
+    /// is worth about as much as the best place on the board).
+    pub fn top(&self) -> i64 {
+        self.value.iter().copied().max().unwrap_or(0).max(1)
+    }
+
     /// Computes the values for `power` in `s`'s current phase.
     pub fn new(s: &OrdersState, power: PowerId) -> Values {
         let map = s.map();
