@@ -46,6 +46,18 @@ test('wasm and native builds reach the same state hash', async () => {
     assert.equal(wasmHex, nativeHex, `orders ${level}, seed ${seed}`);
     console.log(`orders ${level}, seed ${seed}: ${wasmHex}`);
   }
+  // The orders ruleset's hard powers (a search with the adjudicator, integer scores) order the same.
+  const { reference_hash_orders_hard } = instance.exports;
+  for (const seed of [0n, 6n]) {
+    const ptr = reference_hash_orders_hard(seed, 1904);
+    const wasmHex = Buffer.from(new Uint8Array(memory.buffer, ptr, 64)).toString('ascii');
+    const out = execFileSync(orbis, ['tournament', '--ruleset', 'orders', '--seats',
+      Array(7).fill('hard').join(','), '--games', '1', '--seed', String(seed), '--max-year', '1904']).toString();
+    const nativeHex = JSON.parse(out.split('\n')[0]).state_hash;
+    assert.match(wasmHex, /^[0-9a-f]{64}$/);
+    assert.equal(wasmHex, nativeHex, `orders hard, seed ${seed}`);
+    console.log(`orders hard, seed ${seed}: ${wasmHex}`);
+  }
   // The economy ruleset (initiative, battles, revolutions, both bots) plays the same.
   const { reference_hash_economy } = instance.exports;
   for (const [seed, level] of [[0n, 'easy'], [2n, 'easy'], [9n, 'easy'], [1n, 'normal'], [4n, 'normal']]) {

@@ -106,6 +106,10 @@ enum Command {
         /// 3000; computer powers accept a draw from 1931 on, so games end before that).
         #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u16).range(1901..=3000))]
         max_year: u16,
+        /// Orders: the `hard` computer powers' thinking time, 1 (the default) to 8; each step
+        /// searches more candidate order sets, samples and rounds, and takes longer.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=8))]
+        think: u32,
     },
     /// Adjudicates orders phases: one JSON phase on stdin, or with --lines one phase a line.
     ///
@@ -308,6 +312,7 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
             jobs,
             max_turns,
             max_year,
+            think,
         } => match (
             ruleset.as_str(),
             max_turns.unwrap_or(default_limit(&ruleset)),
@@ -341,7 +346,7 @@ fn run(command: Command, out: &mut dyn std::io::Write) -> Result<(), String> {
                     games,
                     seed,
                     usize::from(jobs),
-                    max_year,
+                    tournament::OrdersLimits { max_year, think },
                     out,
                 )
             }

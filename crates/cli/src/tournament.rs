@@ -42,6 +42,8 @@ struct Played {
     centres: Vec<u64>,
     /// Economy: what each seat's decisions used (see [`crate::usage`]).
     usage: Vec<BTreeMap<&'static str, u64>>,
+    /// Orders: per seat, the milliseconds of each decision by phase type.
+    phase_ms: Vec<BTreeMap<&'static str, Vec<f64>>>,
 }
 
 /// Seat `i` of game `g` is played by `levels[(i + g) mod n]`: over n games every level sits in
@@ -94,6 +96,7 @@ fn play_one(levels: &[BotLevel], g: u64, seed: u64, max_turns: u32) -> Result<Pl
         drawn: false,
         centres: vec![],
         usage: vec![],
+        phase_ms: vec![],
     })
 }
 
@@ -106,6 +109,7 @@ fn play_orders(
     g: u64,
     seed: u64,
     max_year: u16,
+    think: u32,
 ) -> Result<Played, String> {
     let seats = seats_of(levels, g);
     let err = |e: String| format!("game {g}: {e}");
@@ -119,13 +123,16 @@ fn play_orders(
         powers.iter().copied().zip(seats.iter().copied()).collect();
     let game_seed = sim::game_seed(seed, g);
     let mut decisions = vec![(0u64, 0f64, 0f64); seats.len()];
+    let mut phase_ms: Vec<BTreeMap<&'static str, Vec<f64>>> = vec![BTreeMap::new(); seats.len()];
     let mut phase = 0u32;
     while !matches!(s.phase, Phase::GameOver { .. }) && s.year <= max_year {
         let salt = sim::orders_salt(game_seed, phase);
         let mut actions = vec![];
+        let kind = phase_kind(s.phase);
         for (i, bot) in bots.iter().enumerate() {
             let t0 = Instant::now();
-            let mine = bot::orders::phase_actions(&s, std::slice::from_ref(bot), &salt);
+            let mine =
+                bot::orders::phase_actions_thinking(&s, std::slice::from_ref(bot), &salt, think);
             let ms = t0.elapsed().as_secs_f64() * 1000.0;
             if mine
                 .iter()
@@ -134,6 +141,7 @@ fn play_orders(
                 decisions[i].0 += 1;
                 decisions[i].1 += ms;
                 decisions[i].2 = decisions[i].2.max(ms);
+                phase_ms[i].entry(kind).or_default().push(ms);
             }
             actions.extend(mine);
         }
@@ -174,7 +182,18 @@ fn play_orders(
         drawn,
         centres,
         usage: vec![],
+        phase_ms,
     })
+}
+
+/// The name of an orders phase type in the summary's timings.
+fn phase_kind(p: Phase) -> &'static str {
+    match p {
+        Phase::Movement => "movement",
+        Phase::Retreat => "retreat",
+        Phase::Adjustment => "adjustment",
+        Phase::GameOver { .. } => "over",
+    }
 }
 
 /// Wilson score interval at 95 % for `wins` out of `n`.
@@ -244,6 +263,7 @@ fn play_economy(levels: &[BotLevel], g: u64, seed: u64, max_rounds: u32) -> Resu
         drawn: false,
         centres: vec![],
         usage,
+        phase_ms: vec![],
     })
 }
 
@@ -285,6 +305,14 @@ pub fn classic(
     })
 }
 
+/// How an orders game is played: the last year before it is stopped, and `hard`'s thinking
+/// time (see `bot::orders::orders_thinking`).
+#[derive(Clone, Copy)]
+pub struct OrdersLimits {
+    pub max_year: u16,
+    pub think: u32,
+}
+
 /// Plays the orders tournament on `map_id` and writes its lines.
 pub fn orders(
     map_id: &str,
@@ -292,11 +320,11 @@ pub fn orders(
     games: u64,
     seed: u64,
     jobs: usize,
-    max_year: u16,
+    limits: OrdersLimits,
     out: &mut dyn Write,
 ) -> Result<(), String> {
     run(games, jobs, "orders", out, &|g| {
-        play_orders(map_id, levels, g, seed, max_year)
+        play_orders(map_id, levels, g, seed, limits.max_year, limits.think)
     })
 }
 
@@ -311,6 +339,7 @@ struct Tally {
     draws: u64,
     centres: u64,
     usage: BTreeMap<&'static str, u64>,
+    phase_ms: BTreeMap<&'static str, Vec<f64>>,
 }
 
 /// Plays `games` games, `jobs` at a time, and prints their lines in order, then the summary.
@@ -358,6 +387,9 @@ fn run(
                 for (&k, &n) in p.usage.get(i).into_iter().flatten() {
                     *t.usage.entry(k).or_default() += n;
                 }
+                for (&k, ms) in p.phase_ms.get(i).into_iter().flatten() {
+                    t.phase_ms.entry(k).or_default().extend(ms);
+                }
             }
         }
     }
@@ -386,6 +418,20 @@ fn run(
             v["solos"] = json!(t.wins);
             v["draws"] = json!(t.draws);
             v["mean_centres"] = json!(round4(per(t.centres as f64)));
+            // Per phase type: decisions, the median and the slowest time (one power's orders).
+            let mut by = Map::new();
+            for (k, ms) in &t.phase_ms {
+                let mut ms = ms.clone();
+                ms.sort_by(f64::total_cmp);
+                let median = ms.get(ms.len() / 2).copied().unwrap_or(0.0);
+                let slowest = ms.last().copied().unwrap_or(0.0);
+                by.insert(
+                    k.to_string(),
+                    json!({"decisions": ms.len(), "ms_median": round4(median),
+                           "ms_slowest": round4(slowest)}),
+                );
+            }
+            v["ms_by_phase"] = Value::Object(by);
         }
         bots.insert(name.to_string(), v);
     }

@@ -35,6 +35,20 @@ pub extern "C" fn reference_hash_orders(seed: u64, easy: u32) -> *const u8 {
     put(&orbis_engine::sim::orders_reference_hash(seed, level, 1915))
 }
 
+/// An orders game of seven `hard` computer powers on Europe 1901 until the end of `max_year`
+/// (as `orbis tournament --ruleset orders --seats hard×7 --games 1 --seed <seed> --max-year
+/// <max_year>`): `hard`'s search decides the same in wasm.
+#[unsafe(no_mangle)]
+pub extern "C" fn reference_hash_orders_hard(seed: u64, max_year: u32) -> *const u8 {
+    use orbis_engine::rules::classic::BotLevel;
+    let year = u16::try_from(max_year).unwrap_or(1901);
+    put(&orbis_engine::sim::orders_reference_hash(
+        seed,
+        BotLevel::Hard,
+        year,
+    ))
+}
+
 /// An economy game of four computer players for `rounds` rounds: `normal` when `normal` is
 /// non-zero, else `easy` (as `orbis simulate --ruleset economy --players 4 --bot <level> --games 1
 /// --seed <seed> --max-turns <rounds>`).

@@ -34,11 +34,8 @@ impl Session {
                 controller: if i < keys.len() {
                     Controller::Peer(i as u8)
                 } else {
-                    // The orders ruleset's computer levels: easy and normal.
-                    Controller::Bot(match self.bot_level {
-                        BotLevel::Easy => BotLevel::Easy,
-                        _ => BotLevel::Normal,
-                    })
+                    // The orders ruleset's computer levels: easy, normal and hard.
+                    Controller::Bot(self.bot_level)
                 },
             })
             .collect();
@@ -175,12 +172,21 @@ impl Session {
         self.rev += 1;
     }
 
+    /// The computer level that takes a dropped player's seats: `hard` in the orders ruleset (a
+    /// power in civil disorder should not hand the game to its neighbours), else `normal`.
+    pub(super) fn drop_level(&self) -> BotLevel {
+        match self.peer.game() {
+            Some(orbis_engine::rules::Game::Orders(_)) => BotLevel::Hard,
+            _ => BotLevel::Normal,
+        }
+    }
+
     /// Votes to hand a missing peer's seats to the computer (it stops rolling dice too),
     /// seconding an open vote to do so as it stands (`Peer::drop_vote`).
     pub(super) fn vote_drop(&mut self, peer: PeerKey) {
         let mut lines = vec![];
         let mut roll = None;
-        let control = self.peer.drop_vote(peer, BotLevel::Normal);
+        let control = self.peer.drop_vote(peer, self.drop_level());
         match self.peer.vote(control) {
             Ok(o) => self.absorb(o, &mut lines, &mut roll),
             Err(e) => self.notes.push(format!("Vote not taken: {e}")),

@@ -129,16 +129,11 @@ pub(super) fn new_game(
                 <label>{"Computer seats "}<input id="online-bots" type="number" min="0" max="4" value={s.bots.to_string()} oninput={set_bots}/></label>
             }
             <label>{"Computer level "}<select id="online-bot-level" onchange={set_bot_level}>
-                    { for [("easy", "easy"), ("normal", "normal"), ("hard", "hard")].iter()
-                        // The orders ruleset has no hard computer player.
-                        .filter(|(v, _)| matches!(s.ruleset.as_str(), "classic" | "economy") || *v != "hard").map(|(v, l)| {
+                    { for [("easy", "easy"), ("normal", "normal"), ("hard", "hard")].iter().map(|(v, l)| {
                         let cur = matches!((*v, s.bot_level),
                             ("easy", orbis_engine::classic::BotLevel::Easy)
                             | ("normal", orbis_engine::classic::BotLevel::Normal)
-                            | ("hard", orbis_engine::classic::BotLevel::Hard))
-                            // Orders: a hard choice made for classic plays as normal.
-                            || (*v == "normal" && !matches!(s.ruleset.as_str(), "classic" | "economy")
-                                && s.bot_level == orbis_engine::classic::BotLevel::Hard);
+                            | ("hard", orbis_engine::classic::BotLevel::Hard));
                         html! { <option value={*v} selected={cur}>{*l}</option> }
                     }) }
                 </select></label>

@@ -407,7 +407,7 @@ pub fn online(props: &Props) -> Html {
             .map(|k| {
             let name = s.name_of(k);
             // The vote a click signs (`vote_drop`): an open one as it stands, or a new one.
-            let drop = s.peer.drop_vote(*k, BotLevel::Normal);
+            let drop = s.peer.drop_vote(*k, s.drop_level());
             let tally = open.iter().find(|(c, _, _)| *c == drop);
             let (have, need) = tally.map_or((vec![], vec![]), |(_, v, n)| (v.clone(), n.clone()));
             let voted = have.contains(&me);

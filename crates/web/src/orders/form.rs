@@ -27,23 +27,25 @@ pub enum Seat {
 
 impl Seat {
     /// One character per seat in `localStorage` ("1" human and "0" civil disorder, as saves
-    /// before computer powers wrote them; "e" and "n" computer levels).
+    /// before computer powers wrote them; "e", "n" and "h" computer levels).
     pub fn code(self) -> char {
         match self {
             Seat::Human => '1',
             Seat::Idle => '0',
             Seat::Computer(BotLevel::Easy) => 'e',
-            Seat::Computer(_) => 'n',
+            Seat::Computer(BotLevel::Normal) => 'n',
+            Seat::Computer(BotLevel::Hard) => 'h',
         }
     }
 
-    /// The value of the setup form's option (`human`, `normal`, `easy`, `cd`).
+    /// The value of the setup form's option (`human`, `hard`, `normal`, `easy`, `cd`).
     pub fn form_value(self) -> &'static str {
         match self {
             Seat::Human => "human",
             Seat::Idle => "cd",
             Seat::Computer(BotLevel::Easy) => "easy",
-            Seat::Computer(_) => "normal",
+            Seat::Computer(BotLevel::Normal) => "normal",
+            Seat::Computer(BotLevel::Hard) => "hard",
         }
     }
 
@@ -52,6 +54,7 @@ impl Seat {
             "cd" => Seat::Idle,
             "easy" => Seat::Computer(BotLevel::Easy),
             "normal" => Seat::Computer(BotLevel::Normal),
+            "hard" => Seat::Computer(BotLevel::Hard),
             _ => Seat::Human,
         }
     }
@@ -61,6 +64,7 @@ impl Seat {
             '0' => Seat::Idle,
             'e' => Seat::Computer(BotLevel::Easy),
             'n' => Seat::Computer(BotLevel::Normal),
+            'h' => Seat::Computer(BotLevel::Hard),
             _ => Seat::Human,
         }
     }

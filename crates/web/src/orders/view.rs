@@ -81,6 +81,7 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
                 <label class="field" for={format!("opower-{}", pw.key)}><span>{"Played by"}</span>
                     <select id={format!("opower-{}", pw.key)} onchange={cb}>
                         { opt(Seat::Human, "Human (hot-seat)") }
+                        { opt(Seat::Computer(BotLevel::Hard), "Computer (hard)") }
                         { opt(Seat::Computer(BotLevel::Normal), "Computer (normal)") }
                         { opt(Seat::Computer(BotLevel::Easy), "Computer (easy)") }
                         { opt(Seat::Idle, "Nobody (civil disorder: units hold)") }
@@ -354,6 +355,10 @@ fn seats_box(app: &H, s: &OrdersSession, playing: &[PowerId]) -> Html {
                 s.seats.get(p as usize).copied().unwrap_or(Seat::Human),
                 vec![
                     (Seat::Human, "Human".to_string()),
+                    (
+                        Seat::Computer(BotLevel::Hard),
+                        "Computer (hard)".to_string(),
+                    ),
                     (
                         Seat::Computer(BotLevel::Normal),
                         "Computer (normal)".to_string(),

@@ -98,6 +98,16 @@ pub fn phase_actions(
     bots: &[(PowerId, BotLevel)],
     salt: &[u8],
 ) -> Vec<OrdersAction> {
+    phase_actions_thinking(s, bots, salt, 1)
+}
+
+/// [`phase_actions`] with `hard`'s thinking time (`effort`, see [`orders_thinking`]).
+pub fn phase_actions_thinking(
+    s: &OrdersState,
+    bots: &[(PowerId, BotLevel)],
+    salt: &[u8],
+    effort: u32,
+) -> Vec<OrdersAction> {
     let mut out = vec![];
     if matches!(s.phase, Phase::GameOver { .. }) {
         return out;
@@ -108,7 +118,7 @@ pub fn phase_actions(
         if waiting.contains(&power) {
             out.push(OrdersAction::Submit {
                 power,
-                orders: orders_for(s, power, level, salt),
+                orders: orders_thinking(s, power, level, salt, effort),
             });
         }
     }
