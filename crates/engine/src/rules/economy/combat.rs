@@ -53,28 +53,7 @@ impl EconomyState {
             None => 0,
         };
         self.initiative = Some(holder);
-        self.phase = Phase::Combat;
-        self.combat = Some(Combat {
-            holder,
-            tokens: BTreeSet::new(),
-            border: vec![],
-            arrivals: vec![],
-            battle: None,
-            record: BTreeMap::new(),
-            sieged: self
-                .regions
-                .iter()
-                .enumerate()
-                .flat_map(|(r, x)| x.sieges.iter().map(move |&(a, b)| (r as RegionId, a, b)))
-                .collect(),
-            contested_at_start: (0..map.regions.len() as RegionId)
-                .filter(|&r| self.contested(r))
-                .collect(),
-            onward_done: BTreeSet::new(),
-            cards_dealt: false,
-            steals: vec![],
-            fought_before: BTreeMap::new(),
-        });
+        self.open_combat(map, holder);
         self.carry_out_plans(map, &mut events);
         self.lift_idle_tokens(map, dice, &mut events);
         events
@@ -171,9 +150,36 @@ impl EconomyState {
         self.lose_ownership(c, events);
     }
 
+    /// The combat phase opens with `holder` holding the initiative: no token, arrival or battle
+    /// yet (`plan_preview` opens one on a copy, too).
+    pub(super) fn open_combat(&mut self, map: &EconomyMap, holder: PlayerId) {
+        self.phase = Phase::Combat;
+        self.combat = Some(Combat {
+            holder,
+            tokens: BTreeSet::new(),
+            border: vec![],
+            arrivals: vec![],
+            battle: None,
+            record: BTreeMap::new(),
+            sieged: self
+                .regions
+                .iter()
+                .enumerate()
+                .flat_map(|(r, x)| x.sieges.iter().map(move |&(a, b)| (r as RegionId, a, b)))
+                .collect(),
+            contested_at_start: (0..map.regions.len() as RegionId)
+                .filter(|&r| self.contested(r))
+                .collect(),
+            onward_done: BTreeSet::new(),
+            cards_dealt: false,
+            steals: vec![],
+            fought_before: BTreeMap::new(),
+        });
+    }
+
     /// Every plan is carried out: units leave, meet on borders crossed both ways by hostile
     /// plans, or arrive at their destination; tokens go on destinations and contested regions.
-    fn carry_out_plans(&mut self, map: &EconomyMap, events: &mut Vec<EconomyEvent>) {
+    pub(super) fn carry_out_plans(&mut self, map: &EconomyMap, events: &mut Vec<EconomyEvent>) {
         let plans: Vec<(PlayerId, PlannedMove)> = self
             .plans
             .iter()

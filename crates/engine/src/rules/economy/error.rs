@@ -160,6 +160,12 @@ pub enum EconomyError {
     /// A card not among the player's known cards, while they hold face-down ones: it must be
     /// shown before it is traded or spent.
     CardNotShown(RegionId),
+    /// A move picked to start where the player has no units (`move_start`).
+    NoUnitsThere(RegionId),
+    /// Every unit of the player's there is in a planned move already.
+    AllPlanned(RegionId),
+    /// The player's units there reach no region a plan may go to (only friendly ones).
+    NothingToPlan(RegionId),
 }
 
 fn name(r: RegionId) -> String {
@@ -355,6 +361,21 @@ impl fmt::Display for EconomyError {
             CardNotShown(r) => write!(
                 f,
                 "You hold no face-up {} card: show your face-down influence cards before you trade or spend one.",
+                name(*r)
+            ),
+            NoUnitsThere(r) => write!(
+                f,
+                "You can't start a move from {}: none of your units are there. Start from a region with your units (your colour and a count).",
+                name(*r)
+            ),
+            AllPlanned(r) => write!(
+                f,
+                "Every unit of yours in {} is in a planned move already: change that move's count in the list of planned moves.",
+                name(*r)
+            ),
+            NothingToPlan(r) => write!(
+                f,
+                "Your units in {} can reach only your own land: moves there are made after planning, in friendly movement, without a plan.",
                 name(*r)
             ),
         }

@@ -16,7 +16,8 @@
 //!   (revolutions by influence card), [`blockade`], [`diplomacy`] (alliances, forfeits,
 //!   surrender), [`facedown`] (influence cards dealt face down online, with their data in [`sealed`]), [`end`] (elimination, last player standing, round limit), with [`roll`] (one
 //!   roll and its modifiers) and [`initiative`]; [`odds`] (exact odds of an attack, a withdraw
-//!   or a landing, read by the screens); [`check`] reads a state from a save file and
+//!   or a landing, read by the screens); [`preview`] (where a move may start, and what a planned
+//!   move meets: defenders, walls, the odds, for the planning screen); [`check`] reads a state from a save file and
 //!   says what is wrong with it.
 //!
 //! Data modules never import rule modules, so imports only point down (`scripts/check-cycles.py`).
@@ -46,6 +47,7 @@ pub mod onward;
 pub mod options;
 pub mod phase;
 pub mod plan;
+pub mod preview;
 pub mod revolt;
 pub mod roll;
 pub mod sabotage;
