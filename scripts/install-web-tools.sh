@@ -70,7 +70,7 @@ if [ "$(wasm-opt --version 2>/dev/null | awk '{print $3}')" != "$BINARYEN_VERSIO
   npm install --silent --no-audit --no-fund --prefix "$ROOT/.tools/binaryen" "binaryen@$BINARYEN_VERSION"
 fi
 
-# wasm-split, which splits the online page in two (tools/split-online.py): the distribution's
+# wasm-split, which splits the online and full pages in two (tools/split-page.py): the distribution's
 # binaryen package (version 108 or later, checked; the files it helps make are named after their
 # content, so a browser never mixes two builds'), unpacked into .tools/ rather than installed
 # (npm's binaryen has no wasm-split, and the package's own wasm-opt is older than the one above).

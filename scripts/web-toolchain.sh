@@ -14,7 +14,7 @@ export CARGO_UNSTABLE_BUILD_STD=std,panic_abort
 # (tests/wasm-determinism.mjs on a wasm built with these settings) and bots no slower.
 export CARGO_UNSTABLE_BUILD_STD_FEATURES=optimize_for_size
 # The wasm features are named, not the target's default set: the online page is split in two
-# by Debian's binaryen 108 (tools/split-online.py), which reads no reference types, and
+# by Debian's binaryen 108 (tools/split-page.py), which reads no reference types, and
 # wasm-bindgen then keeps its JS values in a JS array instead of an externref table. The pages
 # are no bigger for it (online page 961 KB gzipped unsplit, against 963 KB with the defaults).
 export RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Ctarget-cpu=mvp -Ctarget-feature=+bulk-memory,+mutable-globals,+sign-ext,+nontrapping-fptoint"

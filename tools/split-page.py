@@ -1,21 +1,24 @@
 #!/usr/bin/env python3
-"""Splits the online page's wasm in two, so that its first load is what shows the menu and lobby.
+"""Splits a page's wasm in two, so that its first load is what shows its first screens.
 
-The online page carries three rulesets, the protocol and the deal's cryptography: about 950 KB
-gzipped in one file. Most of it is needed only once a game starts. This runs binaryen's
-`wasm-split` (Debian's binaryen 108, unpacked by scripts/install-web-tools.sh) guided by a
-profile: the functions the page runs from its start to the online lobby's form, entered the three
-ways players enter it (measured in headless Chromium by tools/split-profile.mjs), stay in the
-page's wasm; every other function moves to `<name>-<hash>_more.wasm`, named after its content
-(web/post-build.sh then names the glue and the first part after theirs, so a browser never mixes
-the files of two builds), which the page fetches in the background once it is up
-(web/split-loader.js). A call to a function of the second file before it is in
-loads it there and then, synchronously, blocking the page meanwhile: so the page still works
-where the profile missed a function, only less smoothly. A start that needs the rest at once (a
-saved game to resume, a room to rejoin) waits for it instead (web/split-loader.js).
+The online page carries three rulesets, the protocol and the deal's cryptography (about 1 MB
+gzipped in one file), the full page the orders and economy rulesets (about 600 KB); most of it is
+needed only once a game starts. This runs binaryen's `wasm-split` (Debian's binaryen 108,
+unpacked by scripts/install-web-tools.sh) guided by a profile: the functions the page runs from
+its start to its first screens, entered the ways players enter them (measured in headless
+Chromium by tools/split-profile.mjs: the online page's menu and lobby; the full page's menu, the
+new-game form of each ruleset and How to play), stay in the page's wasm; every other function
+moves to `<name>-<hash>_more.wasm`, named after its content (web/post-build.sh then names the glue
+and the first part after theirs, so a browser never mixes the files of two builds), which the
+page fetches in the background once it is up (web/split-loader.js), while the player reads the
+menu or fills in the form. A call to a function of the second file before it is in loads it
+there and then, synchronously, blocking the page meanwhile: so the page still works where the
+profile missed a function, only less smoothly. A start that needs the rest at once (a saved game
+to resume, a room to rejoin, a quick game) waits for it instead (web/split-loader.js). The data
+segments (texts, maps) stay in the first part: binaryen splits functions only.
 
 Usage (from web/post-build.sh, in Trunk's staging directory, on the wasm-bindgen output before
-terser and minify-imports): split-online.py GLUE.js MODULE_bg.wasm
+terser and minify-imports): split-page.py PAGE GLUE.js MODULE_bg.wasm, PAGE online or full.
 Writes MODULE_bg.wasm (the first part, optimised), MODULE-HASH_more.wasm (the rest, optimised)
 and GLUE.js (the loader at its top, hooked into the glue's imports, its finalize step and its
 start). Fails, with a message,
@@ -40,7 +43,7 @@ FEATURES = ["--enable-bulk-memory", "--enable-sign-ext", "--enable-mutable-globa
 
 
 def fail(msg):
-    sys.exit(f"split-online: {msg}")
+    sys.exit(f"split-page: {msg}")
 
 
 def run(args):
@@ -101,9 +104,9 @@ def sri(path):
 
 
 def main():
-    if len(sys.argv) != 3:
-        fail("usage: split-online.py GLUE.js MODULE_bg.wasm")
-    js_path, wasm_path = sys.argv[1:]
+    if len(sys.argv) != 4 or sys.argv[1] not in ("online", "full"):
+        fail("usage: split-page.py online|full GLUE.js MODULE_bg.wasm")
+    page, js_path, wasm_path = sys.argv[1:]
     if not wasm_path.endswith("_bg.wasm"):
         fail(f"{wasm_path}: not a wasm-bindgen module")
     if not os.access(WASM_SPLIT, os.X_OK):
@@ -112,7 +115,7 @@ def main():
     with open(js_path, encoding="utf-8") as f:
         js = f.read()
     with open(os.path.join(ROOT, "web", "split-loader.js"), encoding="utf-8") as f:
-        loader = f.read()
+        loader = f.read().replace("__ORBIS_PAGE__", page)
     with open(js_path, "w", encoding="utf-8") as f:
         f.write(patch_glue(js, loader))
     with tempfile.TemporaryDirectory() as tmp:
@@ -120,7 +123,7 @@ def main():
         profile = os.path.join(tmp, "profile")
         first, rest = os.path.join(tmp, "first.wasm"), os.path.join(tmp, "rest.wasm")
         run([WASM_SPLIT, "--instrument", wasm_path, "-o", instrumented])
-        print(run(["node", os.path.join(ROOT, "tools", "split-profile.mjs"), staging, instrumented,
+        print(run(["node", os.path.join(ROOT, "tools", "split-profile.mjs"), page, staging, instrumented,
                    os.path.join(tmp, "entry")]).strip())
         entries = sorted(f for f in os.listdir(tmp) if f.startswith("entry"))
         if not entries:
@@ -153,7 +156,7 @@ def main():
     js = js.replace("__ORBIS_MORE_SRI__", sri(more_path))
     with open(js_path, "w", encoding="utf-8") as f:
         f.write(js)
-    print(f"split-online: {os.path.getsize(wasm_path)} B first, {os.path.getsize(more_path)} B "
+    print(f"split-page: {page}: {os.path.getsize(wasm_path)} B first, {os.path.getsize(more_path)} B "
           f"later ({os.path.basename(more_path)})")
 
 

@@ -1,20 +1,21 @@
-// Which functions the online page runs to show its menu and its lobby: the profile that
-// tools/split-online.py splits the page's wasm by. Serves the staged page (Trunk's staging
-// directory, with the instrumented wasm of `wasm-split --instrument` in place of the page's own)
-// under /orbis/online/ on 127.0.0.1, opens it in headless Chromium the ways players reach the
-// lobby's form (below), and writes the profile the instrumented module records each time (its
-// `__write_profile` export).
+// Which functions a page runs to show its first screens: the profile that tools/split-page.py
+// splits the page's wasm by. The online page: its menu and its lobby; the full page: its menu,
+// the new-game form of each ruleset (filled in) and How to play. Serves the staged page (Trunk's
+// staging directory, with the instrumented wasm of `wasm-split --instrument` in place of the
+// page's own) under /orbis/PAGE/ on 127.0.0.1, opens it in headless Chromium the ways players
+// reach those screens (below), and writes the profile the instrumented module records each time
+// (its `__write_profile` export).
 //
-// Usage: node tools/split-profile.mjs STAGING_DIR INSTRUMENTED.wasm OUT (writes OUT-0, OUT-1...)
+// Usage: node tools/split-profile.mjs PAGE STAGING_DIR INSTRUMENTED.wasm OUT (writes OUT-0, OUT-1...)
 // The browser: $ORBIS_CHROMIUM, else the first of /usr/bin/chromium, /usr/bin/google-chrome.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
-const [staging, instrumented, out] = process.argv.slice(2);
-if (!out) {
-  console.error('usage: split-profile.mjs STAGING_DIR INSTRUMENTED.wasm OUT');
+const [pageName, staging, instrumented, out] = process.argv.slice(2);
+if (!out || !['online', 'full'].includes(pageName)) {
+  console.error('usage: split-profile.mjs online|full STAGING_DIR INSTRUMENTED.wasm OUT');
   process.exit(2);
 }
 const browserPath = process.env.ORBIS_CHROMIUM
@@ -29,9 +30,10 @@ const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 const server = createServer((req, res) => {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   let file = null;
-  if (path === '/orbis/online/' || path === '/orbis/online/index.html') file = join(staging, 'index.html');
-  else if (path === `/orbis/online/${wasmName}`) file = instrumented;
-  else if (path.startsWith('/orbis/online/') && !path.slice(14).includes('/')) file = join(staging, path.slice(14));
+  const dir = `/orbis/${pageName}/`;
+  if (path === dir || path === `${dir}index.html`) file = join(staging, 'index.html');
+  else if (path === `${dir}${wasmName}`) file = instrumented;
+  else if (path.startsWith(dir) && !path.slice(dir.length).includes('/')) file = join(staging, path.slice(dir.length));
   if (!file || !existsSync(file)) {
     res.writeHead(404).end();
     return;
@@ -42,16 +44,77 @@ const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': types[extname(file)] || 'application/octet-stream' }).end(body);
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/orbis/online/`;
+const url = `http://127.0.0.1:${server.address().port}/orbis/${pageName}/`;
 
-// The three ways into the lobby: the page's menu and "Play online…"; "Play online…" on another
-// page (`?open=online`); a friend's room link. Each run writes its own profile (OUT-0, OUT-1,
-// OUT-2), merged by tools/split-online.py.
-const entries = [
-  { path: '', go: async (page) => { await page.locator('#play-online').waitFor({ timeout: 60000 }); await page.click('#play-online'); } },
-  { path: '?open=online', go: async () => {} },
-  { path: '#room=profile-room&relays=wss://relay.example', go: async () => {} },
-];
+// The online page, the three ways into the lobby: the page's menu and "Play online…"; "Play
+// online…" on another page (`?open=online`); a friend's room link. What a player does in the
+// lobby before joining: type a name and a room, open the other ways in and the settings, go back
+// to the menu and return.
+const lobby = async (page) => {
+  await page.locator('#online-create').waitFor({ timeout: 60000 });
+  await page.fill('#online-name', 'Ada');
+  await page.fill('#online-room', 'a-room');
+  await page.click('#online-by-code summary');
+  await page.fill('#online-code', 'a code');
+  await page.click('#online-settings summary');
+  await page.fill('#online-relays', 'wss://relay.example');
+  await page.click('text=Back');
+  await page.click('#play-online');
+  await page.locator('#online-create').waitFor({ timeout: 60000 });
+};
+// The full page: the new-game form as a player fills it in, each ruleset in turn: every choice
+// changed and changed back, every box ticked and unticked, every name typed.
+const form = async (page) => {
+  await page.locator('#start-game').waitFor({ timeout: 60000 });
+  for (const r of ['#ruleset-orders', '#ruleset-economy', '#ruleset-classic']) {
+    await page.click(r);
+    for (let i = 0; i < await page.locator('select').count(); i++) {
+      const sel = page.locator('select').nth(i);
+      const n = await sel.locator('option').count();
+      const was = await sel.inputValue();
+      if (n > 1) await sel.selectOption({ index: n - 1 });
+      await sel.selectOption(was);
+    }
+    for (let i = 0; i < await page.locator('input[type=checkbox]').count(); i++) {
+      await page.locator('input[type=checkbox]').nth(i).click();
+      await page.locator('input[type=checkbox]').nth(i).click();
+    }
+    for (let i = 0; i < await page.locator('input[type=text], input:not([type])').count(); i++) {
+      const input = page.locator('input[type=text], input:not([type])').nth(i);
+      const was = await input.inputValue();
+      await input.fill('Ada');
+      await input.press('Tab');
+      await input.fill(was);
+      await input.press('Tab');
+    }
+  }
+};
+// How to play over the menu (from a term's link or the menu's button on the lite page): each
+// ruleset's book, a search, then back to the menu.
+const rules = async (page) => {
+  await page.locator('#howto').waitFor({ timeout: 60000 });
+  for (const b of ['classic', 'orders', 'economy']) await page.click(`#howto-${b}`);
+  await page.fill('#howto-search', 'support');
+  await page.click('#howto-back');
+  await page.locator('#new-game').waitFor({ timeout: 60000 });
+};
+const ENTRIES = {
+  online: [
+    { path: '', go: async (page) => { await page.locator('#play-online').waitFor({ timeout: 60000 }); await page.click('#play-online'); await lobby(page); } },
+    { path: '?open=online', go: lobby },
+    { path: '#room=profile-room&relays=wss://relay.example', go: lobby },
+  ],
+  // The lite page sends a player here for the orders or economy ruleset's form (New game…), or
+  // for How to play; a player who opens the page itself sees its menu. A quick game, a lesson,
+  // a replay or a saved game wait for the rest (web/split-loader.js).
+  full: [
+    { path: '', go: async (page) => { await page.locator('#new-game').waitFor({ timeout: 60000 }); await page.click('#new-game'); await form(page); } },
+    { path: '?open=orders', go: form },
+    { path: '?open=economy', go: form },
+    { path: '?open=rules&at=rules-orders-support', go: rules },
+  ],
+};
+const entries = ENTRIES[pageName];
 const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox'] });
 try {
   for (const [i, entry] of entries.entries()) {
@@ -61,18 +124,6 @@ try {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(url + entry.path);
     await entry.go(page);
-    await page.locator('#online-create').waitFor({ timeout: 60000 });
-    // What a player does in the lobby before joining: type a name and a room, open the other
-    // ways in and the settings, go back to the menu and return.
-    await page.fill('#online-name', 'Ada');
-    await page.fill('#online-room', 'a-room');
-    await page.click('#online-by-code summary');
-    await page.fill('#online-code', 'a code');
-    await page.click('#online-settings summary');
-    await page.fill('#online-relays', 'wss://relay.example');
-    await page.click('text=Back');
-    await page.click('#play-online');
-    await page.locator('#online-create').waitFor({ timeout: 60000 });
     await page.waitForTimeout(500);
     if (errors.length) throw new Error(`the page failed (${entry.path || 'menu'}): ${errors.join('; ')}`);
     const profile = await page.evaluate(() => {
@@ -87,7 +138,7 @@ try {
     writeFileSync(`${out}-${i}`, Buffer.from(profile));
     await context.close();
   }
-  console.log(`split-profile: ${entries.length} profiles (the menu's way into the lobby, ?open=online, a room link)`);
+  console.log(`split-profile: ${pageName}: ${entries.length} profiles (${entries.map((e) => e.path || 'the menu').join(', ')})`);
 } finally {
   await browser.close();
   server.close();

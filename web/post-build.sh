@@ -1,6 +1,6 @@
 #!/bin/sh
 # Trunk post-build hook (runs for each page: index.html, full.html, online.html): in release builds,
-# splits the online page's wasm in two (tools/split-online.py), minifies the wasm-bindgen glue
+# splits the online and full pages' wasm in two (tools/split-page.py), minifies the wasm-bindgen glue
 # with terser (Trunk's own minifier cannot parse it), shortens the names the wasm imports from it
 # (tools/minify-imports.py), and updates both files' subresource-integrity hashes in index.html. The service worker's file list is written once
 # the pages are built (web/precache.sh, run by scripts/build-web.sh).
@@ -10,8 +10,11 @@ cd "${TRUNK_STAGING_DIR:?run from trunk}"
 
 sri() { openssl dgst -sha384 -binary "$1" | base64 -w0; }
 TERSER="$ROOT/node_modules/.bin/terser"
-online=false
-[ "$(basename "${TRUNK_HTML_FILE:-}")" = online.html ] && online=true
+split=
+case "$(basename "${TRUNK_HTML_FILE:-}")" in
+  online.html) split=online ;;
+  full.html) split=full ;;
+esac
 if [ "${TRUNK_PROFILE:-}" = release ]; then
   # Not skipped when terser is missing: the online page would ship its wasm unoptimised.
   [ -x "$TERSER" ] || { echo "post-build: $TERSER is missing: run scripts/install-web-tools.sh" >&2; exit 1; }
@@ -19,20 +22,21 @@ if [ "${TRUNK_PROFILE:-}" = release ]; then
     wasm="${js%.js}_bg.wasm"
     old_js=$(sri "$js")
     old_wasm=$(sri "$wasm")
-    # The online page's wasm in two parts: what shows the menu and lobby, and the rest, fetched
-    # once the page is up (tools/split-online.py; it also optimises both, in place of Trunk).
-    if $online; then
-      python3 "$ROOT/tools/split-online.py" "$js" "$wasm"
+    # The online and full pages' wasm in two parts: what shows the first screens (the menu, the
+    # lobby, the new-game forms), and the rest, fetched once the page is up
+    # (tools/split-page.py; it also optimises both, in place of Trunk).
+    if [ -n "$split" ]; then
+      python3 "$ROOT/tools/split-page.py" "$split" "$js" "$wasm"
     fi
     "$TERSER" "$js" --module --compress --mangle -o "$js.min"
     mv "$js.min" "$js"
     # Short import names in the wasm and its glue (tools/minify-imports.py).
     python3 "$ROOT/tools/minify-imports.py" "$wasm" "$js"
     sed -i "s|sha384-$old_js|sha384-$(sri "$js")|g; s|sha384-$old_wasm|sha384-$(sri "$wasm")|g" index.html
-    # The online page's glue and first part, named after their content too: Trunk named them
+    # A split page's glue and first part, named after their content too: Trunk named them
     # after cargo's output, which the split (a browser's profile, the splitter's version) can
     # turn into different files; a browser must never mix the files of two builds.
-    if $online; then
+    if [ -n "$split" ]; then
       base="${js%.js}"
       d=$(cat "$js" "$wasm" | sha256sum | cut -c1-16)
       mv "$js" "$base-$d.js"

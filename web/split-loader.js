@@ -1,8 +1,10 @@
-// The online page's code comes in two files (tools/split-online.py): the first holds what the
-// page runs to show its menu and the online lobby; the rest (the rulesets, the game screens, the
-// deal's cryptography...) is fetched in the background once the page has started.
-// tools/split-online.py puts this script at the top of the wasm-bindgen glue, hooks it into the
-// glue's imports, its start and its finalize step, and fills in the rest's file name and hash.
+// The online and full pages' code comes in two files (tools/split-page.py): the first holds
+// what the page runs to show its first screens (the online page: its menu and lobby; the full
+// page: its menu, the new-game forms and How to play); the rest (the rulesets' games, the game
+// screens, the deal's cryptography...) is fetched in the background once the page has started,
+// while the player fills in the form. tools/split-page.py puts this script at the top of the
+// wasm-bindgen glue, hooks it into the glue's imports, its start and its finalize step, and fills
+// in the page's name and the rest's file name and hash.
 //
 // The first file imports one placeholder ("p" namespace) for each table slot of a function that
 // lives in the rest. Instantiating the rest writes its functions into those slots, so after that
@@ -14,10 +16,12 @@
 const __orbisMore = (() => {
   const url = new URL('__ORBIS_MORE_FILE__', import.meta.url);
   const integrity = '__ORBIS_MORE_SRI__';
+  const page = '__ORBIS_PAGE__'; // 'online' or 'full'
   let first = null; // the first file's exports: its memory, table and functions
   let ready = false;
-  let how = null; // 'before start', 'background', 'request' (a placeholder fetched it), or
-  // 'compiled on call' (a placeholder compiled what the background had fetched)
+  let how = null; // 'before start', 'background', 'before click' (a click that starts a game
+  // waited for it), 'request' (a placeholder fetched it), or 'compiled on call' (a placeholder
+  // compiled what the background had fetched)
   let dead = null; // the error once the rest could not be loaded: every later call fails at once
   let download = null; // the rest's bytes, being fetched (a promise)
   let bytes = null; // the rest's bytes, once fetched
@@ -46,9 +50,12 @@ const __orbisMore = (() => {
   // Once the rest is in, its bytes are not needed any more (2 MB).
   const forget = () => { bytes = null; download = null; };
   // Whether this start needs the rest, read as the page's start does (crates/web/src/app/mod.rs,
-  // AppState::load_state; online/mod.rs, the rejoin): a saved game, unless the page opens for its lobby
-  // (a room or invite link, or "Play online…": `open=online`); a room this browser has joined
-  // before (its peer id is kept), which the page rejoins at once.
+  // AppState::load_state; online/mod.rs, the rejoin). The online page: a saved game, unless the
+  // page opens for its lobby (a room or invite link, or "Play online…": `open=online`); a room
+  // this browser has joined before (its peer id is kept), which the page rejoins at once. The
+  // full page: a saved game, unless the page opens for a new-game form (`open=orders`,
+  // `open=economy`), which reads no save, or sends the player on to the online page; a quick
+  // game, a lesson or a replay (`open=quick-orders`, `learn`, `replay`...).
   const param = (name) => {
     for (const part of [location.hash, location.search]) {
       const v = new URLSearchParams(part.replace(/^[#?]/, '')).get(name);
@@ -58,6 +65,13 @@ const __orbisMore = (() => {
   };
   const needsRestAtStart = () => {
     try {
+      if (page === 'full') {
+        const open = param('open');
+        if (param('room') || param('offer') || open === 'online') return false; // on to online/
+        if (open === 'orders' || open === 'economy') return false;
+        if (open && open !== 'rules') return true;
+        return localStorage.getItem('orbis.save') !== null;
+      }
       const room = param('room');
       if (room && localStorage.getItem(`orbis.p2p.id.${room}`) !== null) return true;
       const lobby = room || param('offer') || param('open') === 'online';
@@ -81,6 +95,30 @@ const __orbisMore = (() => {
   })();
   const early = !syncCompiles || needsRestAtStart();
   if (early) fetchRest(); // beside the first file's own download
+  // The full page works offline, where the synchronous request of a placeholder (which bypasses
+  // the service worker) fails: a click on a button that starts a game (which runs the rest)
+  // before the rest is in waits for it instead, the button marked busy, then goes through.
+  const STARTS = '#start-game, #continue, #quick-start, #quick-orders, #quick-economy, ' +
+    '#learn-to-play, #learn-orders, #learn-economy, #menu-replay';
+  let passing = false; // the waiting click, let through once the rest is in (or could not come)
+  if (page === 'full') {
+    document.addEventListener('click', (e) => {
+      const button = e.target instanceof Element && e.target.closest(STARTS);
+      if (!button || ready || dead || !first || passing) return;
+      e.preventDefault();
+      e.stopImmediatePropagation();
+      if (button.getAttribute('aria-busy') === 'true') return;
+      button.setAttribute('aria-busy', 'true');
+      const go = () => {
+        button.removeAttribute('aria-busy');
+        passing = true;
+        try { button.click(); } finally { passing = false; }
+      };
+      // Failed: the click goes through anyway, and a placeholder tries once more or says what to do.
+      fetchRest().then((b) => instantiate(b, 'before click'))
+        .then(go, () => { download = null; go(); });
+    }, true);
+  }
   // A placeholder called before the rest is in: load it now, synchronously.
   const now = () => {
     if (ready) return;

@@ -1,8 +1,9 @@
-// The online page's code in two files (tools/split-online.py, web/split-loader.js): the first
-// shows the menu and the lobby; the rest comes in the background. These open the page as a
-// player does and check that a game works however the rest arrives: in the background, before
-// the start when the page resumes a game, on the spot when a click comes first, or not at all (a
-// message that says what to do).
+// The online and full pages' code in two files (tools/split-page.py, web/split-loader.js): the
+// first shows the menu and the lobby (online) or the new-game forms (full); the rest comes in the
+// background. These open the pages as a player does and check that a game works however the rest
+// arrives: in the background, before the start when the page resumes a game, on the spot when a
+// click comes first (the full page: the click waits for it), or not at all (a message that says
+// what to do).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, URL_BASE, shot, watchErrors, attr, waitMyPhase, axeCheck } from './helpers.mjs';
@@ -12,6 +13,7 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 const ONLINE = URL_BASE + 'online/';
+const FULL = URL_BASE + 'full/';
 const more = (page) => page.evaluate(() => globalThis.__orbisMore?.state());
 // Service workers off: Playwright's routes do not see what a service worker fetches.
 const newContext = () => browser.newContext({ viewport: { width: 1024, height: 768 }, serviceWorkers: 'block' });
@@ -194,5 +196,67 @@ test('online page: when the rest cannot be downloaded, the player is told what t
   assert.equal(thrown, 3, 'each later call fails');
   assert.equal(asked, after, 'without asking the network again');
   await shot(page, '91-online-split-failed');
+  await context.close();
+});
+
+test('full page: the new-game form works from the first file alone, beside a saved game; the rest comes while it is filled in', async () => {
+  const context = await newContext();
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  // A classic game saved on the lite page, then New game → Orders there opens this page.
+  await page.goto(URL_BASE);
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  await waitMyPhase(page, ['setup'], { skip: false });
+  const hash = await attr(page, 'data-state-hash');
+  const rest = await holdRest(page);
+  await page.goto(FULL + '?open=orders');
+  await page.locator('#omap').waitFor();
+  // Filling in the form needs nothing of the rest: another ruleset, its number of players.
+  await page.click('#ruleset-economy');
+  await page.selectOption('#eplayers', '4');
+  await page.locator('.seat-row').nth(3).waitFor();
+  await page.click('#ruleset-orders');
+  await page.waitForTimeout(300);
+  assert.deepEqual(await more(page), { ready: false, how: null }, 'the form came without the rest');
+  assert.equal(rest.asked(), 1, 'the page asked for the rest once, in the background');
+  rest.release();
+  await page.waitForFunction(() => globalThis.__orbisMore.state().ready, null, { timeout: 30000 });
+  assert.deepEqual(await more(page), { ready: true, how: 'background' });
+  // Back on the menu, the saved game is there, as it was.
+  await page.click('text=Back');
+  await page.click('#continue');
+  await page.locator('#map').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), hash, 'the saved game, as it was');
+  // A new orders game, then a reload: the start waits for the rest, fetched the normal way.
+  await page.click('#menu-btn');
+  await page.click('#new-game');
+  await page.click('#ruleset-orders');
+  await page.click('#start-game');
+  assert.equal(await attr(page, 'data-phase'), 'orders-movement');
+  const orders = await attr(page, 'data-state-hash');
+  await page.reload();
+  await page.locator('#root[data-screen="play"]').waitFor();
+  assert.equal(await attr(page, 'data-state-hash'), orders, 'resumed at the same state');
+  assert.deepEqual(await more(page), { ready: true, how: 'before start' });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('full page: Start game clicked before the rest has arrived waits for it, without a blocking request', async () => {
+  const context = await newContext();
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  const rest = await holdRest(page);
+  await page.goto(FULL + '?open=economy');
+  await page.locator('#eplayers').waitFor();
+  await page.click('#start-game');
+  await page.locator('#start-game[aria-busy="true"]').waitFor();
+  assert.deepEqual(await more(page), { ready: false, how: null });
+  rest.release();
+  await page.waitForFunction(() => document.querySelector('#root').dataset.screen !== 'setup', null, { timeout: 30000 });
+  assert.equal((await more(page)).ready, true);
+  assert.equal(rest.asked(), 1, 'no second, synchronous request');
+  assert.deepEqual(errors, []);
   await context.close();
 });

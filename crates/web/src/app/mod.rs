@@ -81,6 +81,9 @@ pub struct AppState {
     pub help_at: Option<&'static str>,
     /// A lesson under way ("Learn to play"), on the screen of its ruleset.
     pub tutor: Option<learn::Tutor>,
+    /// The saved game was left unread at the start (the page opened for a new-game form or the
+    /// online lobby): it is read when the player goes to the menu.
+    pub save_unread: bool,
 }
 
 #[derive(Clone)]
@@ -201,6 +204,7 @@ impl AppState {
             #[cfg(feature = "full")]
             help_at: None,
             tutor: None,
+            save_unread: false,
         };
         let room = store::url_param("room").is_some() || store::url_param("offer").is_some();
         let open = store::url_param("open");
@@ -210,7 +214,14 @@ impl AppState {
         // The save is read when the player goes to the menu (`show_menu` loads the state again).
         let lobby =
             cfg!(feature = "online") && !menu && (room || open.as_deref() == Some("online"));
-        if let Some(text) = store::get(store::SAVE_KEY).filter(|_| !lobby) {
+        // So does the full page opened for a new-game form ("New game…" and a ruleset on the lite
+        // page): its first part holds the menu and the forms, not the games (tools/split-page.py).
+        let form = cfg!(feature = "full")
+            && !menu
+            && !room
+            && matches!(open.as_deref(), Some("orders" | "economy"));
+        st.save_unread = (lobby || form) && store::get(store::SAVE_KEY).is_some();
+        if let Some(text) = store::get(store::SAVE_KEY).filter(|_| !lobby && !form) {
             let loaded = store::b64_decode(&text)
                 .ok_or_else(|| "the saved text is not valid".to_string())
                 .and_then(|b| load_bytes(&b));
@@ -442,6 +453,12 @@ impl AppState {
         #[cfg(feature = "online")]
         if self.classic.is_online() || self.screen == Screen::Online {
             let _ = web_sys::window().map(|w| w.location().set_hash(""));
+            *self = AppState::load_state(true);
+        }
+        // Unless a game was started since.
+        let playing =
+            self.classic.game.is_some() || self.has_orders_game() || self.has_economy_game();
+        if self.save_unread && !playing {
             *self = AppState::load_state(true);
         }
         self.screen = Screen::Menu;
