@@ -148,6 +148,7 @@ test('quick game: one click to each ruleset against computer players, no form to
   // Classic from the full page's menu.
   await page.click('#menu');
   await page.click('#quick-start');
+  await page.click('#quick-confirm-yes'); // the economy game in progress is replaced
   await page.locator('#map').waitFor();
   await page.waitForFunction(() => ['claim', 'setup'].includes(document.querySelector('#root')?.dataset.phase));
   assert.equal(await attr(page, 'data-screen'), 'play');

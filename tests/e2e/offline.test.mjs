@@ -50,6 +50,8 @@ test('offline after a first visit: a classic game and an orders hot-seat game bo
   await page.goto(URL_BASE + '?seed=e2e-offline-3');
   await page.click('#menu-btn');
   await page.click('#quick-start');
+  // The game in progress is replaced only once the player says so.
+  await page.click('#quick-confirm-yes');
   await page.locator('#map g.terr').first().waitFor();
   assert.ok(!page.url().includes('/full/'), 'the classic game stays on the lite page');
   await shot(page, '10b-offline-classic');

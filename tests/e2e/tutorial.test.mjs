@@ -24,7 +24,7 @@ async function signature(page) {
  * map), or waits while it names none (the computer players act). Returns the clicks made and
  * the characters of text the coach showed.
  */
-async function followCoach(page, name) {
+async function followCoach(page, name, phone = false) {
   let clicks = 0, chars = 0, seen = new Set();
   for (let guard = 0; guard < 80; guard++) {
     const coach = page.locator('#coach');
@@ -40,6 +40,7 @@ async function followCoach(page, name) {
       await shot(page, `tutorial-${name}-step${step}${result ? '-result' : ''}`);
     }
     if (await coach.getAttribute('data-last') === '1') return { clicks, chars };
+    if (phone && target && target !== '#coach-next') await clear(page, target, `${name} step ${step}`);
     const before = await signature(page);
     if (target.startsWith('#t-')) await clickTerr(page, target.slice(3));
     else if (target.startsWith('#r-')) await page.locator(target).dispatchEvent('click');
@@ -54,6 +55,28 @@ async function followCoach(page, name) {
     }, before, { timeout: target ? 15000 : 90000 });
   }
   assert.fail('the lesson did not reach its last step');
+}
+
+/**
+ * On a phone the coach sits at the bottom: the control it names must be in the window and not
+ * under it (the page scrolls it into view; a map region counts by the part the map shows).
+ */
+async function clear(page, target, where) {
+  await page.waitForFunction((t) => {
+    const el = document.querySelector(t);
+    if (!el) return false;
+    let r = el.getBoundingClientRect();
+    const svg = el.closest('svg');
+    let top = r.top, bottom = r.bottom;
+    if (svg) { const m = svg.getBoundingClientRect(); top = Math.max(top, m.top); bottom = Math.min(bottom, m.bottom); }
+    const coach = document.querySelector('#coach').getBoundingClientRect();
+    return bottom > top && top >= 0 && bottom <= coach.top;
+  }, target, { timeout: 5000 }).catch(async () => {
+    await shot(page, `tutorial-phone-covered`);
+    const box = await page.evaluate((t) => [JSON.stringify(document.querySelector(t)?.getBoundingClientRect()),
+      JSON.stringify(document.querySelector('#coach').getBoundingClientRect())], target);
+    assert.fail(`${where}: ${target} is off screen or under the coach: ${box}`);
+  });
 }
 
 test('learn to play, classic: from the lite page, completed by following the coach', async () => {
@@ -89,6 +112,22 @@ test('learn to play, classic: from the lite page, completed by following the coa
   await page.click('#coach-real');
   await page.waitForFunction(() => !document.querySelector('#coach'));
   assert.equal(await attr(page, 'data-screen'), 'play');
+  const game = await attr(page, 'data-state-hash');
+
+  // A quick game with a game in progress asks first: "Keep playing" finds the game as it was,
+  // "Replace" starts the new one.
+  await page.click('#menu-btn');
+  await page.click('#quick-orders');
+  await page.locator('#quick-confirm').waitFor();
+  assert.match(await page.locator('#quick-confirm').textContent(), /will be replaced/);
+  await shot(page, 'tutorial-quick-confirm');
+  await page.click('#quick-confirm-keep');
+  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, game);
+  assert.equal(await attr(page, 'data-screen'), 'play');
+  await page.click('#menu-btn');
+  await page.click('#quick-orders');
+  await page.click('#quick-confirm-yes');
+  await page.locator('#oseason').waitFor();
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -137,6 +176,27 @@ test('learn to play, economy: one round with a coach, completed by following it'
   console.log(`economy lesson: ${clicks + 1} clicks, ${chars} characters of coach text`);
   assert.match(await page.locator('#coach-says').textContent(), /real game/);
   assert.equal(await page.locator('#r-ukraine').getAttribute('data-owner'), '0');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('learn to play on a phone: the coach at the bottom, folding to one line, never over what it names', async () => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + 'full/?seed=e2e-learn-phone');
+  await page.click('#learn-economy');
+  await page.locator('#coach').waitFor();
+  const box = await page.locator('#coach').boundingBox();
+  assert.ok(box.y + box.height >= 843 && box.height <= 0.45 * 844, `the coach at the bottom, compact: ${JSON.stringify(box)}`);
+  // A tap on its title folds it to one line; another opens it.
+  await page.click('#coach .coach-head');
+  const folded = await page.locator('#coach').boundingBox();
+  assert.ok(folded.height < 60, `folded: ${folded.height}px`);
+  await shot(page, 'tutorial-phone-folded');
+  await page.click('#coach .coach-head');
+  const { clicks, chars } = await followCoach(page, 'phone-economy', true);
+  console.log(`economy lesson on a phone: ${clicks} clicks, ${chars} characters; coach ${Math.round(box.height)} px tall (folded ${Math.round(folded.height)})`);
   assert.deepEqual(errors, []);
   await context.close();
 });

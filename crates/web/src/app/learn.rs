@@ -185,6 +185,7 @@ impl AppState {
             return true;
         }
         e.update(m.clone());
+        tutorial::economy::settle(e, m);
         l.observe(steps, e);
         true
     }

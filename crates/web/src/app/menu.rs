@@ -100,18 +100,68 @@ fn replay_entry(app: &UseReducerHandle<AppState>) -> Html {
     }
 }
 
-/// One quick-game button: the ruleset's name and who plays, in one line under it.
-fn quick_button(
-    app: &UseReducerHandle<AppState>,
-    id: &'static str,
-    r: Ruleset,
-    name: &'static str,
-    who: &'static str,
-) -> Html {
+#[derive(Properties, PartialEq)]
+struct QuickProps {
+    app: UseReducerHandle<AppState>,
+}
+
+/// The quick-game buttons. With a game in progress (the one Continue resumes) a click first
+/// asks: the quick game replaces it; "Keep playing" goes back to it instead.
+#[function_component]
+fn QuickGames(p: &QuickProps) -> Html {
+    let app = &p.app;
+    let asking = use_state(|| None::<(Ruleset, &'static str)>);
+    let button = |id: &'static str, r: Ruleset, name: &'static str, who: &'static str| {
+        let onclick = {
+            let (app, asking, playing) = (app.clone(), asking.clone(), app.has_save);
+            Callback::from(move |_: MouseEvent| {
+                if playing {
+                    asking.set(Some((r, name)));
+                } else {
+                    app.dispatch(Msg::QuickStart(r));
+                }
+            })
+        };
+        html! {
+            <button class="btn primary quick" {id} {onclick}>
+                <b>{name}</b><span>{who}</span>
+            </button>
+        }
+    };
+    let confirm = asking.map(|(r, name)| {
+        let (a1, s1) = (app.clone(), asking.clone());
+        let (a2, s2) = (app.clone(), asking.clone());
+        let s3 = asking.clone();
+        html! {
+            <div class="quick-confirm" id="quick-confirm" role="alertdialog" aria-labelledby="quick-confirm-q">
+                <p id="quick-confirm-q"><b>{format!("Start a quick {name} game?")}</b>{
+                    " Your game in progress will be replaced: it is not kept anywhere unless you \
+                      exported it."}</p>
+                <div class="row">
+                    <button class="btn primary" id="quick-confirm-yes" onclick={Callback::from(move |_: MouseEvent| {
+                        s1.set(None);
+                        a1.dispatch(Msg::QuickStart(r));
+                    })}>{format!("Replace it with a {name} game")}</button>
+                    <button class="btn" id="quick-confirm-keep" onclick={Callback::from(move |_: MouseEvent| {
+                        s2.set(None);
+                        a2.dispatch(Msg::Continue);
+                    })}>{"Keep playing my game"}</button>
+                    <button class="btn" id="quick-confirm-back" onclick={Callback::from(move |_: MouseEvent| s3.set(None))}>{"Back"}</button>
+                </div>
+            </div>
+        }
+    });
     html! {
-        <button class="btn primary quick" {id} onclick={send(app, Msg::QuickStart(r))}>
-            <b>{name}</b><span>{who}</span>
-        </button>
+        <section class="quick-games" aria-labelledby="quick-title">
+            <h2 id="quick-title">{"Quick game"}</h2>
+            <p class="hint">{"One click: you against computer players (level normal), standard rules."}</p>
+            { button("quick-start", Ruleset::Classic, "Classic", "Dice battles · you and 2 computers") }
+            { button("quick-orders", Ruleset::Orders, "Orders",
+                "Secret orders, Europe 1901 · you are France, 6 computers") }
+            { button("quick-economy", Ruleset::Economy, "Economy",
+                "Money, plans and battles · you and 2 computers") }
+            { for confirm }
+        </section>
     }
 }
 
@@ -131,16 +181,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                         <button class="btn primary" id="continue" onclick={cont}>{"Continue game"}</button>
                     }
                     { replay_entry(app) }
-                    <section class="quick-games" aria-labelledby="quick-title">
-                        <h2 id="quick-title">{"Quick game"}</h2>
-                        <p class="hint">{"One click: you against computer players (level normal), standard rules."}</p>
-                        { quick_button(app, "quick-start", Ruleset::Classic, "Classic",
-                            "Dice battles · you and 2 computers") }
-                        { quick_button(app, "quick-orders", Ruleset::Orders, "Orders",
-                            "Secret orders, Europe 1901 · you are France, 6 computers") }
-                        { quick_button(app, "quick-economy", Ruleset::Economy, "Economy",
-                            "Money, plans and battles · you and 2 computers") }
-                    </section>
+                    <QuickGames app={app.clone()} />
                     <button class="btn" id="new-game" onclick={setup}>{"New game… (choose rules and players)"}</button>
                     <button class="btn" id="play-online" onclick={send(app, Msg::ShowOnline)}>{"Play online…"}</button>
                     { import_button(app, "import-menu") }

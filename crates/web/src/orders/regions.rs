@@ -398,12 +398,13 @@ pub(super) fn base_svg(
         let (x, y) = lay.at(map, Loc::new(i as u8));
         let _ = write!(
             o,
-            r#"<text class="okey{}" x="{}" y="{}">{}</text>"#,
+            r#"<text class="okey{}" data-k="{}" x="{}" y="{}">{}</text>"#,
             if p.kind == ProvinceKind::Sea {
                 " sea"
             } else {
                 ""
             },
+            p.key,
             n1(x),
             n1(y + 21.0),
             p.key

@@ -62,7 +62,8 @@ fn t(key: &str) -> TerritoryId {
 /// board's view box.
 pub const VIEW: [f32; 4] = [180.0, 130.0, 520.0, 353.0];
 
-/// The lesson's game: the layout above, the player to reinforce, turn 7.
+/// The lesson's game: the layout above, the player to reinforce, the lesson's turn 1 (the
+/// header's counter reads from the lesson's start, though the board is mid-game).
 pub fn start() -> ClassicState {
     let seats = [
         ("Red (you)", Colour::Red, SeatKind::Human),
@@ -95,7 +96,7 @@ pub fn start() -> ClassicState {
     s.players[ME as usize].hand = hand;
     s.current = ME;
     s.first = ME;
-    s.turn = 7;
+    s.turn = 1;
     s.rng = SeededDice::new(seed);
     let (base, bonus) = s.reinforcements(ME);
     s.phase = Phase::Reinforce {
@@ -165,7 +166,8 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
             "The world map has 42 territories. Each one belongs to a player and holds that \
             player's armies: the number on it. You are Red. Boole (Blue) and Curie (Green) are \
             computer players. Whoever takes every territory wins. Each turn has three parts: \
-            place new armies, attack, then move armies once. This lesson plays one turn and the \
+            place new armies, attack, then move armies once. This lesson starts mid-game, at its \
+            own turn 1 (the header counts every player's turns), and plays one turn and the \
             start of the next, about four minutes. Press Next."
                 .into()
         },
@@ -231,19 +233,26 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
             let rolls = s.players[ME as usize].stats.rolls - a.players[ME as usize].stats.rolls;
             format!(
                 "Venezuela is yours after {rolls} rolls: you lost {lost} {}, Boole lost 2. The {moved} \
-                 armies whose dice you rolled last moved in at once.",
-                if lost == 1 { "army" } else { "armies" }
+                 armies whose dice you rolled last are in Venezuela already; {} wait in Brazil.",
+                if lost == 1 { "army" } else { "armies" },
+                armies(s, "brazil")
             )
         },
         rules: "rules-classic-attack",
     },
     Step {
         title: "Move in",
-        says: |_| {
-            "Choose how many more armies follow into Venezuela. It borders Boole's Central \
-            America, while Brazil now borders only your own territories, where armies sit idle. \
-            The slider already says all but one (one must stay behind). Press Move in."
-                .into()
+        says: |s| {
+            let (moved, max) = match s.phase {
+                Phase::Occupy { moved, from, .. } => (moved, moved + s.armies[from as usize] - 1),
+                _ => (0, 0),
+            };
+            format!(
+                "The slider sets how many armies Venezuela holds in all: at least the {moved} \
+                 already there, at most {max} (one must stay in Brazil). Venezuela borders Boole's \
+                 Central America, while Brazil now borders only your own territories, where armies \
+                 sit idle, so the slider starts at {max}. Press Move in {max}."
+            )
         },
         target: |_| "#btn-occupy",
         allows: |_, m| matches!(m, Msg::Act(Action::Occupy { .. })),

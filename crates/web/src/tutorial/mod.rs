@@ -147,42 +147,120 @@ pub fn panel<S, G: Clone, M>(
     };
     let wait_next = lesson.result.is_some() && !last;
     let target = if wait_next { "#coach-next" } else { target };
-    // The control the coach names, highlighted by its selector (no hook in the screens needed).
-    let highlight = match target {
-        "" => String::new(),
-        t if t.starts_with("#t-") || t.starts_with("#r-") => {
-            format!("{t} .shape{{stroke:#ffcc00;stroke-width:9px}}")
-        }
-        // A province of the orders map (`[data-key="PAR"]`).
-        t if t.starts_with("[data-key=") => {
-            format!("svg.omap {t} path,svg.omap {t} circle{{stroke:#ffcc00;stroke-width:6px}}")
-        }
-        t => format!("{t}{{outline:3px solid #ffcc00;outline-offset:2px}}"),
-    };
+    let highlight = highlight(target);
     let n = steps.len();
+    // Keyed by step: a coach folded to its title line on a phone opens again at the next step.
     html! {
         <aside class="coach" id="coach" aria-label="Coach" data-step={lesson.step.to_string()}
             data-target={target} data-last={if last { "1" } else { "0" }}>
             <style>{highlight}</style>
-            <p class="coach-count">{format!("Lesson: step {} of {}", lesson.step + 1, n)}</p>
-            <h2 id="coach-title">{st.title}</h2>
-            <p id="coach-says">{(st.says)(&lesson.start)}</p>
-            if let Some(r) = lesson.result.as_ref().filter(|r| !r.is_empty()) {
-                <p class="coach-result" id="coach-result" role="status"><b>{"What happened: "}</b>{r}</p>
-            }
-            if let Some(w) = &lesson.notice {
-                <p class="coach-notice" id="coach-notice" role="alert">{w}</p>
-            }
-            <div class="row">
-                if wait_next {
-                    <button class="btn primary" id="coach-next" onclick={on(Coach::Next)}>{"Next"}</button>
+            <details class="coach-fold" open=true key={lesson.step}>
+                <summary class="coach-head">
+                    <span class="coach-count">{format!("Step {} of {}", lesson.step + 1, n)}</span>
+                    <h2 id="coach-title">{st.title}</h2>
+                </summary>
+                <p id="coach-says">{(st.says)(&lesson.start)}</p>
+                if !target.is_empty() && target != "#coach-next" {
+                    <p class="coach-key"><span class="coach-swatch" aria-hidden="true"></span>
+                        {"The purple outline marks what to click now."}</p>
                 }
-                if last {
-                    <button class="btn primary" id="coach-real" onclick={on(Coach::PlayReal)}>{"Play a real game"}</button>
+                if let Some(r) = lesson.result.as_ref().filter(|r| !r.is_empty()) {
+                    <p class="coach-result" id="coach-result" role="status"><b>{"What happened: "}</b>{r}</p>
                 }
-                <button class="btn small" id="coach-rules" data-anchor={st.rules} onclick={on(Coach::Rules)}>{"Rules of this step"}</button>
-                <button class="btn small" id="coach-leave" onclick={on(Coach::Leave)}>{"Leave the lesson"}</button>
-            </div>
+                if let Some(w) = &lesson.notice {
+                    <p class="coach-notice" id="coach-notice" role="alert">{w}</p>
+                }
+                <div class="row">
+                    if wait_next {
+                        <button class="btn primary" id="coach-next" onclick={on(Coach::Next)}>{"Next"}</button>
+                    }
+                    if last {
+                        <button class="btn primary" id="coach-real" onclick={on(Coach::PlayReal)}>{"Play a real game"}</button>
+                    }
+                    <button class="btn small" id="coach-rules" data-anchor={st.rules} onclick={on(Coach::Rules)}>{"Rules of this step"}</button>
+                    <button class="btn small" id="coach-leave" onclick={on(Coach::Leave)}>{"Leave the lesson"}</button>
+                </div>
+            </details>
+            <Follow target={AttrValue::from(target)} />
         </aside>
+    }
+}
+
+/// The rule that marks the control the coach names, by its selector (no hook in the screens
+/// needed). Purple and thick, unlike the amber keyboard focus and the screens' own dashed
+/// target outlines, so that the one thing to click now never looks like the others.
+fn highlight(target: &str) -> String {
+    match target {
+        "" => String::new(),
+        t if t.starts_with("#t-") || t.starts_with("#r-") => {
+            format!("{t} .shape{{stroke:#7209b7;stroke-width:8px;stroke-dasharray:none}}")
+        }
+        // A province of the orders map (`[data-key="PAR"]`): its outline, and its key written
+        // large (the map's three letters are small), which the coach's words name in full.
+        t if t.starts_with("[data-key=") => {
+            let key = t.trim_start_matches("[data-key=").trim_end_matches(']');
+            format!(
+                "svg.omap {t} path,svg.omap {t} circle{{stroke:#7209b7;stroke-width:6px}}\
+                 svg.omap .okey[data-k={key}]{{font-size:24px;fill:#7209b7;stroke-width:4px}}"
+            )
+        }
+        t => format!("{t}{{outline:4px solid #7209b7;outline-offset:2px}}"),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FollowProps {
+    target: AttrValue,
+}
+
+/// Keeps the control the coach names in sight: when it lies outside the window, or under the
+/// coach (a phone's coach sits at the bottom), the page scrolls it into view above the coach.
+/// Runs once per target, after the screen has drawn it.
+#[function_component]
+fn Follow(p: &FollowProps) -> Html {
+    use_effect_with(p.target.clone(), |t| {
+        let t = t.to_string();
+        let timer = gloo::timers::callback::Timeout::new(60, move || reveal(&t));
+        move || drop(timer)
+    });
+    html! {}
+}
+
+fn reveal(target: &str) {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if target.is_empty() || target.starts_with("#coach") {
+        return;
+    }
+    let (Ok(Some(el)), Some(win)) = (doc.query_selector(target), web_sys::window()) else {
+        return;
+    };
+    let height = win
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    // The coach covers the window from its top down when it sits at the bottom (a phone).
+    let limit = doc
+        .get_element_by_id("coach")
+        .map(|c| c.get_bounding_client_rect().top())
+        .filter(|&top| top > height / 3.0)
+        .unwrap_or(height);
+    let r = el.get_bounding_client_rect();
+    // A region of a map: the part of it the map shows, and the page scrolls.
+    if let Ok(Some(svg)) = el.closest("svg") {
+        let m = svg.get_bounding_client_rect();
+        let (top, bottom) = (r.top().max(m.top()), r.bottom().min(m.bottom()));
+        if top < 0.0 || bottom > limit - 4.0 {
+            // Its middle to the middle of the window above the coach, with as much of the
+            // map around it as the page allows.
+            win.scroll_by_with_x_and_y(0.0, (top + bottom) / 2.0 - limit / 2.0);
+        }
+        return;
+    }
+    if r.top() < 0.0 || r.bottom() > limit - 4.0 {
+        // Scroll-margin (style-tutorial.css) keeps it clear of the coach.
+        el.scroll_into_view_with_bool(false);
     }
 }

@@ -60,7 +60,11 @@ pub fn seats() -> Vec<Seat> {
 
 /// A new session of the lesson's game.
 pub fn session() -> OrdersSession {
-    OrdersSession::new(start(), seats())
+    let mut o = OrdersSession::new(start(), seats());
+    // France and its neighbours, from the Irish Sea to Munich and Portugal: the provinces the
+    // lesson names, their keys larger than on the whole map.
+    o.view = Some([0.0, 395.0, 450.0, 345.0]);
+    o
 }
 
 /// The other powers' orders for this phase: Germany tries Burgundy twice; in Fall England
@@ -233,7 +237,9 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
             orders are revealed and carried out at once, with no dice: the stronger side wins, a \
             tie changes nothing. You will move, bounce, convoy, support, retreat and build: about \
             five minutes. Here you are told the other powers' orders; in a real game you guess \
-            (or ask them). Press Next."
+            (or ask them). Two marks on the map: a thick purple outline is the coach's, what to \
+            click now; yellow dashed patches are the game's own, every place the unit you \
+            selected may go. The map writes provinces as three letters: Paris is PAR. Press Next."
                 .into()
         },
         target: no_target,
@@ -245,17 +251,17 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
     Step {
         title: "Move",
         says: |_| {
-            "An army moves one step, into a neighbouring land province. Gascony, next to \
-            Marseilles, is empty: click your army in Marseilles, then Gascony. From there it can \
-            help in Burgundy next season."
+            "An army moves one step, into a neighbouring land province. Gascony (GAS), next to \
+            Marseilles (MAR), is empty: click your army in Marseilles, then Gascony. From there \
+            it can help in Burgundy (BUR) next season."
                 .into()
         },
         target: |o| order_move(o, "MAR", "GAS"),
         allows: |_, m| clicks(m, &["MAR", "GAS"]),
         done: |_, o| moves(o, "MAR", "GAS"),
         result: |_, _| {
-            "The order A MAR - GAS is in your list. Nothing moves yet: orders are carried out \
-            when every power has written them."
+            "The order A MAR - GAS (army Marseilles to Gascony) is in your list. Nothing moves \
+            yet: orders are carried out when every power has written them."
                 .into()
         },
         rules: "rules-orders-move",
@@ -263,24 +269,24 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
     Step {
         title: "Bounce",
         says: |_| {
-            "Germany's army in Munich is ordered into Burgundy this spring. Order your army in \
-            Paris there too: click Paris, then Burgundy. Two units of equal strength (1 each) \
+            "Germany's army in Munich (MUN) is ordered into Burgundy (BUR) this spring. Order \
+            your army in Paris (PAR) there too: click Paris, then Burgundy. Two units of equal strength (1 each) \
             entering one province bounce: neither gets in, and both stay where they were."
                 .into()
         },
         target: |o| order_move(o, "PAR", "BUR"),
         allows: |_, m| clicks(m, &["PAR", "BUR"]),
         done: |_, o| moves(o, "PAR", "BUR"),
-        result: |_, _| "The order A PAR - BUR is in your list.".into(),
+        result: |_, _| "The order A PAR - BUR (army Paris to Burgundy) is in your list.".into(),
         rules: "rules-orders-move",
     },
     Step {
         title: "Convoy",
         says: |_| {
-            "A fleet at sea can carry an army across it. Your fleet in the Mid-Atlantic will \
-            convoy the army in Brest to Portugal, a supply centre nobody holds. Click the fleet, \
-            press Convoy…, click the army in Brest, then Portugal. Then give the army its own \
-            order: click Brest, then Portugal."
+            "A fleet at sea can carry an army across it. Your fleet in the Mid-Atlantic Ocean \
+            (MAO) will convoy the army in Brest (BRE) to Portugal (POR), a supply centre nobody \
+            holds. Click the fleet, press Convoy…, click the army in Brest, then Portugal. Then \
+            give the army its own order: click Brest, then Portugal."
                 .into()
         },
         target: |o| {
@@ -302,8 +308,8 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
             matches!(drafted(o, "MAO"), Some(Spec::Convoy { .. })) && moves(o, "BRE", "POR")
         },
         result: |_, _| {
-            "Both orders are in: F MAO C A BRE - POR and A BRE - POR. A convoy needs both, the \
-            fleet's and the army's."
+            "Both orders are in: F MAO C A BRE - POR (the fleet convoys Brest's army to \
+            Portugal) and A BRE - POR. A convoy needs both, the fleet's and the army's."
                 .into()
         },
         rules: "rules-orders-convoy",
@@ -312,7 +318,8 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         title: "Submit: Spring 1901",
         says: |_| {
             "Units without an order hold. Press Submit orders: the other powers' orders are \
-            revealed and the adjudicator resolves them all together."
+            revealed and the adjudicator resolves them all together. Spring's results then show \
+            beside the map, while the header already names the next season, Fall 1901."
                 .into()
         },
         target: |_| "#o-submit",
@@ -320,8 +327,10 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         done: |_, o| o.game.season == Season::Fall && o.last.is_some(),
         result: |_, o| {
             format!(
-                "{}. Marseilles' army is in Gascony and the army from Brest sailed to Portugal. \
-                 Paris and Munich bounced (1 against 1): both stayed.",
+                "Spring 1901's results: {}. Marseilles' army is in Gascony and the army from \
+                 Brest sailed to Portugal. Paris and Munich bounced (1 against 1): both stayed. \
+                 Watch out: England's fleets in the English Channel (ENG) and the Irish Sea (IRI) \
+                 border your fleet in the Mid-Atlantic.",
                 lines(o, &["MAR", "PAR", "MUN", "MAO", "BRE"])
             )
         },
@@ -330,10 +339,13 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
     Step {
         title: "Support: Fall 1901",
         says: |_| {
-            "Germany tries Burgundy again. A unit can support another's move instead of moving: \
-            each support adds 1 to the move's strength. Press Continue, click the army in \
-            Gascony, press Support…, click the army in Paris, then Burgundy. Then order Paris to \
-            Burgundy (click Paris, then Burgundy) and press Submit orders."
+            "Fall 1901. Germany tries Burgundy again, and England will attack your fleet in the \
+            Mid-Atlantic: the Channel's fleet moves in, supported by the Irish Sea's (2 against \
+            your 1). You cannot save it this year; see what happens to a beaten unit. A unit can \
+            support another's move instead of moving: each support adds 1 to the move's \
+            strength. Press Continue, click the army in Gascony (GAS), press Support…, click the \
+            army in Paris (PAR), then Burgundy (BUR). Then order Paris to Burgundy (click Paris, \
+            then Burgundy) and press Submit orders."
                 .into()
         },
         target: |o| {
@@ -364,8 +376,9 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         done: |_, o| o.game.phase == Phase::Retreat,
         result: |_, o| {
             format!(
-                "{}. Paris, supported, had strength 2 against Munich's 1: it took Burgundy. But \
-                 England attacked your fleet with support (2 against 1): it is dislodged.",
+                "Fall 1901's results: {}. Paris, supported, had strength 2 against Munich's 1: it \
+                 took Burgundy. England's attack on your fleet had strength 2 against 1: it is \
+                 dislodged (beaten out of its province).",
                 lines(o, &["PAR", "GAS", "MUN", "ENG", "IRI", "MAO"])
             )
         },
@@ -376,7 +389,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         says: |_| {
             "A dislodged unit must retreat to an empty neighbouring province (not where the \
             attack came from) or be disbanded. Press Continue, click your fleet in the \
-            Mid-Atlantic, then Brest, your home port, and press Submit orders."
+            Mid-Atlantic (MAO), then Brest (BRE), your home port, and press Submit orders."
                 .into()
         },
         target: |o| {
@@ -411,8 +424,8 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         title: "Build",
         says: |_| {
             "After Fall, a power with more supply centres than units builds the difference, each \
-            new unit in a home centre it holds that is empty. Press Continue, click Paris, press \
-            Build army, then Submit orders."
+            new unit in a home centre it holds that is empty. Press Continue, click Paris (PAR), \
+            press Build army, then Submit orders."
                 .into()
         },
         target: |o| {
@@ -436,7 +449,8 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         done: |_, o| o.game.year == 1902,
         result: |_, o| {
             format!(
-                "{}. France has {} units for {} centres. Whoever holds 18 supply centres wins.",
+                "{}. France has {} units for {} centres, and the header says Spring 1902: a new \
+                 year. Whoever holds 18 supply centres wins.",
                 lines(o, &["PAR"]),
                 units_of(&o.game, me()),
                 o.game.centre_count(me())
@@ -520,6 +534,11 @@ mod tests {
         assert!(log[3].contains("A BRE - POR ok"), "{}", log[3]);
         assert!(log[4].contains("A PAR - BUR ok"), "{}", log[4]);
         assert!(log[4].contains("F MAO H ✗ dislodged"), "{}", log[4]);
+        // The words name the season whose results they show (the header names the next), and
+        // England's attack was announced before it came.
+        assert!(log[3].starts_with("Spring 1901's results"), "{}", log[3]);
+        assert!(log[4].contains("F ENG - MAO ok"), "{}", log[4]);
+        assert!((STEPS[5].says)(&o).contains("England will attack"));
         assert!(log[5].contains("F MAO R BRE ok"), "{}", log[5]);
         assert!(log[6].contains("A PAR B ok"), "{}", log[6]);
         assert_eq!(o.game.year, 1902);
