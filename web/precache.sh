@@ -11,8 +11,15 @@ cd "${1:?usage: web/precache.sh DIST}"
 # The lite page's index.html is cached as "./" (the worker serves it for index.html too), and the
 # app icons (PNG: only for installing the app to a home screen) wait for LATER: neither is needed
 # to play, and each would compete with the first load for bandwidth.
-lite=$(find . -type f ! -name sw.js ! -name '*.map' ! -name index.html ! -path './full/*' ! -path './online/*' ! -path './icons/*.png' | sed 's|^\./||' | LC_ALL=C sort)
+# The computer players' worker (bot-worker.js, orbis-worker*: issue 62) waits for LATER too: it
+# is fetched on a computer's first turn (and kept), and until it is cached a page offline thinks
+# for the computers itself.
+lite=$(find . -maxdepth 1 -type f ! -name sw.js ! -name '*.map' ! -name index.html ! -name bot-worker.js ! -name 'orbis-worker*' | sed 's|^\./||' | LC_ALL=C sort)
+lite="$lite
+$(find . -mindepth 2 -type f ! -name '*.map' ! -path './full/*' ! -path './online/*' ! -path './icons/*.png' | sed 's|^\./||' | LC_ALL=C sort)"
 icons=$(find ./icons -type f -name '*.png' | sed 's|^\./||' | LC_ALL=C sort)
+icons="$icons
+$(find . -maxdepth 1 -type f \( -name bot-worker.js -o -name 'orbis-worker*' \) | sed 's|^\./||' | LC_ALL=C sort)"
 full=$(find . -type f ! -name '*.map' -path './full/*' | sed 's|^\./||' | LC_ALL=C sort)
 # The online page (online/) is cached when it is first opened (the worker keeps what it fetches):
 # only players who go online download it, and they are online then. Its files still count in the

@@ -443,3 +443,31 @@ export async function skipLinkCheck(page, target = 'controls') {
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement?.id), target);
 }
+
+/**
+ * Issue 62: records every long task of the context's pages (PerformanceObserver 'longtask':
+ * main-thread tasks over 50 ms) from their first script on; `longTasks(page)` hands over (and
+ * forgets) those seen so far. Figures to print, never to assert: they depend on the machine.
+ */
+export async function watchLongTasks(context) {
+  await context.addInitScript(() => {
+    window.__longTasks = [];
+    try {
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
+      }).observe({ type: 'longtask', buffered: true });
+    } catch (e) { /* no long-task timing in this browser */ }
+  });
+}
+
+export async function longTasks(page) {
+  return page.evaluate(() => { const t = window.__longTasks || []; window.__longTasks = []; return t; });
+}
+
+/** Prints the long tasks seen during a ruleset's computer turns (a figure for issue 62's note). */
+export async function printLongTasks(page, what) {
+  const t = await longTasks(page);
+  const longest = t.length ? Math.max(...t) : 0;
+  console.log(`long tasks during ${what}: ${t.length}, longest ${longest} ms`);
+  return longest;
+}

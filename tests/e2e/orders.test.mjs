@@ -3,7 +3,7 @@
 // resume the same state hash.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, watchErrors, clickKey, axeCheck, arrowWalk, skipLinkCheck } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, clickKey, axeCheck, arrowWalk, skipLinkCheck, watchLongTasks, longTasks, printLongTasks } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -640,6 +640,7 @@ test('orders: house options "fleets face a sea" and combine by clicks', async ()
 
 test('orders: one human against six computer powers, who order by themselves; a reload keeps them', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await watchLongTasks(context);
   const page = await context.newPage();
   const errors = watchErrors(page);
   await page.goto(URL_BASE);
@@ -700,8 +701,11 @@ test('orders: one human against six computer powers, who order by themselves; a 
   // Submitted as assistive technology clicks (the focus stays on Paris): the six computer
   // powers order, the map is drawn anew, and the focus is on Paris again.
   await page.focus('svg.omap [data-key="PAR"]');
+  await longTasks(page);
   await page.locator('#o-submit').dispatchEvent('click');
-  assert.equal(await attr(page, 'data-stage'), 'results');
+  // The computer powers think in the worker (data-stage "thinking"), then the phase resolves.
+  await page.locator('#root[data-stage="results"]').waitFor();
+  await printLongTasks(page, "the orders computer powers' phase (six normal/easy powers, Spring 1901)");
   await page.waitForFunction(() => document.activeElement?.getAttribute('data-key') === 'PAR', null, { timeout: 5000 })
     .catch(() => {});
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-key')), 'PAR', 'the focus stays on Paris through the computers\' phase');
@@ -720,8 +724,27 @@ test('orders: one human against six computer powers, who order by themselves; a 
   // Fall 1901: still France alone at the device (no curtain), the computers kept across the
   // reload.
   assert.equal(await attr(page, 'data-stage'), 'enter-FRANCE');
+  // Issue 62 item 5: "What would the computer do?" fills France's orders, drawn as arrows; one
+  // is changed (a unit told to hold instead) and the set submitted.
+  await page.click('#o-suggest');
+  await page.locator('#ocount', { hasText: /^3 of 3 units ordered$/ }).waitFor();
+  const suggested = await page.locator('#odraft li code').allTextContents();
+  assert.equal(suggested.length, 3, suggested.join('; '));
+  assert.equal(await page.locator('svg.omap g.oarrows g.oarrow').count(), 3, 'one arrow (or ring) per suggested order');
+  await shot(page, '52e-orders-suggested');
+  const changed = suggested.find((o) => / - /.test(o)) ?? suggested[0];
+  const unit = changed.split(' ').slice(0, 2).join(' '); // "A BUR"
+  await clickKey(page, unit.split(' ')[1].split('/')[0]);
+  await page.click('#o-hold');
+  await page.locator('#odraft li code', { hasText: new RegExp(`^${unit} H$`) }).waitFor();
+  assert.equal((await page.locator('#odraft li code').allTextContents()).length, 3);
+  await shot(page, '52f-orders-suggestion-changed');
+  await longTasks(page);
   await submit(page);
-  assert.equal(await attr(page, 'data-stage'), 'results');
+  await page.locator('#root[data-stage="results"]').waitFor();
+  await printLongTasks(page, "the orders computer powers' phase (Fall 1901)");
+  const fall = await page.locator('#oresults li code').allTextContents();
+  assert.ok(fall.includes(`${unit} H`), `the changed order was submitted: ${fall.join('; ')}`);
   assert.notEqual(await attr(page, 'data-state-hash'), hash);
   assert.match(await page.locator('#oseason').textContent(), /1901|1902/);
   // A figure, not an assertion: the six computer powers' orders for a phase, in wasm.

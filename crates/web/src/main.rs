@@ -25,6 +25,7 @@ mod orders;
 mod replay;
 mod savefile;
 mod store;
+mod think;
 mod tutorial;
 mod widgets;
 

@@ -27,10 +27,23 @@ pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
     let machine = e.is_some_and(|e| e.computer_to_act().is_some());
     let delay = app.classic.speed.delay_ms();
     let d = app.dispatcher();
+    let h = app.clone();
     use_effect_with((steps, machine, delay), move |&(_, machine, delay)| {
-        let timer = machine.then(|| {
+        // The computer thinks in the worker (crate::think); its choice is played if the game
+        // is still at this step when it comes.
+        let job = h
+            .economy
+            .as_ref()
+            .filter(|_| machine)
+            .and_then(|e| Some((e.game.clone(), e.computer_to_act()?)));
+        let timer = job.map(|(s, (p, level))| {
             gloo::timers::callback::Timeout::new(delay, move || {
-                d.dispatch(Msg::Economy(crate::economy::EMsg::BotStep))
+                let steps = s.steps;
+                crate::think::economy(&s, p, level, move |a, ms| {
+                    d.dispatch(Msg::Economy(crate::economy::EMsg::BotAct(
+                        steps, p, level, a, ms,
+                    )))
+                })
             })
         });
         move || drop(timer)
@@ -44,6 +57,41 @@ pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
             })
         });
         move || drop(tick)
+    });
+}
+
+/// The orders ruleset's computer powers (once every human has ordered) and "What would the
+/// computer do?", thought in the worker (crate::think): the answer is kept only if the game is
+/// still at the state it was asked for.
+#[cfg(not(feature = "full"))]
+#[hook]
+pub fn use_orders_computers(_app: &UseReducerHandle<AppState>) {}
+
+#[cfg(feature = "full")]
+#[hook]
+pub fn use_orders_computers(app: &UseReducerHandle<AppState>) {
+    use crate::orders::OMsg;
+    let o = app
+        .orders
+        .as_ref()
+        .filter(|o| app.screen == Screen::OrdersPlay && o.online.is_none());
+    let job = o.and_then(|o| o.computers_job());
+    let d = app.dispatcher();
+    use_effect_with(job.as_ref().map(|j| j.0), move |_| {
+        if let Some((key, (s, bots, salt))) = job {
+            crate::think::orders(&s, bots, salt, move |a, ms| {
+                d.dispatch(Msg::Orders(OMsg::ComputersOrdered(key, a, ms)))
+            });
+        }
+    });
+    let job = o.and_then(|o| o.suggest_job());
+    let d = app.dispatcher();
+    use_effect_with(job.as_ref().map(|j| (j.0, j.1)), move |_| {
+        if let Some((key, p, s, salt)) = job {
+            crate::think::suggest(&s, p, crate::orders::SUGGEST_LEVEL, salt, move |w| {
+                d.dispatch(Msg::Orders(OMsg::Suggested(key, p, w)))
+            });
+        }
     });
 }
 

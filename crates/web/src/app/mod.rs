@@ -659,10 +659,18 @@ pub fn app() -> Html {
         } else {
             c.speed.delay_ms()
         };
+        // The computer thinks in the worker (crate::think), so the page answers meanwhile; its
+        // choice is played if the game is still at this step when it comes.
+        let h = app.clone();
         use_effect_with((step, machine, delay), move |&(_, machine, delay)| {
-            let timer = machine.then(|| {
+            let c = &h.classic;
+            let job = machine.then(|| c.state().cloned().zip(c.machine_level()));
+            let timer = job.flatten().map(|(s, level)| {
                 gloo::timers::callback::Timeout::new(delay, move || {
-                    d.dispatch(Msg::Classic(classic::Msg::BotStep))
+                    let step = s.step;
+                    crate::think::classic(&s, level, move |a, ms| {
+                        d.dispatch(Msg::Classic(classic::Msg::BotAct(step, a, ms)))
+                    })
                 })
             });
             move || drop(timer)
@@ -670,6 +678,7 @@ pub fn app() -> Html {
     }
 
     hooks::use_economy_timers(&app);
+    hooks::use_orders_computers(&app);
     hooks::use_replay_keys(&app);
     hooks::use_board_scroll(&app);
 
@@ -735,6 +744,8 @@ pub fn app() -> Html {
             crate::orders::Stage::Enter(p) => {
                 format!("enter-{}", o.map().powers[p as usize].key)
             }
+            // The computer powers are writing their orders (in the worker).
+            crate::orders::Stage::Results if o.thinking => "thinking".into(),
             crate::orders::Stage::Results => "results".into(),
         })
         .unwrap_or_default();

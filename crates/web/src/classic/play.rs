@@ -163,7 +163,9 @@ pub enum Msg {
     Click(TerritoryId),
     Hover(Option<TerritoryId>),
     Act(Action),
-    BotStep,
+    /// A computer's choice, thought in the worker (`think::classic`) for the state at `step`,
+    /// and how long it took (ms): played if the game is still where it was asked.
+    BotAct(u32, Option<Action>, f64),
     SkipToHuman,
     AutoSetup,
     Reveal,
@@ -687,8 +689,14 @@ impl Classic {
                     self.apply(a);
                 }
             }
-            Msg::BotStep => {
-                self.bot_step();
+            Msg::BotAct(step, a, ms) => {
+                let level = self.machine_level();
+                if let (Some(level), Some(a), true) =
+                    (level, a, self.state().is_some_and(|s| s.step == step))
+                {
+                    record_bot_ms(&format!("{level:?}").to_lowercase(), ms);
+                    self.apply(a);
+                }
             }
             Msg::SkipToHuman => {
                 // Many actions at once: save once at the end.

@@ -143,8 +143,13 @@ pub enum EMsg {
     Place(place::PlaceDraft),
     /// Chooses what a click on the map places.
     PlaceTool(place::PlaceTool),
-    /// A computer seat takes its next action.
+    /// A computer seat takes its next action, thought on this thread (the unit tests'; the
+    /// page sends `BotAct`).
+    #[cfg_attr(not(test), allow(dead_code))]
     BotStep,
+    /// A computer's choice, thought in the worker (`think::economy`) at this step of the game
+    /// for this seat and level, and how long it took (ms): played if the game is still there.
+    BotAct(u32, PlayerId, BotLevel, Option<A>, f64),
     /// Sets how the withdraw buttons read: burn the roads, stay after interception.
     WithdrawFlags(bool, bool),
     /// Computer players take every action they can now, until a human must act.
@@ -488,6 +493,12 @@ impl EconomySession {
                 false
             }
             EMsg::BotStep => self.bot_step(),
+            EMsg::BotAct(steps, p, level, a, ms) => {
+                if self.game.steps != steps || self.computer_to_act() != Some((p, level)) {
+                    return false;
+                }
+                self.bot_play(p, level, a, ms)
+            }
             EMsg::Tick => {
                 // Online, the protocol closes the planning minute by itself.
                 if self.seconds_left() == Some(0) && self.online.is_none() {
@@ -578,13 +589,18 @@ impl EconomySession {
         };
         let t = clock_ms();
         let a = choose(&self.game, p, level);
+        self.bot_play(p, level, a, clock_ms() - t)
+    }
+
+    /// Plays a computer's choice `a` (chosen in `ms`), or its fallback.
+    fn bot_play(&mut self, p: PlayerId, level: BotLevel, a: Option<A>, ms: f64) -> bool {
         record_bot_ms(
             match level {
                 BotLevel::Easy => "economy-easy",
                 BotLevel::Normal => "economy-normal",
                 BotLevel::Hard => "economy-hard",
             },
-            clock_ms() - t,
+            ms,
         );
         match a {
             Some(a) => {

@@ -356,7 +356,8 @@ pub(super) fn board_svg(s: &OrdersSession) -> String {
                 arrow(&mut o, &lay, map, w, p, None, &unit_loc);
             }
         }
-        (Stage::Results, Some(r)) => {
+        // While the computer powers think, the last phase's results are no longer the news.
+        (Stage::Results, Some(r)) if !s.thinking => {
             for res in &r.results {
                 arrow(
                     &mut o,

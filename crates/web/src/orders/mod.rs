@@ -28,6 +28,7 @@ use orbis_engine::rules::orders::notation::{self, Spec, Written};
 use orbis_engine::rules::orders::{
     OrderResult, OrdersAction, OrdersEvent, OrdersState, Phase, Season,
 };
+use orbis_engine::StateHash;
 use yew::Callback;
 
 /// Colours of the powers, by index on the map (Europe: the traditional ones).
@@ -99,7 +100,19 @@ pub struct OrdersSession {
     pub seats_unknown: bool,
     /// The seats box was opened for unknown seats: it stays open while seats are set.
     pub seats_open: bool,
+    /// Hot-seat in the browser: every human has ordered and the computer powers are thinking
+    /// in the worker (`computers_job`); their orders come back as `OMsg::ComputersOrdered`.
+    pub thinking: bool,
+    /// This power asked "What would the computer do?" and the worker is writing its orders
+    /// (`suggest_job`); they come back as `OMsg::Suggested`.
+    pub suggesting: Option<PowerId>,
 }
+
+/// The computer powers' job for the worker: the state, the powers with their levels, the salt.
+pub type Job = (OrdersState, Vec<(PowerId, BotLevel)>, Vec<u8>);
+
+/// The strongest orders level the engine offers: what "What would the computer do?" shows.
+pub const SUGGEST_LEVEL: BotLevel = BotLevel::Hard;
 
 /// Messages of the orders screens.
 #[derive(Clone, Debug)]
@@ -129,6 +142,13 @@ pub enum OMsg {
     SetSeat(PowerId, Seat),
     /// Leave for another screen (the app's to handle).
     Nav(Nav),
+    /// The computer powers' orders for the phase whose state hashed to this, thought in the
+    /// worker, and how long they took (ms).
+    ComputersOrdered(StateHash, Vec<OrdersAction>, f64),
+    /// "What would the computer do?": fills the current power's draft with the computer's orders.
+    Suggest,
+    /// The computer's orders for this power in the phase whose state hashed to this.
+    Suggested(StateHash, PowerId, Vec<Written>),
 }
 
 /// What an orders view gets: the session to draw and where its messages go.
@@ -181,6 +201,8 @@ impl OrdersSession {
             history: None,
             seats_unknown,
             seats_open: seats_unknown,
+            thinking: false,
+            suggesting: None,
         };
         match s.first_waiting() {
             Some(p) => s.hand_to(p),
@@ -274,6 +296,7 @@ impl OrdersSession {
     /// `p` enters its orders, from a clean draft.
     fn enter(&mut self, p: PowerId) {
         self.stage = Stage::Enter(p);
+        self.suggesting = None;
         self.draft.clear();
         self.sel = None;
         self.error = None;
@@ -310,6 +333,7 @@ impl OrdersSession {
     /// Moves on after a submission or after the results were read: the next human who owes
     /// orders, else the engine adjudicates. Returns true when the game state changed.
     fn advance(&mut self) -> bool {
+        self.suggesting = None;
         self.draft.clear();
         self.sel = None;
         self.mode = Mode::Move;
@@ -339,19 +363,56 @@ impl OrdersSession {
             self.hand_to(p);
             return false;
         }
-        let (year, season) = (self.game.year, self.game.season);
         // The computer powers order now, after every human: their random part is drawn from
         // the humans' orders (as online from the revealed orders), the rest from the board.
-        let salt = orbis_engine::codec::encode(&self.game.orders);
-        let mut events = vec![];
         let computers = self.computers();
+        if !computers.is_empty() && cfg!(target_arch = "wasm32") {
+            // In the browser they think in the worker, and the page answers meanwhile.
+            self.stage = Stage::Results;
+            self.thinking = true;
+            return false;
+        }
         let t0 = clock_ms();
-        let actions = bot::orders::phase_actions(&self.game, &computers, &salt);
+        let actions = bot::orders::phase_actions(&self.game, &computers, &self.salt());
         if !computers.is_empty() {
             // Every computer power's orders for the phase, together: a figure for the e2e
             // harness (`window.__orbisBots["orders-phase"]`).
             record_bot_ms("orders-phase", clock_ms() - t0);
         }
+        self.resolve(actions)
+    }
+
+    /// The seed of the computer powers' random part: the orders already in (the humans').
+    fn salt(&self) -> Vec<u8> {
+        orbis_engine::codec::encode(&self.game.orders)
+    }
+
+    /// What the worker needs to write the computer powers' orders, while they are thinking:
+    /// the state's hash (to know the answer is for this very phase), the state, the computer
+    /// powers and the salt.
+    pub fn computers_job(&self) -> Option<(StateHash, Job)> {
+        self.thinking.then(|| {
+            let job = (self.game.clone(), self.computers(), self.salt());
+            (orbis_engine::codec::hash_of(&self.game), job)
+        })
+    }
+
+    /// What the worker needs to write the orders "What would the computer do?" shows.
+    pub fn suggest_job(&self) -> Option<(StateHash, PowerId, OrdersState, Vec<u8>)> {
+        let p = self.suggesting?;
+        Some((
+            orbis_engine::codec::hash_of(&self.game),
+            p,
+            self.game.clone(),
+            self.salt(),
+        ))
+    }
+
+    /// The computer powers' orders are in: they are submitted, the phase adjudicated and its
+    /// results shown. Returns true when the game state changed.
+    fn resolve(&mut self, actions: Vec<OrdersAction>) -> bool {
+        let (year, season) = (self.game.year, self.game.season);
+        let mut events = vec![];
         for a in actions {
             if matches!(self.game.phase, Phase::GameOver { .. }) {
                 break;
@@ -460,9 +521,38 @@ impl OrdersSession {
                 }
             }
             OMsg::Continue => {
-                if self.stage == Stage::Results && !self.online.as_ref().is_some_and(|o| o.sent) {
+                if self.stage == Stage::Results
+                    && !self.thinking
+                    && !self.online.as_ref().is_some_and(|o| o.sent)
+                {
                     return self.advance();
                 }
+            }
+            OMsg::ComputersOrdered(key, actions, ms) => {
+                let now = orbis_engine::codec::hash_of(&self.game);
+                if !self.thinking || key != now {
+                    return false;
+                }
+                self.thinking = false;
+                record_bot_ms("orders-phase", ms);
+                return self.resolve(actions);
+            }
+            OMsg::Suggest => {
+                // Offline only: online, a human seat's orders are the player's own.
+                if me.is_some() && self.online.is_none() {
+                    self.suggesting = me;
+                    self.error = None;
+                }
+            }
+            OMsg::Suggested(key, p, orders) => {
+                let now = orbis_engine::codec::hash_of(&self.game);
+                if self.suggesting != Some(p) || me != Some(p) || key != now {
+                    return false;
+                }
+                self.suggesting = None;
+                self.draft = orders;
+                self.sel = None;
+                self.mode = Mode::Move;
             }
             OMsg::Cancel => {
                 self.sel = None;

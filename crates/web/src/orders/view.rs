@@ -539,6 +539,16 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
                 <p class="error" role="alert" id="oerror">{e.clone()}</p>
             }
             <h2>{"Your orders"}</h2>
+            // Hot-seat only: online, a human seat's orders are the player's own.
+            if s.online.is_none() {
+                <p class="row osuggest">
+                    <button class="btn small" id="o-suggest" disabled={s.suggesting.is_some()}
+                        aria-describedby="osuggest-hint" onclick={om(app, OMsg::Suggest)}>
+                        { if s.suggesting.is_some() { "The computer is thinking…" } else { "What would the computer do?" } }
+                    </button>
+                    <span class="hint" id="osuggest-hint">{"Fills in the orders a computer would give; change any before you submit."}</span>
+                </p>
+            }
             <ul class="odraft" id="odraft">
                 { for s.draft.iter().enumerate().map(|(i, w)| html! {
                     <li><code>{notation::print(map, w)}</code>
@@ -655,6 +665,12 @@ pub fn play(app: &H) -> Html {
             </div>
         },
         Stage::Enter(p) => entry_panel(app, s, p),
+        Stage::Results if s.thinking => html! {
+            <div class="prompt">
+                <p id="prompt" role="status">{"All your orders are in. The computer powers are writing theirs…"}</p>
+                <p class="hint">{"The map still answers while they think: the phase is resolved as soon as their orders are in."}</p>
+            </div>
+        },
         Stage::Results if s.online.is_some() && !matches!(g.phase, Phase::GameOver { .. }) => {
             online_panel(app, s)
         }

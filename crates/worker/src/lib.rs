@@ -1,0 +1,103 @@
+//! The computer players' jobs, as the pages send them to the worker (src/main.rs) and the worker
+//! answers them (issue 62: computer players never freeze the page).
+//!
+//! A job's bytes are its kind (one byte) and then its inputs in the engine's canonical encoding
+//! (`codec::encode`); the answer is the bot's choice in the same encoding. Each kind is encoded
+//! on its own, never as one enum, so that a page links the encoding of only the states it sends
+//! (the lite page: classic). The worker runs the very engine functions a page would run itself,
+//! on the same decoded state, so its answers are the page's: the bots are seeded by the state
+//! (classic: game seed and action counter; orders: board and salt; economy: the state's dice).
+
+use orbis_engine::bot;
+use orbis_engine::codec;
+use orbis_engine::rules::classic::{Action, BotLevel, ClassicState};
+use orbis_engine::rules::orders::map::PowerId;
+use orbis_engine::rules::orders::{OrdersAction, OrdersState};
+use serde::Serialize;
+
+/// A classic computer player's next action: `(ClassicState, BotLevel)` -> `Option<Action>`.
+pub const CLASSIC: u8 = 0;
+/// The orders ruleset's computer powers for a phase: `(OrdersState, Vec<(PowerId, BotLevel)>,
+/// salt)` -> `Vec<OrdersAction>`.
+pub const ORDERS: u8 = 1;
+/// One power's orders as a computer would write them (the hot-seat suggestion):
+/// `(OrdersState, PowerId, BotLevel, salt)` -> `Vec<Written>`.
+pub const SUGGEST: u8 = 2;
+/// An economy computer player's next action: `(EconomyState, PlayerId, BotLevel)` ->
+/// `Option<EconomyAction>`.
+pub const ECONOMY: u8 = 3;
+
+/// A job's bytes: its kind, then its inputs.
+pub fn job<T: Serialize>(kind: u8, inputs: &T) -> Vec<u8> {
+    let mut v = vec![kind];
+    v.extend(codec::encode(inputs));
+    v
+}
+
+/// The encoded answer to a job's bytes, or `None` for bytes that are no job of this build.
+pub fn answer(bytes: &[u8]) -> Option<Vec<u8>> {
+    let (&kind, rest) = bytes.split_first()?;
+    Some(match kind {
+        CLASSIC => {
+            let (s, level): (ClassicState, BotLevel) = codec::decode(rest).ok()?;
+            codec::encode(&classic(&s, level))
+        }
+        ORDERS => {
+            let (s, bots, salt): (OrdersState, Vec<(PowerId, BotLevel)>, Vec<u8>) =
+                codec::decode(rest).ok()?;
+            codec::encode(&orders(&s, &bots, &salt))
+        }
+        SUGGEST => {
+            let (s, power, level, salt): (OrdersState, PowerId, BotLevel, Vec<u8>) =
+                codec::decode(rest).ok()?;
+            codec::encode(&bot::orders::orders_for(&s, power, level, &salt))
+        }
+        #[cfg(feature = "economy")]
+        ECONOMY => {
+            use orbis_engine::rules::classic::PlayerId;
+            use orbis_engine::rules::economy::state::EconomyState;
+            let (s, p, level): (EconomyState, PlayerId, BotLevel) = codec::decode(rest).ok()?;
+            codec::encode(&bot::economy::choose(&s, p, level))
+        }
+        _ => return None,
+    })
+}
+
+/// A classic computer player's next action (what the worker runs for [`CLASSIC`]).
+pub fn classic(s: &ClassicState, level: BotLevel) -> Option<Action> {
+    bot::choose(s, level)
+}
+
+/// The orders ruleset's computer powers' actions for the phase (what the worker runs for
+/// [`ORDERS`]).
+pub fn orders(s: &OrdersState, bots: &[(PowerId, BotLevel)], salt: &[u8]) -> Vec<OrdersAction> {
+    bot::orders::phase_actions(s, bots, salt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use orbis_engine::rules::classic::{default_seats, ClassicOptions, SeatKind};
+
+    /// The worker's answer, decoded, is what the page would have chosen itself.
+    #[test]
+    fn a_classic_job_answers_as_the_page_would() {
+        let seats = default_seats(3, SeatKind::Bot(BotLevel::Normal));
+        let mut s = ClassicState::new(seats, ClassicOptions::default(), [7; 32]).unwrap();
+        for _ in 0..300 {
+            let want = classic(&s, BotLevel::Normal);
+            let got: Option<Action> =
+                codec::decode(&answer(&job(CLASSIC, &(&s, BotLevel::Normal))).unwrap()).unwrap();
+            assert_eq!(got, want);
+            let Some(a) = want else { break };
+            s.apply(&a).unwrap();
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_no_job_are_refused() {
+        assert_eq!(answer(&[]), None);
+        assert_eq!(answer(&[CLASSIC, 1, 2, 3]), None);
+        assert_eq!(answer(&[200]), None);
+    }
+}
