@@ -7,5 +7,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 server="$(scripts/matchbox-server.sh)"
-MATCHBOX_SERVER="$server" cargo test --locked -p orbis-transport --test arena -- --ignored --nocapture
-NOSTR_RELAY="$(scripts/nostr-relay.sh)" cargo test --locked -p orbis-transport --test relays -- --ignored --nocapture
+relay="$(scripts/nostr-relay.sh)"
+if cargo nextest --version >/dev/null 2>&1; then
+  # The test binaries test.sh's unit step built (`cargo nextest run --workspace`): `cargo test -p
+  # orbis-transport` resolves the dependencies' features for that one package, not the
+  # workspace, and so compiled the WebRTC stack, the protocol and the engine a second time.
+  MATCHBOX_SERVER="$server" NOSTR_RELAY="$relay" cargo nextest run --workspace --locked \
+    --no-fail-fast --run-ignored only -E 'binary(arena) | binary(relays)'
+else
+  MATCHBOX_SERVER="$server" cargo test --locked -p orbis-transport --test arena -- --ignored --nocapture
+  NOSTR_RELAY="$relay" cargo test --locked -p orbis-transport --test relays -- --ignored --nocapture
+fi
