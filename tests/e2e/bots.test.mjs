@@ -169,3 +169,40 @@ test('a hard computer player can be chosen and plays', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Issue 62: the economy's computer players (hard and normal) think in the Web Worker: a game of
+// three computers plays its first round while the page answers (the pace is changed mid-game);
+// the longest main-thread task is printed, not asserted.
+test('economy: three computer players play a round while the page answers', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await watchLongTasks(context);
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + 'full/?seed=e2e-economy-bots');
+  await page.click('#new-game');
+  await page.click('#ruleset-economy');
+  await page.selectOption('#eplayers', '3');
+  await page.selectOption('#eseat-0', { label: 'Computer (hard)' });
+  await page.selectOption('#eseat-1', { label: 'Computer (normal)' });
+  await page.selectOption('#eseat-2', { label: 'Computer (normal)' });
+  await longTasks(page);
+  await page.click('#start-game');
+  await page.selectOption('#speed', 'fast');
+  const phase = (p) => page.locator(`#root[data-phase="economy-${p}"]`).waitFor({ timeout: 120000 });
+  await phase('planning');
+  await printLongTasks(page, 'economy: the start, picks, placing and Get (the second part of the page loads meanwhile)');
+  // A click while they play is answered: the pace changes.
+  await page.selectOption('#speed', 'normal');
+  await page.selectOption('#speed', 'fast');
+  assert.equal(await page.$eval('#speed', (el) => el.selectedOptions[0].textContent), 'fast');
+  await phase('combat');
+  await phase('get');
+  await printLongTasks(page, 'economy computer turns (one hard, two normal: round one, planning to combat\'s end)');
+  const times = await page.evaluate(() => window.__orbisBots || {});
+  for (const [level, t] of Object.entries(times)) {
+    console.log(`browser bot ${level}: ${t.decisions} decisions, mean ${(t.ms / t.decisions).toFixed(1)} ms (round trip), slowest ${t.slowest_ms.toFixed(1)} ms`);
+  }
+  await shot(page, '49-economy-computers');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
