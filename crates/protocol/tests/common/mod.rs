@@ -15,6 +15,18 @@ use orbis_protocol::{
 };
 use std::collections::BTreeMap;
 
+/// How many whole-game schedules a property test tries: `short` by default, `long` when
+/// `ORBIS_LONG_TESTS` is set (a nightly-style run: `ORBIS_LONG_TESTS=1 cargo test -p
+/// orbis-protocol --test suite schedules`). The seed is fixed, so the short run's schedules are the
+/// long run's first ones (issue 63: the three schedule tests were 80 of the suite's 555 test-seconds).
+pub fn cases(short: u32, long: u32) -> u32 {
+    if std::env::var_os("ORBIS_LONG_TESTS").is_some() {
+        long
+    } else {
+        short
+    }
+}
+
 /// `n` peers on a perfect network, started (hellos) without proposing.
 pub fn lobby(n: usize, seed: u64) -> Net {
     let mut net = Net::new(n, seed, NetParams::perfect());

@@ -98,7 +98,7 @@ mod schedules {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: common::cases(3, 6), failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
         #[test]
         fn rejoin_at_any_point(
             seed in any::<u64>(),

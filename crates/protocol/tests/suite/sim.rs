@@ -135,7 +135,7 @@ mod schedules {
     proptest! {
         // Each case is a whole game; a handful of schedules keeps the debug run short while the
         // fixed tests above cover six peers.
-        #![proptest_config(ProptestConfig { cases: 10, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: common::cases(4, 10), failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
         #[test]
         fn every_schedule_ends_in_the_same_state(
             n in 2usize..=4,

@@ -175,7 +175,7 @@ mod schedules {
     use proptest::prelude::*;
 
     proptest! {
-        #![proptest_config(ProptestConfig { cases: 6, failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
+        #![proptest_config(ProptestConfig { cases: common::cases(3, 6), failure_persistence: None, rng_seed: proptest::test_runner::RngSeed::Fixed(0x0b15), ..ProptestConfig::default() })]
         #[test]
         fn leave_vote_rejoin_on_any_schedule(
             seed in any::<u64>(),
