@@ -3,14 +3,15 @@
 # localhost): gzipped bytes of the lite page's first load until the map is interactive, bytes the
 # service worker then fetches in the background for offline use (the full page), bytes to open the
 # full page, and times from navigation to an interactive map; then the relay rendezvous (time from
-# opening a room link to connected, relay events per minute). BUILD=0 reuses dist/.
+# opening a room link to connected, relay events per minute). BUILD=0 reuses dist/ (DIST=dir another
+# copy).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 if [ "${BUILD:-1}" != 0 ]; then
   "$ROOT/scripts/build-web.sh" >/dev/null 2>&1
 fi
-ORBIS_DIST="$ROOT/dist" node tests/e2e/bench.mjs
+ORBIS_DIST="${DIST:-$ROOT/dist}" node tests/e2e/bench.mjs
 # What each page's wasm is made of, by crate (twiggy on cargo's output, which still has its names
 # section; sizes are before wasm-opt, so they add up to more than the published files).
 TWIGGY="$ROOT/.tools/twiggy/bin/twiggy"
