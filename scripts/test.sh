@@ -67,14 +67,21 @@ step "unit, property and CLI tests"
 # build the run took 386 s against cargo test's 597 s (load ~6 from other builds on 2 cores). It
 # builds exactly what `cargo test --workspace` builds, so the P2P and browser steps reuse it.
 # Doc tests are not nextest's: cargo test --doc runs them.
+# The lite and full pages' tests (orbis-web without features, with `full`) are selected from the
+# whole workspace rather than with `-p orbis-web`: `-p` resolves the dependencies' features for
+# orbis-web alone, which compiled the engine, yew and the rest of its tree a second time (169 s of
+# CPU, 458 s wall under load, on a fresh clone; with the workspace's features only orbis-web is
+# compiled: 10 s and 20 s wall, the same 23 and 77 tests).
 if cargo nextest --version >/dev/null 2>&1; then
   cargo nextest run --workspace --locked --no-fail-fast --final-status-level slow
   cargo test --workspace --locked --doc
+  cargo nextest run --workspace --no-default-features --locked -E 'package(orbis-web)'
+  cargo nextest run --workspace --no-default-features --features orbis-web/full --locked -E 'package(orbis-web)'
 else
   cargo test --workspace --locked
+  cargo test -p orbis-web --no-default-features --locked
+  cargo test -p orbis-web --no-default-features --features full --locked
 fi
-cargo test -p orbis-web --no-default-features --locked
-cargo test -p orbis-web --no-default-features --features full --locked
 
 step "engine builds for wasm32 and matches the native state hashes"
 # The native side is the `orbis` binary the unit tests above built (the dev profile optimises the
