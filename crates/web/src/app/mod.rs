@@ -654,7 +654,9 @@ pub fn app() -> Html {
         let step = c.state().map(|s| s.step);
         // Not while How to play is open over the game: the player is reading.
         let machine = app.screen == Screen::Play && c.machine_level().is_some() && !help_open(&app);
-        let delay = if c.state().is_some_and(|s| is_setup(s.phase)) {
+        let delay = if c.skipping {
+            0
+        } else if c.state().is_some_and(|s| is_setup(s.phase)) {
             30
         } else {
             c.speed.delay_ms()

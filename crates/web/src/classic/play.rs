@@ -142,6 +142,9 @@ pub struct Classic {
     pub auto_setup: Vec<PlayerId>,
     /// Inside a run of many actions (skip, automatic setup): autosave once at the end.
     pub batch: bool,
+    /// "Skip to my turn" in the browser: the computers play on without the watchable pace, each
+    /// move thought in the worker (the app's effect), until a human is to play.
+    pub skipping: bool,
     /// The play screen is the one shown (the pass-the-device curtain only covers it).
     pub on_screen: bool,
     /// Online game: this browser's seat; actions go through the protocol, not `apply`.
@@ -263,6 +266,7 @@ impl Classic {
                 .unwrap_or(Speed::Normal),
             auto_setup: vec![],
             batch: false,
+            skipping: false,
             on_screen: false,
             #[cfg(feature = "online")]
             remote: None,
@@ -697,6 +701,13 @@ impl Classic {
                     record_bot_ms(&format!("{level:?}").to_lowercase(), ms);
                     self.apply(a);
                 }
+                if self.machine_level().is_none() {
+                    self.skipping = false;
+                }
+            }
+            Msg::SkipToHuman if cfg!(target_arch = "wasm32") => {
+                // The page answers meanwhile: each move is thought in the worker.
+                self.skipping = self.machine_level().is_some();
             }
             Msg::SkipToHuman => {
                 // Many actions at once: save once at the end.

@@ -77,29 +77,35 @@ pub fn attack(
     let (lost_a, lost_t) = odds.expected_losses();
     let withdrew = odds.chance(|e| matches!(e, Ending::Withdrew(_)));
     let both = odds.chance(|e| e == Ending::BothGone);
-    let lead = match (going, p == viewer) {
-        (false, _) => "If you attack and roll to the end",
-        (true, true) => "If you roll on to the end",
-        (true, false) => "If this attack rolls on to the end",
+    // One line: the chance to win rolled to the end, then the average losses. The attack under
+    // way is named just above it (the panel's "You are attacking …").
+    let lead = if going {
+        "Rolled on to the end"
+    } else {
+        "If you attack to the end"
     };
-    let wipe = format!(
-        "{lead}, the chance that {attacker} destroy{} all {} of {}: ",
-        if attacker == "you" { "" } else { "s" },
-        units(kind, target_units),
-        if them == "you" {
-            "yours".to_string()
-        } else {
-            text::foe(g, target)
-        }
-    );
+    let of_them = if them == "you" {
+        "yours".to_string()
+    } else {
+        text::foe(g, target)
+    };
+    let wipe = match attacker == "you" {
+        true => format!(
+            "{lead}, the chance you destroy all {} of {of_them}: ",
+            units(kind, target_units)
+        ),
+        false => format!(
+            "{lead}, the chance {attacker} destroys all {} of {of_them}: ",
+            units(kind, target_units)
+        ),
+    };
     // Verbs agree with "you" or a name: "you lose", "Bob loses".
     let s_of = |who: &str| if who == "you" { "" } else { "s" };
     let losses = format!(
-        "On average {attacker} lose{} {} of {} units here and {them} lose{} {}.",
+        "On average {attacker} lose{} {} of {} here, {them} {}.",
         s_of(&attacker),
         avg(lost_a),
         attacker_units,
-        s_of(&them),
         avg(lost_t),
     );
     let extra = [
@@ -141,20 +147,13 @@ pub fn attack(
     let weak = a
         .amphibious
         .then(|| "Armies attacking from the water are amphibious: −1 on every roll.".to_string());
-    // Visible: the chance, the losses and, behind walls, the one warning a new player needs;
-    // how each roll works folds away (issue 60: a round's panel text had grown to 5,600
-    // characters, most of it these paragraphs repeated on every screen of a battle).
-    let wall_warning = d.fortified.then(|| {
-        format!(
-            "Behind fortifications: {them} add{} +1 for defending and +1 for the walls to every roll.",
-            s_of(&them)
-        )
-    });
+    // Visible: the chance and the losses; the battle's list of forces says who defends behind
+    // fortifications (+1 and +1), and how each roll works folds away (issue 60: a round's panel
+    // text had grown to 5,600 characters, most of it these paragraphs on every screen).
     html! {
         <div class="attack-box battle-odds" id={id}>
             <div class="odds">{wipe}<b>{pct(odds.win())}</b></div>
             <p class="hint">{losses}</p>
-            if let Some(w) = wall_warning { <p class="hint fortified-note">{w}</p> }
             <details class="odds-why">
                 <summary>{"How the dice work here"}</summary>
                 if !extra.is_empty() { <p class="hint">{format!("Also {}.", extra.join("; "))}</p> }
@@ -178,8 +177,17 @@ pub fn escape(
     viewer: PlayerId,
 ) -> Html {
     let interceptors = g.interceptors(site, &Pending::new(p, *what));
-    let (getaway, verb) = match *what {
-        Intercepted::Withdraw(w) => (Getaway::Withdraw(w), "get away"),
+    // What the units are called, and what the mover does, in the line below.
+    let (getaway, noun, doing) = match *what {
+        Intercepted::Withdraw(w) => (
+            Getaway::Withdraw(w),
+            match (w.force.armies, w.force.navies) {
+                (_, 0) => "armies",
+                (0, _) => "navies",
+                _ => "units",
+            },
+            "withdraw",
+        ),
         Intercepted::Landing {
             armies,
             navies_engaged,
@@ -189,7 +197,8 @@ pub fn escape(
                 armies,
                 navies_engaged,
             },
-            "get ashore",
+            "armies",
+            "land",
         ),
         Intercepted::Infrastructure { .. } => return html! {},
     };
@@ -199,7 +208,7 @@ pub fn escape(
         .and_then(|c| c.battle.as_ref())
         .is_some_and(|b| b.fought.iter().any(|&(q, _)| q == p));
     let loss_note = (fought && matches!(what, Intercepted::Withdraw(_)) && viewer == p)
-        .then_some(" Leaving after fighting counts this battle as a loss for you.");
+        .then_some(" Leaving after fighting counts as a lost battle.");
     if interceptors.is_empty() {
         return html! { <p class="hint escape-odds">{"Nobody here can intercept: every unit goes."}{ for loss_note }</p> };
     }
@@ -212,27 +221,23 @@ pub fn escape(
         .collect();
     let (lost, theirs) = odds.expected_losses();
     let mover = name(g, viewer, Foe::Player(p));
+    // Said as what the mover keeps (issue 60: "a 0.1% chance that all get away; on average you
+    // lose 3.9 of them" read as a riddle to a new player).
+    let keep = avg(odds.units as f64 - lost);
     let line = if viewer == p {
         let they = who.join(" and ");
-        let one = who.len() == 1;
         format!(
-            "If {they} intercept{}: a {} chance that all {} {verb}; on average you lose {} of them and {they} {} {}{}.",
-            if one { "s" } else { "" },
-            pct(odds.all_away()),
+            "If you {doing}: you keep {keep} of {} {noun} on average; {they} may intercept, losing {}{}.",
             odds.units,
-            avg(lost),
-            if one { "loses" } else { "lose" },
             avg(theirs),
-            if one { "" } else { " together" },
+            if who.len() == 1 { "" } else { " together" },
         )
     } else {
         format!(
-            "If you intercept: {mover} lose{} {} of {} units on average and you lose {}; a {} chance that all {verb}.",
+            "If you intercept: {mover} keep{} {keep} of {} {noun} on average; you lose {}.",
             if mover == "you" { "" } else { "s" },
-            avg(lost),
             odds.units,
             avg(theirs),
-            pct(odds.all_away()),
         )
     };
     html! { <p class="hint escape-odds">{line}{ for loss_note }</p> }

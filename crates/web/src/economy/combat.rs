@@ -8,7 +8,7 @@ use crate::economy::controls::{act, btn, move_picker, parse_count};
 use crate::economy::text::{self, region};
 use crate::economy::{EMsg, EconomySession, View};
 use crate::widgets::glossary::Rules;
-use crate::widgets::term::explain;
+use crate::widgets::term::{explain, Term};
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::action::EconomyAction as A;
 use orbis_engine::rules::economy::battlefield::{
@@ -167,9 +167,19 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             .map(|item| BattleAction::AttackInfrastructure { item }),
     );
     let under_way = g.assault(b.site);
+    // The attack under way in one short line (the class is read by the browser tests); what
+    // may happen between rolls is what the buttons below offer.
     let assault = under_way.map(|a| {
-        format!("{} is attacking {}'s {}: after each roll a defender may interrupt and anyone may withdraw.",
-            eco.name(a.attacker), text::foe(g, a.target), text::kind(a.kind))
+        let them = match a.target {
+            Foe::Player(q) if q == p => "your".to_string(),
+            Foe::Player(q) => format!("{}'s", eco.name(q)),
+            Foe::Neutral => "the neutral".to_string(),
+        };
+        let k = text::kind(a.kind);
+        match a.attacker == p {
+            true => format!("You are attacking {them} {k}."),
+            false => format!("{} is attacking {them} {k}.", eco.name(a.attacker)),
+        }
     });
     // The attack under way, fought on from here, as the player asked sees it.
     let going = under_way.map(|a| {
@@ -186,7 +196,11 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     // Infrastructure in one's own country is destroyed, not attacked (a defender that survives
     // any interception destroys it without rolling a 6).
     let own = matches!(b.site, Site::Region(r) if g.regions[r as usize].owner == Some(p));
+    // At one device an attack may be declared and rolled on at once (`EMsg::AttackToEnd`);
+    // online each roll is a round among the players' pages.
+    let to_end = eco.online.is_none();
     let mut attacks = vec![];
+    let mut withdraws = vec![];
     let mut others = vec![];
     for (i, a) in options.iter().enumerate() {
         let label = match a {
@@ -195,41 +209,60 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             }
             _ => text::action(g, a),
         };
-        let button = btn(
-            v,
-            format!("declare-{i}"),
-            label,
-            A::Declare {
-                player: p,
-                action: Some(*a),
-            },
-        );
+        let declare = A::Declare {
+            player: p,
+            action: Some(*a),
+        };
         // Each choice with what it costs: an attack's odds, a withdraw's or landing's price if
-        // intercepted, what a siege does.
+        // intercepted, what a siege or an attack on a building does.
         match *a {
-            BattleAction::Attack { target, kind } => attacks.push(html! {
-                <div class="attack-choice">{ button }
-                    { battle_odds::attack(g, b.site, p, target, kind, p, format!("odds-{i}")) }</div>
+            BattleAction::Attack { target, kind } => {
+                let once = btn(
+                    v,
+                    format!("declare-{i}"),
+                    if to_end { "One roll".into() } else { label.clone() },
+                    declare.clone(),
+                );
+                let end = to_end.then(|| {
+                    let d = v.dispatcher();
+                    let act = declare;
+                    html! { <button class="btn primary" id={format!("declare-{i}-end")}
+                        aria-label={format!("{label}, rolling to the end")}
+                        onclick={Callback::from(move |_: MouseEvent| d.dispatch(EMsg::AttackToEnd(act.clone())))}>
+                        {"Roll to the end"}</button> }
+                });
+                attacks.push(html! {
+                    <div class="attack-choice">
+                        if to_end { <span class="attack-label">{format!("{label}:")}</span> }
+                        { for end }{ once }
+                        { battle_odds::attack(g, b.site, p, target, kind, p, format!("odds-{i}")) }</div>
+                });
+            }
+            BattleAction::Withdraw(w) => withdraws.push(html! {
+                <div class="choice">{ btn(v, format!("declare-{i}"), label, declare) }
+                    { battle_odds::escape(g, b.site, p, &Intercepted::Withdraw(w), p) }</div>
             }),
-            BattleAction::Withdraw(w) => others.push(html! {
-                <div class="choice">{ button }{ battle_odds::escape(g, b.site, p, &Intercepted::Withdraw(w), p) }</div>
-            }),
-            BattleAction::Land { armies, to, navies_engaged } => others.push(html! {
-                <div class="choice">{ button }{ battle_odds::escape(g, b.site, p,
+            BattleAction::Land { armies, to, navies_engaged } => withdraws.push(html! {
+                <div class="choice">{ btn(v, format!("declare-{i}"), label, declare) }{ battle_odds::escape(g, b.site, p,
                     &Intercepted::Landing { armies, to, navies_engaged }, p) }</div>
             }),
             BattleAction::Siege { target } => others.push(html! {
-                <div class="choice">{ button }<p class="hint">{explain(&format!(
+                <div class="choice">{ btn(v, format!("declare-{i}"), label, declare) }<p class="hint">{explain(&format!(
                     "No dice: {0}'s units stay behind their walls, but while besieged they cannot \
-                     pay their upkeep or withdraw.", eco.name(target)), ECO)}</p>
-                    <details class="odds-why"><summary>{"More on sieges"}</summary><p class="hint">{
-                    "Besieged units link nothing to their capital, and attacking out they roll \
-                     without their defender and fortification bonuses. The siege lasts until you \
-                     declare another action; meanwhile you cannot use these fortifications yourself."
-                    }</p></details></div>
+                     pay their upkeep or withdraw until they attack out, and then without their \
+                     defender and fortification bonuses. You cannot use these fortifications \
+                     yourself meanwhile.", eco.name(target)), ECO)}</p></div>
             }),
-            BattleAction::AttackInfrastructure { .. } => others.push(html! {
-                <div class="choice">{ button }</div>
+            BattleAction::AttackInfrastructure { item } => others.push(html! {
+                <div class="choice">{ btn(v, format!("declare-{i}"), label, declare) }<p class="hint">{
+                    if own {
+                        "Your own: gone at once, unless an enemy here intercepts and wins.".to_string()
+                    } else {
+                        format!("One of your armies tries to knock down the {}: each enemy here may \
+                            intercept it first (it rolls −1 and dies if it loses or ties); if it \
+                            survives, a 6 destroys them.", text::item_bare(item))
+                    }
+                }</p></div>
             }),
         }
     }
@@ -247,73 +280,126 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         .keys()
         .map(|&q| eco.name(q).to_string())
         .collect();
+    // Burning the roads and staying change every withdraw button's action: set once, folded
+    // away with what they mean (most withdraws need neither).
     let flags = (!ways.is_empty()).then(|| {
         let (burn, stay) = (eco.ui.burn, eco.ui.stay);
         let d = v.dispatcher();
         let d2 = v.dispatcher();
         html! {
-            <div class="row withdraw-flags">
+            <details class="withdraw-flags" id="withdraw-flags" open={burn || stay}>
+                <summary>{"Withdraw options"}</summary>
                 <label class="check" for="w-burn"><input type="checkbox" id="w-burn" checked={burn}
                     onchange={Callback::from(move |_: Event| d.dispatch(EMsg::WithdrawFlags(!burn, stay)))}/>
-                    {"Withdrawing armies burn the roads"}</label>
+                    {"Withdrawing armies "}<Term id="burn" text="burn the roads"/></label>
+                <p class="hint">{"Each army leaving for a country with roads rolls a die: a 6 destroys the roads of the country left behind, so the enemy cannot use them."}</p>
                 <label class="check" for="w-stay"><input type="checkbox" id="w-stay" checked={stay}
                     onchange={Callback::from(move |_: Event| d2.dispatch(EMsg::WithdrawFlags(burn, !stay)))}/>
-                    {"Stay after the interception"}</label>
-            </div>
+                    <Term id="stay" text="Stay after the interception"/></label>
+                <p class="hint">{"The units that survive being intercepted stay in this battle instead of leaving."}</p>
+            </details>
         }
     });
+    // Sieges and attacks on buildings: named in the summary, explained inside.
+    let more = (!others.is_empty()).then(|| {
+        let named: Vec<String> = options
+            .iter()
+            .filter(|a| {
+                matches!(
+                    a,
+                    BattleAction::Siege { .. } | BattleAction::AttackInfrastructure { .. }
+                )
+            })
+            .map(|a| match a {
+                BattleAction::AttackInfrastructure { item } if own => {
+                    format!("destroy your own {}", text::item_bare(*item))
+                }
+                a => {
+                    let t = text::action(g, a);
+                    t[..1].to_lowercase() + &t[1..]
+                }
+            })
+            .collect();
+        html! { <details class="more-choices" id="more-choices">
+        <summary>{format!("Or: {}", named.join(", "))}</summary>
+        <div class="choices">{ for others }</div></details> }
+    });
+    let pass = match under_way {
+        Some(a) if a.attacker == p => "Roll once more",
+        Some(_) => "Pass: it rolls once more",
+        None => "No action",
+    };
     html! {
         <div id="declare">{ title }{ for last }
-            <p>{explain(&format!("{holder} holds the initiative."), ECO)}</p>
             if let Some(a) = assault { <p class="assault">{a}</p> }
-            if !declared.is_empty() { <p>{format!("Declared so far: {}.", declared.join(", "))}</p> }
             { for going }
             { for note }
-            <p>{"Declare your action:"}</p>
-            <div class="choices attack-choices">{ for attacks }</div>
-            { for flags }
-            <div class="choices">{ for others }
-                <button class="btn" id="declare-none" onclick={act(v, A::Declare { player: p, action: None })}>
-                    { if under_way.is_some() { "Pass (roll once more)" } else { "No action" } }</button>
-            </div>
             { for roll_on }
+            <div class="choices attack-choices">{ for attacks }</div>
+            <div class="choices">{ for withdraws }</div>
+            { for flags }
+            { for more }
+            <div class="choices">
+                <button class="btn" id="declare-none" onclick={act(v, A::Declare { player: p, action: None })}>{pass}</button>
+            </div>
+            <details class="battle-more" id="battle-more"><summary>{"About this battle"}</summary>
+                <p class="hint">{explain(&format!("{holder} holds the initiative: when two players declare at once, {holder} picks whose action goes first."), ECO)}</p>
+                if !declared.is_empty() { <p class="hint">{format!("Declared so far: {}.", declared.join(", "))}</p> }
+                <p class="hint">{explain("An attack goes one roll at a time; after each roll its defender may interrupt with an attack of their own and anyone may withdraw.", ECO)}</p>
+            </details>
         </div>
     }
 }
 
-/// Who fights at `site` and with what: each player's units (in a country, how many of them are
-/// its defenders, there since planning), the neutrals, and the fortifications.
+/// Who fights at `site` and with what: each player's units, which of them defend the country
+/// (there since planning) and whether behind fortifications or besieged, and what each side has
+/// lost in this battle so far (`outcome`), so a roll's result shows in the list itself.
 fn forces(eco: &EconomySession, site: Site) -> Html {
     let g = &eco.game;
+    let region = match site {
+        Site::Region(r) => Some(r),
+        Site::Border(..) => None,
+    };
+    let lost = |f: Foe| {
+        eco.ui
+            .losses
+            .of(g.round, site, f)
+            .map_or(String::new(), |n| format!(", lost {n}"))
+    };
+    // "defending (+1) behind fortifications (+1)": the two bonuses a defender adds to every roll.
+    let defends = |q: Option<PlayerId>, all: bool, some: String| -> Html {
+        let walls = region.is_some_and(|r| q.map_or(g.fortified(r), |q| g.fortified_for(q, r)));
+        let besieged = region.is_some_and(|r| q.is_some_and(|q| g.besieged_for(q, r)));
+        html! { <>
+            {if all { ", ".to_string() } else { format!(", {some} ") }}<Term id="defending" text="defending"/>{" (+1)"}
+            if walls { {" behind "}<Term id="fortifications" text="fortifications"/>{" (+1)"} }
+            if besieged { {", "}<Term id="besiege" text="besieged"/> }
+        </> }
+    };
     let mut rows: Vec<Html> = (0..g.players.len() as PlayerId)
         .filter_map(|q| {
             let f = g.site_force(site, Foe::Player(q));
             (f.units() > 0).then(|| {
-                let defending = match site {
-                    Site::Region(r) => g.defenders(q, r),
-                    Site::Border(..) => Default::default(),
-                };
-                let note = match defending.units() {
-                    0 => String::new(),
-                    n if n == f.units() => " (defending)".into(),
-                    _ => format!(" ({} defending)", text::force(defending)),
-                };
+                let defending = region.map(|r| g.defenders(q, r)).unwrap_or_default();
+                let you = if eco.actor() == Some(q) { " (you)" } else { "" };
+                // One span after the swatch: the list's rows lay out their children in a row.
                 html! { <li><span class="swatch" style={format!("background:{}", crate::economy::colour(q))}></span>
-                    {format!("{}: {}{note}", eco.name(q), text::force(f))}</li> }
+                    <span>{format!("{}{you}: {}", eco.name(q), text::force(f))}
+                    if defending.units() > 0 {
+                        { defends(Some(q), defending.units() == f.units(), text::force(defending)) }
+                    }
+                    {lost(Foe::Player(q))}</span></li> }
             })
         })
         .collect();
     let neutral = g.site_force(site, Foe::Neutral);
     if neutral.units() > 0 {
-        rows.push(html! { <li>{format!("Neutrals: {} (defending)", text::force(neutral))}</li> });
+        rows.push(
+            html! { <li><span>{format!("Neutrals: {}", text::force(neutral))}
+            { defends(None, true, String::new()) }{lost(Foe::Neutral)}</span></li> },
+        );
     }
-    let fortified = matches!(site, Site::Region(r) if g.options.fortifications
-        && g.regions[r as usize].infra.fortifications);
-    html! {
-        <ul class="forces" id="battle-forces">{ for rows }
-            if fortified { <li>{"Fortifications here: +1 for the country's defenders"}</li> }
-        </ul>
-    }
+    html! { <ul class="forces" id="battle-forces">{ for rows }</ul> }
 }
 
 /// *"At any point during the combat phase you can turn in one influence card to incite a

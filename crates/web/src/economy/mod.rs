@@ -15,8 +15,10 @@ pub mod board;
 pub mod combat;
 pub mod controls;
 pub mod form;
+pub mod get;
 pub mod glyphs;
 pub mod online;
+pub mod outcome;
 pub mod panel;
 pub mod place;
 pub mod rollon;
@@ -71,8 +73,11 @@ pub struct Ui {
     pub error: Option<String>,
     /// When the planning minute ends (ms since 1970), once a majority has submitted.
     pub deadline: Option<i64>,
-    /// The last battle roll, spelled out.
+    /// What the last action did in the battle on screen (its rolls, spelled out).
     pub last_roll: Option<String>,
+    /// The units each side has lost in that battle.
+    #[serde(default)]
+    pub losses: outcome::Losses,
     /// The standard start being drafted.
     pub place: place::PlaceDraft,
     /// What a click on the map adds to it.
@@ -99,6 +104,10 @@ pub struct Ui {
     /// battle lasts); not saved.
     #[serde(skip)]
     pub roll_note: Option<(u32, Site, String)>,
+    /// At one device: this player declared an attack at this battle to be rolled to its end
+    /// once it begins (after the others' declarations); not saved.
+    #[serde(skip)]
+    pub attack_to_end: Option<(PlayerId, Site)>,
 }
 
 #[derive(Clone, PartialEq)]
@@ -170,6 +179,9 @@ pub enum EMsg {
     /// This player lets the attack under way roll on: to its end, or until they have lost this
     /// many units (`rollon`).
     RollOn(PlayerId, Option<u32>),
+    /// At one device: declares this attack and rolls it on to its end once it begins, as
+    /// "Roll until the attack ends" would (one click for the usual attack).
+    AttackToEnd(A),
 }
 
 /// What an economy view gets: the session, where its messages go, and the computer players'
@@ -333,10 +345,11 @@ impl EconomySession {
             let Some(line) = text::event(&self.game, e) else {
                 continue;
             };
-            if let EconomyEvent::BattleRoll { .. } | EconomyEvent::InterceptRoll { .. } = e {
-                self.ui.last_roll = Some(line.clone());
-            }
             self.ui.log.insert(0, line);
+        }
+        // What the action did to the battle on screen, and each side's losses there.
+        if let Some(line) = outcome::record(&self.game, &mut self.ui.losses, events) {
+            self.ui.last_roll = Some(line);
         }
         self.ui.log.truncate(200);
         self.keep_clock();
@@ -371,6 +384,7 @@ impl EconomySession {
     pub fn update(&mut self, msg: EMsg) -> bool {
         let before = self.actor();
         let changed = self.handle(msg);
+        let changed = self.attack_rolls_on() || changed;
         // Another player at the device: the last player's refusal and selection are theirs,
         // not the next player's (a computer's move in between leaves them, `bot_step`).
         if before.is_some() && self.actor() != before {
@@ -542,6 +556,44 @@ impl EconomySession {
             }
             EMsg::Nav(_) | EMsg::Resized => false,
             EMsg::RollOn(p, until) => self.roll_on(p, until),
+            EMsg::AttackToEnd(a) => {
+                let site = self
+                    .game
+                    .combat
+                    .as_ref()
+                    .and_then(|c| c.battle.as_ref())
+                    .map(|b| b.site);
+                let ok = self.act(&a);
+                if let (true, Some(site), A::Declare { player, .. }) = (ok, site, a) {
+                    self.ui.attack_to_end = Some((player, site));
+                }
+                ok
+            }
+        }
+    }
+
+    /// An attack declared with "Roll to the end" (`EMsg::AttackToEnd`): once it is under way
+    /// it rolls on (`roll_on`); forgotten when the battle ends or moves on, or the player is
+    /// asked to declare again without it having begun. True when the game changed.
+    fn attack_rolls_on(&mut self) -> bool {
+        let Some((p, site)) = self.ui.attack_to_end else {
+            return false;
+        };
+        let battle = self.game.combat.as_ref().and_then(|c| c.battle.as_ref());
+        let Some(b) = battle.filter(|b| b.site == site) else {
+            self.ui.attack_to_end = None;
+            return false;
+        };
+        match self.game.assault(site) {
+            Some(a) if a.attacker == p => {
+                self.ui.attack_to_end = None;
+                self.roll_on(p, None)
+            }
+            _ if !b.declared.contains_key(&p) && self.humans_to_act().contains(&p) => {
+                self.ui.attack_to_end = None;
+                false
+            }
+            _ => false,
         }
     }
 

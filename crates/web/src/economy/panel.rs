@@ -16,10 +16,9 @@ use crate::widgets::Nav;
 const ECO: Rules = Rules::Economy;
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::action::{EconomyAction as A, SetupAction};
-use orbis_engine::rules::economy::infra::Item;
 use orbis_engine::rules::economy::map::{EconomyMap, RegionId, RegionKind};
 use orbis_engine::rules::economy::options::Setup;
-use orbis_engine::rules::economy::phase::{BaseKey, Phase};
+use orbis_engine::rules::economy::phase::Phase;
 use orbis_engine::rules::economy::state::Standing;
 use yew::prelude::*;
 
@@ -195,6 +194,7 @@ pub fn standings_table(eco: &EconomySession) -> Html {
         html! {
             <tr class={classes!(state.to_string())} data-player={p.to_string()}>
                 <td><span class="who"><span class="swatch" style={format!("background:{}", colour(p))}></span>{&pl.name}
+                    <span class="seat-note">{seat_note(eco, p)}</span>
                     if g.initiative == Some(p) { <span title="holds the initiative">{" ⚑"}</span> }</span>
                     // Allies (or the end of a player's game) under the name: a seventh column
                     // did not fit the side panel beside the board.
@@ -215,6 +215,21 @@ pub fn standings_table(eco: &EconomySession) -> Html {
                 <th>{"Units"}</th><th>{"Capital"}</th><th title="influence cards">{"Cards"}</th></tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
+    }
+}
+
+/// Who plays a seat, beside its name: " (you)" for the player at this device (online: this
+/// page's seats), " (computer)" for a computer player.
+fn seat_note(eco: &EconomySession, p: PlayerId) -> &'static str {
+    use crate::economy::Seat;
+    match &eco.online {
+        Some(o) if o.mine.contains(&p) => " (you)",
+        Some(_) => "",
+        None => match eco.seats.get(p as usize) {
+            Some(Seat::Computer(_)) => " (computer)",
+            _ if eco.lone_human() == Some(p) => " (you)",
+            _ => "",
+        },
     }
 }
 
@@ -295,7 +310,7 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
     let body = match g.phase {
         Phase::Pick(_) => pick(v, eco, p),
         Phase::Place => crate::economy::place::place(v, eco, p),
-        Phase::Get => get(v, eco, p),
+        Phase::Get => crate::economy::get::get(v, eco, p),
         Phase::Planning => planning(v, eco, p),
         Phase::Moving => moving(v, eco, p),
         Phase::Combat => combat::combat(v, eco, p),
@@ -307,6 +322,7 @@ fn panel(v: &View, eco: &EconomySession) -> Html {
                 <span class="mu">{format!(" · {} MU", g.players[p as usize].mu)}</span></h2>
             { online_choices(v, eco) }
             if eco.online.is_some() { { clock(eco) } }
+            { alliance_offers(v, eco, p) }
             { body }
             { combat::revolutions_at_hand(v, eco, Some(p)) }
             { combat::blockades(v, eco, p) }
@@ -440,208 +456,8 @@ fn pick(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         )
     });
     html! {
-        <div><p>{ if continents { "Pick a continent (click it on the map or below)." } else { "Pick a country (click it on the map or below)." } }</p>
+        <div><p>{ if continents { html! { "Pick a continent (click it on the map or below)." } } else { explain("Pick your capital: click a country on the map or below.", ECO) } }</p>
             <div class="choices">{ for buttons }</div></div>
-    }
-}
-
-fn get(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
-    let g = &eco.game;
-    let turn = &g.get[p as usize];
-    if !turn.settled {
-        let losses = g.plain_settlement(p);
-        let lines = turn.owed.iter().map(|u| {
-            let lose = losses.iter().find(|(c, _)| *c == u.country).map(|(_, f)| *f);
-            html! {
-                <li>{format!("{}: {} units, {} MU", region(u.country), u.units, u.due)}
-                    if !u.linked { <strong>{" — not linked to your capital: cannot be paid"}</strong> }
-                    if let Some(f) = lose { <strong class="loss">{format!(" — you lose {}", force(f))}</strong> }
-                </li>
-            }
-        });
-        let due: u32 = turn.owed.iter().map(|u| u.due).sum();
-        let income = g.income(EconomyMap::get(), p);
-        return html! {
-            <div id="upkeep">
-                <p>{explain(&format!("Income this round: {} MU ({} countries, {} roads, {} bonuses).",
-                    income.total(), income.countries, income.roads, income.bonuses), ECO)}</p>
-                if turn.owed.is_empty() {
-                    <p>{explain("No upkeep is owed this round.", ECO)}</p>
-                } else {
-                    <p>{explain(&format!("Upkeep owed: {due} MU."), ECO)}</p>
-                    <ul class="owed">{ for lines }</ul>
-                }
-                { btn(v, "pay-upkeep".into(), "Settle upkeep".into(), A::SettleUpkeep { player: p, losses }) }
-            </div>
-        };
-    }
-    html! {
-        <div id="get">
-            <p>{"Click one of your countries to recruit or build there."}</p>
-            { recruit_build(v, eco, p) }
-            { cards(v, eco, p) }
-            <button class="btn primary" id="finish-get" onclick={act(v, A::FinishGet { player: p })}>{"Done with the Get phase"}</button>
-        </div>
-    }
-}
-
-fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
-    let g = &eco.game;
-    let map = EconomyMap::get();
-    let Some(c) = eco.ui.sel.filter(|&c| !map.is_water(c)) else {
-        return html! {};
-    };
-    if g.regions[c as usize].owner != Some(p) {
-        return html! { <p>{format!("{} is not yours.", region(c))}</p> };
-    }
-    let n = eco.ui.armies.max(1);
-    let (army_cost, cheap) = g.recruit_cost(p, BaseKey::Army(c), n);
-    let mut rows = vec![html! {
-        <div class="row">
-            <label class="field" for="recruit-n"><span>{"Recruit"}</span>
-                <input id="recruit-n" type="number" min="1" value={n.to_string()} onchange={count_input(v, 1, n, |x| EMsg::Count(x, 0))}/></label>
-            { btn(v, "recruit-armies".into(), format!("{}: {army_cost} MU ({cheap} at base price)", text::count(n as usize, "army", "armies")),
-                A::Recruit { player: p, country: c, navy_into: None, count: n }) }
-        </div>
-    }];
-    for &w in &map.regions[c as usize].shore {
-        let (cost, cheap) = g.recruit_cost(p, BaseKey::Navy(c, w), n);
-        rows.push(btn(
-            v,
-            format!("recruit-navies-{w}"),
-            format!(
-                "{} into {}: {cost} MU ({cheap} at base price)",
-                text::count(n as usize, "navy", "navies"),
-                region(w)
-            ),
-            A::Recruit {
-                player: p,
-                country: c,
-                navy_into: Some(w),
-                count: n,
-            },
-        ));
-    }
-    let infra = &g.regions[c as usize].infra;
-    let mut items = vec![
-        Item::Roads,
-        Item::Fortifications,
-        Item::ArmyBase,
-        Item::Capital,
-    ];
-    if map.canal_site(c).is_some() {
-        items.push(Item::Canal);
-    }
-    items.extend(
-        map.regions[c as usize]
-            .shore
-            .iter()
-            .map(|&water| Item::NavyBase { water }),
-    );
-    let mut standing = infra.items();
-    if g.players[p as usize].capital == Some(c) {
-        standing.push(Item::Capital);
-    }
-    // What can stand only once is not offered again (army and navy bases add up); what the
-    // player cannot pay for is shown greyed, with its price.
-    let once = |i: &Item| {
-        matches!(
-            i,
-            Item::Roads | Item::Fortifications | Item::Canal | Item::Capital
-        )
-    };
-    let mu = g.players[p as usize].mu;
-    let builds = items
-        .into_iter()
-        .filter(|i| !(once(i) && standing.contains(i)))
-        .map(|i| {
-            let id = format!("build-{}", text::item(i).replace(' ', "-"));
-            let label = format!("Build {} ({} MU)", text::item(i), i.price());
-            if i.price() > mu {
-                html! { <button class="btn" id={id} disabled=true
-                title={format!("You have {mu} MU.")}>{label}</button> }
-            } else {
-                btn(
-                    v,
-                    id,
-                    label,
-                    A::Build {
-                        player: p,
-                        country: c,
-                        item: i,
-                    },
-                )
-            }
-        });
-    let built: Vec<String> = standing.iter().map(|&i| text::item(i)).collect();
-    let sells = standing.clone().into_iter().map(|i| {
-        btn(
-            v,
-            format!("sell-{}", text::item(i).replace(' ', "-")),
-            format!("Sell {} (+{} MU)", text::item(i), i.refund()),
-            A::Destroy {
-                player: p,
-                country: c,
-                item: i,
-            },
-        )
-    });
-    html! {
-        <div class="country" id="country-panel">
-            <h3>{region(c)}</h3>
-            { for rows }
-            <p class="hint" id="built">{ if built.is_empty() { "Nothing is built here yet.".to_string() } else { format!("Built here: {}.", built.join(", ")) } }</p>
-            <div class="choices builds">{ for builds }</div>
-            if !built.is_empty() {
-                <details><summary>{"Sell infrastructure"}</summary><div class="choices">{ for sells }</div></details>
-            }
-        </div>
-    }
-}
-
-fn cards(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
-    let g = &eco.game;
-    let held = &g.players[p as usize].cards;
-    // Dealt face down (online) and not yet read: its shares are still on their way.
-    let dealing = g.players[p as usize].sealed.len();
-    if !g.options.influence_cards || (held.is_empty() && dealing == 0) {
-        return html! {};
-    }
-    // While the deal itself waits for someone (the note above the panel says who), "a moment"
-    // would be a promise the page cannot keep.
-    let blocked = eco.online.as_ref().is_some_and(|o| o.dealing.is_some());
-    let when = match (blocked, dealing) {
-        (false, 1) => "it shows here in a moment",
-        (false, _) => "they show here in a moment",
-        (true, 1) => "it shows once the deal is whole (see above)",
-        (true, _) => "they show once the deal is whole (see above)",
-    };
-    let dealing = (dealing > 0).then(|| {
-        html! { <p class="hint" id="cards-dealing">{match dealing {
-            1 => format!("1 more card is being dealt to you face down: {when}."),
-            n => format!("{n} more cards are being dealt to you face down: {when}."),
-        }}</p> }
-    });
-    let chosen = &eco.ui.cards;
-    let toggles = held.iter().map(|&c| {
-        let on = chosen.contains(&c);
-        html! { <button class={classes!("btn", "card", on.then_some("on"))} aria-pressed={on.to_string()}
-            onclick={send(v, EMsg::Card(c))}>{region(c)}</button> }
-    });
-    let trade = (chosen.len() == 3).then(|| {
-        btn(
-            v,
-            "trade-cards".into(),
-            "Trade these three for 50 MU".into(),
-            A::TradeCards {
-                player: p,
-                cards: [chosen[0], chosen[1], chosen[2]],
-            },
-        )
-    });
-    html! {
-        <div class="cards" id="cards"><h3>{"Influence cards"}</h3>
-            <div class="choices">{ for toggles }</div>{ for dealing }{ for trade }</div>
     }
 }
 
@@ -738,35 +554,59 @@ fn moving(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     }
 }
 
+/// Alliances offered to `p`, in the open with their answer (issue 60: one sat in the folded
+/// Diplomacy box): accepted in the Get phase, the only phase alliances change.
+fn alliance_offers(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
+    let g = &eco.game;
+    if g.phase != Phase::Get {
+        return html! {};
+    }
+    let offers = g
+        .playing()
+        .filter(|&q| q != p && g.alliance_offers.contains(&(q, p)) && !g.friends(p, q))
+        .map(|q| {
+            html! { <div class="offer" id={format!("offer-{q}")} role="status">
+                <p>{format!("{} offers you an alliance: allies' countries are friendly to each other (units move through them) and allied units do not fight.", eco.name(q))}</p>
+                { btn(v, format!("ally-{q}"), format!("Accept {}'s alliance", eco.name(q)), A::OfferAlliance { player: p, with: q }) }
+                <span class="hint">{" Or leave it: it stands until withdrawn."}</span>
+            </div> }
+        });
+    html! { <>{ for offers }</> }
+}
+
 /// Alliances, forfeits and surrender: open to the player at the device in every phase.
 fn diplomacy(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let g = &eco.game;
-    let others = g.playing().filter(|&q| q != p).map(|q| {
-        let allied = g.friends(p, q);
-        let offered = g.alliance_offers.contains(&(p, q));
-        let asked = g.alliance_offers.contains(&(q, p));
-        let (label, a) = if allied || offered {
-            (
-                if allied {
-                    format!("Break the alliance with {}", eco.name(q))
-                } else {
-                    format!("Withdraw the offer to {}", eco.name(q))
-                },
-                A::BreakAlliance { player: p, with: q },
-            )
-        } else if asked {
-            (
-                format!("Accept {}'s alliance", eco.name(q)),
-                A::OfferAlliance { player: p, with: q },
-            )
-        } else {
-            (
-                format!("Offer {} an alliance", eco.name(q)),
-                A::OfferAlliance { player: p, with: q },
-            )
-        };
-        btn(v, format!("ally-{q}"), label, a)
-    });
+    // An offer to `p` is answered in the open (`alliance_offers`), not in here.
+    let others = g
+        .playing()
+        .filter(|&q| q != p && (g.friends(p, q) || !g.alliance_offers.contains(&(q, p))))
+        .map(|q| {
+            let allied = g.friends(p, q);
+            let offered = g.alliance_offers.contains(&(p, q));
+            let asked = g.alliance_offers.contains(&(q, p));
+            let (label, a) = if allied || offered {
+                (
+                    if allied {
+                        format!("Break the alliance with {}", eco.name(q))
+                    } else {
+                        format!("Withdraw the offer to {}", eco.name(q))
+                    },
+                    A::BreakAlliance { player: p, with: q },
+                )
+            } else if asked {
+                (
+                    format!("Accept {}'s alliance", eco.name(q)),
+                    A::OfferAlliance { player: p, with: q },
+                )
+            } else {
+                (
+                    format!("Offer {} an alliance", eco.name(q)),
+                    A::OfferAlliance { player: p, with: q },
+                )
+            };
+            btn(v, format!("ally-{q}"), label, a)
+        });
     let forfeits = g
         .owned(p)
         .filter(|&r| {

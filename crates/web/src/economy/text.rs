@@ -73,6 +73,15 @@ pub fn unit(k: Kind) -> &'static str {
     }
 }
 
+/// The verb after a foe: "Ann rolls", "the neutrals roll".
+fn rolls(f: Foe) -> &'static str {
+    if f == Foe::Neutral {
+        "roll"
+    } else {
+        "rolls"
+    }
+}
+
 /// "Ann loses an army", "the neutrals lose a navy".
 fn loses(s: &EconomyState, f: Foe, what: &str, k: Kind) -> String {
     let verb = if f == Foe::Neutral { "lose" } else { "loses" };
@@ -323,12 +332,13 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
                 Loser::Both => "both lose a unit".into(),
             };
             format!(
-                "{} rolls {} ({}) = {}; {} rolls {} ({}) = {}: {out}.",
+                "{} rolls {} ({}) = {}; {} {} {} ({}) = {}: {out}.",
                 w(*attacker),
                 dice.0,
                 terms(ta),
                 totals.0,
                 foe(s, *target),
+                rolls(*target),
                 dice.1,
                 terms(tt),
                 totals.1
@@ -384,13 +394,12 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
             interceptor_lost,
         } => {
             // An interception counts as an attack: a losing interceptor loses the unit it
-            // intercepted with (except against a landing whose navies stay out of it).
+            // intercepted with (except against a landing whose navies stay out of it). The
+            // same words for a withdraw, a landing and an attack on infrastructure.
             let out = match (loser, interceptor_lost) {
-                (Loser::First, _) | (Loser::Both, false) => {
-                    loses(s, Foe::Player(*player), "withdrawing ", *k)
-                }
+                (Loser::First, _) | (Loser::Both, false) => loses(s, Foe::Player(*player), "", *k),
                 (Loser::Second, true) => loses(s, Foe::Player(*interceptor), "intercepting ", *k),
-                (Loser::Second, false) => format!("{}'s unit gets away", w(*player)),
+                (Loser::Second, false) => format!("{}'s unit gets through", w(*player)),
                 (Loser::Both, true) => "both lose a unit".into(),
             };
             format!(
@@ -461,26 +470,47 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
             region(*to),
             force(*lost)
         ),
+        // What stands afterwards, said outright: the battle's forces look the same after it.
         E::InfrastructureRoll {
             player,
             item: i,
+            die,
             destroyed,
-            ..
-        } => format!(
-            "{} {} {}.",
-            w(*player),
-            if *destroyed {
-                "destroys"
-            } else {
-                "fails to destroy"
-            },
-            item(*i)
-        ),
+        } => {
+            let (them, they, stand) = match item_bare(*i).ends_with('s') {
+                true => ("them", "they", "stand"),
+                false => ("it", "it", "stands"),
+            };
+            match (die, destroyed) {
+                (None, true) => format!("{} destroys {}.", w(*player), item(*i)),
+                (Some(_), true) => format!(
+                    "{} rolls 6 against the {}: destroyed.",
+                    w(*player),
+                    item_bare(*i)
+                ),
+                (Some(d), false) => format!(
+                    "{} rolls {d} against the {} (only a 6 destroys {them}): {they} still {stand}.",
+                    w(*player),
+                    item_bare(*i)
+                ),
+                (None, false) => format!(
+                    "{}'s army falls to the interception: the {} still {stand}.",
+                    w(*player),
+                    item_bare(*i)
+                ),
+            }
+        }
         E::SiegeLaid {
             player,
             target,
             region: r,
-        } => format!("{} besieges {} in {}.", w(*player), w(*target), region(*r)),
+        } => format!(
+            "{} besieges {} in {}: no dice; {}'s units there cannot pay upkeep or withdraw until they attack out.",
+            w(*player),
+            w(*target),
+            region(*r),
+            w(*target)
+        ),
         E::SiegeEnded { region: r, .. } => format!("The siege of {} is over.", region(*r)),
         E::MovedOn {
             player,
@@ -515,11 +545,7 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
             region(*country),
             dice.0,
             foe(s, *target),
-            if *target == Foe::Neutral {
-                "roll"
-            } else {
-                "rolls"
-            },
+            rolls(*target),
             dice.1,
             if *hit {
                 loses(s, *target, "", Kind::Army)

@@ -431,7 +431,7 @@ pub static STEPS: [EStep; 15] = [
     },
     Step {
         title: "Submit your plans",
-        says: |_| "Plans are final once submitted. Press Submit plans.".into(),
+        says: |_| "Plans are final once submitted. Press Submit 2 planned moves.".into(),
         target: |s| {
             if s.game.plans.contains_key(&ME) {
                 ""

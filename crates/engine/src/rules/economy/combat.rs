@@ -362,7 +362,7 @@ impl EconomyState {
     }
 
     /// Fortifications in `r` help its defenders (with the rule on).
-    pub(super) fn fortified(&self, r: RegionId) -> bool {
+    pub fn fortified(&self, r: RegionId) -> bool {
         self.options.fortifications
             && self
                 .regions

@@ -453,13 +453,14 @@ impl EconomyState {
         }
     }
 
-    pub(super) fn build(
-        &mut self,
+    /// Why `p` may not build `item` in `country` now, money aside (`Ok` when they may).
+    fn build_refusal(
+        &self,
         map: &EconomyMap,
         p: PlayerId,
         country: RegionId,
         item: Item,
-    ) -> Events {
+    ) -> Result<(), EconomyError> {
         self.spending(p)?;
         self.own_country(map, p, country)?;
         self.rule(item)?;
@@ -495,6 +496,37 @@ impl EconomyState {
             }
             _ => {}
         }
+        Ok(())
+    }
+
+    /// What `p` may build in `country` now, money aside, in the order a panel lists them:
+    /// roads, fortifications, a canal, army and navy bases (a base adds to those standing:
+    /// each recruits one unit a round at the base price), the capital. The page shows the
+    /// ones `p` cannot pay for greyed, with their price.
+    pub fn build_options(&self, map: &EconomyMap, p: PlayerId, country: RegionId) -> Vec<Item> {
+        let Some(shore) = map.regions.get(country as usize).map(|r| &r.shore) else {
+            return vec![];
+        };
+        let mut items = vec![
+            Item::Roads,
+            Item::Fortifications,
+            Item::Canal,
+            Item::ArmyBase,
+        ];
+        items.extend(shore.iter().map(|&water| Item::NavyBase { water }));
+        items.push(Item::Capital);
+        items.retain(|&i| self.build_refusal(map, p, country, i).is_ok());
+        items
+    }
+
+    pub(super) fn build(
+        &mut self,
+        map: &EconomyMap,
+        p: PlayerId,
+        country: RegionId,
+        item: Item,
+    ) -> Events {
+        self.build_refusal(map, p, country, item)?;
         self.pay(p, item.price())?;
         let infra = &mut self.regions[country as usize].infra;
         let new_base = match item {

@@ -812,3 +812,48 @@ fn no_upkeep_is_paid_once_the_capital_is_destroyed() {
     // Bob, who owed nothing, stays settled.
     assert!(s.get[1].settled);
 }
+
+/// The page's build buttons: what the rules allow in the country now, money aside; a second
+/// army base adds to the first, roads and fortifications stand only once, the capital is not
+/// built where it stands.
+#[test]
+fn build_options_are_what_building_accepts() {
+    let mut s = game();
+    s.players[1].mu = 100;
+    let mut s = settled(begun(s));
+    let egypt = r("egypt");
+    let shore = map().regions[egypt as usize].shore.clone();
+    let navy_bases = shore.iter().map(|&water| Item::NavyBase { water });
+    let all: Vec<Item> = [Item::Roads, Item::Fortifications, Item::ArmyBase]
+        .into_iter()
+        .chain(navy_bases.clone())
+        .collect();
+    assert_eq!(s.build_options(map(), 1, egypt), all);
+    for item in [Item::Roads, Item::Fortifications, Item::ArmyBase] {
+        s.apply(&A::Build {
+            player: 1,
+            country: egypt,
+            item,
+        })
+        .unwrap();
+    }
+    let after: Vec<Item> = [Item::Canal, Item::ArmyBase]
+        .into_iter()
+        .filter(|&i| i != Item::Canal || map().canal_site(egypt).is_some())
+        .chain(navy_bases)
+        .collect();
+    assert_eq!(s.build_options(map(), 1, egypt), after);
+    // Not Bob's: nothing.
+    assert_eq!(s.build_options(map(), 1, r("western_europe")), vec![]);
+    // Every option is accepted by the action itself, money given.
+    s.players[1].mu = 1000;
+    for item in s.build_options(map(), 1, egypt) {
+        let mut t = s.clone();
+        t.apply(&A::Build {
+            player: 1,
+            country: egypt,
+            item,
+        })
+        .unwrap();
+    }
+}
