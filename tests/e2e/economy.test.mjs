@@ -628,11 +628,76 @@ test('economy: round one against three computers: the players\' area, readable m
   assert.equal(await page.locator('#clock').count(), 0, 'no planning minute for a lone human');
   // A move begun is named on the submit button, never "no planned moves".
   const mine = await page.locator('#board g.region.drag-from').first().getAttribute('data-key');
+  // A move cannot start where she has no units (the engine's move_start): the click says why
+  // and selects nothing (off the common path: not counted).
+  const neutral = await page.evaluate(() => {
+    const v = document.getElementById('board').getBoundingClientRect();
+    return [...document.querySelectorAll('#board g.region.land[data-owner=""]')].find((g) => {
+      const b = g.getBoundingClientRect();
+      return b.left > v.left && b.right < v.right && b.top > v.top && b.bottom < v.bottom;
+    })?.dataset.key;
+  });
+  assert.ok(neutral, 'a neutral country on screen');
+  await click(page, neutral);
+  await textMatches(page, '#error', /^You can't start a move from .+: none of your units are there/);
+  assert.equal(await page.locator('#board g.region.sel').count(), 0, 'a refused start is not selected');
+  assert.equal(await page.locator('#pending-move').count(), 0);
+  await shot(page, '81a-economy-refused-start');
+  // Any region's name shows under the pointer (here: the neutral region, where it is on top).
+  const at = await pointIn(page, neutral);
+  await page.mouse.move(at.x, at.y);
+  await page.waitForFunction((k) => getComputedStyle(document.getElementById(`n-${k}`)).display !== 'none', neutral);
+  await shot(page, '81b-economy-hover-name');
+  await page.mouse.move(0, 0);
   await read();
   clicks += 1;
   await click(page, mine);
   await textMatches(page, '#submit-plans', /without the unfinished move from/);
   assert.doesNotMatch(await page.locator('#submit-plans').textContent(), /no planned moves/);
+  // Before the move is made: every region it may go to, with who defends it and the chance,
+  // beside the map's gold outlines; their names on the map, over no count or icon, >= 12 px.
+  const targets = await page.locator('#targets li').allTextContents();
+  assert.ok(targets.length > 0, 'the targets are listed');
+  for (const t of targets) assert.match(t, /defends? it|Nobody defends it|nobody defends it/, t);
+  const names = await page.evaluate(() => {
+    const svg = document.getElementById('board');
+    const scale = svg.getScreenCTM().a;
+    const box = (e) => e.getBoundingClientRect();
+    const tags = [...svg.querySelectorAll('.rname.on')].map((g) => ({ text: g.textContent, b: box(g.querySelector('rect')),
+      px: parseFloat(getComputedStyle(g.querySelector('text')).fontSize) * scale }));
+    const marks = [...svg.querySelectorAll('.labels .units rect, .labels text.icon, .labels text.tok')].map(box);
+    const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const clashes = [];
+    tags.forEach((t, i) => {
+      if (marks.some((m) => hit(t.b, m))) clashes.push(`${t.text} covers a mark`);
+      tags.slice(0, i).forEach((u) => { if (hit(t.b, u.b)) clashes.push(`${t.text} × ${u.text}`); });
+    });
+    return { tags: tags.map((t) => t.text), small: tags.filter((t) => t.px < 12).map((t) => `${t.text} ${t.px.toFixed(1)} px`), clashes };
+  });
+  assert.ok(names.tags.length >= 2, `names shown: ${names.tags}`);
+  assert.deepEqual(names.small, [], 'names under 12 px');
+  assert.deepEqual(names.clashes, [], 'names over marks or each other');
+  // Land wins the click where a coastal sea's outline runs under it.
+  const landFirst = await page.evaluate((k) => {
+    const svg = document.getElementById('board');
+    const land = document.querySelector(`#r-${k} .shape`);
+    const waters = [...svg.querySelectorAll('g.water .shape')];
+    const b = land.getBoundingClientRect();
+    const m = svg.getScreenCTM().inverse();
+    let both = 0; let wrong = 0;
+    for (let i = 1; i < 20; i += 1) {
+      for (let j = 1; j < 20; j += 1) {
+        const x = b.left + (b.width * i) / 20; const y = b.top + (b.height * j) / 20;
+        const p = new DOMPoint(x, y).matrixTransform(m);
+        if (!land.isPointInFill(p) || !waters.some((w) => w.isPointInFill(p))) continue;
+        both += 1;
+        const top = document.elementFromPoint(x, y)?.closest('[data-r]');
+        if (top?.classList.contains('water')) wrong += 1;
+      }
+    }
+    return { both, wrong };
+  }, mine);
+  assert.equal(landFirst.wrong, 0, `a sea took ${landFirst.wrong} of ${landFirst.both} points inside ${mine}`);
   await shot(page, '81-economy-half-made');
   // Its end: planned at once with every unit that can go (neutral land first, as a first
   // attack would), listed with its count and a remove button.
@@ -644,6 +709,12 @@ test('economy: round one against three computers: the players\' area, readable m
   await click(page, to);
   await page.locator('#draft li').waitFor();
   await textMatches(page, '#submit-plans', /^Submit 1 planned move$/);
+  // Beside the planned move: its target's defenders, walls, and the chance with its armies.
+  const odds = await page.locator('#draft li .plan-odds').textContent();
+  assert.match(odds, /defends? it|Nobody defends it|nobody defends it/);
+  if (!/Nobody|nobody/.test(odds)) assert.match(odds, /Your \d+ arm(y|ies): (\d+\.\d%|<0\.1%|>99\.9%) to (take it|beat)/);
+  if (/walls/.test(odds)) assert.match(odds, /fortifications: \+1 to every defender's roll/);
+  console.log(`economy planned move: ${odds}`);
   const all = Number(await page.locator('#plan-armies-0').inputValue());
   assert.ok(all > 0, 'every army that can go');
   assert.equal(await page.locator('#board line.plan').count(), 1);

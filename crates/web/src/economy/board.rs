@@ -276,7 +276,15 @@ pub fn board(v: &View) -> Html {
         (Some(from), None, Some(p)) if moving => g.destinations(map, p, from),
         _ => Default::default(),
     };
-    let regions = map.regions.iter().enumerate().map(|(i, reg)| {
+    // The coastal seas first, the land over them: where a sea's outline runs under the coast,
+    // the land is drawn on top and takes the click (a click meant for a country never picks
+    // the sea around it). Keyboard order follows: the seas' tab stops come first.
+    let n = map.regions.len();
+    let order = (0..n)
+        .filter(|&i| map.is_water(i as RegionId))
+        .chain((0..n).filter(|&i| !map.is_water(i as RegionId)));
+    let regions = order.map(|i| {
+        let reg = &map.regions[i];
         let r = i as RegionId;
         let rs = &g.regions[i];
         let water = map.is_water(r);
@@ -383,6 +391,50 @@ pub fn board(v: &View) -> Html {
             .collect::<Vec<_>>(),
         s,
     );
+    // Region names: the selected region's, the target's and where the selected units may go
+    // always; any other region's while it is under the pointer or focused (`name_css`).
+    let taken: Vec<[f32; 4]> = laid.iter().flatten().map(glyphs::placed_box).collect();
+    let planned = arrows(eco, &tokens);
+    let shown = |r: RegionId| {
+        eco.ui.sel == Some(r)
+            || eco.ui.to == Some(r)
+            || dests.contains(&r)
+            || (g.phase == Phase::Planning && planned.iter().any(|(_, m)| m.to == r))
+    };
+    let tags = glyphs::place_names(
+        &taken,
+        &(0..n)
+            .map(|i| {
+                let r = i as RegionId;
+                (anchor(r), map.regions[i].name.chars().count(), shown(r))
+            })
+            .collect::<Vec<_>>(),
+        s,
+    );
+    let names = tags.iter().enumerate().map(|(i, t)| {
+        let reg = &map.regions[i];
+        html! {
+            <g id={format!("n-{}", reg.key)} class={classes!("rname", shown(i as RegionId).then_some("on"))}>
+                <rect x={f2(t.x - t.w / 2.0)} y={f2(t.y - t.h / 2.0)} width={f2(t.w)} height={f2(t.h)} rx={f2(0.3 * s)}/>
+                <text x={f2(t.x)} y={f2(t.y)}>{&reg.name}</text>
+            </g>
+        }
+    });
+    // What an arrow's count must not cover: the marks and the names on show.
+    let mut busy = taken.clone();
+    busy.extend(
+        tags.iter()
+            .enumerate()
+            .filter(|&(i, _)| shown(i as RegionId))
+            .map(|(_, t)| {
+                [
+                    t.x - t.w / 2.0,
+                    t.y - t.h / 2.0,
+                    t.x + t.w / 2.0,
+                    t.y + t.h / 2.0,
+                ]
+            }),
+    );
     let marks = laid.into_iter().flatten().map(|p| mark(&p, s));
     let borders = tokens.iter().filter_map(|&t| match t {
         Site::Border(a, b) => {
@@ -397,7 +449,7 @@ pub fn board(v: &View) -> Html {
         }
         Site::Region(_) => None,
     });
-    let moves = arrows(eco, &tokens).into_iter().map(|(p, m)| {
+    let moves = planned.iter().map(|&(p, m)| {
         let ((x1, y1), (x2, y2)) = (anchor(m.from), anchor(m.to));
         // From beside the counts where the units stand to just short of the counts they go to:
         // the arrowhead never covers a count.
@@ -406,14 +458,26 @@ pub fn board(v: &View) -> Html {
         let (a, b) = ((0.9 * s).min(len / 3.0), (1.6 * s).min(len / 3.0));
         let ((x1, y1), (x2, y2)) = ((x1 + ux * a, y1 + uy * a), (x2 - ux * b, y2 - uy * b));
         // The count sits on the arrow, a little short of its middle so that two arrows
-        // between the same regions in opposite directions do not cover each other's.
-        let (lx, ly) = (x1 + (x2 - x1) * 0.4, y1 + (y2 - y1) * 0.4);
+        // between the same regions in opposite directions do not cover each other's, or
+        // nearer either end where that would cover a count or an icon.
+        let text = units_text(m.armies, m.navies);
+        let (w, h) = ((0.6 * text.chars().count() as f32 + 0.3) * s, 1.1 * s);
+        let at = |t: f32| (x1 + (x2 - x1) * t, y1 + (y2 - y1) * t);
+        let free = |(x, y): (f32, f32)| {
+            let b = [x - w / 2.0, y - h / 2.0, x + w / 2.0, y + h / 2.0];
+            !busy.iter().any(|&t| glyphs::overlaps(t, b))
+        };
+        let (lx, ly) = [0.4, 0.3, 0.5, 0.2, 0.6, 0.1, 0.7, 0.8]
+            .into_iter()
+            .map(at)
+            .find(|&q| free(q))
+            .unwrap_or(at(0.4));
         html! {
             <g class="plan-move">
                 <line class="plan" x1={f1(x1)} y1={f1(y1)} x2={f1(x2)} y2={f1(y2)}
                     style={format!("stroke:{}", colour(p))} marker-end="url(#earrow)"/>
                 <text class="plan-count" x={f1(lx)} y={f1(ly)}
-                    style={format!("fill:{}", colour(p))}>{units_text(m.armies, m.navies)}</text>
+                    style={format!("fill:{}", colour(p))}>{text}</text>
             </g>
         }
     });
@@ -447,10 +511,28 @@ pub fn board(v: &View) -> Html {
             <g class="labels" aria-hidden="true">{ for marks }</g>
             <g class="moves">{ for moves }</g>
             <g class="borders">{ for borders }</g>
+            <g class="rnames" aria-hidden="true">{ for names }</g>
+            <style>{ name_css() }</style>
         </svg>
         </div>
         </>
     }
+}
+
+/// Shows a region's name tag while the region is under the pointer or focused: one rule per
+/// region (CSS cannot match a tag to its region otherwise), so hovering draws nothing again.
+fn name_css() -> &'static str {
+    static CSS: OnceLock<String> = OnceLock::new();
+    CSS.get_or_init(|| {
+        EconomyMap::get()
+            .regions
+            .iter()
+            .map(|r| {
+                let k = &r.key;
+                format!("#board:has(#r-{k}:hover) #n-{k},#board:has(#r-{k}:focus) #n-{k}{{display:inline}}")
+            })
+            .collect()
+    })
 }
 
 /// One mark as the board draws it: a count in a box of its owner's colour, an icon, a battle

@@ -256,7 +256,8 @@ fn extent(ps: &[Placed]) -> Option<[f32; 4]> {
     })
 }
 
-fn overlaps(a: [f32; 4], b: [f32; 4]) -> bool {
+/// Whether two boxes [left, top, right, bottom] overlap.
+pub fn overlaps(a: [f32; 4], b: [f32; 4]) -> bool {
     a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]
 }
 
@@ -316,6 +317,73 @@ pub fn lay_out(regions: &[((f32, f32), Vec<Mark>)], s: f32) -> Vec<Vec<Placed>> 
         );
     }
     out
+}
+
+/// The box [left, top, right, bottom] of a placed mark.
+pub fn placed_box(p: &Placed) -> [f32; 4] {
+    [
+        p.x - p.w / 2.0,
+        p.y - p.h / 2.0,
+        p.x + p.w / 2.0,
+        p.y + p.h / 2.0,
+    ]
+}
+
+/// A region's name tag: its centre and size in map units.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Tag {
+    pub x: f32,
+    pub y: f32,
+    pub w: f32,
+    pub h: f32,
+}
+
+/// A name tag's size in glyph units for a name of `chars` characters (its text is drawn at
+/// 0.95 of the glyph size: 12.4 px on screen).
+fn tag_size(chars: usize) -> (f32, f32) {
+    (0.95 * 0.58 * chars as f32 + 0.7, 1.4)
+}
+
+/// Name tags for regions: each `(label point, characters of its name, shown)` gets a tag just
+/// above its marks where it covers no mark of `taken` (boxes in map units), at the nearest free
+/// shift around that place. Tags shown at once (the selected region, where its units may go)
+/// also cover none of each other; the others are shown one at a time (the region under the
+/// pointer or the keyboard's focus) and cover none of the shown ones. Deterministic.
+pub fn place_names(taken: &[[f32; 4]], names: &[((f32, f32), usize, bool)], s: f32) -> Vec<Tag> {
+    let shifts = shifts();
+    let mut out = vec![None; names.len()];
+    let mut busy: Vec<[f32; 4]> = taken.to_vec();
+    for shown in [true, false] {
+        for (i, &((x, y), chars, on)) in names.iter().enumerate() {
+            if on != shown {
+                continue;
+            }
+            let (w, h) = tag_size(chars);
+            let (w, h) = (w * s, h * s);
+            // Above the counts' row, which sits on the label point.
+            let (x0, y0) = (x, y - 1.45 * s);
+            let at = |(dx, dy): (f32, f32)| {
+                let (cx, cy) = (x0 + dx * s, y0 + dy * s);
+                [cx - w / 2.0, cy - h / 2.0, cx + w / 2.0, cy + h / 2.0]
+            };
+            let d = shifts
+                .iter()
+                .copied()
+                .find(|&d| !busy.iter().any(|&t| overlaps(t, at(d))))
+                .unwrap_or((0.0, 0.0));
+            let b = at(d);
+            if shown {
+                busy.push(b);
+            }
+            out[i] = Some(Tag {
+                x: (b[0] + b[2]) / 2.0,
+                y: (b[1] + b[3]) / 2.0,
+                w,
+                h,
+            });
+        }
+    }
+    out.into_iter().map(Option::unwrap_or_default).collect()
 }
 
 #[cfg(test)]
@@ -394,5 +462,49 @@ mod tests {
         // The lone region keeps its label point: its counts are centred on it.
         assert_eq!((laid[2][0].x, laid[2][0].y), (200.0, 50.0));
         assert_eq!(laid, lay_out(&regions, 4.0));
+    }
+
+    /// Name tags cover no mark, and the tags shown together cover none of each other.
+    #[test]
+    fn name_tags_cover_no_mark_nor_each_other() {
+        let full = vec![
+            Mark::Units(Some(0), "12".into()),
+            Mark::Icon('★'),
+            Mark::Icon('▲'),
+            Mark::Icon('▣'),
+        ];
+        let regions = vec![
+            ((100.0, 50.0), full.clone()),
+            ((104.0, 44.0), full.clone()),
+            ((130.0, 50.0), full),
+        ];
+        let s = 4.0;
+        let taken: Vec<[f32; 4]> = lay_out(&regions, s)
+            .iter()
+            .flatten()
+            .map(placed_box)
+            .collect();
+        let names = [
+            ((100.0, 50.0), 15, true),
+            ((104.0, 44.0), 12, true),
+            ((130.0, 50.0), 20, false),
+        ];
+        let tags = place_names(&taken, &names, s);
+        let b = |t: &Tag| {
+            [
+                t.x - t.w / 2.0,
+                t.y - t.h / 2.0,
+                t.x + t.w / 2.0,
+                t.y + t.h / 2.0,
+            ]
+        };
+        for t in &tags {
+            assert!(t.w > 0.0);
+            for m in &taken {
+                assert!(!overlaps(b(t), *m), "{t:?} covers {m:?}");
+            }
+        }
+        assert!(!overlaps(b(&tags[0]), b(&tags[1])));
+        assert_eq!(tags, place_names(&taken, &names, s));
     }
 }

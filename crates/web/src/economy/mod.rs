@@ -21,6 +21,7 @@ pub mod online;
 pub mod outcome;
 pub mod panel;
 pub mod place;
+pub mod planview;
 pub mod rollon;
 pub mod text;
 
@@ -411,7 +412,10 @@ impl EconomySession {
                         self.ui.sel = None;
                         self.ui.to = None;
                         self.click(from);
-                        self.click(to);
+                        // A start the engine refuses keeps its reason on screen.
+                        if self.ui.sel == Some(from) {
+                            self.click(to);
+                        }
                     }
                 }
                 false
@@ -764,6 +768,14 @@ impl EconomySession {
                         }
                     }
                     _ => {
+                        // A move's start: the engine says whether one may begin here, and why
+                        // not (no units of the player's there, all in plans, contested…).
+                        if let Err(e) = self.may_start(r) {
+                            self.ui.sel = None;
+                            self.ui.to = None;
+                            self.ui.error = Some(e);
+                            return;
+                        }
                         self.ui.sel = Some(r);
                         self.ui.to = None;
                         if let Some(p) = self.actor() {
@@ -778,6 +790,30 @@ impl EconomySession {
                     }
                 }
             }
+        }
+    }
+
+    /// Whether a click on `r` may select it now (as a move's start, in planning and friendly
+    /// movement, from the engine's `move_start`; in combat, only to move on after a battle), or
+    /// why not in the player's words.
+    fn may_start(&self, r: RegionId) -> Result<(), String> {
+        let Some(p) = self.actor() else { return Ok(()) };
+        match self.game.phase {
+            Phase::Planning | Phase::Moving => {
+                let drafted = match self.game.phase {
+                    Phase::Planning => self.ui.drafts.get(&p).map_or(&[][..], Vec::as_slice),
+                    _ => &[],
+                };
+                self.game
+                    .move_start(self.map(), p, r, drafted)
+                    .map(|_| ())
+                    .map_err(|e| text::cap(&e.to_string()))
+            }
+            Phase::Combat if !self.moving() => Err(format!(
+                "{}: the map shows where battles are; pick battles and actions in the panel.",
+                text::region(r)
+            )),
+            _ => Ok(()),
         }
     }
 

@@ -498,7 +498,8 @@ fn planning(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                 }
                 <button class="btn small" id={format!("remove-plan-{i}")} aria-label={format!("Remove the move {route}")}
                     onclick={send(v, EMsg::RemovePlan(i))}>{"✕"}</button>
-            </span></li> }
+            </span>
+            { crate::economy::planview::beside(eco, p, &draft, m.to) }</li> }
     });
     // A move begun on the map (its start clicked) and not finished is named on the submit
     // button, which leaves it out: a player never submits believing it planned.
@@ -519,11 +520,15 @@ fn planning(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             { clock(eco) }
             if let Some(from) = pending {
                 <p class="route pending" id="pending-move"><strong>{format!("From {}: ", region(from))}</strong>
-                    {"now click where to."}
+                    {"now click where to, on the map or here:"}
                     <button class="btn small" id="clear-move" onclick={send(v, EMsg::Cancel)}>{"Clear"}</button></p>
+                { crate::economy::planview::targets(v, eco, p, from) }
             }
             if !draft.is_empty() {
                 <ol class="draft" id="draft">{ for rows }</ol>
+            }
+            if pending.is_some() || !draft.is_empty() {
+                <p class="hint" id="odds-hint">{"Chances assume the others stay where they are: their plans are secret."}</p>
             }
             <button class="btn primary" id="submit-plans" data-pending={pending.is_some().to_string()}
                 onclick={send(v, EMsg::SubmitPlans)}>{submit}</button>
