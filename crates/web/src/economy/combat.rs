@@ -266,9 +266,10 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             }),
         }
     }
-    // Rolling on without a click per roll (one engine action per roll all the same); at one
-    // device only: online, each roll is a round among the players.
-    let roll_on = (under_way.is_some() && eco.online.is_none()).then(|| roll_on(v, p));
+    // Rolling on without a click per roll (one engine action per roll all the same; online,
+    // one pass sent per roll, as the Pass button sends it).
+    let roll_on = (under_way.is_some() && eco.ui.rolling.is_none())
+        .then(|| roll_on(v, p, eco.online.is_some()));
     let note = eco
         .ui
         .roll_note
@@ -533,7 +534,7 @@ pub fn blockades(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
 
 /// The buttons that roll the attack under way on: to its end, or until `p` has lost the number
 /// of units in the box.
-fn roll_on(v: &View, p: PlayerId) -> Html {
+fn roll_on(v: &View, p: PlayerId, online: bool) -> Html {
     let d = v.dispatcher();
     let to_end = Callback::from(move |_: MouseEvent| d.dispatch(EMsg::RollOn(p, None)));
     let d = v.dispatcher();
@@ -552,7 +553,11 @@ fn roll_on(v: &View, p: PlayerId) -> Html {
     });
     html! {
         <div class="roll-on" id="roll-on">
-            <p class="hint">{"Roll on without a click per roll; it stops by itself when the attack is over or someone else has a choice to make (an interruption, a withdraw)."}</p>
+            <p class="hint">{ if online {
+                "Roll on without a click per roll: your page passes for you after each roll, while the others in the battle decide on their own pages. It stops by itself when the attack is over or someone else's choice changes the battle (an interruption, a withdraw), and with its Stop button."
+            } else {
+                "Roll on without a click per roll; it stops by itself when the attack is over or someone else has a choice to make (an interruption, a withdraw)."
+            } }</p>
             <div class="row">
                 <button class="btn primary" id="roll-on-end" onclick={to_end}>{"Roll until the attack ends"}</button>
             </div>

@@ -105,6 +105,9 @@ pub struct Ui {
     /// battle lasts); not saved.
     #[serde(skip)]
     pub roll_note: Option<(u32, Site, String)>,
+    /// Online: the attack this page rolls on, pass after pass (`rollon`); not saved.
+    #[serde(skip)]
+    pub rolling: Option<rollon::Rolling>,
     /// At one device: this player declared an attack at this battle to be rolled to its end
     /// once it begins (after the others' declarations); not saved.
     #[serde(skip)]
@@ -180,6 +183,8 @@ pub enum EMsg {
     /// This player lets the attack under way roll on: to its end, or until they have lost this
     /// many units (`rollon`).
     RollOn(PlayerId, Option<u32>),
+    /// Online: stops the rolling on (no more passes are sent for it).
+    StopRolling,
     /// At one device: declares this attack and rolls it on to its end once it begins, as
     /// "Roll until the attack ends" would (one click for the usual attack).
     AttackToEnd(A),
@@ -560,6 +565,10 @@ impl EconomySession {
             }
             EMsg::Nav(_) | EMsg::Resized => false,
             EMsg::RollOn(p, until) => self.roll_on(p, until),
+            EMsg::StopRolling => {
+                self.stop_rolling();
+                false
+            }
             EMsg::AttackToEnd(a) => {
                 let site = self
                     .game

@@ -172,6 +172,8 @@ impl EconomySession {
             self.ui.error =
                 Some("Your choices were not taken (see the room's notes): choose again.".into());
         }
+        // Rolling on: the next pass, now that this position is known.
+        self.online_roll();
     }
 
     /// Online: our seats the position waits for, while our batch is not sent.

@@ -69,7 +69,8 @@ pub fn play(v: &View) -> Html {
                     }
                 </section>
                 <aside class="side">
-                    <section class="panel" id="panel" tabindex="-1" aria-live="polite">{ panel(v, eco) }</section>
+                    <section class="panel" id="panel" tabindex="-1" aria-live="polite">{ panel(v, eco) }
+                        { crate::economy::rollon::rolling_box(v, eco) }</section>
                     if let Some(e) = &eco.ui.error {
                         <p class="error" role="alert" id="error">{e}</p>
                     }
