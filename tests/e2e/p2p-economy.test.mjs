@@ -5,14 +5,15 @@
 // plays only its own seat: the capitals are picked by hand on the board's panel, Alice offers Bob
 // an alliance in her first Get phase (her choices travel as one batch, taken back once with
 // "Take them back"; her page is reloaded between committing and revealing it); both pages play round 1 by hand, and Bob accepts the alliance in round 2's
-// Get phase; the computer plays the rest for both pages
+// Get phase; in round 1 Alice attacks Bob's capital next door and rolls the attack on to its end
+// (her page passes after each roll; Bob passes on his); the computer plays the rest for both pages
 // (battles are fought, each roll from the dice beacon) and Bob's page is reloaded mid-game and
 // rejoins. The finished game's transcript replays on Alice's page to the same hash. All three peers end the game with one state hash.
 // Needs NOSTR_RELAY and ORBIS_JOIN (scripts/test-web.sh sets them); skipped otherwise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { shot, attr, watchErrors, until, relaySuite, online, setAutoplay, controlsOnTop } from './helpers.mjs';
+import { shot, attr, watchErrors, until, relaySuite, online, setAutoplay, controlsOnTop, axeCheck } from './helpers.mjs';
 
 const net = relaySuite({ join: true });
 
@@ -44,6 +45,13 @@ async function playStep(page, before) {
   }, [['#pay-upkeep', '#finish-get', '#submit-plans', '#finish-moving', '#stop-moving', '#declare-none', '#intercept-no',
     '#pick-battle button', '#choose-action button', '#steal button'], before]);
 }
+/** Land neighbours among the four countries the test's capitals are picked from. */
+const NEXT = {
+  western_europe: ['Northern Europe', 'Southern Europe'],
+  northern_europe: ['Western Europe', 'Southern Europe', 'Ukraine'],
+  southern_europe: ['Western Europe', 'Northern Europe', 'Ukraine'],
+  ukraine: ['Northern Europe', 'Southern Europe'],
+};
 const actor = async (page) => (await page.locator('#panel .act').count()) ? page.locator('#panel .act').getAttribute('data-actor') : null;
 
 test('two browsers and a native computer player play an economy game through a Nostr relay to one hash', { skip: net.skip, timeout: 900000 }, async () => {
@@ -125,7 +133,17 @@ test('two browsers and a native computer player play an economy game through a N
         if (s !== null && (await phase(p)) === 'economy-pick') {
           seatOf[p === A ? 'A' : 'B'] = s;
           const len = Number(await online(p, 'data-log-len'));
-          await p.locator('#panel .choices button').first().click();
+          // Alice and Bob take neighbouring countries (the native peer takes one at most):
+          // next to the other's if it has picked, else the first of the four still free.
+          const other = seatOf[p === A ? 'B' : 'A'];
+          const near = other === undefined ? ['Northern Europe', 'Southern Europe', 'Western Europe', 'Ukraine']
+            : NEXT[await p.locator(`#board [data-owner="${other}"]`).first().getAttribute('data-key')] ?? [];
+          let pick = p.locator('#panel .choices button').first();
+          for (const name of near) {
+            const b = p.locator('#panel .choices button', { hasText: name });
+            if (await b.count()) { pick = b.first(); break; }
+          }
+          await pick.click();
           await until('the pick played', async () => Number(await online(p, 'data-log-len')) > len, 30000).catch(async (e) => {
             await p.screenshot({ path: 'test-output/fail-economy-pick.png' });
             throw new Error(`${e.message}: notes ${await p.locator('.online-notes').first().textContent()}; panel ${await p.locator('#panel').textContent()}; native ${err.slice(-1500)}`);
@@ -152,6 +170,7 @@ test('two browsers and a native computer player play an economy game through a N
     assert.match(await A.locator(`#ally-${seatB}`).textContent(), /Offer .* an alliance/);
     await A.click(`#ally-${seatB}`);
     await shot(A, '82-p2p-economy-get-batch');
+    await axeCheck(A, 'online economy game (Get phase, choices not sent)');
     await A.click('#finish-get');
     await until('Alice waits for the others', async () => (await A.locator('#waiting').getAttribute('data-sent')) === '1', 30000);
     await shot(A, '83-p2p-economy-sent');
@@ -171,16 +190,60 @@ test('two browsers and a native computer player play an economy game through a N
     // position was played (the Get phase's choices are simultaneous online).
     const round = async (p) => Number(((await p.locator('#turn-title').textContent()).match(/Round (\d+)/) || [0, 0])[1]);
     let steps = 0;
+    // Alice's attack: her capital's armies planned into Bob's capital, the attack declared, then
+    // rolled on to its end (issue 60, item 4): her page sends her pass after each roll, the
+    // action the Pass button sends, while Bob passes on his own page.
+    const capital = async (seat) => A.locator(`#board [data-owner="${seat}"]`).first().getAttribute('data-key');
+    const battle = { planned: false, declared: false, rolling: 0, over: null, shots: 0 };
+    const alicesAttack = async () => {
+      if (battle.over) return false;
+      const ph = await phase(A);
+      if (!battle.planned && ph === 'economy-planning' && (await actor(A)) === seatA) {
+        await A.locator(`#r-${await capital(seatA)}`).dispatchEvent('click');
+        await A.locator(`#r-${await capital(seatB)}`).dispatchEvent('click');
+        await A.locator('#draft li').waitFor({ timeout: 5000 });
+        await shot(A, '82c-p2p-economy-plan-attack');
+        await A.click('#submit-plans');
+        battle.planned = true;
+        return true;
+      }
+      if (await A.locator('#rolling').count()) {
+        if (!battle.shots++) await shot(A, '82e-p2p-economy-rolling-on');
+        return true;
+      }
+      const log = await A.locator('#log').textContent();
+      battle.over = log.match(/Rolled on: the attack is over[^.]*\./)?.[0] ?? null;
+      if (battle.over) return true;
+      if (!battle.declared && (await A.locator('#declare .attack-choice button').count())) {
+        await A.locator('#declare .attack-choice button').first().click();
+        battle.declared = true;
+        return true;
+      }
+      if (battle.declared && (await A.locator('#roll-on-end').count())) {
+        // The whole attack in one click.
+        if (!battle.rolling) await shot(A, '82d-p2p-economy-roll-on');
+        await A.click('#roll-on-end');
+        battle.rolling += 1;
+        return true;
+      }
+      return false;
+    };
     await until('round 2\'s Get phase on Bob\'s page', async () => {
       if ((await round(B)) >= 2 && (await phase(B)) === 'economy-get' && (await actor(B)) === seatB) return true;
       await bOnTop();
-      for (const p of [A, B]) if (await playStep(p, 2)) steps += 1;
+      const alice = await alicesAttack();
+      if (!alice && (await playStep(A, 2))) steps += 1;
+      if (await playStep(B, 2)) steps += 1;
       return false;
     }, 300000).catch(async (e) => {
       await failShots('economy-round');
       throw new Error(`${e.message}: A panel ${await A.locator('#panel').textContent()}; B panel ${await B.locator('#panel').textContent()}`);
     });
-    console.log(`round 1 by hand: ${steps} steps`);
+    battle.over ??= (await A.locator('#log').textContent()).match(/Rolled on: the attack is over[^.]*\./)?.[0] ?? null;
+    console.log(`round 1 by hand: ${steps} steps; Alice's attack: ${battle.over} (${battle.rolling} roll-on clicks)`);
+    assert.ok(battle.planned && battle.declared, 'Alice attacked Bob');
+    assert.ok(battle.rolling > 0, 'Alice rolled on');
+    assert.match(battle.over ?? '', /^Rolled on: the attack is over: /);
     await diplomacy(B);
     assert.match(await B.locator(`#ally-${seatA}`).textContent(), /Accept Alice's alliance/);
     await B.click(`#ally-${seatA}`);
@@ -243,6 +306,15 @@ test('two browsers and a native computer player play an economy game through a N
       });
     }
     await shot(A, '86-p2p-economy-over');
+    // The game over's statistics chart the online game from its positions (issue 60, item 9),
+    // on Bob's page too (reloaded mid-game: his charts come from the whole transcript).
+    for (const p of [A, B]) {
+      for (let i = 0; i < 3; i += 1) assert.equal(await p.locator(`#echarts-${i}`).getAttribute('data-lines'), '3');
+      assert.equal(await p.locator('#echarts-0 tbody tr').first().locator('td').first().textContent(), '0', 'from the setup on');
+    }
+    await A.locator('#estats').scrollIntoViewIfNeeded();
+    await shot(A, '86c-p2p-economy-over-charts');
+    await axeCheck(A, 'online economy game over');
     await shot(B, '86b-p2p-economy-over-phone');
     if (await B.locator('.economy-play').count()) hitChecks += await controlsOnTop(B, '.economy-play');
     console.log(`phone hit-tests: ${hitChecks} controls checked on Bob's page`);
@@ -269,6 +341,8 @@ test('two browsers and a native computer player play an economy game through a N
     await A.click('#replay-next');
     await A.click('#replay-next');
     await shot(A, '87-p2p-economy-transcript-replay');
+    for (let i = 0; i < 3; i += 1) assert.equal(await A.locator(`#replay-charts-${i}`).getAttribute('data-lines'), '3');
+    await axeCheck(A, 'online economy transcript replay');
     await A.click('#replay-end');
     await until('the last position', async () => (await A.locator('#replay').getAttribute('data-hash')) === result.state_hash, 10000);
     // The last position, every influence card drawn face up (the replay opens the deal).

@@ -8,7 +8,7 @@
 // MATCHBOX_SERVER (scripts/test-web.sh sets it); skipped with a message otherwise.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { URL_BASE, shot, attr, watchErrors, until, openOnline as open, clickKey, matchboxSuite, online } from './helpers.mjs';
+import { URL_BASE, shot, attr, watchErrors, until, openOnline as open, clickKey, matchboxSuite, online, axeCheck } from './helpers.mjs';
 
 const net = matchboxSuite({ join: false });
 
@@ -90,6 +90,7 @@ test('two browsers play the orders ruleset over WebRTC: Spring, Fall with a retr
     assert.match(await E.locator('#ocommitted').textContent(), /Alice|Bob/);
     assert.match(await E.locator('#owaiting').textContent(), /Waiting for/);
     await shot(E, '52-p2p-orders-england-committed');
+    await axeCheck(E, 'online orders game (in progress, orders sent)');
     // England's page is reloaded before France commits: it rejoins with its stored key, catches
     // up, and commits its stored orders again (an identical commitment), so it can reveal them.
     await E.reload();
@@ -220,6 +221,10 @@ test('two browsers on the world map accept a draw in the same phase: the game is
       assert.match(await season(p), /Game over/);
     }
     await shot(B.page, '61-p2p-orders-drawn');
+    // The game over's statistics chart the online game from its positions (issue 60, item 9):
+    // supply centres and units, a line per power that held any.
+    assert.ok(Number(await B.page.locator('#ocharts-0').getAttribute('data-lines')) > 1);
+    await axeCheck(B.page, 'online orders game over');
     const hashes = await Promise.all([A.page, B.page].map((p) => attr(p, 'data-state-hash')));
     assert.ok(hashes[0] && hashes[0].length === 64, `hash ${hashes[0]}`);
     assert.equal(hashes[0], hashes[1]);

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, chooseFrom, until, openOnline as open, matchboxSuite, online, setAutoplay } from './helpers.mjs';
+import { URL_BASE, OUT, shot, attr, watchErrors, territories, clickTerr, chooseFrom, until, openOnline as open, matchboxSuite, online, setAutoplay, axeCheck } from './helpers.mjs';
 
 const CLI = process.env.ORBIS_CLI;
 const net = matchboxSuite({ join: true });
@@ -125,6 +125,8 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await B.page.locator('.accept').waitFor();
     assert.match(await B.page.locator('.rules-summary').last().textContent(), /fortify along connected territories/);
     await shot(B.page, '30-p2p-lobby');
+    // Issue 60: the lobby as a second player sees it after joining, a proposal to accept.
+    await axeCheck(B.page, 'online lobby (joined, a proposal to accept)');
     await B.page.locator('.accept').click();
     for (const p of [A.page, B.page]) await p.locator('#map').waitFor({ timeout: 60000 });
     assert.equal(await online(A.page, 'data-started'), '1');
@@ -224,6 +226,7 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     // every round before the vote is one more turn in which the native peer could complete its
     // mission and end the game.)
     await shot(A.page, '31-p2p-alice-midgame');
+    await axeCheck(A.page, 'online classic game (in progress)');
     const grab = (p) => p.evaluate(() => window.__orbisP2p || { declared: {}, shown: {} });
     const marksB0 = await grab(B.page);
     await B.page.reload();
@@ -272,6 +275,10 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     await until('game over on Alice\'s page', async () => (await attr(A.page, 'data-state-hash')) === res.state_hash, 30000);
     assert.equal(await attr(A.page, 'data-phase'), 'over');
     await shot(A.page, '33-p2p-alice-over');
+    // The winner's screen charts the whole game (issue 60, item 9): an online game has no
+    // history to replay, so the course is sampled from its positions; a line per player.
+    for (let i = 0; i < 3; i += 1) assert.equal(await A.page.locator(`#winner-charts-${i}`).getAttribute('data-lines'), '3');
+    await axeCheck(A.page, 'online classic game over');
     // The transcript of the finished game, downloaded from Alice's page, checks out offline.
     await A.page.waitForTimeout(3000);
     // The result's dialog is put aside to reach the page's online panel.
@@ -303,6 +310,10 @@ test('two browsers and a native bot play a classic game over WebRTC; a reload re
     const handsText = await A.page.locator('#replay-hands').textContent();
     assert.ok(!/mission face down/.test(handsText), handsText);
     await shot(A.page, '33b-p2p-transcript-replay-hands');
+    // The transcript's charts: territories, armies and income from its positions, a line each.
+    for (let i = 0; i < 3; i += 1) assert.equal(await A.page.locator(`#replay-charts-${i}`).getAttribute('data-lines'), '3');
+    await A.page.locator('#replay-charts').scrollIntoViewIfNeeded();
+    await shot(A.page, '33c-p2p-transcript-replay-charts');
     await A.page.click('#replay-close');
     await A.page.locator('#online').waitFor();
     assert.ok(err.includes('vote passed: Drop'), 'the native peer applied the vote');

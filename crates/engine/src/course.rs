@@ -34,11 +34,17 @@ pub struct Course {
 
 impl Course {
     fn push<S: Tallied>(&mut self, at: u32, s: &S) {
+        let tallies: Vec<Vec<u32>> = (0..s.players()).map(|p| s.tally(p)).collect();
+        self.push_tallies(at, &tallies);
+    }
+
+    /// A sample of every player's measures (`tallies[p][m]`).
+    fn push_tallies(&mut self, at: u32, tallies: &[Vec<u32>]) {
         self.at.push(at);
-        for p in 0..s.players() {
-            for (m, v) in s.tally(p).into_iter().enumerate() {
+        for (p, t) in tallies.iter().enumerate() {
+            for (m, &v) in t.iter().enumerate() {
                 if self.lines.len() <= m {
-                    self.lines.push(vec![vec![]; s.players()]);
+                    self.lines.push(vec![vec![]; tallies.len()]);
                 }
                 self.lines[m][p].push(v);
             }
@@ -121,6 +127,55 @@ impl<S: Tallied> Recorder<S> {
         }
         c
     }
+}
+
+/// Samples a game from its states as they come, one after each move, when its actions alone do
+/// not replay it (an online game: its dice are the table's, drawn from the beacon). The samples
+/// are `Recorder`'s: the state as each clock value ended, then the state reached.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sampler {
+    course: Course,
+    /// The clock and the tallies of the last state observed.
+    last: Option<(u32, Vec<Vec<u32>>)>,
+    /// The last state observed moved the clock on (it is already sampled).
+    fresh: bool,
+}
+
+impl Sampler {
+    /// Notes the state after one more move (or after several: a state between is then not
+    /// seen, and the sample of a clock value that ended is the first state after it).
+    pub fn observe<S: Tallied>(&mut self, s: &S) {
+        let clock = s.clock();
+        let tallies: Vec<Vec<u32>> = (0..s.players()).map(|p| s.tally(p)).collect();
+        self.fresh = false;
+        if let Some((before, _)) = &self.last {
+            if *before != clock {
+                self.course.push_tallies(*before, &tallies);
+                self.fresh = true;
+            }
+        }
+        self.last = Some((clock, tallies));
+    }
+
+    /// The samples so far, with the last state observed as the last one.
+    pub fn course(&self) -> Course {
+        let mut c = self.course.clone();
+        if let Some((clock, tallies)) = &self.last {
+            if !self.fresh || c.at.is_empty() {
+                c.push_tallies(*clock, tallies);
+            }
+        }
+        c
+    }
+}
+
+/// The course of a game known by its states, the start first (an online game's positions).
+pub fn sampled<'a, S: Tallied + 'a>(states: impl IntoIterator<Item = &'a S>) -> Course {
+    let mut r = Sampler::default();
+    for s in states {
+        r.observe(s);
+    }
+    r.course()
 }
 
 /// The course of a whole history: `start`, then `actions` until one is refused.
@@ -266,6 +321,7 @@ mod tests {
         // After the setup every player had its 35 armies on the board (three players).
         assert!(c.lines[1].iter().all(|l| l[0] == 35), "{:?}", c.lines[1]);
         // Fed as the game goes, with a look at the course between, it is the same course.
+        let start_again = start.clone();
         let mut r = Recorder::new(start);
         for (i, a) in actions.iter().enumerate() {
             assert!(r.feed(a));
@@ -274,6 +330,14 @@ mod tests {
             }
         }
         assert_eq!(r.course(), c);
+        // Known by its states (an online game's positions), the same course.
+        let mut states = vec![start_again.clone()];
+        for a in &actions {
+            let mut next = states.last().unwrap().clone();
+            next.apply(a).unwrap();
+            states.push(next);
+        }
+        assert_eq!(sampled(&states), c);
         // A refused action stops the course where it stood.
         let mut r2 = Recorder::new(s.clone());
         assert!(!r2.feed(&actions[0]));

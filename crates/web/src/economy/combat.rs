@@ -226,7 +226,9 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
                 let end = to_end.then(|| {
                     let d = v.dispatcher();
                     let act = declare;
-                    html! { <button class="btn primary" id={format!("declare-{i}-end")}
+                    // The main action, unless an attack is under way: then rolling it on is.
+                    let class = classes!("btn", under_way.is_none().then_some("primary"));
+                    html! { <button class={class} id={format!("declare-{i}-end")}
                         aria-label={format!("{label}, rolling to the end")}
                         onclick={Callback::from(move |_: MouseEvent| d.dispatch(EMsg::AttackToEnd(act.clone())))}>
                         {"Roll to the end"}</button> }

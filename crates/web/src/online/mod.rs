@@ -11,6 +11,7 @@
 
 mod absorb;
 mod commands;
+pub mod course;
 mod deal;
 pub mod economy;
 mod end;
@@ -601,6 +602,8 @@ pub fn online(props: &Props) -> Html {
             <div class={classes!("online-play", if props.showing == Showing::Orders { "online-orders" } else { "online-economy" })} id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
                 { props.game.clone() }
+                // A landmark of its own (axe-core's `region`: everything on the page in one).
+                <aside class="online-room" aria-label="The room: status, notes and chat">
                 <details class="online-bar" open=true>
                     <summary>{ bar_title.clone() }</summary>
                     { status }
@@ -612,6 +615,7 @@ pub fn online(props: &Props) -> Html {
                     { notes }
                     { chat }
                 </details>
+                </aside>
             </div>
         };
     }
@@ -625,6 +629,8 @@ pub fn online(props: &Props) -> Html {
             <div class="online-play" id="online" data-started={attrs_started} data-log-len={log_len.clone()} data-hellos={hellos.clone()}
                 data-paused={if paused { "1" } else { "0" }} data-autoplay={if s.autoplay { "1" } else { "0" }}>
                 { props.game.clone() }
+                // A landmark of its own (axe-core's `region`: everything on the page in one).
+                <aside class="online-room" aria-label="The room: status, notes and chat">
                 <details class="online-bar" open=true>
                     <summary>{ bar_title.clone() }</summary>
                     { status }
@@ -636,6 +642,7 @@ pub fn online(props: &Props) -> Html {
                     { notes }
                     { chat }
                 </details>
+                </aside>
             </div>
         };
     }

@@ -243,6 +243,13 @@ pub(super) struct Session {
     pub(super) asked_back: Option<u64>,
 }
 
+/// Leaving the room: the charts forget its game's course.
+impl Drop for Session {
+    fn drop(&mut self) {
+        super::course::forget();
+    }
+}
+
 /// The protocol peer's configuration for `room` (its id from the room's name `room_url`).
 fn config(room: &str, room_url: &str, name: &str) -> Option<Config> {
     let h = sha256(room_url.as_bytes());
@@ -519,6 +526,8 @@ impl Session {
         for o in outs {
             self.absorb(o, &mut lines, &mut roll);
         }
+        // The statistics charts' course of the game, sampled as it goes.
+        super::course::observe(&self.peer);
         if matches!(self.peer.game(), Some(orbis_engine::rules::Game::Orders(_))) {
             self.orders_step(lines, roll);
             return None;

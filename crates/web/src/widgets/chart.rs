@@ -383,9 +383,27 @@ pub fn course_of<S: Tallied + 'static>(
     })
 }
 
-/// A classic game's course, from its history (`None`: no history, or one that cannot be read).
+thread_local! {
+    /// The course of the online game this page plays, sampled from its positions by the online
+    /// screen (an online game keeps no history: its dice are the table's); `None` without one.
+    static ONLINE: RefCell<Option<Course>> = const { RefCell::new(None) };
+}
+
+/// Sets (or, with `None`, forgets) the course of the online game this page plays.
+#[cfg(feature = "online")]
+pub fn set_online(c: Option<Course>) {
+    ONLINE.with(|o| *o.borrow_mut() = c);
+}
+
+/// The course of the online game this page plays, if any.
+fn online() -> Option<Course> {
+    ONLINE.with(|o| o.borrow().clone())
+}
+
+/// A classic game's course, from its history (`None`: no history, or one that cannot be read);
+/// an online game's (which has none) from its positions.
 pub fn classic_course(h: Option<&crate::savefile::History>) -> Option<Course> {
-    let h = h?;
+    let Some(h) = h else { return online() };
     let actions = h.decode_actions().ok()?;
     course_of(&h.start, &actions, |b| {
         crate::savefile::from_save(b).ok().flatten()
@@ -396,7 +414,7 @@ pub fn classic_course(h: Option<&crate::savefile::History>) -> Option<Course> {
 #[cfg(feature = "full")]
 pub fn orders_course(h: Option<&crate::savefile::History>) -> Option<Course> {
     use orbis_engine::rules::{orders::OrdersAction, Game};
-    let h = h?;
+    let Some(h) = h else { return online() };
     let actions: Vec<OrdersAction> = orbis_engine::codec::decode(&h.as_vec()).ok()?;
     course_of(&h.start, &actions, |b| match Game::from_save(b) {
         Ok(Game::Orders(s)) => Some(s),
@@ -408,12 +426,34 @@ pub fn orders_course(h: Option<&crate::savefile::History>) -> Option<Course> {
 #[cfg(feature = "full")]
 pub fn economy_course(h: Option<&crate::savefile::History>) -> Option<Course> {
     use orbis_engine::rules::{economy::action::EconomyAction, Game};
-    let h = h?;
+    let Some(h) = h else { return online() };
     let actions: Vec<EconomyAction> = orbis_engine::codec::decode(&h.as_vec()).ok()?;
     course_of(&h.start, &actions, |b| match Game::from_save(b) {
         Ok(Game::Economy(s)) => Some(s),
         _ => None,
     })
+}
+
+/// Notes one more state of a game known by its states (an online game's positions).
+#[cfg(feature = "online")]
+pub fn observe(s: &mut orbis_engine::course::Sampler, g: &orbis_engine::rules::Game) {
+    use orbis_engine::rules::Game;
+    match g {
+        Game::Classic(c) => s.observe(c),
+        Game::Orders(o) => s.observe(o),
+        Game::Economy(e) => s.observe(e),
+    }
+}
+
+/// The course of a game known by its states, the start first (a transcript's positions,
+/// played with the table's dice: its actions alone do not replay it).
+#[cfg(feature = "online")]
+pub fn of_states(states: &[orbis_engine::rules::Game]) -> Course {
+    let mut s = orbis_engine::course::Sampler::default();
+    for g in states {
+        observe(&mut s, g);
+    }
+    s.course()
 }
 
 /// The players of `who` who had anything at some point of the course (the powers of an
