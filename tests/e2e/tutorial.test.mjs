@@ -46,7 +46,13 @@ async function followCoach(page, name, phone = false) {
     else if (target.startsWith('#r-')) await page.locator(target).dispatchEvent('click');
     // A province of the orders map: `[data-key="PAR"]`.
     else if (target.startsWith('[data-key="')) await clickKey(page, target.slice(11, -2));
-    else if (target) await page.locator(target).first().click();
+    else if (target) {
+      // The computers' turns end by themselves: "Skip to my turn" may be disabled by then, and
+      // the coach has moved on (its signature changed), which is what the wait below wants.
+      await page.locator(target).first().click({ timeout: 10000 }).catch(async (e) => {
+        if (await signature(page) === before) throw e;
+      });
+    }
     if (target) clicks++;
     await page.waitForFunction((b) => {
       const c = document.querySelector('#coach');

@@ -81,7 +81,7 @@ impl<G: Clone> Lesson<G> {
                 "Read what happened, then press Next.".into()
             } else {
                 format!(
-                    "Not yet: this lesson waits for \"{}\". Use the highlighted control.",
+                    "Not yet: this lesson waits for \"{}\". Use the control highlighted in purple.",
                     st.title
                 )
             }
