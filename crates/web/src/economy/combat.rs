@@ -558,7 +558,7 @@ fn roll_on(v: &View, p: PlayerId, online: bool) -> Html {
             <p class="hint">{ if online {
                 "Roll on without a click per roll: your page passes for you after each roll, while the others in the battle decide on their own pages. It stops by itself when the attack is over or someone else's choice changes the battle (an interruption, a withdraw), and with its Stop button."
             } else {
-                "Roll on without a click per roll; it stops by itself when the attack is over or someone else has a choice to make (an interruption, a withdraw)."
+                "Stops by itself at the attack's end or when someone else has a choice (to interrupt, to withdraw)."
             } }</p>
             <div class="row">
                 <button class="btn primary" id="roll-on-end" onclick={to_end}>{"Roll until the attack ends"}</button>
