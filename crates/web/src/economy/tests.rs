@@ -78,14 +78,19 @@ fn a_human_plans_behind_the_curtain_and_an_illegal_move_is_refused_with_the_rule
     assert_eq!(s.next_planner(), Some(0));
     s.update(EMsg::Reveal(0));
     assert_eq!(s.actor(), Some(0));
-    // From a region Ann does not hold: refused, with the engine's message, and left picked.
+    // From a region Ann does not hold: the start itself is refused with the engine's reason
+    // (move_start), and nothing is picked.
     let theirs = (0..s.game.regions.len() as RegionId)
         .find(|&r| s.game.regions[r as usize].owner == Some(1))
         .unwrap();
     s.update(EMsg::Click(theirs));
-    s.update(EMsg::Click(theirs + 1));
-    assert!(s.ui.error.is_some());
-    assert_eq!((s.ui.sel, s.ui.to), (Some(theirs), Some(theirs + 1)));
+    let why = s.ui.error.clone().unwrap_or_default();
+    assert!(
+        why.starts_with("You can't start a move from")
+            && why.contains("none of your units are there"),
+        "{why}"
+    );
+    assert_eq!((s.ui.sel, s.ui.to), (None, None));
     assert!(s.ui.drafts.get(&0).is_none_or(|d| d.is_empty()));
     assert!(s.update(EMsg::SubmitPlans));
     assert_eq!(s.ui.shown, None);
