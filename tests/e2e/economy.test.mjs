@@ -756,6 +756,7 @@ test('economy: round one against three computers: the players\' area, readable m
     await tap(b);
   }
   await read();
+  await shot(page, '84-economy-round-two-get'); // an alliance offer, when a computer made one, shows here
   console.log(`economy round one against three computers: ${clicks} clicks (${formClicks} on the new-game form), ${chars} characters of panel text, ${fresh} of them new to their screen (per screen: ${screens.join(', ')}; clicks: ${path.join(', ')}, and the planned move's two regions)`);
   assert.deepEqual(errors, []);
   await context.close();
