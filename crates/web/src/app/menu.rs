@@ -141,7 +141,7 @@ fn QuickGames(p: &QuickProps) -> Html {
                     <button class="btn primary" id="quick-confirm-yes" onclick={Callback::from(move |_: MouseEvent| {
                         s1.set(None);
                         a1.dispatch(Msg::QuickStart(r));
-                    })}>{format!("Replace it with a {name} game")}</button>
+                    })}>{format!("Replace it with a new {name} game")}</button>
                     <button class="btn" id="quick-confirm-keep" onclick={Callback::from(move |_: MouseEvent| {
                         s2.set(None);
                         a2.dispatch(Msg::Continue);
