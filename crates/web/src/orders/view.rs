@@ -328,7 +328,7 @@ pub fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
             {map.powers[p as usize].name.clone()}
             { match s.seats.get(p as usize) {
                 Some(Seat::Computer(l)) if s.online.is_none() => html! {
-                    <span class="hint ocomputer">{format!(" (computer, {})", if *l == BotLevel::Easy { "easy" } else { "normal" })}</span>
+                    <span class="hint ocomputer">{format!(" (computer, {})", Seat::Computer(*l).form_value())}</span>
                 },
                 Some(Seat::Idle) if s.online.is_none() => html! { <span class="hint">{" (nobody: holds)"}</span> },
                 _ => html! {},
