@@ -155,6 +155,12 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   // The first tab stop skips the map's regions and lands on the panel.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'skip-to-controls');
+  // The map's tab stops are its countries (the seas, drawn under them, are reached by arrows).
+  let stops = 0;
+  while (stops++ < 20 && !(await page.evaluate(() => !!document.activeElement?.closest('#board')))) await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.classList.contains('land')), true, 'the first tab stop on the map is a country');
+  assert.equal(await page.locator('#board g.water[tabindex="0"]').count(), 0);
+  await page.locator('#skip-to-controls').focus();
   await shot(page, '71c-economy-imported-seats');
   await page.keyboard.press('Enter');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'panel');
@@ -169,6 +175,10 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await shot(page, '72-economy-upkeep');
   await page.click('#pay-upkeep');
   await click(page, 'western_europe');
+  // Twelve armies stand there: the recruit count is one, not twelve, and never more than she can pay.
+  assert.equal(await page.locator('#recruit-n').inputValue(), '1');
+  await setCount(page, '#recruit-n', 500);
+  assert.match(await page.locator('#error').textContent(), /You have \d+ MU: that pays for \d+ arm(y|ies) here/);
   const before = await page.locator('#recruit-n').inputValue();
   await setCount(page, '#recruit-n', -3);
   assert.match(await page.locator('#error').textContent(), /“-3” is not a count here: type a whole number from 1 to 999/);

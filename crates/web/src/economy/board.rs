@@ -278,7 +278,8 @@ pub fn board(v: &View) -> Html {
     };
     // The coastal seas first, the land over them: where a sea's outline runs under the coast,
     // the land is drawn on top and takes the click (a click meant for a country never picks
-    // the sea around it). Keyboard order follows: the seas' tab stops come first.
+    // the sea around it). The seas take no tab stop (`tabindex="-1"`), so Tab visits the
+    // countries, not 46 seas first; the arrow keys reach a sea from its coast (`keynav`).
     let n = map.regions.len();
     let order = (0..n)
         .filter(|&i| map.is_water(i as RegionId))
@@ -365,7 +366,7 @@ pub fn board(v: &View) -> Html {
             format!("fill:{fill}")
         };
         html! {
-            <g id={format!("r-{}", reg.key)} class={class} tabindex="0" role="button"
+            <g id={format!("r-{}", reg.key)} class={class} tabindex={if water { "-1" } else { "0" }} role="button"
                 aria-label={label.clone()} data-key={reg.key.clone()}
                 data-owner={rs.owner.map_or(String::new(), |p| p.to_string())}
                 data-r={r.to_string()} {onclick} {onpointerdown} {onkeydown}>

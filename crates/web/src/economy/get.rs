@@ -3,7 +3,7 @@
 //! from the engine (`recruit_cost`, `base_capacity`, `build_options`, `upkeep`); this file words
 //! them.
 
-use crate::economy::controls::{act, btn, count_input, send};
+use crate::economy::controls::{act, btn, parse_count, send};
 use crate::economy::text::{self, force, region};
 use crate::economy::{EMsg, EconomySession, View};
 use crate::widgets::glossary::Rules;
@@ -13,6 +13,7 @@ use orbis_engine::rules::economy::action::EconomyAction as A;
 use orbis_engine::rules::economy::infra::Item;
 use orbis_engine::rules::economy::map::EconomyMap;
 use orbis_engine::rules::economy::phase::BaseKey;
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 const ECO: Rules = Rules::Economy;
@@ -66,7 +67,12 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     if g.regions[c as usize].owner != Some(p) {
         return html! { <p>{format!("{} is not yours.", region(c))}</p> };
     }
-    let n = eco.ui.armies.max(1);
+    let mu = g.players[p as usize].mu;
+    // The count never asks for more than the player can pay (the engine's figure): a click on a
+    // country sets it to one (`EMsg::Click`), and a count left from a recruit the MU no longer
+    // cover comes down to what they do.
+    let most = g.recruit_max(p, BaseKey::Army(c));
+    let n = eco.ui.armies.clamp(1, most.max(1));
     let (army_cost, cheap) = g.recruit_cost(p, BaseKey::Army(c), n);
     // Why the price rises with the count (issue 60): the first units come at the base price,
     // one a round per base, the rest cost more; the figures are the engine's.
@@ -83,34 +89,68 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             price(1)
         ),
     };
-    let mut rows = vec![
+    let too_many = format!(
+        "You have {mu} MU: that pays for {} here. Type {most} or fewer.",
+        text::count(most as usize, "army", "armies")
+    );
+    let onchange = {
+        let d = v.dispatcher();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<HtmlInputElement>();
+            let refuse = |m: String| {
+                input.set_value(&n.to_string());
+                d.dispatch(EMsg::Refuse(m))
+            };
+            match parse_count(&input.value(), 1) {
+                Ok(x) if x <= most => d.dispatch(EMsg::Count(x, 0)),
+                Ok(_) => refuse(too_many.clone()),
+                Err(m) => refuse(m),
+            }
+        })
+    };
+    let recruit = if most == 0 {
+        html! { <p class="hint" id="recruit-none"><strong>{format!(
+            "You have {mu} MU, and an army here costs {} MU: you cannot recruit here this round.",
+            price(1)
+        )}</strong>{" Trade influence cards or sell infrastructure for MU, or finish the Get phase."}</p> }
+    } else {
         html! {
             <div class="row">
                 <label class="field" for="recruit-n"><span>{"Recruit"}</span>
-                    <input id="recruit-n" type="number" min="1" value={n.to_string()} onchange={count_input(v, 1, n, |x| EMsg::Count(x, 0))}/></label>
+                    <input id="recruit-n" type="number" min="1" max={most.to_string()} value={n.to_string()} {onchange}/></label>
                 { btn(v, "recruit-armies".into(), format!("{}: {army_cost} MU ({cheap} at base price)", text::count(n as usize, "army", "armies")),
                     A::Recruit { player: p, country: c, navy_into: None, count: n }) }
             </div>
-        },
+        }
+    };
+    let mut rows = vec![
+        recruit,
         html! { <p class="hint" id="recruit-price">{explain(&why, ECO)}</p> },
     ];
     for &w in &map.regions[c as usize].shore {
         let (cost, cheap) = g.recruit_cost(p, BaseKey::Navy(c, w), n);
-        rows.push(btn(
-            v,
-            format!("recruit-navies-{w}"),
-            format!(
-                "{} into {}: {cost} MU ({cheap} at base price)",
-                text::count(n as usize, "navy", "navies"),
-                region(w)
-            ),
-            A::Recruit {
-                player: p,
-                country: c,
-                navy_into: Some(w),
-                count: n,
-            },
-        ));
+        let id = format!("recruit-navies-{w}");
+        let label = format!(
+            "{} into {}: {cost} MU ({cheap} at base price)",
+            text::count(n as usize, "navy", "navies"),
+            region(w)
+        );
+        // What the player cannot pay for is shown greyed with its price, as builds are.
+        rows.push(if n > g.recruit_max(p, BaseKey::Navy(c, w)) {
+            html! { <button class="btn" id={id} disabled=true title={format!("You have {mu} MU.")}>{label}</button> }
+        } else {
+            btn(
+                v,
+                id,
+                label,
+                A::Recruit {
+                    player: p,
+                    country: c,
+                    navy_into: Some(w),
+                    count: n,
+                },
+            )
+        });
     }
     let infra = &g.regions[c as usize].infra;
     let mut standing = infra.items();
@@ -119,7 +159,6 @@ fn recruit_build(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     }
     // What the rules let the player build here now (the engine's list: a second army base adds
     // to the first); what the player cannot pay for is shown greyed, with its price.
-    let mu = g.players[p as usize].mu;
     let builds = g.build_options(map, p, c).into_iter().map(|i| {
         let id = format!("build-{}", text::item(i).replace(' ', "-"));
         let more = match i {

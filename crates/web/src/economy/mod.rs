@@ -33,7 +33,7 @@ use orbis_engine::rules::classic::{BotLevel, PlayerId};
 use orbis_engine::rules::economy::action::{EconomyAction as A, EconomyEvent};
 use orbis_engine::rules::economy::battlefield::Site;
 use orbis_engine::rules::economy::map::{EconomyMap, RegionId};
-use orbis_engine::rules::economy::phase::Phase;
+use orbis_engine::rules::economy::phase::{BaseKey, Phase};
 use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::economy::units::{Force, PlannedMove};
 use serde::{Deserialize, Serialize};
@@ -788,11 +788,21 @@ impl EconomySession {
                         self.ui.sel = Some(r);
                         self.ui.to = None;
                         if let Some(p) = self.actor() {
-                            let f = self.game.regions[r as usize]
-                                .forces
-                                .get(&p)
-                                .copied()
-                                .unwrap_or_default();
+                            let f = if self.game.phase == Phase::Get {
+                                // A recruit, not a move: one army, or none when the engine
+                                // says the player cannot pay for one (the panel says why).
+                                let most = self.game.recruit_max(p, BaseKey::Army(r));
+                                Force {
+                                    armies: most.min(1),
+                                    navies: 0,
+                                }
+                            } else {
+                                self.game.regions[r as usize]
+                                    .forces
+                                    .get(&p)
+                                    .copied()
+                                    .unwrap_or_default()
+                            };
                             self.ui.armies = f.armies;
                             self.ui.navies = f.navies;
                         }

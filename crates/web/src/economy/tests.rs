@@ -338,6 +338,21 @@ fn the_e2e_fixture_is_the_battle_position() {
     check_fixture("economy-battle.orbis", battle_position().game);
 }
 
+/// A click on a country in the Get phase sets the recruit count to one army, not the units
+/// standing there (twelve at Ann's capital), and to none when she cannot pay for one.
+#[test]
+fn a_click_in_get_sets_the_recruit_count_to_what_can_be_paid() {
+    let we = EconomyMap::get().region("western_europe").unwrap();
+    let mut s = battle_position();
+    let losses = s.game.plain_settlement(0);
+    assert!(s.update(EMsg::Act(A::SettleUpkeep { player: 0, losses })));
+    s.update(EMsg::Click(we));
+    assert_eq!((s.ui.armies, s.ui.navies), (1, 0));
+    s.game.players[0].mu = 4;
+    s.update(EMsg::Click(we));
+    assert_eq!((s.ui.armies, s.ui.navies), (0, 0));
+}
+
 /// The end-to-end test's script, played natively: Get, planning, friendly moves, a battle with
 /// an interrupt and a withdraw, a landing, and the second round's Get phase.
 #[test]

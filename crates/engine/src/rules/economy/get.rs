@@ -368,6 +368,22 @@ impl EconomyState {
         )
     }
 
+    /// The most units `p` can pay for at `key` now with the MU they hold (0: not even one):
+    /// the page's recruit count never asks for more.
+    pub fn recruit_max(&self, p: PlayerId, key: BaseKey) -> u32 {
+        let mu = self.players[p as usize].mu;
+        if !self.options.bases {
+            return mu / RECRUIT_MU;
+        }
+        let cap = self.base_capacity(p, key);
+        let cheap = cap.min(mu / RECRUIT_MU);
+        if cheap < cap {
+            cheap
+        } else {
+            cheap + (mu - cheap * RECRUIT_MU) / RECRUIT_NO_BASE_MU
+        }
+    }
+
     pub(super) fn recruit(
         &mut self,
         map: &EconomyMap,

@@ -378,6 +378,27 @@ fn a_base_recruits_nothing_the_round_it_is_built() {
 }
 
 #[test]
+fn recruit_max_is_the_most_the_mu_pay_for() {
+    let mut s = settled(begun(game()));
+    let key = BaseKey::Army(r("egypt"));
+    // No base, then two army bases (two at the base price, the rest dearer).
+    for bases in [0, 2] {
+        s.regions[r("egypt") as usize].infra.army_bases = bases;
+        for mu in [0, 4, 5, 9, 10, 14, 15, 24, 25, 110] {
+            s.players[1].mu = mu;
+            let n = s.recruit_max(1, key);
+            assert!(s.recruit_cost(1, key, n).0 <= mu, "{mu} MU pay for {n}");
+            assert!(
+                s.recruit_cost(1, key, n + 1).0 > mu,
+                "{mu} MU pay for no more than {n}"
+            );
+        }
+    }
+    s.players[1].mu = 0;
+    assert_eq!(s.recruit_max(1, key), 0);
+}
+
+#[test]
 fn navies_go_to_a_coast_friendly_or_contested_or_from_a_navy_base() {
     let mut s = game();
     s.players[1].mu = 100;
