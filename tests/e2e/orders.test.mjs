@@ -725,13 +725,24 @@ test('orders: one human against six computer powers, who order by themselves; a 
   // reload.
   assert.equal(await attr(page, 'data-stage'), 'enter-FRANCE');
   // Issue 62 item 5: "What would the computer do?" fills France's orders, drawn as arrows; one
-  // is changed (a unit told to hold instead) and the set submitted.
+  // is changed (a unit told to hold instead) and the set submitted. The player's own order,
+  // typed first, is kept: only the units without one get the computer's.
+  const without = await page.locator('p.hint', { hasText: /^Without orders/ }).textContent();
+  const mine = `${without.split(': ')[1].split(', ')[0]} H`; // e.g. "A BUR H"
+  await page.fill('#order-text', mine);
+  await page.click('#order-add');
+  await page.locator('#ocount', { hasText: /^1 of 3 units ordered$/ }).waitFor();
   await page.click('#o-suggest');
   await page.locator('#ocount', { hasText: /^3 of 3 units ordered$/ }).waitFor();
   const suggested = await page.locator('#odraft li code').allTextContents();
   assert.equal(suggested.length, 3, suggested.join('; '));
-  assert.equal(await page.locator('svg.omap g.oarrows g.oarrow').count(), 3, 'one arrow (or ring) per suggested order');
+  assert.ok(suggested.includes(mine), `the player's own order is kept: ${suggested.join('; ')}`);
+  // Every unit has an order now: asking again changes nothing, and says so.
+  await page.click('#o-suggest');
+  await page.locator('#oerror', { hasText: 'nothing was changed' }).waitFor();
+  assert.deepEqual(await page.locator('#odraft li code').allTextContents(), suggested);
   await shot(page, '52e-orders-suggested');
+  assert.equal(await page.locator('svg.omap g.oarrows g.oarrow').count(), 3, 'one arrow (or ring) per suggested order');
   const changed = suggested.find((o) => / - /.test(o)) ?? suggested[0];
   const unit = changed.split(' ').slice(0, 2).join(' '); // "A BUR"
   await clickKey(page, unit.split(' ')[1].split('/')[0]);

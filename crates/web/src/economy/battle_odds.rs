@@ -99,8 +99,16 @@ pub fn attack(
             units(kind, target_units)
         ),
     };
-    // Verbs agree with "you" or a name: "you lose", "Bob loses".
-    let s_of = |who: &str| if who == "you" { "" } else { "s" };
+    // Verbs agree with "you", "the neutrals" or a name: "you lose", "the neutrals add",
+    // "Bob loses".
+    let neutrals = text::foe(g, Foe::Neutral);
+    let s_of = |who: &str| {
+        if who == "you" || *who == neutrals {
+            ""
+        } else {
+            "s"
+        }
+    };
     let losses = format!(
         "On average {attacker} lose{} {} of {} here, {them} {}.",
         s_of(&attacker),

@@ -384,7 +384,10 @@ fn forces(eco: &EconomySession, site: Site) -> Html {
             let f = g.site_force(site, Foe::Player(q));
             (f.units() > 0).then(|| {
                 let defending = region.map(|r| g.defenders(q, r)).unwrap_or_default();
-                let you = if eco.actor() == Some(q) { " (you)" } else { "" };
+                let you = match eco.actor() == Some(q) {
+                    true => text::you_after(eco.name(q)),
+                    false => "",
+                };
                 // One span after the swatch: the list's rows lay out their children in a row.
                 html! { <li><span class="swatch" style={format!("background:{}", crate::economy::colour(q))}></span>
                     <span>{format!("{}{you}: {}", eco.name(q), text::force(f))}
@@ -564,9 +567,10 @@ fn roll_on(v: &View, p: PlayerId, online: bool) -> Html {
                 <button class="btn primary" id="roll-on-end" onclick={to_end}>{"Roll until the attack ends"}</button>
             </div>
             <div class="row">
-                <label for="roll-stop">{"Roll until I have lost"}</label>
+                // No noun after the number: "1 units" would be wrong and the input has no
+                // state to agree with.
+                <label for="roll-stop">{"Roll until my lost units number"}</label>
                 <input id="roll-stop" class="num" type="number" min="1" value="2"/>
-                <span>{"units"}</span>
                 <button class="btn" id="roll-on-stop" onclick={until}>{"Roll"}</button>
             </div>
         </div>

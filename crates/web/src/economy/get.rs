@@ -36,8 +36,12 @@ pub fn get(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         let income = g.income(EconomyMap::get(), p);
         return html! {
             <div id="upkeep">
-                <p>{explain(&format!("Income this round: {} MU ({} countries, {} roads, {} bonuses).",
-                    income.total(), income.countries, income.roads, income.bonuses), ECO)}</p>
+                <p>{explain(&format!("Income this round: {} MU ({}, {}, {} MU of continent bonuses).",
+                    income.total(),
+                    text::count(income.countries as usize, "country", "countries"),
+                    text::count(income.roads as usize, "road", "roads"),
+                    // Bonuses are MU (a continent's whole bonus), not a count.
+                    income.bonuses), ECO)}</p>
                 if turn.owed.is_empty() {
                     <p>{explain("No upkeep is owed this round.", ECO)}</p>
                 } else {

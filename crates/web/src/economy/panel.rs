@@ -224,11 +224,11 @@ pub fn standings_table(eco: &EconomySession) -> Html {
 fn seat_note(eco: &EconomySession, p: PlayerId) -> &'static str {
     use crate::economy::Seat;
     match &eco.online {
-        Some(o) if o.mine.contains(&p) => " (you)",
+        Some(o) if o.mine.contains(&p) => crate::economy::text::you_after(eco.name(p)),
         Some(_) => "",
         None => match eco.seats.get(p as usize) {
             Some(Seat::Computer(_)) => " (computer)",
-            _ if eco.lone_human() == Some(p) => " (you)",
+            _ if eco.lone_human() == Some(p) => crate::economy::text::you_after(eco.name(p)),
             _ => "",
         },
     }

@@ -32,6 +32,16 @@ fn who(s: &EconomyState, p: PlayerId) -> String {
         .map_or_else(|| format!("Player {}", p + 1), |x| x.name.clone())
 }
 
+/// " (you)" after the name of the player at the device, unless the name says so already (the
+/// lesson names its player "Red (you)").
+pub fn you_after(name: &str) -> &'static str {
+    if name.ends_with("(you)") {
+        ""
+    } else {
+        " (you)"
+    }
+}
+
 pub fn foe(s: &EconomyState, f: Foe) -> String {
     match f {
         Foe::Player(p) => who(s, p),
@@ -204,7 +214,11 @@ pub fn event(s: &EconomyState, e: &E) -> Option<String> {
                 .last()
                 .map(|r| r.iter().map(|(p, d)| format!("{} {d}", w(*p))).collect())
                 .unwrap_or_default();
-            format!("Initiative: {} ({}).", w(*holder), dice.join(", "))
+            // The dice after the holder, not in brackets: a name may carry its own ("Red (you)").
+            match dice.is_empty() {
+                true => format!("Initiative: {}.", w(*holder)),
+                false => format!("Initiative: {}. The dice: {}.", w(*holder), dice.join(", ")),
+            }
         }
         E::CountryPicked { player, country } => {
             format!("{} picks {}.", w(*player), region(*country))

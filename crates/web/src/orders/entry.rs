@@ -52,6 +52,33 @@ impl OrdersSession {
         }
     }
 
+    /// Adds the computer's `orders` for the units (in adjustments: the builds or disbands still
+    /// due) that have no order in the draft yet; the player's own orders stay. Returns how many
+    /// were added.
+    pub(super) fn fill_missing(&mut self, p: PowerId, orders: Vec<Written>) -> usize {
+        let due = match self.game.phase {
+            Phase::Adjustment => self.game.adjustment(p).unsigned_abs() as usize,
+            _ => usize::MAX,
+        };
+        let mut added = 0;
+        for w in orders {
+            if self.draft.len() >= due {
+                break;
+            }
+            if self.draft.iter().any(|x| x.at.province == w.at.province) {
+                continue;
+            }
+            // One the engine refuses beside the player's orders is left out (the player's stay).
+            if self.add(p, w) {
+                added += 1;
+            }
+        }
+        if added > 0 {
+            self.error = None;
+        }
+        added
+    }
+
     pub(super) fn unit_at(&self, province: ProvinceId) -> Option<Piece> {
         self.game
             .units

@@ -145,7 +145,8 @@ pub enum OMsg {
     /// The computer powers' orders for the phase whose state hashed to this, thought in the
     /// worker, and how long they took (ms).
     ComputersOrdered(StateHash, Vec<OrdersAction>, f64),
-    /// "What would the computer do?": fills the current power's draft with the computer's orders.
+    /// "What would the computer do?": fills in the computer's orders for the current power's
+    /// units that have none in the draft yet.
     Suggest,
     /// The computer's orders for this power in the phase whose state hashed to this.
     Suggested(StateHash, PowerId, Vec<Written>),
@@ -550,7 +551,14 @@ impl OrdersSession {
                     return false;
                 }
                 self.suggesting = None;
-                self.draft = orders;
+                // The player's own orders stay: only units without one get the computer's.
+                if self.fill_missing(p, orders) == 0 {
+                    self.error = Some(
+                        "Every unit already has an order, so nothing was changed. To see the \
+                         computer's choice for a unit, remove its order (✕) and ask again."
+                            .into(),
+                    );
+                }
                 self.sel = None;
                 self.mode = Mode::Move;
             }

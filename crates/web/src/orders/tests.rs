@@ -411,3 +411,34 @@ fn the_selected_units_targets_are_the_engines_and_the_count_goes_up() {
     assert!(s.targets().is_empty());
     assert!(s.prompt().contains("no army"), "{}", s.prompt());
 }
+
+#[test]
+fn the_computers_suggestion_keeps_the_players_own_orders() {
+    let mut s = s();
+    s.update(OMsg::Reveal); // England
+    s.update(OMsg::Click("LON".into()));
+    s.update(OMsg::Click("NTH".into()));
+    assert_eq!(s.draft.len(), 1);
+    let key = orbis_engine::codec::hash_of(&s.game);
+    let computer: Vec<Written> = ["F LON H", "F EDI - NWG", "A LVP - YOR"]
+        .iter()
+        .map(|t| notation::parse(s.map(), t).unwrap())
+        .collect();
+    s.update(OMsg::Suggest);
+    assert_eq!(s.suggesting, Some(0));
+    s.update(OMsg::Suggested(key, 0, computer.clone()));
+    let printed: Vec<String> = s
+        .draft
+        .iter()
+        .map(|w| notation::print(s.map(), w))
+        .collect();
+    assert_eq!(printed.len(), 3, "{printed:?}");
+    assert!(printed.contains(&"F LON - NTH".to_string()), "{printed:?}");
+    assert!(!printed.contains(&"F LON H".to_string()), "{printed:?}");
+    assert_eq!(s.error, None);
+    // Every unit has an order now: nothing changes, and the player is told so.
+    s.update(OMsg::Suggest);
+    s.update(OMsg::Suggested(key, 0, computer));
+    assert_eq!(s.draft.len(), 3);
+    assert!(s.error.as_deref().unwrap().contains("nothing was changed"));
+}

@@ -546,7 +546,7 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
                         aria-describedby="osuggest-hint" onclick={om(app, OMsg::Suggest)}>
                         { if s.suggesting.is_some() { "The computer is thinking…" } else { "What would the computer do?" } }
                     </button>
-                    <span class="hint" id="osuggest-hint">{"Fills in the orders a computer would give; change any before you submit."}</span>
+                    <span class="hint" id="osuggest-hint">{"Fills in orders for your units that have none yet, as the computer would; change any before you submit."}</span>
                 </p>
             }
             <ul class="odraft" id="odraft">
