@@ -569,7 +569,7 @@ fn roll_on(v: &View, p: PlayerId, online: bool) -> Html {
             <div class="row">
                 // No noun after the number: "1 units" would be wrong and the input has no
                 // state to agree with.
-                <label for="roll-stop">{"Roll until my lost units number"}</label>
+                <label for="roll-stop">{"Roll until I have lost this many units:"}</label>
                 <input id="roll-stop" class="num" type="number" min="1" value="2"/>
                 <button class="btn" id="roll-on-stop" onclick={until}>{"Roll"}</button>
             </div>
