@@ -173,9 +173,14 @@ pub fn term(p: &Props) -> Html {
             };
             let keys = onkeydown.clone();
             let focusout = onfocusout.clone();
+            // Opened only by a pointer resting on the word (not pinned by a click or tap, not
+            // focused), the explanation lets clicks through: a new screen drawn under a still
+            // pointer opens its term, whose explanation must not cover the buttons below it.
+            // A click on the word pins it, and then its link can be clicked.
+            let peek = (!*pinned && !*focus).then_some("peek");
             create_portal(
                 html! {
-                    <span class="term-tip" id={tip.clone()} style={(*at).clone()}
+                    <span class={classes!("term-tip", peek)} id={tip.clone()} style={(*at).clone()}
                         onmouseenter={enter} onmouseleave={leave} onkeydown={keys} onfocusout={focusout}>
                         {e.text}{" "}
                         <a href={format!("#{}", e.anchor)} class="term-link" onclick={go}>
