@@ -176,16 +176,18 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await page.click('#pay-upkeep');
   await click(page, 'western_europe');
   // Twelve armies stand there: the recruit count is one, not twelve, and never more than she can pay.
+  // (Read once the page has drawn the click's answer: under load the read came first.)
+  await page.waitForFunction(() => document.querySelector('#recruit-n')?.value === '1', null, { timeout: 10000 }).catch(() => {});
   assert.equal(await page.locator('#recruit-n').inputValue(), '1');
   await setCount(page, '#recruit-n', 500);
-  assert.match(await page.locator('#error').textContent(), /You have \d+ MU: that pays for \d+ arm(y|ies) here/);
+  await textMatches(page, '#error', /You have \d+ MU: that pays for \d+ arm(y|ies) here/);
   const before = await page.locator('#recruit-n').inputValue();
   await setCount(page, '#recruit-n', -3);
   assert.match(await page.locator('#error').textContent(), /“-3” is not a count here: type a whole number from 1 to 999/);
   assert.equal(await page.locator('#recruit-n').inputValue(), before, 'the box goes back to what it held');
   await setCount(page, '#recruit-n', 2);
   assert.equal(await page.locator('#error').count(), 0);
-  assert.match(await page.locator('#recruit-armies').textContent(), /2 armies: \d+ MU/);
+  await textMatches(page, '#recruit-armies', /2 armies: \d+ MU/);
   await shot(page, '73-economy-recruit');
   await page.click('#recruit-armies');
   await page.click('#finish-get');
@@ -254,13 +256,13 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
       await shot(page, '76-economy-battle-roll');
     }
     let b = null;
-    if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
+    if (await page.locator('#steal').count()) b = page.locator('#steal button:not(.term-word)').first();
     else if (await page.locator('#move-on').count()) b = page.locator('#stop-moving');
     else if (await page.locator('#pick-battle').count()) {
       b = page.locator('#battle-southern_europe');
       if (!(await b.count())) b = page.locator('#pick-battle .choices button').first();
     } else if (await page.locator('#intercept').count()) b = page.locator('#intercept-no');
-    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action button').first();
+    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action .choices button').first();
     else if (await page.locator('#declare').count()) {
       const site = await page.locator('#battle-site').textContent();
       const assault = (await page.locator('#declare .assault').count())
@@ -359,13 +361,13 @@ test("economy: a battle's odds, then rolling on to the end", async () => {
     if (!(await page.locator('#panel .act').count())) { await page.waitForTimeout(100); continue; }
     let b;
     if (await page.locator('#finish-moving').count()) b = page.locator('#finish-moving');
-    else if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
+    else if (await page.locator('#steal').count()) b = page.locator('#steal button:not(.term-word)').first();
     else if (await page.locator('#move-on').count()) b = page.locator('#stop-moving');
     else if (await page.locator('#pick-battle').count()) {
       b = page.locator('#battle-southern_europe');
       if (!(await b.count())) b = page.locator('#pick-battle .choices button').first();
     } else if (await page.locator('#intercept').count()) b = page.locator('#intercept-no');
-    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action button').first();
+    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action .choices button').first();
     else if (!odds && (await page.locator('#declare .attack-choice', { hasText: "Attack Bob's armies" }).count())) {
       // Before the attack: the chance to destroy Bob's armies and each side's average losses,
       // what each roll adds to each die, Bob's 6 as a defender.
@@ -429,11 +431,11 @@ test('economy: a card holder, asked once no battle is left, incites a revolution
     assert.ok(guard < 100, 'the combat phase does not end');
     if (!(await page.locator('#panel .act').count())) { await page.waitForTimeout(150); continue; }
     let b;
-    if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
+    if (await page.locator('#steal').count()) b = page.locator('#steal button:not(.term-word)').first();
     else if (await page.locator('#move-on').count()) b = page.locator('#stop-moving');
     else if (await page.locator('#pick-battle').count()) b = page.locator('#pick-battle .choices button').first();
     else if (await page.locator('#intercept').count()) b = page.locator('#intercept-no');
-    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action button').first();
+    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action .choices button').first();
     else b = page.locator('#declare-none');
     await b.click();
   }
@@ -531,11 +533,11 @@ test('economy: on a phone a finger drags a planned move', async () => {
     steps += 1;
     if (steps === 1) await shot(page, '79c-economy-phone-combat');
     let b;
-    if (await page.locator('#steal').count()) b = page.locator('#steal button').first();
+    if (await page.locator('#steal').count()) b = page.locator('#steal button:not(.term-word)').first();
     else if (await page.locator('#move-on').count()) b = page.locator('#stop-moving');
     else if (await page.locator('#pick-battle').count()) b = page.locator('#pick-battle .choices button').first();
     else if (await page.locator('#intercept').count()) b = page.locator('#intercept-no');
-    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action button').first();
+    else if (await page.locator('#choose-action').count()) b = page.locator('#choose-action .choices button').first();
     else b = page.locator('#declare-none');
     await b.click();
   }
@@ -753,8 +755,9 @@ test('economy: round one against three computers: the players\' area, readable m
     if (/Round 2/.test(await page.locator('#turn-title').textContent())) break;
     if (!(await page.locator('#panel .act').count())) { await page.waitForTimeout(150); continue; }
     let b = null;
-    for (const sel of ['#finish-moving', '#steal button', '#stop-moving', '#pick-battle .choices button', '#intercept-no',
-      '#choose-action button', '#roll-on-end']) {
+    // (Not a rules term's word: "initiative" in a prompt is a button too, opening its explanation.)
+    for (const sel of ['#finish-moving', '#steal button:not(.term-word)', '#stop-moving', '#pick-battle .choices button', '#intercept-no',
+      '#choose-action .choices button', '#roll-on-end']) {
       if (await page.locator(sel).count()) { b = page.locator(sel).first(); break; }
     }
     // An attack declared and rolled to its end in one click ("Roll to the end").

@@ -43,7 +43,8 @@ async function playStep(page, before) {
     }
     return false;
   }, [['#pay-upkeep', '#finish-get', '#submit-plans', '#finish-moving', '#stop-moving', '#declare-none', '#intercept-no',
-    '#pick-battle button', '#choose-action button', '#steal button'], before]);
+    // (Not a rules term's word: "initiative" in the prompt is a button too, which opens its explanation.)
+    '#pick-battle button:not(.term-word)', '#choose-action button:not(.term-word)', '#steal button:not(.term-word)'], before]);
 }
 /** Land neighbours among the four countries the test's capitals are picked from. */
 const NEXT = {
