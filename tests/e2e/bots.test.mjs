@@ -51,7 +51,7 @@ test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, re
   assert.ok(best, 'there is something to attack');
   await page.click('#place-all');
   await clickTerr(page, best.from);
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'attack');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'attack');
 
   // Attack until a conquest; move in with the slider.
   let conquered = false;
@@ -84,7 +84,7 @@ test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, re
       assert.ok(max >= min);
       await slider.fill(String(Math.max(min, max - 1)));
       await page.click('#btn-occupy');
-      await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'attack');
+      await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'attack');
     } else if (await page.locator('#log').textContent().then((t) => /conquers/.test(t))) {
       conquered = true;
     }
@@ -94,7 +94,7 @@ test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, re
 
   // Fortify: one move between two of my adjacent territories.
   await page.click('#btn-end-attack');
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'fortify');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'fortify');
   ts = await territories(page);
   const m = Object.fromEntries(ts.map((t) => [t.key, t]));
   const src = ts.find((t) => t.mine && t.armies >= 2 && t.adj.some((k) => m[k].mine));
@@ -113,7 +113,7 @@ test('1 human + 2 bots: setup, attack, move-in, fortify, end turn, bots play, re
   // player left it.
   await page.focus(`#t-${dst}`);
   const me = await attr(page, 'data-current');
-  await page.waitForFunction((me) => document.querySelector('#root').dataset.current !== me, me);
+  await page.waitForFunction((me) => document.querySelector('#root')?.dataset.current !== me, me);
   await shot(page, '07-bots-playing');
   await waitMyPhase(page, ['reinforce', 'over'], { skip: false, timeout: 90000 });
   assert.equal(await page.evaluate(() => document.activeElement?.id), `t-${dst}`, 'the focus stays on the territory through the bots\' turns');

@@ -133,7 +133,7 @@ test('economy: setup form and the picks of a new game', async () => {
   await textMatches(page, '#error', /All 20 armies are placed/);
   await shot(page, '71b-economy-place');
   await page.click('#confirm-place');
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase !== 'economy-place');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase !== 'economy-place');
   assert.equal(await page.locator(`#r-${country}`).getAttribute('data-owner'), '0', `Ann holds ${continent}`);
   assert.deepEqual(errors, []);
   await context.close();
@@ -218,7 +218,7 @@ test('economy: Get, planning, friendly moves, interrupt, withdraw, landing, roun
   await page.click('#submit-plans');
 
   // --- Friendly movement: one army from Western to Northern Europe.
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'economy-moving');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'economy-moving');
   await actor(page, 0);
   // The revealed plan is listed in words, and its arrow carries its count.
   // (Cleo, the computer, may have planned moves too.)
@@ -336,7 +336,7 @@ test("economy: a battle's odds, then rolling on to the end", async () => {
   await actor(page, 0);
   await page.click('#pay-upkeep');
   await page.click('#finish-get');
-  await page.waitForFunction(() => ['economy-planning'].includes(document.querySelector('#root').dataset.phase));
+  await page.waitForFunction(() => ['economy-planning'].includes(document.querySelector('#root')?.dataset.phase));
   if (await page.locator('#reveal').count()) await page.click('#reveal');
   await actor(page, 0);
   await drag(page, 'western_europe', 'southern_europe');
@@ -519,7 +519,7 @@ test('economy: on a phone a finger drags a planned move', async () => {
   await page.click('#reveal');
   await actor(page, 1);
   await page.click('#submit-plans');
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'economy-moving');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'economy-moving');
   for (const who of [0, 1]) {
     await actor(page, who);
     await onTop(page);
@@ -743,7 +743,7 @@ test('economy: round one against three computers: the players\' area, readable m
   await shot(page, '82b-economy-planned-phone');
   await page.setViewportSize({ width: 1280, height: 800 });
   await tap(page.locator('#submit-plans'));
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase !== 'economy-planning');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase !== 'economy-planning');
   // Friendly movement, then the combat phase on the path most players take: the battle picked,
   // the attack declared and rolled on, every other question passed.
   for (let guard = 0; ; guard += 1) {

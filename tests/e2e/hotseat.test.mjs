@@ -50,7 +50,7 @@ test('hot-seat: pass-the-device screen hides the other hand', async () => {
     await page.click('#place-all');
     const mine = (await territories(page)).find((t) => t.mine);
     await clickTerr(page, mine.key);
-    await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'attack');
+    await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'attack');
     if (round === 0) await shot(page, '13-hotseat-turn');
     await page.click('#btn-end-turn');
     await page.waitForTimeout(100);

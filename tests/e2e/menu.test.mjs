@@ -101,7 +101,7 @@ test('phone layout 390x844 and keyboard labels', async () => {
   const m = Object.fromEntries(ts.map((t) => [t.key, t]));
   const src = ts.find((t) => t.mine && t.adj.some((k) => !m[k].mine));
   await page.locator(`g.terr[data-key="${src.key}"]`).dispatchEvent('click');
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'attack');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'attack');
   await page.locator(`g.terr[data-key="${src.key}"]`).dispatchEvent('click');
   await page.locator(`g.terr[data-key="${src.adj.find((k) => !m[k].mine)}"]`).dispatchEvent('click');
   await page.locator('#odds').waitFor();

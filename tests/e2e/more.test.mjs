@@ -19,7 +19,7 @@ test('chosen territories: claim by clicking', async () => {
   await page.check('#opt-hold');
   await page.click('#start-game');
   await page.locator('#map').waitFor();
-  await page.waitForFunction(() => document.querySelector('#root').dataset.myTurn === '1');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.myTurn === '1');
   assert.equal(await attr(page, 'data-phase'), 'claim');
   const free = (await territories(page)).find((t) => t.owner === 'none');
   await clickTerr(page, free.key);
@@ -28,7 +28,7 @@ test('chosen territories: claim by clicking', async () => {
   assert.equal(await page.locator('#defend').inputValue(), 'one', 'defender dice preference applied');
   assert.match(await page.locator('#mission').textContent(), /Mission: (Destroy|Conquer|Occupy)/);
   await page.click('#auto-place');
-  await page.waitForFunction(() => !['claim', 'setup'].includes(document.querySelector('#root').dataset.phase));
+  await page.waitForFunction(() => !['claim', 'setup'].includes(document.querySelector('#root')?.dataset.phase));
   await context.close();
 });
 
@@ -42,7 +42,7 @@ test('bots-only game runs to the winner screen; export/import round trip', async
   await page.click('#start-game');
   await page.locator('#map').waitFor();
   // Mid-game save, for the import check below.
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'reinforce', null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'reinforce', null, { timeout: 30000 });
   const save = await page.evaluate(() => localStorage.getItem('orbis.save'));
   const hash = await attr(page, 'data-state-hash');
   await page.click('#btn-skip');
@@ -55,7 +55,7 @@ test('bots-only game runs to the winner screen; export/import round trip', async
   // Import the earlier save through the menu's file input.
   await page.click('#winner-menu');
   await page.setInputFiles('#import-menu', { name: 'game.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(save, 'base64') });
-  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, hash);
+  await page.waitForFunction((h) => document.querySelector('#root')?.dataset.stateHash === h, hash);
   assert.equal(await attr(page, 'data-screen'), 'play');
   // And a file that is not a save gives a message, not a blank page.
   await page.click('#menu-btn');

@@ -27,7 +27,7 @@ test('offline reload still loads and plays', async () => {
   assert.ok(await page.evaluate(() => !!navigator.serviceWorker.controller), 'page is controlled by the service worker');
   const mine = (await territories(page)).find((t) => t.mine);
   await clickTerr(page, mine.key);
-  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash !== h, hash);
+  await page.waitForFunction((h) => document.querySelector('#root')?.dataset.stateHash !== h, hash);
   await shot(page, '10-offline-playing');
   await context.close();
 });

@@ -58,7 +58,7 @@ test('online page: the lobby works from the first file alone; the rest comes in 
   await page.click('#quick-start');
   await page.locator('#map').waitFor();
   await page.click('#auto-place');
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase !== 'setup', null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase !== 'setup', null, { timeout: 30000 });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -105,7 +105,7 @@ test('online page: the lobby, with an orders game saved, and back to the menu: C
   await page.click('text=Back');
   // Before: the menu counted only a classic game as saved, and hid Continue.
   await page.click('#continue');
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'orders-movement');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'orders-movement');
   await shot(page, '92-online-back-to-orders-game');
   assert.equal(await attr(page, 'data-state-hash'), hash);
   assert.deepEqual(errors, []);
@@ -254,7 +254,7 @@ test('full page: Start game clicked before the rest has arrived waits for it, wi
   await page.locator('#start-game[aria-busy="true"]').waitFor();
   assert.deepEqual(await more(page), { ready: false, how: null });
   rest.release();
-  await page.waitForFunction(() => document.querySelector('#root').dataset.screen !== 'setup', null, { timeout: 30000 });
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.screen !== 'setup', null, { timeout: 30000 });
   assert.equal((await more(page)).ready, true);
   assert.equal(rest.asked(), 1, 'no second, synchronous request');
   assert.deepEqual(errors, []);

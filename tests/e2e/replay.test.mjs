@@ -117,7 +117,7 @@ test('replay of a bot game from the winner screen: to the end at the final hash,
   await page.goto(URL_BASE);
   await page.locator('#winner-menu').click();
   await page.setInputFiles('#import-menu', { name: 'game.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(withHistory, 'base64') });
-  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, final);
+  await page.waitForFunction((h) => document.querySelector('#root')?.dataset.stateHash === h, final);
   await page.locator('#winner-menu').click();
   await page.click('#menu-replay');
   await page.locator('#replay').waitFor();
@@ -130,7 +130,7 @@ test('replay of a bot game from the winner screen: to the end at the final hash,
   await page.goto(URL_BASE);
   await page.locator('#winner-menu').click();
   await page.setInputFiles('#import-menu', { name: 'old.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(plain, 'base64') });
-  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, final);
+  await page.waitForFunction((h) => document.querySelector('#root')?.dataset.stateHash === h, final);
   assert.equal(await page.locator('#winner-replay').count(), 0, 'no Replay without history');
   await page.locator('#winner-menu').click();
   assert.equal(await page.locator('#menu-replay').count(), 0);
@@ -192,7 +192,7 @@ test('replay of an orders game of computer powers, phase by phase, to the final 
   await page.click('#start-game');
   for (let i = 0; i < 6; i++) {
     await page.locator('#o-continue').click();
-    await page.waitForFunction(() => document.querySelector('#root').dataset.stage === 'results');
+    await page.waitForFunction(() => document.querySelector('#root')?.dataset.stage === 'results');
   }
   const final = await attr(page, 'data-state-hash');
   await page.click('#menu-btn');
@@ -230,7 +230,7 @@ test('replay of an orders game of computer powers, phase by phase, to the final 
   await page.goto(URL_BASE);
   await page.setInputFiles('#import-menu', { name: 'orders.orbis', mimeType: 'application/octet-stream', buffer: Buffer.from(file, 'base64') });
   await page.waitForURL(/\/full\//);
-  await page.waitForFunction((h) => document.querySelector('#root').dataset.stateHash === h, final);
+  await page.waitForFunction((h) => document.querySelector('#root')?.dataset.stateHash === h, final);
   await page.click('#menu-btn');
   await page.click('#menu-replay');
   await page.locator('#replay').waitFor();
@@ -252,7 +252,7 @@ test('economy replay: a computer game of three rounds, phase by phase and battle
   await page.selectOption('#elimit', { label: '3 rounds: a quick game' });
   await page.click('#start-game');
   await page.click('#skip');
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'over', null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'over', null, { timeout: 60000 });
   const final = await attr(page, 'data-state-hash');
   // Game over: the statistics open with countries, units and income over the game.
   assert.notEqual(await page.locator('#estats').getAttribute('open'), null);

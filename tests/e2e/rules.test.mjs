@@ -58,7 +58,7 @@ test('classic options: form, summary, one die per territory, defender dice in th
   const front = mine.find((t) => t.adj.some((k) => byKey[k] && !byKey[k].mine));
   await page.click('#place-all');
   await clickTerr(page, front.key);
-  await page.waitForFunction(() => document.querySelector('#root').dataset.phase === 'attack');
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'attack');
   const enemy = front.adj.map((k) => byKey[k]).find((t) => t && !t.mine);
   await clickTerr(page, front.key);
   await clickTerr(page, enemy.key);

@@ -15,7 +15,7 @@ async function signature(page) {
   return page.evaluate(() => {
     const c = document.querySelector('#coach');
     return JSON.stringify([c?.dataset.step, c?.dataset.target, c?.dataset.last,
-      document.querySelector('#root').dataset.stateHash, !!document.querySelector('#coach-result')]);
+      document.querySelector('#root')?.dataset.stateHash, !!document.querySelector('#coach-result')]);
   });
 }
 
@@ -57,7 +57,7 @@ async function followCoach(page, name, phone = false) {
     await page.waitForFunction((b) => {
       const c = document.querySelector('#coach');
       return JSON.stringify([c?.dataset.step, c?.dataset.target, c?.dataset.last,
-        document.querySelector('#root').dataset.stateHash, !!document.querySelector('#coach-result')]) !== b;
+        document.querySelector('#root')?.dataset.stateHash, !!document.querySelector('#coach-result')]) !== b;
     }, before, { timeout: target ? 15000 : 90000 });
   }
   assert.fail('the lesson did not reach its last step');
