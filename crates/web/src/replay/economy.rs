@@ -198,8 +198,13 @@ pub fn screen(r: &EconomyReplay, send: Callback<RMsg>, back: Callback<MouseEvent
 /// Countries, units and income per player over the whole game; the dashed line: the round
 /// shown.
 fn charts(r: &EconomyReplay) -> Html {
+    course_charts(&r.shown.game, &r.course)
+}
+
+/// An economy game's charts from its course (this replay's and a transcript's); the dashed line
+/// at `g`'s round.
+pub(super) fn course_charts(g: &EconomyState, course: &orbis_engine::course::Course) -> Html {
     use crate::widgets::chart;
-    let g = &r.shown.game;
     let who: Vec<chart::Who> = (0..g.players.len())
         .map(|p| chart::Who {
             seat: p,
@@ -215,7 +220,7 @@ fn charts(r: &EconomyReplay) -> Html {
             ("Income a round, before upkeep", "MU a round"),
         ],
         "Round (0: the setup; the dashed line: now)",
-        Some(&r.course),
+        Some(course),
         &who,
         Some(g.round),
     )

@@ -326,13 +326,31 @@ pub fn screen(
                     <section class="tabs" tabindex="0" aria-label="Log">
                         <ul class="log replay-log" id="replay-log">{ for log }</ul>
                     </section>
-                    { crate::widgets::chart::charts("replay-charts", &[("Territories held", "Territories"),
-                        ("Armies on the board", "Armies"), ("Income: armies a turn would bring (without cards)", "Armies a turn")],
-                        "Turn (0: after the setup; the dashed line: now)", Some(&d.course), &players(s), Some(s.turn)) }
+                    { classic_charts(s, &d.course) }
                 </aside>
             </main>
         </>
     }
+}
+
+/// A classic game's charts from its course (this replay's and a transcript's); the dashed line
+/// at `s`'s turn.
+fn classic_charts(s: &ClassicState, course: &orbis_engine::course::Course) -> Html {
+    crate::widgets::chart::charts(
+        "replay-charts",
+        &[
+            ("Territories held", "Territories"),
+            ("Armies on the board", "Armies"),
+            (
+                "Income: armies a turn would bring (without cards)",
+                "Armies a turn",
+            ),
+        ],
+        "Turn (0: after the setup; the dashed line: now)",
+        Some(course),
+        &players(s),
+        Some(s.turn),
+    )
 }
 
 /// The players of a classic game, as the charts name and draw them.

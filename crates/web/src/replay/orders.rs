@@ -181,14 +181,23 @@ pub fn screen(r: &OrdersReplay, send: Callback<RMsg>, back: Callback<MouseEvent>
 
 /// Supply centres and units per power over the whole game; the dashed line: the year shown.
 fn charts(r: &OrdersReplay) -> Html {
+    course_charts(r.shown.map(), &r.course, r.shown.game.year)
+}
+
+/// An orders game's charts from its course (this replay's and a transcript's); the dashed line
+/// at `year`.
+pub(super) fn course_charts(
+    map: &orbis_engine::rules::orders::map::OrdersMap,
+    course: &orbis_engine::course::Course,
+    year: u16,
+) -> Html {
     use crate::widgets::chart;
-    let map = r.shown.map();
     let who = (0..map.powers.len()).map(|p| chart::Who {
         seat: p,
         name: map.powers[p].name.clone(),
         colour: crate::orders::power_colour(p as u8),
     });
-    let who = chart::present(Some(&r.course), who.collect());
+    let who = chart::present(Some(course), who.collect());
     chart::charts(
         "replay-charts",
         &[
@@ -196,9 +205,9 @@ fn charts(r: &OrdersReplay) -> Html {
             ("Units on the board", "Units"),
         ],
         "Year (at its end; the dashed line: now)",
-        Some(&r.course),
+        Some(course),
         &who,
-        Some(u32::from(r.shown.game.year)),
+        Some(u32::from(year)),
     )
 }
 

@@ -190,73 +190,14 @@ impl Steps for TranscriptReplay {
     }
 }
 
-/// The game's course per player, each ruleset's measures; the dashed line: the position shown.
+/// The game's course per player, each ruleset's measures (the replays' own charts); the dashed
+/// line: the position shown.
 fn charts(r: &TranscriptReplay, g: &Game) -> Html {
-    use crate::widgets::chart::{self, Who};
-    let (titles, x_name, who, now): (&[(&str, &str)], _, Vec<Who>, u32) = match g {
-        Game::Classic(s) => (
-            &[
-                ("Territories held", "Territories"),
-                ("Armies on the board", "Armies"),
-                (
-                    "Income: armies a turn would bring (without cards)",
-                    "Armies a turn",
-                ),
-            ],
-            "Turn (0: after the setup; the dashed line: now)",
-            s.players
-                .iter()
-                .enumerate()
-                .map(|(i, p)| Who {
-                    seat: i,
-                    name: p.name.clone(),
-                    colour: crate::widgets::colour_css(p.colour),
-                })
-                .collect(),
-            s.turn,
-        ),
-        Game::Orders(s) => {
-            let map = s.map();
-            let who = (0..map.powers.len()).map(|p| Who {
-                seat: p,
-                name: map.powers[p].name.clone(),
-                colour: crate::orders::power_colour(p as u8),
-            });
-            (
-                &[
-                    ("Supply centres per power", "Centres"),
-                    ("Units on the board", "Units"),
-                ],
-                "Year (at its end; the dashed line: now)",
-                chart::present(Some(&r.course), who.collect()),
-                u32::from(s.year),
-            )
-        }
-        Game::Economy(s) => (
-            &[
-                ("Countries held", "Countries"),
-                ("Units in play", "Units"),
-                ("Income a round, before upkeep", "MU a round"),
-            ],
-            "Round (0: the setup; the dashed line: now)",
-            (0..s.players.len())
-                .map(|p| Who {
-                    seat: p,
-                    name: s.players[p].name.clone(),
-                    colour: crate::economy::colour(p as u8),
-                })
-                .collect(),
-            s.round,
-        ),
-    };
-    chart::charts(
-        "replay-charts",
-        titles,
-        x_name,
-        Some(&r.course),
-        &who,
-        Some(now),
-    )
+    match g {
+        Game::Classic(s) => super::classic_charts(s, &r.course),
+        Game::Orders(s) => super::orders::course_charts(s.map(), &r.course, s.year),
+        Game::Economy(s) => super::economy::course_charts(s, &r.course),
+    }
 }
 
 /// `s` with every face-down card and mission turned face up from the opened deal (a copy for
