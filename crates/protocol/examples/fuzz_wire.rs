@@ -109,6 +109,7 @@ fn mid_game() -> (Peer, Vec<Vec<u8>>, [u8; 32]) {
         stand_in: true,
         economy: None,
         nonce: 7,
+        clock: None,
     };
     let o = peers[0].propose_setup(proposal).expect("proposal");
     events.extend(push(&mut queue, 0, o).into_iter().map(|e| (0, e)));

@@ -13,9 +13,9 @@ pub mod wire;
 
 pub use links::Links;
 pub use peer::{
-    CommandError, Config, Dest, HaltReport, LinkId, Output, Peer, ProtocolEvent, ReadmitRequest,
-    Violation, Withholding, MAX_BATCH_ACTIONS, MAX_STEP_POSITIONS,
+    CommandError, Config, Dest, Due, HaltReport, LinkId, Next, Output, Peer, ProtocolEvent,
+    ReadmitRequest, Violation, Withholding, MAX_BATCH_ACTIONS, MAX_STEP_POSITIONS, STORE_LINK,
 };
 pub use wire::{
-    game_tag, Body, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal,
+    game_tag, Body, Clock, Control, Controller, Entry, Envelope, PeerKey, SeatSpec, SetupProposal,
 };

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Protocol version carried by every envelope.
-pub const PROTOCOL_VERSION: u16 = 9;
+pub const PROTOCOL_VERSION: u16 = 10;
 /// Longest chat message, in bytes of UTF-8.
 pub const MAX_CHAT_BYTES: u32 = 500;
 /// Longest simultaneous-orders payload, in bytes.
@@ -114,6 +114,45 @@ pub struct SetupProposal {
     pub stand_in: bool,
     /// Distinguishes otherwise identical re-proposals.
     pub nonce: u64,
+    /// `Some`: a game played over days (orders ruleset): its deadlines, a fixed schedule every
+    /// peer computes from the log (`peer/clock.rs`); `None`: a live game.
+    pub clock: Option<Clock>,
+}
+
+/// The clock of a game played over days, in the signed setup: every deadline is computed from
+/// it and the log alone (`Peer::due`), so no peer's clock decides when a phase ends; a peer's
+/// clock only decides when it offers a missed-turn vote (see PROTOCOL.md "Games over days").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clock {
+    /// When the first phase starts (UTC seconds since the epoch).
+    pub start_s: u64,
+    /// Length of a movement phase, of a retreat phase and of a build (adjustment) phase, in s.
+    pub movement_s: u32,
+    pub retreat_s: u32,
+    pub build_s: u32,
+    /// How long after a deadline a page waits before it offers the missed-turn vote (covers a
+    /// late visit to open one's orders and clocks a little off).
+    pub grace_s: u32,
+    /// A phase resolves as soon as every reveal is in, before its deadline (the schedule does
+    /// not move). `false`: it resolves at its deadline at the earliest (`Peer::due` says when).
+    pub early: bool,
+    /// Missed turns each participant is excused (0–4): each extends the phase once.
+    pub excuses: u8,
+}
+
+impl Clock {
+    /// A clock with the defaults of DAYS.md: early resolution, one excuse.
+    pub fn new(start_s: u64, movement_s: u32, retreat_s: u32, build_s: u32, grace_s: u32) -> Clock {
+        Clock {
+            start_s,
+            movement_s,
+            retreat_s,
+            build_s,
+            grace_s,
+            early: true,
+            excuses: 1,
+        }
+    }
 }
 
 /// The orders ruleset's choices in a setup.
@@ -221,7 +260,7 @@ impl SetupProposal {
         // existed (version 5), so the games of a given room and nonce stay the games they were;
         // any other hashes whole, under a tag of its own.
         let mut b;
-        if self.stand_in && self.economy.is_none() {
+        if self.stand_in && self.economy.is_none() && self.clock.is_none() {
             b = b"orbis-setup".to_vec();
             b.extend_from_slice(&codec::encode(&(
                 &self.participants,
@@ -231,8 +270,21 @@ impl SetupProposal {
                 self.face_down,
                 self.nonce,
             )));
-        } else {
+        } else if self.clock.is_none() {
+            // Every field but the clock, in order: the encoding of the struct before it had one.
             b = b"orbis-setup-6".to_vec();
+            b.extend_from_slice(&codec::encode(&(
+                &self.participants,
+                &self.seats,
+                &self.options,
+                &self.orders,
+                &self.economy,
+                self.face_down,
+                self.stand_in,
+                self.nonce,
+            )));
+        } else {
+            b = b"orbis-setup-days".to_vec();
             b.extend_from_slice(&codec::encode(self));
         }
         sha256(&b)
@@ -250,6 +302,14 @@ pub enum Control {
     /// it was dropped, contributes dice again from the chain whose tip it names here (its chain
     /// for the next roll; it signs this control itself, so the tip is its own commitment).
     Readmit { peer: PeerKey, tip: [u8; 32] },
+    /// A game over days: the participants of `who` (bit `i`: participant `i`) missed the
+    /// deadline of the phase voted at (not committed, or not revealed once everyone had
+    /// committed, by deadline + grace on each voter's clock); every other contributor votes it.
+    /// `nth`: how many of these already passed at that position. Each of them spends an excuse
+    /// (the phase is extended by one length), or, with none left, the phase resolves without it
+    /// (its powers hold, retreats disband, builds are waived) and a computer (`normal`) plays its
+    /// seats from the next phase on (see `peer/days.rs`).
+    Missed { who: u64, nth: u8 },
 }
 
 /// A signed entry of the game log.
@@ -388,6 +448,11 @@ pub enum Body {
         deal: u8,
         pieces: Vec<(u8, [u8; 32])>,
     },
+    /// A game over days: the sender's own orders (payload and salt) for `round`, sealed to its
+    /// own key, kept in the store beside its commitment, so that any later visit of the sender
+    /// (another device with its backed-up key, or its keeper) can reveal them. Nobody else can
+    /// open it; others keep nothing of it.
+    OrdersKept { round: u32, sealed: Vec<u8> },
 }
 
 impl Body {
@@ -406,6 +471,7 @@ impl Body {
                 | Body::Deal { .. }
                 | Body::DealSecret { .. }
                 | Body::DealPieces { .. }
+                | Body::OrdersKept { .. }
         )
     }
 

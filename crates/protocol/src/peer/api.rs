@@ -10,6 +10,10 @@ use orbis_engine::rules::economy::action::{EconomyAction, EconomyEvent};
 /// The transport's name for a connection (the adapter maps its own peer ids to these).
 pub type LinkId = u64;
 
+/// The link a game over days feeds stored messages through ([`Config::stored`]): everything a
+/// visit reads comes from the store, over no connection of its own.
+pub const STORE_LINK: LinkId = u64::MAX;
+
 /// Where to send bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dest {
@@ -69,6 +73,11 @@ pub struct Config {
     /// votes): the peer halts rather than open one of those rolls for another declaration, and
     /// a vote it signs again names the batch its earlier one named.
     pub remembered: Vec<Vec<u8>>,
+    /// A game over days (see `days`): every message goes to a store and every visit is a fresh
+    /// peer fed the whole store ([`Peer::visit`]). No hellos, `Sync` heartbeats, resends or
+    /// acknowledgements, no `PeerMissing`; `now` is UTC milliseconds (the missed-turn votes
+    /// read it against the deadlines of the setup's [`Clock`](crate::wire::Clock)).
+    pub stored: bool,
 }
 
 impl Config {
@@ -93,6 +102,7 @@ impl Config {
             declare_ms: 8_000,
             planning_ms: 60_000,
             remembered: vec![],
+            stored: false,
         }
     }
 }

@@ -153,6 +153,13 @@ impl Peer {
                 self.advance(out);
                 true
             }
+            Body::OrdersKept { round, sealed } => {
+                if self.run.is_none() {
+                    return self.defer(link, sender, raw);
+                }
+                self.on_orders_kept(sender, round, sealed);
+                true
+            }
             Body::OrdersReveal {
                 round,
                 payload,

@@ -298,7 +298,7 @@ impl Peer {
                 .seed_reveals
                 .get(&h)
                 .is_some_and(|m| m.contains_key(&self.me));
-            if self.lobby.my_accept == Some(h) && !mine_revealed {
+            if self.lobby.my_accept == Some(h) && !mine_revealed && !self.quiet {
                 let secret = self.seed_share(&h);
                 let raw = self.seal(&Body::SeedReveal {
                     proposal: h,
@@ -406,6 +406,7 @@ impl Peer {
             claim_seqs: BTreeMap::new(),
             shared: BTreeMap::new(),
             ended: None,
+            days: DaysRun::default(),
         });
         if let Some(r) = &mut self.run {
             if self.keep_states {
@@ -495,8 +496,10 @@ impl Peer {
             Self::reject(out, link, Some(sender), Violation::TooLong);
             return true;
         }
-        // Hellos are per connection: ours coming back, or one inside a batch, binds nothing.
-        let Some(l) = link.filter(|_| sender != self.me && !self.in_batch) else {
+        // Hellos are per connection: ours coming back, or one inside a batch, binds nothing;
+        // over days there are no connections.
+        let Some(l) = link.filter(|_| sender != self.me && !self.in_batch && !self.cfg.stored)
+        else {
             return true;
         };
         if self.names.key_on(l).is_some_and(|k| k != sender) {

@@ -589,7 +589,9 @@ impl Peer {
             let at = r.next_index();
             let state_hash = r.state_hash();
             r.checkpoints.insert(at, state_hash);
-            if r.me.is_some() {
+            // Catching up over days, we sign none: one for where we stand once caught up.
+            if r.me.is_some() && !self.quiet {
+                r.days.checkpointed.insert(at);
                 let raw = self.seal(&Body::Checkpoint {
                     index: at,
                     state_hash,
@@ -664,6 +666,7 @@ impl Peer {
             return;
         }
         if sender == self.me {
+            r.days.checkpointed.insert(index);
             return;
         }
         if r.last_checkpoints

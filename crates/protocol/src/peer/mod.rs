@@ -61,6 +61,8 @@ pub mod api;
 mod batch;
 mod beacon;
 mod chat;
+mod clock;
+mod days;
 mod deal;
 mod dispatch;
 mod economy;
@@ -89,6 +91,9 @@ use batch::*;
 pub use batch::{MAX_BATCH_ACTIONS, MAX_STEP_POSITIONS};
 use beacon::*;
 use chat::*;
+pub use clock::{deadlines, phase_length, Due, Next};
+pub use days::{missed_indices, DISORDER_LEVEL};
+use days::*;
 use deal::*;
 use economy::*;
 pub use export::{
@@ -198,6 +203,9 @@ pub struct Peer {
     /// The classic position our own vote holds us at, and when we first saw each voter we wait
     /// on move past it (see `votes::held_by_vote`).
     past_seen: Option<(u64, BTreeMap<PeerKey, u64>)>,
+    /// Stored mode, while a visit reads the store: we sign nothing until it is all read
+    /// (`days`: [`Peer::caught_up`]).
+    quiet: bool,
 }
 
 impl Peer {
@@ -246,6 +254,7 @@ impl Peer {
             probed: None,
             held_looked: 0,
             past_seen: None,
+            quiet: false,
             keep_states: false,
             unread_asked: BTreeMap::new(),
         }
@@ -411,6 +420,8 @@ impl Peer {
 
     /// Broadcasts our own message and processes it as if received.
     fn local(&mut self, raw: Vec<u8>) -> Output {
+        // A command: the caller has read what it meant to read.
+        self.quiet = false;
         let mut out = Output {
             send: vec![(Dest::All, raw.clone())],
             events: vec![],
@@ -423,6 +434,10 @@ impl Peer {
     /// Bytes from a connection.
     pub fn handle(&mut self, from: LinkId, bytes: &[u8], now_ms: u64) -> Output {
         self.now = self.now.max(now_ms);
+        if self.cfg.stored && from == STORE_LINK {
+            // Catching up: nothing is signed until `caught_up`.
+            self.quiet = true;
+        }
         self.receive(Some(from), bytes, now_ms)
     }
 
@@ -430,7 +445,9 @@ impl Peer {
     pub fn tick(&mut self, now_ms: u64) -> Output {
         self.now = self.now.max(now_ms);
         let mut out = Output::default();
-        if self.halted.is_some() {
+        // Over days there is no connection to keep or heartbeat to send: a visit does what is
+        // due in `caught_up`.
+        if self.halted.is_some() || self.cfg.stored {
             return out;
         }
         if let Some((_, _, since)) = &self.suspect {

@@ -162,7 +162,18 @@ impl Peer {
         }
         r.orders.entry(round).or_default().mine = Some((payload, salt));
         let raw = self.seal(&Body::OrdersCommit { round, hash });
-        Ok(self.local(raw))
+        // Over days, a copy sealed to ourselves goes to the store too: any later visit of ours
+        // (another device, our keeper) opens it and reveals (`days`).
+        let kept = if self.cfg.stored {
+            self.seal_kept(round, &payload_of(&self.run, round), &salt)
+        } else {
+            None
+        };
+        let mut out = self.local(raw);
+        if let Some(k) = kept {
+            out.merge(self.local(k));
+        }
+        Ok(out)
     }
 
     /// Orders game: commits this peer's orders for the current phase (one list per power it
@@ -295,7 +306,7 @@ impl Peer {
         o.commits.insert(p, (hash, raw.to_vec()));
         // Echo every new commitment to everyone (as log entries are), so a participant that
         // commits to different payloads towards different peers is seen by all of them.
-        if link.is_some() {
+        if link.is_some() && !self.cfg.stored {
             out.send.push((Dest::All, raw.to_vec()));
         }
         for (payload, salt, raw, l) in o.early_reveals.remove(&p).unwrap_or_default() {
@@ -393,7 +404,7 @@ impl Peer {
         o.reveals.insert(p, (payload, raw.to_vec()));
         // Echoed like commitments: another peer that was told another commitment sees this
         // reveal does not open it (and a peer that missed it still gets it).
-        if link.is_some() {
+        if link.is_some() && !self.cfg.stored {
             out.send.push((Dest::All, raw.to_vec()));
         }
         self.progress();
@@ -421,7 +432,11 @@ impl Peer {
             o.complete_at = Some(self.now);
             out.events.push(ProtocolEvent::OrdersCommitted { round });
         }
-        if let (false, Some((payload, salt)), Some(m)) = (o.revealed, o.mine.clone(), me) {
+        // Over days, not while a visit reads the store (`days`), nor again once ours is stored.
+        let shown = me.is_some_and(|m| o.reveals.contains_key(&m));
+        if let (false, false, false, Some((payload, salt)), Some(m)) =
+            (o.revealed, self.quiet, shown, o.mine.clone(), me)
+        {
             o.revealed = true;
             let raw = Envelope::seal(
                 &self.key,
@@ -481,7 +496,7 @@ impl Peer {
                 match o.commits.get(&m) {
                     // Our own empty commitment from before a reload: we can reveal it again.
                     Some((h, _)) if *h == empty_hash => o.mine = Some((empty, salt)),
-                    None if idle => {
+                    None if idle && !self.quiet => {
                         match self.commit_orders(round, empty, salt) {
                             Ok(o) => out.merge(o),
                             Err(e) => {
@@ -524,12 +539,24 @@ impl Peer {
             })
             .collect();
         let parts = r.proposal.participants.clone();
+        let kind = match &r.state {
+            Game::Orders(s) => s.phase,
+            _ => Phase::Movement,
+        };
+        // A seat in civil disorder this round holds: no computer orders for it yet (`days`).
+        let disorder: Vec<PowerId> = r
+            .powers
+            .iter()
+            .copied()
+            .filter(|p| r.in_disorder(index, *p))
+            .collect();
         // Computer powers: seats of the proposal given to a computer, or handed to one since.
         let computers: Vec<(PowerId, BotLevel)> = (0..r.proposal.seats.len())
             .filter_map(|i| match r.controller(i as PlayerId) {
                 Some(Controller::Bot(level)) => r.powers.get(i).map(|&p| (p, level)),
                 _ => None,
             })
+            .filter(|(p, _)| !disorder.contains(p))
             .collect();
         let Game::Orders(s) = &mut r.state else {
             return false;
@@ -673,6 +700,7 @@ impl Peer {
             }
         };
         let content = sha256(&content);
+        r.days_resolved(index, kind);
         let controls = std::mem::take(&mut r.controls_here);
         let head = next_head_orders(&r.head(), index, &controls, &content);
         r.log.push(Record {
@@ -691,4 +719,12 @@ impl Peer {
         self.checkpoint(true, head, out);
         true
     }
+}
+
+/// Our own payload for `round` (what `commit_orders` just kept), for its sealed copy.
+fn payload_of(run: &Option<Run>, round: u32) -> Vec<u8> {
+    run.as_ref()
+        .and_then(|r| r.orders.get(&round))
+        .and_then(|o| o.mine.as_ref())
+        .map_or(vec![], |(p, _)| p.clone())
 }

@@ -142,6 +142,8 @@ pub(super) struct Run {
     /// Economy game: the positions each seat spent in its current step of many actions
     /// (`batch::count_position`, counted from the log alone).
     pub(super) held: Held,
+    /// A game over days: its schedule and missed turns (see `days`).
+    pub(super) days: DaysRun,
 }
 
 /// How the game waits on a control's target where it stands.
@@ -216,12 +218,22 @@ impl Run {
     /// Who must vote for `c`: every contributing participant except the one it is about; for a
     /// readmission, every contributor and the returning peer itself (whose dice tip it carries).
     pub(super) fn voters(&self, c: &Control) -> Vec<PeerKey> {
+        if let Control::Missed { who, .. } = c {
+            // Every contributor that did not miss the deadline with them (see `days`).
+            let missed = self.missed_members(*who);
+            return self
+                .contributors()
+                .filter(|i| !missed.contains(i))
+                .filter_map(|i| self.proposal.participants.get(i as usize).copied())
+                .collect();
+        }
         let target = match c {
             Control::Drop { peer, .. } => Some(*peer),
             Control::SeatToBot { seat, .. } => match self.controller(*seat) {
                 Some(Controller::Peer(p)) => self.proposal.participants.get(p as usize).copied(),
                 _ => None,
             },
+            Control::Missed { .. } => None,
             Control::Readmit { peer, .. } => {
                 let mut v: Vec<PeerKey> = self
                     .contributors()
@@ -255,10 +267,13 @@ impl Run {
                 matches!(self.controller(seat), Some(Controller::Peer(p)) if Some(p) == self.participant(peer))
             }
             Control::SeatToBot { seat: s, .. } => *s == seat,
-            Control::Readmit { .. } => false,
+            Control::Readmit { .. } | Control::Missed { .. } => false,
         };
         if let Control::Readmit { peer, .. } = c {
             return self.readmit_here(peer).then_some(Wait::Turn);
+        }
+        if let Control::Missed { who, .. } = c {
+            return self.missed_here(*who).then_some(Wait::Orders);
         }
         match &self.state {
             Game::Classic(s) => {
@@ -267,7 +282,9 @@ impl Run {
                         Control::Drop { peer, .. } => self
                             .participant(peer)
                             .is_some_and(|i| self.contributors().any(|x| x == i)),
-                        Control::SeatToBot { .. } | Control::Readmit { .. } => false,
+                        Control::SeatToBot { .. }
+                        | Control::Readmit { .. }
+                        | Control::Missed { .. } => false,
                     };
                     return (p.index == self.next_index() && contributor).then_some(Wait::Reveal);
                 }
@@ -293,7 +310,9 @@ impl Run {
                         Control::Drop { peer, .. } => self
                             .participant(peer)
                             .is_some_and(|i| self.contributors().any(|x| x == i)),
-                        Control::SeatToBot { .. } | Control::Readmit { .. } => false,
+                        Control::SeatToBot { .. }
+                        | Control::Readmit { .. }
+                        | Control::Missed { .. } => false,
                     };
                     return (p.index == self.next_index() && contributor).then_some(Wait::Reveal);
                 }
@@ -318,7 +337,7 @@ impl Run {
                     // awaited, so a lone opponent holding a step of its own handed over the
                     // seat of a player with nothing to do).
                     Control::SeatToBot { seat, .. } => self.seat_due_here(*seat),
-                    Control::Readmit { .. } => false,
+                    Control::Readmit { .. } | Control::Missed { .. } => false,
                 };
                 waits.then_some(Wait::Orders)
             }
@@ -400,6 +419,7 @@ impl Run {
                 matches!(self.controller(*seat), Some(Controller::Peer(_)))
                     && !self.voters(c).is_empty()
             }
+            Control::Missed { who, nth } => self.missed_valid(*who, *nth),
             Control::Readmit { peer, .. } => self.participant(peer).is_some_and(|p| {
                 !self.readmits.contains_key(&p)
                     && (self.excluded.contains(&p) || self.owns_a_bot(p))

@@ -37,6 +37,7 @@ fn about(mine: Option<u8>, me: PeerKey, p: &SetupProposal, c: &Control) -> bool 
         }
         // Being let back in is never held against us.
         Control::Readmit { .. } => false,
+        Control::Missed { who, .. } => mine.is_some_and(|m| who & (1u64 << m) != 0),
     }
 }
 
@@ -162,7 +163,10 @@ impl Peer {
                 let overdue = r
                     .awaits_me_since(wait)
                     .is_some_and(|t| now >= t.saturating_add(allowed));
-                if about(r.me, me, &r.proposal, &c) && live && pos == at && !overdue {
+                // A missed turn over days is decided by the others' clocks against the schedule:
+                // we go with them, whatever ours says (it may be the one that is off).
+                let days = matches!(c, Control::Missed { .. });
+                if about(r.me, me, &r.proposal, &c) && live && pos == at && !overdue && !days {
                     let report = HaltReport::VotedOutWhilePlaying {
                         at,
                         voters: v.voters.keys().copied().collect(),
@@ -229,6 +233,7 @@ impl Peer {
                         r.bot_seats.insert(seat, level);
                         r.deal_control(&[seat], None);
                     }
+                    Control::Missed { who, .. } => r.apply_missed(at, who),
                     Control::Readmit { peer, tip } => {
                         if let Some(p) = r.participant(&peer) {
                             r.asked.remove(&p);
@@ -327,6 +332,10 @@ impl Peer {
         let Some(r) = &self.run else { return false };
         if !Self::bound_unless(r, at, &self.me, |_| false) {
             return false;
+        }
+        if self.quiet {
+            // Catching up over days: looked at once the store is read (no fork per message).
+            return true;
         }
         let classic = matches!(r.state, Game::Classic(_));
         // Only the voters our open votes still wait for can let us go: what anyone else shows
@@ -492,9 +501,9 @@ impl Peer {
         // one we signed outside it (a reveal made again after a reload moves `seq` too).
         let checks = self.signature_checks.wrapping_add(self.seq);
         if let Some(p) = &self.probed {
-            if p.at == at
-                && (p.checks == checks || self.now < p.when.saturating_add(PROBE_EVERY_MS))
-            {
+            // Over days a visit's clock stands still: only a new message makes a new probe.
+            let recent = !self.cfg.stored && self.now < p.when.saturating_add(PROBE_EVERY_MS);
+            if p.at == at && (p.checks == checks || recent) {
                 return p.clone();
             }
         }

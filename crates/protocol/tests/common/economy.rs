@@ -48,6 +48,7 @@ pub fn economy_proposal(net: &Net, bots: &[BotLevel], rounds: u32) -> SetupPropo
         face_down: false,
         stand_in: true,
         nonce: 3,
+        clock: None,
     }
 }
 

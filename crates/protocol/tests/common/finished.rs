@@ -41,6 +41,7 @@ pub fn orders_net(n: usize, seed: u64, map: &str) -> Net {
         stand_in: true,
         economy: None,
         nonce: 64,
+        clock: None,
     };
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));

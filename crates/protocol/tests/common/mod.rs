@@ -156,6 +156,7 @@ impl Net {
             stand_in: true,
             economy: None,
             nonce: 1,
+            clock: None,
         }
     }
 

@@ -273,6 +273,7 @@ fn europe_of_two(net: &Net) -> SetupProposal {
         stand_in: true,
         economy: None,
         nonce: 7,
+        clock: None,
     }
 }
 

@@ -8,6 +8,7 @@ mod common;
 mod adversarial;
 mod bounds;
 mod chat;
+mod days;
 mod deal_leavers;
 mod economy;
 mod economy_attacks;

@@ -52,6 +52,7 @@ fn europe_proposal(
         stand_in: true,
         economy: None,
         nonce: 7,
+        clock: None,
     }
 }
 
@@ -305,6 +306,7 @@ fn world(n: usize, seed: u64) -> Net {
         stand_in: true,
         economy: None,
         nonce: 1,
+        clock: None,
     };
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));

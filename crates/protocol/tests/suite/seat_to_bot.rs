@@ -244,6 +244,7 @@ fn in_an_orders_game_of_two_the_lone_opponent_cannot_hand_the_other_power_over()
         stand_in: true,
         economy: None,
         nonce: 7,
+        clock: None,
     };
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));

@@ -100,6 +100,10 @@ impl Session {
                         Control::SeatToBot { seat, .. } => {
                             format!("Seat {} is now played by the computer.", seat + 1)
                         }
+                        Control::Missed { .. } => {
+                            "A missed turn was recorded: an excuse spent, or the seat handed to the computer."
+                                .to_string()
+                        }
                         Control::Readmit { peer, .. } => {
                             self.dropped.remove(&peer);
                             if peer == self.peer.key() {

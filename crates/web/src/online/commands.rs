@@ -52,6 +52,7 @@ impl Session {
             stand_in: true,
             economy: None,
             nonce: now_ms() as u64,
+            clock: None,
         };
         self.send_proposal(p);
     }
@@ -87,6 +88,7 @@ impl Session {
             stand_in: self.stand_in,
             economy: Some(self.economy_options.clone()),
             nonce: now_ms() as u64,
+            clock: None,
         };
         self.send_proposal(p);
     }
@@ -124,6 +126,7 @@ impl Session {
             stand_in: self.stand_in,
             economy: None,
             nonce: now_ms() as u64,
+            clock: None,
         };
         self.send_proposal(p);
     }

@@ -266,6 +266,7 @@ fn proposal(keys: &[PeerKey], seed: u64) -> SetupProposal {
         stand_in: true,
         economy: None,
         nonce: seed,
+        clock: None,
     }
 }
 
@@ -389,7 +390,7 @@ async fn run(mut net: Transport, mut peer: Peer, args: &Args) -> ExitCode {
                 Control::Readmit { .. } => requests
                     .iter()
                     .any(|r| r.control == control && !r.left_present),
-                Control::SeatToBot { .. } => false,
+                Control::SeatToBot { .. } | Control::Missed { .. } => false,
             };
             if second && !voters.contains(&peer.key()) {
                 match peer.vote(control) {

@@ -1,0 +1,332 @@
+//! Games over days: players are never online together. Every visit is a fresh `Peer` (stored
+//! mode) with its player's stored configuration and memento, fed the whole store, acting once,
+//! its new messages appended to the store; no two peers are ever alive at once
+//! (`World::visit`). An orders game on Europe 1901 (three players, four computer powers) over
+//! two game years with retreats and builds, missed turns (an excuse, then civil disorder, then
+//! the seat taken back), and the deviations of issue 61: a withheld reveal, a submission after
+//! the deadline, replayed old envelopes, different envelopes to different visitors, a clock
+//! hours off. `--nocapture` prints bytes and messages per phase and per game.
+
+use orbis_engine::bot;
+use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
+use orbis_engine::codec::sha256;
+use orbis_engine::rules::orders::map::PowerId;
+use orbis_engine::rules::orders::notation;
+use orbis_engine::rules::orders::{OrdersOptions, OrdersState, Phase};
+use orbis_engine::rules::Game;
+use orbis_protocol::wire::{OrdersPayload, OrdersSetup};
+use orbis_protocol::{
+    Body, Clock, Config, Controller, Envelope, HaltReport, Next, Peer, PeerKey, ProtocolEvent,
+    SeatSpec, SetupProposal,
+};
+use std::collections::BTreeMap;
+
+/// Simulated UTC start (s) and the clock's lengths.
+const T0: u64 = 1_800_000_000;
+const DAY: u64 = 86_400;
+const HOUR: u64 = 3_600;
+
+/// What a visit saw, once its peer is gone.
+#[allow(dead_code)]
+#[derive(Clone, Debug)]
+pub struct Seen {
+    pub log_len: u64,
+    pub hash: Option<[u8; 32]>,
+    pub next: Option<Next>,
+    pub halted: Option<HaltReport>,
+    pub events: Vec<ProtocolEvent>,
+    pub left_out: bool,
+    pub excuses: Vec<u8>,
+    pub deadline_s: Option<u64>,
+    pub phase: Option<Phase>,
+    pub sent: usize,
+}
+
+/// The store and the players' own devices (configuration and memento), and figures.
+pub struct World {
+    pub store: Vec<Vec<u8>>,
+    /// Messages only player `i`'s visits read (a relay only it reaches): equivocation.
+    pub private: Vec<Vec<Vec<u8>>>,
+    pub cfgs: Vec<Config>,
+    pub mementos: Vec<Vec<Vec<u8>>>,
+    pub keys: Vec<PeerKey>,
+    pub visits: u64,
+    /// Simulated UTC now (s); each player's clock is `now_s + skew[i]`.
+    pub now_s: u64,
+    pub skew: Vec<i64>,
+    /// Per stored message: the round it was stored at (the visitor's log length), its kind and
+    /// size.
+    pub figures: Vec<(u64, &'static str, usize)>,
+}
+
+fn kind(raw: &[u8]) -> &'static str {
+    match Envelope::open_where(raw, |_| true).map(|(_, b)| b) {
+        Ok(Body::Propose(_)) => "propose",
+        Ok(Body::Accept { .. }) => "accept",
+        Ok(Body::SeedReveal { .. }) => "seed reveal",
+        Ok(Body::OrdersCommit { .. }) => "commit",
+        Ok(Body::OrdersKept { .. }) => "kept copy",
+        Ok(Body::OrdersReveal { .. }) => "reveal",
+        Ok(Body::Checkpoint { .. }) => "checkpoint",
+        Ok(Body::Vote { .. }) => "vote",
+        Ok(_) => "other",
+        Err(_) => "undecodable",
+    }
+}
+
+impl World {
+    pub fn new(n: usize, seed: u64) -> World {
+        let cfgs: Vec<Config> = (0..n)
+            .map(|i| {
+                let mut e = b"days".to_vec();
+                e.extend_from_slice(&seed.to_le_bytes());
+                e.push(i as u8);
+                let mut c = Config::new([7; 16], &format!("player{i}"), sha256(&e));
+                c.stored = true;
+                c.chain_len = 256;
+                c
+            })
+            .collect();
+        let keys = cfgs.iter().map(|c| Peer::new(c.clone()).key()).collect();
+        World {
+            store: vec![],
+            private: vec![vec![]; n],
+            cfgs,
+            mementos: vec![vec![]; n],
+            keys,
+            visits: 0,
+            now_s: T0 - DAY,
+            skew: vec![0; n],
+            figures: vec![],
+        }
+    }
+
+    /// One visit of player `i`: a fresh peer fed the store (and what only it reaches), what is
+    /// due done by itself, then `act`; its new messages are stored. The peer is gone after.
+    pub fn visit(
+        &mut self,
+        i: usize,
+        act: impl FnOnce(&mut Peer) -> Vec<orbis_protocol::Output>,
+    ) -> Seen {
+        self.visits += 1;
+        let mut cfg = self.cfgs[i].clone();
+        cfg.seq_start = self.visits * 1_000_000;
+        cfg.remembered = self.mementos[i].clone();
+        let now_ms = (self.now_s as i64 + self.skew[i]) as u64 * 1000;
+        let mut peer = Peer::new(cfg);
+        let mut view = self.store.clone();
+        view.extend(self.private[i].iter().cloned());
+        let mut out = peer.visit(&view, now_ms);
+        for o in act(&mut peer) {
+            out.merge_public(o);
+        }
+        let round = peer.log_len();
+        let mut sent = 0;
+        for (_, raw) in &out.send {
+            if !self.store.contains(raw) {
+                self.figures.push((round, kind(raw), raw.len()));
+                self.store.push(raw.clone());
+                sent += 1;
+            }
+        }
+        self.mementos[i] = peer.memento();
+        let due = peer.due();
+        let excuses = due
+            .as_ref()
+            .map_or(vec![], |d| d.excuses_left.iter().map(|(_, n)| *n).collect());
+        Seen {
+            log_len: peer.log_len(),
+            hash: peer.state_hash(),
+            next: due.as_ref().map(|d| d.next),
+            halted: peer.halted().cloned(),
+            events: out.events,
+            left_out: peer.left_out(),
+            excuses,
+            deadline_s: due.as_ref().map(|d| d.deadline_s),
+            phase: due.as_ref().map(|d| d.phase),
+            sent,
+        }
+    }
+
+    /// A visit that submits our orders if they are due (a computer of `level` writes them).
+    pub fn play(&mut self, i: usize) -> Seen {
+        self.visit(i, |p| submit(p, i).into_iter().collect())
+    }
+}
+
+/// Adds `o`'s messages and events to an output (`Output::merge` is the crate's own).
+trait Merge {
+    fn merge_public(&mut self, o: orbis_protocol::Output);
+}
+
+impl Merge for orbis_protocol::Output {
+    fn merge_public(&mut self, o: orbis_protocol::Output) {
+        self.send.extend(o.send);
+        self.events.extend(o.events);
+    }
+}
+
+fn orders_state(p: &Peer) -> &OrdersState {
+    match p.game() {
+        Some(Game::Orders(s)) => s,
+        _ => panic!("not an orders game"),
+    }
+}
+
+/// France and Germany's scripted 1901, so that Fall 1901 dislodges France's army in Burgundy
+/// (a retreat phase): Germany takes it with support.
+fn script(round: u32, power: PowerId) -> Option<&'static [&'static str]> {
+    match (round, power) {
+        (0, FRANCE) => Some(&["A PAR - BUR"]),
+        (0, GERMANY) => Some(&["A MUN - RUH", "A BER - MUN"]),
+        (1, FRANCE) => Some(&["A BUR H"]),
+        (1, GERMANY) => Some(&["A MUN - BUR", "A RUH S A MUN - BUR"]),
+        _ => None,
+    }
+}
+
+const FRANCE: PowerId = 1;
+const GERMANY: PowerId = 2;
+
+/// Our orders for the phase under way, written by a computer, if they are due.
+fn submit(p: &mut Peer, i: usize) -> Option<orbis_protocol::Output> {
+    let (round, powers) = p.orders_due()?;
+    if powers.is_empty() {
+        return None;
+    }
+    let s = orders_state(p).clone();
+    let mut salt = [i as u8 + 1; 32];
+    salt[..4].copy_from_slice(&round.to_le_bytes());
+    let map = s.map();
+    let orders = powers
+        .iter()
+        .map(|&pw| match script(round, pw) {
+            Some(lines) => (
+                pw,
+                lines
+                    .iter()
+                    .map(|l| notation::parse(map, l).expect("scripted order"))
+                    .collect(),
+            ),
+            None => (pw, bot::orders::orders_for(&s, pw, BotLevel::Normal, &salt)),
+        })
+        .collect();
+    Some(
+        p.submit_orders(OrdersPayload::orders(orders), salt)
+            .expect("legal orders"),
+    )
+}
+
+/// Europe 1901 over days: players 0..n on the first seats, computers on the rest.
+fn proposal(keys: &[PeerKey], clock: Clock) -> SetupProposal {
+    let seats = (0..7)
+        .map(|i| SeatSpec {
+            name: format!("S{i}"),
+            colour: Colour::ALL[i % Colour::ALL.len()],
+            controller: if i < keys.len() {
+                Controller::Peer(i as u8)
+            } else {
+                Controller::Bot(BotLevel::Easy)
+            },
+        })
+        .collect();
+    SetupProposal {
+        participants: keys.to_vec(),
+        seats,
+        options: ClassicOptions::default(),
+        orders: Some(OrdersSetup {
+            map: "europe-1901".into(),
+            options: OrdersOptions::default(),
+            powers: vec![],
+        }),
+        face_down: false,
+        stand_in: true,
+        economy: None,
+        nonce: 61,
+        clock: Some(clock),
+    }
+}
+
+fn clock() -> Clock {
+    Clock::new(
+        T0,
+        DAY as u32,
+        (6 * HOUR) as u32,
+        (6 * HOUR) as u32,
+        (2 * HOUR) as u32,
+    )
+}
+
+/// The lobby over visits: 0 proposes and accepts, 1 and 2 accept (2 reveals its seed share at
+/// once: everyone has accepted), then 0 and 1 come back to reveal theirs. Nobody is online
+/// with anyone.
+fn lobby(w: &mut World) {
+    let p = proposal(&w.keys, clock());
+    let hash = p.hash();
+    let s = w.visit(0, |peer| {
+        vec![
+            peer.propose_setup(p).expect("proposal"),
+            peer.accept_setup(hash).expect("accept"),
+        ]
+    });
+    assert_eq!(s.log_len, 0);
+    for i in 1..w.keys.len() {
+        let s = w.visit(i, |peer| vec![peer.accept_setup(hash).expect("accept")]);
+        assert!(s.hash.is_none(), "no game before every seed share is open");
+    }
+    // Everyone accepted; the last accepter opened its share. The others open theirs on their
+    // next visit (by themselves), and the game starts for each once all are open.
+    for i in 0..w.keys.len() - 1 {
+        w.visit(i, |_| vec![]);
+    }
+    for i in 0..w.keys.len() {
+        let s = w.visit(i, |_| vec![]);
+        assert!(s.hash.is_some(), "player {i}: the game started");
+    }
+}
+
+fn print_figures(w: &World, title: &str) {
+    let mut per_round: BTreeMap<u64, (usize, usize)> = BTreeMap::new();
+    let mut per_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for &(r, k, n) in &w.figures {
+        let e = per_round.entry(r).or_default();
+        e.0 += 1;
+        e.1 += n;
+        let e = per_kind.entry(k).or_default();
+        e.0 += 1;
+        e.1 += n;
+    }
+    let total: usize = w.figures.iter().map(|f| f.2).sum();
+    println!(
+        "{title}: {} messages, {total} bytes stored in {} visits",
+        w.figures.len(),
+        w.visits
+    );
+    for (r, (m, b)) in per_round {
+        println!("  stored at round {r:>2}: {m:>3} messages {b:>6} bytes");
+    }
+    for (k, (m, b)) in per_kind {
+        println!("  {k:<12} {m:>4} messages {b:>7} bytes");
+    }
+}
+
+#[test]
+fn an_orders_game_over_days_runs_by_visits_alone() {
+    let mut w = World::new(3, 1);
+    lobby(&mut w);
+    let mut phases = vec![];
+    let mut turn = 0;
+    while w.visit(0, |_| vec![]).log_len < 12 && turn < 200 {
+        w.now_s += HOUR;
+        let s = w.play(turn % 3);
+        assert!(s.halted.is_none(), "{:?}", s.halted);
+        phases.push(s.phase);
+        turn += 1;
+    }
+    let seen: Vec<Seen> = (0..3).map(|i| w.visit(i, |_| vec![])).collect();
+    assert!(seen
+        .iter()
+        .all(|s| s.hash == seen[0].hash && s.log_len == seen[0].log_len));
+    print_figures(&w, "plain game");
+    assert!(phases.contains(&Some(Phase::Retreat)), "{phases:?}");
+}
