@@ -90,8 +90,22 @@ impl Values {
         self.value.iter().copied().max().unwrap_or(0).max(1)
     }
 
-    /// Computes the values for `power` in `s`'s current phase.
+    /// Computes the values for `power` in `s`'s current phase (`normal`'s: a place's worth
+    /// spreads to every slot whose province a unit of either kind there could move to).
     pub fn new(s: &OrdersState, power: PowerId) -> Values {
+        Values::with(s, power, false)
+    }
+
+    /// `hard`'s own values: spread as DumbBot does, along the moves of the slot's own kind only
+    /// (an army on an island gets nothing from the seas around it but through its own
+    /// province's fleet slot), plus [`MARCH_WEIGHT`] for each step a slot is nearer than
+    /// [`MARCH_STEPS`] to a supply centre we do not own, so that units far from every fight move
+    /// towards one instead of crowding where most of our units can reach.
+    pub fn by_kind(s: &OrdersState, power: PowerId) -> Values {
+        Values::with(s, power, true)
+    }
+
+    fn with(s: &OrdersState, power: PowerId, by_kind: bool) -> Values {
         let map = s.map();
         let n = map.len();
         let slots = all_slots(map);
@@ -156,7 +170,7 @@ impl Values {
                 attack[p] * wa + defence[p] * wd
             })
             .collect();
-        let into = sources(map, &slots);
+        let into = sources(map, &slots, by_kind);
         let mut value: Vec<i64> = layer.iter().map(|v| v * weights[0]).collect();
         for w in weights.iter().skip(1) {
             let mut best = vec![0i64; n];
@@ -177,6 +191,12 @@ impl Values {
             }
             layer = next;
         }
+        if by_kind {
+            let dist = steps_to_targets(s, power, &slots, &into);
+            for (v, d) in value.iter_mut().zip(dist) {
+                *v += MARCH_WEIGHT * (MARCH_STEPS - d.min(MARCH_STEPS));
+            }
+        }
         for (v, sl) in value.iter_mut().zip(&slots) {
             let p = sl.loc.province as usize;
             if adjusting {
@@ -191,6 +211,47 @@ impl Values {
             competition,
         }
     }
+}
+
+/// `hard`'s march (see [`Values::by_kind`]): worth more than the strength of two more of our
+/// units reaching a place, far less than the first layers of a centre's worth.
+const MARCH_WEIGHT: i64 = 3000;
+const MARCH_STEPS: i64 = 12;
+
+/// For each slot, the moves a unit of its kind needs to reach a supply centre `power` does not
+/// own (`into`: the slots of the same kind that move into each slot); [`MARCH_STEPS`] when none
+/// is in reach.
+fn steps_to_targets(
+    s: &OrdersState,
+    power: PowerId,
+    slots: &[Slot],
+    into: &[Vec<usize>],
+) -> Vec<i64> {
+    let map = s.map();
+    let mut dist = vec![MARCH_STEPS; slots.len()];
+    let mut frontier: Vec<usize> = vec![];
+    for (i, sl) in slots.iter().enumerate() {
+        let p = sl.loc.province;
+        if map.provinces[p as usize].centre && s.centres.get(&p) != Some(&power) {
+            dist[i] = 0;
+            frontier.push(i);
+        }
+    }
+    let mut d = 0;
+    while !frontier.is_empty() && d + 1 < MARCH_STEPS {
+        d += 1;
+        let mut next = vec![];
+        for &i in &frontier {
+            for &j in &into[i] {
+                if dist[j] > d {
+                    dist[j] = d;
+                    next.push(j);
+                }
+            }
+        }
+        frontier = next;
+    }
+    dist
 }
 
 /// Every slot of the map, sorted (armies first, then fleets, by location).
@@ -215,13 +276,19 @@ fn all_slots(map: &OrdersMap) -> Vec<Slot> {
     out
 }
 
-/// For each slot, the slots whose unit could move into its province.
-fn sources(map: &OrdersMap, slots: &[Slot]) -> Vec<Vec<usize>> {
+/// For each slot, the slots whose unit could move into its province (`by_kind`: only units of
+/// the slot's kind that could move to the slot itself).
+fn sources(map: &OrdersMap, slots: &[Slot], by_kind: bool) -> Vec<Vec<usize>> {
     let mut into = vec![vec![]; slots.len()];
     for (j, from) in slots.iter().enumerate() {
         let targets = moves_from(map, from.kind, from.loc, None);
         for (i, to) in slots.iter().enumerate() {
-            if targets.iter().any(|l| l.province == to.loc.province) {
+            let reaches = if by_kind {
+                from.kind == to.kind && targets.contains(&to.loc)
+            } else {
+                targets.iter().any(|l| l.province == to.loc.province)
+            };
+            if reaches {
                 into[i].push(j);
             }
         }

@@ -6,7 +6,7 @@
 use super::super::values::{moves_from, Values};
 use super::super::{normal_moves, reaches, NORMAL_SPREAD};
 use crate::dice::Dice;
-use crate::rules::orders::adjudicator::Piece;
+use crate::rules::orders::adjudicator::{Loc, Piece};
 use crate::rules::orders::map::{OrdersMap, PowerId, ProvinceId};
 use crate::rules::orders::notation::{Spec, Written};
 use crate::rules::orders::OrdersState;
@@ -38,6 +38,43 @@ pub(super) fn generate(
     out
 }
 
+/// The set of a power that grabs: every unit moves into the best-valued supply centre next to
+/// it that its power does not own (one unit to a centre), the others hold. What a careless or
+/// random neighbour does most; `hard` checks its own orders against it.
+pub(super) fn greedy(s: &OrdersState, power: PowerId, v: &Values) -> Vec<Written> {
+    let map = s.map();
+    let mut taken: Vec<ProvinceId> = vec![];
+    s.orderable_units(power)
+        .iter()
+        .map(|u| {
+            let best = moves_from(map, u.kind, u.loc, u.facing)
+                .into_iter()
+                .filter(|l| {
+                    map.provinces[l.province as usize].centre
+                        && s.centres.get(&l.province) != Some(&power)
+                        && !taken.contains(&l.province)
+                })
+                .map(|l| (l, v.of(u.kind, l)))
+                .max_by(|a, b| a.1.cmp(&b.1).then(b.0.cmp(&a.0)));
+            let spec = match best {
+                Some((to, _)) => {
+                    taken.push(to.province);
+                    Spec::Move {
+                        to,
+                        via_convoy: false,
+                    }
+                }
+                None => Spec::Hold,
+            };
+            Written {
+                kind: u.kind,
+                at: u.loc,
+                spec,
+            }
+        })
+        .collect()
+}
+
 /// The unit standing in province `p`, as an index into `units`.
 fn unit_at(units: &[Piece], p: ProvinceId) -> Option<usize> {
     units.iter().position(|u| u.loc.province == p)
@@ -48,16 +85,18 @@ fn unit_at(units: &[Piece], p: ProvinceId) -> Option<usize> {
 /// pass is enough.
 pub(super) fn fixup(units: &[Piece], orders: &mut [Written]) {
     for k in 0..orders.len() {
-        let moves_to = |from: ProvinceId, to: ProvinceId, orders: &[Written]| {
-            unit_at(units, from).is_some_and(
-                |j| matches!(orders[j].spec, Spec::Move { to: t, .. } if t.province == to),
-            )
+        // A support names the coast too (another coast of the same province voids it).
+        let moves_to = |from: ProvinceId, to: Loc, coast: bool, orders: &[Written]| {
+            unit_at(units, from).is_some_and(|j| {
+                matches!(orders[j].spec, Spec::Move { to: t, .. }
+                    if t.province == to.province && (!coast || t == to))
+            })
         };
         let ok = match orders[k].spec {
             Spec::SupportHold { target, .. } => unit_at(units, target.province)
                 .is_some_and(|j| !matches!(orders[j].spec, Spec::Move { .. })),
-            Spec::SupportMove { from, to, .. } => moves_to(from.province, to.province, orders),
-            Spec::Convoy { from, to } => moves_to(from.province, to.province, orders),
+            Spec::SupportMove { from, to, .. } => moves_to(from.province, to, true, orders),
+            Spec::Convoy { from, to } => moves_to(from.province, to, false, orders),
             _ => true,
         };
         if !ok {

@@ -64,7 +64,7 @@ pub(super) fn orders(
     match s.phase {
         Phase::Movement => search::movement(s, power, d, Effort::of(effort)),
         Phase::Retreat => {
-            let v = Values::new(s, power);
+            let v = Values::by_kind(s, power);
             // Places another power's dislodged unit may also retreat to: a bounce there
             // disbands both units.
             let contested: Vec<ProvinceId> = s
@@ -84,7 +84,7 @@ pub(super) fn orders(
             })
         }
         Phase::Adjustment => {
-            let v = Values::new(s, power);
+            let v = Values::by_kind(s, power);
             adjust(s, power, d, 0, |k, l| v.of(k, l))
         }
         Phase::GameOver { .. } => vec![],

@@ -7,7 +7,7 @@
 //! hands twice that (gained or lost); in a Spring an own centre with an enemy on it costs half.
 
 use super::super::values::{moves_from, Values};
-use super::candidates::{alternatives, generate};
+use super::candidates::{alternatives, generate, greedy};
 use super::Effort;
 use crate::dice::Dice;
 use crate::rules::orders::adjudicator::Piece;
@@ -166,9 +166,21 @@ pub(super) fn movement(
         .chain(powers_near(s, power))
         .enumerate()
     {
-        let values = Values::new(s, p);
+        // Ours are `hard`'s values; the others are judged as `normal` would judge them.
+        let values = if i == 0 {
+            Values::by_kind(s, p)
+        } else {
+            Values::new(s, p)
+        };
         let n = if i == 0 { e.ours } else { e.theirs };
-        let cands = generate(s, p, &values, d, n);
+        let mut cands = generate(s, p, &values, d, n);
+        if i > 0 {
+            // The grab (see `greedy`) is always one of theirs, last.
+            let g = greedy(s, p, &values);
+            if !cands.contains(&g) {
+                cands.push(g);
+            }
+        }
         players.push(Player {
             power: p,
             top: values.top(),
@@ -207,6 +219,22 @@ pub(super) fn movement(
     // improved one unit at a time against the same profiles.
     let mut profiles = vec![judge.likeliest()];
     profiles.extend(judge.sample(d, e.samples));
+    // And against every neighbour grabbing our centres at once (see `greedy`): the orders
+    // must hold up against the careless and the random too.
+    let grab: Vec<usize> = judge
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if i == 0 {
+                0
+            } else {
+                let g = greedy(s, p.power, &p.values);
+                p.cands.iter().position(|c| *c == g).unwrap_or(0)
+            }
+        })
+        .collect();
+    profiles.push(grab);
     let mut cur = judge.players[0].cands[0].clone();
     let mut cur_score = judge.total(0, &cur, &profiles);
     for set in judge.players[0].cands.iter().skip(1) {
