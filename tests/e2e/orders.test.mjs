@@ -232,6 +232,10 @@ async function newEurope(page) {
   await page.click('#ruleset-orders');
   await page.waitForURL(/\/full\//);
   await page.click('#start-game');
+  // The game starts once the full page's second part is in (web/split-loader.js), which a busy
+  // machine delivers after the click returns: `round` must see the first pass-the-device screen,
+  // not the page before it (a run with two test lanes on a loaded machine read it too early).
+  await page.waitForFunction(() => document.querySelector('#root')?.getAttribute('data-stage')?.startsWith('curtain-'), null, { timeout: 60000 });
 }
 
 /**
