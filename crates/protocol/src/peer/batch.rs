@@ -309,10 +309,11 @@ pub(super) fn play(s: &mut EconomyState, b: &EconomyBatch, dice: &mut dyn Dice) 
 
 impl Peer {
     /// The batch of a position no participant is awaited at: each awaited computer seat's
-    /// move, in seat order.
+    /// move, in seat order. `None` also while one is thought elsewhere (`Thoughts::waiting`).
     pub(super) fn computers_batch(&self, index: u64) -> Option<EconomyBatch> {
         let r = self.run.as_ref()?;
         let s = r.economy_state()?;
+        let mut thinking = false;
         let steps: Vec<Step> = s
             .to_act()
             .into_iter()
@@ -321,7 +322,13 @@ impl Peer {
                     step_kind(s).default_moves(s, seat)
                 }
                 Some(Controller::Bot(level)) => {
-                    eco_bot::choose(s, seat, level).into_iter().collect()
+                    match self.thoughts.economy(s, seat, level, self.probing) {
+                        Some(a) => a.into_iter().collect(),
+                        None => {
+                            thinking = true;
+                            vec![]
+                        }
+                    }
                 }
                 _ => vec![],
             })
@@ -331,7 +338,7 @@ impl Peer {
                 excused: false,
             })
             .collect();
-        if steps.is_empty() {
+        if steps.is_empty() || thinking {
             return None;
         }
         let mut content = b"orbis-economy-computers".to_vec();
@@ -354,8 +361,13 @@ impl Peer {
     /// The batch of a resolved round: each seat's actions in seat order, from its player's
     /// revealed payload or, for an awaited computer seat, its move from the position's state
     /// (its random part drawn from the revealed payloads, which nobody knew before every
-    /// commitment was in).
-    pub(super) fn round_batch(&self, index: u64, required: &[u8], judged: &Judged) -> EconomyBatch {
+    /// commitment was in). `None` while a computer seat's move is thought elsewhere.
+    pub(super) fn round_batch(
+        &self,
+        index: u64,
+        required: &[u8],
+        judged: &Judged,
+    ) -> Option<EconomyBatch> {
         let mut batch = EconomyBatch {
             index,
             content: [0; 32],
@@ -366,9 +378,11 @@ impl Peer {
             owed: vec![],
             held: vec![],
         };
-        let Some(r) = &self.run else { return batch };
+        let Some(r) = &self.run else {
+            return Some(batch);
+        };
         let Some(s) = r.economy_state() else {
-            return batch;
+            return Some(batch);
         };
         batch.kind = step_kind(s);
         let round = index as u32;
@@ -435,6 +449,7 @@ impl Peer {
         salt.extend_from_slice(&sha256(&content));
         seen.rng = SeededDice::new(sha256(&salt));
         let to_act = s.to_act();
+        let mut thinking = false;
         for seat in 0..r.proposal.seats.len() as PlayerId {
             let capped = to_act.contains(&seat) && at_cap(&r.held, s, seat);
             match r.controller(seat) {
@@ -450,12 +465,14 @@ impl Peer {
                     }
                 }
                 Some(Controller::Bot(level)) if to_act.contains(&seat) => {
-                    if let Some(action) = eco_bot::choose(&seen, seat, level) {
-                        batch.steps.push(Step {
+                    match self.thoughts.economy(&seen, seat, level, self.probing) {
+                        Some(Some(action)) => batch.steps.push(Step {
                             sender: None,
                             action,
                             excused: false,
-                        });
+                        }),
+                        Some(None) => {}
+                        None => thinking = true,
                     }
                 }
                 Some(Controller::Peer(p)) => {
@@ -495,6 +512,6 @@ impl Peer {
             }
         }
         batch.content = sha256(&content);
-        batch
+        (!thinking).then_some(batch)
     }
 }

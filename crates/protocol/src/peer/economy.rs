@@ -349,6 +349,9 @@ impl Peer {
         }
         let batch = if required.is_empty() {
             let Some(b) = self.computers_batch(index) else {
+                if self.thoughts.waiting() {
+                    return false;
+                }
                 let why = "no player and no computer can act in the economy game";
                 self.halt(HaltReport::Internal(why.into()), out);
                 return false;
@@ -360,11 +363,22 @@ impl Peer {
             if !r.orders.get(&round).is_some_and(|o| o.done) {
                 return false;
             }
-            // Face-down cards shown at this position: judged before anything is applied.
-            let Some(judged) = r.judge_reveals(index, &required) else {
+            // Face-down cards shown at this position: judged before anything is applied (once:
+            // kept while its computers' moves are thought elsewhere).
+            let judged = match self.thoughts.judged.take().filter(|(i, _)| *i == index) {
+                Some((_, j)) => j,
+                None => {
+                    let Some(j) = r.judge_reveals(index, &required) else {
+                        return false;
+                    };
+                    j
+                }
+            };
+            let Some(b) = self.round_batch(index, &required, &judged) else {
+                self.thoughts.judged = Some((index, judged));
                 return false;
             };
-            self.round_batch(index, &required, &judged)
+            b
         };
         let Some(r) = &mut self.run else { return false };
         // Does the batch roll any die? (Every peer asks the engine the same question.)

@@ -54,7 +54,7 @@ fn revealed(msg: &DealMsg) -> Option<Slot> {
 }
 
 /// What every peer concluded from the reveals of a round's payloads.
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(super) struct Judged {
     /// Participants whose payloads are void, with why.
     pub(super) void: BTreeMap<u8, String>,

@@ -272,6 +272,7 @@ impl Peer {
     pub(super) fn advance(&mut self, out: &mut Output) {
         // The log and the deal wait on each other: a move draws a card whose shares may have
         // come already; a computer's move waits for its cards to be turned face up.
+        self.thoughts.restart();
         loop {
             self.advance_log(out);
             if !self.deal_retry(out) {
@@ -381,9 +382,10 @@ impl Peer {
                         Some(Some(show)) => show,
                         // Its face-down cards are being turned face up.
                         Some(None) => return,
-                        None => match bot::choose(classic!(r), level) {
-                            Some(a) => a,
-                            None => return,
+                        // No move, or one thought elsewhere that is not in yet.
+                        None => match self.thoughts.classic(classic!(r), level, self.probing) {
+                            Some(Some(a)) => a,
+                            _ => return,
                         },
                     };
                     let e = Entry {

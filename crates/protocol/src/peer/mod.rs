@@ -23,6 +23,7 @@
 //! | `resync` | answering `Sync` with the transcript |
 //! | `dispatch` | routing an authenticated message to its module |
 //! | `waiting` | what the game waits for, and on whom |
+//! | `think` | computer moves the caller thinks (a page's Web Worker) |
 //!
 //! Invariant kept here: a message is handled at most once (by the hash of its bytes), a sender
 //! never reuses a sequence number for different content, and a message that could not be judged
@@ -80,6 +81,7 @@ mod rounds;
 mod run;
 mod setup;
 mod show;
+mod think;
 mod votebook;
 mod votes;
 mod waiting;
@@ -92,8 +94,8 @@ pub use batch::{MAX_BATCH_ACTIONS, MAX_STEP_POSITIONS};
 use beacon::*;
 use chat::*;
 pub use clock::{deadlines, phase_length, Due, Next};
-pub use days::{missed_indices, DISORDER_LEVEL};
 use days::*;
+pub use days::{missed_indices, LobbyDue, DISORDER_LEVEL};
 use deal::*;
 use economy::*;
 pub use export::{
@@ -111,6 +113,8 @@ pub use run::game_hash;
 use run::*;
 pub use setup::check_proposal;
 use setup::*;
+pub use think::Thought;
+use think::Thoughts;
 use votebook::*;
 pub use votes::{MAX_OPEN_VOTES, PROBE_EVERY_MS};
 use window::Window;
@@ -206,6 +210,8 @@ pub struct Peer {
     /// Stored mode, while a visit reads the store: we sign nothing until it is all read
     /// (`days`: [`Peer::caught_up`]).
     quiet: bool,
+    /// Computer moves the caller thinks (see `think`).
+    thoughts: Thoughts,
 }
 
 impl Peer {
@@ -257,6 +263,7 @@ impl Peer {
             quiet: false,
             keep_states: false,
             unread_asked: BTreeMap::new(),
+            thoughts: Thoughts::default(),
         }
     }
 

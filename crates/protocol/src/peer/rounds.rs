@@ -558,13 +558,28 @@ impl Peer {
             })
             .filter(|(p, _)| !disorder.contains(p))
             .collect();
+        let mut content = b"orbis-orders-phase".to_vec();
+        content.extend_from_slice(&round.to_le_bytes());
+        // Computer powers order from the board and the revealed payloads (their salt): every
+        // peer computes the same orders, and nobody could foresee their random part before
+        // committing. Thought before anything is applied, so a caller thinking them elsewhere
+        // (`think`) stops the phase here, whole; they read the board, never the orders entered.
+        let mut phase_content = content.clone();
+        for (p, payload) in &reveals {
+            phase_content.extend_from_slice(&codec::encode(&(p, payload)));
+        }
+        let salt = sha256(&phase_content);
+        let Game::Orders(s) = &r.state else {
+            return false;
+        };
+        let Some(mut thought) = self.thoughts.orders(s, &computers, &salt, self.probing) else {
+            return false;
+        };
         let Game::Orders(s) = &mut r.state else {
             return false;
         };
         let mut violations = vec![];
         let mut draws = vec![];
-        let mut content = b"orbis-orders-phase".to_vec();
-        content.extend_from_slice(&round.to_le_bytes());
         for ((p, payload), (now, seated)) in reveals.iter().zip(&plays) {
             content.extend_from_slice(&codec::encode(&(p, payload)));
             let who = parts.get(*p as usize).copied();
@@ -633,14 +648,15 @@ impl Peer {
                 }
             }
         }
-        // Computer powers order after every reveal, from the board and the revealed payloads:
-        // every peer computes the same orders, and nobody could foresee their random part
-        // before committing. Their draw votes follow `bot::orders::accepts_draw`.
-        let salt = sha256(&content);
+        // Computer powers' orders (thought above) after every reveal; their draw votes follow
+        // `bot::orders::accepts_draw`.
+        debug_assert_eq!(salt, sha256(&content));
         let waiting = s.waiting_for();
         for &(power, level) in &computers {
             if waiting.contains(&power) {
-                let orders = bot::orders::orders_for(s, power, level, &salt);
+                let orders = thought
+                    .remove(&power)
+                    .unwrap_or_else(|| bot::orders::orders_for(s, power, level, &salt));
                 if let Err(e) = s.apply(&OrdersAction::Submit { power, orders }) {
                     self.halt(
                         HaltReport::Internal(format!("computer orders refused: {e}")),

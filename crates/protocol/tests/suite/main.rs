@@ -36,6 +36,7 @@ mod seat_to_bot;
 mod sim;
 mod sizes;
 mod sync_replay;
+mod thoughts;
 mod verdicts;
 mod vote_binding;
 mod vote_binding_dice;
