@@ -1,17 +1,19 @@
 //! `hard`'s movement search: iterated best response over candidate order sets, judged by the
 //! adjudicator (see the parent module).
 //!
-//! A set's worth to a power after one adjudication ([`Judge::score`]): the place values (its own,
-//! `normal`'s [`Values`] of this phase) of its units where they stand afterwards, a unit
-//! dislodged costing half the best value on the board, and in a Fall every centre that changes
-//! hands twice that (gained or lost); in a Spring an own centre with an enemy on it costs half.
+//! A set's worth to a power after one adjudication ([`Judge::score`]): the place values of its
+//! units where they stand afterwards (ours [`Values::by_kind`], the others' `normal`'s
+//! [`Values::new`]), a unit dislodged costing half the best value on the board, and in a Fall
+//! every centre that changes hands twice that (gained or lost); in a Spring an own centre with an
+//! enemy on it costs half. A home centre counts double (builds need it). Our set is also judged
+//! against every neighbour grabbing the centres next to it ([`greedy`]).
 
 use super::super::values::{moves_from, Values};
 use super::candidates::{alternatives, generate, greedy};
 use super::Effort;
 use crate::dice::Dice;
 use crate::rules::orders::adjudicator::Piece;
-use crate::rules::orders::map::{OrdersMap, PowerId};
+use crate::rules::orders::map::{OrdersMap, PowerId, ProvinceId};
 use crate::rules::orders::notation::Written;
 use crate::rules::orders::{movement_rules, House, MovementReport, OrdersState, Season};
 
@@ -22,6 +24,8 @@ struct Player {
     top: i64,
     cands: Vec<Vec<Written>>,
     weights: Vec<u64>,
+    /// Its home centres (where it builds).
+    homes: Vec<ProvinceId>,
 }
 
 /// The position and rules that orders are adjudicated against.
@@ -61,18 +65,20 @@ impl Judge<'_> {
         for c in self.map.centres() {
             let owner = self.s.centres.get(&c).copied();
             let occ = occupant[c as usize];
+            // A home centre counts twice: without it there is nowhere to build.
+            let w = if pl.homes.contains(&c) { 2 } else { 1 };
             match self.s.season {
                 Season::Fall => {
                     let after = occ.or(owner);
                     if after == Some(p) && owner != Some(p) {
-                        sc += 2 * top;
+                        sc += 2 * w * top;
                     } else if owner == Some(p) && after != Some(p) {
-                        sc -= 2 * top;
+                        sc -= 2 * w * top;
                     }
                 }
                 Season::Spring => {
                     if owner == Some(p) && occ.is_some_and(|o| o != p) {
-                        sc -= top / 2;
+                        sc -= w * top / 2;
                     }
                 }
             }
@@ -183,6 +189,7 @@ pub(super) fn movement(
         }
         players.push(Player {
             power: p,
+            homes: map.homes(p).collect(),
             top: values.top(),
             weights: vec![1; cands.len()],
             values,
