@@ -8,73 +8,20 @@
 //! `cargo test -p orbis-transport --test relays -- --ignored --nocapture`.
 
 use orbis_transport::relay::{nostr, KIND};
-use std::net::{TcpListener, TcpStream};
-use std::os::unix::process::CommandExt;
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 mod common;
 use common::{agree, Kill};
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free port")
-}
-
-/// A relay's processes, killed together when dropped. The relay is gunicorn: a master and a worker
-/// that holds the listening socket. Killing the master alone would leave the worker serving (and
-/// running after the test), so the relay runs in a process group of its own and the whole group
-/// is killed.
-struct Relay(Child);
-
-impl Drop for Relay {
-    fn drop(&mut self) {
-        let group = format!("-{}", self.0.id());
-        let _ = Command::new("kill")
-            .args(["-KILL", "--", &group])
-            .stderr(Stdio::null())
-            .status();
-        let _ = self.0.wait();
-    }
-}
-
 /// Starts a relay on a free port; returns it and its `ws://` URL.
-fn relay(tag: &str) -> (Relay, String) {
-    let exe = std::env::var("NOSTR_RELAY").unwrap_or_else(|_| "nostr-relay".into());
-    let port = free_port();
-    let dir = std::env::temp_dir().join(format!("orbis-relay-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let db = dir.join("events.sqlite3");
-    let _ = std::fs::remove_file(&db);
-    let conf = dir.join("relay.yaml");
-    std::fs::write(
-        &conf,
-        format!(
-            "DEBUG: false\nrelay_name: orbis test relay\nstorage:\n  sqlalchemy.url: sqlite+aiosqlite:///{}\n  validators:\n    - nostr_relay.validators.is_not_too_large\n    - nostr_relay.validators.is_signed\n    - nostr_relay.validators.is_recent\ngunicorn:\n  bind: 127.0.0.1:{port}\n  workers: 1\n  loglevel: warning\n  reload: false\nauthentication:\n  enabled: false\n",
-            db.display()
-        ),
-    )
-    .expect("relay config");
-    let child = Command::new(&exe)
-        .arg("-c")
-        .arg(&conf)
-        .arg("serve")
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .process_group(0)
-        .spawn()
-        .expect("start nostr-relay (set NOSTR_RELAY)");
-    let addr = format!("127.0.0.1:{port}");
-    let t = Instant::now();
-    while TcpStream::connect(&addr).is_err() {
-        assert!(t.elapsed() < Duration::from_secs(30), "relay did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    (Relay(child), format!("ws://{addr}"))
+fn relay(tag: &str) -> (common::relay::Relay, String) {
+    let r = common::relay::start(tag, "");
+    let url = r.url.clone();
+    (r, url)
 }
 
 /// Subscribes to every Orbis rendezvous event the relay passes on, whatever its topic.

@@ -23,6 +23,8 @@ mod pool;
 mod rendezvous;
 pub mod room;
 mod rt;
+pub mod store;
+mod store_net;
 
 pub use pool::valid_url;
 pub use rendezvous::*;

@@ -176,18 +176,26 @@ impl Room {
         super::nostr::hex(&h.finalize())
     }
 
+    /// The topic (tag `t`) of the room's game over days (`store`): stable for the game's life (a
+    /// game lasts weeks), unlinkable to the daily rendezvous topics without the secret.
+    pub fn days_topic(&self) -> String {
+        let mut h = Sha256::new();
+        h.update(b"orbis/relay/orbis-days-topic\0");
+        h.update(self.base);
+        super::nostr::hex(&h.finalize())
+    }
+
     /// Seals an envelope for `topic` with a 24-byte random nonce: base64url(nonce ‖ ciphertext).
     pub fn seal(&self, e: &Envelope, topic: &str, nonce: [u8; 24]) -> String {
         let plain = serde_json::to_vec(e).unwrap_or_default();
+        self.seal_bytes(&plain, topic.as_bytes(), nonce)
+    }
+
+    /// Seals bytes under the room key with `aad`: base64url(nonce ‖ ciphertext).
+    pub(crate) fn seal_bytes(&self, plain: &[u8], aad: &[u8], nonce: [u8; 24]) -> String {
         let ct = self
             .cipher
-            .encrypt(
-                XNonce::from_slice(&nonce),
-                Payload {
-                    msg: &plain,
-                    aad: topic.as_bytes(),
-                },
-            )
+            .encrypt(XNonce::from_slice(&nonce), Payload { msg: plain, aad })
             // Encryption fails only for plaintexts beyond 256 GiB.
             .unwrap_or_default();
         let mut out = nonce.to_vec();
@@ -195,8 +203,9 @@ impl Room {
         URL_SAFE_NO_PAD.encode(out)
     }
 
-    /// Opens what [`Room::seal`] made for `topic`.
-    pub fn open(&self, content: &str, topic: &str) -> Result<Envelope, OpenError> {
+    /// Opens what [`Room::seal_bytes`] made with `aad` (content longer than [`MAX_CONTENT`] is
+    /// refused unread).
+    pub(crate) fn open_bytes(&self, content: &str, aad: &[u8]) -> Result<Vec<u8>, OpenError> {
         if content.len() > MAX_CONTENT {
             return Err(OpenError::Malformed);
         }
@@ -207,16 +216,14 @@ impl Room {
             return Err(OpenError::Malformed);
         }
         let (nonce, ct) = raw.split_at(24);
-        let plain = self
-            .cipher
-            .decrypt(
-                XNonce::from_slice(nonce),
-                Payload {
-                    msg: ct,
-                    aad: topic.as_bytes(),
-                },
-            )
-            .map_err(|_| OpenError::Foreign)?;
+        self.cipher
+            .decrypt(XNonce::from_slice(nonce), Payload { msg: ct, aad })
+            .map_err(|_| OpenError::Foreign)
+    }
+
+    /// Opens what [`Room::seal`] made for `topic`.
+    pub fn open(&self, content: &str, topic: &str) -> Result<Envelope, OpenError> {
+        let plain = self.open_bytes(content, topic.as_bytes())?;
         // As text: serde_json's `from_str` is the parser the page already has (see
         // `Shared::mesh_received`); a plaintext that is not UTF-8 is no envelope of ours.
         let plain = std::str::from_utf8(&plain).map_err(|_| OpenError::BadPlaintext)?;

@@ -1,6 +1,10 @@
 //! What the real-network tests share: child processes that die with the test, and the check that
 //! every `orbis-join` peer printed the same end of the game.
 
+#![allow(dead_code)]
+
+pub mod relay;
+
 use std::io::{BufRead, BufReader};
 use std::process::Child;
 
