@@ -335,3 +335,37 @@ impl Peer {
         self.checkpoint(true, head, out);
     }
 }
+
+/// Where the lobby of the proposal we accepted stands, for a page over days ("come back to
+/// start the game"): who accepted, who opened their seed share (all must, each on a visit after
+/// every participant accepted).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LobbyDue {
+    pub proposal: [u8; 32],
+    pub participants: Vec<PeerKey>,
+    pub accepted: Vec<PeerKey>,
+    pub revealed: Vec<PeerKey>,
+}
+
+impl Peer {
+    /// The lobby of the proposal we accepted, before its game starts (`None` after, or when we
+    /// accepted none).
+    pub fn lobby_due(&self) -> Option<LobbyDue> {
+        if self.run.is_some() {
+            return None;
+        }
+        let h = self.lobby.my_accept?;
+        let (p, _) = self.lobby.proposals.get(&h)?;
+        let acc = self.lobby.accepts.get(&h);
+        let rev = self.lobby.seed_reveals.get(&h);
+        let pick = |has: &dyn Fn(&PeerKey) -> bool| {
+            p.participants.iter().filter(|k| has(k)).copied().collect()
+        };
+        Some(LobbyDue {
+            proposal: h,
+            participants: p.participants.clone(),
+            accepted: pick(&|k| acc.is_some_and(|m| m.contains_key(k))),
+            revealed: pick(&|k| rev.is_some_and(|m| m.contains_key(k))),
+        })
+    }
+}

@@ -50,6 +50,22 @@ pub fn check_proposal(p: &SetupProposal) -> Result<(), String> {
     if p.orders.is_some() && p.economy.is_some() {
         return Err("a game is of one ruleset: orders or economy, not both".into());
     }
+    if let Some(c) = &p.clock {
+        // Over days only the orders ruleset for now: classic and economy dice need every
+        // contributor at each roll (PROTOCOL.md, "Games over days").
+        if p.orders.is_none() {
+            return Err("only an orders game can be played over days".into());
+        }
+        if c.excuses > 4 {
+            return Err(format!(
+                "{} excused missed turns (0 to 4 allowed)",
+                c.excuses
+            ));
+        }
+        if c.movement_s == 0 || c.retreat_s == 0 || c.build_s == 0 {
+            return Err("every phase of a game over days needs a length".into());
+        }
+    }
     new_game(p, [0; 32]).map(|_| ())
 }
 

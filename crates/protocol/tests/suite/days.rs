@@ -16,8 +16,8 @@ use orbis_engine::rules::orders::{OrdersOptions, OrdersState, Phase};
 use orbis_engine::rules::Game;
 use orbis_protocol::wire::{OrdersPayload, OrdersSetup};
 use orbis_protocol::{
-    Body, Clock, Config, Controller, Envelope, HaltReport, Next, Peer, PeerKey, ProtocolEvent,
-    SeatSpec, SetupProposal,
+    Body, Clock, Config, Control, Controller, Envelope, HaltReport, Next, Peer, PeerKey,
+    ProtocolEvent, SeatSpec, SetupProposal,
 };
 use std::collections::BTreeMap;
 
@@ -276,7 +276,13 @@ fn lobby(w: &mut World) {
     }
     // Everyone accepted; the last accepter opened its share. The others open theirs on their
     // next visit (by themselves), and the game starts for each once all are open.
-    for i in 0..w.keys.len() - 1 {
+    let n = w.keys.len();
+    w.visit(0, |p| {
+        let d = p.lobby_due().expect("a lobby under way");
+        assert_eq!((d.accepted.len(), d.revealed.len()), (n, 2));
+        vec![]
+    });
+    for i in 1..n - 1 {
         w.visit(i, |_| vec![]);
     }
     for i in 0..w.keys.len() {
@@ -329,4 +335,228 @@ fn an_orders_game_over_days_runs_by_visits_alone() {
         .all(|s| s.hash == seen[0].hash && s.log_len == seen[0].log_len));
     print_figures(&w, "plain game");
     assert!(phases.contains(&Some(Phase::Retreat)), "{phases:?}");
+}
+
+fn missed_applied(s: &Seen) -> bool {
+    s.events.iter().any(|e| {
+        matches!(
+            e,
+            ProtocolEvent::ControlApplied {
+                control: Control::Missed { .. },
+                ..
+            }
+        )
+    })
+}
+
+/// Every player visits once (doing what is due), then every fresh visit agrees on the log and
+/// the state.
+fn all_agree(w: &mut World, n: usize) -> Seen {
+    for i in 0..n {
+        w.visit(i, |_| vec![]);
+    }
+    let seen: Vec<Seen> = (0..n).map(|i| w.visit(i, |_| vec![])).collect();
+    for s in &seen {
+        assert!(s.halted.is_none(), "{:?}", s.halted);
+        assert_eq!((s.log_len, s.hash), (seen[0].log_len, seen[0].hash));
+    }
+    seen[0].clone()
+}
+
+#[test]
+fn a_missed_turn_spends_an_excuse_then_civil_disorder_then_the_seat_comes_back() {
+    let mut w = World::new(3, 2);
+    lobby(&mut w);
+    // Spring 1901: 0 and 1 submit; 2 does not come.
+    w.now_s = T0 + HOUR;
+    w.play(0);
+    w.play(1);
+    // Before deadline + grace nobody votes.
+    w.now_s = T0 + DAY + HOUR;
+    assert!(!missed_applied(&w.play(0)));
+    // Past it: 0 and 1 visit, each votes; the second vote spends 2's excuse and extends the
+    // phase by one length.
+    w.now_s = T0 + DAY + 3 * HOUR;
+    w.play(0);
+    let s = w.play(1);
+    assert!(missed_applied(&s), "{:?}", s.events);
+    assert_eq!((s.log_len, s.excuses.clone()), (0, vec![1, 1, 0]));
+    assert_eq!(s.deadline_s, Some(T0 + 2 * DAY));
+    // 2 comes within the extension: its orders count; the others come back to open theirs.
+    w.now_s = T0 + DAY + 5 * HOUR;
+    w.play(2);
+    w.play(0);
+    let s = w.play(1);
+    assert_eq!(s.log_len, 1, "Spring 1901 resolved with 2's orders");
+    assert_eq!(
+        s.deadline_s,
+        Some(T0 + 3 * DAY),
+        "the schedule keeps the extension"
+    );
+    // Fall 1901: 2 misses again, no excuse left: civil disorder.
+    w.play(0);
+    w.play(1);
+    w.now_s = T0 + 3 * DAY + 3 * HOUR;
+    w.play(0);
+    let s = w.play(1);
+    assert!(missed_applied(&s));
+    // Without 2 every commitment is in: 1 opened its orders in that visit, 0 comes back.
+    let s0 = w.play(0);
+    assert_eq!(s0.log_len, 2, "Fall 1901 resolved without 2: Germany held");
+    let two = w.visit(2, |_| vec![]);
+    assert!(two.left_out);
+    assert_eq!(two.next, Some(Next::LeftOut));
+    // No retreat: Germany's scripted attack on Burgundy never happened.
+    assert_ne!(s0.phase, Some(Phase::Retreat));
+    // 2 takes its seat back: its request, then the others second it on their visits.
+    w.now_s += HOUR;
+    w.visit(2, |p| vec![p.ask_back().expect("ask back")]);
+    w.play(0);
+    w.play(1);
+    let mut back = false;
+    for turn in 0..30 {
+        w.now_s += HOUR;
+        let s = w.play(turn % 3);
+        assert!(s.halted.is_none(), "{:?}", s.halted);
+        if turn % 3 == 2 && !s.left_out && s.log_len >= 4 {
+            back = true;
+        }
+    }
+    assert!(back, "2 plays its seat again");
+    let s = all_agree(&mut w, 3);
+    assert!(s.log_len >= 5, "{}", s.log_len);
+    print_figures(&w, "missed turns");
+}
+
+#[test]
+fn a_withheld_reveal_is_a_missed_turn_and_a_late_reveal_within_the_extension_counts() {
+    let mut w = World::new(3, 3);
+    lobby(&mut w);
+    w.now_s = T0 + HOUR;
+    w.play(0);
+    w.play(1);
+    w.play(2); // the last submitter opens its orders at once
+    w.play(0); // 0 comes back and opens its own; 1 never comes back
+    w.now_s = T0 + DAY + 3 * HOUR;
+    w.play(0);
+    let s = w.play(2);
+    assert!(missed_applied(&s));
+    assert_eq!((s.log_len, s.excuses.clone()), (0, vec![1, 0, 1]));
+    w.now_s = T0 + DAY + 4 * HOUR;
+    let s = w.play(1);
+    assert_eq!(
+        s.log_len, 1,
+        "1's late reveal within the extension resolves the phase"
+    );
+    all_agree(&mut w, 3);
+}
+
+#[test]
+fn a_clock_hours_off_cannot_cut_anyone_short_alone() {
+    let mut w = World::new(3, 4);
+    lobby(&mut w);
+    w.skew[0] = 30 * HOUR as i64; // player 0's clock is 30 hours ahead
+    w.now_s = T0 + HOUR;
+    w.play(1);
+    // 0's clock says the deadline has long passed: it submits and votes 2's turn missed.
+    let s = w.play(0);
+    assert!(!missed_applied(&s));
+    // 1 visits with a true clock: no vote; 2 comes in time; the phase resolves normally.
+    w.play(1);
+    w.play(2);
+    w.play(1);
+    w.play(0);
+    let s = all_agree(&mut w, 3);
+    assert_eq!(s.log_len, 1);
+    assert_eq!(s.excuses, vec![1, 1, 1], "nobody spent an excuse");
+}
+
+#[test]
+fn a_submission_after_the_vote_does_not_count() {
+    let mut w = World::new(3, 5);
+    lobby(&mut w);
+    w.now_s = T0 + HOUR;
+    w.play(0);
+    w.play(1);
+    w.now_s = T0 + DAY + 3 * HOUR;
+    w.play(0);
+    w.play(1); // 2's excuse spent, phase extended to T0 + 2 days
+               // 2 misses the extension too; 0 and 1 vote again: civil disorder.
+    w.now_s = T0 + 2 * DAY + 3 * HOUR;
+    w.play(0);
+    let s = w.play(1);
+    assert!(missed_applied(&s));
+    // 2 submits now, after the vote: moot (it is out); its seat is the computer's.
+    let late = w.play(2);
+    assert!(late.left_out);
+    w.play(0);
+    let s = all_agree(&mut w, 3);
+    assert_eq!(s.log_len, 1);
+    assert_eq!(s.excuses, vec![1, 1, 0]);
+}
+
+#[test]
+fn replayed_duplicated_and_shuffled_stores_give_the_same_game() {
+    let mut w = World::new(3, 6);
+    lobby(&mut w);
+    for turn in 0..12 {
+        w.now_s += HOUR;
+        w.play(turn % 3);
+    }
+    let s = all_agree(&mut w, 3);
+    assert!(s.log_len >= 2);
+    // The store replayed: every message twice, in reverse, and shuffled.
+    let mut twice = w.store.clone();
+    twice.extend(w.store.iter().rev().cloned());
+    let mut shuffled = w.store.clone();
+    let n = shuffled.len();
+    for i in 0..n {
+        let j = (sha256(&(i as u64).to_le_bytes())[0] as usize * 7919 + i) % n;
+        shuffled.swap(i, j);
+    }
+    for store in [twice, shuffled] {
+        w.store = store;
+        let again = w.visit(1, |_| vec![]);
+        assert_eq!((again.log_len, again.hash), (s.log_len, s.hash));
+        assert_eq!(again.sent, 0, "nothing new to sign");
+    }
+}
+
+#[test]
+fn different_envelopes_to_different_visitors_halt_everyone_naming_the_sender() {
+    let mut w = World::new(3, 7);
+    lobby(&mut w);
+    w.now_s = T0 + HOUR;
+    w.play(0);
+    w.play(1);
+    // 2 signs two different orders for Spring 1901: one only 0 reads, the other only 1 reads.
+    let two = w.keys[2];
+    let mut versions = vec![];
+    for (k, reader) in [(1u8, 0usize), (2, 1)] {
+        let before = w.store.len();
+        w.visit(2, |p| {
+            let (_, powers) = p.orders_due().expect("due");
+            let orders = powers.iter().map(|&pw| (pw, vec![])).collect();
+            let mut payload = OrdersPayload::orders(orders);
+            payload.draw = vec![(powers[0], k == 1)];
+            vec![p.submit_orders(payload, [k; 32]).expect("orders")]
+        });
+        let mine: Vec<Vec<u8>> = w.store.drain(before..).collect();
+        w.private[reader].extend(mine.iter().cloned());
+        versions.push(mine);
+    }
+    assert_ne!(versions[0], versions[1]);
+    w.play(0);
+    w.play(1);
+    // A relay refilled: everyone reads both.
+    for v in versions {
+        w.store.extend(v);
+    }
+    for i in 0..2 {
+        let s = w.visit(i, |_| vec![]);
+        match s.halted {
+            Some(HaltReport::Equivocation { peer, .. }) => assert_eq!(peer, two),
+            other => panic!("player {i}: {other:?}"),
+        }
+    }
 }
