@@ -16,6 +16,9 @@ test('corrupt save: message and menu, never a blank page', async () => {
   await page.locator('#quick-start').waitFor();
   await page.evaluate(() => localStorage.setItem('orbis.save', 'T1JCSVMBAAAA////garbage'));
   await page.reload();
+  // A save of an earlier format (so its header says) is read on the full page: the lite page
+  // shows the menu first (a new visit), and Continue goes there.
+  await page.click('#continue');
   await page.locator('#notice').waitFor();
   assert.match(await page.locator('#notice').textContent(), /could not be loaded/);
   assert.equal(await attr(page, 'data-screen'), 'menu');
@@ -145,6 +148,18 @@ test('quick game: one click to each ruleset against computer players, no form to
   await page.waitForFunction(() => /^economy-/.test(document.querySelector('#root')?.dataset.phase ?? ''));
   assert.equal(await attr(page, 'data-screen'), 'play');
   assert.equal(await page.evaluate(() => localStorage.getItem('orbis.economy.seats')), 'hnn');
+  // A new visit (another tab) opens on the menu, "Continue your game" first; it resumes the
+  // economy game (on the full page: the lite page has no economy).
+  const visit = await context.newPage();
+  await visit.goto(URL_BASE);
+  await visit.locator('#continue').waitFor();
+  assert.equal(await attr(visit, 'data-screen'), 'menu');
+  await shot(visit, '16a-menu-continue');
+  await visit.click('#continue');
+  await visit.waitForURL(/\/full\//);
+  await visit.waitForFunction(() => /^economy-/.test(document.querySelector('#root')?.dataset.phase ?? ''));
+  assert.equal(await attr(visit, 'data-screen'), 'play');
+  await visit.close();
   // Classic from the full page's menu.
   await page.click('#menu');
   await page.click('#quick-start');

@@ -85,6 +85,34 @@ pub fn remove(key: &str) {
     }
 }
 
+/// Key of this tab's "a game was on screen" mark (sessionStorage: kept by a reload and the
+/// pages' hand-overs in the same tab, not by a new visit). With it the page resumes the game;
+/// without it, a first visit, the menu shows with "Continue your game" (issue 60).
+pub const PLAYING_KEY: &str = "orbis.playing";
+
+/// Sets or clears this tab's [`PLAYING_KEY`] mark.
+pub fn mark_playing(on: bool) {
+    if cfg!(not(target_arch = "wasm32")) {
+        return; // native unit tests: no browser
+    }
+    if let Some(s) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+        let _ = if on {
+            s.set_item(PLAYING_KEY, "1")
+        } else {
+            s.remove_item(PLAYING_KEY)
+        };
+    }
+}
+
+/// Whether this tab showed a game last (see [`PLAYING_KEY`]).
+pub fn was_playing() -> bool {
+    cfg!(target_arch = "wasm32")
+        && web_sys::window()
+            .and_then(|w| w.session_storage().ok().flatten())
+            .and_then(|s| s.get_item(PLAYING_KEY).ok().flatten())
+            .is_some()
+}
+
 /// A parameter of the page address, from its hash (`#room=…`) or else its query (`?seed=…`);
 /// empty values count as missing.
 pub fn url_param(name: &str) -> Option<String> {

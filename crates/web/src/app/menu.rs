@@ -178,7 +178,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                 }
                 <div class="menu-buttons">
                     if app.has_save {
-                        <button class="btn primary" id="continue" onclick={cont}>{"Continue game"}</button>
+                        <button class="btn primary continue" id="continue" onclick={cont}>{"Continue your game"}</button>
                     }
                     { replay_entry(app) }
                     <QuickGames app={app.clone()} />

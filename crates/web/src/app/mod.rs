@@ -234,6 +234,9 @@ impl AppState {
                         .unwrap_or_default();
                     st.start_classic(g, false);
                 }
+                // A first visit shows the menu (its Continue sends the player on).
+                #[cfg(not(feature = "full"))]
+                Ok(Loaded::FullPage) if !menu && !store::was_playing() => st.has_save = true,
                 #[cfg(not(feature = "full"))]
                 Ok(Loaded::FullPage) => {
                     st.screen = Screen::OrdersPlay;
@@ -276,6 +279,15 @@ impl AppState {
                     store::remove(store::SAVE_KEY);
                 }
             }
+        }
+        // A new visit (not a reload, nor a hand-over between the pages in this tab) opens on
+        // the menu, its "Continue your game" first, rather than inside the saved game.
+        let game = matches!(
+            st.screen,
+            Screen::Play | Screen::OrdersPlay | Screen::EconomyPlay
+        );
+        if game && !menu && !store::was_playing() {
+            st.screen = Screen::Menu;
         }
         if room || open.as_deref() == Some("online") {
             st.screen = Screen::Online;
@@ -392,6 +404,14 @@ impl AppState {
     /// Keeps the classic state told whether its play screen is the one shown.
     fn sync_screen(&mut self) {
         self.classic.on_screen = self.screen == Screen::Play;
+        // A reload of this tab resumes a game on screen; from the menu it shows the menu.
+        let game = matches!(
+            self.screen,
+            Screen::Play | Screen::OrdersPlay | Screen::EconomyPlay
+        );
+        if self.screen == Screen::Menu || (game && self.tutor.is_none()) {
+            store::mark_playing(game);
+        }
     }
 
     /// How to play at a term's section (`at`, one of the glossary's anchors): over the screen on
@@ -435,6 +455,15 @@ impl AppState {
             #[cfg(not(feature = "full"))]
             Nav::Rules => crate::lite::open_full(crate::lite::Open::Rules, false),
             Nav::Continue => {
+                // The lite page's menu for an orders or economy game: on to the full page.
+                #[cfg(not(feature = "full"))]
+                if self.classic.game.is_none() && self.has_save {
+                    // On screen while the full page loads (`sync_screen` marks the tab playing,
+                    // so the full page resumes the game rather than show its menu).
+                    self.screen = Screen::OrdersPlay;
+                    crate::lite::open_full(crate::lite::Open::Resume, false);
+                    return;
+                }
                 if self.classic.is_online() {
                     // Back from the replay of an online game: to its room.
                     self.screen = Screen::Online;
