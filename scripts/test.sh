@@ -26,28 +26,50 @@ step "the pages' offline build finds every crate it needs (standard library's in
 # rather than at the browser step half an hour later (issue 27).
 scripts/fetch-web-deps.sh
 
-# The tools only the later steps need (Chromium, trunk, wasm-bindgen-cli, wasm-opt, npm packages,
-# matchbox_server, the Nostr relay) are installed in the background at the lowest priority while
-# the lint and the unit tests run: on a fresh machine their `cargo install`s (trunk alone ~240 s on
-# 2 cores) then use the cores those steps leave idle (linking, single test binaries' tails) instead
-# of adding their whole time after them. Nothing is skipped: the browser and P2P steps wait for
-# this job and the run fails with its log if it failed. A warm machine finds everything installed
-# in seconds.
-TOOLS_LOG="$(mktemp)"
-setsid bash -c '
-  set -euo pipefail
-  nice -n 19 scripts/install-web-tools.sh
-  if [[ -x scripts/matchbox-server.sh ]]; then nice -n 19 scripts/matchbox-server.sh; fi
-  if [[ -x scripts/nostr-relay.sh ]]; then nice -n 19 scripts/nostr-relay.sh; fi
-' >"$TOOLS_LOG" 2>&1 </dev/null &
-TOOLS=$!
-# A run that fails before waiting for it stops the installs too (their own process group).
-trap 'kill -- -"$TOOLS" 2>/dev/null || true' EXIT
+# In the background, from here on, while the lint, the unit tests, the wasm check and the P2P
+# games run in the foreground: first the tools only the later steps need (Chromium, trunk,
+# wasm-bindgen-cli, wasm-opt, npm packages, matchbox_server, the Nostr relay), then the three pages
+# (scripts/build-web.sh, its wasm-opt passes run once: WASM_OPT_CONVERGE=0). The two sides share
+# the 2 cores: the background's single-threaded stretches (each page's link-time optimisation,
+# wasm-opt, the split's profile in Chromium, the `cargo install`s' last crates; trunk alone takes
+# ~240 s on a fresh machine) run beside the foreground's work, and the foreground's waits (the P2P
+# games over WebRTC, single test binaries' tails) do not leave the cores idle. `nice` would not
+# order the two: the job has a session of its own, and the kernel's autogroup scheduling gives each
+# session an equal share. Nothing is skipped: the P2P step waits for the tools, the browser step for
+# the pages, and the run fails with the job's log if it failed. A warm machine finds every tool
+# installed in seconds.
+BG="$(mktemp -d)"
+cat >"$BG/job.sh" <<'JOB'
+set -euo pipefail
+BG="$1"
+trap '[[ -e "$BG/tools-done" ]] || touch "$BG/tools-failed"' EXIT
+scripts/install-web-tools.sh
+if [[ -x scripts/matchbox-server.sh ]]; then scripts/matchbox-server.sh; fi
+if [[ -x scripts/nostr-relay.sh ]]; then scripts/nostr-relay.sh; fi
+echo "test.sh: tools installed  [$(date +%T)]"
+touch "$BG/tools-done"
+echo "test.sh: building the pages  [$(date +%T)]" >"$BG/pages.log"
+WASM_OPT_CONVERGE=0 scripts/build-web.sh >>"$BG/pages.log" 2>&1
+echo "test.sh: pages built  [$(date +%T)]" >>"$BG/pages.log"
+JOB
+setsid bash "$BG/job.sh" "$BG" >"$BG/tools.log" 2>&1 </dev/null &
+BGJOB=$!
+# A run that fails before waiting for it stops the job too (its own process group).
+trap 'kill -- -"$BGJOB" 2>/dev/null || true' EXIT
+# The tools are in once the job says so (it goes on with the pages) or it has stopped.
 tools_ready() {
+  while [[ ! -e "$BG/tools-done" && ! -e "$BG/tools-failed" ]] && kill -0 "$BGJOB" 2>/dev/null; do sleep 1; done
+  cat "$BG/tools.log"
+  if [[ ! -e "$BG/tools-done" ]]; then
+    echo "test.sh: installing the browser and P2P tools failed (above)" >&2
+    exit 1
+  fi
+}
+pages_ready() {
   local rc=0
-  wait "$TOOLS" || rc=$?
-  cat "$TOOLS_LOG"
-  if ((rc)); then echo "test.sh: installing the browser and P2P tools failed (above)" >&2; exit "$rc"; fi
+  wait "$BGJOB" || rc=$?
+  cat "$BG/pages.log" 2>/dev/null || true
+  if ((rc)); then echo "test.sh: building the pages failed (above)" >&2; exit "$rc"; fi
 }
 
 step "format and lint"
@@ -101,9 +123,12 @@ if [[ -x scripts/test-p2p.sh ]]; then
   scripts/test-p2p.sh
 fi
 
+step "waiting for the pages (built in the background since the tools were in)"
+pages_ready
+
 if [[ -x scripts/test-web.sh ]]; then
   step "browser client"
-  scripts/test-web.sh
+  BUILD=0 scripts/test-web.sh
 fi
 
 step "all tests passed"
