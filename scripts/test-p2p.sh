@@ -14,9 +14,10 @@ if cargo nextest --version >/dev/null 2>&1; then
   # orbis-transport` resolves the dependencies' features for that one package, not the
   # workspace, and so compiled the WebRTC stack, the protocol and the engine a second time.
   MATCHBOX_SERVER="$server" NOSTR_RELAY="$relay" cargo nextest run --workspace --locked \
-    --no-fail-fast --run-ignored only -E 'binary(arena) | binary(relays) | binary(days_store)'
+    --no-fail-fast --run-ignored only -E 'binary(arena) | binary(relays) | binary(days_store) | binary(days_join)'
 else
   MATCHBOX_SERVER="$server" cargo test --locked -p orbis-transport --test arena -- --ignored --nocapture
   NOSTR_RELAY="$relay" cargo test --locked -p orbis-transport --test relays -- --ignored --nocapture
   NOSTR_RELAY="$relay" cargo test --locked -p orbis-transport --test days_store -- --ignored --nocapture
+  NOSTR_RELAY="$relay" cargo test --locked -p orbis-transport --test days_join -- --ignored --nocapture
 fi

@@ -17,6 +17,9 @@ use orbis_transport::{Ice, Rendezvous, Transport};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+#[path = "days.rs"]
+mod days;
+
 /// Joins a peer-to-peer Orbis room as a computer player, meeting the others through a
 /// matchbox_server or through Nostr relays.
 #[derive(clap::Parser, Debug)]
@@ -87,6 +90,37 @@ struct Args {
     /// what a modified client could do.
     #[arg(long = "test-withhold-shuffles", hide = true)]
     withhold_shuffles: bool,
+    /// A game over days (orders, through --relays and --room, with --identity): one visit. Read
+    /// the game from the relays, do what is due (the lobby, open our seed share or orders, vote
+    /// a missed turn, our powers' orders by the computer player), store this visit's messages
+    /// on every relay, print what is due and by when, exit. Run it from cron.
+    #[arg(long)]
+    days: bool,
+    /// With --days: catch up and print what is due, but sign and store nothing.
+    #[arg(long, requires = "days")]
+    watch: bool,
+    /// Print this identity's peer key (for --propose) and exit.
+    #[arg(long = "show-key")]
+    show_key: bool,
+    /// With --days: propose an orders game over days (Europe 1901) to these players, by their
+    /// peer keys (--show-key), comma-separated, ours among them; they take the first powers in
+    /// this order, the computer (--bot) the rest.
+    #[arg(long, value_delimiter = ',', value_parser = peer_key, requires = "days")]
+    propose: Vec<[u8; 32]>,
+    /// With --propose: hours for a movement phase, a retreat phase, a build phase, and the grace
+    /// after a deadline before a missed turn is voted.
+    #[arg(long = "movement-h", default_value_t = 24.0)]
+    movement_h: f64,
+    #[arg(long = "retreat-h", default_value_t = 6.0)]
+    retreat_h: f64,
+    #[arg(long = "build-h", default_value_t = 6.0)]
+    build_h: f64,
+    #[arg(long = "grace-h", default_value_t = 2.0)]
+    grace_h: f64,
+}
+
+fn peer_key(s: &str) -> Result<[u8; 32], String> {
+    orbis_engine::dice::parse_seed_hex(s.trim()).map_err(|e| format!("{s} is not a peer key: {e}"))
 }
 
 /// What this peer sends: everything, or (`--test-withhold-shuffles`) all but its shuffles.
@@ -183,6 +217,17 @@ where
             return Err(format!("{} (see `orbis-join --help`)", words.join(" ")));
         }
     };
+    if a.show_key && a.identity.is_none() {
+        return Err("--show-key needs --identity FILE".into());
+    }
+    if a.days
+        && (a.identity.is_none() || a.relays.is_empty() || a.room.is_empty() || !a.url.is_empty())
+    {
+        return Err("--days needs --relays ws://…[,…] --room <secret> --identity FILE (the same file every visit)".into());
+    }
+    if a.show_key {
+        return Ok(a);
+    }
     // A default nonce would let anyone in the room propose the game the bots wait for.
     if a.players.is_some() && a.seed.is_none() {
         return Err("--players needs --seed S: the same number for every orbis-join of the room, one a stranger cannot guess".into());
@@ -278,6 +323,12 @@ pub fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.show_key {
+        return days::show_key(&args);
+    }
+    if args.days {
+        return days::visit(&args);
+    }
     let entropy = match identity(args.identity.as_deref()) {
         Ok(e) => e,
         Err(e) => {
