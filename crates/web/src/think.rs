@@ -21,6 +21,9 @@ use orbis_engine::rules::orders::{map::PowerId, notation::Written, OrdersAction,
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
+#[cfg(feature = "online")]
+pub mod online;
+
 /// What a job's caller is given: the worker's answer (its bytes), or `None` when the page must
 /// think itself; and how long the answer took, in ms (a figure for the e2e harness).
 type Done = Box<dyn FnOnce(Option<Vec<u8>>, f64)>;

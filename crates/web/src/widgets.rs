@@ -216,14 +216,16 @@ pub fn clock_ms() -> f64 {
     0.0
 }
 
-/// Keeps, per computer player (`name`: a level, or `orders-<level>` for the orders ruleset's
-/// phase orders), the decisions taken, their total and the slowest time in
+/// Keeps, per computer player (`name`: a level, `orders-<level>` for the orders ruleset's
+/// phase orders, `online-…` for an online game's computer seats, `think::online::name`), the
+/// decisions taken, their total, the slowest and each time in
 /// `window.__orbisBots` (read by the end-to-end harness, which prints it: a figure, never an
 /// assertion).
 pub fn record_bot_ms(name: &str, ms: f64) {
     #[cfg(target_arch = "wasm32")]
     {
         use js_sys::Reflect;
+        use wasm_bindgen::JsCast;
         let g = js_sys::global();
         let key = wasm_bindgen::JsValue::from_str("__orbisBots");
         let all = Reflect::get(&g, &key)
@@ -252,6 +254,18 @@ pub fn record_bot_ms(name: &str, ms: f64) {
         let _ = Reflect::set(&entry, &"decisions".into(), &(n + 1.0).into());
         let _ = Reflect::set(&entry, &"ms".into(), &(total + ms).into());
         let _ = Reflect::set(&entry, &"slowest_ms".into(), &max.max(ms).into());
+        // Each time too (the first 400), for a median.
+        let times = Reflect::get(&entry, &"times".into())
+            .ok()
+            .and_then(|v| v.dyn_into::<js_sys::Array>().ok())
+            .unwrap_or_else(|| {
+                let a = js_sys::Array::new();
+                let _ = Reflect::set(&entry, &"times".into(), &a);
+                a
+            });
+        if times.length() < 400 {
+            times.push(&ms.into());
+        }
     }
     let _ = (name, ms);
 }

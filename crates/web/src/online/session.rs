@@ -6,6 +6,7 @@ use crate::classic::play::{take_queued, Seat, Sync};
 use crate::online::entropy::random;
 use crate::online::net::NetSettings;
 use crate::store;
+use crate::widgets::record_bot_ms;
 use orbis_engine::bot;
 use orbis_engine::classic::{Action, BotLevel, ClassicOptions, PlayerId};
 use orbis_engine::codec::sha256;
@@ -267,6 +268,14 @@ fn config(room: &str, room_url: &str, name: &str) -> Option<Config> {
     Some(cfg)
 }
 
+/// A protocol peer whose computer seats' moves the page thinks in its worker
+/// (`think::online`), so the page answers while they think (issue 62).
+fn thinking_peer(cfg: Config) -> Peer {
+    let mut peer = Peer::new(cfg);
+    peer.think_elsewhere();
+    peer
+}
+
 impl Session {
     /// After a game: back to this room's lobby with the same connections. A fresh protocol peer
     /// (the same key and name) greets everyone again; the others' pages come back the same way,
@@ -277,7 +286,7 @@ impl Session {
         let Some(cfg) = config(&self.room, &self.room_url, &self.name) else {
             return false;
         };
-        self.peer = Peer::new(cfg);
+        self.peer = thinking_peer(cfg);
         self.proposals.clear();
         self.order.clear();
         self.accepted.clear();
@@ -323,7 +332,7 @@ impl Session {
             room: room.to_string(),
             name: name.to_string(),
             room_url,
-            peer: Peer::new(cfg),
+            peer: thinking_peer(cfg),
             net,
             net_ended: false,
             via_relays: settings.signal.is_none(),
@@ -518,6 +527,8 @@ impl Session {
             outs.push(self.peer.handle(l, &bytes, t));
         }
         outs.push(self.peer.tick(t));
+        // The computer seats' moves, thought in the worker (issue 62).
+        outs.extend(crate::think::online::step(&mut self.peer, t, record_bot_ms));
         outs.extend(self.readmissions());
         self.watch_relays(t);
         self.note_waiting(t);
