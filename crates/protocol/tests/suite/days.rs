@@ -560,3 +560,23 @@ fn different_envelopes_to_different_visitors_halt_everyone_naming_the_sender() {
         }
     }
 }
+
+#[test]
+fn two_players_missing_together_are_voted_in_one_control() {
+    let mut w = World::new(3, 8);
+    lobby(&mut w);
+    w.now_s = T0 + HOUR;
+    w.play(0);
+    // Neither 1 nor 2 comes: one control names both, and its voters are the others (here 0).
+    w.now_s = T0 + DAY + 3 * HOUR;
+    let s = w.play(0);
+    assert!(missed_applied(&s), "{:?}", s.events);
+    assert_eq!((s.log_len, s.excuses.clone()), (0, vec![1, 0, 0]));
+    assert_eq!(s.deadline_s, Some(T0 + 2 * DAY));
+    w.play(1);
+    w.play(2);
+    w.play(0);
+    w.play(1);
+    let s = all_agree(&mut w, 3);
+    assert_eq!(s.log_len, 1);
+}
