@@ -18,7 +18,7 @@ to resume, a room to rejoin, a quick game) waits for it instead (web/split-loade
 segments (texts, maps) stay in the first part: binaryen splits functions only.
 
 Usage (from web/post-build.sh, in Trunk's staging directory, on the wasm-bindgen output before
-terser and minify-imports): split-page.py PAGE GLUE.js MODULE_bg.wasm, PAGE online or full.
+terser and minify-imports): split-page.py PAGE GLUE.js MODULE_bg.wasm, PAGE online, full or lite.
 Writes MODULE_bg.wasm (the first part, optimised), MODULE-HASH_more.wasm (the rest, optimised)
 and GLUE.js (the loader at its top, hooked into the glue's imports, its finalize step and its
 start). Fails, with a message,
@@ -104,8 +104,8 @@ def sri(path):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("online", "full"):
-        fail("usage: split-page.py online|full GLUE.js MODULE_bg.wasm")
+    if len(sys.argv) != 4 or sys.argv[1] not in ("online", "full", "lite"):
+        fail("usage: split-page.py online|full|lite GLUE.js MODULE_bg.wasm")
     page, js_path, wasm_path = sys.argv[1:]
     if not wasm_path.endswith("_bg.wasm"):
         fail(f"{wasm_path}: not a wasm-bindgen module")

@@ -1,12 +1,14 @@
 // Which functions a page runs to show its first screens: the profile that tools/split-page.py
 // splits the page's wasm by. The online page: its menu and its lobby; the full page: its menu,
-// the new-game form of each ruleset (filled in) and How to play. Serves the staged page (Trunk's
+// the new-game form of each ruleset (filled in) and How to play; the lite page: its menu, the
+// classic new-game form and the buttons that send the player on to the other pages. Serves the staged page (Trunk's
 // staging directory, with the instrumented wasm of `wasm-split --instrument` in place of the
 // page's own) under /orbis/PAGE/ on 127.0.0.1, opens it in headless Chromium the ways players
 // reach those screens (below), and writes the profile the instrumented module records each time
 // (its `__write_profile` export).
 //
-// Usage: node tools/split-profile.mjs PAGE STAGING_DIR INSTRUMENTED.wasm OUT (writes OUT-0, OUT-1...)
+// Usage: node tools/split-profile.mjs PAGE STAGING_DIR INSTRUMENTED.wasm OUT (writes OUT-0, OUT-1...),
+// PAGE online, full or lite.
 // The browser: $ORBIS_CHROMIUM, else the first of /usr/bin/chromium, /usr/bin/google-chrome.
 import { chromium } from 'playwright-core';
 import { createServer } from 'node:http';
@@ -14,8 +16,8 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
 const [pageName, staging, instrumented, out] = process.argv.slice(2);
-if (!out || !['online', 'full'].includes(pageName)) {
-  console.error('usage: split-profile.mjs online|full STAGING_DIR INSTRUMENTED.wasm OUT');
+if (!out || !['online', 'full', 'lite'].includes(pageName)) {
+  console.error('usage: split-profile.mjs online|full|lite STAGING_DIR INSTRUMENTED.wasm OUT');
   process.exit(2);
 }
 const browserPath = process.env.ORBIS_CHROMIUM
@@ -30,7 +32,14 @@ const types = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'applic
 const server = createServer((req, res) => {
   const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
   let file = null;
-  const dir = `/orbis/${pageName}/`;
+  // The lite page is the site's own page; the others sit in a directory of it.
+  const dir = pageName === 'lite' ? '/orbis/' : `/orbis/${pageName}/`;
+  // The lite page's ways on to the other pages: answered "no content", so the browser stays on
+  // the page (whose profile is then read) while its code for leaving has run.
+  if (pageName === 'lite' && /^\/orbis\/(full|online)\//.test(path)) {
+    res.writeHead(204).end();
+    return;
+  }
   if (path === dir || path === `${dir}index.html`) file = join(staging, 'index.html');
   else if (path === `${dir}${wasmName}`) file = instrumented;
   else if (path.startsWith(dir) && !path.slice(dir.length).includes('/')) file = join(staging, path.slice(dir.length));
@@ -44,7 +53,7 @@ const server = createServer((req, res) => {
   res.writeHead(200, { 'content-type': types[extname(file)] || 'application/octet-stream' }).end(body);
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const url = `http://127.0.0.1:${server.address().port}/orbis/${pageName}/`;
+const url = `http://127.0.0.1:${server.address().port}/orbis/${pageName === 'lite' ? '' : `${pageName}/`}`;
 
 // The online page, the three ways into the lobby: the page's menu and "Play online…"; "Play
 // online…" on another page (`?open=online`); a friend's room link. What a player does in the
@@ -98,6 +107,41 @@ const rules = async (page) => {
   await page.click('#howto-back');
   await page.locator('#new-game').waitFor({ timeout: 60000 });
 };
+// The lite page: its menu as a first visit shows it, each button that sends the player on to the
+// full or online page (the page stays: see the server above), and the classic new-game form
+// filled in. The games themselves (a quick game, Start game, a saved game) wait for the rest
+// (web/split-loader.js).
+const liteMenu = async (page) => page.locator('#quick-start').waitFor({ timeout: 60000 });
+const liteOn = (...buttons) => async (page) => {
+  await liteMenu(page);
+  // A button this build lacks (another page's) is left out.
+  for (const b of buttons) if (await page.locator(b).count()) await page.click(b);
+};
+const liteForm = async (page) => {
+  await liteOn('#new-game')(page);
+  await page.locator('#start-game').waitFor({ timeout: 60000 });
+  for (let i = 0; i < await page.locator('select').count(); i++) {
+    const sel = page.locator('select').nth(i);
+    const n = await sel.locator('option').count();
+    const was = await sel.inputValue();
+    if (n > 1) await sel.selectOption({ index: n - 1 });
+    await sel.selectOption(was);
+  }
+  for (let i = 0; i < await page.locator('input[type=checkbox]').count(); i++) {
+    await page.locator('input[type=checkbox]').nth(i).click();
+    await page.locator('input[type=checkbox]').nth(i).click();
+  }
+  for (let i = 0; i < await page.locator('input[type=text], input:not([type])').count(); i++) {
+    const input = page.locator('input[type=text], input:not([type])').nth(i);
+    const was = await input.inputValue();
+    await input.fill('Ada');
+    await input.press('Tab');
+    await input.fill(was);
+    await input.press('Tab');
+  }
+  await page.locator('main.setup button', { hasText: 'Back' }).first().click();
+  await liteMenu(page);
+};
 const ENTRIES = {
   online: [
     { path: '', go: async (page) => { await page.locator('#play-online').waitFor({ timeout: 60000 }); await page.click('#play-online'); await lobby(page); } },
@@ -112,6 +156,13 @@ const ENTRIES = {
     { path: '?open=orders', go: form },
     { path: '?open=economy', go: form },
     { path: '?open=rules&at=rules-orders-support', go: rules },
+  ],
+  lite: [
+    { path: '', go: liteForm },
+    ...['#quick-orders', '#quick-economy', '#learn-to-play', '#learn-orders', '#learn-economy',
+      '#how-to-play', '#play-online', '#my-games'].map((b) => ({ path: '', go: liteOn(b) })),
+    ...['#setup-how-to-play', '#ruleset-orders', '#ruleset-economy']
+      .map((b) => ({ path: '', go: liteOn('#new-game', b) })),
   ],
 };
 const entries = ENTRIES[pageName];

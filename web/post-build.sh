@@ -1,6 +1,6 @@
 #!/bin/sh
 # Trunk post-build hook (runs for each page: index.html, full.html, online.html): in release builds,
-# splits the online and full pages' wasm in two (tools/split-page.py), minifies the wasm-bindgen glue
+# splits each page's wasm in two (tools/split-page.py), minifies the wasm-bindgen glue
 # with terser (Trunk's own minifier cannot parse it), shortens the names the wasm imports from it
 # (tools/minify-imports.py), and updates both files' subresource-integrity hashes in index.html. The service worker's file list is written once
 # the pages are built (web/precache.sh, run by scripts/build-web.sh).
@@ -14,6 +14,7 @@ split=
 case "$(basename "${TRUNK_HTML_FILE:-}")" in
   online.html) split=online ;;
   full.html) split=full ;;
+  index.html) split=lite ;;
 esac
 if [ "${TRUNK_PROFILE:-}" = release ]; then
   # Not skipped when terser is missing: the online page would ship its wasm unoptimised.
@@ -22,8 +23,8 @@ if [ "${TRUNK_PROFILE:-}" = release ]; then
     wasm="${js%.js}_bg.wasm"
     old_js=$(sri "$js")
     old_wasm=$(sri "$wasm")
-    # The online and full pages' wasm in two parts: what shows the first screens (the menu, the
-    # lobby, the new-game forms), and the rest, fetched once the page is up
+    # Each page's wasm in two parts: what shows the first screens (the menu, the lobby, the
+    # new-game forms), and the rest, fetched once the page is up
     # (tools/split-page.py; it also optimises both, in place of Trunk).
     if [ -n "$split" ]; then
       python3 "$ROOT/tools/split-page.py" "$split" "$js" "$wasm"

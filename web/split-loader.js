@@ -1,8 +1,8 @@
-// The online and full pages' code comes in two files (tools/split-page.py): the first holds
-// what the page runs to show its first screens (the online page: its menu and lobby; the full
-// page: its menu, the new-game forms and How to play); the rest (the rulesets' games, the game
-// screens, the deal's cryptography...) is fetched in the background once the page has started,
-// while the player fills in the form. tools/split-page.py puts this script at the top of the
+// Each page's code comes in two files (tools/split-page.py): the first holds what the page runs
+// to show its first screens (the online page: its menu and lobby; the full page: its menu, the
+// new-game forms and How to play; the lite page: its menu and the classic new-game form); the
+// rest (the rulesets' games, the game screens, the deal's cryptography...) is fetched in the
+// background once the page has started, while the player reads the menu or fills in the form. tools/split-page.py puts this script at the top of the
 // wasm-bindgen glue, hooks it into the glue's imports, its start and its finalize step, and fills
 // in the page's name and the rest's file name and hash.
 //
@@ -16,7 +16,7 @@
 const __orbisMore = (() => {
   const url = new URL('__ORBIS_MORE_FILE__', import.meta.url);
   const integrity = '__ORBIS_MORE_SRI__';
-  const page = '__ORBIS_PAGE__'; // 'online' or 'full'
+  const page = '__ORBIS_PAGE__'; // 'online', 'full' or 'lite'
   let first = null; // the first file's exports: its memory, table and functions
   let ready = false;
   let how = null; // 'before start', 'background', 'before click' (a click that starts a game
@@ -55,7 +55,8 @@ const __orbisMore = (() => {
   // this browser has joined before (its peer id is kept), which the page rejoins at once. The
   // full page: a saved game, unless the page opens for a new-game form (`open=orders`,
   // `open=economy`), which reads no save, or sends the player on to the online page; a quick
-  // game, a lesson or a replay (`open=quick-orders`, `learn`, `replay`...).
+  // game, a lesson or a replay (`open=quick-orders`, `learn`, `replay`...). The lite page: a
+  // saved game (a classic game resumes there; another ruleset's is read to be sent on).
   const param = (name) => {
     for (const part of [location.hash, location.search]) {
       const v = new URLSearchParams(part.replace(/^[#?]/, '')).get(name);
@@ -72,6 +73,7 @@ const __orbisMore = (() => {
         if (open && open !== 'rules') return true;
         return localStorage.getItem('orbis.save') !== null;
       }
+      if (page === 'lite') return localStorage.getItem('orbis.save') !== null;
       const room = param('room');
       if (room && localStorage.getItem(`orbis.p2p.id.${room}`) !== null) return true;
       const lobby = room || param('offer') || param('open') === 'online';
@@ -95,13 +97,15 @@ const __orbisMore = (() => {
   })();
   const early = !syncCompiles || needsRestAtStart();
   if (early) fetchRest(); // beside the first file's own download
-  // The full page works offline, where the synchronous request of a placeholder (which bypasses
-  // the service worker) fails: a click on a button that starts a game (which runs the rest)
+  // The full and lite pages work offline, where the synchronous request of a placeholder (which
+  // bypasses the service worker) fails: a click on a button that starts a game (which runs the rest)
   // before the rest is in waits for it instead, the button marked busy, then goes through.
-  const STARTS = '#start-game, #continue, #quick-start, #quick-orders, #quick-economy, ' +
+  // (The lite page's other buttons of the kind only send the player on to the full page.)
+  const STARTS = page === 'lite' ? '#start-game, #continue, #quick-start' :
+    '#start-game, #continue, #quick-start, #quick-orders, #quick-economy, ' +
     '#learn-to-play, #learn-orders, #learn-economy, #menu-replay';
   let passing = false; // the waiting click, let through once the rest is in (or could not come)
-  if (page === 'full') {
+  if (page !== 'online') {
     document.addEventListener('click', (e) => {
       const button = e.target instanceof Element && e.target.closest(STARTS);
       if (!button || ready || dead || !first || passing) return;

@@ -65,10 +65,15 @@ let page = await ctx.newPage();
 await ctx.addInitScript(mapReady);
 take();
 await page.goto(BASE);
+await page.locator('#quick-start').waitFor();
+// The lite page's code comes in two files too (tools/split-page.py): the first shows the menu,
+// the rest (the game) is fetched in the background at once; a quick game waits for it.
+const menuAll = take();
 await page.click('#quick-start');
 await page.waitForFunction(() => window.__mapReady);
 const liteTti = await page.evaluate(() => window.__mapReady);
-const first = take();
+const first = [...menuAll, ...take()];
+const menuFirst = menuAll.filter(([f]) => !f.endsWith('_more.wasm'));
 await waitFullCached(page, 120000);
 const later = take();
 const classicSave = await page.evaluate(() => localStorage.getItem('orbis.save'));
@@ -175,7 +180,9 @@ const files = (s) => {
   for (const [f, n] of s) by.set(f, (by.get(f) || 0) + n);
   return [...by].sort((a, b) => b[1] - a[1]).map(([f, n]) => `    ${String(n).padStart(8)} B gz  ${f}`).join('\n');
 };
-console.log(`lite page (classic game), first visit:\n${files(first)}`);
+console.log(`lite page, first visit, its first screen (the menu), without the rest of its code:\n${files(menuFirst)}`);
+console.log(`  the menu: ${kib(total(menuFirst))}`);
+console.log(`lite page (classic game), first visit, to a quick game's map:\n${files(first)}`);
 console.log(`  (a) first load, until the map is interactive: ${kib(total(first))}`);
 console.log(`full page (orders ruleset), fetched in the background afterwards for offline use:\n${files(later)}`);
 console.log(`  (b) background: ${kib(total(later))}`);

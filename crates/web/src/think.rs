@@ -54,11 +54,12 @@ thread_local! {
     static LINK: RefCell<Link> = RefCell::default();
 }
 
-/// The worker's start-up script (web/bot-worker.js), beside the lite page: the full and online
-/// pages sit one directory below it.
+/// The worker's start-up script (web/bot-worker.js): the lite page's beside it (classic bots
+/// only), the full page's (every ruleset) beside the full page, which the online page, in a
+/// directory beside full/, starts too.
 #[cfg(target_arch = "wasm32")]
-const WORKER_URL: &str = if cfg!(feature = "full") {
-    "../bot-worker.js"
+const WORKER_URL: &str = if cfg!(feature = "online") {
+    "../full/bot-worker.js"
 } else {
     "./bot-worker.js"
 };

@@ -39,14 +39,18 @@ pub fn answer(bytes: &[u8]) -> Option<Vec<u8>> {
     let (&kind, rest) = bytes.split_first()?;
     Some(match kind {
         CLASSIC => {
-            let (s, level): (ClassicState, BotLevel) = codec::decode(rest).ok()?;
+            // bincode's own decoding, as the lite page reads classic saves (the same bytes):
+            // the lite page's worker then carries none of serde's decoding.
+            let (s, level): (ClassicState, BotLevel) = codec::decode_lean(rest).ok()?;
             codec::encode(&classic(&s, level))
         }
+        #[cfg(feature = "orders")]
         ORDERS => {
             let (s, bots, salt): (OrdersState, Vec<(PowerId, BotLevel)>, Vec<u8>) =
                 codec::decode(rest).ok()?;
             codec::encode(&orders(&s, &bots, &salt))
         }
+        #[cfg(feature = "orders")]
         SUGGEST => {
             let (s, power, level, salt): (OrdersState, PowerId, BotLevel, Vec<u8>) =
                 codec::decode(rest).ok()?;
