@@ -387,6 +387,66 @@ fn act(peer: &mut Peer, args: &Args, now: u64, outs: &mut Vec<Output>) {
 mod tests {
     use super::*;
 
+    fn args(extra: &[&str]) -> Args {
+        let mut a = vec![
+            "orbis-join",
+            "--days",
+            "--relays",
+            "ws://127.0.0.1:1",
+            "--room",
+            "r",
+            "--identity",
+            "f",
+        ];
+        a.extend(extra);
+        super::super::parse_from(a).unwrap()
+    }
+
+    /// A visit accepts only an orders game over days that seats it (and of its --seed).
+    #[test]
+    fn accepts_orders_games_over_days_that_seat_it() {
+        let keys = [PeerKey([1; 32]), PeerKey([2; 32])];
+        let a = args(&[]);
+        let p = proposal(&keys, &a, 1_800_000_000);
+        assert!(acceptable(&p, &keys[1], &a).is_ok());
+        assert!(
+            acceptable(&p, &PeerKey([3; 32]), &a).is_err(),
+            "not a participant"
+        );
+        let mut live = p.clone();
+        live.clock = None;
+        assert!(acceptable(&live, &keys[0], &a)
+            .unwrap_err()
+            .contains("clock"));
+        let mut seatless = p.clone();
+        seatless.seats[1].controller = Controller::Bot(a.level);
+        assert!(acceptable(&seatless, &keys[1], &a)
+            .unwrap_err()
+            .contains("no seat"));
+        assert!(
+            acceptable(&p, &keys[0], &args(&["--seed", "5"])).is_err(),
+            "another nonce"
+        );
+        let c = p.clock.unwrap();
+        assert_eq!(
+            (c.movement_s, c.retreat_s, c.build_s, c.grace_s),
+            (86_400, 21_600, 21_600, 7_200)
+        );
+        assert_eq!(p.seats.len(), 7);
+        // --days needs the relays, the room and an identity file.
+        assert!(super::super::parse_from([
+            "orbis-join",
+            "--days",
+            "--relays",
+            "ws://x",
+            "--room",
+            "r"
+        ])
+        .unwrap_err()
+        .contains("--identity"));
+        assert!(super::super::parse_from(["orbis-join", "--show-key"]).is_err());
+    }
+
     #[test]
     fn utc_dates() {
         assert_eq!(utc(0), "1970-01-01 00:00 UTC");
