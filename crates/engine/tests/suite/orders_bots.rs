@@ -1,7 +1,7 @@
 //! The orders ruleset's computer powers: only legal orders, on both maps and with every house
 //! option; the same seed gives the same game; games of computer powers end.
 
-use orbis_engine::bot::orders::{accepts_draw, orders_for, phase_actions};
+use orbis_engine::bot::orders::{accepts_draw, orders_for, orders_thinking, phase_actions};
 use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::orders::{OrdersAction, OrdersOptions, OrdersState, Phase};
 use orbis_engine::sim::{game_seed, orders_phase, orders_play, orders_salt};
@@ -168,5 +168,9 @@ fn hard_gives_the_same_orders_for_the_same_seed() {
         let o = orders_for(&s, p, BotLevel::Hard, b"salt");
         assert_eq!(o, orders_for(&s, p, BotLevel::Hard, b"salt"));
         assert_eq!(o.len(), s.orderable_units(p).len());
+        // A longer thinking time is deterministic too (every page must use the same one).
+        let long = orders_thinking(&s, p, BotLevel::Hard, b"salt", 3);
+        assert_eq!(long, orders_thinking(&s, p, BotLevel::Hard, b"salt", 3));
+        assert_eq!(long.len(), o.len());
     }
 }
