@@ -6,8 +6,11 @@
 //! sets ([`candidates`]: `normal`'s procedure with a wider choice of alternatives); a few
 //! rounds of best response estimate how likely each power is to play each of its sets (every
 //! power answers the others' likely sets, as judged by the adjudicator and each power's own
-//! place values); our set is the best against the others' likely sets, then improved one unit
-//! at a time (another move, a hold, a support) against the same sets.
+//! place values); our set is the best against the others' likely sets and against every
+//! neighbour grabbing the centres next to it, then improved one unit at a time (another move, a
+//! hold, a support) against the same sets. Our own place values are
+//! [`Values::by_kind`]: spread along each kind's own moves, with a march towards the nearest
+//! centre we do not own.
 //!
 //! Retreats go to the best place, avoiding one another power's dislodged unit could also retreat
 //! to (both would be disbanded) when another is nearly as good; builds and disbands take the best
