@@ -153,7 +153,8 @@ test('learn to play, orders: from the lite page, completed by following the coac
   await page.click('#coach-next');
   await clickKey(page, 'PAR');
   await page.locator('#coach-notice').waitFor();
-  assert.match(await page.locator('#coach-notice').textContent(), /highlighted/);
+  // It names the province to click (issue 60, second review).
+  assert.match(await page.locator('#coach-notice').textContent(), /Not yet: click Marseilles, outlined in purple/);
   assert.equal(await page.locator('#odraft li').count(), 0);
 
   const { clicks, chars } = await followCoach(page, 'orders');
@@ -183,6 +184,9 @@ test('learn to play, economy: one round with a coach, completed by following it'
   console.log(`economy lesson: ${clicks + 1} clicks, ${chars} characters of coach text`);
   assert.match(await page.locator('#coach-says').textContent(), /real game/);
   assert.equal(await page.locator('#r-ukraine').getAttribute('data-owner'), '0');
+  // The round in short, from the engine's events (issue 60, second review).
+  assert.match(await page.locator('#round-summary').textContent(),
+    /Round 1 in short.*Red \(you\): Won 1 battle \(Ukraine\); lost 1 battle \(Southern Europe\); gained Ukraine; units 16 → 15/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -29,10 +29,10 @@ pub(super) fn asked_course() -> Course {
 #[derive(Clone, PartialEq)]
 pub enum Tutor {
     #[cfg(feature = "full")]
-    Classic(Lesson<orbis_engine::classic::ClassicState>),
+    Classic(Box<Lesson<orbis_engine::classic::ClassicState>>),
     /// The orders lesson reads the whole session (the draft, the selection, the results).
     #[cfg(feature = "full")]
-    Orders(Lesson<crate::orders::OrdersSession>),
+    Orders(Box<Lesson<crate::orders::OrdersSession>>),
     /// The economy lesson reads the whole session too (the plans drafted are UI state).
     #[cfg(feature = "full")]
     Economy(Box<Lesson<crate::economy::EconomySession>>),
@@ -62,7 +62,10 @@ impl AppState {
                 self.classic.lesson = true;
                 self.classic.history = None;
                 self.classic.log = vec!["The lesson begins.".into()];
-                self.tutor = Some(Tutor::Classic(Lesson::new(&tutorial::classic::STEPS, &g)));
+                self.tutor = Some(Tutor::Classic(Box::new(Lesson::new(
+                    &tutorial::classic::STEPS,
+                    &g,
+                ))));
                 self.classic.start_with(g, false);
                 self.classic.ui.view = tutorial::classic::VIEW;
                 self.screen = Screen::Play;
@@ -72,7 +75,10 @@ impl AppState {
                 self.classic.game = None;
                 self.economy = None;
                 self.help = None;
-                self.tutor = Some(Tutor::Orders(Lesson::new(&tutorial::orders::STEPS, &o)));
+                self.tutor = Some(Tutor::Orders(Box::new(Lesson::new(
+                    &tutorial::orders::STEPS,
+                    &o,
+                ))));
                 self.orders = Some(o);
                 self.screen = Screen::OrdersPlay;
             }
@@ -197,7 +203,13 @@ pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
     if let (Some(Tutor::Classic(l)), Screen::Play) = (&app.tutor, app.screen) {
         let d = app.dispatcher();
         let send = Callback::from(move |c| d.dispatch(Msg::Coach(c)));
-        return tutorial::panel(&tutorial::classic::STEPS, l, &app.classic, send);
+        return tutorial::panel(
+            &tutorial::classic::STEPS,
+            l,
+            &app.classic,
+            send,
+            tutorial::classic::target_name,
+        );
     }
     #[cfg(feature = "full")]
     if let (Some(Tutor::Orders(l)), Some(o), Screen::OrdersPlay) =
@@ -205,7 +217,13 @@ pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
     {
         let d = app.dispatcher();
         let send = Callback::from(move |c| d.dispatch(Msg::Coach(c)));
-        return tutorial::panel(&tutorial::orders::STEPS, l, o, send);
+        return tutorial::panel(
+            &tutorial::orders::STEPS,
+            l,
+            o,
+            send,
+            tutorial::orders::target_name,
+        );
     }
     #[cfg(feature = "full")]
     if let (Some(Tutor::Economy(l)), Some(e), Screen::EconomyPlay) =
@@ -213,7 +231,13 @@ pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
     {
         let d = app.dispatcher();
         let send = Callback::from(move |c| d.dispatch(Msg::Coach(c)));
-        return tutorial::panel(&tutorial::economy::STEPS, l, e, send);
+        return tutorial::panel(
+            &tutorial::economy::STEPS,
+            l,
+            e,
+            send,
+            tutorial::economy::target_name,
+        );
     }
     let _ = (app, Msg::ShowMenu);
     html! {}

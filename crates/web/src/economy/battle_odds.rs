@@ -14,10 +14,16 @@ use orbis_engine::rules::economy::state::EconomyState;
 use orbis_engine::rules::economy::units::Kind;
 use yew::prelude::*;
 
-/// An average number of units, one decimal.
-fn avg(x: f64) -> String {
-    let t = (x * 10.0).round().max(0.0) as u32;
-    format!("{}.{}", t / 10, t % 10)
+/// An average number of units as a player reads it (issue 60: "losing 6.9" read as a riddle):
+/// "none", "less than 1", "about 7".
+pub fn about(x: f64) -> String {
+    if x < 0.05 {
+        "none".into()
+    } else if x < 0.5 {
+        "less than 1".into()
+    } else {
+        format!("about {}", x.round() as u32)
+    }
 }
 
 fn units(kind: Kind, n: u32) -> String {
@@ -109,12 +115,13 @@ pub fn attack(
             "s"
         }
     };
+    let your = if attacker == "you" { "your " } else { "" };
     let losses = format!(
-        "On average {attacker} lose{} {} of {} here, {them} {}.",
-        s_of(&attacker),
-        avg(lost_a),
-        attacker_units,
-        avg(lost_t),
+        "If fought to the end, {attacker} can expect to lose {} of {your}{} here, and {them} {} of {}.",
+        about(lost_a),
+        units(kind, attacker_units),
+        about(lost_t),
+        target_units,
     );
     let extra = [
         (both > 0.0005).then(|| {
@@ -231,21 +238,27 @@ pub fn escape(
     let mover = name(g, viewer, Foe::Player(p));
     // Said as what the mover keeps (issue 60: "a 0.1% chance that all get away; on average you
     // lose 3.9 of them" read as a riddle to a new player).
-    let keep = avg(odds.units as f64 - lost);
+    let keep = about(odds.units as f64 - lost);
+    let lose = |x: f64| match about(x).as_str() {
+        "none" => "no unit".to_string(),
+        a if x.round() as u32 <= 1 => format!("{a} unit"),
+        a => format!("{a} units"),
+    };
     let line = if viewer == p {
         let they = who.join(" and ");
         format!(
-            "If you {doing}: you keep {keep} of {} {noun} on average; {they} may intercept, losing {}{}.",
+            "If you {doing}: you can expect to keep {keep} of your {} {noun}. {} may intercept \
+             them (attack them as they leave), and would lose {}{} doing it.",
             odds.units,
-            avg(theirs),
+            text::cap(&they),
+            lose(theirs),
             if who.len() == 1 { "" } else { " together" },
         )
     } else {
         format!(
-            "If you intercept: {mover} keep{} {keep} of {} {noun} on average; you lose {}.",
-            if mover == "you" { "" } else { "s" },
+            "If you intercept: {mover} can expect to keep {keep} of {} {noun}, and you would lose {}.",
             odds.units,
-            avg(theirs),
+            lose(theirs),
         )
     };
     html! { <p class="hint escape-odds">{line}{ for loss_note }</p> }

@@ -412,6 +412,20 @@ pub fn board(v: &View) -> Html {
             .collect::<Vec<_>>(),
         s,
     );
+    // A name at the map's edge is moved in whole rather than clipped by it.
+    let tags: Vec<_> = tags
+        .into_iter()
+        .map(|mut t| {
+            let (x0, y0, x1, y1) = (v0[0], v0[1], v0[0] + v0[2], v0[1] + v0[3]);
+            if t.w < x1 - x0 {
+                t.x = t.x.clamp(x0 + t.w / 2.0, x1 - t.w / 2.0);
+            }
+            if t.h < y1 - y0 {
+                t.y = t.y.clamp(y0 + t.h / 2.0, y1 - t.h / 2.0);
+            }
+            t
+        })
+        .collect();
     let names = tags.iter().enumerate().map(|(i, t)| {
         let reg = &map.regions[i];
         html! {
@@ -436,6 +450,11 @@ pub fn board(v: &View) -> Html {
                 ]
             }),
     );
+    // Each region's marks (its counts and icons), which its arrows start and end outside of.
+    let own: Vec<Vec<[f32; 4]>> = laid
+        .iter()
+        .map(|l| l.iter().map(glyphs::placed_box).collect())
+        .collect();
     let marks = laid.into_iter().flatten().map(|p| mark(&p, s));
     let borders = tokens.iter().filter_map(|&t| match t {
         Site::Border(a, b) => {
@@ -451,12 +470,45 @@ pub fn board(v: &View) -> Html {
         Site::Region(_) => None,
     });
     let moves = planned.iter().map(|&(p, m)| {
-        let ((x1, y1), (x2, y2)) = (anchor(m.from), anchor(m.to));
-        // From beside the counts where the units stand to just short of the counts they go to:
-        // the arrowhead never covers a count.
+        // From the middle of the marks where the units stand to that of the marks where they
+        // go, cut where it leaves the first and before it enters the second: neither the line
+        // nor its head crosses a count or an icon of its ends (issue 60, second review).
+        let middle = |r: RegionId| {
+            own.get(r as usize)
+                .and_then(|b| {
+                    b.iter().copied().reduce(|a, b| {
+                        [
+                            a[0].min(b[0]),
+                            a[1].min(b[1]),
+                            a[2].max(b[2]),
+                            a[3].max(b[3]),
+                        ]
+                    })
+                })
+                .map_or(anchor(r), |b| ((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0))
+        };
+        let ((x1, y1), (x2, y2)) = (middle(m.from), middle(m.to));
         let len = ((x2 - x1).powi(2) + (y2 - y1).powi(2)).sqrt().max(0.01);
         let (ux, uy) = ((x2 - x1) / len, (y2 - y1) / len);
-        let (a, b) = ((0.9 * s).min(len / 3.0), (1.6 * s).min(len / 3.0));
+        let pad = 0.25 * s;
+        let inside = |r: RegionId, (x, y): (f32, f32)| {
+            own.get(r as usize).is_some_and(|b| {
+                b.iter()
+                    .any(|b| x > b[0] - pad && x < b[2] + pad && y > b[1] - pad && y < b[3] + pad)
+            })
+        };
+        // How far along the line from (x, y) in direction `dir` it leaves `r`'s marks.
+        let out_of = |r: RegionId, (x, y): (f32, f32), dir: f32| {
+            let step = 0.1 * s;
+            let mut t = 0.0;
+            while t < len * 0.4 && inside(r, (x + dir * ux * t, y + dir * uy * t)) {
+                t += step;
+            }
+            t
+        };
+        let a = out_of(m.from, (x1, y1), 1.0).max((0.5 * s).min(len / 4.0));
+        // The head (about 0.6 glyphs long) ends short of the marks.
+        let b = (out_of(m.to, (x2, y2), -1.0) + 0.3 * s).min(len * 0.45);
         let ((x1, y1), (x2, y2)) = ((x1 + ux * a, y1 + uy * a), (x2 - ux * b, y2 - uy * b));
         // The count sits on the arrow, a little short of its middle so that two arrows
         // between the same regions in opposite directions do not cover each other's, or

@@ -128,6 +128,7 @@ pub fn combat(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         return html! {
             <div id="choose-action">{ title }{ for last }
                 <p>{explain("You hold the initiative: choose whose action resolves first.", ECO)}</p>
+                <p class="hint" id="choose-why">{"Several players declared an action in this battle at the same moment. The one you pick is carried out first (its rolls, its withdraw); striking first often decides a battle, so pick your own unless another's helps you."}</p>
                 <div class="choices">{ for actors }</div>
             </div>
         };
@@ -479,6 +480,7 @@ fn revolutions(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
     let n = g.players[p as usize].cards.len();
     html! { <details class="revolutions" id={format!("revolutions-{p}")}>
         <summary>{format!("{}: incite a revolution ({})", eco.name(p), text::count(n, "influence card", "influence cards"))}</summary>
+        <p class="hint">{explain("Each influence card names a country. Played now, it starts a revolution there: two armies of yours appear in that country and each first rolls once against the foe you pick, at no risk to it. The card is then spent.", ECO)}</p>
     <div class="choices">{ for buttons }</div></details> }
 }
 

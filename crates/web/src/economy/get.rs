@@ -7,7 +7,7 @@ use crate::economy::controls::{act, btn, parse_count, send};
 use crate::economy::text::{self, force, region};
 use crate::economy::{EMsg, EconomySession, View};
 use crate::widgets::glossary::Rules;
-use crate::widgets::term::explain;
+use crate::widgets::term::{explain, Term};
 use orbis_engine::rules::classic::PlayerId;
 use orbis_engine::rules::economy::action::EconomyAction as A;
 use orbis_engine::rules::economy::infra::Item;
@@ -36,12 +36,8 @@ pub fn get(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         let income = g.income(EconomyMap::get(), p);
         return html! {
             <div id="upkeep">
-                <p>{explain(&format!("Income this round: {} MU ({}, {}, {} MU of continent bonuses).",
-                    income.total(),
-                    text::count(income.countries as usize, "country", "countries"),
-                    text::count(income.roads as usize, "road", "roads"),
-                    // Bonuses are MU (a continent's whole bonus), not a count.
-                    income.bonuses), ECO)}</p>
+                <p>{explain(&format!("Income this round: {}: {}.",
+                    text::income(income, g.options.continent_bonuses), text::income_rule(g.options.continent_bonuses)), ECO)}</p>
                 if turn.owed.is_empty() {
                     <p>{explain("No upkeep is owed this round.", ECO)}</p>
                 } else {
@@ -262,7 +258,8 @@ fn cards(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         )
     });
     html! {
-        <div class="cards" id="cards"><h3>{"Influence cards"}</h3>
+        <div class="cards" id="cards"><h3><Term id="influence-card" text="Influence cards"/></h3>
+            <p class="hint">{explain("Each card names a country. Trade three here for 50 MU, or keep them: in the combat phase one starts a revolution in its country.", ECO)}</p>
             <div class="choices">{ for toggles }</div>{ for dealing }{ for trade }</div>
     }
 }

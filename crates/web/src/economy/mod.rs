@@ -23,6 +23,7 @@ pub mod panel;
 pub mod place;
 pub mod planview;
 pub mod rollon;
+pub mod summary;
 pub mod text;
 
 pub use form::{EconomyForm, Seat};
@@ -112,6 +113,9 @@ pub struct Ui {
     /// once it begins (after the others' declarations); not saved.
     #[serde(skip)]
     pub attack_to_end: Option<(PlayerId, Site)>,
+    /// The round so far and the last one in short (`summary`); not saved.
+    #[serde(skip)]
+    pub summary: summary::Tally,
 }
 
 #[derive(Clone, PartialEq)]
@@ -329,6 +333,7 @@ impl EconomySession {
     }
 
     fn record(&mut self, events: &[EconomyEvent]) {
+        self.ui.summary.record(&self.game, events);
         for e in events {
             if matches!(e, EconomyEvent::PlansRevealed { .. }) {
                 self.ui.drafts.clear();

@@ -10,7 +10,7 @@ use crate::economy::online::Dealing;
 use crate::economy::text::{self, force, region};
 use crate::economy::{board, colour, combat, EMsg, EconomySession, View};
 use crate::widgets::glossary::Rules;
-use crate::widgets::term::explain;
+use crate::widgets::term::{explain, Term};
 use crate::widgets::Nav;
 
 const ECO: Rules = Rules::Economy;
@@ -74,6 +74,7 @@ pub fn play(v: &View) -> Html {
                     if let Some(e) = &eco.ui.error {
                         <p class="error" role="alert" id="error">{e}</p>
                     }
+                    { crate::economy::summary::view(eco) }
                     { standings(v, eco) }
                     <details class="log" open=true>
                         <summary>{"Log"}</summary>
@@ -213,7 +214,7 @@ pub fn standings_table(eco: &EconomySession) -> Html {
     html! {
         <table class="standings" id="standings">
             <thead><tr><th>{"Player"}</th><th title="money">{"MU"}</th><th>{"Income"}</th>
-                <th>{"Units"}</th><th>{"Capital"}</th><th title="influence cards">{"Cards"}</th></tr></thead>
+                <th>{"Units"}</th><th>{"Capital"}</th><th><Term id="influence-card" text="Cards"/></th></tr></thead>
             <tbody>{ for rows }</tbody>
         </table>
     }
@@ -544,18 +545,38 @@ fn moving(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
         to,
         force,
     });
-    // The move's details only once one is begun: most players press Done at once.
+    let g = &eco.game;
+    let map = EconomyMap::get();
+    // Where the engine lets a unit of `p` move now, and whether `p` moved any this phase: the
+    // next thing to do is then a move (primary), or going on to combat (primary), never a
+    // "Done moving" before anything moved.
+    let can_move =
+        (0..map.regions.len() as RegionId).any(|r| !g.destinations(map, p, r).is_empty());
+    let moved = g.moved.keys().any(|&(q, _)| q == p);
+    let done = if moved {
+        "Done moving: on to combat"
+    } else {
+        "No moves: on to combat"
+    };
+    let primary = if mv.is_some() { "btn" } else { "btn primary" };
+    // The move's details only once one is begun: most players go on at once.
     html! {
         <div id="moving">
-            <p>{"Optional: move units not in a plan within your and your allies' land (click them, then where to)."}</p>
+            if can_move || eco.ui.sel.is_some() {
+                <p>{"Optional: units in no plan may move within your and your allies' land (click them, then where to). Or go on to combat."}</p>
+            } else {
+                <p id="nothing-to-move">{format!("None of your units can move now: those in plans already march, the others have nowhere friendly to go. Press {done}.")}</p>
+            }
             if let Some(from) = eco.ui.sel {
                 <p class="route pending" id="pending-move"><strong>{format!("From {} to ", region(from))}</strong>
                     {eco.ui.to.map_or("— (click where to)".to_string(), region)}
                     <button class="btn small" id="clear-move" onclick={send(v, EMsg::Cancel)}>{"Clear"}</button></p>
                 { crate::economy::controls::counts(v, eco, eco.ui.navies > 0) }
             }
-            if let Some(a) = mv { { btn(v, "move-friendly".into(), "Move".into(), a) } }
-            <button class="btn primary" id="finish-moving" onclick={act(v, A::FinishMoving { player: p })}>{"Done moving"}</button>
+            if let Some(a) = mv {
+                <button class="btn primary" id="move-friendly" onclick={act(v, a)}>{"Move"}</button>
+            }
+            <button class={primary} id="finish-moving" onclick={act(v, A::FinishMoving { player: p })}>{done}</button>
         </div>
     }
 }

@@ -82,8 +82,8 @@ pub fn defence(eco: &EconomySession, p: PlayerId, pv: &TargetPreview) -> String 
     s
 }
 
-/// The chance the planned units take the target: "Your 5 armies: 3.1% to take it (you lose 4.6
-/// on average)." Empty when there is nobody to fight.
+/// The chance the planned units take the target: "Your 5 armies: 3.1% to take it (you can
+/// expect to lose about 5)." Empty when there is nobody to fight.
 pub fn chance(pv: &TargetPreview) -> String {
     let Some(f) = &pv.fight else {
         return if pv.defenders.is_empty() {
@@ -102,10 +102,10 @@ pub fn chance(pv: &TargetPreview) -> String {
         "to beat the first of them".to_string()
     };
     format!(
-        "Your {}: {} {what} (you lose {:.1} on average).",
+        "Your {}: {} {what} (you can expect to lose {}).",
         kind(f.attackers),
         pct(f.win),
-        f.lost.0
+        crate::economy::battle_odds::about(f.lost.0)
     )
 }
 

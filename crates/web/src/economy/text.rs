@@ -62,6 +62,28 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// A round's income in the panel's words: "3 MU (2 countries, 1 road)", with the continent
+/// bonuses when the game plays with them (a bonus is MU, a continent's whole bonus).
+pub fn income(i: orbis_engine::rules::economy::phase::Income, bonuses: bool) -> String {
+    let mut parts = vec![
+        count(i.countries as usize, "country", "countries"),
+        count(i.roads as usize, "road", "roads"),
+    ];
+    if bonuses || i.bonuses > 0 {
+        parts.push(format!("{} MU of continent bonuses", i.bonuses));
+    }
+    format!("{} MU ({})", i.total(), parts.join(", "))
+}
+
+/// Where income comes from, for a game with or without continent bonuses.
+pub fn income_rule(bonuses: bool) -> &'static str {
+    if bonuses {
+        "1 MU for each country and each road you own, and the bonus of each continent you hold whole"
+    } else {
+        "1 MU for each country and each road you own"
+    }
+}
+
 pub fn force(f: Force) -> String {
     let plural = |n: u32, one: &str, many: &str| count(n as usize, one, many);
     match (f.armies, f.navies) {

@@ -466,7 +466,7 @@ const ECONOMY: &[Section] = &[
         title: "Friendly moves",
         also: "friendly movement moving done",
         blocks: &[
-            P("After the plans, units not in any plan may move through friendly territory, each group once (it then stays for the round). \"Done moving\" when finished. Units moved now still fight if attacked where they stand, but do not count as defenders there (no +1), and cannot withdraw or move on in combat."),
+            P("After the plans, units not in any plan may move through friendly territory, each group once (it then stays for the round). Press \"No moves: on to combat\" to move nothing, \"Done moving: on to combat\" when finished. Units moved now still fight if attacked where they stand, but do not count as defenders there (no +1), and cannot withdraw or move on in combat."),
         ],
     },
     Section {

@@ -31,9 +31,10 @@ use orbis_engine::rules::orders::{
 use orbis_engine::StateHash;
 use yew::Callback;
 
-/// Colours of the powers, by index on the map (Europe: the traditional ones).
+/// Colours of the powers, by index on the map (Europe: England pink, France blue, as on
+/// webDiplomacy; England was a dark blue a new player could not tell from France's).
 pub const POWER_COLOURS: [&str; 7] = [
-    "#2b4fc4", "#35a7e0", "#5a5a5a", "#2e9e3e", "#d0342c", "#8a4fbf", "#e0a800",
+    "#d6589b", "#2f86d6", "#5a5a5a", "#2e9e3e", "#d0342c", "#8a4fbf", "#e0a800",
 ];
 
 pub fn power_colour(p: PowerId) -> &'static str {

@@ -52,6 +52,12 @@ const LAYOUT: [(&str, PlayerId, u32); 25] = [
 const HAND: [&str; 2] = ["egypt", "south_africa"];
 const TOP: &str = "argentina";
 
+/// The territory a target names (`#t-brazil`: "Brazil"), for the coach's refusals.
+pub fn target_name(target: &str) -> Option<String> {
+    let map = Map::classic();
+    Some(map.name(map.territory(target.strip_prefix("#t-")?)?))
+}
+
 fn t(key: &str) -> TerritoryId {
     Map::classic()
         .territory(key)
@@ -175,6 +181,7 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
         allows: none,
         done: |_, _| true,
         result: no_result,
+        look: "",
         rules: "rules-classic-goal",
     },
     Step {
@@ -203,6 +210,7 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
                 armies(s, "brazil")
             )
         },
+        look: "",
         rules: "rules-classic-reinforce",
     },
     Step {
@@ -238,6 +246,7 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
                 armies(s, "brazil")
             )
         },
+        look: "",
         rules: "rules-classic-attack",
     },
     Step {
@@ -264,6 +273,7 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
                 armies(s, "venezuela")
             )
         },
+        look: "",
         rules: "rules-classic-conquer",
     },
     Step {
@@ -280,16 +290,20 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
         result: |_, _| {
             "Now you may make one move between two neighbouring territories of yours.".into()
         },
+        look: "",
         rules: "rules-classic-fortify",
     },
     Step {
         title: "Fortify",
-        says: |_| {
-            "Congo's 4 armies border only your own territories, so they can neither attack \
-            nor be attacked. North Africa faces Boole's Western Europe and Curie's Southern \
-            Europe. Click Congo, then North Africa, then press Move (all but one go). This move \
-            ends your turn."
-                .into()
+        says: |s| {
+            let n = armies(s, "congo");
+            format!(
+                "Congo's {n} armies border only your own territories, so they can neither attack \
+                 nor be attacked. North Africa faces Boole's Western Europe and Curie's Southern \
+                 Europe. Click Congo, then North Africa, then press Move {} (all but one go: one \
+                 army always stays). This move ends your turn.",
+                n.saturating_sub(1)
+            )
         },
         target: |c| pick(c, "#t-congo", "#t-north_africa", "#btn-fortify"),
         allows: |_, m| {
@@ -304,6 +318,7 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
                 s.players[ME as usize].hand.len()
             )
         },
+        look: "",
         rules: "rules-classic-fortify",
     },
     Step {
@@ -331,6 +346,7 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
                 base + bonus
             )
         },
+        look: "",
         rules: "rules-classic-reinforce",
     },
     Step {
@@ -368,6 +384,7 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
                 after - before
             )
         },
+        look: "",
         rules: "rules-classic-cards",
     },
     Step {
@@ -382,6 +399,7 @@ pub static STEPS: [Step<Classic, ClassicState, Msg>; 9] = [
         allows: |_, _| true,
         done: never,
         result: no_result,
+        look: "",
         rules: "rules-classic-goal",
     },
 ];

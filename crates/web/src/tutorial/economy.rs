@@ -9,7 +9,7 @@
 //! The lesson reads the whole session (the draft of plans is UI state).
 
 use super::Step;
-use crate::economy::{EMsg, EconomySession, Seat};
+use crate::economy::{text, EMsg, EconomySession, Seat};
 use orbis_engine::rules::classic::{BotLevel, PlayerId};
 use orbis_engine::rules::economy::action::{EconomyAction as A, SetupAction};
 use orbis_engine::rules::economy::battlefield::{BattleAction, Foe, Site};
@@ -66,6 +66,12 @@ pub fn start_with(seed: u8) -> EconomyState {
         turn.owed = owed;
     }
     g
+}
+
+/// The region a target names (`#r-ukraine`: "Ukraine"), for the coach's refusals.
+pub fn target_name(target: &str) -> Option<String> {
+    let key = target.strip_prefix("#r-")?;
+    EconomyMap::get().region(key).map(text::region)
 }
 
 pub fn start() -> EconomyState {
@@ -296,6 +302,7 @@ pub static STEPS: [EStep; 15] = [
         allows: none,
         done: |_, _| true,
         result: no_result,
+        look: "",
         rules: "rules-economy-goal",
     },
     Step {
@@ -303,14 +310,16 @@ pub static STEPS: [EStep; 15] = [
         says: |s| {
             let inc = s.game.income(EconomyMap::get(), ME);
             let due: u32 = s.game.get[ME as usize].owed.iter().map(|u| u.due).sum();
+            let bonuses = s.game.options.continent_bonuses;
             format!(
-                "The Get phase: each round you earn 1 MU per country you own and 1 per road (you \
-                 have {} MU now; this round's income: {} MU). Armies cost upkeep: 1 MU for each \
-                 unit over 5 in a country, or over 10 where your capital stands, because a big \
-                 stack is expensive to feed. Western Europe holds {}, so you owe {due} MU; unpaid \
-                 units would be lost. Press Settle upkeep.",
+                "The Get phase: each round you earn {} (the panel: Income this round: {}; you \
+                 have {} MU now). Armies cost upkeep: 1 MU for each unit over 5 in a country, or \
+                 over 10 where your capital stands, because a big stack is expensive to feed. \
+                 Western Europe holds {}, so you owe {due} MU; unpaid units would be lost. Press \
+                 Settle upkeep.",
+                text::income_rule(bonuses),
+                text::income(inc, bonuses),
                 s.game.players[ME as usize].mu,
-                inc.total(),
                 mine_at(s, "western_europe"),
             )
         },
@@ -325,6 +334,7 @@ pub static STEPS: [EStep; 15] = [
                 s.game.players[ME as usize].mu
             )
         },
+        look: "",
         rules: "rules-economy-upkeep",
     },
     Step {
@@ -361,6 +371,7 @@ pub static STEPS: [EStep; 15] = [
                 s.game.players[ME as usize].mu
             )
         },
+        look: "",
         rules: "rules-economy-get",
     },
     Step {
@@ -384,6 +395,7 @@ pub static STEPS: [EStep; 15] = [
              are revealed at once."
                 .into()
         },
+        look: "",
         rules: "rules-economy-get",
     },
     Step {
@@ -406,6 +418,7 @@ pub static STEPS: [EStep; 15] = [
                 planned(s, "northern_europe", "ukraine")
             )
         },
+        look: "",
         rules: "rules-economy-plan",
     },
     Step {
@@ -427,6 +440,7 @@ pub static STEPS: [EStep; 15] = [
                 planned(s, "western_europe", "southern_europe")
             )
         },
+        look: "",
         rules: "rules-economy-plan",
     },
     Step {
@@ -452,13 +466,15 @@ pub static STEPS: [EStep; 15] = [
                 }
             )
         },
+        look: "",
         rules: "rules-economy-plan",
     },
     Step {
         title: "Friendly movement, then initiative",
         says: |_| {
-            "Units in no plan may now move within your own countries. You have none to move: \
-            press Done. Then the combat phase opens with initiative: each player rolls a die and \
+            "Units in no plan may now move within your own countries. All of yours march in \
+            plans, so there is nothing to move: press No moves: on to combat. Then the combat \
+            phase opens with initiative: each player rolls a die and \
             the highest holds it. The holder picks which battle is fought first and, when two \
             players declare at once, whose action goes first: often the difference between \
             striking first and being struck."
@@ -484,27 +500,30 @@ pub static STEPS: [EStep; 15] = [
                 }
             )
         },
+        look: "",
         rules: "rules-economy-initiative",
     },
     Step {
         title: "Pick the first battle",
         says: |_| {
-            "Each circle on the map marks a battle: Ukraine and Southern Europe. Start with the \
-            easy one: press Fight at Ukraine."
+            "Each crossed-swords mark (⚔) on the map is a battle to fight: Ukraine and Southern \
+            Europe. Start with the easy one: press Fight at Ukraine."
                 .into()
         },
         target: |_| "#battle-ukraine",
         allows: |_, m| matches!(m, EMsg::Act(A::PickBattle { player: ME, site }) if *site == at("ukraine")),
         done: |_, s| battle(s) == Some(at("ukraine")),
         result: |_, _| "The battle at Ukraine begins.".into(),
+        look: "",
         rules: "rules-economy-combat",
     },
     Step {
         title: "Attack Ukraine",
         says: |_| {
             "A battle goes roll by roll: each side rolls one die and adds bonuses (more units, \
-            defending, fortifications); the lower total loses one unit. The box under the \
-            attack shows your chance to win and the losses to expect. Attack the neutral armies \
+            defending, fortifications); the lower total loses one unit, and on equal totals both \
+            sides lose one. The box under the attack shows your chance to win and the armies you \
+            can expect to lose. Attack the neutral armies \
             with one roll: press the outlined button. Should a roll go against you, the outline \
             moves to the button that rolls once more: press it."
                 .into()
@@ -547,6 +566,7 @@ pub static STEPS: [EStep; 15] = [
                 }
             )
         },
+        look: "#r-ukraine",
         rules: "rules-economy-combat",
     },
     Step {
@@ -556,6 +576,7 @@ pub static STEPS: [EStep; 15] = [
         allows: |_, m| matches!(m, EMsg::Act(A::PickBattle { player: ME, site }) if *site == at("southern_europe")),
         done: |_, s| battle(s) == Some(at("southern_europe")),
         result: |_, _| "The battle at Southern Europe begins.".into(),
+        look: "",
         rules: "rules-economy-combat",
     },
     Step {
@@ -597,16 +618,25 @@ pub static STEPS: [EStep; 15] = [
                 }
             )
         },
+        look: "",
         rules: "rules-economy-combat",
     },
     Step {
         title: "Withdraw",
-        says: |_| {
+        says: |s| {
             format!(
                 "You need not fight to the end. After each roll anyone may withdraw to a friendly \
                  neighbour. A defender may intercept, rolling against each unit leaving: the line \
-                 under the button gives that risk. Press Withdraw to Western Europe: your capital \
-                 stands empty, and armies kept defend it.{BOTH_DECLARE}"
+                 under the button gives that risk. Under Withdraw options you could also burn the \
+                 roads: each army leaving a country with roads for one with roads rolls a die, \
+                 and any 6 destroys the roads left behind (the owner earns 1 MU less a round and \
+                 loses the road move); not needed now. Press Withdraw {} to Western Europe: \
+                 your capital stands empty, and armies kept defend it; watch them go back on the \
+                 map.{BOTH_DECLARE}",
+                text::force(Force {
+                    armies: mine_at(s, "southern_europe"),
+                    navies: 0
+                })
             )
         },
         target: |s| declare(s, withdraw_home),
@@ -614,18 +644,22 @@ pub static STEPS: [EStep; 15] = [
         done: |_, s| mine_at(s, "southern_europe") == 0 && mine_at(s, "western_europe") > 0,
         result: |_, s| {
             format!(
-                "{} Western Europe holds {} armies again.",
+                "{} Western Europe, your capital, holds {} armies again (on the map).",
                 log_line(s, "Red (you) withdraws"),
                 mine_at(s, "western_europe")
             )
         },
+        look: "#r-western_europe",
         rules: "rules-economy-withdraw",
     },
     Step {
         title: "The round ends",
         says: |_| {
-            "No battle is left. If the panel offers to move units on, press Done. The next \
-            round's Get phase follows: the countries you took become yours and earn money."
+            "That was the last battle, so the round is over (when units could still move on, \
+            the panel would offer it first: then press Done). The next round begins with its Get \
+            phase, and the box Round 1 in short beside the map sums up the round for each \
+            player: battles won and lost, countries gained and lost, units before and after, and \
+            the next round's income and upkeep."
                 .into()
         },
         target: |s| {
@@ -646,16 +680,19 @@ pub static STEPS: [EStep; 15] = [
                 .filter(|x| x.owner == Some(ME))
                 .count();
             format!(
-                "{} you own {mine} countries now, and this round you earned {} MU ({}).",
+                "{} you own {mine} countries now, and the panel's Income this round says {}.",
                 if s.game.regions[r("ukraine") as usize].owner == Some(ME) {
                     "You captured Ukraine:"
                 } else {
                     "Ukraine is not yours:"
                 },
-                s.game.income(EconomyMap::get(), ME).total(),
-                log_line(s, "Red (you) earns")
+                text::income(
+                    s.game.income(EconomyMap::get(), ME),
+                    s.game.options.continent_bonuses
+                ),
             )
         },
+        look: "#round-summary",
         rules: "rules-economy-capital",
     },
     Step {
@@ -670,6 +707,7 @@ pub static STEPS: [EStep; 15] = [
         allows: |_, _| true,
         done: |_, _| false,
         result: no_result,
+        look: "",
         rules: "rules-economy-goal",
     },
 ];

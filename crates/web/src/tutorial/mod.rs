@@ -34,6 +34,9 @@ pub struct Step<S: 'static, G: 'static, M: 'static> {
     pub done: fn(&G, &G) -> bool,
     /// What happened, explained (same arguments as `done`).
     pub result: fn(&G, &G) -> String,
+    /// Where the result shows on the screen (a map region: `#r-western_europe`), brought into
+    /// view with it (a phone's map scrolls there); "" for nowhere in particular.
+    pub look: &'static str,
     /// Its section of How to play (`rules-classic-attack`).
     pub rules: &'static str,
 }
@@ -127,12 +130,14 @@ pub enum Coach {
     Rules,
 }
 
-/// The coach panel for `steps` at `lesson`, with `s` the screen state.
+/// The coach panel for `steps` at `lesson`, with `s` the screen state; `name` says which region
+/// or province a map target is (a refusal names what to click).
 pub fn panel<S, G: Clone, M>(
     steps: &[Step<S, G, M>],
     lesson: &Lesson<G>,
     s: &S,
     send: Callback<Coach>,
+    name: fn(&str) -> Option<String>,
 ) -> Html {
     let st = &steps[lesson.step];
     let on = |c: Coach| {
@@ -148,6 +153,14 @@ pub fn panel<S, G: Clone, M>(
     let wait_next = lesson.result.is_some() && !last;
     let target = if wait_next { "#coach-next" } else { target };
     let highlight = highlight(target);
+    // A refusal names the place to click when the coach waits for one on the map.
+    let notice = lesson.notice.as_ref().map(|w| match name(target) {
+        Some(n) if lesson.result.is_none() => format!(
+            "Not yet: click {n}, outlined in purple on the map. This lesson waits for \"{}\".",
+            st.title
+        ),
+        _ => w.clone(),
+    });
     let n = steps.len();
     // Keyed by step: a coach folded to its title line on a phone opens again at the next step.
     html! {
@@ -167,7 +180,7 @@ pub fn panel<S, G: Clone, M>(
                 if let Some(r) = lesson.result.as_ref().filter(|r| !r.is_empty()) {
                     <p class="coach-result" id="coach-result" role="status"><b>{"What happened: "}</b>{r}</p>
                 }
-                if let Some(w) = &lesson.notice {
+                if let Some(w) = &notice {
                     <p class="coach-notice" id="coach-notice" role="alert">{w}</p>
                 }
                 <div class="row">
@@ -181,7 +194,7 @@ pub fn panel<S, G: Clone, M>(
                     <button class="btn small" id="coach-leave" onclick={on(Coach::Leave)}>{"Leave the lesson"}</button>
                 </div>
             </details>
-            <Follow target={AttrValue::from(target)} />
+            <Follow target={AttrValue::from(if wait_next && !st.look.is_empty() { st.look } else { target })} />
         </aside>
     }
 }
@@ -230,6 +243,14 @@ fn reveal(target: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
+    // A result under long words (a phone's coach scrolls): the coach shows its end, the result
+    // and Next.
+    if let (Some(c), Some(_)) = (
+        doc.get_element_by_id("coach"),
+        doc.get_element_by_id("coach-result"),
+    ) {
+        c.set_scroll_top(c.scroll_height());
+    }
     if target.is_empty() || target.starts_with("#coach") {
         return;
     }

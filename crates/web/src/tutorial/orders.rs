@@ -24,6 +24,13 @@ fn power(key: &str) -> PowerId {
     map().power(key).expect("a power of the Europe map")
 }
 
+/// The province a target names (`[data-key="PAR"]`: "Paris"), for the coach's refusals.
+pub fn target_name(target: &str) -> Option<String> {
+    let key = target.strip_prefix("[data-key=\"")?.strip_suffix("\"]")?;
+    let id = map().province(key)?;
+    Some(map().provinces[id as usize].name.clone())
+}
+
 /// The player's power.
 fn me() -> PowerId {
     power("FRANCE")
@@ -246,6 +253,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         allows: none,
         done: |_, _| true,
         result: no_result,
+        look: "",
         rules: "rules-orders-goal",
     },
     Step {
@@ -264,6 +272,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
             yet: orders are carried out when every power has written them."
                 .into()
         },
+        look: "",
         rules: "rules-orders-move",
     },
     Step {
@@ -278,6 +287,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         allows: |_, m| clicks(m, &["PAR", "BUR"]),
         done: |_, o| moves(o, "PAR", "BUR"),
         result: |_, _| "The order A PAR - BUR (army Paris to Burgundy) is in your list.".into(),
+        look: "",
         rules: "rules-orders-move",
     },
     Step {
@@ -312,6 +322,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
             Portugal) and A BRE - POR. A convoy needs both, the fleet's and the army's."
                 .into()
         },
+        look: "",
         rules: "rules-orders-convoy",
     },
     Step {
@@ -334,6 +345,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
                 lines(o, &["MAR", "PAR", "MUN", "MAO", "BRE"])
             )
         },
+        look: "",
         rules: "rules-orders-move",
     },
     Step {
@@ -382,6 +394,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
                 lines(o, &["PAR", "GAS", "MUN", "ENG", "IRI", "MAO"])
             )
         },
+        look: "",
         rules: "rules-orders-support",
     },
     Step {
@@ -418,6 +431,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
                 units_of(&o.game, me())
             )
         },
+        look: "",
         rules: "rules-orders-retreat",
     },
     Step {
@@ -456,6 +470,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
                 o.game.centre_count(me())
             )
         },
+        look: "",
         rules: "rules-orders-adjust",
     },
     Step {
@@ -469,6 +484,7 @@ pub static STEPS: [Step<OrdersSession, OrdersSession, OMsg>; 9] = [
         allows: |_, _| true,
         done: |_, _| false,
         result: no_result,
+        look: "",
         rules: "rules-orders-goal",
     },
 ];
