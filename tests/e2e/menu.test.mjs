@@ -3,7 +3,8 @@
 // each ruleset in one click.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase, watchErrors } from './helpers.mjs';
+import { readFileSync } from 'node:fs';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, waitMyPhase, watchErrors, textMatches } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -185,4 +186,109 @@ test('quick game: one click to each ruleset against computer players, no form to
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'rules-classic-reinforce');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('My games: the game on this device and each online room with what is due; removing asks first; a backed-up key plays the same seat in another browser', async () => {
+  const ONLINE = URL_BASE + 'online/';
+  // A relay nobody listens on: the rooms here never meet anyone (no public relay is touched).
+  const NET = '?relays=ws%3A%2F%2F127.0.0.1%3A9';
+  const context = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  // The dead relay's refusals are the only errors expected.
+  const real = (list) => list.filter((e) => !/WebSocket|ERR_CONNECTION_REFUSED/.test(e));
+  await page.goto(URL_BASE);
+  await page.click('#quick-start');
+  await page.locator('#map').waitFor();
+  // A room over days as the online page records it: orders due in 14 hours.
+  const days = 'daysroom0123456789abcd';
+  await page.evaluate(([room, now]) => {
+    localStorage.setItem(`orbis.p2p.id.${room}`, 'ab'.repeat(32));
+    localStorage.setItem(`orbis.p2p.game.${room}`, [`link\troom=${room}`, 'ruleset\tOrders: Europe 1901',
+      'players\tAnn (France), Bob (England), 5 computers', 'stands\tSpring 1903 movement', 'days\t1',
+      `seen\t${now - 3600}`, `due\t${now + 14 * 3600 + 90}\tYour orders`,
+      `deadline\t${now + 14 * 3600 + 90}\tSpring 1903 movement`].join('\n'));
+  }, [days, Math.floor(Date.now() / 1000)]);
+  await page.click('#menu-btn');
+  await page.click('#my-games');
+  const hot = page.locator('#game-hot-seat');
+  await hot.waitFor();
+  assert.match(await hot.textContent(), /Classic · on this device.*Boole \(computer\).*Setting up/);
+  const row = page.locator(`li[data-room="${days}"]`);
+  assert.match(await row.textContent(), /over days.*Spring 1903 movement.*Your orders: by .* \(in 14 h\)/);
+  assert.equal(await page.locator('#games-to-online').count(), 1, 'backups and restoring: on the online page');
+  await shot(page, '90-my-games');
+  await hot.locator('#game-hot-seat-remove').click();
+  await page.locator('#games-confirm').waitFor();
+  await shot(page, '90a-my-games-remove');
+  await page.click('#games-confirm-no');
+  await hot.locator('#game-hot-seat-open').click();
+  await page.locator('#root[data-screen="play"]').waitFor();
+
+  // The online page: a new room's lobby offers "Over days" for orders only, and the key backup.
+  await page.goto(ONLINE + NET + '&open=online');
+  await page.fill('#online-name', 'Ann');
+  await page.click('#online-create');
+  await page.locator('#online-days').waitFor();
+  assert.equal(await page.locator('#online-over-days').isDisabled(), true, 'classic: live only');
+  assert.match(await page.locator('#online-days-why').textContent(), /every die is rolled by all the players' pages together/);
+  await page.selectOption('#online-ruleset', 'europe-1901');
+  await page.click('#online-over-days');
+  await page.selectOption('#days-movement', '48');
+  await page.selectOption('#days-retreat', '8');
+  await textMatches(page, '#days-summary', /2 days for orders, 8 hours for retreats, 12 hours for builds.*1 missed turn excused/);
+  assert.match(await page.locator('#days-not-yet').textContent(), /cannot be started from this page yet/);
+  assert.equal(await page.locator('#online-propose').isDisabled(), true, 'never a button that proposes a live game instead');
+  await shot(page, '91-lobby-over-days');
+  const me = await page.locator('#online-peers li').first().getAttribute('data-fingerprint');
+  await page.click('#online-key-toggle');
+  const code = await page.locator('#key-code').inputValue();
+  assert.match(code, /^orbis-key-1:[A-Za-z0-9_-]+$/);
+  assert.match(await page.locator('#key-one-at-a-time').textContent(), /one browser at a time/);
+  await shot(page, '92-key-backup');
+  await page.click('#online-menu');
+  await page.click('#my-games');
+  await page.locator('#my-games').waitFor();
+  assert.equal(await page.locator('#my-games').getAttribute('data-rooms'), '2');
+  // The calendar file of the game over days: one event at its deadline, in UTC.
+  const [ics] = await Promise.all([page.waitForEvent('download'), row.locator('.game-ics').click()]);
+  const cal = readFileSync(await ics.path(), 'utf8');
+  assert.match(cal, /^BEGIN:VCALENDAR\r\n/);
+  assert.equal(cal.match(/BEGIN:VEVENT/g).length, 1);
+  assert.match(cal, /DTSTART:\d{8}T\d{6}Z\r\nDURATION:PT15M\r\nSUMMARY:Orbis\\, Orders: Europe 1901: Spring 1903 movement due/);
+  await row.locator('.game-remove').click();
+  await page.click('#games-confirm-yes');
+  await textMatches(page, '#games-note', /removed from this device/);
+  assert.equal(await row.count(), 0);
+  assert.equal(await page.evaluate((r) => localStorage.getItem(`orbis.p2p.id.${r}`), days), null);
+  await shot(page, '93-my-games-online');
+  assert.deepEqual(real(errors), []);
+  await context.close();
+
+  // Another browser: a garbage code is refused with what to do; the key's link restores the seat.
+  const other = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+  const page2 = await other.newPage();
+  const errors2 = watchErrors(page2);
+  await page2.goto(ONLINE + NET + '&open=games');
+  await page2.click('#games-restore summary');
+  await page2.fill('#restore-code', 'hello there');
+  await page2.click('#restore-go');
+  await textMatches(page2, '#games-note', /This is not a game key/);
+  await page2.fill('#restore-code', code.slice(0, -6));
+  await page2.click('#restore-go');
+  await textMatches(page2, '#games-note', /damaged/);
+  await shot(page2, '94-restore-refused');
+  // A fresh page, as a phone opens a scanned link.
+  await page2.goto('about:blank');
+  await page2.goto(ONLINE + NET + '#key=' + code);
+  assert.equal(await page2.locator('#restore-code').inputValue(), code, 'a scanned link fills the code in');
+  await page2.click('#restore-go');
+  await textMatches(page2, '#games-note', /Restored: room .*, as Ann\. .*one browser at a time/);
+  await shot(page2, '95-restored');
+  await page2.locator('#games-list .game-open').click();
+  await page2.locator('#online-peers li').first().waitFor();
+  assert.equal(await page2.locator('#online-peers li').first().getAttribute('data-fingerprint'), me, 'the same seat');
+  assert.deepEqual(real(errors), []);
+  assert.deepEqual(real(errors2), []);
+  await other.close();
 });

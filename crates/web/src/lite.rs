@@ -14,6 +14,8 @@ pub enum Open {
     Resume,
     /// The online lobby.
     Online,
+    /// "My games" on the online page (key backups, restoring, calendar files).
+    Games,
     /// The replay of the autosaved classic game (the lite page's only).
     #[cfg_attr(feature = "full", allow(dead_code))]
     Replay,
@@ -84,6 +86,7 @@ fn go_with(dir: &str, what: Open, extra: &str, replace: bool) {
     let mut open = match what {
         Open::Resume => "",
         Open::Online => "open=online",
+        Open::Games => "open=games",
         Open::Orders => "open=orders",
         Open::Economy => "open=economy",
         Open::Replay => "open=replay",

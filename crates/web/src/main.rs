@@ -12,6 +12,7 @@ mod app;
 mod classic;
 #[cfg(feature = "full")]
 mod economy;
+mod games;
 #[cfg(feature = "full")]
 mod help;
 mod keynav;

@@ -184,6 +184,7 @@ pub fn menu(app: &UseReducerHandle<AppState>) -> Html {
                     <QuickGames app={app.clone()} />
                     <button class="btn" id="new-game" onclick={setup}>{"New game… (choose rules and players)"}</button>
                     <button class="btn" id="play-online" onclick={send(app, Msg::ShowOnline)}>{"Play online…"}</button>
+                    <button class="btn" id="my-games" onclick={send(app, Msg::ShowGames)}>{"My games"}</button>
                     { import_button(app, "import-menu") }
                     <section class="learn-choice" aria-labelledby="learn-title">
                         <h2 id="learn-title">{"Learn to play: a first game with a coach"}</h2>

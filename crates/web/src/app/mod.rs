@@ -5,6 +5,7 @@
 //! menu's notice, whether a save exists, the setup screen's ruleset choice, and the messages that
 //! move between screens (start, continue, import, leave).
 
+mod games;
 mod hooks;
 mod learn;
 pub mod menu;
@@ -34,6 +35,8 @@ pub enum Screen {
     EconomyPlay,
     /// The replay of the autosaved classic game (lite bundle: on the way to the full page).
     Replay,
+    /// "My games": every game on this device (`games`).
+    Games,
 }
 
 /// The ruleset the new-game screen shows.
@@ -96,6 +99,10 @@ pub enum Msg {
     Continue,
     Import(Result<Vec<u8>, String>),
     ShowOnline,
+    /// "My games".
+    ShowGames,
+    /// Removes the hot-seat game from this device (asked in "My games").
+    ForgetSave,
     SetRuleset(Ruleset),
     /// A message of the classic screens.
     Classic(classic::Msg),
@@ -279,6 +286,10 @@ impl AppState {
                     store::remove(store::SAVE_KEY);
                 }
             }
+        }
+        // "My games", asked for on another page or by a scanned key's link (`#key=…`).
+        if open.as_deref() == Some("games") || store::url_param("key").is_some() {
+            st.screen = Screen::Games;
         }
         // A new visit (not a reload, nor a hand-over between the pages in this tab) opens on
         // the menu, its "Continue your game" first, rather than inside the saved game.
@@ -536,6 +547,12 @@ impl Reducible for AppState {
             #[cfg(feature = "online")]
             Msg::OnlineOrders(o) => screens::online_orders(&mut st, *o),
             Msg::QuickStart(r) => st.quick_start(r),
+            Msg::ShowGames => st.screen = Screen::Games,
+            Msg::ForgetSave => {
+                crate::games::forget_save();
+                st = AppState::load_state(true);
+                st.screen = Screen::Games;
+            }
             #[cfg(feature = "full")]
             Msg::Start if st.setup_ruleset == Ruleset::Orders => {
                 let f = st.oform.clone();
@@ -761,6 +778,7 @@ pub fn app() -> Html {
         Screen::Play | Screen::OrdersPlay | Screen::EconomyPlay => "play",
         Screen::Online => "online",
         Screen::Replay => "replay",
+        Screen::Games => "games",
     };
     #[cfg(not(feature = "full"))]
     let stage = String::new();
@@ -785,6 +803,7 @@ pub fn app() -> Html {
     let body = match app.screen {
         Screen::Menu => menu::menu(&app),
         Screen::Setup => menu::setup_screen(&app),
+        Screen::Games => html! { <games::MyGames app={app.clone()} /> },
         Screen::Play => crate::classic::panel::play_screen(&classic_view(&app), drag),
         #[cfg(feature = "full")]
         Screen::OrdersPlay => crate::orders::view::play(&orders_view(&app)),

@@ -225,7 +225,7 @@ pub fn relay_details(st: &Status, via_relays: bool) -> Html {
 }
 
 /// An invite code as a QR code (SVG), for a phone's camera.
-fn qr(text: &str) -> Html {
+pub fn qr(text: &str) -> Html {
     match qrcode::QrCode::with_error_correction_level(text.as_bytes(), qrcode::EcLevel::L) {
         Ok(code) => {
             let svg = code

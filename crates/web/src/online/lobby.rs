@@ -85,6 +85,9 @@ pub(super) fn new_game(
             rev.set(*rev + 1);
         })
     };
+    let orders_map = matches!(s.ruleset.as_str(), "europe-1901" | "world");
+    // Over days is chosen: see `days::NOT_YET`.
+    let days = orders_map && s.days.over_days;
     html! {
         <>
                 <h2>{"New game"}</h2>
@@ -152,7 +155,11 @@ pub(super) fn new_game(
                     { crate::classic::options::options_fields(&s.options, seats_next, set_options) }
                 </details>
             }
-            <button class="btn" id="online-propose" onclick={propose}>{
+            { super::days_clock::choice(&s.days, orders_map, on_session_with(session, rev, |s, d| s.days = d)) }
+            if days {
+                <p class="notice" id="days-not-yet" role="status">{super::days_clock::NOT_YET}</p>
+            }
+            <button class="btn" id="online-propose" onclick={propose} disabled={days}>{
                 if s.left_out.iter().any(|k| present.contains(k)) { "Propose a game with the players ticked" } else { "Propose a game with everyone here" }
             }</button>
         </>

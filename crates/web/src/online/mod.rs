@@ -12,6 +12,10 @@
 mod absorb;
 mod commands;
 pub mod course;
+mod days;
+mod days_clock;
+pub mod days_ics;
+pub mod days_key;
 mod deal;
 pub mod economy;
 mod end;
@@ -250,6 +254,10 @@ pub fn online(props: &Props) -> Html {
                     d.emit(Report::Economy(Box::new(e)));
                 }
                 if after != before {
+                    // "My games" says where this room's game stands.
+                    if let Some(s) = session.borrow().as_ref() {
+                        days::note(s);
+                    }
                     rev.set(after);
                 }
             });
@@ -503,6 +511,7 @@ pub fn online(props: &Props) -> Html {
                 { invite_panel(st, s.guest, connected, make_invite, answer_invite, s.invite_msg.clone(), &page_url) }
             }
             if let Some(st) = &relays { { relay_details(st, s.via_relays) } }
+            <days_key::KeyInBar room={s.room.clone()} />
             if paused {
                 if !s.missing.is_empty() {
                     <p class="notice" id="online-paused" role="status">{format!("Paused — missing: {}",

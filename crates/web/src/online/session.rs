@@ -242,6 +242,8 @@ pub(super) struct Session {
     /// Left out of the game (voted out while away) and the player asked to come back: the
     /// position we last asked at (`u64::MAX` until the first request goes out).
     pub(super) asked_back: Option<u64>,
+    /// How the next proposal is played: live, or over days with its clock.
+    pub(super) days: super::days_clock::Draft,
 }
 
 /// Leaving the room: the charts forget its game's course.
@@ -377,6 +379,7 @@ impl Session {
             ruleset: "classic".into(),
             memento_last: None,
             asked_back: None,
+            days: Default::default(),
         })
     }
 
