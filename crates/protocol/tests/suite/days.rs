@@ -22,9 +22,9 @@ use orbis_protocol::{
 use std::collections::BTreeMap;
 
 /// Simulated UTC start (s) and the clock's lengths.
-const T0: u64 = 1_800_000_000;
-const DAY: u64 = 86_400;
-const HOUR: u64 = 3_600;
+pub(crate) const T0: u64 = 1_800_000_000;
+pub(crate) const DAY: u64 = 86_400;
+pub(crate) const HOUR: u64 = 3_600;
 
 /// What a visit saw, once its peer is gone.
 #[allow(dead_code)]
@@ -189,7 +189,7 @@ const FRANCE: PowerId = 1;
 const GERMANY: PowerId = 2;
 
 /// Our orders for the phase under way, written by a computer, if they are due.
-fn submit(p: &mut Peer, i: usize) -> Option<orbis_protocol::Output> {
+pub(crate) fn submit(p: &mut Peer, i: usize) -> Option<orbis_protocol::Output> {
     let (round, powers) = p.orders_due()?;
     if powers.is_empty() {
         return None;
@@ -218,7 +218,7 @@ fn submit(p: &mut Peer, i: usize) -> Option<orbis_protocol::Output> {
 }
 
 /// Europe 1901 over days: players 0..n on the first seats, computers on the rest.
-fn proposal(keys: &[PeerKey], clock: Clock) -> SetupProposal {
+pub(crate) fn proposal(keys: &[PeerKey], clock: Clock) -> SetupProposal {
     let seats = (0..7)
         .map(|i| SeatSpec {
             name: format!("S{i}"),
@@ -247,7 +247,7 @@ fn proposal(keys: &[PeerKey], clock: Clock) -> SetupProposal {
     }
 }
 
-fn clock() -> Clock {
+pub(crate) fn clock() -> Clock {
     Clock::new(
         T0,
         DAY as u32,
@@ -260,7 +260,7 @@ fn clock() -> Clock {
 /// The lobby over visits: 0 proposes and accepts, 1 and 2 accept (2 reveals its seed share at
 /// once: everyone has accepted), then 0 and 1 come back to reveal theirs. Nobody is online
 /// with anyone.
-fn lobby(w: &mut World) {
+pub(crate) fn lobby(w: &mut World) {
     let p = proposal(&w.keys, clock());
     let hash = p.hash();
     let s = w.visit(0, |peer| {
@@ -337,7 +337,7 @@ fn an_orders_game_over_days_runs_by_visits_alone() {
     assert!(phases.contains(&Some(Phase::Retreat)), "{phases:?}");
 }
 
-fn missed_applied(s: &Seen) -> bool {
+pub(crate) fn missed_applied(s: &Seen) -> bool {
     s.events.iter().any(|e| {
         matches!(
             e,
@@ -351,7 +351,7 @@ fn missed_applied(s: &Seen) -> bool {
 
 /// Every player visits once (doing what is due), then every fresh visit agrees on the log and
 /// the state.
-fn all_agree(w: &mut World, n: usize) -> Seen {
+pub(crate) fn all_agree(w: &mut World, n: usize) -> Seen {
     for i in 0..n {
         w.visit(i, |_| vec![]);
     }
