@@ -16,6 +16,8 @@ pub mod classic;
 pub mod economy;
 #[cfg(feature = "full")]
 pub mod orders;
+#[cfg(all(test, feature = "full"))]
+mod summary_check;
 
 use yew::prelude::*;
 
