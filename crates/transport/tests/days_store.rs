@@ -10,9 +10,8 @@
 
 use orbis_transport::relay::new_secret;
 use orbis_transport::relay::nostr::{self, Event};
-use orbis_transport::relay::store::{
-    self, fetch_all, publish, refill, Days, Refused, DAYS_KIND, MAX_PART, SMALL_PART,
-};
+use orbis_transport::relay::store::{self, Days, Refused, DAYS_KIND, MAX_PART, SMALL_PART};
+use orbis_transport::relay::store_net::{fetch_all, publish, refill};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 mod common;

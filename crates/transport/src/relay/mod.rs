@@ -24,7 +24,9 @@ mod rendezvous;
 pub mod room;
 mod rt;
 pub mod store;
-mod store_net;
+/// The sockets of [`store`] (fetch, publish, refill); kept apart so the sans-I/O core imports
+/// nothing of them.
+pub mod store_net;
 
 pub use pool::valid_url;
 pub use rendezvous::*;

@@ -25,8 +25,6 @@ use rand_core::{RngCore, SeedableRng};
 use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 
-pub use super::store_net::{fetch_all, publish, refill, Fetched, Published, RelayReport};
-
 /// The Nostr kind of a stored Orbis event: regular (1000-9999), so relays keep it.
 pub const DAYS_KIND: u32 = 7462;
 /// The longest content of one event (parts of a bigger bundle each stay within it).

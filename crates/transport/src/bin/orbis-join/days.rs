@@ -16,7 +16,7 @@ use orbis_protocol::{
     Body, Clock, Config, Controller, Envelope, Next, Output, Peer, PeerKey, ProtocolEvent,
     SeatSpec, SetupProposal,
 };
-use orbis_transport::relay::store;
+use orbis_transport::relay::{store, store_net};
 use std::collections::BTreeSet;
 use std::process::ExitCode;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -194,7 +194,8 @@ pub fn visit(args: &Args) -> ExitCode {
     }
     let timeout = Duration::from_secs(args.timeout_s.clamp(5, 120));
     let t = Instant::now();
-    let fetched = futures::executor::block_on(store::fetch_all(&args.relays, &args.room, timeout));
+    let fetched =
+        futures::executor::block_on(store_net::fetch_all(&args.relays, &args.room, timeout));
     let fetch_ms = t.elapsed().as_millis();
     for r in &fetched.per_relay {
         if let Some(e) = &r.error {
@@ -249,7 +250,7 @@ pub fn visit(args: &Args) -> ExitCode {
     let expiration = store::expiration(None, now / 1000);
     let (mut published, mut pub_events, mut pub_bytes) = (0usize, 0usize, 0usize);
     if !args.watch && !bundle.is_empty() {
-        let res = futures::executor::block_on(store::publish(
+        let res = futures::executor::block_on(store_net::publish(
             &args.relays,
             &args.room,
             &bundle,
@@ -272,9 +273,10 @@ pub fn visit(args: &Args) -> ExitCode {
     if !args.watch {
         let mut e2 = visit_entropy;
         e2[0] ^= 0xff;
-        for p in futures::executor::block_on(store::refill(&args.relays, &fetched, expiration, e2))
-            .into_iter()
-            .flatten()
+        for p in
+            futures::executor::block_on(store_net::refill(&args.relays, &fetched, expiration, e2))
+                .into_iter()
+                .flatten()
         {
             refilled += p.accepted;
             if let Some(e) = &p.error {
