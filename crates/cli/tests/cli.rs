@@ -527,7 +527,7 @@ fn orders_tournament_prints_solos_draws_and_centres() {
 }
 
 /// `tests/data/face-down-3.orbis-transcript`: a whole 3-player game dealt face down, written by
-/// `cargo run -p orbis-protocol --example transcript -- 3 1 FILE` (protocol version 9; regenerate it the same way when the version changes).
+/// `cargo run -p orbis-protocol --example transcript -- 3 1 FILE` (protocol version 10; regenerate it the same way when the version changes).
 const TRANSCRIPT: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/tests/data/face-down-3.orbis-transcript"
@@ -567,7 +567,7 @@ fn verify_reports_how_each_ruleset_ended() {
     let line = |text: &str| text.lines().nth(3).unwrap_or_default().to_string();
     assert_eq!(
         line(&report("orders-solo-2")),
-        "won by seat 0: North America wins with 17 of 30 supply centres"
+        "won by seat 0: North America wins with 20 of 30 supply centres"
     );
     assert_eq!(
         line(&report("orders-draw-3")),
