@@ -71,31 +71,36 @@ const lobby = async (page) => {
   await page.click('#play-online');
   await page.locator('#online-create').waitFor({ timeout: 60000 });
 };
+// A form as a player fills it in: every choice changed and changed back, every box ticked and
+// unticked, every name typed (the full page's form per ruleset, and the lite page's).
+const fillEverything = async (page) => {
+  for (let i = 0; i < await page.locator('select').count(); i++) {
+    const sel = page.locator('select').nth(i);
+    const n = await sel.locator('option').count();
+    const was = await sel.inputValue();
+    if (n > 1) await sel.selectOption({ index: n - 1 });
+    await sel.selectOption(was);
+  }
+  for (let i = 0; i < await page.locator('input[type=checkbox]').count(); i++) {
+    await page.locator('input[type=checkbox]').nth(i).click();
+    await page.locator('input[type=checkbox]').nth(i).click();
+  }
+  for (let i = 0; i < await page.locator('input[type=text], input:not([type])').count(); i++) {
+    const input = page.locator('input[type=text], input:not([type])').nth(i);
+    const was = await input.inputValue();
+    await input.fill('Ada');
+    await input.press('Tab');
+    await input.fill(was);
+    await input.press('Tab');
+  }
+};
 // The full page: the new-game form as a player fills it in, each ruleset in turn: every choice
 // changed and changed back, every box ticked and unticked, every name typed.
 const form = async (page) => {
   await page.locator('#start-game').waitFor({ timeout: 60000 });
   for (const r of ['#ruleset-orders', '#ruleset-economy', '#ruleset-classic']) {
     await page.click(r);
-    for (let i = 0; i < await page.locator('select').count(); i++) {
-      const sel = page.locator('select').nth(i);
-      const n = await sel.locator('option').count();
-      const was = await sel.inputValue();
-      if (n > 1) await sel.selectOption({ index: n - 1 });
-      await sel.selectOption(was);
-    }
-    for (let i = 0; i < await page.locator('input[type=checkbox]').count(); i++) {
-      await page.locator('input[type=checkbox]').nth(i).click();
-      await page.locator('input[type=checkbox]').nth(i).click();
-    }
-    for (let i = 0; i < await page.locator('input[type=text], input:not([type])').count(); i++) {
-      const input = page.locator('input[type=text], input:not([type])').nth(i);
-      const was = await input.inputValue();
-      await input.fill('Ada');
-      await input.press('Tab');
-      await input.fill(was);
-      await input.press('Tab');
-    }
+    await fillEverything(page);
   }
 };
 // How to play over the menu (from a term's link or the menu's button on the lite page): each
@@ -120,25 +125,7 @@ const liteOn = (...buttons) => async (page) => {
 const liteForm = async (page) => {
   await liteOn('#new-game')(page);
   await page.locator('#start-game').waitFor({ timeout: 60000 });
-  for (let i = 0; i < await page.locator('select').count(); i++) {
-    const sel = page.locator('select').nth(i);
-    const n = await sel.locator('option').count();
-    const was = await sel.inputValue();
-    if (n > 1) await sel.selectOption({ index: n - 1 });
-    await sel.selectOption(was);
-  }
-  for (let i = 0; i < await page.locator('input[type=checkbox]').count(); i++) {
-    await page.locator('input[type=checkbox]').nth(i).click();
-    await page.locator('input[type=checkbox]').nth(i).click();
-  }
-  for (let i = 0; i < await page.locator('input[type=text], input:not([type])').count(); i++) {
-    const input = page.locator('input[type=text], input:not([type])').nth(i);
-    const was = await input.inputValue();
-    await input.fill('Ada');
-    await input.press('Tab');
-    await input.fill(was);
-    await input.press('Tab');
-  }
+  await fillEverything(page);
   await page.locator('main.setup button', { hasText: 'Back' }).first().click();
   await liteMenu(page);
 };
