@@ -94,6 +94,13 @@ pub struct Rendezvous {
     /// while it holds ids there, even once forgotten as a peer met. There are few: each one
     /// spent a handshake of the budget.
     kept: BTreeSet<[u8; 16]>,
+    /// Peers matchbox was told to offer to ([`PeerEvent::NewPeer`]), never forgotten: matchbox
+    /// keeps one signal channel per peer id for the socket's life, and a second `NewPeer` for
+    /// the same id replaces it, which panics the handshake still waiting on the first ("Signal
+    /// server connection lost in the middle of a handshake"). That happened when an answer took
+    /// over [`HANDSHAKE_S`] (a loaded machine, signals relayed through the mesh): the peer was
+    /// forgotten, and its next hello met it anew. Bounded by the handshake budget.
+    offered: BTreeSet<[u8; 16]>,
     /// The window's size: [`SEEN`] (smaller in tests, which then need fewer signed events).
     seen_cap: usize,
     bad: BTreeSet<[u8; 32]>,
@@ -160,6 +167,7 @@ impl Rendezvous {
             seen_order: VecDeque::new(),
             seen_per: BTreeMap::new(),
             kept: BTreeSet::new(),
+            offered: BTreeSet::new(),
             seen_cap: SEEN,
             bad: BTreeSet::new(),
             bad_order: VecDeque::new(),
@@ -520,8 +528,10 @@ impl Rendezvous {
         match env.body {
             Body::Hello => {
                 // Of each pair the larger id offers (matchbox's NewPeer tells a peer to offer).
-                if new && env.from < self.me {
+                // Once per id: see `offered`.
+                if new && env.from < self.me && !self.offered.contains(&env.from) {
                     self.handshake(env.from, now)?;
+                    self.offered.insert(env.from);
                     r.to_matchbox.push(PeerEvent::NewPeer(from));
                 }
                 // Answer a newcomer's broadcast hello so it learns of us (relays keep no history

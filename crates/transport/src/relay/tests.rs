@@ -547,6 +547,38 @@ fn handshakes_time_out() {
     assert!(big.receive(&h, later).is_ok(), "the newcomer gets in");
 }
 
+/// An answer slower than [`HANDSHAKE_S`] (a loaded machine; signals relayed through the mesh):
+/// the offering peer forgot the other, met it anew at its next hello and told matchbox to offer
+/// a second time, which replaced the first handshake's signal channel and panicked the process
+/// ("Signal server connection lost in the middle of a handshake", CI's mesh test). Matchbox is
+/// told to offer to an id once; the late answer still reaches the first handshake.
+#[test]
+fn a_slow_answer_does_not_start_a_second_offer() {
+    let (mut big, mut small) = pair();
+    let first = big.receive(&small.tick(NOW, false).unwrap(), NOW).unwrap();
+    assert_eq!(
+        first.to_matchbox,
+        vec![PeerEvent::NewPeer(PeerId(uuid::Uuid::from_bytes(small.me)))]
+    );
+    // No answer within the handshake's time: forgotten, then heard again.
+    let later = NOW + HANDSHAKE_S + 5;
+    let again = big.receive(&small.hello(later), later).unwrap();
+    assert!(
+        again.to_matchbox.is_empty(),
+        "told to offer once: {:?}",
+        again.to_matchbox
+    );
+    // The answer, late, still goes to matchbox's first handshake.
+    let answer = small.signal(big.me, PeerSignal::Answer("v=0".into()), later + 1);
+    assert_eq!(
+        big.receive(&answer, later + 1).unwrap().to_matchbox,
+        vec![PeerEvent::Signal {
+            sender: PeerId(uuid::Uuid::from_bytes(small.me)),
+            data: PeerSignal::Answer("v=0".into())
+        }]
+    );
+}
+
 /// A flood of events from the mesh while the task is busy: the inbox held every one (an
 /// unbounded queue); now it holds at most [`INBOX`] and counts the rest dropped.
 #[test]
