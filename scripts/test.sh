@@ -6,8 +6,30 @@ cd "$(dirname "$0")/.."
 export CARGO_TERM_COLOR=never
 
 # Each step prints the clock and the seconds since the start, so a run's log shows where the time
-# goes (CI must stay under 60 minutes on 2 cores).
-step() { printf '\n==> %s  [%s, %d s]\n' "$*" "$(date +%T)" "$SECONDS"; }
+# goes (issue 63: a cold run within 35 minutes on 2 cores, a warm one within 15), and the run ends,
+# passed or failed, with a table of each step's seconds and the background job's (times_table).
+STEPS=()
+step() {
+  STEPS+=("$SECONDS $*")
+  printf '\n==> %s  [%s, %d s]\n' "$*" "$(date +%T)" "$SECONDS"
+}
+times_table() {
+  local i start next name
+  printf '\n==> seconds per step (of %d s in all)\n' "$SECONDS"
+  for ((i = 0; i < ${#STEPS[@]}; i++)); do
+    start="${STEPS[i]%% *}"
+    name="${STEPS[i]#* }"
+    if ((i + 1 < ${#STEPS[@]})); then next="${STEPS[i + 1]%% *}"; else next="$SECONDS"; fi
+    printf '%6d s  %s\n' "$((next - start))" "$name"
+  done
+  # The background job's marks (seconds since the run's start): when the tools were in, when
+  # each page build began, when the pages were done.
+  if [[ -n "${BG:-}" && -e "$BG/marks" ]]; then
+    printf '  background (started at %d s):\n' "$BG_START"
+    awk -v t0="$T0" '{ t = $1; $1 = ""; printf "%6d s  at%s\n", t - t0, $0 }' "$BG/marks"
+  fi
+}
+T0="$(date +%s)"
 
 step "toolchain"
 if ! command -v apt-get >/dev/null; then echo "needs a Debian machine (apt-get)"; exit 1; fi
@@ -47,15 +69,23 @@ scripts/install-web-tools.sh
 if [[ -x scripts/matchbox-server.sh ]]; then scripts/matchbox-server.sh; fi
 if [[ -x scripts/nostr-relay.sh ]]; then scripts/nostr-relay.sh; fi
 echo "test.sh: tools installed  [$(date +%T)]"
+echo "$(date +%s) tools installed" >>"$BG/marks"
 touch "$BG/tools-done"
 echo "test.sh: building the pages  [$(date +%T)]" >"$BG/pages.log"
-WASM_OPT_CONVERGE=0 scripts/build-web.sh >>"$BG/pages.log" 2>&1
+# build-web.sh's "build-web: <page>" lines, with the time each was printed, are the job's marks.
+WASM_OPT_CONVERGE=0 scripts/build-web.sh 2>&1 | while IFS= read -r line; do
+  printf '%s\n' "$line"
+  case "$line" in "build-web: "*) echo "$(date +%s) ${line%%  \[*}" >>"$BG/marks" ;; esac
+done >>"$BG/pages.log"
+echo "$(date +%s) pages built" >>"$BG/marks"
 echo "test.sh: pages built  [$(date +%T)]" >>"$BG/pages.log"
 JOB
+BG_START=$SECONDS
 setsid bash "$BG/job.sh" "$BG" >"$BG/tools.log" 2>&1 </dev/null &
 BGJOB=$!
-# A run that fails before waiting for it stops the job too (its own process group).
-trap 'kill -- -"$BGJOB" 2>/dev/null || true' EXIT
+# A run that fails before waiting for it stops the job too (its own process group); every run
+# ends with the table of times.
+trap 'rc=$?; kill -- -"$BGJOB" 2>/dev/null || true; times_table; exit $rc' EXIT
 # The tools are in once the job says so (it goes on with the pages) or it has stopped.
 tools_ready() {
   while [[ ! -e "$BG/tools-done" && ! -e "$BG/tools-failed" ]] && kill -0 "$BGJOB" 2>/dev/null; do sleep 1; done
@@ -86,7 +116,7 @@ cargo clippy --workspace --all-targets --locked -- -D warnings
 cargo clippy --workspace --no-default-features --all-targets --locked -- -D warnings
 cargo clippy --workspace --no-default-features --features orbis-web/full --all-targets --locked -- -D warnings
 
-step "unit, property and CLI tests"
+step "unit, property and CLI tests: build"
 # cargo-nextest (when installed) runs every test binary's tests side by side, one process each, so
 # the protocol suite's long tests no longer finish one binary before the next starts: on the same
 # build the run took 386 s against cargo test's 597 s (load ~6 from other builds on 2 cores). It
@@ -98,6 +128,10 @@ step "unit, property and CLI tests"
 # CPU, 458 s wall under load, on a fresh clone; with the workspace's features only orbis-web is
 # compiled: 10 s and 20 s wall, the same 23 and 77 tests).
 if cargo nextest --version >/dev/null 2>&1; then
+  # The build first, in its own step (the table at the end gives the build and the run apart):
+  # exactly what `cargo nextest run` builds (`cargo test --no-run`).
+  cargo test --workspace --locked --no-run
+  step "unit, property and CLI tests: run"
   cargo nextest run --workspace --locked --no-fail-fast --final-status-level slow
   cargo test --workspace --locked --doc
   cargo nextest run --workspace --no-default-features --locked -E 'package(orbis-web)'
