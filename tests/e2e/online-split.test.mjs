@@ -98,6 +98,8 @@ test('online page: the lobby, with an orders game saved, and back to the menu: C
   await page.click('#ruleset-orders');
   await page.waitForURL(/\/full\//);
   await page.click('#start-game');
+  // The game starts once the page's second part is in: wait for its first position.
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.stateHash);
   const hash = await attr(page, 'data-state-hash');
   await page.goto(ONLINE + '?open=online');
   await page.locator('#online-create').waitFor();
@@ -233,7 +235,8 @@ test('full page: the new-game form works from the first file alone, beside a sav
   await page.click('#new-game');
   await page.click('#ruleset-orders');
   await page.click('#start-game');
-  assert.equal(await attr(page, 'data-phase'), 'orders-movement');
+  // The game starts once the page's second part is in: wait for its first phase.
+  await page.waitForFunction(() => document.querySelector('#root')?.dataset.phase === 'orders-movement');
   const orders = await attr(page, 'data-state-hash');
   await page.reload();
   await page.locator('#root[data-screen="play"]').waitFor();
