@@ -38,6 +38,31 @@ flock 9
 # one page into an existing DIST (a quicker loop while working on one page; the service worker's
 # lists are then left as they were).
 DIST="${DIST:-dist}"
+# A build of all three pages leaves a stamp in DIST: the hash of everything the pages are made
+# from (the workspace's sources and lock files, web/, tools/, the page and build scripts, the
+# tools' versions, WASM_OPT_CONVERGE). The next build with the same stamp has nothing to do and
+# stops here (a warm test run: test.sh's background job, test-web.sh): trunk would compile
+# nothing, yet run wasm-bindgen, the split's profile in Chromium, wasm-opt and terser on every
+# page again, minutes of CPU beside the unit tests. FORCE=1 builds anyway; ONLY= removes it.
+stamp() {
+  {
+    find crates web tools scripts/build-web.sh scripts/web-toolchain.sh scripts/install-web-tools.sh \
+      index.html full.html online.html Trunk.toml Cargo.toml Cargo.lock package-lock.json -type f -not -path '*/node_modules/*' -print0 | sort -z | xargs -0 sha256sum
+    echo "WASM_OPT_CONVERGE=${WASM_OPT_CONVERGE:-1}"
+    rustc --version
+    trunk --version
+    wasm-bindgen --version
+    wasm-opt --version
+    chromium --version 2>/dev/null || true
+  } | sha256sum | cut -c1-64
+}
+if [ -z "${ONLY:-}" ] && [ "${FORCE:-0}" != 1 ] && [ -f "$DIST/.build-stamp" ] &&
+   [ -f "$DIST/index.html" ] && [ -f "$DIST/full/index.html" ] && [ -f "$DIST/online/index.html" ] &&
+   [ "$(cat "$DIST/.build-stamp")" = "$(stamp)" ]; then
+  echo "build-web: $DIST was built from these same sources and tools (its .build-stamp): nothing to do (FORCE=1 builds anyway)"
+  exit 0
+fi
+rm -f "$DIST/.build-stamp"
 case "${ONLY:-}" in
   lite) trunk build --release --cargo-profile release-web index.html --dist "$DIST/.lite" &&
         find "$DIST/.lite" -maxdepth 1 -type f -exec cp {} "$DIST/" \; && rm -rf "$DIST/.lite" &&
@@ -56,3 +81,4 @@ echo "build-web: online.html  [$(date +%T), ${SECONDS} s]"
 trunk build --release --cargo-profile release-web online.html --dist "$DIST/online"
 echo "build-web: precache  [$(date +%T), ${SECONDS} s]"
 sh web/precache.sh "$DIST"
+stamp >"$DIST/.build-stamp"
