@@ -206,3 +206,31 @@ test('economy: three computer players play a round while the page answers', asyn
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Issue 62: a page served with a worker of another build (a worker file cached from another
+// version of Orbis, a deploy half done) never uses its answers: the worker's "ready" carries its
+// build id, the page finds it is not its own, says so with a Reload button, and its computer
+// players think on the page instead, so the game still goes on.
+test('a worker of another build is not used, and the page says to reload', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  await context.route('**/bot-worker.js', (route) => route.fulfill({
+    contentType: 'text/javascript',
+    body: `const post = self.postMessage.bind(self);
+      self.postMessage = (m, t) => post(typeof m === 'string' && m.startsWith('ready') ? 'ready 0123456789abcdef' : m, t);
+      importScripts('./orbis-worker.js');
+      wasm_bindgen('./orbis-worker_bg.wasm').catch(function () { postMessage('failed'); });`,
+  }));
+  const page = await context.newPage();
+  const errors = watchErrors(page);
+  await page.goto(URL_BASE + '?seed=e2e-stale-worker');
+  await page.click('#quick-start');
+  await page.locator('#auto-place').waitFor();
+  await page.click('#auto-place');
+  await page.locator('#stale-worker').waitFor();
+  assert.match(await page.locator('#stale-worker').textContent(), /Orbis was updated while this page was open\. Reload the page/);
+  // The computers (and the setup placed for me) still play: on the page itself.
+  await waitMyPhase(page, ['reinforce'], { skip: false, timeout: 60000 });
+  await shot(page, '49b-stale-worker');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -7,6 +7,10 @@
 //! choice is the one the page would have made. Where no worker can run (a browser without
 //! workers, its files not yet cached on a device that went offline, a worker that failed),
 //! the page thinks itself, as before: the caller's fallback runs on this thread, a moment later.
+//! So it does with a worker of another build (a worker file cached from another version of
+//! Orbis, a deploy half done): the worker says its build id when ready (`orbis_worker::ready`),
+//! and one that is not this page's own is never asked; the page says so ([`stale`]), since a
+//! reload fixes it.
 //!
 //! One layer with `store`: it imports nothing of this crate.
 
@@ -52,6 +56,36 @@ struct Link {
 
 thread_local! {
     static LINK: RefCell<Link> = RefCell::default();
+    static STALE: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// What a text message of the worker means.
+#[derive(Debug, PartialEq)]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+enum Said {
+    /// Ready, and of this page's build.
+    Ready,
+    /// Ready, but of another build: its answers could differ from this page's engine.
+    Stale,
+    /// It could not start (its wasm could not be fetched).
+    Failed,
+}
+
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn said(text: &str) -> Said {
+    if text == orbis_worker::ready() {
+        Said::Ready
+    } else if text.starts_with("ready") {
+        Said::Stale
+    } else {
+        Said::Failed
+    }
+}
+
+/// The worker turned out to be of another build than this page (a stale file): the computer
+/// players think on this page until it is reloaded, which the page should say.
+pub fn stale() -> bool {
+    STALE.with(|s| s.get())
 }
 
 /// The worker's start-up script (web/bot-worker.js): the lite page's beside it (classic bots
@@ -115,9 +149,13 @@ fn start() -> bool {
         let on_message =
             Closure::<dyn Fn(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
                 let data = e.data();
-                match data.as_string().as_deref() {
-                    Some("ready") => ready(),
-                    Some(_) => fail_all(),
+                match data.as_string().as_deref().map(said) {
+                    Some(Said::Ready) => ready(),
+                    Some(Said::Stale) => {
+                        STALE.with(|s| s.set(true));
+                        fail_all();
+                    }
+                    Some(Said::Failed) => fail_all(),
                     None => answered(js_sys::Uint8Array::new(&data).to_vec()),
                 }
             });
@@ -240,14 +278,15 @@ pub fn orders(
     s: &OrdersState,
     bots: Vec<(PowerId, BotLevel)>,
     salt: Vec<u8>,
+    effort: u32,
     done: impl FnOnce(Vec<OrdersAction>, f64) + 'static,
 ) {
-    let job = orbis_worker::job(orbis_worker::ORDERS, &(s, &bots, &salt));
+    let job = orbis_worker::job(orbis_worker::ORDERS, &(s, &bots, &salt, effort));
     let s = s.clone();
     post(job, move |a, ms| {
         match a.and_then(|b| codec::decode::<Vec<OrdersAction>>(&b).ok()) {
             Some(a) => done(a, ms),
-            None => done(orbis_worker::orders(&s, &bots, &salt), ms),
+            None => done(orbis_worker::orders(&s, &bots, &salt, effort), ms),
         }
     });
 }
@@ -259,16 +298,17 @@ pub fn suggest(
     power: PowerId,
     level: BotLevel,
     salt: Vec<u8>,
-    done: impl FnOnce(Vec<Written>) + 'static,
+    done: impl FnOnce(Vec<Written>, f64) + 'static,
 ) {
     let job = orbis_worker::job(orbis_worker::SUGGEST, &(s, power, level, &salt));
     let s = s.clone();
-    post(job, move |a, _| {
+    post(job, move |a, ms| {
         match a.and_then(|b| codec::decode::<Vec<Written>>(&b).ok()) {
-            Some(a) => done(a),
-            None => done(orbis_engine::bot::orders::orders_for(
-                &s, power, level, &salt,
-            )),
+            Some(a) => done(a, ms),
+            None => done(
+                orbis_engine::bot::orders::orders_for(&s, power, level, &salt),
+                ms,
+            ),
         }
     });
 }
@@ -289,4 +329,20 @@ pub fn economy(
             None => done(orbis_engine::bot::economy::choose(&s, p, level), ms),
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Only a worker of this very build is asked: one that says another id, or none (a worker
+    /// from before build ids), is stale, and its answers are never used.
+    #[test]
+    fn a_worker_of_another_build_is_not_asked() {
+        assert_eq!(said(&orbis_worker::ready()), Said::Ready);
+        assert_eq!(said("ready"), Said::Stale);
+        assert_eq!(said("ready 0000000000000000"), Said::Stale);
+        assert_eq!(said("failed"), Said::Failed);
+        assert_eq!(orbis_worker::BUILD.len(), 16);
+    }
 }

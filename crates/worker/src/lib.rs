@@ -15,10 +15,21 @@ use orbis_engine::rules::orders::map::PowerId;
 use orbis_engine::rules::orders::{OrdersAction, OrdersState};
 use serde::Serialize;
 
+/// This build's id (a hash of the engine's and this crate's sources, build.rs). The worker says
+/// [`ready`] with it; a page whose own id differs (a worker file left from another version of
+/// Orbis) must not use that worker's answers.
+pub const BUILD: &str = env!("ORBIS_WORKER_BUILD");
+
+/// What the worker says once it listens: "ready " and its build id.
+pub fn ready() -> String {
+    format!("ready {BUILD}")
+}
+
 /// A classic computer player's next action: `(ClassicState, BotLevel)` -> `Option<Action>`.
 pub const CLASSIC: u8 = 0;
 /// The orders ruleset's computer powers for a phase: `(OrdersState, Vec<(PowerId, BotLevel)>,
-/// salt)` -> `Vec<OrdersAction>`.
+/// salt, effort)` -> `Vec<OrdersAction>` (effort: `hard`'s thinking time,
+/// `bot::orders::orders_thinking`).
 pub const ORDERS: u8 = 1;
 /// One power's orders as a computer would write them (the hot-seat suggestion):
 /// `(OrdersState, PowerId, BotLevel, salt)` -> `Vec<Written>`.
@@ -46,9 +57,9 @@ pub fn answer(bytes: &[u8]) -> Option<Vec<u8>> {
         }
         #[cfg(feature = "orders")]
         ORDERS => {
-            let (s, bots, salt): (OrdersState, Vec<(PowerId, BotLevel)>, Vec<u8>) =
+            let (s, bots, salt, effort): (OrdersState, Vec<(PowerId, BotLevel)>, Vec<u8>, u32) =
                 codec::decode(rest).ok()?;
-            codec::encode(&orders(&s, &bots, &salt))
+            codec::encode(&orders(&s, &bots, &salt, effort))
         }
         #[cfg(feature = "orders")]
         SUGGEST => {
@@ -73,9 +84,14 @@ pub fn classic(s: &ClassicState, level: BotLevel) -> Option<Action> {
 }
 
 /// The orders ruleset's computer powers' actions for the phase (what the worker runs for
-/// [`ORDERS`]).
-pub fn orders(s: &OrdersState, bots: &[(PowerId, BotLevel)], salt: &[u8]) -> Vec<OrdersAction> {
-    bot::orders::phase_actions(s, bots, salt)
+/// [`ORDERS`]), `hard` thinking for `effort` (1: the default; capped at 8, the CLI's most).
+pub fn orders(
+    s: &OrdersState,
+    bots: &[(PowerId, BotLevel)],
+    salt: &[u8],
+    effort: u32,
+) -> Vec<OrdersAction> {
+    bot::orders::phase_actions_thinking(s, bots, salt, effort.clamp(1, 8))
 }
 
 #[cfg(test)]

@@ -4,7 +4,8 @@
 //!
 //! A message is a job's id (4 bytes) and the job (`orbis_worker::job`); the answer is the id,
 //! a byte (1: answered, 0: no job of this build) and the answer. Once its handler is set, the
-//! worker says "ready", so the page sends nothing that could arrive before it listens.
+//! worker says "ready" and its build id (`orbis_worker::ready`), so the page sends nothing that
+//! could arrive before it listens, and nothing to a worker of another build.
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
@@ -31,7 +32,7 @@ fn main() {
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
-    let _ = scope.post_message(&JsValue::from_str("ready"));
+    let _ = scope.post_message(&JsValue::from_str(&orbis_worker::ready()));
 }
 
 #[cfg(not(target_arch = "wasm32"))]

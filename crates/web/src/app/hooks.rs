@@ -25,7 +25,13 @@ pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
     });
     let steps = e.map(|e| e.game.steps);
     let machine = e.is_some_and(|e| e.computer_to_act().is_some());
-    let delay = app.classic.speed.delay_ms();
+    // "Skip to my turn" and rolling an attack on play without the pace.
+    let fast = e.is_some_and(|e| e.ui.skipping || e.ui.rolling.is_some());
+    let delay = if fast {
+        0
+    } else {
+        app.classic.speed.delay_ms()
+    };
     let d = app.dispatcher();
     let h = app.clone();
     use_effect_with((steps, machine, delay), move |&(_, machine, delay)| {
@@ -78,8 +84,8 @@ pub fn use_orders_computers(app: &UseReducerHandle<AppState>) {
     let job = o.and_then(|o| o.computers_job());
     let d = app.dispatcher();
     use_effect_with(job.as_ref().map(|j| j.0), move |_| {
-        if let Some((key, (s, bots, salt))) = job {
-            crate::think::orders(&s, bots, salt, move |a, ms| {
+        if let Some((key, (s, bots, salt, effort))) = job {
+            crate::think::orders(&s, bots, salt, effort, move |a, ms| {
                 d.dispatch(Msg::Orders(OMsg::ComputersOrdered(key, a, ms)))
             });
         }
@@ -88,7 +94,11 @@ pub fn use_orders_computers(app: &UseReducerHandle<AppState>) {
     let d = app.dispatcher();
     use_effect_with(job.as_ref().map(|j| (j.0, j.1)), move |_| {
         if let Some((key, p, s, salt)) = job {
-            crate::think::suggest(&s, p, crate::orders::SUGGEST_LEVEL, salt, move |w| {
+            // One power's orders by `hard`, per phase type: the figure issue 62 wants at most
+            // 3 s in the browser (`window.__orbisBots`).
+            let name = format!("orders-suggest-{}", crate::orders::phase_word(s.phase));
+            crate::think::suggest(&s, p, crate::orders::SUGGEST_LEVEL, salt, move |w, ms| {
+                crate::widgets::record_bot_ms(&name, ms);
                 d.dispatch(Msg::Orders(OMsg::Suggested(key, p, w)))
             });
         }

@@ -700,9 +700,12 @@ pub fn app() -> Html {
         let step = c.state().map(|s| s.step);
         // Not while How to play is open over the game: the player is reading.
         let machine = app.screen == Screen::Play && c.machine_level().is_some() && !help_open(&app);
-        let delay = if c.skipping {
+        let setup = c.state().is_some_and(|s| is_setup(s.phase));
+        let delay = if c.skipping || setup && !c.auto_setup.is_empty() {
+            // "Skip to my turn", or a player's setup placed for them (which the page did at
+            // once before the computer moved to the worker): as fast as the worker answers.
             0
-        } else if c.state().is_some_and(|s| is_setup(s.phase)) {
+        } else if setup {
             30
         } else {
             c.speed.delay_ms()
@@ -837,6 +840,16 @@ pub fn app() -> Html {
             data-state-hash={hash} data-phase={phase} data-screen={screen}
             data-current={current} data-turn={turn} data-stage={stage}
             data-my-turn={if c.my_turn() { "1" } else { "0" }}>
+            if crate::think::stale() {
+                <div class="error" id="stale-worker" role="alert">
+                    {"Orbis was updated while this page was open. Reload the page to get the new version: until then the computer players think on this page, which may pause it for a moment. "}
+                    <button class="btn small" id="stale-reload" onclick={Callback::from(|_: MouseEvent| {
+                        if let Some(w) = web_sys::window() {
+                            let _ = w.location().reload();
+                        }
+                    })}>{"Reload"}</button>
+                </div>
+            }
             { help }
             { learn::coach_panel(&app) }
             <ContextProvider<RulesLink> context={(*rules_link).clone()}>

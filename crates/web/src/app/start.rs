@@ -70,7 +70,11 @@ impl AppState {
             Ok(g) => {
                 let start = Game::Orders(g.clone()).to_save();
                 let h = crate::savefile::History::from_start(start);
-                self.start_orders(g, f.seats.clone(), Some(h))
+                self.start_orders(g, f.seats.clone(), Some(h));
+                if let Some(o) = self.orders.as_mut().filter(|o| o.effort != f.think) {
+                    o.effort = f.think;
+                    self.save();
+                }
             }
             Err(e) => self.notice = Some(e.to_string()),
         }

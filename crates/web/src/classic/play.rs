@@ -724,6 +724,12 @@ impl Classic {
                     if is_setup(s.phase) && self.my_turn() {
                         let me = s.current;
                         self.auto_setup.push(me);
+                        if cfg!(target_arch = "wasm32") {
+                            // The page answers meanwhile: each placement is thought in the
+                            // worker (the app's effect, without the pace while anyone's setup
+                            // is placed automatically).
+                            return;
+                        }
                         self.batch = true;
                         let mut n = 0;
                         while n < 5000

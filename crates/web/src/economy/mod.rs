@@ -106,9 +106,14 @@ pub struct Ui {
     /// battle lasts); not saved.
     #[serde(skip)]
     pub roll_note: Option<(u32, Site, String)>,
-    /// Online: the attack this page rolls on, pass after pass (`rollon`); not saved.
+    /// The attack this page rolls on (`rollon`): online pass after pass; at one device waiting
+    /// for a computer's choice, thought in the worker, between rolls; not saved.
     #[serde(skip)]
     pub rolling: Option<rollon::Rolling>,
+    /// "Skip to my turn" in the browser: the computers play on without the pace, each action
+    /// thought in the worker (`hooks::use_economy_timers`), until a human must act; not saved.
+    #[serde(skip)]
+    pub skipping: bool,
     /// At one device: this player declared an attack at this battle to be rolled to its end
     /// once it begins (after the others' declarations); not saved.
     #[serde(skip)]
@@ -187,7 +192,7 @@ pub enum EMsg {
     /// This player lets the attack under way roll on: to its end, or until they have lost this
     /// many units (`rollon`).
     RollOn(PlayerId, Option<u32>),
-    /// Online: stops the rolling on (no more passes are sent for it).
+    /// Stops the rolling on (online: no more passes are sent for it).
     StopRolling,
     /// At one device: declares this attack and rolls it on to its end once it begins, as
     /// "Roll until the attack ends" would (one click for the usual attack).
@@ -396,6 +401,11 @@ impl EconomySession {
         let before = self.actor();
         let changed = self.handle(msg);
         let changed = self.attack_rolls_on() || changed;
+        // Rolling on at one device goes on after a computer's choice came from the worker.
+        let changed = self.local_roll() || changed;
+        if self.computer_to_act().is_none() {
+            self.ui.skipping = false;
+        }
         // Another player at the device: the last player's refusal and selection are theirs,
         // not the next player's (a computer's move in between leaves them, `bot_step`).
         if before.is_some() && self.actor() != before {
@@ -525,6 +535,9 @@ impl EconomySession {
                 if self.game.steps != steps || self.computer_to_act() != Some((p, level)) {
                     return false;
                 }
+                if let Some(r) = self.ui.rolling.as_mut() {
+                    r.rolls += 1;
+                }
                 self.bot_play(p, level, a, ms)
             }
             EMsg::Tick => {
@@ -538,6 +551,11 @@ impl EconomySession {
             EMsg::WithdrawFlags(burn, stay) => {
                 self.ui.burn = burn;
                 self.ui.stay = stay;
+                false
+            }
+            EMsg::Skip if cfg!(target_arch = "wasm32") => {
+                // The page answers meanwhile: each action is thought in the worker.
+                self.ui.skipping = self.computer_to_act().is_some();
                 false
             }
             EMsg::Skip => {

@@ -52,7 +52,9 @@ pub fn play(v: &View) -> Html {
                 <button class="btn" id="menu" onclick={send(v, EMsg::Nav(Nav::Menu))}>{"Menu"}</button>
                 <button class="btn" id="rules-btn" onclick={send(v, EMsg::Nav(Nav::Rules))}>{"? How to play"}</button>
                 <h1 class="turn" id="turn-title">{turn}</h1>
-                if eco.computer_to_act().is_some() {
+                if eco.ui.skipping {
+                    <button class="btn" id="skip" disabled=true>{"Computers playing…"}</button>
+                } else if eco.computer_to_act().is_some() {
                     <button class="btn" id="skip" onclick={send(v, EMsg::Skip)}>{"Skip to my turn"}</button>
                 }
                 if eco.online.is_none() {

@@ -97,29 +97,36 @@ impl EconomySession {
     /// stopped in the log and `ui.roll_note`. Online it only starts the rolling: each pass
     /// goes out as the position before it is played (`online_roll`).
     pub fn roll_on(&mut self, p: PlayerId, until: Option<u32>) -> bool {
-        let Some(mut r) = self.rolling(p, until) else {
+        let Some(r) = self.rolling(p, until) else {
             return false;
         };
+        self.ui.rolling = Some(r);
         if self.online.is_some() {
-            self.ui.rolling = Some(r);
             self.online_roll();
             return false;
         }
+        self.local_roll()
+    }
+
+    /// At one device, while rolling on: the player's passes, roll after roll, until the rolling
+    /// stops or a computer must choose. In the browser that choice is thought in the worker
+    /// (the page answers meanwhile): the rolling waits in `ui.rolling`, and goes on here when
+    /// the choice has been played (`update`). Returns whether the game changed.
+    pub fn local_roll(&mut self) -> bool {
+        let Some(mut r) = self.ui.rolling.filter(|_| self.online.is_none()) else {
+            return false;
+        };
+        let rolls = r.rolls;
         let why = loop {
             if let Some(why) = self.roll_stop(&r) {
                 break why;
             }
-            if self.computer_to_act().is_some() {
-                if !self.bot_step() {
-                    break "A computer player could not act.".into();
-                }
-                r.rolls += 1;
-                continue;
-            }
+            // The player's own pass first, so that the panel never offers them a choice while
+            // a computer thinks; then the computers'.
             match self.humans_to_act().first() {
-                Some(&h) if h == p => {
+                Some(&h) if h == r.p => {
                     let pass = A::Declare {
-                        player: p,
+                        player: r.p,
                         action: None,
                     };
                     if !self.act(&pass) {
@@ -133,11 +140,21 @@ impl EconomySession {
                         self.name(h)
                     )
                 }
+                None if self.computer_to_act().is_some() => {
+                    if cfg!(target_arch = "wasm32") {
+                        self.ui.rolling = Some(r);
+                        return r.rolls > rolls;
+                    }
+                    if !self.bot_step() {
+                        break "A computer player could not act.".into();
+                    }
+                    r.rolls += 1;
+                }
                 None => break "Waiting for the other players.".into(),
             }
         };
         self.roll_stopped(&r, why);
-        r.rolls > 0
+        r.rolls > rolls
     }
 
     /// Rolling on is over: why, in the log and beside the battle.
@@ -244,13 +261,31 @@ impl EconomySession {
     }
 }
 
-/// Online: the attack being rolled on, how many passes went out, and the button that stops
-/// it; once stopped, why (while the round's combat lasts and the battle panel does not say it).
+/// The attack being rolled on, how many rolls (online: passes) went out, and the button that
+/// stops it; online, once stopped, why (while the round's combat lasts and the battle panel
+/// does not say it). At one device it shows only while a computer's choice is awaited.
 pub fn rolling_box(v: &View, eco: &EconomySession) -> Html {
-    if eco.online.is_none() {
-        return html! {};
-    }
     let g = &eco.game;
+    if eco.online.is_none() {
+        let Some((r, (p, _))) = eco.ui.rolling.zip(eco.computer_to_act()) else {
+            return html! {};
+        };
+        let a = r.first;
+        return html! {
+            <div class="roll-on rolling" id="rolling" role="status">
+                <p>{format!(
+                    "Rolling on {}'s attack on {}'s {} at {}: {} so far. {} (computer) is thinking…",
+                    eco.name(a.attacker),
+                    text::foe(g, a.target),
+                    text::kind(a.kind),
+                    text::site(r.site),
+                    text::count(r.rolls as usize, "roll", "rolls"),
+                    eco.name(p)
+                )}</p>
+                <button class="btn" id="roll-on-halt" onclick={send(v, EMsg::StopRolling)}>{"Stop rolling"}</button>
+            </div>
+        };
+    }
     if let Some(r) = eco.ui.rolling {
         let a = r.first;
         let what = format!(

@@ -13,7 +13,18 @@ pub struct OrdersForm {
     /// Per power of the map: who plays it.
     pub seats: Vec<Seat>,
     pub options: OrdersOptions,
+    /// How long the `hard` computer powers think (the engine's `effort`, [`THINK_TIMES`]).
+    pub think: u32,
 }
+
+/// The thinking times the setup form offers for `hard` computer powers: the engine's `effort`
+/// and its words. Measured natively (docs/figures.md): a movement phase's orders take a median
+/// of 24, 108 and 689 ms (slowest 69, 686 and 1,864 ms), and each step wins more games.
+pub const THINK_TIMES: [(u32, &str); 3] = [
+    (1, "Quick"),
+    (3, "Careful (slower, stronger)"),
+    (8, "Very careful (can take several seconds a turn)"),
+];
 
 /// Who plays a power in a hot-seat orders game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,6 +88,7 @@ impl Default for OrdersForm {
             players: 7,
             seats: vec![Seat::Human; 7],
             options: OrdersOptions::default(),
+            think: 1,
         }
     }
 }

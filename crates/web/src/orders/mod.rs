@@ -13,7 +13,7 @@ pub mod regions;
 mod svg;
 pub mod view;
 
-pub use form::{OrdersForm, Seat};
+pub use form::{OrdersForm, Seat, THINK_TIMES};
 use online::submit;
 #[cfg(feature = "online")]
 pub use online::take_queued;
@@ -107,10 +107,14 @@ pub struct OrdersSession {
     /// This power asked "What would the computer do?" and the worker is writing its orders
     /// (`suggest_job`); they come back as `OMsg::Suggested`.
     pub suggesting: Option<PowerId>,
+    /// How long the `hard` computer powers think (the engine's `effort`; the setup form's
+    /// "Computer thinking time"); kept with the UI state (`ui_bytes`).
+    pub effort: u32,
 }
 
-/// The computer powers' job for the worker: the state, the powers with their levels, the salt.
-pub type Job = (OrdersState, Vec<(PowerId, BotLevel)>, Vec<u8>);
+/// The computer powers' job for the worker: the state, the powers with their levels, the salt,
+/// `hard`'s thinking time.
+pub type Job = (OrdersState, Vec<(PowerId, BotLevel)>, Vec<u8>, u32);
 
 /// The strongest orders level the engine offers: what "What would the computer do?" shows.
 pub const SUGGEST_LEVEL: BotLevel = BotLevel::Hard;
@@ -205,6 +209,7 @@ impl OrdersSession {
             seats_open: seats_unknown,
             thinking: false,
             suggesting: None,
+            effort: 1,
         };
         match s.first_waiting() {
             Some(p) => s.hand_to(p),
@@ -233,13 +238,17 @@ impl OrdersSession {
     /// UI state worth keeping across a reload: the last results and whether they are on screen
     /// (bytes for `localStorage`; the game itself is in the save file).
     pub fn ui_bytes(&self) -> Vec<u8> {
-        orbis_engine::codec::encode(&(&self.last, self.stage == Stage::Results))
+        orbis_engine::codec::encode(&(&self.last, self.stage == Stage::Results, self.effort))
     }
 
-    /// Restores what [`OrdersSession::ui_bytes`] kept; ignores anything unreadable.
+    /// Restores what [`OrdersSession::ui_bytes`] kept; ignores anything unreadable (bytes of
+    /// a page before the thinking time was kept: the quick one).
     pub fn restore_ui(&mut self, bytes: &[u8]) {
-        if let Ok((last, showing)) = orbis_engine::codec::decode::<(Option<Resolved>, bool)>(bytes)
-        {
+        use orbis_engine::codec::decode;
+        let read = decode::<(Option<Resolved>, bool, u32)>(bytes)
+            .or_else(|_| decode::<(Option<Resolved>, bool)>(bytes).map(|(l, s)| (l, s, 1)));
+        if let Ok((last, showing, effort)) = read {
+            self.effort = effort.clamp(1, 8);
             if showing && last.is_some() {
                 self.stage = Stage::Results;
             }
@@ -375,7 +384,8 @@ impl OrdersSession {
             return false;
         }
         let t0 = clock_ms();
-        let actions = bot::orders::phase_actions(&self.game, &computers, &self.salt());
+        let actions =
+            bot::orders::phase_actions_thinking(&self.game, &computers, &self.salt(), self.effort);
         if !computers.is_empty() {
             // Every computer power's orders for the phase, together: a figure for the e2e
             // harness (`window.__orbisBots["orders-phase"]`).
@@ -394,7 +404,12 @@ impl OrdersSession {
     /// powers and the salt.
     pub fn computers_job(&self) -> Option<(StateHash, Job)> {
         self.thinking.then(|| {
-            let job = (self.game.clone(), self.computers(), self.salt());
+            let job = (
+                self.game.clone(),
+                self.computers(),
+                self.salt(),
+                self.effort,
+            );
             (orbis_engine::codec::hash_of(&self.game), job)
         })
     }
@@ -537,6 +552,8 @@ impl OrdersSession {
                 }
                 self.thinking = false;
                 record_bot_ms("orders-phase", ms);
+                // Per phase type too (issue 62's figures): every computer power's orders.
+                record_bot_ms(&format!("orders-phase-{}", phase_word(self.game.phase)), ms);
                 return self.resolve(actions);
             }
             OMsg::Suggest => {

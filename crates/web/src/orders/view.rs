@@ -131,6 +131,7 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
                     }
                 </div>
                 <div class="seats">{ for powers }</div>
+                { think_time(&f, edit.clone()) }
             </section>
             <section class="panel-box options">
                 <h2>{"House options"}</h2>
@@ -139,6 +140,41 @@ pub fn setup(f: &OrdersForm, on_edit: Callback<OrdersForm>) -> Html {
                 { check("opt-facing", "Fleets face a sea: a fleet on a coast moves, supports and retreats only along its sea (build F BRE B FACING MAO)", f.options.fleet_facing, |g, v| g.options.fleet_facing = v) }
                 { check("opt-source-convoys", "Convoys as the source has them: a convoying fleet that is attacked holds and its convoy fails; a convoyed army attacks with strength 2", f.options.source_convoys, |g, v| g.options.source_convoys = v) }
             </section>
+        </>
+    }
+}
+
+/// "Computer thinking time", while a power is played by the hard computer (the only one that
+/// thinks longer when given time).
+fn think_time(f: &OrdersForm, edit: impl Fn(OrdersForm) + 'static) -> Html {
+    let hard = f
+        .powers()
+        .iter()
+        .any(|&p| f.seats.get(p as usize) == Some(&Seat::Computer(BotLevel::Hard)));
+    if !hard {
+        return html! {};
+    }
+    let cb = {
+        let f = f.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            let mut g = f.clone();
+            g.think = v.parse().unwrap_or(1);
+            edit(g);
+        })
+    };
+    html! {
+        <>
+            <div class="row">
+                <label class="field" for="othink"><span>{"Computer thinking time"}</span>
+                    <select id="othink" onchange={cb}>
+                        { for crate::orders::THINK_TIMES.iter().map(|&(n, words)| html! {
+                            <option value={n.to_string()} selected={n == f.think}>{words}</option>
+                        }) }
+                    </select>
+                </label>
+            </div>
+            <p class="hint">{"How long the hard computer powers think over their orders each turn: longer makes them stronger. The map keeps answering while they think."}</p>
         </>
     }
 }
