@@ -278,6 +278,13 @@ test('orders: the Europe region map on a phone: movement arrows, retreat, builds
       await shot(page, '59b-orders-targets-phone');
       await page.click('#o-cancel');
       assert.deepEqual(await targets(page), []);
+      // A tap off the outlined places is refused at the tap, with why and where it may go.
+      await clickKey(page, 'LVP');
+      await clickKey(page, 'NTH');
+      assert.match(await page.locator('#oerror').textContent(), /can't go to the North Sea: armies stay on land\. It can go to /);
+      assert.equal(await page.locator('#odraft li').count(), 0, 'no void order written');
+      await shot(page, '59c-orders-refused-phone');
+      await page.click('#o-cancel');
     },
     FRANCE: 'A PAR - BUR', GERMANY: 'A MUN - BUR', ITALY: 'A VEN - TYR', AUSTRIA: 'A VIE - TYR; A BUD - RUM',
     RUSSIA: async () => {
@@ -347,8 +354,13 @@ test('orders: a click on each split coast orders that coast', async () => {
   await page.click('#o-continue');
   await round(page, {
     FRANCE: async () => {
+      // Spain's body, which the fleet can enter by both coasts: the page asks which.
       await clickKey(page, 'MAO');
-      await clickKey(page, 'SPA/NC');
+      await clickKey(page, 'SPA');
+      assert.deepEqual(await page.locator('#ocoast button').allTextContents(), ['North coast', 'South coast']);
+      assert.deepEqual(await draft(), []);
+      await shot(page, '65b-orders-which-coast');
+      await page.click('#o-coast-nc');
       assert.deepEqual(await draft(), ['F MAO - SPA/NC']);
       await clickKey(page, 'MAO');
       await clickKey(page, 'SPA/SC');

@@ -275,9 +275,10 @@ const ORDERS: &[Section] = &[
     Section {
         id: "move",
         title: "Moves and bounces",
-        also: "standoff bounce strength attack hold",
+        also: "standoff bounce strength attack hold void",
         blocks: &[
             P("Every unit has strength 1, plus 1 for each valid support. A move succeeds when it is stronger than the unit holding the province and than every other unit trying to enter it. Equal strengths stand off (\"bounce\"): nobody moves in, and units that bounced stay where they were. A unit never dislodges another of its own power."),
+            P("An order the rules do not allow is void: it does nothing, and the unit holds. Examples: an army ordered into a sea, a move to a province that is not next to the unit (and that no fleets could convoy it to), a fleet ordered into Spain, St Petersburg or Bulgaria without naming the coast it sails to. The map refuses such a click and says why; a typed order is taken as written."),
             Example("Worked example: Spring 1901", &[
                 "France orders A PAR - BUR; Germany orders A MUN - BUR.",
                 "Both have strength 1: they bounce, Burgundy stays empty, both armies stay home.",

@@ -3,7 +3,31 @@
 //! (the engine's `legal_targets`, highlighted on the map) and how many units have orders.
 
 use super::*;
+use orbis_engine::rules::orders::adjudicator::Coast;
 use orbis_engine::rules::orders::OrderKind;
+
+/// What a tap on the map means for the selected unit's move ([`OrdersSession::move_tap`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveTap {
+    /// Write the move (or retreat) to this place.
+    Go(Loc),
+    /// The unit can reach two coasts of this province: ask which.
+    Coast(ProvinceId),
+    /// Another unit of the player's, which this one cannot move to: select it instead.
+    Select(Loc),
+    /// Not a place the unit may go: the message that says why and where it may.
+    Refuse(String),
+}
+
+/// A named coast in words.
+pub fn coast_word(c: Coast) -> &'static str {
+    match c {
+        Coast::North => "North coast",
+        Coast::South => "South coast",
+        Coast::East => "East coast",
+        Coast::West => "West coast",
+    }
+}
 
 impl OrdersSession {
     /// Combining can be ordered now (house option, Fall movement).
@@ -145,18 +169,37 @@ impl OrdersSession {
         };
         let kind = unit.kind;
         let spec = match self.mode {
-            Mode::Move if loc.province == sel.province => {
+            Mode::Move | Mode::Coast(_) if loc.province == sel.province => {
                 if self.game.phase == Phase::Movement {
                     Spec::Hold
                 } else {
                     self.sel = None;
+                    self.mode = Mode::Move;
                     return;
                 }
             }
-            Mode::Move if self.game.phase == Phase::Retreat => Spec::Retreat { to: loc },
-            Mode::Move => Spec::Move {
-                to: loc,
-                via_convoy: false,
+            // Only a place the engine says the unit may go is written: any other tap is
+            // refused with why, before it can cost a season as a void order.
+            Mode::Move | Mode::Coast(_) => match self.move_tap(p, unit, loc) {
+                MoveTap::Go(to) if self.game.phase == Phase::Retreat => Spec::Retreat { to },
+                MoveTap::Go(to) => Spec::Move {
+                    to,
+                    via_convoy: false,
+                },
+                MoveTap::Coast(prov) => {
+                    self.mode = Mode::Coast(prov);
+                    return;
+                }
+                MoveTap::Select(l) => {
+                    self.sel = Some(l);
+                    self.mode = Mode::Move;
+                    return;
+                }
+                MoveTap::Refuse(why) => {
+                    self.mode = Mode::Move;
+                    self.error = Some(why);
+                    return;
+                }
             },
             Mode::SupportPick => match self.unit_at(loc.province) {
                 Some(t) => {
@@ -230,6 +273,11 @@ impl OrdersSession {
             (Some(s), _) if self.game.phase == Phase::Adjustment => format!(
                 "Build in {}: choose the unit below (for a fleet on a two-coast province, click a coast).",
                 map.loc_name(s)
+            ),
+            (Some(s), Mode::Coast(p)) => format!(
+                "{}: which coast of {}? A fleet sails to one coast of it: choose below, or click the coast's circle on the map.",
+                map.loc_name(s),
+                map.provinces[p as usize].name
             ),
             (Some(s), Mode::Move) if self.game.phase == Phase::Retreat => {
                 let open: Vec<String> = self
@@ -311,8 +359,128 @@ impl OrdersSession {
             Mode::ConvoyPick => OrderKind::ConvoyArmy,
             Mode::ConvoyTo(a) => OrderKind::ConvoyTo { army: a.province },
             Mode::CombinePick => OrderKind::Combine,
+            Mode::Coast(p) => {
+                // Only the coasts asked about.
+                let mut t = self.game.legal_targets(sel.province, OrderKind::Move);
+                t.retain(|l| l.province == p);
+                return t;
+            }
         };
         self.game.legal_targets(sel.province, kind)
+    }
+
+    /// What a tap on `loc` means for the move (or retreat) of power `p`'s selected `unit`,
+    /// decided from the engine's `legal_targets`: a place it may go is taken (a province's only
+    /// coast it can reach, for a fleet; an army ignores coasts); a province with two coasts it
+    /// can reach asks which; another unit of the player's that it cannot move to is selected
+    /// instead; anything else is refused, saying why and where it may go. (An army's move by
+    /// convoy is among the engine's places when fleets at sea could carry it.)
+    pub fn move_tap(&self, p: PowerId, unit: Piece, loc: Loc) -> MoveTap {
+        let legal = self.game.legal_targets(unit.loc.province, OrderKind::Move);
+        let loc = match unit.kind {
+            UnitType::Army => Loc::new(loc.province),
+            UnitType::Fleet => loc,
+        };
+        if legal.contains(&loc) {
+            return MoveTap::Go(loc);
+        }
+        let coasts: Vec<Loc> = legal
+            .iter()
+            .copied()
+            .filter(|l| l.province == loc.province)
+            .collect();
+        match (loc.coast, coasts.as_slice()) {
+            (None, [one]) => return MoveTap::Go(*one),
+            (None, [_, _, ..]) => return MoveTap::Coast(loc.province),
+            _ => {}
+        }
+        if let Some(u) = self
+            .orderable(p)
+            .into_iter()
+            .find(|u| u.loc.province == loc.province)
+        {
+            return MoveTap::Select(u.loc);
+        }
+        MoveTap::Refuse(self.refusal(unit, loc, &legal))
+    }
+
+    /// Why `unit` may not move (or retreat) to `to`, and where it may (`legal`), in words.
+    fn refusal(&self, unit: Piece, to: Loc, legal: &[Loc]) -> String {
+        let map = self.map();
+        let kind_of = |p: ProvinceId| map.provinces[p as usize].kind;
+        let place = |l: Loc| {
+            let prov = &map.provinces[l.province as usize];
+            let the = if prov.kind == ProvinceKind::Sea {
+                "the "
+            } else {
+                ""
+            };
+            match l.coast {
+                Some(c) => format!("{the}{}'s {}", prov.name, coast_word(c).to_lowercase()),
+                None => format!("{the}{}", prov.name),
+            }
+        };
+        let here = map.provinces[unit.loc.province as usize].name.clone();
+        let what = match unit.kind {
+            UnitType::Army => "army",
+            UnitType::Fleet => "fleet",
+        };
+        let retreat = self.game.phase == Phase::Retreat;
+        let why = match (unit.kind, kind_of(to.province)) {
+            (UnitType::Army, ProvinceKind::Sea) => "armies stay on land".to_string(),
+            (UnitType::Fleet, ProvinceKind::Land) => {
+                "fleets stay at sea and along the coasts".to_string()
+            }
+            _ if retreat => "a retreat goes one step, into an empty province that the attack did \
+                 not come from and that no bounce left empty"
+                .to_string(),
+            (UnitType::Fleet, _) if to.coast.is_some() => {
+                "that coast is not one sea step from where the fleet is".to_string()
+            }
+            (UnitType::Fleet, _) => {
+                format!("a fleet moves one step, to a sea or a coast that {here} touches by water")
+            }
+            (UnitType::Army, _)
+                if kind_of(unit.loc.province) == ProvinceKind::Coast
+                    && kind_of(to.province) == ProvinceKind::Coast =>
+            {
+                format!(
+                    "it is not next to {here}, and no fleets at sea now could carry it there \
+                     (a convoy)"
+                )
+            }
+            (UnitType::Army, _) => format!("it is not next to {here}: a unit moves one step"),
+        };
+        let verb = if retreat { "retreat" } else { "go" };
+        let names: Vec<String> = legal.iter().map(|&l| place(l)).collect();
+        let then = match (names.as_slice(), retreat) {
+            ([], true) => "It has nowhere to retreat to: press Disband.".to_string(),
+            ([], false) => {
+                "It can't move anywhere now: tap it again to hold, or give it another order."
+                    .to_string()
+            }
+            ([one], _) => format!("It can {verb} to {one} (highlighted)."),
+            ([rest @ .., last], _) => format!(
+                "It can {verb} to {} or {last} (highlighted).",
+                rest.join(", ")
+            ),
+        };
+        format!(
+            "The {what} in {here} can't {verb} to {}: {why}. {then}",
+            place(to)
+        )
+    }
+
+    /// The coasts the selected fleet is asked to choose between, with their words ("North
+    /// coast"), while a move into a province with two coasts waits for one.
+    pub fn coast_choices(&self) -> Vec<(Loc, &'static str)> {
+        if !matches!(self.mode, Mode::Coast(_)) {
+            return vec![];
+        }
+        self.targets()
+            .into_iter()
+            .filter_map(|l| Some((l, coast_word(l.coast?))))
+            .collect()
     }
 
     /// "3 of 5 units ordered" for power `p` at the device (in a retreat phase "1 of 1 retreat

@@ -62,6 +62,9 @@ pub enum Mode {
     ConvoyTo(Loc),
     /// House option "combine": the next click names the unit to merge into.
     CombinePick,
+    /// A fleet's move (or retreat) into this province, which has two coasts it can reach: the
+    /// next click (a coast's circle, or a "North coast" button) says which.
+    Coast(ProvinceId),
 }
 
 /// The last adjudicated phase, for the arrows and the results list.

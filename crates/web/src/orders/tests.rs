@@ -442,3 +442,90 @@ fn the_computers_suggestion_keeps_the_players_own_orders() {
     assert_eq!(s.draft.len(), 3);
     assert!(s.error.as_deref().unwrap().contains("nothing was changed"));
 }
+
+/// A tap on a place the selected unit may not go is refused at the tap with why and where it
+/// may go (it would be a void order, costing a season); another of the player's units is
+/// selected instead; a fleet's move into Spain asks which coast when it can reach both, and
+/// takes the only one it can reach.
+#[test]
+fn a_tap_outside_the_legal_places_is_refused_and_a_fleet_into_spain_names_its_coast() {
+    use super::entry::MoveTap;
+    let g = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+    let mut seats = vec![Seat::Idle; 7];
+    seats[1] = Seat::Human;
+    let mut s = OrdersSession::new(g, seats);
+    assert_eq!(s.stage, Stage::Enter(1));
+    let at = |s: &OrdersSession, k: &str| s.map().province(k).unwrap();
+    let printed = |s: &OrdersSession| -> Vec<String> {
+        s.draft
+            .iter()
+            .map(|w| notation::print(s.map(), w))
+            .collect()
+    };
+    // Marseilles' army into the sea: refused, with the reason and the places it may go.
+    s.update(OMsg::Click("MAR".into()));
+    s.update(OMsg::Click("WES".into()));
+    let e = s.error.clone().unwrap();
+    assert!(
+        e.starts_with("The army in Marseilles can't go to the Western Mediterranean: armies stay on land. It can go to "),
+        "{e}"
+    );
+    for p in ["Spain", "Gascony", "Burgundy", "Piedmont"] {
+        assert!(e.contains(p), "{e}");
+    }
+    assert!(s.draft.is_empty());
+    assert_eq!(
+        s.sel.map(|l| l.province),
+        Some(at(&s, "MAR")),
+        "still selected"
+    );
+    // Portugal: not a neighbour, and no fleet at sea to convoy it.
+    s.update(OMsg::Click("POR".into()));
+    let e = s.error.clone().unwrap();
+    assert!(e.contains("no fleets at sea now could carry it"), "{e}");
+    assert!(s.draft.is_empty());
+    // Paris (France's own army, not a neighbour): selected instead, no error.
+    s.update(OMsg::Click("PAR".into()));
+    assert_eq!(s.error, None);
+    assert_eq!(s.sel.map(|l| l.province), Some(at(&s, "PAR")));
+    // A highlighted place is written.
+    s.update(OMsg::Click("BUR".into()));
+    assert_eq!(printed(&s), ["A PAR - BUR"]);
+
+    // Brest's fleet, put in the Mid-Atlantic: Spain's body asks which coast.
+    let (bre, mao, wes) = (at(&s, "BRE"), at(&s, "MAO"), at(&s, "WES"));
+    let fleet = s.game.units.iter().position(|u| u.loc.province == bre);
+    s.game.units[fleet.unwrap()].loc = Loc::new(mao);
+    s.update(OMsg::Click("MAO".into()));
+    let unit = s.unit_at(mao).unwrap();
+    assert_eq!(
+        s.move_tap(1, unit, Loc::new(at(&s, "SPA"))),
+        MoveTap::Coast(at(&s, "SPA"))
+    );
+    s.update(OMsg::Click("SPA".into()));
+    assert_eq!(s.mode, Mode::Coast(at(&s, "SPA")));
+    assert_eq!(printed(&s), ["A PAR - BUR"], "nothing written yet");
+    let words: Vec<&str> = s.coast_choices().iter().map(|c| c.1).collect();
+    assert_eq!(words, ["North coast", "South coast"]);
+    assert!(
+        s.prompt().contains("which coast of Spain?"),
+        "{}",
+        s.prompt()
+    );
+    // Only the two coasts are highlighted; the South coast button's click writes the order.
+    assert_eq!(s.targets().len(), 2);
+    s.update(OMsg::Click("SPA/SC".into()));
+    assert_eq!(printed(&s), ["F MAO - SPA/SC", "A PAR - BUR"]);
+    // A fleet inland: refused.
+    s.update(OMsg::Click("MAO".into()));
+    s.update(OMsg::Click("MUN".into()));
+    let e = s.error.clone().unwrap();
+    assert!(e.contains("can't go to Munich: fleets stay at sea"), "{e}");
+    // From the Western Mediterranean only Spain's south coast is reachable: taken at once.
+    s.update(OMsg::Cancel);
+    s.game.units[fleet.unwrap()].loc = Loc::new(wes);
+    s.draft.retain(|w| w.at.province != mao);
+    s.update(OMsg::Click("WES".into()));
+    s.update(OMsg::Click("SPA".into()));
+    assert_eq!(printed(&s), ["A PAR - BUR", "F WES - SPA/SC"]);
+}

@@ -366,7 +366,7 @@ pub fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
                 Some(Seat::Computer(l)) if s.online.is_none() => html! {
                     <span class="hint ocomputer">{format!(" (computer, {})", Seat::Computer(*l).form_value())}</span>
                 },
-                Some(Seat::Idle) if s.online.is_none() => html! { <span class="hint">{" (nobody: holds)"}</span> },
+                Some(Seat::Idle) if s.online.is_none() => html! { <span class="hint">{": no player; its units stay where they are"}</span> },
                 _ => html! {},
             } }
             <b class="osc" title="supply centres">{s.game.centre_count(p)}</b>
@@ -447,6 +447,27 @@ pub fn results_list(s: &OrdersSession) -> Html {
             </ul>
             { for r.notes.iter().map(|n| html! { <p class="hint">{explain(n, Rules::Orders)}</p> }) }
         </section>
+    }
+}
+
+/// "Which coast?" with a button per coast, while a fleet's move into a province with two
+/// coasts it can reach waits for one (a button is the coast's click: the circles are small on
+/// a phone).
+fn coast_question(app: &H, s: &OrdersSession) -> Html {
+    let coasts = s.coast_choices();
+    if coasts.is_empty() {
+        return html! {};
+    }
+    let map = s.map();
+    html! {
+        <div class="row ocoast" id="ocoast" role="group" aria-labelledby="ocoast-q">
+            <b id="ocoast-q">{"Which coast?"}</b>
+            { for coasts.into_iter().map(|(l, word)| {
+                let key = map.loc_name(l);
+                let id = format!("o-coast-{}", key.rsplit('/').next().unwrap_or("").to_lowercase());
+                html! { <button class="btn small" {id} onclick={om(app, OMsg::Click(key))}>{word}</button> }
+            }) }
+        </div>
     }
 }
 
@@ -564,6 +585,7 @@ fn entry_panel(app: &H, s: &OrdersSession, p: PowerId) -> Html {
             {adj}
             <p class="ocount" id="ocount" aria-live="polite">{s.progress(p)}</p>
             <p class="hint" id="ohint">{explain(&s.prompt(), Rules::Orders)}</p>
+            { coast_question(app, s) }
             <div class="row">{ for buttons }</div>
             <div class="row otype">
                 <input id="order-text" type="text" placeholder="e.g. A PAR - BUR" value={s.text.clone()}
