@@ -114,6 +114,33 @@ mod tests {
         }
     }
 
+    /// The orders computer powers' job, with `hard`'s thinking time, answers as the page would
+    /// (the same orders, so the same game), at each of the setup form's times.
+    #[cfg(feature = "orders")]
+    #[test]
+    fn an_orders_job_answers_as_the_page_would_at_each_thinking_time() {
+        use orbis_engine::rules::orders::OrdersOptions;
+        let mut s = OrdersState::new("europe-1901", OrdersOptions::default()).unwrap();
+        let bots: Vec<(PowerId, BotLevel)> = (0..7).map(|p| (p, BotLevel::Hard)).collect();
+        for effort in [1, 3] {
+            let salt = vec![effort as u8];
+            let want = orders(&s, &bots, &salt, effort);
+            let got: Vec<OrdersAction> =
+                codec::decode(&answer(&job(ORDERS, &(&s, &bots, &salt, effort))).unwrap()).unwrap();
+            assert_eq!(got, want);
+            assert!(!want.is_empty());
+        }
+        // A phase on: the answers still agree after the board moved.
+        for a in orders(&s, &bots, &[1], 1) {
+            s.apply(&a).unwrap();
+        }
+        s.apply(&OrdersAction::Adjudicate).unwrap();
+        let want = orders(&s, &bots, &[2], 3);
+        let got: Vec<OrdersAction> =
+            codec::decode(&answer(&job(ORDERS, &(&s, &bots, &[2u8][..], 3u32))).unwrap()).unwrap();
+        assert_eq!(got, want);
+    }
+
     #[test]
     fn bytes_that_are_no_job_are_refused() {
         assert_eq!(answer(&[]), None);
