@@ -254,6 +254,47 @@ pub fn decode_economy_with(bytes: &[u8]) -> Result<(Vec<EconomyAction>, Vec<Deal
 }
 
 impl SetupProposal {
+    /// An orders game on `map` with `seats` seats: `participants` play the first ones (seat `i`
+    /// named `name(i)`, in the colours' order), computers of `level` the rest; over days with
+    /// `clock`, live with `None`. `nonce` tells re-proposals apart. Set `orders.powers` after
+    /// for a choice of powers other than the map's deal.
+    pub fn orders_game(
+        map: &str,
+        seats: usize,
+        participants: Vec<PeerKey>,
+        name: impl Fn(usize) -> String,
+        level: BotLevel,
+        clock: Option<Clock>,
+        nonce: u64,
+    ) -> SetupProposal {
+        let humans = participants.len();
+        SetupProposal {
+            participants,
+            seats: (0..seats)
+                .map(|i| SeatSpec {
+                    name: name(i),
+                    colour: Colour::ALL[i % Colour::ALL.len()],
+                    controller: if i < humans {
+                        Controller::Peer(i as u8)
+                    } else {
+                        Controller::Bot(level)
+                    },
+                })
+                .collect(),
+            options: ClassicOptions::default(),
+            orders: Some(OrdersSetup {
+                map: map.into(),
+                options: OrdersOptions::default(),
+                powers: vec![],
+            }),
+            face_down: false,
+            stand_in: true,
+            economy: None,
+            nonce,
+            clock,
+        }
+    }
+
     /// Hash that `Accept` messages sign.
     pub fn hash(&self) -> [u8; 32] {
         // A classic or orders proposal with a stand-in escrow hashes as before either field

@@ -50,6 +50,13 @@ pub enum Next {
     /// Everyone has submitted and our orders are not open: this visit opens them (a visit does
     /// it by itself); `lost` when this device can find neither them nor their sealed copy.
     Reveal { lost: bool },
+    /// Our orders for this phase were sent from another device of ours (every other player has
+    /// opened theirs, which they do only once every player's orders are in), but the relays
+    /// this visit read do not have them, so this device cannot open them and must not send
+    /// others (that would end the game, naming us a cheat): "Your orders for this turn were
+    /// sent from another device: open the game there by `by_s` (deadline + grace), or they
+    /// count as a missed turn; this device shows them once the relays have them."
+    Elsewhere { by_s: u64 },
     /// Nothing of ours is due in this phase; it ends by `until_s` at the latest.
     Wait { until_s: u64 },
     /// A computer plays our seats (we missed a turn with no excuse left, or were voted out):
@@ -160,7 +167,9 @@ impl Peer {
                 let committed = o.is_some_and(|o| o.commits.contains_key(&m));
                 let revealed = o.is_some_and(|o| o.reveals.contains_key(&m));
                 let owed = self.orders_due().is_some_and(|(_, p)| !p.is_empty());
-                if owed {
+                if self.committed_elsewhere() {
+                    Next::Elsewhere { by_s: vote_after_s }
+                } else if owed {
                     Next::Submit { by_s: deadline_s }
                 } else if !committed || revealed {
                     Next::Wait {

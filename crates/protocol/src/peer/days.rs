@@ -16,8 +16,19 @@
 use super::*;
 use crate::wire::Clock;
 
+/// Sealed copies of our own orders kept per round (a modified client of ours could sign more;
+/// an honest one signs one per device that commits, and only one device's commitment counts).
+pub(super) const KEPT_PER_ROUND: usize = 4;
+
+/// Rounds before the one under way whose messages of ours a memento carries (a visit that
+/// resolved a round with its reveal may have committed the next one's empty orders too).
+pub const MEMENTO_ROUNDS: u64 = 2;
+
 /// The level of the computer that plays a seat in civil disorder.
 pub const DISORDER_LEVEL: BotLevel = BotLevel::Normal;
+
+/// A sealed copy of our orders: the sealed bytes, and the signed message that carried them.
+pub(super) type Kept = (Vec<u8>, Vec<u8>);
 
 /// Per game over days: what the schedule and missed turns need of the log.
 #[derive(Clone, Debug, Default)]
@@ -30,8 +41,11 @@ pub(super) struct DaysRun {
     pub(super) disorder: BTreeSet<(u64, u8)>,
     /// Missed-turn controls that passed at each resolved round (each extends it once).
     pub(super) extended: BTreeMap<u64, u8>,
-    /// Our own orders sealed to ourselves, per round (from the store).
-    pub(super) kept: BTreeMap<u32, Vec<u8>>,
+    /// Our own orders sealed to ourselves, per round (from the store): the sealed bytes and
+    /// the signed message (a memento carries it, to publish again if the store lost it). Up to
+    /// [`KEPT_PER_ROUND`] different ones: two devices' copies may both be stored, and only the
+    /// one that opens our commitment is of use.
+    pub(super) kept: BTreeMap<u32, Vec<Kept>>,
     /// Positions we signed a checkpoint for (in this visit or an earlier one).
     pub(super) checkpointed: BTreeSet<u64>,
 }
@@ -138,6 +152,37 @@ impl Run {
     }
 }
 
+/// Where a stored message is read in a visit ([`Peer::visit`]): by the log position it concerns
+/// (the lobby and anything else first), and at one position votes, then commitments, sealed
+/// copies, reveals and checkpoints. Only the order of reading: every message is still checked
+/// when handled.
+fn read_order(raw: &[u8]) -> (u64, u8) {
+    match Envelope::decode_verified(raw).map(|(_, b)| b) {
+        Some(Body::Vote { at, .. }) => (at, 1),
+        Some(Body::OrdersCommit { round, .. }) => (u64::from(round), 2),
+        Some(Body::OrdersKept { round, .. }) => (u64::from(round), 3),
+        Some(Body::OrdersReveal { round, .. }) => (u64::from(round), 4),
+        Some(Body::Checkpoint { index, .. }) => (index, 5),
+        _ => (0, 0),
+    }
+}
+
+/// Whether `peer` is one a missed-turn control that passed at `at` names (over days): a visit of
+/// its own that read a store without the votes may have resolved `at` without the control, and
+/// the checkpoint it signed there says so; it no longer counts (`compare_checkpoint`).
+pub(super) fn named_missed(r: &Run, at: u64, peer: &PeerKey) -> bool {
+    let Some(p) = r.participant(peer) else {
+        return false;
+    };
+    r.proposal.clock.is_some()
+        && r.log.get(at as usize).is_some_and(|rec| {
+            rec.controls.iter().any(|c| {
+                matches!(c, Control::Missed { who, .. }
+                    if 1u64.checked_shl(u32::from(p)).is_some_and(|b| who & b != 0))
+            })
+        })
+}
+
 /// The key our own orders are sealed under in the store, and the context they are sealed in.
 fn kept_context(tag: &[u8; 16], round: u32) -> Vec<u8> {
     let mut b = b"orbis-days-kept".to_vec();
@@ -147,6 +192,15 @@ fn kept_context(tag: &[u8; 16], round: u32) -> Vec<u8> {
 }
 
 impl Peer {
+    /// Our orders and salt for `round` from a sealed copy of ours, if it opens.
+    fn open_kept(&self, round: u32, sealed: &[u8]) -> Option<(Vec<u8>, [u8; 32])> {
+        let tag = self.run.as_ref()?.tag;
+        let secret = self.key.to_scalar().to_bytes();
+        let me = self.me;
+        orbis_deal::sealed::open(&kept_context(&tag, round), &me.0, &me.0, &secret, sealed)
+            .and_then(|b| codec::decode::<(Vec<u8>, [u8; 32])>(&b).ok())
+    }
+
     /// Stored mode: our orders for `round` sealed to our own key (`Body::OrdersKept`), to go
     /// beside the commitment.
     pub(super) fn seal_kept(
@@ -172,42 +226,193 @@ impl Peer {
 
     /// A sealed copy of orders: ours is kept (a later visit opens it); another's means nothing
     /// to us and is not kept.
-    pub(super) fn on_orders_kept(&mut self, sender: PeerKey, round: u32, sealed: Vec<u8>) {
+    pub(super) fn on_orders_kept(
+        &mut self,
+        sender: PeerKey,
+        round: u32,
+        sealed: Vec<u8>,
+        raw: &[u8],
+    ) {
         let me = self.me;
         match &mut self.run {
             Some(r) if sender == me && sealed.len() <= MAX_ORDERS_BYTES as usize + 256 => {
-                r.days.kept.entry(round).or_insert(sealed);
+                let list = r.days.kept.entry(round).or_default();
+                if list.len() < KEPT_PER_ROUND && !list.iter().any(|(s, _)| *s == sealed) {
+                    list.push((sealed, raw.to_vec()));
+                }
             }
             _ => self.unkept = true,
         }
     }
 
-    /// Our orders for the round under way, from their sealed copy, when our commitment is known
-    /// and we do not hold them (a fresh visit): they open only if they are the committed ones.
-    fn restore_kept(&mut self) {
-        let secret = self.key.to_scalar().to_bytes();
-        let me = self.me;
-        let Some(r) = &mut self.run else { return };
+    /// Our orders for the round under way, from their sealed copy or our own reveal, when the
+    /// store holds them and we do not (a fresh visit, another device): they are taken only if
+    /// they open our commitment; with no commitment of ours in the store (a relay lost it),
+    /// they are committed again, the same payload and salt, so the same commitment.
+    fn restore_kept(&mut self, out: &mut Output) {
+        let owed = self.round_owed().map(|(_, _, round)| round);
+        let Some(r) = &self.run else { return };
         let Some(m) = r.me else { return };
         let round = r.next_index() as u32;
-        let Some(sealed) = r.days.kept.get(&round) else {
-            return;
-        };
-        let Some(o) = r.orders.get_mut(&round) else {
-            return;
-        };
-        let Some((hash, _)) = o.commits.get(&m) else {
+        let Some(o) = r.orders.get(&round) else {
             return;
         };
         if o.mine.is_some() {
             return;
         }
-        let opened =
-            orbis_deal::sealed::open(&kept_context(&r.tag, round), &me.0, &me.0, &secret, sealed)
-                .and_then(|b| codec::decode::<(Vec<u8>, [u8; 32])>(&b).ok());
-        if let Some((payload, salt)) = opened {
-            if orders_commitment(round, &payload, &salt) == *hash {
-                o.mine = Some((payload, salt));
+        let opened = r.days.kept.get(&round).into_iter().flatten();
+        let opened = opened.filter_map(|(sealed, _)| self.open_kept(round, sealed));
+        let early = o.early_reveals.get(&m).into_iter().flatten();
+        let mut found = opened.chain(early.map(|(p, s, _, _)| (p.clone(), *s)));
+        match o.commits.get(&m) {
+            Some((hash, _)) => {
+                let hash = *hash;
+                let mine = found.find(|(p, s)| orders_commitment(round, p, s) == hash);
+                if let (Some(mine), Some(o)) = (
+                    mine,
+                    self.run.as_mut().and_then(|r| r.orders.get_mut(&round)),
+                ) {
+                    o.mine = Some(mine);
+                }
+            }
+            None if owed == Some(round) => {
+                let Some((payload, salt)) = found.next() else {
+                    return;
+                };
+                if let Ok(o) = self.commit_again(round, payload, salt) {
+                    out.merge(o);
+                }
+            }
+            None => {}
+        }
+    }
+
+    /// Stored mode: the store shows that a commitment of ours for the round under way exists
+    /// though it holds none (another device of ours committed, and the relays this visit read
+    /// lost it or have not got it yet): every other participant the round waits for has
+    /// revealed there, and an honest one reveals only once every commitment, ours included, is
+    /// in. Signing one here would be a second commitment, which halts the game naming us, so
+    /// this visit signs none ([`Next::Elsewhere`]), unless our player says no other device of
+    /// theirs sent orders ([`Peer::not_sent_elsewhere`]). It takes every other participant, so
+    /// one modified client revealing early shows it only in a two-player game (or with every
+    /// other player colluding), and then the player's word overrules it.
+    pub fn committed_elsewhere(&self) -> bool {
+        let Some((r, m, round)) = self.round_owed() else {
+            return false;
+        };
+        if !self.cfg.stored || self.overruled == Some(u64::from(round)) {
+            return false;
+        }
+        let others: Vec<u8> = r
+            .orders_required()
+            .into_iter()
+            .filter(|p| *p != m)
+            .collect();
+        let o = r.orders.get(&round);
+        r.orders_required().contains(&m)
+            && !others.is_empty()
+            && others
+                .iter()
+                .all(|p| o.is_some_and(|o| o.reveals.contains_key(p)))
+    }
+
+    /// Our player says no other device of theirs sent orders for the round under way: when
+    /// [`Next::Elsewhere`] shows and the player knows better (an opponent's modified client
+    /// that opens its orders before ours are in makes it show), the page asks "Did you send
+    /// orders for this turn from another device?" and on "No" calls this; submitting then signs
+    /// a commitment. If another device did commit, the game halts naming us: say so.
+    pub fn not_sent_elsewhere(&mut self) {
+        self.overruled = self.run.as_ref().map(|r| r.next_index());
+    }
+
+    /// Stored mode: our own commitments, sealed copies and reveals of the round under way and
+    /// the [`MEMENTO_ROUNDS`] before it, for [`Peer::memento`]: a later visit on this device
+    /// publishes them again if the store lacks them (`republish_own`).
+    pub(super) fn days_memento(&self) -> Vec<Vec<u8>> {
+        let (Some(r), true) = (&self.run, self.cfg.stored) else {
+            return vec![];
+        };
+        let Some(m) = r.me else { return vec![] };
+        let from = r.next_index().saturating_sub(MEMENTO_ROUNDS);
+        let from = u32::try_from(from).unwrap_or(u32::MAX);
+        let mut out = vec![];
+        for (round, o) in r.orders.range(from..).take(MEMENTO_ROUNDS as usize + 2) {
+            if let Some((hash, raw)) = o.commits.get(&m) {
+                out.push(raw.clone());
+                // Only the sealed copy that opens this commitment (the one we signed with it).
+                let kept = r
+                    .days
+                    .kept
+                    .get(round)
+                    .into_iter()
+                    .flatten()
+                    .find(|(sealed, _)| {
+                        self.open_kept(*round, sealed)
+                            .is_some_and(|(p, s)| orders_commitment(*round, &p, &s) == *hash)
+                    });
+                if let Some((_, raw)) = kept {
+                    out.push(raw.clone());
+                }
+            }
+            if let Some((_, raw)) = o.reveals.get(&m) {
+                out.push(raw.clone());
+            }
+        }
+        out
+    }
+
+    /// Stored mode, once the store is read: our own orders messages the memento carries that
+    /// the store lacks (a relay lost them, or our last visit's publish has not reached the
+    /// relay this visit read) are taken and published again, the same signed bytes, so that a
+    /// visit never signs a second commitment for a round. Nothing is taken for a round where
+    /// the store holds another commitment of ours (another device's: it stands; ours would be
+    /// an equivocation), nor a sealed copy or reveal that does not open the commitment that
+    /// stands, nor anything of a round already resolved, of another game or of another key.
+    fn republish_own(&mut self, out: &mut Output) {
+        let Some(r) = &self.run else { return };
+        let (tag, at, me) = (r.tag, r.next_index(), self.me);
+        let Some(m) = r.me else { return };
+        let mut mine: Vec<(u8, u32, Vec<u8>, Body)> = self
+            .cfg
+            .remembered
+            .iter()
+            .take(MEMENTO_READ)
+            .filter_map(|raw| {
+                let (env, body) = Envelope::open_where(raw, |_| true).ok()?;
+                let (kind, round) = match &body {
+                    Body::OrdersCommit { round, .. } => (0, *round),
+                    Body::OrdersKept { round, .. } => (1, *round),
+                    Body::OrdersReveal { round, .. } => (2, *round),
+                    _ => return None,
+                };
+                (env.sender == me && env.game_id == tag && u64::from(round) >= at)
+                    .then(|| (kind, round, raw.clone(), body))
+            })
+            .collect();
+        mine.sort_by_key(|(kind, round, ..)| (*kind, *round));
+        for (_, round, raw, body) in mine {
+            let Some(r) = &self.run else { return };
+            let o = r.orders.get(&round);
+            let stands = o.and_then(|o| o.commits.get(&m)).map(|(h, _)| *h);
+            let take = match &body {
+                Body::OrdersCommit { .. } => stands.is_none(),
+                Body::OrdersKept { sealed, .. } => {
+                    let have = r.days.kept.get(&round);
+                    let opens = self.open_kept(round, sealed);
+                    stands.is_some_and(|h| {
+                        opens.is_some_and(|(p, s)| orders_commitment(round, &p, &s) == h)
+                    }) && !have.is_some_and(|l| l.iter().any(|(s, _)| s == sealed))
+                }
+                Body::OrdersReveal { payload, salt, .. } => {
+                    stands == Some(orders_commitment(round, payload, salt))
+                        && !o.is_some_and(|o| o.reveals.contains_key(&m))
+                }
+                _ => false,
+            };
+            if take {
+                let now = self.now;
+                out.merge(self.receive(None, &raw, now));
+                out.send.push((Dest::All, raw));
             }
         }
     }
@@ -219,9 +424,30 @@ impl Peer {
     pub fn visit(&mut self, store: &[Vec<u8>], now_ms: u64) -> Output {
         let mut out = Output::default();
         let mut rounds = 0;
+        // Read in the order of the positions the messages concern, votes first at each: a
+        // missed-turn control that passed at a position is applied there before the round's
+        // last reveal resolves it, whatever order the relays gave (else a late reveal read
+        // first would resolve the round without the control on one visit and with it on
+        // another: the review's relay split).
+        // Our votes the memento carries are read with the store, at their position (not before
+        // the history, as after a live reload: a request to come back read before the missed
+        // turn that put us out would not count).
+        let votes: Vec<Vec<u8>> = self
+            .cfg
+            .remembered
+            .iter()
+            .take(MEMENTO_READ)
+            .filter(|raw| {
+                matches!(Envelope::decode_verified(raw), Some((env, Body::Vote { .. }))
+                    if env.sender == self.me)
+            })
+            .cloned()
+            .collect();
+        let mut sorted: Vec<&Vec<u8>> = store.iter().chain(&votes).collect();
+        sorted.sort_by_cached_key(|raw| read_order(raw));
         loop {
             let before = (self.log_len(), self.run.is_some());
-            for b in store {
+            for b in &sorted {
                 out.merge(self.handle(STORE_LINK, b, now_ms));
             }
             out.merge(self.caught_up(now_ms));
@@ -230,6 +456,15 @@ impl Peer {
             // pass at least, or the start).
             if (self.log_len(), self.run.is_some()) == before || rounds > 1024 {
                 break;
+            }
+        }
+        // Our votes at the position under way that the store lost go out again (the same bytes;
+        // never one at a passed position, which could change how a fresh visit resolves it).
+        let here = self.log_len();
+        for raw in votes {
+            if matches!(Envelope::decode_verified(&raw), Some((_, Body::Vote { at, .. })) if at == here)
+            {
+                out.send.push((Dest::All, raw));
             }
         }
         let have: BTreeSet<[u8; 32]> = store.iter().map(|b| sha256(b)).collect();
@@ -276,10 +511,22 @@ impl Peer {
                 }
             }
         }
-        self.restore_kept();
+        self.republish_own(&mut out);
+        self.restore_kept(&mut out);
         self.advance(&mut out);
-        self.restore_kept();
+        self.restore_kept(&mut out);
         self.advance(&mut out);
+        if self.cfg.stored && self.suspect.is_some() {
+            // The whole store is read and no equivocation in it explains a checkpoint that
+            // disagrees with us: over days nothing more will come in this visit, so we halt
+            // naming its signer (a live peer waits two resend periods first), rather than
+            // freeze with nothing said (review of issue 61). The page and `orbis-join` show
+            // the halt; the next visit reads the store again.
+            if let Some((report, evidence, _)) = self.suspect.take() {
+                self.halt_with(report, evidence, &mut out);
+            }
+            return out;
+        }
         if self.cfg.stored {
             self.vote_missed(&mut out);
             self.days_checkpoint(&mut out);

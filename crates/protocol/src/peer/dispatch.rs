@@ -157,7 +157,7 @@ impl Peer {
                 if self.run.is_none() {
                     return self.defer(link, sender, raw);
                 }
-                self.on_orders_kept(sender, round, sealed);
+                self.on_orders_kept(sender, round, sealed, raw);
                 true
             }
             Body::OrdersReveal {

@@ -633,6 +633,15 @@ impl Peer {
             // from us); its view no longer counts.
             return;
         }
+        if index
+            .checked_sub(1)
+            .is_some_and(|at| super::days::named_missed(r, at, &peer))
+        {
+            // Over days, a player voted missed at the round before may have resolved it
+            // without the vote (a relay split between its late reveal and the votes): the
+            // votes decide, its checkpoint there does not (`days`).
+            return;
+        }
         let our_head = r.heads.get(index as usize).copied().unwrap_or([0; 32]);
         let our_state = r.checkpoints.get(&index).copied().unwrap_or([0; 32]);
         if (our_head != log_head || our_state != state_hash) && self.suspect.is_none() {

@@ -22,7 +22,7 @@ pub const MEMENTO_ROLLS: usize = 16;
 pub const MEMENTO_VOTES: usize = 8;
 
 /// How many remembered messages are read at most (a caller's store could hold anything).
-const MEMENTO_READ: usize = 4 * (MEMENTO_ROLLS + MEMENTO_VOTES);
+pub(super) const MEMENTO_READ: usize = 4 * (MEMENTO_ROLLS + MEMENTO_VOTES);
 
 /// A vote we signed before a reload: in which game, at which position, for which control, and
 /// which batch it named; and the signed vote.
@@ -92,8 +92,10 @@ pub(super) fn load_pins(remembered: &[Vec<u8>], me: PeerKey) -> BTreeMap<u32, Pi
 
 impl Peer {
     /// Our most recent signed dice reveals in the running game, then our votes there that have
-    /// not taken effect: for the caller to keep (e.g. with its autosave) and hand back in
-    /// [`Config::remembered`] after a reload. It changes whenever we reveal or vote.
+    /// not taken effect, then (over days) our commitments, sealed copies and reveals of orders
+    /// of the last rounds: for the caller to keep (e.g. with its autosave, or beside a visit's
+    /// keys) and hand back in [`Config::remembered`] after a reload or on the next visit. It
+    /// changes whenever we reveal, vote or commit.
     pub fn memento(&self) -> Vec<Vec<u8>> {
         let (Some(r), Some(m)) = (&self.run, self.run.as_ref().and_then(|r| r.me)) else {
             return vec![];
@@ -115,6 +117,9 @@ impl Peer {
                 .into_iter()
                 .rev(),
         );
+        // Over days, our orders messages of the last rounds (`days`): a later visit publishes
+        // them again if the store lost them, instead of signing a second commitment.
+        out.extend(self.days_memento());
         out
     }
 
@@ -128,6 +133,10 @@ impl Peer {
         let Some(tag) = self.run.as_ref().map(|r| r.tag) else {
             return;
         };
+        if self.cfg.stored {
+            // Over days `Peer::visit` reads them with the store, each at its position.
+            return;
+        }
         let mine: Vec<Vec<u8>> = self
             .cast
             .iter()

@@ -212,6 +212,9 @@ pub struct Peer {
     quiet: bool,
     /// Computer moves the caller thinks (see `think`).
     thoughts: Thoughts,
+    /// Over days, the round at which our player said no other device of theirs sent orders
+    /// (`days`: [`Peer::not_sent_elsewhere`]).
+    overruled: Option<u64>,
 }
 
 impl Peer {
@@ -264,6 +267,7 @@ impl Peer {
             keep_states: false,
             unread_asked: BTreeMap::new(),
             thoughts: Thoughts::default(),
+            overruled: None,
         }
     }
 

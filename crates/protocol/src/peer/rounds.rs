@@ -85,8 +85,12 @@ impl Peer {
 
     /// Orders game: the current round (= phase index) and the powers this peer must write orders
     /// for in it, when it has not committed yet. An empty list means nothing to order (the
-    /// peer commits empty orders by itself).
+    /// peer commits empty orders by itself). `None` too over days while another device's
+    /// commitment of ours is known to exist ([`Peer::committed_elsewhere`]).
     pub fn orders_due(&self) -> Option<(u32, Vec<PowerId>)> {
+        if self.committed_elsewhere() {
+            return None;
+        }
         let (r, m, round) = self.round_owed()?;
         let Game::Orders(s) = &r.state else {
             return None;
@@ -129,8 +133,25 @@ impl Peer {
     }
 
     /// Commits to simultaneous orders for `round`; they are revealed automatically once every
-    /// participant has committed. `salt` must be fresh entropy.
+    /// participant has committed. `salt` must be fresh entropy. Over days, refused while the
+    /// store shows our commitment from another device that this visit cannot see
+    /// ([`Peer::committed_elsewhere`]).
     pub fn commit_orders(
+        &mut self,
+        round: u32,
+        payload: Vec<u8>,
+        salt: [u8; 32],
+    ) -> Result<Output, CommandError> {
+        if self.committed_elsewhere() {
+            return Err(CommandError::AlreadyCommitted);
+        }
+        self.commit_again(round, payload, salt)
+    }
+
+    /// [`Peer::commit_orders`], also where another device's commitment is known to exist: a
+    /// visit committing again what the store kept of ours (its sealed copy, its reveal), the
+    /// same commitment as the one lost.
+    pub(super) fn commit_again(
         &mut self,
         round: u32,
         payload: Vec<u8>,
@@ -487,6 +508,7 @@ impl Peer {
         let salt = self.empty_salt(round);
         let empty = encode_orders(&OrdersPayload::default());
         let empty_hash = orders_commitment(round, &empty, &salt);
+        let elsewhere = self.committed_elsewhere();
         let Some(r) = &mut self.run else { return false };
         if let (Some(m), Game::Orders(s)) = (r.me.filter(|m| !r.excluded.contains(m)), &r.state) {
             let waiting = s.waiting_for();
@@ -496,7 +518,7 @@ impl Peer {
                 match o.commits.get(&m) {
                     // Our own empty commitment from before a reload: we can reveal it again.
                     Some((h, _)) if *h == empty_hash => o.mine = Some((empty, salt)),
-                    None if idle && !self.quiet => {
+                    None if idle && !self.quiet && !elsewhere => {
                         match self.commit_orders(round, empty, salt) {
                             Ok(o) => out.merge(o),
                             Err(e) => {

@@ -8,16 +8,16 @@
 //! hours off. `--nocapture` prints bytes and messages per phase and per game.
 
 use orbis_engine::bot;
-use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
+use orbis_engine::classic::BotLevel;
 use orbis_engine::codec::sha256;
 use orbis_engine::rules::orders::map::PowerId;
 use orbis_engine::rules::orders::notation;
-use orbis_engine::rules::orders::{OrdersOptions, OrdersState, Phase};
+use orbis_engine::rules::orders::{OrdersState, Phase};
 use orbis_engine::rules::Game;
-use orbis_protocol::wire::{OrdersPayload, OrdersSetup};
+use orbis_protocol::wire::OrdersPayload;
 use orbis_protocol::{
-    Body, Clock, Config, Control, Controller, Envelope, HaltReport, Next, Peer, PeerKey,
-    ProtocolEvent, SeatSpec, SetupProposal,
+    Body, Clock, Config, Control, Envelope, HaltReport, Next, Peer, PeerKey, ProtocolEvent,
+    SetupProposal,
 };
 use std::collections::BTreeMap;
 
@@ -219,32 +219,15 @@ pub(crate) fn submit(p: &mut Peer, i: usize) -> Option<orbis_protocol::Output> {
 
 /// Europe 1901 over days: players 0..n on the first seats, computers on the rest.
 pub(crate) fn proposal(keys: &[PeerKey], clock: Clock) -> SetupProposal {
-    let seats = (0..7)
-        .map(|i| SeatSpec {
-            name: format!("S{i}"),
-            colour: Colour::ALL[i % Colour::ALL.len()],
-            controller: if i < keys.len() {
-                Controller::Peer(i as u8)
-            } else {
-                Controller::Bot(BotLevel::Easy)
-            },
-        })
-        .collect();
-    SetupProposal {
-        participants: keys.to_vec(),
-        seats,
-        options: ClassicOptions::default(),
-        orders: Some(OrdersSetup {
-            map: "europe-1901".into(),
-            options: OrdersOptions::default(),
-            powers: vec![],
-        }),
-        face_down: false,
-        stand_in: true,
-        economy: None,
-        nonce: 61,
-        clock: Some(clock),
-    }
+    SetupProposal::orders_game(
+        "europe-1901",
+        7,
+        keys.to_vec(),
+        |i| format!("S{i}"),
+        BotLevel::Easy,
+        Some(clock),
+        61,
+    )
 }
 
 pub(crate) fn clock() -> Clock {
@@ -534,6 +517,9 @@ fn different_envelopes_to_different_visitors_halt_everyone_naming_the_sender() {
     let mut versions = vec![];
     for (k, reader) in [(1u8, 0usize), (2, 1)] {
         let before = w.store.len();
+        // A modified client: it drops its memento (an honest one publishes the first
+        // commitment again instead of signing another).
+        w.mementos[2].clear();
         w.visit(2, |p| {
             let (_, powers) = p.orders_due().expect("due");
             let orders = powers.iter().map(|&pw| (pw, vec![])).collect();

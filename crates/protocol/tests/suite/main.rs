@@ -9,6 +9,7 @@ mod adversarial;
 mod bounds;
 mod chat;
 mod days;
+mod days_holes;
 mod days_review;
 mod deal_leavers;
 mod economy;

@@ -7,14 +7,12 @@
 
 use super::{hex, identity, Args};
 use orbis_engine::bot;
-use orbis_engine::classic::{ClassicOptions, Colour};
 use orbis_engine::codec::sha256;
-use orbis_engine::rules::orders::OrdersOptions;
 use orbis_engine::rules::Game;
-use orbis_protocol::wire::{OrdersPayload, OrdersSetup};
+use orbis_protocol::wire::OrdersPayload;
 use orbis_protocol::{
     Body, Clock, Config, Controller, Envelope, Next, Output, Peer, PeerKey, ProtocolEvent,
-    SeatSpec, SetupProposal,
+    SetupProposal,
 };
 use orbis_transport::relay::{store, store_net};
 use std::collections::BTreeSet;
@@ -55,37 +53,21 @@ pub fn show_key(args: &Args) -> ExitCode {
 /// order given, the computer (`--bot`) on the rest, the clock of the options.
 fn proposal(keys: &[PeerKey], args: &Args, start_s: u64) -> SetupProposal {
     let h = |hours: f64| (hours * 3600.0).round().max(60.0) as u32;
-    SetupProposal {
-        participants: keys.to_vec(),
-        seats: (0..7)
-            .map(|i| SeatSpec {
-                name: format!("Seat {}", i + 1),
-                colour: Colour::ALL[i % Colour::ALL.len()],
-                controller: if i < keys.len() {
-                    Controller::Peer(i as u8)
-                } else {
-                    Controller::Bot(args.level)
-                },
-            })
-            .collect(),
-        options: ClassicOptions::default(),
-        orders: Some(OrdersSetup {
-            map: "europe-1901".into(),
-            options: OrdersOptions::default(),
-            powers: vec![],
-        }),
-        face_down: false,
-        stand_in: true,
-        economy: None,
-        nonce: args.seed.unwrap_or(start_s),
-        clock: Some(Clock::new(
+    SetupProposal::orders_game(
+        "europe-1901",
+        7,
+        keys.to_vec(),
+        |i| format!("Seat {}", i + 1),
+        args.level,
+        Some(Clock::new(
             start_s,
             h(args.movement_h),
             h(args.retreat_h),
             h(args.build_h),
             h(args.grace_h),
         )),
-    }
+        args.seed.unwrap_or(start_s),
+    )
 }
 
 /// Whether a visit accepts `p`: an orders game over days that gives this peer a seat (and, with
@@ -149,6 +131,8 @@ fn due_line(peer: &Peer) -> String {
             Next::Reveal { lost } if lost => format!("{when}: everyone has submitted, but this device holds neither our orders nor their sealed copy: they count as a missed turn."),
             Next::Reveal { .. } => format!("{when}: everyone has submitted; our orders open on the next run."),
             Next::Wait { until_s } => format!("{when}: nothing due from us; the phase ends by {} at the latest ({of}).", utc(until_s)),
+            Next::Elsewhere { by_s } => format!("{when}: our orders for this phase were sent from another device (every other player has opened theirs), but the relays have not given them to this one: open the game there by {}, or they count as a missed turn; this device opens them once the relays have them ({of}).", utc(by_s)),
+            Next::Over if peer.halted().is_some() => format!("{when}: the game stopped: {:?}.", peer.halted()),
             Next::LeftOut => format!("{when}: a computer plays our seat (a missed turn with no excuse left); this run asked the others to hand it back."),
             Next::Over => format!("{when}: the game is over."),
         };
