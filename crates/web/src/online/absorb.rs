@@ -30,6 +30,7 @@ impl Session {
                 ProtocolEvent::Applied { index, events, .. } => {
                     let s = self.peer.state();
                     let mut rolls = 0;
+                    let mut lost = [0, 0];
                     for ev in &events {
                         if let Some(s) = s {
                             lines.push(view::describe(ev, s));
@@ -39,10 +40,12 @@ impl Session {
                             to,
                             attack,
                             defence,
-                            ..
+                            attacker_lost,
+                            defender_lost,
                         } = ev
                         {
                             rolls += 1;
+                            lost = [lost[0] + attacker_lost, lost[1] + defender_lost];
                             *roll = Some(Roll {
                                 from: *from,
                                 to: *to,
@@ -50,6 +53,7 @@ impl Session {
                                 defence: defence.clone(),
                                 rolls,
                                 step: s.map_or(0, |s| s.step),
+                                lost,
                             });
                         }
                     }
@@ -181,7 +185,11 @@ impl Session {
                 _ => {}
             }
         }
-        self.net.send(o.send);
+        if self.visit.is_some() {
+            self.days_keep(o.send.into_iter().map(|(_, raw)| raw).collect());
+        } else {
+            self.net.send(o.send);
+        }
         let memento = self.peer.memento();
         // Our reveals and open votes: a new one changes the whole (a vote can come after the
         // newest reveal, and leaves it when it takes effect).

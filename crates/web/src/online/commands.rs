@@ -52,7 +52,11 @@ impl Session {
             stand_in: true,
             economy: None,
             nonce: now_ms() as u64,
-            clock: None,
+            // Over days: the clock starts now (UTC).
+            clock: self
+                .visit
+                .as_ref()
+                .and_then(|_| self.days.clock(super::days_visit::utc_ms() / 1000)),
         };
         self.send_proposal(p);
     }

@@ -113,12 +113,28 @@ pub(super) fn note(s: &Session) {
                 orbis_protocol::Next::ComeBack { by_s } => {
                     Some(("Come back to open your orders".into(), by_s))
                 }
+                // Nothing of ours: the game waits on the others.
+                orbis_protocol::Next::Wait { until_s } => {
+                    Some(("The others' orders".into(), until_s))
+                }
                 _ => None,
             };
         }
         None => {
-            r.days = false;
+            // A room over days before its game starts: where its lobby stands.
+            r.days = s.visit.is_some();
             r.due = None;
+            if let Some(l) = s.peer.lobby_due() {
+                let n = l.participants.len();
+                r.stands = if l.accepted.len() < n {
+                    format!(
+                        "Over days, in the lobby: {} of {n} accepted",
+                        l.accepted.len()
+                    )
+                } else {
+                    "Over days: starts on the players' next visits".into()
+                };
+            }
         }
     }
     r.seen_s = games::now_s();

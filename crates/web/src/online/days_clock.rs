@@ -4,11 +4,6 @@
 
 use yew::prelude::*;
 
-/// Why "Over days" cannot be proposed yet, shown under the button it disables.
-pub(super) const NOT_YET: &str = "Games over days cannot be started from this page yet: the page \
-    that opens a game over days, takes the others' moves from the relays and leaves yours there \
-    is still to come. Choose Live to play now.";
-
 /// The phase lengths a player may choose, in hours (1 hour to 7 days, issue 61 item 1).
 const LENGTHS: [u32; 10] = [1, 2, 4, 8, 12, 24, 48, 72, 120, 168];
 
@@ -80,7 +75,6 @@ impl Draft {
     }
 
     /// The clock a proposal made now (`now_s`, UTC) carries; `None` for a live game.
-    #[allow(dead_code)] // proposed once the page visits games over days (see `choice`)
     pub(super) fn clock(&self, now_s: u64) -> Option<orbis_protocol::wire::Clock> {
         self.over_days.then(|| orbis_protocol::wire::Clock {
             start_s: now_s,

@@ -86,8 +86,15 @@ pub(super) fn new_game(
         })
     };
     let orders_map = matches!(s.ruleset.as_str(), "europe-1901" | "world");
-    // Over days is chosen: see `days::NOT_YET`.
-    let days = orders_map && s.days.over_days;
+    // A room over days proposes orders games only (`days_clock::WHY_LIVE_ONLY`).
+    let refused = s.visit.is_some() && !orders_map;
+    let choose = {
+        let (session, rev) = (session.clone(), rev.clone());
+        Callback::from(move |d| {
+            super::days_step::choose(&session, d);
+            rev.set(*rev + 1);
+        })
+    };
     html! {
         <>
                 <h2>{"New game"}</h2>
@@ -155,12 +162,13 @@ pub(super) fn new_game(
                     { crate::classic::options::options_fields(&s.options, seats_next, set_options) }
                 </details>
             }
-            { super::days_clock::choice(&s.days, orders_map, on_session_with(session, rev, |s, d| s.days = d)) }
-            if days {
-                <p class="notice" id="days-not-yet" role="status">{super::days_clock::NOT_YET}</p>
+            { super::days_clock::choice(&s.days, orders_map || s.visit.is_some(), choose) }
+            if refused {
+                <p class="notice" id="days-not-yet" role="status">{super::days_clock::WHY_LIVE_ONLY}</p>
             }
-            <button class="btn" id="online-propose" onclick={propose} disabled={days}>{
-                if s.left_out.iter().any(|k| present.contains(k)) { "Propose a game with the players ticked" } else { "Propose a game with everyone here" }
+            <button class="btn" id="online-propose" onclick={propose} disabled={refused}>{
+                if s.visit.is_some() { "Propose a game over days with the players ticked" }
+                else if s.left_out.iter().any(|k| present.contains(k)) { "Propose a game with the players ticked" } else { "Propose a game with everyone here" }
             }</button>
         </>
     }

@@ -16,6 +16,8 @@ mod days;
 mod days_clock;
 pub mod days_ics;
 pub mod days_key;
+mod days_step;
+mod days_visit;
 mod deal;
 pub mod economy;
 mod end;
@@ -197,7 +199,9 @@ pub fn online(props: &Props) -> Html {
                 };
                 store::set(NAME_KEY, &name);
                 error.set(None);
-                let Some(s) = Session::new(&room, &name, &settings, invite) else {
+                // A game over days (its link says so): the page visits it (`days_visit`).
+                let over_days = store::url_param("days").as_deref() == Some("1");
+                let Some(s) = Session::new(&room, &name, &settings, invite, over_days) else {
                     error.set(Some(NO_RANDOMNESS.into()));
                     return;
                 };
@@ -209,7 +213,10 @@ pub fn online(props: &Props) -> Html {
                         .ok()
                         .and_then(|p| p.get(k))
                 });
-                let _ = window().location().set_hash(&format!("room={room}{extra}"));
+                let days = if over_days { "&days=1" } else { "" };
+                let _ = window()
+                    .location()
+                    .set_hash(&format!("room={room}{extra}{days}"));
                 *session.borrow_mut() = Some(s);
                 rev.set(*rev + 1);
             },
@@ -300,6 +307,8 @@ pub fn online(props: &Props) -> Html {
 
     let me = s.peer.key();
     let mut present: Vec<PeerKey> = s.peer.names().keys().copied().collect();
+    // Over days: everyone who left a hello in the room's store.
+    present.extend(s.visit.iter().flat_map(|v| v.visitors.keys().copied()));
     present.push(me);
     present.sort();
     present.dedup();
@@ -493,11 +502,15 @@ pub fn online(props: &Props) -> Html {
     let paused = !over && (!s.missing.is_empty() || !overdue.is_empty());
     let status = html! {
         <div class="online-status" id="online-status">
-            <span>{format!("Room {} · {} connected", short_room(&s.room), connected)}</span>
+            <span>{ if s.visit.is_some() { format!("Room {} · over days", short_room(&s.room)) }
+                else { format!("Room {} · {} connected", short_room(&s.room), connected) } }</span>
             <button class="btn small" id="copy-link" onclick={copy}>{"Copy link"}</button>
             if s.started.is_none() {
                 <button class="btn small" id="online-leave" onclick={leave}>{"Leave for another room"}</button>
             }
+            if s.visit.is_some() {
+                { days_step::panel(s, on_session(&session, &rev, |s| s.days_retry())) }
+            } else {
             <p class="hint" id="online-links">
                 { if connected == 0 { "Searching for players…".to_string() } else {
                     format!("{direct} direct{}{}", if relayed > 0 { format!(", {relayed} through TURN") } else { String::new() },
@@ -511,6 +524,7 @@ pub fn online(props: &Props) -> Html {
                 { invite_panel(st, s.guest, connected, make_invite, answer_invite, s.invite_msg.clone(), &page_url) }
             }
             if let Some(st) = &relays { { relay_details(st, s.via_relays) } }
+            }
             <days_key::KeyInBar room={s.room.clone()} />
             if paused {
                 if !s.missing.is_empty() {
@@ -596,11 +610,17 @@ pub fn online(props: &Props) -> Html {
 
     // The room bar under a running game: in the page's flow (never over the game's controls),
     // folded to this line when the player wants the room for the board.
-    let bar_title = format!(
-        "Room {} · {connected} connected{} — chat and room",
-        short_room(&s.room),
-        if paused { " · paused" } else { "" }
-    );
+    let bar_title = match &s.visit {
+        Some(_) => format!(
+            "Room {} · over days — what is due, and the room",
+            short_room(&s.room)
+        ),
+        None => format!(
+            "Room {} · {connected} connected{} — chat and room",
+            short_room(&s.room),
+            if paused { " · paused" } else { "" }
+        ),
+    };
     if s.started.is_some() && matches!(props.showing, Showing::Orders | Showing::Economy) {
         let economy = props.showing == Showing::Economy;
         let auto = on_session(&session, &rev, |s| {
@@ -701,7 +721,7 @@ pub fn online(props: &Props) -> Html {
                 { status }
                 <h2>{"Players here"}</h2>
                 <ul id="online-peers">{ for present.iter().map(|k| {
-                    let how = if *k == me { String::new() } else {
+                    let how = if *k == me || s.visit.is_some() { String::new() } else {
                         match s.peer.link_of(k).and_then(|l| s.net.link_state(l)) {
                             None => " — not connected".into(),
                             Some(None) => " — connecting".into(),

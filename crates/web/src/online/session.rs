@@ -143,19 +143,24 @@ pub(super) fn mark(kind: &str, index: u64) {
 /// The socket (`orbis-transport`, the same adapter as the native bot peer), its message loop
 /// spawned on the page's executor. `None` when the browser gives no randomness for the
 /// rendezvous's throwaway keys.
+/// A game over days (`live` false) keeps the socket closed: its loop never runs, and the
+/// visit reads and stores the game on the relays itself (`days_visit`).
 pub(super) fn connect(
     room: &str,
     settings: &NetSettings,
     invite: Option<String>,
+    live: bool,
 ) -> Option<Transport> {
     let (net, fut) = Transport::connect(
         settings.rendezvous(room, random()?, invite),
         Some(settings.ice()),
     );
     // How it ended is read back from the transport (`Transport::ended`).
-    yew::platform::spawn_local(async move {
-        let _ = fut.await;
-    });
+    if live {
+        yew::platform::spawn_local(async move {
+            let _ = fut.await;
+        });
+    }
     Some(net)
 }
 
@@ -244,6 +249,10 @@ pub(super) struct Session {
     pub(super) asked_back: Option<u64>,
     /// How the next proposal is played: live, or over days with its clock.
     pub(super) days: super::days_clock::Draft,
+    /// A game over days: the visit (the store read, our messages on their way to the relays).
+    pub(super) visit: Option<Box<super::days_visit::Visit>>,
+    /// Over days: a command of ours signed something since the last step (see `days_step`).
+    pub(super) acted: bool,
 }
 
 /// Leaving the room: the charts forget its game's course.
@@ -254,7 +263,8 @@ impl Drop for Session {
 }
 
 /// The protocol peer's configuration for `room` (its id from the room's name `room_url`).
-fn config(room: &str, room_url: &str, name: &str) -> Option<Config> {
+/// Over days (`stored`), the peer keeps no connection and signs only what the store needs.
+fn config(room: &str, room_url: &str, name: &str, stored: bool) -> Option<Config> {
     let h = sha256(room_url.as_bytes());
     let mut game_id = [0u8; 16];
     game_id.copy_from_slice(&h[..16]);
@@ -267,14 +277,19 @@ fn config(room: &str, room_url: &str, name: &str) -> Option<Config> {
     cfg.turn_grace_ms = turn_grace_ms(turn_ms());
     // Above any message number an earlier session with the same key used.
     cfg.seq_start = (now_ms() as u64).saturating_mul(1000);
+    cfg.stored = stored;
     Some(cfg)
 }
 
 /// A protocol peer whose computer seats' moves the page thinks in its worker
-/// (`think::online`), so the page answers while they think (issue 62).
+/// (`think::online`), so the page answers while they think (issue 62). Over days the visit
+/// catches up in one go, so the peer thinks them itself.
 fn thinking_peer(cfg: Config) -> Peer {
+    let stored = cfg.stored;
     let mut peer = Peer::new(cfg);
-    peer.think_elsewhere();
+    if !stored {
+        peer.think_elsewhere();
+    }
     peer
 }
 
@@ -285,7 +300,7 @@ impl Session {
     /// guards a game in progress).
     pub(super) fn play_again(&mut self) -> bool {
         store::remove(&memento_key(&self.room));
-        let Some(cfg) = config(&self.room, &self.room_url, &self.name) else {
+        let Some(cfg) = config(&self.room, &self.room_url, &self.name, self.visit.is_some()) else {
             return false;
         };
         self.peer = thinking_peer(cfg);
@@ -326,10 +341,11 @@ impl Session {
         name: &str,
         settings: &NetSettings,
         invite: Option<String>,
+        over_days: bool,
     ) -> Option<Session> {
         let room_url = settings.room_name(room);
-        let cfg = config(room, &room_url, name)?;
-        let net = connect(room, settings, invite.clone())?;
+        let cfg = config(room, &room_url, name, over_days)?;
+        let net = connect(room, settings, invite.clone(), !over_days)?;
         Some(Session {
             room: room.to_string(),
             name: name.to_string(),
@@ -376,10 +392,17 @@ impl Session {
             dropped: BTreeSet::new(),
             lines: vec![],
             chat_to: None,
-            ruleset: "classic".into(),
+            // Over days: orders games only (`days_clock::WHY_LIVE_ONLY`).
+            ruleset: if over_days { "europe-1901" } else { "classic" }.into(),
             memento_last: None,
             asked_back: None,
-            days: Default::default(),
+            days: super::days_clock::Draft {
+                over_days,
+                ..Default::default()
+            },
+            visit: over_days
+                .then(|| Box::new(super::days_visit::Visit::new(room, settings.relays.clone()))),
+            acted: false,
         })
     }
 
@@ -391,6 +414,19 @@ impl Session {
     /// not left out by hand (a key that said hello once is not a player here).
     pub(super) fn next_players(&self) -> Vec<PeerKey> {
         let me = self.peer.key();
+        if let Some(v) = &self.visit {
+            // Over days: everyone who visited the room (their hello is in the store).
+            let mut keys: Vec<PeerKey> = v
+                .visitors
+                .keys()
+                .filter(|k| !self.left_out.contains(k))
+                .copied()
+                .chain([me])
+                .collect();
+            keys.sort();
+            keys.dedup();
+            return keys;
+        }
         let mut keys: Vec<PeerKey> = self
             .peer
             .names()
@@ -419,6 +455,7 @@ impl Session {
         self.peer
             .names()
             .get(k)
+            .or_else(|| self.visit.as_ref()?.visitors.get(k))
             .cloned()
             .unwrap_or_else(|| k.short())
     }
@@ -512,6 +549,10 @@ impl Session {
     /// One timer step: network in, protocol tick, queued actions, network out. Returns the sync
     /// for the app when the game changed.
     pub(super) fn step(&mut self) -> Option<Sync> {
+        if self.visit.is_some() {
+            self.days_step();
+            return None;
+        }
         let t = self.t();
         let mut outs: Vec<Output> = vec![];
         let polled = self.net.poll();
