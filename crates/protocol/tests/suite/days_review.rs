@@ -2,7 +2,8 @@
 //! take, by a modified client that signs any message the wire allows and by relays that
 //! reorder, withhold, duplicate or split messages between visitors. Each test states what
 //! PROTOCOL.md ("Games over days", "What a hostile peer can and cannot do") promises.
-//! A test that shows a hole is `#[ignore = "hole: ..."]` with the reason.
+//! A test that shows a hole is `#[ignore = "hole: ..."]` with the reason. The three holes found
+//! (a, f, f) are fixed; each test says how, and `days_holes.rs` attacks the fixes.
 
 use super::days::{all_agree, clock, lobby, missed_applied, proposal, World, DAY, HOUR, T0};
 use ed25519_dalek::SigningKey;
@@ -64,6 +65,12 @@ pub(crate) fn hold(p: &mut Peer, salt: u8, draw: bool) -> Vec<orbis_protocol::Ou
 /// evidence against the voters' history (as the excluded peer's view already does not, log.rs
 /// `compare_checkpoint`), or the late reveal must be ordered against the votes in the
 /// store's canonical order everywhere.
+///
+/// Fixed (days-holes): both. `Peer::visit` reads the store in the order of positions, votes
+/// first, so the passed vote decides the round on every visit; a checkpoint at r + 1 of a
+/// player a passed `Missed` control names at r no longer counts; a visit that still disagrees
+/// once the store is read halts naming the signer (`days_holes.rs`: any read order, and a
+/// voter's disagreeing checkpoint still caught).
 #[test]
 fn a_late_reveal_and_the_missed_vote_split_between_visitors() {
     let mut w = World::new(3, 101);
@@ -354,6 +361,9 @@ fn a_rematch_in_the_same_room_mixed_into_the_store_changes_nothing() {
 /// our signed commitment (and sealed copy) for the round under way in the memento and re-offer
 /// those envelopes instead of signing new ones (`visit` would then re-publish them); for a
 /// second device without the memento, see the next test.
+///
+/// Fixed (days-holes): as proposed; the memento carries our orders messages of the last rounds
+/// and a visit publishes again the same bytes the store lacks (`days_holes.rs`).
 #[test]
 fn a_relay_that_lost_our_commitment_does_not_make_us_equivocate() {
     let mut w = World::new(3, 106);
