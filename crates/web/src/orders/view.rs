@@ -7,7 +7,7 @@ use crate::orders::{
     phase_word, power_colour, season_word, Mode, OMsg, OrdersForm, OrdersSession, Seat, Stage, View,
 };
 use crate::widgets::glossary::Rules;
-use crate::widgets::term::explain;
+use crate::widgets::term::{explain, Term};
 use crate::widgets::Nav;
 use orbis_engine::rules::classic::BotLevel;
 use orbis_engine::rules::orders::adjudicator::{Loc, Outcome, UnitType};
@@ -366,7 +366,10 @@ pub fn power_chip(s: &OrdersSession, p: PowerId) -> Html {
                 Some(Seat::Computer(l)) if s.online.is_none() => html! {
                     <span class="hint ocomputer">{format!(" (computer, {})", Seat::Computer(*l).form_value())}</span>
                 },
-                Some(Seat::Idle) if s.online.is_none() => html! { <span class="hint">{": no player; its units stay where they are"}</span> },
+                Some(Seat::Idle) if s.online.is_none() => html! {
+                    // Tapped, "no player" says what that means: its units stay where they are.
+                    <span class="hint">{" ("}<Term id="civil-disorder" text="no player"/>{")"}</span>
+                },
                 _ => html! {},
             } }
             <b class="osc" title="supply centres">{s.game.centre_count(p)}</b>

@@ -104,7 +104,7 @@ const ORDERS: &[Entry] = &[
         "After Fall each power keeps one unit per supply centre: it builds in its empty home centres, or disbands units of its choice.",
         "rules-orders-adjust", &["adjustments", "builds", "build", "disbands", "disband"]),
     e("civil-disorder", "Civil disorder",
-        "A power played by nobody: its units hold, its dislodged units are disbanded, it builds nothing and disbands the units farthest from home when it must.",
+        "A power played by nobody: its units stay where they are (they hold), its dislodged units are disbanded, it builds nothing and disbands the units farthest from home when it must.",
         "rules-orders-adjust", &["civil disorder"]),
 ];
 
