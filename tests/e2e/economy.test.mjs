@@ -116,6 +116,8 @@ test('economy: setup form and the picks of a new game', async () => {
   // places too (a click on one of her countries adds an army).
   await page.waitForSelector('#place');
   await page.click('#suggest-place');
+  // The computer's placement is thought in the worker (issue 62): the draft fills when it comes.
+  await textMatches(page, '#placed', /20 of 20 armies/);
   const fields = page.locator('#place input[id^=armies-]');
   const first = Number(await fields.nth(0).inputValue());
   await fields.nth(0).fill(String(first + 1));

@@ -54,6 +54,17 @@ pub fn use_economy_timers(app: &UseReducerHandle<AppState>) {
         });
         move || drop(timer)
     });
+    // "Suggest a placement": the normal computer's placement, thought in the worker.
+    let suggest = e.and_then(|e| Some((e.game.steps, e.ui.suggesting?)));
+    let (d, h) = (app.dispatcher(), app.clone());
+    use_effect_with(suggest, move |&suggest| {
+        if let (Some((steps, p)), Some(e)) = (suggest, h.economy.as_ref()) {
+            use orbis_engine::rules::classic::BotLevel;
+            crate::think::economy(&e.game, p, BotLevel::Normal, move |a, _| {
+                d.dispatch(Msg::Economy(crate::economy::EMsg::Suggested(steps, p, a)))
+            });
+        }
+    });
     let clock = e.is_some_and(|e| e.ui.deadline.is_some());
     let d = app.dispatcher();
     use_effect_with(clock, move |&clock| {

@@ -114,6 +114,10 @@ pub struct Ui {
     /// thought in the worker (`hooks::use_economy_timers`), until a human must act; not saved.
     #[serde(skip)]
     pub skipping: bool,
+    /// "Suggest a placement" in the browser: the normal computer's placement for this player,
+    /// being thought in the worker (`hooks::use_economy_timers`); not saved.
+    #[serde(skip)]
+    pub suggesting: Option<PlayerId>,
     /// At one device: this player declared an attack at this battle to be rolled to its end
     /// once it begins (after the others' declarations); not saved.
     #[serde(skip)]
@@ -161,6 +165,9 @@ pub enum EMsg {
     Card(RegionId),
     /// Fills the placement draft with the normal computer player's placement.
     SuggestPlace(PlayerId),
+    /// The normal computer's placement for this player, thought in the worker at this step of
+    /// the game: it fills the draft if the game is still there.
+    Suggested(u32, PlayerId, Option<A>),
     /// The placement draft changed.
     Place(place::PlaceDraft),
     /// Chooses what a click on the map places.
@@ -406,6 +413,9 @@ impl EconomySession {
         if self.computer_to_act().is_none() {
             self.ui.skipping = false;
         }
+        if self.game.phase != Phase::Place {
+            self.ui.suggesting = None;
+        }
         // Another player at the device: the last player's refusal and selection are theirs,
         // not the next player's (a computer's move in between leaves them, `bot_step`).
         if before.is_some() && self.actor() != before {
@@ -509,6 +519,20 @@ impl EconomySession {
                     self.ui.cards.remove(i);
                 } else if self.ui.cards.len() < 3 {
                     self.ui.cards.push(c);
+                }
+                false
+            }
+            EMsg::SuggestPlace(p) if cfg!(target_arch = "wasm32") => {
+                // The page answers meanwhile: the placement is thought in the worker.
+                self.ui.suggesting = Some(p);
+                false
+            }
+            EMsg::Suggested(steps, p, a) => {
+                if self.game.steps == steps && self.ui.suggesting == Some(p) {
+                    self.ui.suggesting = None;
+                    if let Some(d) = a.as_ref().and_then(place::PlaceDraft::from_action) {
+                        self.ui.place = d;
+                    }
                 }
                 false
             }

@@ -202,7 +202,9 @@ pub fn place(v: &View, eco: &EconomySession, p: PlayerId) -> Html {
             <p id="placed">{format!("{placed} of {START_ARMIES} armies placed; {} of {} bases.",
                 draft.bases.len(), if o.bases { START_BASES } else { 0 })}</p>
             <div class="row">
-                <button class="btn" id="suggest-place" onclick={send(v, EMsg::SuggestPlace(p))}>{"Suggest a placement"}</button>
+                <button class="btn" id="suggest-place" disabled={eco.ui.suggesting.is_some()} onclick={send(v, EMsg::SuggestPlace(p))}>
+                    { if eco.ui.suggesting.is_some() { "Thinking…" } else { "Suggest a placement" } }
+                </button>
                 <button class="btn primary" id="confirm-place" onclick={send(v, EMsg::Act(draft.action(p)))}>{"Place my start"}</button>
             </div>
         </div>
