@@ -209,6 +209,7 @@ pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
             &app.classic,
             send,
             tutorial::classic::target_name,
+            crate::widgets::glossary::Rules::Classic,
         );
     }
     #[cfg(feature = "full")]
@@ -223,6 +224,7 @@ pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
             o,
             send,
             tutorial::orders::target_name,
+            crate::widgets::glossary::Rules::Orders,
         );
     }
     #[cfg(feature = "full")]
@@ -237,6 +239,7 @@ pub(super) fn coach_panel(app: &UseReducerHandle<AppState>) -> Html {
             e,
             send,
             tutorial::economy::target_name,
+            crate::widgets::glossary::Rules::Economy,
         );
     }
     let _ = (app, Msg::ShowMenu);

@@ -155,8 +155,22 @@ pub fn board(app: &View, drag: Rc<DragRef>) -> Html {
         .hover
         .map(|h| map.territories[h as usize].adjacent.clone())
         .unwrap_or_default();
-    // Territory names once zoomed in enough for them to fit.
-    let names = ui.view[2] <= VIEWBOX[2] * 0.55;
+    // Territory names: all of them once zoomed in (two presses of +), and always those the
+    // player is dealing with (chosen, pointed at, the highlighted targets), so that the words
+    // of the panel and the log ("Attacking from Congo") can be found on the map. Drawn as large
+    // on screen at any zoom as at the lesson's (a view 520 wide).
+    let all_names = ui.view[2] <= VIEWBOX[2] * 0.6;
+    let name_size = 7.0 * (ui.view[2] / 520.0).max(1.0);
+    let named: Vec<TerritoryId> = (0..map.territories.len() as TerritoryId)
+        .filter(|t| {
+            all_names
+                || ui.from == Some(*t)
+                || ui.to == Some(*t)
+                || ui.hover == Some(*t)
+                || targets.contains(t)
+                || sources.contains(t)
+        })
+        .collect();
 
     // Lines: sea lanes (from the artwork) or, in the fallback, every adjacency.
     let lines: Html = if ART {
@@ -264,17 +278,31 @@ pub fn board(app: &View, drag: Rc<DragRef>) -> Html {
                 }
             })
         };
+        // Pointing at a territory outlines it, its neighbours and its name; a finger does not
+        // point (a tap left that outline stuck on the last territory touched).
         let enter = {
             let d = d.clone();
-            Callback::from(move |_: MouseEvent| d.dispatch(Msg::Hover(Some(id))))
+            Callback::from(move |e: PointerEvent| {
+                if e.pointer_type() != "touch" {
+                    d.dispatch(Msg::Hover(Some(id)))
+                }
+            })
         };
         let leave = {
             let d = d.clone();
-            Callback::from(move |_: MouseEvent| d.dispatch(Msg::Hover(None)))
+            Callback::from(move |_: PointerEvent| d.dispatch(Msg::Hover(None)))
         };
+        // The keyboard's focus does the same; a tap's focus does not.
         let enter2 = {
             let d = d.clone();
-            Callback::from(move |_: FocusEvent| d.dispatch(Msg::Hover(Some(id))))
+            Callback::from(move |e: FocusEvent| {
+                let keys = e
+                    .target_dyn_into::<web_sys::Element>()
+                    .is_some_and(|el| el.matches(":focus-visible").unwrap_or(true));
+                if keys {
+                    d.dispatch(Msg::Hover(Some(id)))
+                }
+            })
         };
         let leave2 = {
             let d = d.clone();
@@ -302,7 +330,7 @@ pub fn board(app: &View, drag: Rc<DragRef>) -> Html {
                 aria-label={label.clone()} data-key={t.key.clone()} data-owner={owner_attr}
                 data-armies={armies.to_string()} data-adj={adj} data-mine={if mine {"1"} else {"0"}}
                 onclick={onclick} onkeydown={onkeydown}
-                onmouseenter={enter} onmouseleave={leave} onfocus={enter2} onblur={leave2}>
+                onpointerenter={enter} onpointerleave={leave} onfocus={enter2} onblur={leave2}>
                 <title>{label}</title>
                 { shape }
                 if owner != Owner::Unclaimed {
@@ -431,9 +459,9 @@ pub fn board(app: &View, drag: Rc<DragRef>) -> Html {
                 <g class="lines">{ lines }</g>
                 <g class="under">{ under }</g>
                 { for terrs }
-                if names {
-                    <g class="names" aria-hidden="true">{ for map.territories.iter().enumerate().map(|(i, t)| html! {
-                        <text x={f1(geo[i].1)} y={f1(geo[i].2 + 20.0)} class="name">{t.name.clone()}</text>
+                if !named.is_empty() {
+                    <g class="names" aria-hidden="true" style={format!("font-size:{}px", f1(name_size))}>{ for named.iter().map(|&i| html! {
+                        <text x={f1(geo[i as usize].1)} y={f1(geo[i as usize].2 + 13.0 + name_size)} class="name">{map.territories[i as usize].name.clone()}</text>
                     }) }</g>
                 }
             </svg>

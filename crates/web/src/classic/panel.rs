@@ -73,12 +73,53 @@ fn dice_view(app: &H, s: &ClassicState) -> Html {
     };
     html! {
         <div class="dice" key={r.step.to_string()} aria-live="polite">
-            <div class="dice-title">{format!("{} → {}{}", s.map().name(r.from), s.map().name(r.to),
+            // Who rolled: a computer's attack looks like the player's own otherwise.
+            <div class="dice-title">{format!("{}{} → {}{}", match s.owner[r.from as usize] {
+                    Owner::Player(p) => format!("{} attacks: ", s.players[p as usize].name),
+                    _ => String::new(),
+                }, s.map().name(r.from), s.map().name(r.to),
                 if r.rolls > 1 { format!(" (last of {} rolls)", r.rolls) } else { String::new() })}</div>
             <div class="dice-row"><span class="who">{"Attack"}</span>{ for a.iter().enumerate().map(|(i, &v)| die(v, "a", i)) }</div>
             <div class="dice-row"><span class="who">{"Defence"}</span>{ for d.iter().enumerate().map(|(i, &v)| die(v, "d", i)) }</div>
+            <p class="dice-lost" id="dice-lost">{format!("{}{} lost {}, {} lost {}.",
+                if r.rolls > 1 { format!("In {} rolls: ", r.rolls) } else { String::new() },
+                s.map().name(r.from), armies(r.lost[0]), s.map().name(r.to), armies(r.lost[1]))}</p>
+            // The player's own roll only: a computer's turn leaves the page where the player keeps it.
+            if app.my_turn() { <InSight /> }
         </div>
     }
+}
+
+fn armies(n: u32) -> String {
+    format!("{n} {}", if n == 1 { "army" } else { "armies" })
+}
+
+/// Keeps a roll's dice in sight: drawn again for each roll (the dice box is keyed by it), it
+/// scrolls them into view when they lie below the window or under a lesson's coach docked at
+/// the bottom of a phone (whose scroll margin, style-tutorial.css, keeps them above it).
+#[function_component]
+fn InSight() -> Html {
+    use_effect_with((), |_| {
+        let doc = web_sys::window().and_then(|w| w.document());
+        let height = web_sys::window()
+            .and_then(|w| w.inner_height().ok())
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        if let (Some(doc), true) = (doc, height > 0.0) {
+            // The coach covers the window from its top down when it sits at the bottom.
+            let limit = doc
+                .get_element_by_id("coach")
+                .map(|c| c.get_bounding_client_rect().top())
+                .filter(|&top| top > height / 3.0)
+                .unwrap_or(height);
+            if let Ok(Some(el)) = doc.query_selector(".side .dice") {
+                if el.get_bounding_client_rect().bottom() > limit {
+                    el.scroll_into_view_with_bool(false);
+                }
+            }
+        }
+    });
+    html! {}
 }
 
 fn controls(app: &H, s: &ClassicState) -> Html {

@@ -73,6 +73,8 @@ pub struct Roll {
     pub defence: Vec<u8>,
     pub rolls: u32,
     pub step: u32,
+    /// Armies the attacker and the defender lost in this action's rolls (the engine's count).
+    pub lost: [u32; 2],
 }
 
 /// UI-only state.
@@ -451,6 +453,7 @@ impl Classic {
                 }
                 let s = &*g;
                 let mut rolls = 0;
+                let mut lost = [0, 0];
                 for e in &events {
                     self.log.push(view::describe(e, s));
                     if let Event::Rolled {
@@ -458,10 +461,12 @@ impl Classic {
                         to,
                         attack,
                         defence,
-                        ..
+                        attacker_lost,
+                        defender_lost,
                     } = e
                     {
                         rolls += 1;
+                        lost = [lost[0] + attacker_lost, lost[1] + defender_lost];
                         self.roll = Some(Roll {
                             from: *from,
                             to: *to,
@@ -469,6 +474,7 @@ impl Classic {
                             defence: defence.clone(),
                             rolls,
                             step: s.step,
+                            lost,
                         });
                     }
                 }

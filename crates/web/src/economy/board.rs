@@ -572,19 +572,29 @@ pub fn board(v: &View) -> Html {
     }
 }
 
-/// Shows a region's name tag while the region is under the pointer or focused: one rule per
-/// region (CSS cannot match a tag to its region otherwise), so hovering draws nothing again.
+/// Shows a region's name tag while the region is under the pointer or has the keyboard's
+/// focus: one rule per region (CSS cannot match a tag to its region otherwise), so hovering
+/// draws nothing again. Not for a finger's tap (its hover and focus stuck on the last region
+/// touched, looking like one of the planning's targets).
 fn name_css() -> &'static str {
     static CSS: OnceLock<String> = OnceLock::new();
     CSS.get_or_init(|| {
-        EconomyMap::get()
-            .regions
-            .iter()
-            .map(|r| {
-                let k = &r.key;
-                format!("#board:has(#r-{k}:hover) #n-{k},#board:has(#r-{k}:focus) #n-{k}{{display:inline}}")
-            })
-            .collect()
+        let rule = |state: &str| {
+            EconomyMap::get()
+                .regions
+                .iter()
+                .map(|r| {
+                    let k = &r.key;
+                    format!("#board:has(#r-{k}:{state}) #n-{k}")
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        format!(
+            "@media (hover:hover){{{}{{display:inline}}}}{}{{display:inline}}",
+            rule("hover"),
+            rule("focus-visible")
+        )
     })
 }
 

@@ -242,6 +242,7 @@ impl Steps for Replay {
                 defence: vec![],
                 rolls: 0,
                 step: s.step,
+                lost: [0, 0],
             }),
             _ => None,
         };

@@ -65,8 +65,9 @@ fn t(key: &str) -> TerritoryId {
 }
 
 /// The part of the map the lesson plays in (South America, Africa and their neighbours), as the
-/// board's view box.
-pub const VIEW: [f32; 4] = [180.0, 130.0, 520.0, 353.0];
+/// board's view box. Centred west of the middle of that part: a phone's map shows only the
+/// middle 310 units of it, which must reach Venezuela (x 273) as well as Congo and Egypt (530).
+pub const VIEW: [f32; 4] = [140.0, 130.0, 520.0, 353.0];
 
 /// The lesson's game: the layout above, the player to reinforce, the lesson's turn 1 (the
 /// header's counter reads from the lesson's start, though the board is mid-game).

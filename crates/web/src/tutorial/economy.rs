@@ -206,8 +206,7 @@ fn my_assault(s: &EconomySession) -> bool {
 
 /// When Boole declares an action in the same battle, both are declared at once and the
 /// initiative holder (you) chooses whose goes first: the coach says so where it can happen.
-const BOTH_DECLARE: &str = " If Boole declares an action too, you hold the initiative, so you \
-     choose whose goes first: choose your own (the button with your name).";
+const BOTH_DECLARE: &str = " If Boole declares too, pick whose goes first: yours.";
 
 fn holder(s: &EconomySession) -> Option<PlayerId> {
     s.game.combat.as_ref().map(|c| c.holder)
@@ -268,6 +267,7 @@ fn my_rolls(s: &EconomySession) -> usize {
         .count()
 }
 
+#[cfg(test)]
 fn last_roll(s: &EconomySession) -> String {
     s.ui.last_roll.clone().unwrap_or_default()
 }
@@ -290,12 +290,8 @@ pub static STEPS: [EStep; 15] = [
     Step {
         title: "Your first economy game",
         says: |_| {
-            "In this ruleset countries earn money, counted in MU (money units), and money pays \
-            for armies. You are Red: your capital is Western Europe (12 armies) and you hold \
-            Northern Europe (4). Boole (Blue) is a computer player whose capital is Southern \
-            Europe. A round has four parts: Get (money in, upkeep out, recruits), Planning \
-            (secret moves), friendly movement, and Combat. This lesson plays one round from a \
-            custom start, about five minutes. Press Next."
+            "You are Red (capital Western Europe) against Boole, a computer. Countries earn MU, \
+            money for armies. A round: Get, Planning, Movement, Combat. Press Next."
                 .into()
         },
         target: no_target,
@@ -308,19 +304,15 @@ pub static STEPS: [EStep; 15] = [
     Step {
         title: "Pay your upkeep",
         says: |s| {
-            let inc = s.game.income(EconomyMap::get(), ME);
             let due: u32 = s.game.get[ME as usize].owed.iter().map(|u| u.due).sum();
-            let bonuses = s.game.options.continent_bonuses;
             format!(
-                "The Get phase: each round you earn {} (the panel: Income this round: {}; you \
-                 have {} MU now). Armies cost upkeep: 1 MU for each unit over 5 in a country, or \
-                 over 10 where your capital stands, because a big stack is expensive to feed. \
-                 Western Europe holds {}, so you owe {due} MU; unpaid units would be lost. Press \
-                 Settle upkeep.",
-                text::income_rule(bonuses),
-                text::income(inc, bonuses),
-                s.game.players[ME as usize].mu,
-                mine_at(s, "western_europe"),
+                "You earn 1 MU a country, 1 a road{}. Upkeep: 1 MU a unit over 5 in a country (10 \
+                 at your capital). Press Settle upkeep ({due} MU).",
+                if s.game.options.continent_bonuses {
+                    ", plus whole continents"
+                } else {
+                    ""
+                }
             )
         },
         target: |_| "#pay-upkeep",
@@ -328,8 +320,7 @@ pub static STEPS: [EStep; 15] = [
         done: |_, s| s.game.get[ME as usize].settled,
         result: |a, s| {
             format!(
-                "You paid {} MU and have {} MU left, to spend on armies, roads and \
-                 fortifications.",
+                "Paid {} MU; {} MU left.",
                 a.game.players[ME as usize].mu - s.game.players[ME as usize].mu,
                 s.game.players[ME as usize].mu
             )
@@ -339,15 +330,10 @@ pub static STEPS: [EStep; 15] = [
     },
     Step {
         title: "Recruit an army",
-        says: |s| {
+        says: |_| {
             format!(
-                "An army costs {RECRUIT_MU} MU where you have an army base (one such army per \
-                 base each round; your capital has {}), {RECRUIT_NO_BASE_MU} MU elsewhere, and \
-                 then upkeep every round like the rest. Recruit one: click Western Europe, then \
-                 under Recruit press 1 army: {RECRUIT_MU} MU.",
-                s.game.regions[r("western_europe") as usize]
-                    .infra
-                    .army_bases
+                "An army costs {RECRUIT_MU} MU at a base (one a base a round), \
+                 {RECRUIT_NO_BASE_MU} elsewhere. Click Western Europe, then 1 army: {RECRUIT_MU} MU."
             )
         },
         target: |s| {
@@ -363,10 +349,9 @@ pub static STEPS: [EStep; 15] = [
                     if *country == r("western_europe"))
         },
         done: |a, s| mine_at(s, "western_europe") > mine_at(a, "western_europe"),
-        result: |a, s| {
+        result: |_, s| {
             format!(
-                "You paid {} MU: Western Europe holds {} armies and you have {} MU left.",
-                a.game.players[ME as usize].mu - s.game.players[ME as usize].mu,
+                "Western Europe holds {} armies; {} MU left.",
                 mine_at(s, "western_europe"),
                 s.game.players[ME as usize].mu
             )
@@ -376,11 +361,7 @@ pub static STEPS: [EStep; 15] = [
     },
     Step {
         title: "Finish the Get phase",
-        says: |_| {
-            "Every player plays the Get phase at their own pace; planning starts when all are \
-            done. Press Done with the Get phase."
-                .into()
-        },
+        says: |_| "Press Done with the Get phase.".into(),
         target: |s| {
             if s.game.get[ME as usize].done {
                 ""
@@ -390,11 +371,7 @@ pub static STEPS: [EStep; 15] = [
         },
         allows: |_, m| matches!(m, EMsg::Act(A::FinishGet { player: ME })),
         done: |_, s| s.game.phase == Phase::Planning,
-        result: |_, _| {
-            "Boole is done too. Now planning: every player writes their moves in secret, and all \
-             are revealed at once."
-                .into()
-        },
+        result: |_, _| "Planning: moves stay secret until all are in.".into(),
         look: "",
         rules: "rules-economy-get",
     },
@@ -402,10 +379,8 @@ pub static STEPS: [EStep; 15] = [
         title: "Plan a capture",
         says: |s| {
             format!(
-                "Ukraine, east of Northern Europe, belongs to nobody: {} neutral army defends it. \
-                 A country you take earns 1 MU every round. A plan names where from, where to and \
-                 how many: click Northern Europe, then Ukraine. The move takes every army that \
-                 can go (the row in the list changes the count).",
+                "Ukraine is neutral ({} army); a country earns 1 MU a round. Click Northern \
+                 Europe, then Ukraine.",
                 s.game.site_force(at("ukraine"), Foe::Neutral).units()
             )
         },
@@ -414,7 +389,7 @@ pub static STEPS: [EStep; 15] = [
         done: |_, s| drafted(s, "northern_europe", "ukraine"),
         result: |_, s| {
             format!(
-                "Planned: {} from Northern Europe to Ukraine.",
+                "Planned: {} to Ukraine.",
                 planned(s, "northern_europe", "ukraine")
             )
         },
@@ -423,20 +398,13 @@ pub static STEPS: [EStep; 15] = [
     },
     Step {
         title: "Plan an attack",
-        says: |s| {
-            format!(
-                "Now try Boole's capital: click Western Europe, then Southern Europe. All {} \
-                 armies go; an empty capital is a risk, but you will see how to get back.",
-                mine_at(s, "western_europe")
-            )
-        },
+        says: |_| "Now Boole's capital: click Western Europe, then Southern Europe.".into(),
         target: |s| pick(s, "#r-western_europe", "#r-southern_europe"),
         allows: |_, m| clicks(m, &["western_europe", "southern_europe"]),
         done: |_, s| drafted(s, "western_europe", "southern_europe"),
         result: |_, s| {
             format!(
-                "Planned: {} from Western Europe to Southern Europe. Nobody sees your plans until \
-                 everyone submits.",
+                "Planned: {} to Southern Europe.",
                 planned(s, "western_europe", "southern_europe")
             )
         },
@@ -445,7 +413,7 @@ pub static STEPS: [EStep; 15] = [
     },
     Step {
         title: "Submit your plans",
-        says: |_| "Plans are final once submitted. Press Submit 2 planned moves.".into(),
+        says: |_| "Press Submit 2 planned moves.".into(),
         target: |s| {
             if s.game.plans.contains_key(&ME) {
                 ""
@@ -458,7 +426,7 @@ pub static STEPS: [EStep; 15] = [
         result: |_, s| {
             let n = s.game.plans.get(&BOOLE).map_or(0, |p| p.len());
             format!(
-                "The plans are revealed: Boole planned {}. Your armies set out.",
+                "Revealed: Boole planned {}.",
                 match n {
                     0 => "no move".to_string(),
                     1 => "1 move".to_string(),
@@ -472,12 +440,8 @@ pub static STEPS: [EStep; 15] = [
     Step {
         title: "Friendly movement, then initiative",
         says: |_| {
-            "Units in no plan may now move within your own countries. All of yours march in \
-            plans, so there is nothing to move: press No moves: on to combat. Then the combat \
-            phase opens with initiative: each player rolls a die and \
-            the highest holds it. The holder picks which battle is fought first and, when two \
-            players declare at once, whose action goes first: often the difference between \
-            striking first and being struck."
+            "Units in no plan may move inside your countries; yours all march. Press No moves: \
+            on to combat. Then a die each: the highest holds the initiative."
                 .into()
         },
         target: |s| {
@@ -491,12 +455,12 @@ pub static STEPS: [EStep; 15] = [
         done: |_, s| s.game.phase == Phase::Combat,
         result: |_, s| {
             format!(
-                "{} {}",
+                "{} {} the battles' order.",
                 log_line(s, "Initiative"),
                 if holder(s) == Some(ME) {
-                    "You hold the initiative: you pick the first battle."
+                    "You pick"
                 } else {
-                    "Boole holds the initiative: Boole picks the first battle."
+                    "Boole picks"
                 }
             )
         },
@@ -505,27 +469,19 @@ pub static STEPS: [EStep; 15] = [
     },
     Step {
         title: "Pick the first battle",
-        says: |_| {
-            "Each crossed-swords mark (⚔) on the map is a battle to fight: Ukraine and Southern \
-            Europe. Start with the easy one: press Fight at Ukraine."
-                .into()
-        },
+        says: |_| "Each ⚔ on the map is a battle. Press Fight at Ukraine.".into(),
         target: |_| "#battle-ukraine",
         allows: |_, m| matches!(m, EMsg::Act(A::PickBattle { player: ME, site }) if *site == at("ukraine")),
         done: |_, s| battle(s) == Some(at("ukraine")),
-        result: |_, _| "The battle at Ukraine begins.".into(),
+        result: no_result,
         look: "",
         rules: "rules-economy-combat",
     },
     Step {
         title: "Attack Ukraine",
         says: |_| {
-            "A battle goes roll by roll: each side rolls one die and adds bonuses (more units, \
-            defending, fortifications); the lower total loses one unit, and on equal totals both \
-            sides lose one. The box under the attack shows your chance to win and the armies you \
-            can expect to lose. Attack the neutral armies \
-            with one roll: press the outlined button. Should a roll go against you, the outline \
-            moves to the button that rolls once more: press it."
+            "A roll: a die each plus bonuses; the lower total loses a unit, a tie both. Odds \
+            are under the button. Press the outlined button (then Roll once more, if needed)."
                 .into()
         },
         target: |s| {
@@ -551,9 +507,7 @@ pub static STEPS: [EStep; 15] = [
             let rolls = my_rolls(s).saturating_sub(my_rolls(a));
             let lost = mine_at(a, "ukraine").saturating_sub(mine_at(s, "ukraine"));
             format!(
-                "{} The neutral army is gone after {}{}: Ukraine becomes yours when the round \
-                 ends.",
-                last_roll(s),
+                "The neutral army is gone after {}{}: Ukraine is yours at the round's end.",
                 if rolls == 1 {
                     "1 roll".to_string()
                 } else {
@@ -571,11 +525,11 @@ pub static STEPS: [EStep; 15] = [
     },
     Step {
         title: "Pick the next battle",
-        says: |_| "You still hold the initiative. Press Fight at Southern Europe.".into(),
+        says: |_| "Press Fight at Southern Europe.".into(),
         target: |_| "#battle-southern_europe",
         allows: |_, m| matches!(m, EMsg::Act(A::PickBattle { player: ME, site }) if *site == at("southern_europe")),
         done: |_, s| battle(s) == Some(at("southern_europe")),
-        result: |_, _| "The battle at Southern Europe begins.".into(),
+        result: no_result,
         look: "",
         rules: "rules-economy-combat",
     },
@@ -583,10 +537,8 @@ pub static STEPS: [EStep; 15] = [
         title: "Attack a fortified capital",
         says: |s| {
             format!(
-                "Boole's {} armies here defend (+1) behind fortifications (+1 more); your {} \
-                 attack with more units (+1). The box under the button gives your chance to \
-                 destroy them all if you roll to the end, and the armies you would lose on the \
-                 way. Attack Boole's armies with one roll: press the outlined button.{}",
+                "Boole's {} armies: +1 defending, +1 fortifications; your {}: +1 for more \
+                 units. Press the outlined button.{}",
                 s.game
                     .site_force(at("southern_europe"), Foe::Player(BOOLE))
                     .units(),
@@ -606,17 +558,13 @@ pub static STEPS: [EStep; 15] = [
         },
         result: |a, s| {
             let lost = mine_at(a, "southern_europe") > mine_at(s, "southern_europe");
-            format!(
-                "{} {}",
-                last_roll(s),
-                if lost {
-                    "You lost this roll: behind walls the defender's bonuses weigh against you on \
-                     every roll."
-                } else {
-                    "You won this roll, but behind walls the defender's bonuses weigh against you \
-                     on every roll."
-                }
-            )
+            // The roll itself, with its bonuses, is the battle panel's line above the buttons.
+            if lost {
+                "You lost this roll (its line says why): walls weigh on every one."
+            } else {
+                "You won this roll, but walls weigh on every one."
+            }
+            .into()
         },
         look: "",
         rules: "rules-economy-combat",
@@ -625,14 +573,8 @@ pub static STEPS: [EStep; 15] = [
         title: "Withdraw",
         says: |s| {
             format!(
-                "You need not fight to the end. After each roll anyone may withdraw to a friendly \
-                 neighbour. A defender may intercept, rolling against each unit leaving: the line \
-                 under the button gives that risk. Under Withdraw options you could also burn the \
-                 roads: each army leaving a country with roads for one with roads rolls a die, \
-                 and any 6 destroys the roads left behind (the owner earns 1 MU less a round and \
-                 loses the road move); not needed now. Press Withdraw {} to Western Europe: \
-                 your capital stands empty, and armies kept defend it; watch them go back on the \
-                 map.{BOTH_DECLARE}",
+                "You may withdraw after any roll; Boole may intercept (risk under the button). \
+                 Press Withdraw {} to Western Europe, your empty capital.{BOTH_DECLARE}",
                 text::force(Force {
                     armies: mine_at(s, "southern_europe"),
                     navies: 0
@@ -642,26 +584,13 @@ pub static STEPS: [EStep; 15] = [
         target: |s| declare(s, withdraw_home),
         allows: |_, m| declares(m, withdraw_home) || matches!(m, EMsg::Act(A::Intercept { .. })),
         done: |_, s| mine_at(s, "southern_europe") == 0 && mine_at(s, "western_europe") > 0,
-        result: |_, s| {
-            format!(
-                "{} Western Europe, your capital, holds {} armies again (on the map).",
-                log_line(s, "Red (you) withdraws"),
-                mine_at(s, "western_europe")
-            )
-        },
+        result: |_, s| log_line(s, "Red (you) withdraws"),
         look: "#r-western_europe",
         rules: "rules-economy-withdraw",
     },
     Step {
         title: "The round ends",
-        says: |_| {
-            "That was the last battle, so the round is over (when units could still move on, \
-            the panel would offer it first: then press Done). The next round begins with its Get \
-            phase, and the box Round 1 in short beside the map sums up the round for each \
-            player: battles won and lost, countries gained and lost, units before and after, and \
-            the next round's income and upkeep."
-                .into()
-        },
+        says: |_| "No battle is left: the round ends. Round 1 in short sums it up.".into(),
         target: |s| {
             if s.actor() == Some(ME) && s.game.phase == Phase::Combat && battle(s).is_none() {
                 "#stop-moving"
@@ -672,15 +601,8 @@ pub static STEPS: [EStep; 15] = [
         allows: |_, m| matches!(m, EMsg::Act(A::StopMoving { player: ME })),
         done: |_, s| s.game.round > 1 && s.game.phase == Phase::Get,
         result: |_, s| {
-            let mine = s
-                .game
-                .regions
-                .iter()
-                .take(EconomyMap::get().countries())
-                .filter(|x| x.owner == Some(ME))
-                .count();
             format!(
-                "{} you own {mine} countries now, and the panel's Income this round says {}.",
+                "{} your income is now {}.",
                 if s.game.regions[r("ukraine") as usize].owner == Some(ME) {
                     "You captured Ukraine:"
                 } else {
@@ -698,10 +620,7 @@ pub static STEPS: [EStep; 15] = [
     Step {
         title: "You know how to play",
         says: |_| {
-            "That is a round: money, upkeep and a recruit, secret plans, initiative, battles roll \
-            by roll, a withdraw and a capture. Play this game on, or start a real game against \
-            computer players."
-                .into()
+            "That was a round. Play on, or start a real game against computer players.".into()
         },
         target: no_target,
         allows: |_, _| true,
@@ -837,7 +756,7 @@ mod tests {
                 }
                 if x == "#declare-none" {
                     fact(
-                        t.says.contains("rolls once more"),
+                        t.says.contains("Roll once more"),
                         &format!("step {i}: Pass"),
                     )?;
                 }
@@ -871,8 +790,8 @@ mod tests {
             "the roll lost",
         )?;
         fact(
-            told[11].result.contains("Red (you) loses"),
-            "the roll lost, in the log",
+            last_roll(e(11)).contains("Red (you) loses"),
+            "the roll lost, in the battle panel",
         )?;
         fact(mine_at(s(12), "western_europe") == 0, "the capital empty")?;
         fact(told[12].result.contains("withdraws"), "the withdraw")?;
@@ -899,6 +818,17 @@ mod tests {
         }
         assert_eq!(told.len(), STEPS.len() - 1);
         story_fits(&told).unwrap_or_else(|e| panic!("the story does not fit: {e}"));
+        // Short steps (issue 60): the coach's words and results for the whole round, as the
+        // browser test counts them (each step's words once, its result once).
+        let last = (STEPS[STEPS.len() - 1].says)(&told[told.len() - 1].end);
+        let chars: usize = told
+            .iter()
+            .map(|t| t.says.chars().count() + t.result.chars().count())
+            .sum::<usize>()
+            + last.chars().count();
+        println!("{chars} characters of coach text");
+        // 2,116 in December 2026 (was 5,214 as the browser test counted it).
+        assert!(chars <= 2_200, "{chars} characters of coach text");
     }
 
     /// Prints the seeds whose story fits the coach's words (run with --ignored --nocapture).

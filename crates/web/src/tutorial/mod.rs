@@ -19,6 +19,8 @@ pub mod orders;
 #[cfg(all(test, feature = "full"))]
 mod summary_check;
 
+use crate::widgets::glossary::Rules;
+use crate::widgets::term::explain;
 use yew::prelude::*;
 
 /// One step of a lesson. `S`: the ruleset's screen state (game and UI, for the next target);
@@ -133,13 +135,16 @@ pub enum Coach {
 }
 
 /// The coach panel for `steps` at `lesson`, with `s` the screen state; `name` says which region
-/// or province a map target is (a refusal names what to click).
+/// or province a map target is (a refusal names what to click); `rules`: the ruleset whose
+/// terms the words explain where they appear (a tap on "upkeep" says what it is), so that the
+/// steps stay short.
 pub fn panel<S, G: Clone, M>(
     steps: &[Step<S, G, M>],
     lesson: &Lesson<G>,
     s: &S,
     send: Callback<Coach>,
     name: fn(&str) -> Option<String>,
+    rules: Rules,
 ) -> Html {
     let st = &steps[lesson.step];
     let on = |c: Coach| {
@@ -174,13 +179,13 @@ pub fn panel<S, G: Clone, M>(
                     <span class="coach-count">{format!("Step {} of {}", lesson.step + 1, n)}</span>
                     <h2 id="coach-title">{st.title}</h2>
                 </summary>
-                <p id="coach-says">{(st.says)(&lesson.start)}</p>
+                <p id="coach-says">{explain(&(st.says)(&lesson.start), rules)}</p>
                 if !target.is_empty() && target != "#coach-next" {
                     <p class="coach-key"><span class="coach-swatch" aria-hidden="true"></span>
                         {"The purple outline marks what to click now."}</p>
                 }
                 if let Some(r) = lesson.result.as_ref().filter(|r| !r.is_empty()) {
-                    <p class="coach-result" id="coach-result" role="status"><b>{"What happened: "}</b>{r}</p>
+                    <p class="coach-result" id="coach-result" role="status"><b>{"What happened: "}</b>{explain(r, rules)}</p>
                 }
                 if let Some(w) = &notice {
                     <p class="coach-notice" id="coach-notice" role="alert">{w}</p>
