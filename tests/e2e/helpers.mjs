@@ -314,7 +314,9 @@ export async function clickKey(page, key) {
         [x, y] = [q.x, q.y];
       }
       const top = document.elementFromPoint(x, y);
-      const hit = top ? (top.closest('[data-key]')?.getAttribute('data-key') ?? top.outerHTML.slice(0, 120)) : 'outside the window';
+      // A province's key and supply centre are that province for a click (`data-k`).
+      const at = top?.closest('[data-key],[data-k]');
+      const hit = top ? (at?.getAttribute('data-key') ?? at?.getAttribute('data-k') ?? top.outerHTML.slice(0, 120)) : 'outside the window';
       return { x, y, hit, w: innerWidth, h: innerHeight };
     }, key);
     // Twice the same point: a zoom still arriving (wheel events reach the page after

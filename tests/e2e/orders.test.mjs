@@ -70,6 +70,7 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   // England by clicking: F LON - NTH, F EDI - NWG, A LVP holds (click it twice).
   await shot(page, '40b-orders-pass-device');
   await reveal(page, 'ENGLAND');
+  await aimedClicks(page);
   await clickKey(page, 'LON');
   await clickKey(page, 'NTH');
   await clickKey(page, 'EDI');
@@ -224,6 +225,40 @@ async function round(page, orders = {}) {
     else if (o) await type(page, o);
     await submit(page);
   }
+}
+
+/**
+ * A click lands on the province the player aims at (issue 60: clicks inside Spain went to its
+ * coast markers, and Portugal's supply centre stood on Spain): at every province's unit point
+ * and at the middle of its key, the map finds that province. Checks what the map shows.
+ */
+async function aimedClicks(page) {
+  const r = await page.evaluate(() => {
+    const svg = document.querySelector('svg.omap');
+    const box = svg.getBoundingClientRect();
+    const wrong = [];
+    let checked = 0;
+    const look = (k, x, y, what) => {
+      if (x < Math.max(0, box.left) || y < Math.max(0, box.top) || x > Math.min(innerWidth, box.right) || y > Math.min(innerHeight, box.bottom)) return;
+      checked++;
+      const t = document.elementFromPoint(x, y)?.closest('[data-key],[data-k]');
+      const hit = t?.getAttribute('data-key') ?? t?.getAttribute('data-k');
+      if (hit !== k) wrong.push(`${k}'s ${what} finds ${hit}`);
+    };
+    for (const g of svg.querySelectorAll('.oreg[data-key]')) {
+      const k = g.dataset.key;
+      const [ax, ay] = g.dataset.at.split(' ').map(Number);
+      const p = svg.createSVGPoint();
+      [p.x, p.y] = [ax, ay];
+      const q = p.matrixTransform(svg.getScreenCTM());
+      look(k, q.x, q.y, 'unit point');
+      const label = svg.querySelector(`.okey[data-k="${k}"]`).getBoundingClientRect();
+      look(k, label.x + label.width / 2, label.y + label.height / 2, 'key');
+    }
+    return { wrong, checked };
+  });
+  assert.deepEqual(r.wrong, []);
+  assert.ok(r.checked >= 40, `only ${r.checked} points in view`);
 }
 
 async function newEurope(page) {

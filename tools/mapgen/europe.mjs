@@ -114,9 +114,13 @@ const SEA = {
 // neighbours' units, keys and markers fit.
 const UNITS = {
   NAP: [16.1, 39.4], APU: [16.6, 41.0], PIC: [1.9, 50.2],
+  // Portugal's unit, key and supply centre clear of the Spanish border.
+  POR: [-8.8, 39.9],
 };
 const unitLL = (id) => UNITS[id] || (LAND[id] || SEA[id])[0];
-// Split coasts: where the clickable marker of each coast stands.
+// Split coasts: the clickable marker of each coast stands at sea, off this point of its coast
+// (`marker`: the nearest spot whose whole disk is water), so that it takes no click meant for
+// the land of its province or of another.
 const COASTS = {
   'STP/NC': [35.5, 68.3], 'STP/SC': [29.0, 60.5],
   'SPA/NC': [-5.0, 43.1], 'SPA/SC': [-2.5, 37.5],
@@ -240,6 +244,34 @@ for (const [k, c] of Object.entries(landCells)) regions[k] = polygonClipping.int
 for (const [k, c] of Object.entries(seaCells)) regions[k] = polygonClipping.intersection(c, sea);
 regions['-'] = polygonClipping.union(regions['-'] || [], polygonClipping.difference(around, land));
 
+// The coast markers (their disk's radius as crates/web/src/orders/regions.rs draws it, and
+// half its stroke): the nearest spot to the coast's point whose disk is all water, searched
+// outwards in half units up to 15 units; where islands crowd the coast (Bulgaria's south coast),
+// the nearest spot at sea whose disk covers no land of another province and little of its own
+// (an island of its own: a click there is its province's anyway).
+const MARKER_R = 9 + 1;
+const wet = (pt) => !inMulti(pt, land) && !inMulti(pt, around);
+// Its centre and four circles (an island may lie inside the disk).
+const DISK = [[0, 0], ...[0.25, 0.5, 0.75, 1].flatMap((f) => Array.from({ length: 32 },
+  (_, i) => [f * Math.cos(i * Math.PI / 16), f * Math.sin(i * Math.PI / 16)]))];
+const disk = (c) => DISK.map(([dx, dy]) => [c[0] + dx * MARKER_R, c[1] + dy * MARKER_R]);
+const dry = (c) => disk(c).some((p) => !wet(p));
+const fits = (c, own) => wet(c) && disk(c).filter((p) => !wet(p)).every((p) => inMulti(p, own))
+  && disk(c).filter((p) => !wet(p)).length <= 8;
+function marker(ll, own) {
+  const [x, y] = project(ll);
+  for (const [ok, far] of [[(c) => !dry(c), 15], [(c) => fits(c, own), 40]]) {
+    for (let r = 0; r <= far; r += 0.5) {
+      for (let i = 0, n = Math.max(1, Math.round(r * 4)); i < n; i++) {
+        const c = [x + r * Math.cos(2 * Math.PI * i / n), y + r * Math.sin(2 * Math.PI * i / n)];
+        if (ok(c)) return c;
+      }
+    }
+  }
+  return null;
+}
+const markers = Object.fromEntries(Object.entries(COASTS).map(([c, ll]) => [c, marker(ll, regions[c.slice(0, 3)]) || project(ll)]));
+
 // ---------------------------------------------------------------- checks
 const ids = provincesOf('europe-1901').map((p) => p.id);
 const problems = [];
@@ -252,7 +284,10 @@ for (const id of ids) {
   if (!inMulti(pt, r)) problems.push(`${id}: unit point outside its region`);
 }
 for (const k of Object.keys(regions)) if (k !== '-' && !ids.includes(k)) problems.push(`${k}: not a province`);
-for (const [c, ll] of Object.entries(COASTS)) if (!inMulti(project(ll), regions[c.slice(0, 3)])) problems.push(`${c}: marker outside its province`);
+for (const [c, ll] of Object.entries(COASTS)) {
+  if (!inMulti(project(ll), regions[c.slice(0, 3)])) problems.push(`${c}: its coast's point outside its province`);
+  if (!fits(markers[c], regions[c.slice(0, 3)])) problems.push(`${c}: no spot at sea for its marker within 40 units`);
+}
 if (!inMulti(project([48.5, 44.5]), lakes)) problems.push('the Caspian is not a lake');
 if (!inMulti(project([55, 58]), regions['-'])) problems.push('Russia beyond the board (55°E 58°N) is not neutral land');
 
@@ -265,7 +300,7 @@ for (const id of [...ids].sort()) {
   const [x, y] = project(unitLL(id));
   out += `p ${id} ${r1(x)} ${r1(y)} ${pathOf(regions[id] || [])}\n`;
 }
-for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); out += `c ${c} ${r1(x)} ${r1(y)}\n`; }
+for (const [c, [x, y]] of Object.entries(markers)) out += `c ${c} ${r1(x)} ${r1(y)}\n`;
 out += `n ${pathOf(regions['-'] || [])}\n`;
 out += `w ${pathOf(lakes)}\n`;
 writeOut('orders-europe.txt', out, [WIDTH, HEIGHT]);
@@ -273,7 +308,7 @@ writeOut('orders-europe.txt', out, [WIDTH, HEIGHT]);
 // supply-centre markers are drawn, 22 units wide) or coast markers, overall and in the Balkans
 // and the Low Countries, and the smallest land provinces.
 {
-  const unit = (id) => project(COASTS[id] || unitLL(id));
+  const unit = (id) => markers[id] || project(unitLL(id));
   const closest = (keys) => {
     const pairs = [];
     for (const a of keys) for (const b of keys) if (a < b && a.slice(0, 3) !== b.slice(0, 3)) { const [p, q] = [unit(a), unit(b)]; pairs.push([Math.hypot(p[0] - q[0], p[1] - q[1]), a, b]); }
@@ -300,7 +335,7 @@ if (process.argv[2]) { // preview: the partition, unit points (keys), other anch
     labels.push({ x, y, text: k, size: 9 });
     for (const p of ps.slice(1)) { const [ax, ay] = project(p); dots.push({ x: ax, y: ay, r: 1, fill: '#900' }); }
   }
-  for (const [c, ll] of Object.entries(COASTS)) { const [x, y] = project(ll); dots.push({ x, y, r: 5, fill: '#fff', stroke: '#000' }); labels.push({ x, y: y + 3, text: c.slice(4).toLowerCase(), size: 6 }); }
+  for (const [c, [x, y]] of Object.entries(markers)) { dots.push({ x, y, r: 5, fill: '#fff', stroke: '#000' }); labels.push({ x, y: y + 3, text: c.slice(4).toLowerCase(), size: 6 }); }
   writePreview(process.argv[2], [WIDTH, HEIGHT], 1.6, shapes, labels, dots);
 }
 finish(problems);

@@ -413,7 +413,8 @@ pub(super) fn base_svg(
             let owner = s.game.centres.get(&(i as u8)).copied();
             let _ = write!(
                 o,
-                r#"<circle class="ocentre" cx="{}" cy="{}" r="4.5" fill="{}"/>"#,
+                r#"<circle class="ocentre" data-k="{}" cx="{}" cy="{}" r="4.5" fill="{}"/>"#,
+                p.key,
                 n1(x + 15.0),
                 n1(y + 11.0),
                 owner.map(power_colour).unwrap_or("#fff")
@@ -539,12 +540,93 @@ mod tests {
                 "{k}: unit point outside"
             );
         }
-        // Every split coast's marker lies in its province.
-        for (c, (x, y)) in &r.coasts {
-            let (_, d) = &r.provinces[&c[..3]];
-            assert!(inside((*x as f64, *y as f64), &rings(d)), "{c}");
-        }
         assert_eq!(r.coasts.len(), 6);
+        clicks_land_where_aimed(map, &r);
+    }
+
+    /// A click lands on the province the player aims at (issue 60: Spain's coast markers took
+    /// clicks inside Spain, Portugal's unit and centre stood on the Spanish border): every land
+    /// province's unit point (where its unit and key are drawn) lies in its own region and in no
+    /// other, nor under a coast marker; every split coast's marker (a disk of radius 9 and its
+    /// stroke, drawn over the regions) stands at sea, on a sea its coast borders, touching its
+    /// province, and covers no land of another province and little of its own. (The key and supply centre drawn at the
+    /// unit point are that province for a click: `.olabels [data-k]`.)
+    fn clicks_land_where_aimed(map: &OrdersMap, r: &Regions) {
+        const R: f64 = 9.0 + 0.8;
+        type Rings = Vec<Vec<(f64, f64)>>;
+        let land: Vec<(&str, Rings)> = map
+            .provinces
+            .iter()
+            .filter(|p| p.kind != ProvinceKind::Sea)
+            .map(|p| (p.key.as_str(), rings(&r.provinces[&p.key].1)))
+            .collect();
+        let disk = |(x, y): (f32, f32)| {
+            let (x, y) = (x as f64, y as f64);
+            let mut pts = vec![(x, y)];
+            for ring in 1..=4 {
+                let rr = R * ring as f64 / 4.0;
+                for i in 0..32 {
+                    let a = i as f64 * std::f64::consts::PI / 16.0;
+                    pts.push((x + rr * a.cos(), y + rr * a.sin()));
+                }
+            }
+            pts
+        };
+        for (k, rs) in &land {
+            let (x, y) = r.provinces[*k].0;
+            let pt = (x as f64, y as f64);
+            let holders: Vec<&str> = land
+                .iter()
+                .filter(|(_, rs)| inside(pt, rs))
+                .map(|(k, _)| *k)
+                .collect();
+            assert_eq!(holders, vec![*k], "{k}: its unit point is in {holders:?}");
+            assert!(inside(pt, rs));
+            for (c, &(cx, cy)) in &r.coasts {
+                let d = ((cx as f64 - pt.0).powi(2) + (cy as f64 - pt.1).powi(2)).sqrt();
+                assert!(d > R, "{k}: its unit point is under the marker of {c}");
+            }
+        }
+        for (c, &at) in &r.coasts {
+            let loc = map.parse_loc(c).expect("a coast of the map");
+            // Land of its own province under it: at most a little (an island off a crowded
+            // coast; a click there is its province's anyway).
+            let mut own = 0;
+            for p in disk(at) {
+                match land.iter().find(|(_, rs)| inside(p, rs)) {
+                    Some((k, _)) if *k == &c[..3] => own += 1,
+                    Some((k, _)) => panic!("{c}: its marker covers land of {k} at {p:?}"),
+                    None => {}
+                }
+            }
+            assert!(
+                own <= 8,
+                "{c}: its marker covers {own} of 129 points of its own land"
+            );
+            let seas = map.seas_of(loc);
+            let sea = map.provinces.iter().enumerate().find(|(_, p)| {
+                p.kind == ProvinceKind::Sea
+                    && inside((at.0 as f64, at.1 as f64), &rings(&r.provinces[&p.key].1))
+            });
+            let (i, s) = sea.unwrap_or_else(|| panic!("{c}: its marker is not at sea"));
+            assert!(
+                seas.contains(&(i as u8)),
+                "{c}: its marker is in {}, which its coast does not border",
+                s.key
+            );
+            let own = rings(&r.provinces[&c[..3]].1);
+            let touches = (0..32).any(|i| {
+                let a = i as f64 * std::f64::consts::PI / 16.0;
+                inside(
+                    (
+                        at.0 as f64 + (R + 3.0) * a.cos(),
+                        at.1 as f64 + (R + 3.0) * a.sin(),
+                    ),
+                    &own,
+                )
+            });
+            assert!(touches, "{c}: its marker does not touch {}", &c[..3]);
+        }
     }
 
     #[test]

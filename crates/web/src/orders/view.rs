@@ -200,11 +200,13 @@ pub fn board(app: &H, s: &OrdersSession) -> Html {
             if DRAG.with(|c| c.get().1) {
                 return;
             }
+            // A province's key or supply centre (drawn over the regions, so that they are never
+            // hidden) is that province: a click on "POR" is Portugal wherever the text reaches.
             let key = e
                 .target()
                 .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|el| el.closest("[data-key]").ok().flatten())
-                .and_then(|el| el.get_attribute("data-key"));
+                .and_then(|el| el.closest("[data-key],[data-k]").ok().flatten())
+                .and_then(|el| el.get_attribute("data-key").or(el.get_attribute("data-k")));
             if let Some(k) = key {
                 d.dispatch(OMsg::Click(k));
             }
