@@ -64,8 +64,6 @@ BG="$(mktemp -d)"
 cat >"$BG/job.sh" <<'JOB'
 set -euo pipefail
 BG="$1"
-# The pages are compiled by their own nightly, which has no clippy (the lint is the tests' build's).
-unset RUSTC_WORKSPACE_WRAPPER CLIPPY_ARGS
 trap '[[ -e "$BG/tools-done" ]] || touch "$BG/tools-failed"' EXIT
 scripts/install-web-tools.sh
 if [[ -x scripts/matchbox-server.sh ]]; then scripts/matchbox-server.sh; fi
@@ -104,57 +102,36 @@ pages_ready() {
   if ((rc)); then echo "test.sh: building the pages failed (above)" >&2; exit "$rc"; fi
 }
 
-step "format and import cycles"
+step "format and lint"
 cargo fmt --all --check
 # Modules import each other only downwards (no cycles), in every crate.
 python3 scripts/check-cycles.py --self-test
 python3 scripts/check-cycles.py crates/engine/src crates/protocol/src crates/transport/src crates/cli/src crates/web/src crates/deal/src
-
-# Clippy (-D warnings) lints the workspace's crates while the tests' build compiles them, not in a
-# check of its own: `cargo clippy` is `cargo check` with clippy-driver as the rustc of the
-# workspace's crates (RUSTC_WORKSPACE_WRAPPER; its arguments in CLIPPY_ARGS), and that check
-# compiled every dependency a second time, as metadata a build cannot use. Measured on a fresh
-# clone (HEAD 6262784) under load 5-15 from other builds: `cargo clippy --workspace --all-targets`
-# cold took 503 s of CPU (1,272 s wall), a third of it the dependencies' checks and a fifth proc
-# macros and build scripts the build shares; the workspace's crates compiled for the tests took
-# about the same CPU with clippy-driver as without (744 s against 848 s, within the load's noise;
-# an adversary test ran alike, 1.66 s against 1.77 s of CPU). Every cargo command from here on
-# runs with the same two variables (test-p2p.sh and test-web.sh inherit them): a crate compiled
-# without them is another unit, compiled again. The targets are `cargo clippy --all-targets`'s for each page's feature
-# set: tests, benches and examples, and the libraries and binaries outside test mode (where code
-# only the tests use is dead code).
-RUSTC_WORKSPACE_WRAPPER="$(rustup which clippy-driver)"
-export RUSTC_WORKSPACE_WRAPPER
-export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
-
-step "unit, property and CLI tests: build, linted by clippy"
-# Exactly what `cargo nextest run` builds (`cargo test --no-run`), so that the run below and the
-# P2P and browser steps compile nothing; then what only clippy's --all-targets looked at.
-cargo test --workspace --locked --no-run
-# The libraries and binaries outside test mode (the tests' build has only those the integration
-# tests use); --all-targets so that features resolve as for the tests (dev-dependencies' features
-# included), and the test units above are reused: only orbis-web, orbis-worker and
-# orbis-wasm-check compile again (47 s of CPU).
-cargo build --workspace --locked --all-targets
+cargo clippy --workspace --all-targets --locked -- -D warnings
 # The browser client's other bundles: the lite first load (no features) and the full page
 # (`full`, without online play); the default builds the online page's. Selected from the whole
-# workspace (its other crates' features unchanged, so only orbis-web and orbis-worker compile
-# again) rather than with `-p orbis-web`: `-p` resolves the dependencies' features for orbis-web
-# alone, which compiled the engine, yew and the rest of its tree a second time (169 s of CPU,
-# 458 s wall under load, on a fresh clone; from the workspace 10 s and 20 s wall).
-for features in "--no-default-features" "--no-default-features --features orbis-web/full"; do
-  # shellcheck disable=SC2086 # the feature flags are separate words
-  cargo test --workspace $features --locked --no-run
-  # shellcheck disable=SC2086
-  cargo build --workspace $features --locked --all-targets
-done
+# workspace (its other crates' features unchanged, so only orbis-web is checked again) rather
+# than with `-p orbis-web`, which re-checked 64 crates: 216 s wall (122 s CPU) before, 16 s
+# (6 s CPU) after, on a fresh clone's build under load; the full page's 45 s.
+cargo clippy --workspace --no-default-features --all-targets --locked -- -D warnings
+cargo clippy --workspace --no-default-features --features orbis-web/full --all-targets --locked -- -D warnings
 
-step "unit, property and CLI tests: run"
+step "unit, property and CLI tests: build"
 # cargo-nextest (when installed) runs every test binary's tests side by side, one process each, so
 # the protocol suite's long tests no longer finish one binary before the next starts: on the same
-# build the run took 386 s against cargo test's 597 s (load ~6 from other builds on 2 cores).
+# build the run took 386 s against cargo test's 597 s (load ~6 from other builds on 2 cores). It
+# builds exactly what `cargo test --workspace` builds, so the P2P and browser steps reuse it.
 # Doc tests are not nextest's: cargo test --doc runs them.
+# The lite and full pages' tests (orbis-web without features, with `full`) are selected from the
+# whole workspace rather than with `-p orbis-web`: `-p` resolves the dependencies' features for
+# orbis-web alone, which compiled the engine, yew and the rest of its tree a second time (169 s of
+# CPU, 458 s wall under load, on a fresh clone; with the workspace's features only orbis-web is
+# compiled: 10 s and 20 s wall, the same 23 and 77 tests).
 if cargo nextest --version >/dev/null 2>&1; then
+  # The build first, in its own step (the table at the end gives the build and the run apart):
+  # exactly what `cargo nextest run` builds (`cargo test --no-run`).
+  cargo test --workspace --locked --no-run
+  step "unit, property and CLI tests: run"
   cargo nextest run --workspace --locked --no-fail-fast --final-status-level slow
   cargo test --workspace --locked --doc
   cargo nextest run --workspace --no-default-features --locked -E 'package(orbis-web)'
@@ -168,9 +145,7 @@ fi
 step "engine builds for wasm32 and matches the native state hashes"
 # The native side is the `orbis` binary the unit tests above built (the dev profile optimises the
 # engine; debug assertions and overflow checks stay on): a release build of it cost CI 80 s more.
-# Not linted (clippy lints the native build, above; this profile and target share nothing with it).
-env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS \
-  cargo build --release --locked -p orbis-wasm-check --target wasm32-unknown-unknown
+cargo build --release --locked -p orbis-wasm-check --target wasm32-unknown-unknown
 T="${CARGO_TARGET_DIR:-target}"
 node tests/wasm-determinism.mjs "$T/wasm32-unknown-unknown/release/orbis_wasm_check.wasm" "$T/debug/orbis"
 
