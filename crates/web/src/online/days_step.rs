@@ -286,7 +286,7 @@ pub(super) fn panel(s: &Session, retry: yew::Callback<yew::MouseEvent>) -> yew::
         // The whole width of the room's status row (a flex row of small items).
         <div class="days-visit" id="days-visit" style="flex: 1 1 100%" data-ready={if v.ready { "1" } else { "0" }}
             data-pending={v.pending.len().to_string()} data-next={next}>
-            if let Some(d) = due { <p class="notice" id="days-due" role="status">{d}</p> }
+            if let Some(d) = due { <p id="days-due" role="status"><b>{d}</b></p> }
             if v.ready && lobby {
                 <p class="hint" id="days-lobby">{"Nobody needs to be here at the same time. Send the link \
                     (Copy link) to the players: each opens it once, which leaves their name in this room; \
