@@ -13,6 +13,13 @@ const node = (page, key) => page.locator(`svg.omap [data-key="${key}"]`).first()
 
 /** The places the map outlines as the legal targets of the order being entered, sorted. */
 const targets = (page) => page.locator('svg.omap [data-tgt]').evaluateAll((els) => els.map((e) => e.getAttribute('data-tgt')).sort());
+/** The outlined places once they are `want` (the map redraws on its next frame after a click,
+ * which a loaded machine delays past an immediate read), or as they are after 5 s. */
+async function targetsAre(page, want) {
+  await page.waitForFunction((w) => JSON.stringify([...document.querySelectorAll('svg.omap [data-tgt]')]
+    .map((e) => e.getAttribute('data-tgt')).sort()) === w, JSON.stringify(want), { timeout: 5000 }).catch(() => {});
+  return targets(page);
+}
 
 /** The zoom bar lies under the map, covering none of it; returns the height on screen, in
  * pixels, of a province key's letters (its font size in map units times the map's scale). */
@@ -29,12 +36,19 @@ async function zoomBarClearOfMap(page) {
   return r.px;
 }
 
+/** Waits (up to 10 s) for the play screen's stage: the game starts once the full page's second
+ * part is in, and the page redraws on its next frame, both later than a click on a loaded machine. */
+async function stageIs(page, want) {
+  await page.waitForFunction((w) => document.querySelector('#root')?.dataset.stage === w, want, { timeout: 10000 }).catch(() => {});
+  return attr(page, 'data-stage');
+}
+
 async function reveal(page, power) {
-  assert.equal(await attr(page, 'data-stage'), `curtain-${power}`);
+  assert.equal(await stageIs(page, `curtain-${power}`), `curtain-${power}`);
   assert.equal(await page.locator('svg.omap').count(), 0, 'no map behind the pass-the-device screen');
   assert.equal(await page.locator('#odraft').count(), 0, 'no orders behind the pass-the-device screen');
   await page.click('#o-reveal');
-  assert.equal(await attr(page, 'data-stage'), `enter-${power}`);
+  assert.equal(await stageIs(page, `enter-${power}`), `enter-${power}`);
 }
 
 async function type(page, order) {
@@ -175,7 +189,7 @@ test('orders: Europe hot-seat, Spring/Fall, dislodgement, retreat, builds, reloa
   assert.equal(await page.locator('#ocount').textContent(), '0 of 1 retreat ordered');
   await clickKey(page, 'RUM');
   // Where it may retreat: not Ukraine (the attacker came from there), not occupied Galicia.
-  assert.deepEqual(await targets(page), ['BUD', 'BUL', 'SER']);
+  assert.deepEqual(await targetsAre(page, ['BUD', 'BUL', 'SER']), ['BUD', 'BUL', 'SER']);
   await clickKey(page, 'SER');
   assert.deepEqual(await page.locator('#odraft li code').allTextContents(), ['A RUM R SER']);
   assert.equal(await page.locator('#ocount').textContent(), '1 of 1 retreat ordered');
@@ -309,10 +323,10 @@ test('orders: the Europe region map on a phone: movement arrows, retreat, builds
       assert.ok(px >= 12, `keys at ${px} px`);
       // A selected fleet: its legal moves outlined, as the engine lists them.
       await clickKey(page, 'LON');
-      assert.deepEqual(await targets(page), ['ENG', 'NTH', 'WAL', 'YOR']);
+      assert.deepEqual(await targetsAre(page, ['ENG', 'NTH', 'WAL', 'YOR']), ['ENG', 'NTH', 'WAL', 'YOR']);
       await shot(page, '59b-orders-targets-phone');
       await page.click('#o-cancel');
-      assert.deepEqual(await targets(page), []);
+      assert.deepEqual(await targetsAre(page, []), []);
       // A tap off the outlined places is refused at the tap, with why and where it may go.
       await clickKey(page, 'LVP');
       await clickKey(page, 'NTH');
@@ -715,22 +729,22 @@ test('orders: one human against six computer powers, who order by themselves; a 
   const count = () => page.locator('#ocount').textContent();
   assert.equal(await count(), '0 of 3 units ordered');
   await clickKey(page, 'MAR');
-  assert.deepEqual(await targets(page), ['BUR', 'GAS', 'PIE', 'SPA']);
+  assert.deepEqual(await targetsAre(page, ['BUR', 'GAS', 'PIE', 'SPA']), ['BUR', 'GAS', 'PIE', 'SPA']);
   await page.click('#o-support');
-  assert.deepEqual(await targets(page), ['BRE', 'MUN', 'PAR', 'VEN']);
+  assert.deepEqual(await targetsAre(page, ['BRE', 'MUN', 'PAR', 'VEN']), ['BRE', 'MUN', 'PAR', 'VEN']);
   await clickKey(page, 'PAR');
-  assert.deepEqual(await targets(page), ['BUR', 'GAS']);
+  assert.deepEqual(await targetsAre(page, ['BUR', 'GAS']), ['BUR', 'GAS']);
   await shot(page, '52c-orders-support-targets');
   await page.click('#o-cancel');
   // France's opening by clicks, counted: F BRE - MAO, A PAR - BUR, A MAR - SPA, then submit.
   let clicks = 0;
   const click = async (key) => { clicks++; await clickKey(page, key); };
   await click('BRE');
-  assert.deepEqual(await targets(page), ['ENG', 'GAS', 'MAO', 'PIC']);
+  assert.deepEqual(await targetsAre(page, ['ENG', 'GAS', 'MAO', 'PIC']), ['ENG', 'GAS', 'MAO', 'PIC']);
   await shot(page, '52d-orders-targets-desktop');
   assert.ok((await zoomBarClearOfMap(page)) > 0);
   await click('MAO');
-  assert.deepEqual(await targets(page), [], 'no outline once ordered');
+  assert.deepEqual(await targetsAre(page, []), [], 'no outline once ordered');
   assert.equal(await count(), '1 of 3 units ordered');
   await click('PAR');
   await click('BUR');
