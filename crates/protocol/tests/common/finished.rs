@@ -6,13 +6,13 @@ use super::economy::{drive, economy_net, state};
 use super::{Net, NetParams};
 use ed25519_dalek::SigningKey;
 use orbis_engine::bot;
-use orbis_engine::classic::{BotLevel, ClassicOptions, Colour};
+use orbis_engine::classic::BotLevel;
 use orbis_engine::rules::economy::phase::Phase as EconomyPhase;
 use orbis_engine::rules::orders::map::PowerId;
-use orbis_engine::rules::orders::{OrdersOptions, OrdersState, Phase};
+use orbis_engine::rules::orders::{OrdersState, Phase};
 use orbis_engine::rules::Game;
-use orbis_protocol::wire::{encode_economy, orders_commitment, OrdersPayload, OrdersSetup};
-use orbis_protocol::{Body, Controller, Envelope, Peer, SeatSpec, SetupProposal};
+use orbis_protocol::wire::{encode_economy, orders_commitment, OrdersPayload};
+use orbis_protocol::{Body, Envelope, Peer, SetupProposal};
 
 /// An orders game on `map` with one peer per seat (seat `i` plays the map's `i`-th power for
 /// `n` players), started.
@@ -21,28 +21,15 @@ pub fn orders_net(n: usize, seed: u64, map: &str) -> Net {
     for a in net.autoplay.iter_mut() {
         *a = false;
     }
-    let seats = (0..n)
-        .map(|i| SeatSpec {
-            name: format!("S{i}"),
-            colour: Colour::ALL[i],
-            controller: Controller::Peer(i as u8),
-        })
-        .collect();
-    let p = SetupProposal {
-        participants: net.keys(),
-        seats,
-        options: ClassicOptions::default(),
-        orders: Some(OrdersSetup {
-            map: map.into(),
-            options: OrdersOptions::default(),
-            powers: vec![],
-        }),
-        face_down: false,
-        stand_in: true,
-        economy: None,
-        nonce: 64,
-        clock: None,
-    };
+    let p = SetupProposal::orders_game(
+        map,
+        n,
+        net.keys(),
+        |i| format!("S{i}"),
+        BotLevel::Normal,
+        None,
+        64,
+    );
     net.start(p);
     assert!(net.run_until(100_000, |n| n.peers.iter().all(|p| p.game().is_some())));
     net
