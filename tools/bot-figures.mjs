@@ -10,7 +10,7 @@
 // 'longtask' entries (main-thread tasks over 50 ms), counted from each scenario's first computer
 // move on, so the pages' own start-up is not in them.
 import { test, before, after } from 'node:test';
-import { launch, URL_BASE, shot, attr, watchErrors, watchLongTasks, longTasks } from '../tests/e2e/helpers.mjs';
+import { launch, URL_BASE, shot, attr, watchErrors, watchLongTasks, longTasks, economyOfComputers } from '../tests/e2e/helpers.mjs';
 
 const YEARS = Number(process.env.FIGURES_YEARS || 2);
 const THINK = (process.env.FIGURES_THINK || '1 3').split(/\s+/).filter(Boolean);
@@ -98,13 +98,7 @@ test(`economy: three computer players (hard, normal, normal), ${ROUNDS} rounds`,
   await watchLongTasks(context);
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await page.goto(URL_BASE + 'full/?seed=figures-economy');
-  await page.click('#new-game');
-  await page.click('#ruleset-economy');
-  await page.selectOption('#eplayers', '3');
-  await page.selectOption('#eseat-0', { label: 'Computer (hard)' });
-  await page.selectOption('#eseat-1', { label: 'Computer (normal)' });
-  await page.selectOption('#eseat-2', { label: 'Computer (normal)' });
+  await economyOfComputers(page, 'figures-economy');
   await page.click('#start-game');
   await page.selectOption('#speed', 'fast');
   await page.locator('#root[data-phase="economy-planning"]').waitFor({ timeout: 300000 });

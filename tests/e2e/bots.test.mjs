@@ -2,7 +2,7 @@
 // play; a reload resumes at the same state hash.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, URL_BASE, shot, attr, territories, clickTerr, chooseFrom, waitMyPhase, watchErrors, axeCheck, arrowWalk, skipLinkCheck, watchLongTasks, longTasks, printLongTasks } from './helpers.mjs';
+import { launch, URL_BASE, shot, attr, territories, clickTerr, chooseFrom, waitMyPhase, watchErrors, axeCheck, arrowWalk, skipLinkCheck, watchLongTasks, longTasks, printLongTasks, economyOfComputers } from './helpers.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -178,13 +178,7 @@ test('economy: three computer players play a round while the page answers', asyn
   await watchLongTasks(context);
   const page = await context.newPage();
   const errors = watchErrors(page);
-  await page.goto(URL_BASE + 'full/?seed=e2e-economy-bots');
-  await page.click('#new-game');
-  await page.click('#ruleset-economy');
-  await page.selectOption('#eplayers', '3');
-  await page.selectOption('#eseat-0', { label: 'Computer (hard)' });
-  await page.selectOption('#eseat-1', { label: 'Computer (normal)' });
-  await page.selectOption('#eseat-2', { label: 'Computer (normal)' });
+  await economyOfComputers(page, 'e2e-economy-bots');
   await longTasks(page);
   await page.click('#start-game');
   await page.selectOption('#speed', 'fast');

@@ -466,6 +466,20 @@ export async function longTasks(page) {
   return page.evaluate(() => { const t = window.__longTasks || []; window.__longTasks = []; return t; });
 }
 
+/**
+ * The full page's new-game form for an economy game of three computer players (hard, normal,
+ * normal), filled and not yet started: the bots test and tools/bot-figures.mjs watch its rounds.
+ */
+export async function economyOfComputers(page, seed) {
+  await page.goto(URL_BASE + `full/?seed=${seed}`);
+  await page.click('#new-game');
+  await page.click('#ruleset-economy');
+  await page.selectOption('#eplayers', '3');
+  await page.selectOption('#eseat-0', { label: 'Computer (hard)' });
+  await page.selectOption('#eseat-1', { label: 'Computer (normal)' });
+  await page.selectOption('#eseat-2', { label: 'Computer (normal)' });
+}
+
 /** Prints the long tasks seen during a ruleset's computer turns (a figure for issue 62's note). */
 export async function printLongTasks(page, what) {
   const t = await longTasks(page);
